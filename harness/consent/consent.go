@@ -1,0 +1,68 @@
+// Package consent decides whether a tool call may run (SPEC §7): policies
+// from the manifest and the user's saved choices, grants given during a
+// session, the human prompt, and the execution identity approvals are bound
+// to.
+//
+// The harness knows no window: it asks through a Prompter, which the CLI
+// implements with the terminal and the desktop app with a modal dialog.
+package consent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// Mode is the approval mode of a session (`--approve`).
+type Mode string
+
+const (
+	// Ask prompts the person for every call no policy or grant decides.
+	Ask Mode = "ask"
+	// Bypass skips the human prompt only: deny policies, limits, validation,
+	// selection and journaling still apply.
+	Bypass Mode = "bypass"
+)
+
+// Decision is the answer to a prompt.
+type Decision string
+
+const (
+	AllowOnce    Decision = "allow_once"    // this call only
+	AllowSession Decision = "allow_session" // this tool for the rest of the session
+	AllowAlways  Decision = "allow_always"  // saved as a user policy for this coworker and descriptor digest
+	Deny         Decision = "deny"
+)
+
+// Allows reports whether d lets the call run.
+func (d Decision) Allows() bool { return d == AllowOnce || d == AllowSession || d == AllowAlways }
+
+// Valid reports whether d is one of the four answers.
+func (d Decision) Valid() bool { return d.Allows() || d == Deny }
+
+// Request is what the person is asked about: who wants to run what, with
+// which arguments.
+type Request struct {
+	SessionID      string          `json:"session_id"`
+	TurnID         string          `json:"turn_id"`
+	CallID         string          `json:"call_id"`
+	Coworker       string          `json:"coworker"`
+	CoworkerName   string          `json:"coworker_name"`
+	Tool           string          `json:"tool"` // qualified name
+	Description    string          `json:"description"`
+	Provider       string          `json:"provider"` // "native" or "mcp:<namespace>"
+	Classification string          `json:"classification"`
+	Risk           string          `json:"risk"`
+	Arguments      json.RawMessage `json:"arguments"`
+}
+
+// Prompter asks a person. Prompt blocks until an answer, ctx is done, or the
+// prompter gives up; a non-nil error is treated as Deny and journaled with
+// its message. Implementations must be safe for concurrent use.
+type Prompter interface {
+	Prompt(ctx context.Context, req Request) (Decision, error)
+}
+
+// ErrNoTerminal is returned by a terminal prompter that has no terminal to
+// ask on; the call is denied.
+var ErrNoTerminal = errors.New("no terminal to ask for approval; the call is denied (use --approve bypass to run without prompts)")

@@ -1,0 +1,93 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Tool is a native tool: trusted host code the harness calls in-process.
+//
+// Call must be safe for concurrent sessions, must not block without watching
+// ctx, and must return promptly when ctx is cancelled. It must not leave
+// goroutines or child processes running after it returns. args is the JSON
+// object the model sent, already validated against the input schema.
+//
+// Return a *ToolError for an expected failure the model may act on; any
+// other error, a panic or a limit breach stops the turn (SPEC §2, §6).
+type Tool interface {
+	Descriptor() Descriptor
+	Call(ctx context.Context, c *Call, args json.RawMessage) (Output, error)
+}
+
+// ModelContexter is implemented by a tool that offers model-safe live facts.
+// The harness calls it on every provider attempt, only for tools the coworker
+// selected, with a 50 ms budget; a fact over 4 KB (16 KB for all tools
+// together) is dropped with a journaled warning. Never return credentials,
+// pixels or private control payloads.
+type ModelContexter interface {
+	ModelContext(sessionID string) json.RawMessage
+}
+
+// Revoker is implemented by a tool that holds live access per session (an
+// app's consent, an open handle). Cancellation and session close always call
+// Revoke.
+type Revoker interface {
+	Revoke(sessionID string)
+}
+
+// TurnFinisher is implemented by a tool that wants to decide what to keep at
+// the end of a turn. A tool without it gets Revoke instead.
+type TurnFinisher interface {
+	TurnFinished(sessionID string, completed bool)
+}
+
+// Image is an ephemeral image attachment: PNG or JPEG bytes. The harness
+// forwards it to the model only after rechecking consent, and journals only
+// its digest and size.
+type Image struct {
+	MIMEType string `json:"mime_type"` // "image/png" or "image/jpeg"
+	Data     []byte `json:"-"`
+}
+
+// Output is the result of a successful call.
+//
+// Structured is a JSON value (usually an object); Text is the form given to
+// the model, derived from Structured when empty. Never put base64 images in
+// Text: use Images. Structured and Text together are bounded to 256 KB
+// (SPEC §6).
+type Output struct {
+	Structured json.RawMessage `json:"structured,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Images     []Image         `json:"-"`
+}
+
+// ModelText returns the text the model sees: Text, or else Structured
+// verbatim.
+func (o Output) ModelText() string {
+	if o.Text != "" {
+		return o.Text
+	}
+	return string(o.Structured)
+}
+
+// ToolError is an expected, recoverable failure whose outcome the tool can
+// describe honestly. It goes back to the model as an error result and does
+// not stop the turn. Code is a short machine-readable word ("not_found");
+// Message is safe to show the model and the user and holds no secrets.
+type ToolError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *ToolError) Error() string {
+	if e.Code == "" {
+		return e.Message
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// Errorf returns a *ToolError with the given code and formatted message.
+func Errorf(code, format string, args ...any) *ToolError {
+	return &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
+}

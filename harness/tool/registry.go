@@ -1,0 +1,227 @@
+package tool
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Transports of an MCP provider (servers.json "transport").
+const (
+	TransportStdio          = "stdio"
+	TransportStreamableHTTP = "streamable_http"
+)
+
+// MCPServer describes how to reach an MCP provider whose tools appear under
+// Namespace.
+//
+// For Transport "stdio" (the default), Program is started with Args, Env
+// (added to the parent's environment) and working directory Dir; a relative
+// Program resolves against the app's install folder. For "streamable_http",
+// URL names a local service and Headers are sent with every request.
+// Source says where the entry came from (a servers.json path, or "" when
+// registered from code) and appears in errors.
+type MCPServer struct {
+	Namespace string
+	Transport string
+	Program   string
+	Args      []string
+	Env       map[string]string
+	Dir       string
+	URL       string
+	Headers   map[string]string
+	Source    string
+}
+
+func (s MCPServer) where() string {
+	switch {
+	case s.Source != "":
+		return fmt.Sprintf("MCP provider %q from %s", s.Namespace, s.Source)
+	case s.URL != "":
+		return fmt.Sprintf("MCP provider %q (%s)", s.Namespace, s.URL)
+	default:
+		return fmt.Sprintf("MCP provider %q (program %s)", s.Namespace, s.Program)
+	}
+}
+
+// ErrFrozen is returned by the Register methods once the runtime has opened
+// the registry.
+var ErrFrozen = errors.New("registry is frozen: register every tool and provider before the runtime opens it")
+
+// Registry holds the native tools and MCP providers of one host. It is filled
+// at startup and frozen when the runtime opens it (SPEC §3). Its methods are
+// safe for concurrent use. The zero value is not ready; use NewRegistry.
+type Registry struct {
+	mu      sync.RWMutex
+	frozen  bool
+	native  map[string]Tool       // qualified name → tool
+	descs   map[string]Descriptor // qualified name → descriptor (with defaults)
+	nsTool  map[string]string     // native namespace → first tool name in it
+	servers map[string]MCPServer  // namespace → provider
+	errs    []error               // every registration error, reported again by Err
+}
+
+// NewRegistry returns an empty, unfrozen registry.
+func NewRegistry() *Registry {
+	return &Registry{
+		native:  map[string]Tool{},
+		descs:   map[string]Descriptor{},
+		nsTool:  map[string]string{},
+		servers: map[string]MCPServer{},
+	}
+}
+
+// Register adds a native tool. It fails, naming both sides, on a duplicate
+// name, a namespace already used by an MCP provider, a reserved namespace, a
+// bad name (SPEC §3) or an alias collision with another native tool. The
+// error is also kept, so the runtime refuses to open a registry whose
+// registration failed even if the caller ignored it.
+func (r *Registry) Register(t Tool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.keep(r.register(t))
+}
+
+func (r *Registry) register(t Tool) error {
+	if r.frozen {
+		return ErrFrozen
+	}
+	if t == nil {
+		return errors.New("register: tool is nil")
+	}
+	d := t.Descriptor()
+	if err := d.Validate(); err != nil {
+		return fmt.Errorf("register %T: %w", t, err)
+	}
+	if prev, ok := r.native[d.Name]; ok {
+		return fmt.Errorf("tool %q is registered twice: first by %T, then by %T", d.Name, prev, t)
+	}
+	ns, _, _ := SplitName(d.Name)
+	if s, ok := r.servers[ns]; ok {
+		return fmt.Errorf("namespace %q of native tool %q (%T) is already the namespace of %s; a namespace is either native or MCP", ns, d.Name, t, s.where())
+	}
+	alias := Alias(d.Name)
+	for other := range r.native {
+		if Alias(other) == alias {
+			return fmt.Errorf("tools %q (%T) and %q (%T) have the same model alias %q; rename one of them", other, r.native[other], d.Name, t, alias)
+		}
+	}
+	r.native[d.Name] = t
+	r.descs[d.Name] = d.WithDefaults()
+	if _, ok := r.nsTool[ns]; !ok {
+		r.nsTool[ns] = d.Name
+	}
+	return nil
+}
+
+// RegisterMCP adds an MCP provider. It fails, naming both sides, when the
+// namespace is reserved, invalid, already an MCP provider or already native.
+func (r *Registry) RegisterMCP(s MCPServer) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.keep(r.registerMCP(s))
+}
+
+func (r *Registry) registerMCP(s MCPServer) error {
+	if r.frozen {
+		return ErrFrozen
+	}
+	if s.Transport == "" {
+		s.Transport = TransportStdio
+	}
+	if err := CheckNamespace(s.Namespace); err != nil {
+		return fmt.Errorf("%s: %w", s.where(), err)
+	}
+	switch s.Transport {
+	case TransportStdio:
+		if s.Program == "" {
+			return fmt.Errorf("%s: the stdio transport needs a program (\"command\")", s.where())
+		}
+	case TransportStreamableHTTP:
+		if s.URL == "" {
+			return fmt.Errorf("%s: the streamable_http transport needs a \"url\"", s.where())
+		}
+	default:
+		return fmt.Errorf("%s: unknown transport %q; use \"stdio\" or \"streamable_http\"", s.where(), s.Transport)
+	}
+	if prev, ok := r.servers[s.Namespace]; ok {
+		return fmt.Errorf("namespace %q has two MCP providers: %s and %s", s.Namespace, prev.where(), s.where())
+	}
+	if name, ok := r.nsTool[s.Namespace]; ok {
+		return fmt.Errorf("namespace %q of %s is already the namespace of native tool %q (%T); a namespace is either native or MCP", s.Namespace, s.where(), name, r.native[name])
+	}
+	r.servers[s.Namespace] = s
+	return nil
+}
+
+func (r *Registry) keep(err error) error {
+	if err != nil && !errors.Is(err, ErrFrozen) {
+		r.errs = append(r.errs, err)
+	}
+	return err
+}
+
+// Freeze stops further registration and returns every registration error
+// seen so far, joined. Freezing twice is harmless.
+func (r *Registry) Freeze() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.frozen = true
+	return errors.Join(r.errs...)
+}
+
+// Frozen reports whether the registry has been frozen.
+func (r *Registry) Frozen() bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.frozen
+}
+
+// Tool returns the native tool with the qualified name.
+func (r *Registry) Tool(name string) (Tool, Descriptor, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.native[name]
+	return t, r.descs[name], ok
+}
+
+// Server returns the MCP provider of a namespace.
+func (r *Registry) Server(namespace string) (MCPServer, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	s, ok := r.servers[namespace]
+	return s, ok
+}
+
+// IsNative reports whether namespace holds native tools.
+func (r *Registry) IsNative(namespace string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.nsTool[namespace]
+	return ok
+}
+
+// Descriptors returns the native descriptors sorted by name.
+func (r *Registry) Descriptors() []Descriptor {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Descriptor, 0, len(r.descs))
+	for _, d := range r.descs {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Servers returns the MCP providers sorted by namespace.
+func (r *Registry) Servers() []MCPServer {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]MCPServer, 0, len(r.servers))
+	for _, s := range r.servers {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Namespace < out[j].Namespace })
+	return out
+}

@@ -1,0 +1,2 @@
+// Package windows is the Windows platform adapter: MessageBoxW dialogs and toast notifications.
+package windows

@@ -1,0 +1,2 @@
+// Package notification provides the reference notification tools: notification.show and notification.confirm (SPEC §11).
+package notification
