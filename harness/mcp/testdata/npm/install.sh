@@ -1,0 +1,11 @@
+#!/bin/sh
+# Installs the pinned third-party MCP servers the harness/mcp tests run
+# (package.json + package-lock.json beside this script) into ./node_modules.
+# Usage: sh harness/mcp/testdata/npm/install.sh
+set -eu
+cd "$(dirname "$0")"
+if [ -f package-lock.json ]; then
+	npm ci --no-audit --no-fund --ignore-scripts
+else
+	npm install --no-audit --no-fund --ignore-scripts
+fi
