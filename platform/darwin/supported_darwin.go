@@ -1,0 +1,3 @@
+package darwin
+
+const supported = true
