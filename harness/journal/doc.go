@@ -1,0 +1,28 @@
+// Package journal is OpenWorker's durable record (SPEC §8): sessions with
+// their execution identity, turns, messages, consent decisions, tool
+// invocations, warnings and the user's saved policies, in one SQLite file
+// (github.com/mattn/go-sqlite3, cgo).
+//
+// The rule it exists for: a tool call's "executing" row is committed, and
+// fsynced, before the call does any I/O.
+//
+//	j, err := journal.Open(path, nil) // WAL, synchronous=FULL, migrations, recovery
+//	...
+//	inv := journal.Invocation{ID: journal.NewID("inv_"), SessionID: s, Tool: "notes.append", Arguments: args}
+//	err = j.PrepareInvocation(ctx, inv)           // validated, allowed, in budget
+//	err = j.MarkExecuting(ctx, inv.ID)            // durable: now the call may run
+//	out, callErr := provider.Call(ctx, ...)       // exactly one call
+//	err = j.FinishInvocation(ctx, inv.ID, journal.Finish{Status: "succeeded", Result: out})
+//
+// If the process dies between MarkExecuting and FinishInvocation, the next
+// Open marks the row "unknown" (Recovered counts them); it is never re-run,
+// and a person records the real outcome with Reconcile.
+//
+// Every row written is also appended to a hash chain in the same
+// transaction; Verify recomputes it from the rows and reports the first
+// break. Stored times are UTC text with nanoseconds (see timeLayout).
+// Image bytes and secrets are never stored: callers pass digests, and JSON
+// fields are bounded by MaxJSONBytes.
+//
+// A Journal is safe for concurrent use; several processes may share a file.
+package journal

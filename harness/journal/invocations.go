@@ -1,0 +1,323 @@
+package journal
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/user"
+	"time"
+)
+
+// Invocation is one tool call (SPEC §8). Its Status moves
+//
+//	prepared → executing → succeeded | failed | unknown
+//
+// or is "refused" from the start (refused before any I/O). The executing
+// row is committed durably before the provider is called, so a crash
+// leaves evidence: Open turns a leftover "executing" into "unknown", and
+// only a person may then record what really happened (Reconcile).
+type Invocation struct {
+	ID               string          `json:"id"`
+	SessionID        string          `json:"session_id"`
+	TurnID           string          `json:"turn_id,omitempty"`
+	CallID           string          `json:"call_id"` // the model's tool call ID
+	Tool             string          `json:"tool"`    // qualified name; "" if the alias was unknown
+	Alias            string          `json:"alias"`   // the name the model used
+	Provider         string          `json:"provider"`
+	RemoteName       string          `json:"remote_name"`
+	Risk             string          `json:"risk"`
+	DescriptorDigest string          `json:"descriptor_digest"`
+	Arguments        json.RawMessage `json:"arguments"`
+	Status           string          `json:"status"`
+	Result           json.RawMessage `json:"result,omitempty"`
+	ResultDigest     string          `json:"result_digest,omitempty"` // "sha256:<hex>" of Result's bytes
+	ErrorCode        string          `json:"error_code,omitempty"`
+	Error            string          `json:"error,omitempty"`
+	Effect           string          `json:"effect"`     // "", "applied", "not_applied", "unknown"
+	Reconciled       string          `json:"reconciled"` // "", "applied", "not-applied"
+	ReconciledBy     string          `json:"reconciled_by,omitempty"`
+	ReconciledAt     time.Time       `json:"reconciled_at,omitzero"`
+	DurationMS       int64           `json:"duration_ms"`
+	CreatedAt        time.Time       `json:"created_at"`
+	StartedAt        time.Time       `json:"started_at,omitzero"`
+	FinishedAt       time.Time       `json:"finished_at,omitzero"`
+}
+
+// Invocation statuses.
+const (
+	InvPrepared  = "prepared"
+	InvExecuting = "executing"
+	InvSucceeded = "succeeded"
+	InvFailed    = "failed"
+	InvUnknown   = "unknown"
+	InvRefused   = "refused"
+)
+
+// Effects.
+const (
+	EffectApplied    = "applied"
+	EffectNotApplied = "not_applied"
+	EffectUnknown    = "unknown"
+)
+
+// Reconcile outcomes.
+const (
+	OutcomeApplied    = "applied"
+	OutcomeNotApplied = "not-applied"
+)
+
+// Finish is the terminal evidence of an executing invocation.
+type Finish struct {
+	Status    string          // succeeded | failed | unknown
+	Result    json.RawMessage // normalized result JSON (no image bytes); may be empty
+	ErrorCode string
+	Error     string
+	// Effect defaults to "applied" for succeeded, "unknown" for unknown and
+	// "" (not stated) for failed; set "not_applied" only when certain.
+	Effect     string
+	DurationMS int64 // 0 means measured from the executing commit
+}
+
+// PrepareInvocation records a call that passed validation, selection,
+// consent and budget (status "prepared"), or, when inv.Status is "refused",
+// a call refused before any I/O (unknown alias, not selected, bad
+// arguments, denied, over budget) with its ErrorCode and Error; a refused
+// call's effect is "not_applied". ID, SessionID and Tool or Alias are
+// required. Arguments must be JSON, except for refused calls, whose
+// invalid arguments are stored as a JSON string holding the raw text.
+func (j *Journal) PrepareInvocation(ctx context.Context, inv Invocation) error {
+	if inv.ID == "" || inv.SessionID == "" {
+		return fmt.Errorf("journal: PrepareInvocation: invocation ID %q and session ID %q must both be set", inv.ID, inv.SessionID)
+	}
+	if inv.Tool == "" && inv.Alias == "" {
+		return fmt.Errorf("journal: PrepareInvocation %s: tool and alias are both empty", inv.ID)
+	}
+	status, effect, finished := InvPrepared, "", any(nil)
+	switch inv.Status {
+	case "", InvPrepared:
+	case InvRefused:
+		if inv.ErrorCode == "" && inv.Error == "" {
+			return fmt.Errorf("journal: PrepareInvocation %s: a refused call needs an ErrorCode or Error saying why", inv.ID)
+		}
+		status, effect, finished = InvRefused, EffectNotApplied, j.stamp()
+		if len(inv.Arguments) > 0 && !json.Valid(inv.Arguments) {
+			inv.Arguments, _ = json.Marshal(string(inv.Arguments))
+		}
+	default:
+		return fmt.Errorf("journal: PrepareInvocation %s: status %q; want \"\" (prepared) or %q", inv.ID, inv.Status, InvRefused)
+	}
+	args := inv.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("null")
+	}
+	if err := checkJSON("arguments of invocation "+inv.ID, args); err != nil {
+		return err
+	}
+	created := inv.CreatedAt
+	if created.IsZero() {
+		created = j.now()
+	}
+	return j.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO invocations(id, session_id, turn_id, call_id, tool, alias, provider,
+			remote_name, risk, descriptor_digest, arguments, status, result, result_digest, error_code, error, effect,
+			reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, owner)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,NULL,?,?)`,
+			inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias, inv.Provider,
+			inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(args), status, inv.ErrorCode, inv.Error, effect,
+			formatTime(created), finished, j.owner.token)
+		if err != nil {
+			return fmt.Errorf("journal: prepare invocation %s: %w", inv.ID, err)
+		}
+		return j.chainRow(ctx, tx, "invocations", inv.ID)
+	})
+}
+
+// MarkExecuting moves a prepared invocation to "executing". When it
+// returns nil the row is committed and fsynced (WAL, synchronous=FULL), so
+// the caller may now make its one provider call: whatever happens next,
+// the journal shows the call may have run. Any other status returns
+// ErrBadTransition.
+func (j *Journal) MarkExecuting(ctx context.Context, id string) error {
+	return j.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE invocations SET status='executing', started_at=?, owner=?
+			WHERE id=? AND status='prepared'`, j.stamp(), j.owner.token, id)
+		if err != nil {
+			return fmt.Errorf("journal: mark invocation %s executing: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return transitionError(ctx, tx, "invocation", "invocations", id, InvExecuting, InvPrepared)
+		}
+		return j.chainRow(ctx, tx, "invocations", id)
+	})
+}
+
+// FinishInvocation commits the terminal row of an executing invocation:
+// status succeeded, failed or unknown, the result and its digest
+// ("sha256:" + hex SHA-256 of the result bytes, computed here), the error
+// and the effect. Any other current status returns ErrBadTransition.
+func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) error {
+	effect := f.Effect
+	switch f.Status {
+	case InvSucceeded:
+		if effect == "" {
+			effect = EffectApplied
+		}
+	case InvUnknown:
+		if effect == "" {
+			effect = EffectUnknown
+		}
+	case InvFailed:
+	default:
+		return fmt.Errorf("journal: FinishInvocation %s: status %q; want succeeded, failed or unknown", id, f.Status)
+	}
+	switch effect {
+	case "", EffectApplied, EffectNotApplied, EffectUnknown:
+	default:
+		return fmt.Errorf("journal: FinishInvocation %s: effect %q; want applied, not_applied or unknown", id, effect)
+	}
+	if err := checkJSON("result of invocation "+id, f.Result); err != nil {
+		return err
+	}
+	digest := ""
+	if len(f.Result) > 0 {
+		sum := sha256.Sum256(f.Result)
+		digest = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	now := j.now()
+	return j.write(ctx, func(tx *sql.Tx) error {
+		var status string
+		var started sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT status, started_at FROM invocations WHERE id=?`, id).Scan(&status, &started)
+		if err == sql.ErrNoRows {
+			return fmt.Errorf("journal: invocation %s: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
+		}
+		if status != InvExecuting {
+			return fmt.Errorf("journal: invocation %s is %s; only an executing invocation can become %s: %w",
+				id, status, f.Status, ErrBadTransition)
+		}
+		dur := f.DurationMS
+		if dur == 0 {
+			if t := parseTime(started); !t.IsZero() {
+				dur = max(now.Sub(t).Milliseconds(), 0)
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE invocations SET status=?, result=?, result_digest=?, error_code=?, error=?,
+			effect=?, duration_ms=?, finished_at=? WHERE id=?`,
+			f.Status, jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, effect, dur, formatTime(now), id)
+		if err != nil {
+			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
+		}
+		return j.chainRow(ctx, tx, "invocations", id)
+	})
+}
+
+// ReconcileAs records, for an invocation whose status is "unknown", what
+// really happened: outcome "applied" or "not-applied", who said so and
+// when. The status stays "unknown" (the harness never learned it); Effect
+// becomes "applied" or "not_applied". Reconciling any other status, or
+// twice, is an error wrapping ErrBadTransition.
+func (j *Journal) ReconcileAs(ctx context.Context, id, outcome, who string) error {
+	effect := ""
+	switch outcome {
+	case OutcomeApplied:
+		effect = EffectApplied
+	case OutcomeNotApplied:
+		effect = EffectNotApplied
+	default:
+		return fmt.Errorf("journal: reconcile invocation %s: outcome %q; want %q or %q", id, outcome, OutcomeApplied, OutcomeNotApplied)
+	}
+	if who == "" {
+		return fmt.Errorf("journal: reconcile invocation %s: say who records the outcome", id)
+	}
+	return j.write(ctx, func(tx *sql.Tx) error {
+		var status, prior, by string
+		var at sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT status, reconciled, reconciled_by, reconciled_at FROM invocations WHERE id=?`, id).
+			Scan(&status, &prior, &by, &at)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("journal: invocation %s: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)
+		}
+		if status != InvUnknown {
+			return fmt.Errorf("journal: invocation %s is %s, not unknown; only unknown invocations need reconciliation: %w",
+				id, status, ErrBadTransition)
+		}
+		if prior != "" {
+			return fmt.Errorf("journal: invocation %s was already reconciled as %s by %s at %s: %w",
+				id, prior, by, at.String, ErrBadTransition)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE invocations SET reconciled=?, reconciled_by=?, reconciled_at=?, effect=?
+			WHERE id=?`, outcome, who, j.stamp(), effect, id); err != nil {
+			return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)
+		}
+		return j.chainRow(ctx, tx, "invocations", id)
+	})
+}
+
+// Reconcile is ReconcileAs with who = "user:" + the operating-system user
+// name (or "user" when it cannot be read).
+func (j *Journal) Reconcile(ctx context.Context, id, outcome string) error {
+	return j.ReconcileAs(ctx, id, outcome, currentUser())
+}
+
+func currentUser() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return "user:" + u.Username
+	}
+	return "user"
+}
+
+const invocationCols = `id, session_id, turn_id, call_id, tool, alias, provider, remote_name, risk, descriptor_digest,
+	arguments, status, result, result_digest, error_code, error, effect, reconciled, reconciled_by, reconciled_at,
+	duration_ms, created_at, started_at, finished_at`
+
+func scanInvocation(sc scanner) (Invocation, error) {
+	var v Invocation
+	var turn, result, recAt, created, started, finished sql.NullString
+	var args string
+	err := sc.Scan(&v.ID, &v.SessionID, &turn, &v.CallID, &v.Tool, &v.Alias, &v.Provider, &v.RemoteName, &v.Risk,
+		&v.DescriptorDigest, &args, &v.Status, &result, &v.ResultDigest, &v.ErrorCode, &v.Error, &v.Effect,
+		&v.Reconciled, &v.ReconciledBy, &recAt, &v.DurationMS, &created, &started, &finished)
+	v.TurnID, v.Arguments = turn.String, json.RawMessage(args)
+	if result.Valid {
+		v.Result = json.RawMessage(result.String)
+	}
+	v.ReconciledAt, v.CreatedAt = parseTime(recAt), parseTime(created)
+	v.StartedAt, v.FinishedAt = parseTime(started), parseTime(finished)
+	return v, err
+}
+
+// Invocation returns the invocation with the given ID, or ErrNotFound.
+func (j *Journal) Invocation(ctx context.Context, id string) (Invocation, error) {
+	v, err := scanInvocation(j.db.QueryRowContext(ctx, `SELECT `+invocationCols+` FROM invocations WHERE id=?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Invocation{}, fmt.Errorf("journal: invocation %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Invocation{}, fmt.Errorf("journal: invocation %s: %w", id, err)
+	}
+	return v, nil
+}
+
+// Invocations returns the invocations of a session in the order they were
+// prepared.
+func (j *Journal) Invocations(ctx context.Context, sessionID string) ([]Invocation, error) {
+	return queryAll(ctx, j.db, "invocations of "+sessionID, scanInvocation,
+		`SELECT `+invocationCols+` FROM invocations WHERE session_id=? ORDER BY created_at, rowid`, sessionID)
+}
+
+// Unreconciled returns every invocation, in any session, whose status is
+// "unknown" and that nobody has reconciled yet, oldest first.
+func (j *Journal) Unreconciled(ctx context.Context) ([]Invocation, error) {
+	return queryAll(ctx, j.db, "unreconciled invocations", scanInvocation,
+		`SELECT `+invocationCols+` FROM invocations WHERE status='unknown' AND reconciled='' ORDER BY created_at, rowid`)
+}

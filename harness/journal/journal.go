@@ -1,0 +1,220 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver (cgo)
+)
+
+// Sentinel errors, matched with errors.Is.
+var (
+	// ErrNotFound is returned when a session, turn or invocation with the
+	// given ID does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrBadTransition is returned when a status change is not allowed from
+	// the row's current status (for example finishing an invocation that is
+	// not executing). The wrapping message names both states.
+	ErrBadTransition = errors.New("bad status transition")
+	// ErrFutureSchema is returned by Open when the file was written by a
+	// newer OpenWorker whose schema this build does not understand.
+	ErrFutureSchema = errors.New("journal schema is newer than this app")
+)
+
+// RecoveredReason is the error text an invocation gets when Open finds it
+// still executing: its process stopped between the durable "executing"
+// commit and the terminal commit, so nobody knows whether its effect
+// happened (SPEC §8). It is never re-run automatically.
+const RecoveredReason = "the app stopped while this call was running; it needs reconciliation"
+
+// RecoveredCode is the ErrorCode of an invocation recovered by Open.
+const RecoveredCode = "interrupted"
+
+// Options configures Open. A nil *Options means defaults.
+type Options struct {
+	// Now returns the current time; nil means time.Now. Tests set it to get
+	// fixed timestamps. Every stored time is converted to UTC.
+	Now func() time.Time
+}
+
+// Journal is an open journal database. It is safe for concurrent use by
+// multiple goroutines, and several Journals (in one or several processes)
+// may open the same file: writers queue on SQLite's write lock for up to
+// the busy timeout (5 s).
+type Journal struct {
+	db        *sql.DB
+	path      string
+	now       func() time.Time
+	recovered int
+	owner     *lease
+}
+
+// Open opens (creating it and its parent directories if needed) the journal
+// at path, upgrades its schema (see migrations.go) and recovers interrupted
+// calls: every invocation still "executing" whose process is gone becomes
+// "unknown" with RecoveredReason; Recovered reports how many.
+//
+// Connections use WAL, synchronous=FULL, foreign_keys=ON,
+// busy_timeout=5000 ms and BEGIN IMMEDIATE for every transaction. A file
+// written by a newer app is refused with ErrFutureSchema.
+func Open(path string, opts *Options) (*Journal, error) {
+	if path == "" {
+		return nil, errors.New("journal: empty database path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("journal: create directory for %s: %w", abs, err)
+	}
+	j := &Journal{path: abs, now: time.Now}
+	if opts != nil && opts.Now != nil {
+		j.now = opts.Now
+	}
+	j.db, err = sql.Open("sqlite3", dsn(abs))
+	if err != nil {
+		return nil, fmt.Errorf("journal: open %s: %w", abs, err)
+	}
+	ctx := context.Background()
+	if err := j.db.PingContext(ctx); err != nil {
+		j.db.Close()
+		return nil, fmt.Errorf("journal: open %s: %w", abs, err)
+	}
+	if err := migrate(ctx, j.db, abs, len(migrations), j.now); err != nil {
+		j.db.Close()
+		return nil, err
+	}
+	if j.owner, err = acquireLease(abs); err != nil {
+		j.db.Close()
+		return nil, err
+	}
+	if j.recovered, err = j.recover(ctx); err != nil {
+		j.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// dsn builds the go-sqlite3 data source name. The driver applies these
+// pragmas to every pooled connection, not just the first.
+//
+// Durability: in WAL mode with synchronous=FULL, SQLite fsyncs the WAL file
+// at every COMMIT before the COMMIT returns. So when a write method (for
+// example MarkExecuting) returns nil, its row survives a process kill or a
+// power loss. synchronous=NORMAL would only fsync at checkpoints and could
+// lose the last commits on power loss, which would let a tool run without
+// its "executing" row.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "FULL")
+	q.Set("_foreign_keys", "on")
+	q.Set("_busy_timeout", "5000")
+	q.Set("_txlock", "immediate")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Close releases the database and this process's claim on its executing
+// invocations. Calls still executing at Close become "unknown" at the next
+// Open.
+func (j *Journal) Close() error {
+	err := j.db.Close()
+	if j.owner != nil {
+		j.owner.release()
+	}
+	return err
+}
+
+// Path returns the absolute path of the database file.
+func (j *Journal) Path() string { return j.path }
+
+// Recovered returns how many invocations Open turned from "executing" into
+// "unknown".
+func (j *Journal) Recovered() int { return j.recovered }
+
+// write runs fn in one BEGIN IMMEDIATE transaction and commits it (durably,
+// see dsn). fn's error rolls back.
+func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("journal: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("journal: commit: %w", err)
+	}
+	return nil
+}
+
+// stamp returns the current time in the stored format.
+func (j *Journal) stamp() string { return formatTime(j.now()) }
+
+// Timestamps are stored as fixed-width UTC text with nanoseconds
+// ("2006-01-02T15:04:05.000000000Z"): readable in the sqlite3 shell and
+// sortable as text. A zero time is stored as NULL.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return formatTime(t)
+}
+
+func parseTime(s sql.NullString) time.Time {
+	if !s.Valid || s.String == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(timeLayout, s.String)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// nullString stores "" as NULL (used for optional foreign keys).
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+type scanner interface{ Scan(...any) error }
+
+type querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// queryAll runs a query and scans every row with scan.
+func queryAll[T any](ctx context.Context, q querier, what string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("journal: %s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("journal: %s: %w", what, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,231 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// A migration upgrades the schema by one version inside one transaction.
+// Rules for adding one:
+//   - append, never edit a released migration (testdata/journal-v1.db and
+//     TestFixtureMatchesMigration1 catch edits to version 1);
+//   - a column added to a chained table must be nullable with no default,
+//     because the chain hashes each row's non-NULL columns: old rows then
+//     keep verifying (see chain.go);
+//   - write a TestMigrateN that starts from version N-1 with data in it.
+type migration struct {
+	version int
+	name    string
+	up      func(ctx context.Context, tx *sql.Tx) error
+}
+
+// migrations, in order; migrations[i].version == i+1.
+var migrations = []migration{
+	{1, "sessions, turns, messages, invocations, approvals, user policies, chain", migrate1},
+	{2, "warnings; invocation owners", migrate2},
+}
+
+// SchemaVersion is the newest schema this build understands.
+func SchemaVersion() int { return len(migrations) }
+
+// schemaVersion reads the applied version; 0 for a new file.
+func schemaVersion(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_migrations'`).Scan(&n)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, err
+	}
+	return int(v.Int64), nil
+}
+
+// migrate brings db up to version target (tests use a lower target to
+// build old-schema files). Each step commits on its own, so a failure
+// leaves the file at the last good version.
+func migrate(ctx context.Context, db *sql.DB, path string, target int, now func() time.Time) error {
+	for {
+		done, err := migrateStep(ctx, db, path, target, now)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+func migrateStep(ctx context.Context, db *sql.DB, path string, target int, now func() time.Time) (done bool, err error) {
+	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: two apps opening at once migrate one at a time
+	if err != nil {
+		return false, fmt.Errorf("journal: migrate %s: %w", path, err)
+	}
+	defer tx.Rollback()
+	v, err := schemaVersion(ctx, tx)
+	if err != nil {
+		return false, fmt.Errorf("journal: read schema version of %s: %w", path, err)
+	}
+	if v > len(migrations) {
+		return false, fmt.Errorf("journal: %s has schema version %d; this OpenWorker understands up to %d; update the app: %w",
+			filepath.Base(path), v, len(migrations), ErrFutureSchema)
+	}
+	if v >= target {
+		return true, nil
+	}
+	m := migrations[v]
+	if err := m.up(ctx, tx); err != nil {
+		return false, fmt.Errorf("journal: migrate %s to version %d (%s): %w", path, m.version, m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)`,
+		m.version, formatTime(now())); err != nil {
+		return false, fmt.Errorf("journal: record migration %d in %s: %w", m.version, path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("journal: commit migration %d in %s: %w", m.version, path, err)
+	}
+	return false, nil
+}
+
+func execAll(ctx context.Context, tx *sql.Tx, stmts ...string) error {
+	for _, s := range stmts {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("%w in %.60q", err, s)
+		}
+	}
+	return nil
+}
+
+// migrate1 creates the base schema. Times are TEXT (see timeLayout): a
+// TIMESTAMP declared type would make the driver parse them into time.Time
+// and change what the chain hashes.
+func migrate1(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`CREATE TABLE schema_migrations (
+			version    INTEGER PRIMARY KEY,
+			applied_at TEXT NOT NULL
+		)`,
+		`CREATE TABLE sessions (
+			id               TEXT PRIMARY KEY,
+			coworker         TEXT NOT NULL,
+			coworker_version TEXT NOT NULL,
+			identity         TEXT NOT NULL,
+			identity_parts   TEXT,
+			provider         TEXT NOT NULL,
+			model            TEXT NOT NULL,
+			approve          TEXT NOT NULL,
+			status           TEXT NOT NULL CHECK (status IN ('open','closed','failed')),
+			error            TEXT NOT NULL,
+			created_at       TEXT NOT NULL,
+			updated_at       TEXT NOT NULL
+		)`,
+		`CREATE INDEX sessions_created ON sessions(created_at)`,
+		`CREATE TABLE turns (
+			id          TEXT PRIMARY KEY,
+			session_id  TEXT NOT NULL REFERENCES sessions(id),
+			seq         INTEGER NOT NULL,
+			prompt      TEXT NOT NULL,
+			status      TEXT NOT NULL CHECK (status IN ('running','completed','stopped','failed','cancelled')),
+			reason      TEXT NOT NULL,
+			attempts    INTEGER NOT NULL,
+			calls       INTEGER NOT NULL,
+			started_at  TEXT NOT NULL,
+			finished_at TEXT,
+			UNIQUE (session_id, seq)
+		)`,
+		`CREATE TABLE messages (
+			id         INTEGER PRIMARY KEY,
+			session_id TEXT NOT NULL REFERENCES sessions(id),
+			turn_id    TEXT REFERENCES turns(id),
+			role       TEXT NOT NULL,
+			content    TEXT NOT NULL,
+			created_at TEXT NOT NULL
+		)`,
+		`CREATE INDEX messages_session ON messages(session_id, id)`,
+		`CREATE TABLE invocations (
+			id                TEXT PRIMARY KEY,
+			session_id        TEXT NOT NULL REFERENCES sessions(id),
+			turn_id           TEXT REFERENCES turns(id),
+			call_id           TEXT NOT NULL,
+			tool              TEXT NOT NULL,
+			alias             TEXT NOT NULL,
+			provider          TEXT NOT NULL,
+			remote_name       TEXT NOT NULL,
+			risk              TEXT NOT NULL,
+			descriptor_digest TEXT NOT NULL,
+			arguments         TEXT NOT NULL,
+			status            TEXT NOT NULL CHECK (status IN ('prepared','executing','succeeded','failed','unknown','refused')),
+			result            TEXT,
+			result_digest     TEXT NOT NULL,
+			error_code        TEXT NOT NULL,
+			error             TEXT NOT NULL,
+			effect            TEXT NOT NULL CHECK (effect IN ('','applied','not_applied','unknown')),
+			reconciled        TEXT NOT NULL CHECK (reconciled IN ('','applied','not-applied')),
+			reconciled_by     TEXT NOT NULL,
+			reconciled_at     TEXT,
+			duration_ms       INTEGER NOT NULL,
+			created_at        TEXT NOT NULL,
+			started_at        TEXT,
+			finished_at       TEXT
+		)`,
+		`CREATE INDEX invocations_session ON invocations(session_id, created_at)`,
+		`CREATE INDEX invocations_status ON invocations(status)`,
+		`CREATE TABLE approvals (
+			id            INTEGER PRIMARY KEY,
+			session_id    TEXT NOT NULL REFERENCES sessions(id),
+			turn_id       TEXT REFERENCES turns(id),
+			invocation_id TEXT NOT NULL, -- no foreign key: consent is asked before the invocation row exists
+			call_id       TEXT NOT NULL,
+			tool          TEXT NOT NULL,
+			decision      TEXT NOT NULL CHECK (decision IN ('allow_once','allow_session','allow_always','deny')),
+			scope         TEXT NOT NULL,
+			source        TEXT NOT NULL,
+			reason        TEXT NOT NULL,
+			identity      TEXT NOT NULL,
+			created_at    TEXT NOT NULL
+		)`,
+		`CREATE INDEX approvals_session ON approvals(session_id, id)`,
+		`CREATE TABLE user_policies (
+			id                INTEGER PRIMARY KEY,
+			coworker          TEXT NOT NULL,
+			tool              TEXT NOT NULL,
+			descriptor_digest TEXT NOT NULL,
+			policy            TEXT NOT NULL CHECK (policy IN ('allow','deny','ask')),
+			created_at        TEXT NOT NULL,
+			updated_at        TEXT NOT NULL,
+			UNIQUE (coworker, tool, descriptor_digest)
+		)`,
+		`CREATE TABLE chain (
+			seq            INTEGER PRIMARY KEY,
+			kind           TEXT NOT NULL,
+			ref            TEXT NOT NULL,
+			payload_digest TEXT NOT NULL,
+			prev_hash      TEXT NOT NULL,
+			hash           TEXT NOT NULL,
+			created_at     TEXT NOT NULL
+		)`,
+		`CREATE INDEX chain_ref ON chain(kind, ref, seq)`,
+	)
+}
+
+// migrate2 adds journaled warnings (for example a model_context fact that
+// was dropped) and the owner of each invocation: the lease token of the
+// Journal that prepared it, so that Open recovers only calls whose process
+// is gone, not calls another live process is running on the same file.
+func migrate2(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`ALTER TABLE invocations ADD COLUMN owner TEXT`,
+		`CREATE TABLE warnings (
+			id         INTEGER PRIMARY KEY,
+			session_id TEXT NOT NULL REFERENCES sessions(id),
+			turn_id    TEXT REFERENCES turns(id),
+			code       TEXT NOT NULL,
+			message    TEXT NOT NULL,
+			created_at TEXT NOT NULL
+		)`,
+		`CREATE INDEX warnings_session ON warnings(session_id, id)`,
+	)
+}

@@ -1,0 +1,156 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Crash recovery (SPEC §8): an invocation still "executing" when its
+// process is gone becomes "unknown". Several processes may have the same
+// journal open (the desktop app and a CLI run), so "gone" must be decided
+// per process, not per file: each Journal holds a lease, an exclusively
+// locked file <db>.owners/<token>.lock, and stamps its token on the
+// invocations it prepares and runs. The operating system drops the lock
+// when the process dies, even by SIGKILL or power loss. Open recovers the
+// executing rows whose owner's lock it can take (or that have no owner:
+// rows written before schema version 2).
+
+// lease is this Journal's claim on its executing invocations.
+type lease struct {
+	token string
+	path  string
+	file  *os.File
+}
+
+func ownersDir(dbPath string) string { return dbPath + ".owners" }
+
+// acquireLease creates and locks a new lease file, and removes lease files
+// left by dead processes.
+func acquireLease(dbPath string) (*lease, error) {
+	dir := ownersDir(dbPath)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("journal: create %s: %w", dir, err)
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		l := &lease{token: NewID("own_")}
+		l.path = filepath.Join(dir, l.token+".lock")
+		f, err := os.OpenFile(l.path, os.O_CREATE|os.O_RDWR|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("journal: create lease %s: %w", l.path, err)
+		}
+		if err := lockFile(f, true); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("journal: lock lease %s: %w", l.path, err)
+		}
+		// Another process sweeping stale leases may have removed the file
+		// between our create and our lock; then our lock guards nothing.
+		fi, err1 := f.Stat()
+		pi, err2 := os.Stat(l.path)
+		if err1 == nil && err2 == nil && os.SameFile(fi, pi) {
+			l.file = f
+			sweepLeases(dir, l.token)
+			return l, nil
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("journal: could not hold a lease in %s", dir)
+}
+
+// release unlocks and removes the lease file.
+func (l *lease) release() {
+	if l.file == nil {
+		return
+	}
+	os.Remove(l.path) // before unlocking, so no one sees an unlocked live file
+	l.file.Close()    // closing drops the lock
+	l.file = nil
+}
+
+// ownerAlive reports whether the lease token is held by a live Journal.
+func ownerAlive(dbPath, token string) bool {
+	if token == "" || strings.ContainsAny(token, `/\.`) {
+		return false
+	}
+	f, err := os.OpenFile(filepath.Join(ownersDir(dbPath), token+".lock"), os.O_RDWR, 0)
+	if err != nil {
+		return false // no lease file: its owner released it or was swept
+	}
+	defer f.Close()
+	return lockFile(f, false) != nil // a lock we cannot take is held by a live owner
+}
+
+// sweepLeases removes the lease files of dead owners, except self.
+func sweepLeases(dir, self string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		tok, ok := strings.CutSuffix(e.Name(), ".lock")
+		if !ok || tok == self {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		if lockFile(f, false) == nil {
+			os.Remove(p)
+		}
+		f.Close()
+	}
+}
+
+// recover marks the executing invocations of dead owners as unknown, in one
+// transaction, and returns how many.
+func (j *Journal) recover(ctx context.Context) (int, error) {
+	n := 0
+	err := j.write(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, coalesce(owner, '') FROM invocations WHERE status='executing' ORDER BY rowid`)
+		if err != nil {
+			return fmt.Errorf("journal: find interrupted invocations: %w", err)
+		}
+		var ids []string
+		alive := map[string]bool{}
+		for rows.Next() {
+			var id, owner string
+			if err := rows.Scan(&id, &owner); err != nil {
+				rows.Close()
+				return fmt.Errorf("journal: find interrupted invocations: %w", err)
+			}
+			live, seen := alive[owner]
+			if !seen {
+				live = owner == j.owner.token || ownerAlive(j.path, owner)
+				alive[owner] = live
+			}
+			if !live {
+				ids = append(ids, id)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("journal: find interrupted invocations: %w", err)
+		}
+		now := j.stamp()
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, `UPDATE invocations SET status='unknown', effect='unknown', error_code=?,
+				error=?, finished_at=? WHERE id=? AND status='executing'`, RecoveredCode, RecoveredReason, now, id); err != nil {
+				return fmt.Errorf("journal: recover invocation %s: %w", id, err)
+			}
+			if err := j.chainRow(ctx, tx, "invocations", id); err != nil {
+				return err
+			}
+		}
+		n = len(ids)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}

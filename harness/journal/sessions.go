@@ -1,0 +1,158 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Session is one conversation with a coworker, bound to its execution
+// identity (SPEC §7). Status is "open", then "closed" or "failed".
+type Session struct {
+	ID              string          `json:"id"`
+	Coworker        string          `json:"coworker"`
+	CoworkerVersion string          `json:"coworker_version"`
+	Identity        string          `json:"identity"` // execution identity (hex SHA-256)
+	Provider        string          `json:"provider"` // model provider
+	Model           string          `json:"model"`
+	Approve         string          `json:"approve"` // approval mode: "ask" | "bypass"
+	Status          string          `json:"status"`
+	Error           string          `json:"error"`
+	CreatedAt       time.Time       `json:"created_at"`
+	UpdatedAt       time.Time       `json:"updated_at"`
+	IdentityParts   json.RawMessage `json:"identity_parts,omitempty"` // what the identity was hashed from
+}
+
+// Session statuses.
+const (
+	SessionOpen   = "open"
+	SessionClosed = "closed"
+	SessionFailed = "failed"
+)
+
+// MaxJSONBytes bounds each JSON field (message content, arguments, result,
+// identity parts). Images are never stored: callers journal their digests.
+const MaxJSONBytes = 1 << 20
+
+// checkJSON validates an optional JSON field.
+func checkJSON(what string, raw json.RawMessage) error {
+	if len(raw) > MaxJSONBytes {
+		return fmt.Errorf("journal: %s is %d bytes; the journal stores at most %d bytes per field (store image digests, never pixels)",
+			what, len(raw), MaxJSONBytes)
+	}
+	if len(raw) > 0 && !json.Valid(raw) {
+		return fmt.Errorf("journal: %s is not valid JSON", what)
+	}
+	return nil
+}
+
+func jsonOrNull(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	return string(raw)
+}
+
+// CreateSession records a new session with status "open". ID, Coworker and
+// Identity are required; CreatedAt defaults to now.
+func (j *Journal) CreateSession(ctx context.Context, s Session) error {
+	switch {
+	case s.ID == "":
+		return errors.New("journal: CreateSession: empty session ID")
+	case s.Coworker == "":
+		return fmt.Errorf("journal: CreateSession %s: empty coworker", s.ID)
+	case s.Identity == "":
+		return fmt.Errorf("journal: CreateSession %s: empty execution identity (SPEC §7)", s.ID)
+	}
+	if err := checkJSON("session identity parts", s.IdentityParts); err != nil {
+		return err
+	}
+	created := s.CreatedAt
+	if created.IsZero() {
+		created = j.now()
+	}
+	return j.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, coworker, coworker_version, identity, identity_parts,
+			provider, model, approve, status, error, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+			s.ID, s.Coworker, s.CoworkerVersion, s.Identity, jsonOrNull(s.IdentityParts),
+			s.Provider, s.Model, s.Approve, SessionOpen, "", formatTime(created), formatTime(created))
+		if err != nil {
+			return fmt.Errorf("journal: create session %s: %w", s.ID, err)
+		}
+		return j.chainRow(ctx, tx, "sessions", s.ID)
+	})
+}
+
+// FinishSession moves an open session to status "closed" or "failed" with
+// an optional error message. Finishing a session that is not open returns
+// ErrBadTransition.
+func (j *Journal) FinishSession(ctx context.Context, id, status, errMsg string) error {
+	if status != SessionClosed && status != SessionFailed {
+		return fmt.Errorf("journal: FinishSession %s: status %q; want %q or %q", id, status, SessionClosed, SessionFailed)
+	}
+	return j.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error=?, updated_at=? WHERE id=? AND status='open'`,
+			status, errMsg, j.stamp(), id)
+		if err != nil {
+			return fmt.Errorf("journal: finish session %s: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return transitionError(ctx, tx, "session", "sessions", id, status, SessionOpen)
+		}
+		return j.chainRow(ctx, tx, "sessions", id)
+	})
+}
+
+// transitionError explains why an UPDATE guarded by the current status
+// touched no row: the row is missing (ErrNotFound) or in another state
+// (ErrBadTransition).
+func transitionError(ctx context.Context, tx *sql.Tx, what, table, id, to, from string) error {
+	var cur string
+	err := tx.QueryRowContext(ctx, `SELECT status FROM `+table+` WHERE id=?`, id).Scan(&cur)
+	if err == sql.ErrNoRows {
+		return fmt.Errorf("journal: %s %s: %w", what, id, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("journal: %s %s: %w", what, id, err)
+	}
+	return fmt.Errorf("journal: %s %s is %s; only a %s %s can become %s: %w", what, id, cur, from, what, to, ErrBadTransition)
+}
+
+const sessionCols = `id, coworker, coworker_version, identity, identity_parts, provider, model, approve,
+	status, error, created_at, updated_at`
+
+func scanSession(sc scanner) (Session, error) {
+	var s Session
+	var parts, created, updated sql.NullString
+	err := sc.Scan(&s.ID, &s.Coworker, &s.CoworkerVersion, &s.Identity, &parts, &s.Provider, &s.Model,
+		&s.Approve, &s.Status, &s.Error, &created, &updated)
+	if parts.Valid {
+		s.IdentityParts = json.RawMessage(parts.String)
+	}
+	s.CreatedAt, s.UpdatedAt = parseTime(created), parseTime(updated)
+	return s, err
+}
+
+// Session returns the session with the given ID, or ErrNotFound.
+func (j *Journal) Session(ctx context.Context, id string) (Session, error) {
+	s, err := scanSession(j.db.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id=?`, id))
+	if err == sql.ErrNoRows {
+		return Session{}, fmt.Errorf("journal: session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("journal: session %s: %w", id, err)
+	}
+	return s, nil
+}
+
+// Sessions returns up to limit sessions, newest first; limit <= 0 means all.
+func (j *Journal) Sessions(ctx context.Context, limit int) ([]Session, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	return queryAll(ctx, j.db, "list sessions", scanSession,
+		`SELECT `+sessionCols+` FROM sessions ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+}
