@@ -1,0 +1,179 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// namedTool is a minimal native tool with a given qualified name.
+type namedTool struct{ name string }
+
+func (n namedTool) Descriptor() Descriptor {
+	return Descriptor{Name: n.name, Version: "1.0.0", InputSchema: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (namedTool) Call(context.Context, *Call, json.RawMessage) (Output, error) { return Output{}, nil }
+
+// otherTool is a second native tool type, so errors can name both sides.
+type otherTool struct{ namedTool }
+
+// step is one registration in a naming-rule scenario.
+type step struct {
+	tool Tool       // registered with Register when set
+	mcp  *MCPServer // registered with RegisterMCP otherwise
+}
+
+func (s step) run(r *Registry) error {
+	if s.tool != nil {
+		return r.Register(s.tool)
+	}
+	return r.RegisterMCP(*s.mcp)
+}
+
+func native(name string) step { return step{tool: namedTool{name}} }
+func other(name string) step  { return step{tool: otherTool{namedTool{name}}} }
+func stdio(ns, prog string) step {
+	return step{mcp: &MCPServer{Namespace: ns, Program: prog}}
+}
+func httpMCP(ns, url string) step {
+	return step{mcp: &MCPServer{Namespace: ns, Transport: TransportStreamableHTTP, URL: url}}
+}
+
+// TestRegistryNamingRules covers every startup failure of SPEC §3. All steps
+// but the last must succeed; the last must fail with exactly want, which
+// names both sides where there are two.
+func TestRegistryNamingRules(t *testing.T) {
+	name80 := "ex." + strings.Repeat("a", 77) // 80 bytes; alias 81
+	name81 := "ex." + strings.Repeat("a", 78)
+	tests := []struct {
+		name  string
+		steps []step
+		want  string
+	}{
+		{"duplicate qualified name", []step{native("ex.search"), other("ex.search")},
+			`tool "ex.search" is registered twice: first by tool.namedTool, then by tool.otherTool`},
+		{"native then MCP in one namespace", []step{native("acer.x"), stdio("acer", "bin/acer")},
+			`namespace "acer" of MCP provider "acer" (program bin/acer) is already the namespace of native tool "acer.x" (tool.namedTool); a namespace is either native or MCP`},
+		{"MCP then native in one namespace", []step{stdio("acer", "bin/acer"), native("acer.x")},
+			`namespace "acer" of native tool "acer.x" (tool.namedTool) is already the namespace of MCP provider "acer" (program bin/acer); a namespace is either native or MCP`},
+		{"HTTP MCP then native", []step{httpMCP("lights", "http://127.0.0.1:8931/mcp"), native("lights.on")},
+			`namespace "lights" of native tool "lights.on" (tool.namedTool) is already the namespace of MCP provider "lights" (http://127.0.0.1:8931/mcp)`},
+		{"two MCP providers, one namespace", []step{stdio("acer", "bin/a"), httpMCP("acer", "http://127.0.0.1:1/mcp")},
+			`namespace "acer" has two MCP providers: MCP provider "acer" (program bin/a) and MCP provider "acer" (http://127.0.0.1:1/mcp)`},
+		{"reserved namespace, native", []step{native("openworker.x")},
+			`register tool.namedTool: tool "openworker.x": namespace "openworker" is reserved for OpenWorker itself; choose another namespace`},
+		{"reserved namespace, MCP", []step{stdio("openworker", "bin/x")},
+			`MCP provider "openworker" (program bin/x): namespace "openworker" is reserved for OpenWorker itself; choose another namespace`},
+		{"name over 80 bytes", []step{native(name81)},
+			`register tool.namedTool: tool "` + name81 + `" is 81 bytes; a qualified name may be at most 80 bytes`},
+		{"alias over 80 bytes, name fits", []step{native(name80)},
+			`register tool.namedTool: tool "` + name80 + `" has the alias "ex__` + strings.Repeat("a", 77) + `" of 81 bytes; an alias may be at most 80 bytes (each '.' becomes "__")`},
+		{"non-ASCII tool name", []step{native("ex.wéb")},
+			`register tool.namedTool: name "ex.wéb" is not ASCII (byte 4 is 0xc3); names are case-sensitive ASCII`},
+		{"non-ASCII namespace, MCP", []step{stdio("ácer", "bin/a")},
+			`MCP provider "ácer" (program bin/a): name "ácer" is not ASCII (byte 0 is 0xc3)`},
+		{"RTL override in a name", []step{native("ex.a\u202eb")},
+			`name "ex.a\u202eb" is not ASCII`},
+		{"alias collision", []step{native("a.b__c"), other("a__b.c")},
+			`tools "a.b__c" (tool.namedTool) and "a__b.c" (tool.otherTool) have the same model alias "a__b__c"; rename one of them`},
+		{"bad character in tool part", []step{native("ex.web search")},
+			`tool "ex.web search" has ' ' in its tool part; it may hold only letters, digits, '_' and '-'`},
+		{"bad character in namespace", []step{native("e/x.a")},
+			`tool "e/x.a": namespace "e/x" has '/' at byte 1; a namespace may hold only letters, digits, '_' and '-'`},
+		{"dot in native tool part", []step{native("ex.a.b")},
+			`tool "ex.a.b" has '.' in its tool part`},
+		{"NUL in name", []step{native("ex.a\x00")},
+			`tool "ex.a\x00" has '\x00' in its tool part`},
+		{"unqualified name", []step{native("web_search")},
+			`tool name "web_search" is not qualified; write it as namespace.tool`},
+		{"bad MCP namespace", []step{stdio("a.b", "x")},
+			`MCP provider "a.b" (program x): namespace "a.b" has '.' at byte 1`},
+		{"empty MCP namespace", []step{stdio("", "x")},
+			`MCP provider "" (program x): namespace is empty`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRegistry()
+			for i, s := range tc.steps[:len(tc.steps)-1] {
+				if err := s.run(r); err != nil {
+					t.Fatalf("step %d: %v", i, err)
+				}
+			}
+			err := tc.steps[len(tc.steps)-1].run(r)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("last step = %v\nwant it to contain %s", err, tc.want)
+			}
+			ferr := r.Freeze()
+			if ferr == nil || !strings.Contains(ferr.Error(), tc.want) {
+				t.Errorf("Freeze = %v, want the kept error", ferr)
+			}
+		})
+	}
+}
+
+func TestRegistryNameLimitsFit(t *testing.T) {
+	r := NewRegistry()
+	fits := "ex." + strings.Repeat("a", 76) // 79 bytes, alias 80
+	for _, s := range []step{native(fits), native("Ex.search"), native("ex.search"), stdio("acer-2_x", "bin/a")} {
+		if err := s.run(r); err != nil {
+			t.Errorf("register: %v", err)
+		}
+	}
+	if err := r.Freeze(); err != nil {
+		t.Errorf("Freeze = %v", err)
+	}
+}
+
+func TestCheckMCPNameAliasLimit(t *testing.T) {
+	// MCP remote names may hold '.', and each one grows the alias by a byte.
+	fits := "ns." + strings.Repeat("a", 72) + ".b.c" // 79 bytes, alias 82
+	err := CheckMCPName(fits)
+	if err == nil || !strings.Contains(err.Error(), "of 82 bytes; an alias may be at most 80 bytes") {
+		t.Errorf("CheckMCPName(%q) = %v", fits, err)
+	}
+	if err := CheckMCPName("ns.a.b"); err != nil {
+		t.Errorf("CheckMCPName(ns.a.b) = %v", err)
+	}
+	if err := CheckAliases([]string{"x.y", "a.b__c", "q.r", "a__b.c"}); err == nil ||
+		err.Error() != `tools "a.b__c" and "a__b.c" have the same model alias "a__b__c"; rename one of them` {
+		t.Errorf("CheckAliases = %v", err)
+	}
+}
+
+func TestRegistryFreeze(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Register(namedTool{"ex.ok"}); err != nil {
+		t.Fatal(err)
+	}
+	e1 := r.Register(namedTool{"openworker.x"})
+	e2 := r.RegisterMCP(MCPServer{Namespace: "ex", Program: "p"})
+	if e1 == nil || e2 == nil {
+		t.Fatalf("errors = %v, %v", e1, e2)
+	}
+	ferr := r.Freeze()
+	if ferr == nil || !errors.Is(ferr, e1) || !errors.Is(ferr, e2) {
+		t.Fatalf("Freeze = %v, want both kept errors", ferr)
+	}
+	if !r.Frozen() {
+		t.Error("Frozen() = false after Freeze")
+	}
+	if err := r.Register(namedTool{"ex.late"}); !errors.Is(err, ErrFrozen) {
+		t.Errorf("Register after Freeze = %v, want ErrFrozen", err)
+	}
+	if err := r.RegisterMCP(MCPServer{Namespace: "late", Program: "p"}); !errors.Is(err, ErrFrozen) {
+		t.Errorf("RegisterMCP after Freeze = %v, want ErrFrozen", err)
+	}
+	if _, _, ok := r.Tool("ex.late"); ok {
+		t.Error("a tool registered after Freeze is visible")
+	}
+	again := r.Freeze()
+	if again == nil || again.Error() != ferr.Error() {
+		t.Errorf("second Freeze = %v, want the same errors and no ErrFrozen", again)
+	}
+	if r2 := NewRegistry(); r2.Freeze() != nil {
+		t.Error("Freeze of an empty registry failed")
+	}
+}
