@@ -1,0 +1,7 @@
+package device
+
+import "context"
+
+func readBattery(context.Context) (BatteryStatus, error) {
+	return readSysfsBattery(sysfsPowerSupply)
+}
