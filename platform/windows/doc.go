@@ -1,2 +1,0 @@
-// Package windows is the Windows platform adapter: MessageBoxW dialogs and toast notifications.
-package windows
