@@ -1,0 +1,159 @@
+package journal
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReopenRecoversExecuting(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	j, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Recovered() != 0 {
+		t.Errorf("Recovered() on a new file = %d", j.Recovered())
+	}
+	mkSession(t, j, "s1")
+	for _, id := range []string{"e1", "e2", "p1", "done"} {
+		prepare(t, j, "s1", id)
+	}
+	j.MarkExecuting(ctx, "e1")
+	j.MarkExecuting(ctx, "e2")
+	j.MarkExecuting(ctx, "done")
+	j.FinishInvocation(ctx, "done", Finish{Status: InvSucceeded})
+	j.Close() // a Close without finishing is a stop too
+
+	j2 := openAt(t, path)
+	if j2.Recovered() != 2 {
+		t.Errorf("Recovered() = %d, want 2", j2.Recovered())
+	}
+	for id, want := range map[string]string{"e1": InvUnknown, "e2": InvUnknown, "p1": InvPrepared, "done": InvSucceeded} {
+		inv, err := j2.Invocation(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inv.Status != want {
+			t.Errorf("%s status = %q, want %q", id, inv.Status, want)
+		}
+		if want == InvUnknown && (inv.Error != RecoveredReason || inv.ErrorCode != RecoveredCode ||
+			inv.Effect != EffectUnknown || inv.FinishedAt.IsZero()) {
+			t.Errorf("%s recovered as %+v", id, inv)
+		}
+	}
+	if rep := mustVerify(t, j2); !rep.OK {
+		t.Errorf("Verify after recovery: %v", rep.First)
+	}
+	// Recovery is not repeated, and unknown calls are never re-run.
+	j2.Close()
+	j3 := openAt(t, path)
+	if j3.Recovered() != 0 {
+		t.Errorf("second reopen Recovered() = %d, want 0", j3.Recovered())
+	}
+	if err := j3.Reconcile(ctx, "e1", OutcomeApplied); err != nil {
+		t.Errorf("Reconcile(recovered) = %v", err)
+	}
+}
+
+// TestLiveOwnerNotRecovered: the app and a CLI run share journal.db; one
+// opening the file must not declare the other's running call unknown.
+func TestLiveOwnerNotRecovered(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	a := openAt(t, path)
+	mkSession(t, a, "s1")
+	prepare(t, a, "s1", "running")
+	if err := a.MarkExecuting(ctx, "running"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Recovered() != 0 || status(t, b, "running") != InvExecuting {
+		t.Fatalf("second Journal recovered a live call: Recovered()=%d status=%s", b.Recovered(), status(t, b, "running"))
+	}
+	b.Close()
+	if err := a.FinishInvocation(ctx, "running", Finish{Status: InvSucceeded}); err != nil {
+		t.Fatalf("owner could not finish its call: %v", err)
+	}
+	// Lease files of closed Journals are removed.
+	ents, _ := os.ReadDir(ownersDir(a.Path()))
+	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), a.owner.token) {
+		t.Errorf("lease files = %v, want only %s's", ents, a.owner.token)
+	}
+}
+
+// TestCrashRecovery runs a child process that marks an invocation
+// executing and is then killed with SIGKILL (TerminateProcess on Windows)
+// while "doing I/O": reopening shows the call unknown.
+func TestCrashRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	path := filepath.Join(t.TempDir(), "journal.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "JOURNAL_CRASH_CHILD="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(out).ReadString('\n')
+		line <- s
+	}()
+	select {
+	case s := <-line:
+		if strings.TrimSpace(s) != "executing" {
+			t.Fatalf("child said %q", s)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("child did not reach executing in 60 s")
+	}
+
+	// While the child lives, its call is not ours to recover.
+	live, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live.Recovered() != 0 || status(t, live, "inv_crash") != InvExecuting {
+		t.Errorf("call of a live child: Recovered()=%d status=%s", live.Recovered(), status(t, live, "inv_crash"))
+	}
+	live.Close()
+
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	j := openAt(t, path)
+	if j.Recovered() != 1 {
+		t.Errorf("Recovered() after SIGKILL = %d, want 1", j.Recovered())
+	}
+	inv, err := j.Invocation(context.Background(), "inv_crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Status != InvUnknown || inv.Error != RecoveredReason {
+		t.Errorf("after crash: status %q error %q; want unknown, %q", inv.Status, inv.Error, RecoveredReason)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after crash: %v", rep.First)
+	}
+	// The dead child's lease file was swept.
+	ents, _ := os.ReadDir(ownersDir(j.Path()))
+	if len(ents) != 1 {
+		t.Errorf("lease files after crash recovery = %d, want 1 (ours)", len(ents))
+	}
+}
