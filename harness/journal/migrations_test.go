@@ -1,0 +1,230 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fixture testdata/journal-v1.db is a journal written by schema
+// version 1 (the first release): one session with a finished call, a call
+// left executing by a crash, messages, an approval and a user policy, all
+// chained. Regenerate it only if version 1 itself must change (it must not
+// once released):
+//
+//	go test ./harness/journal -run TestWriteFixtureV1 -journal.write-fixture
+var writeFixture = flag.Bool("journal.write-fixture", false, "rewrite testdata/journal-v1.db")
+
+const fixtureV1 = "testdata/journal-v1.db"
+
+// openVersion opens a bare database at path and migrates it to version v.
+func openVersion(t *testing.T, path string, v int) *Journal {
+	t.Helper()
+	db, err := sql.Open("sqlite3", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &Journal{db: db, path: path, now: newClock().Now, owner: &lease{}}
+	if err := migrate(context.Background(), db, path, v, j.now); err != nil {
+		t.Fatalf("migrate(%d) = %v", v, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return j
+}
+
+// fillV1 writes rows with version-1 columns only, chained as version 1 did.
+func fillV1(t *testing.T, j *Journal) {
+	t.Helper()
+	ctx := context.Background()
+	ts := "2025-01-02T03:04:05.000000000Z"
+	stmts := []struct {
+		table, ref, sql string
+	}{
+		{"sessions", "ses_old", `INSERT INTO sessions VALUES ('ses_old','demo','0.9.0','sha-old','{"bundle":"b0"}','openai','m','ask','open','','` + ts + `','` + ts + `')`},
+		{"turns", "ses_old-t1", `INSERT INTO turns VALUES ('ses_old-t1','ses_old',1,'write a note','running','',1,2,'` + ts + `',NULL)`},
+		{"messages", "1", `INSERT INTO messages VALUES (1,'ses_old','ses_old-t1','user','{"text":"write a note"}','` + ts + `')`},
+		{"approvals", "1", `INSERT INTO approvals VALUES (1,'ses_old','ses_old-t1','inv_done','c1','notes.append','allow_once','call','prompt','','sha-old','` + ts + `')`},
+		{"invocations", "inv_done", `INSERT INTO invocations VALUES ('inv_done','ses_old','ses_old-t1','c1','notes.append','notes_append','native','append','write','sha256:d','{"text":"a"}','succeeded','{"ok":true}','sha256:4062edaf750fb8074e7e83e0c9028c94e32468a8b6f1614774328ef045150f93','','','applied','','',NULL,12,'` + ts + `','` + ts + `','` + ts + `')`},
+		{"invocations", "inv_crashed", `INSERT INTO invocations VALUES ('inv_crashed','ses_old','ses_old-t1','c2','notes.append','notes_append','native','append','write','sha256:d','{"text":"b"}','executing',NULL,'','','','','','',NULL,0,'` + ts + `','` + ts + `',NULL)`},
+		{"user_policies", "1", `INSERT INTO user_policies VALUES (1,'demo','notes.append','sha256:d','allow','` + ts + `','` + ts + `')`},
+	}
+	err := j.write(ctx, func(tx *sql.Tx) error {
+		for _, s := range stmts {
+			if _, err := tx.ExecContext(ctx, s.sql); err != nil {
+				return err
+			}
+			if err := j.chainRow(ctx, tx, s.table, s.ref); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("fill v1: %v", err)
+	}
+}
+
+func TestWriteFixtureV1(t *testing.T) {
+	if !*writeFixture {
+		t.Skip("run with -journal.write-fixture to regenerate " + fixtureV1)
+	}
+	os.Remove(fixtureV1)
+	j := openVersion(t, fixtureV1, 1)
+	fillV1(t, j)
+	// Fold the WAL into the main file so the fixture is one file.
+	if _, err := j.db.Exec(`PRAGMA journal_mode=DELETE`); err != nil {
+		t.Fatal(err)
+	}
+	j.db.Close()
+}
+
+// copyFixture copies the fixture into a temporary directory.
+func copyFixture(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(fixtureV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "journal.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func schemaSQL(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	rows, err := db.Query(`SELECT type, name, coalesce(sql,'') FROM sqlite_master ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var typ, name, s string
+		rows.Scan(&typ, &name, &s)
+		b.WriteString(typ + " " + name + ": " + s + "\n")
+	}
+	return b.String()
+}
+
+func TestMigrate1(t *testing.T) {
+	j := openVersion(t, filepath.Join(t.TempDir(), "j.db"), 1)
+	for _, table := range []string{"schema_migrations", "sessions", "turns", "messages", "invocations", "approvals", "user_policies", "chain"} {
+		var n int
+		j.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?`, table).Scan(&n)
+		if n != 1 {
+			t.Errorf("version 1 has no table %s", table)
+		}
+	}
+	if v, _ := schemaVersion(context.Background(), j.db); v != 1 {
+		t.Errorf("schema version = %d, want 1", v)
+	}
+	fillV1(t, j)
+	// The CHECK constraints hold the status vocabulary.
+	if _, err := j.db.Exec(`UPDATE invocations SET status='done' WHERE id='inv_done'`); err == nil {
+		t.Error("version 1 accepted invocation status 'done'")
+	}
+	if _, err := j.db.Exec(`UPDATE invocations SET session_id='nope' WHERE id='inv_done'`); err == nil {
+		t.Error("version 1 accepted an invocation of a missing session")
+	}
+}
+
+func TestMigrate2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(context.Background(), j.db, path, 2, j.now); err != nil {
+		t.Fatalf("migrate 1→2 = %v", err)
+	}
+	var owner sql.NullString
+	if err := j.db.QueryRow(`SELECT owner FROM invocations WHERE id='inv_crashed'`).Scan(&owner); err != nil || owner.Valid {
+		t.Errorf("owner of an old row = %v, %v; want NULL", owner, err)
+	}
+	if _, err := j.db.Exec(`INSERT INTO warnings(session_id, code, message, created_at) VALUES ('ses_old','c','m','t')`); err != nil {
+		t.Errorf("insert into warnings after version 2: %v", err)
+	}
+	j.db.Exec(`DELETE FROM warnings`)
+	// Adding a nullable column leaves old rows' chain payloads intact.
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after migrate 1→2: %v", rep.First)
+	}
+}
+
+// TestFixtureMatchesMigration1 fails if migrate1 was edited: released
+// files have the fixture's schema, so version 1 must keep producing it.
+func TestFixtureMatchesMigration1(t *testing.T) {
+	fixture := rawDB(t, copyFixture(t))
+	fresh := openVersion(t, filepath.Join(t.TempDir(), "j.db"), 1)
+	if got, want := schemaSQL(t, fresh.db), schemaSQL(t, fixture); got != want {
+		t.Errorf("migrate1 no longer produces the released schema.\nmigrate1:\n%s\nfixture:\n%s", got, want)
+	}
+}
+
+func TestOpenUpgradesV1Fixture(t *testing.T) {
+	ctx := context.Background()
+	path := copyFixture(t)
+	j := openAt(t, path)
+	if v, _ := schemaVersion(ctx, j.db); v != SchemaVersion() {
+		t.Errorf("schema version after Open = %d, want %d", v, SchemaVersion())
+	}
+	if j.Recovered() != 1 {
+		t.Errorf("Recovered() = %d, want 1 (inv_crashed)", j.Recovered())
+	}
+	d, err := j.Detail(ctx, "ses_old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Turns) != 1 || len(d.Messages) != 1 || len(d.Approvals) != 1 || len(d.Invocations) != 2 || d.Identity != "sha-old" {
+		t.Fatalf("old session after upgrade = %+v", d)
+	}
+	if inv, _ := j.Invocation(ctx, "inv_crashed"); inv.Status != InvUnknown || inv.Error != RecoveredReason {
+		t.Errorf("inv_crashed = %s %q, want unknown", inv.Status, inv.Error)
+	}
+	if p, ok, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d"); !ok || p != PolicyAllow {
+		t.Errorf("old user policy = %q, %v", p, ok)
+	}
+	// New writes on the upgraded file, and the old chain still verifies.
+	if err := j.Warn(ctx, "ses_old", "", "upgraded", "opened by a newer app"); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.FinishTurn(ctx, "ses_old-t1", TurnFailed, "app stopped", 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after upgrade: %v", rep.First)
+	}
+}
+
+func TestOpenRefusesFutureSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	j, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if _, err := rawDB(t, path).Exec(`INSERT INTO schema_migrations VALUES (9, '2030-01-01T00:00:00.000000000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(path, nil)
+	want := "journal.db has schema version 9; this OpenWorker understands up to 2; update the app"
+	if !errors.Is(err, ErrFutureSchema) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Open(future) = %v, want %q", err, want)
+	}
+}
+
+func TestOpenTwiceMigratesOnce(t *testing.T) {
+	path := testPath(t)
+	openAt(t, path).Close()
+	j := openAt(t, path)
+	var n int
+	j.db.QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&n)
+	if n != SchemaVersion() {
+		t.Errorf("schema_migrations rows = %d, want %d", n, SchemaVersion())
+	}
+}
