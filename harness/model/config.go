@@ -1,0 +1,182 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Provider names accepted in Config.Provider.
+const (
+	ProviderOpenAI    = "openai"
+	ProviderAnthropic = "anthropic"
+)
+
+// Defaults used by FromEnv and New when a field is empty.
+const (
+	// DefaultOllamaHost is where Ollama listens unless OLLAMA_HOST says otherwise.
+	DefaultOllamaHost = "http://127.0.0.1:11434"
+	// OllamaAPIKey is sent to Ollama, which ignores it; the OpenAI SDK wants a key.
+	OllamaAPIKey = "ollama"
+	// DefaultOllamaModel is the model asked of Ollama when none is given.
+	DefaultOllamaModel = "llama3.2"
+	// DefaultOpenAIBaseURL is the OpenAI endpoint used when a key is set but no base URL.
+	DefaultOpenAIBaseURL = "https://api.openai.com/v1"
+	// DefaultOpenAIModel is the model asked of an OpenAI-compatible endpoint
+	// other than Ollama when none is given.
+	DefaultOpenAIModel = "gpt-4o-mini"
+	// DefaultAnthropicBaseURL is the Anthropic endpoint (the SDK appends "v1/messages").
+	DefaultAnthropicBaseURL = "https://api.anthropic.com"
+	// DefaultAnthropicModel is the Anthropic model asked when none is given.
+	DefaultAnthropicModel = "claude-sonnet-4-5"
+	// DefaultAnthropicMaxTokens is max_tokens for Anthropic when Request.MaxTokens is 0.
+	DefaultAnthropicMaxTokens = 4096
+)
+
+// Config says which provider to talk to and how. The zero value plus FromEnv
+// is the usual way to fill it.
+type Config struct {
+	// Provider is "openai" (the default when empty) or "anthropic".
+	Provider string
+	// BaseURL is the API root: "http://127.0.0.1:11434/v1" for an
+	// OpenAI-compatible server (the SDK appends "chat/completions"),
+	// "https://api.anthropic.com" for Anthropic (the SDK appends "v1/messages").
+	BaseURL string
+	// Model is the model name sent with each request; required by New.
+	Model string
+	// APIKey is sent as a bearer token. It never appears in errors or Describe.
+	APIKey string
+	// HTTPClient, when non-nil, carries every request (tests, proxies).
+	// Timeouts belong to the caller's context, not to this client.
+	HTTPClient *http.Client
+}
+
+// FromEnv returns c with its empty fields filled the way the ecosystem's own
+// tools fill them (SPEC §10). getenv is usually os.Getenv; tests pass a fake.
+// Fields already set are kept.
+//
+// For "openai" (or empty Provider):
+//   - APIKey from OPENAI_API_KEY, BaseURL from OPENAI_BASE_URL;
+//   - if neither the key nor the base URL is known (from c or the
+//     environment), the target is Ollama: BaseURL is OLLAMA_HOST (default
+//     http://127.0.0.1:11434; "host:port" without a scheme gets "http://";
+//     a bare ":port" means 127.0.0.1) plus "/v1", APIKey "ollama", and the
+//     default Model "llama3.2";
+//   - with a key but no base URL, BaseURL is https://api.openai.com/v1;
+//   - the default Model otherwise is "gpt-4o-mini".
+//
+// For "anthropic": APIKey from ANTHROPIC_API_KEY, BaseURL from
+// ANTHROPIC_BASE_URL (default https://api.anthropic.com), Model
+// "claude-sonnet-4-5".
+//
+// An unknown Provider is left alone for New to reject.
+func FromEnv(c Config, getenv func(string) string) Config {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	env := func(k string) string { return strings.TrimSpace(getenv(k)) }
+	switch c.Provider {
+	case "", ProviderOpenAI:
+		c.Provider = ProviderOpenAI
+		if c.APIKey == "" {
+			c.APIKey = env("OPENAI_API_KEY")
+		}
+		if c.BaseURL == "" {
+			c.BaseURL = env("OPENAI_BASE_URL")
+		}
+		switch {
+		case c.APIKey == "" && c.BaseURL == "":
+			c.BaseURL = ollamaBaseURL(env("OLLAMA_HOST"))
+			c.APIKey = OllamaAPIKey
+			if c.Model == "" {
+				c.Model = DefaultOllamaModel
+			}
+		case c.BaseURL == "":
+			c.BaseURL = DefaultOpenAIBaseURL
+		}
+		if c.Model == "" {
+			c.Model = DefaultOpenAIModel
+		}
+	case ProviderAnthropic:
+		if c.APIKey == "" {
+			c.APIKey = env("ANTHROPIC_API_KEY")
+		}
+		if c.BaseURL == "" {
+			c.BaseURL = env("ANTHROPIC_BASE_URL")
+		}
+		if c.BaseURL == "" {
+			c.BaseURL = DefaultAnthropicBaseURL
+		}
+		if c.Model == "" {
+			c.Model = DefaultAnthropicModel
+		}
+	}
+	return c
+}
+
+// ollamaBaseURL turns an OLLAMA_HOST value into an OpenAI-compatible base URL.
+// Ollama accepts "host", "host:port", ":port" and full URLs.
+func ollamaBaseURL(host string) string {
+	if host == "" {
+		host = DefaultOllamaHost
+	}
+	if !strings.Contains(host, "://") {
+		if strings.HasPrefix(host, ":") {
+			host = "127.0.0.1" + host
+		}
+		if !strings.Contains(host, ":") || strings.HasSuffix(host, "]") {
+			host += ":11434"
+		}
+		host = "http://" + host
+	}
+	host = strings.TrimRight(host, "/")
+	return strings.TrimSuffix(host, "/v1") + "/v1"
+}
+
+// ErrConfig is wrapped by every error New returns for a bad Config.
+var ErrConfig = errors.New("model: bad configuration")
+
+// New returns the Provider c describes. It does not read the environment
+// (call FromEnv first) and makes no network request. Errors wrap ErrConfig:
+// an unknown provider, an empty model, a base URL that is not an absolute
+// http(s) URL. An empty BaseURL means the provider's public endpoint.
+func New(c Config) (Provider, error) {
+	switch c.Provider {
+	case "", ProviderOpenAI:
+		c.Provider = ProviderOpenAI
+		if c.BaseURL == "" {
+			c.BaseURL = DefaultOpenAIBaseURL
+		}
+	case ProviderAnthropic:
+		if c.BaseURL == "" {
+			c.BaseURL = DefaultAnthropicBaseURL
+		}
+	default:
+		return nil, fmt.Errorf("%w: unknown provider %q (want %q or %q)", ErrConfig, c.Provider, ProviderOpenAI, ProviderAnthropic)
+	}
+	if strings.TrimSpace(c.Model) == "" {
+		return nil, fmt.Errorf("%w: no model name for provider %s at %s (set --model)", ErrConfig, c.Provider, redactURL(c.BaseURL))
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w: base URL %q for provider %s is not an absolute http:// or https:// URL", ErrConfig, redactURL(c.BaseURL), c.Provider)
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{}
+	}
+	if c.Provider == ProviderAnthropic {
+		return newAnthropic(c), nil
+	}
+	return newOpenAI(c), nil
+}
+
+// redactURL hides a password in the URL's user info, if any.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	return u.Redacted()
+}

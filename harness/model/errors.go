@@ -1,0 +1,115 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// toolNameRE is the tool-name rule of both the OpenAI function-calling API
+// and the Anthropic Messages API.
+var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// checkToolName reports whether alias fits toolNameRE, naming the alias,
+// the rule that failed and the provider.
+func checkToolName(provider, alias string) error {
+	if toolNameRE.MatchString(alias) {
+		return nil
+	}
+	var why string
+	switch {
+	case alias == "":
+		why = "it is empty"
+	case len(alias) > 64:
+		why = fmt.Sprintf("it is %d bytes long, more than 64", len(alias))
+	default:
+		for _, r := range alias {
+			if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				why = fmt.Sprintf("it contains %q", r)
+				break
+			}
+		}
+	}
+	return fmt.Errorf("tool alias %q is not accepted by the %s provider: %s; tool names must match ^[a-zA-Z0-9_-]{1,64}$", alias, provider, why)
+}
+
+// Limits on one response, so that a misbehaving or hostile endpoint cannot
+// make a provider hold unbounded memory. Exceeding one ends the attempt
+// with an error wrapping ErrResponseTooLarge.
+const (
+	// MaxToolCalls is the most tool calls accepted in one response. The
+	// harness itself runs far fewer per turn (SPEC §9: 64); the rest are
+	// returned so that it can refuse them and journal the refusal.
+	MaxToolCalls = 16384
+	// MaxResponseBytes bounds the text plus all tool names and arguments of
+	// one response.
+	MaxResponseBytes = 32 << 20
+)
+
+// ErrResponseTooLarge is wrapped by the error Stream returns when a response
+// exceeds MaxToolCalls or MaxResponseBytes.
+var ErrResponseTooLarge = errors.New("model response too large")
+
+// RequestError is the error Stream returns when the request or its stream
+// fails for any reason other than the caller's context. Its message names
+// the endpoint and model, never the API key.
+type RequestError struct {
+	Provider string // "openai" or "anthropic"
+	BaseURL  string // with any password redacted
+	Model    string
+	// StatusCode is the HTTP status of a rejected request, or 0 (network
+	// failure, broken stream, limit exceeded).
+	StatusCode int
+	// Detail is a short description safe to show a user: the server's own
+	// error message when it gave one (at most 500 bytes), else the cause.
+	Detail string
+	// Err is the underlying error (an SDK or network error), for errors.Is/As.
+	Err error
+}
+
+func (e *RequestError) Error() string {
+	return fmt.Sprintf("model request to %s (%s model %s) failed: %s", e.BaseURL, e.Provider, e.Model, e.Detail)
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// maxDetail bounds RequestError.Detail.
+const maxDetail = 500
+
+// requestError builds a RequestError, scrubbing key from every string.
+func requestError(provider, baseURL, model, key string, status int, detail string, err error) error {
+	detail = strings.TrimSpace(detail)
+	if detail == "" && err != nil {
+		detail = err.Error()
+	}
+	if status != 0 {
+		prefix := fmt.Sprintf("HTTP %d", status)
+		if detail == "" {
+			detail = prefix
+		} else {
+			detail = prefix + ": " + detail
+		}
+	}
+	detail = redactKey(detail, key)
+	if len(detail) > maxDetail {
+		detail = detail[:maxDetail] + "..."
+	}
+	return &RequestError{
+		Provider:   provider,
+		BaseURL:    redactKey(redactURL(baseURL), key),
+		Model:      model,
+		StatusCode: status,
+		Detail:     detail,
+		Err:        err,
+	}
+}
+
+// redactKey replaces key in s. Short keys ("ollama") are not secrets worth
+// mangling messages for.
+func redactKey(s, key string) string {
+	if len(key) < 8 {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}

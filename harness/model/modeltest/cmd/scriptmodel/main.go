@@ -1,0 +1,101 @@
+// Command scriptmodel serves a scripted language model on the loopback
+// interface for end-to-end tests that run the app or the CLI as a separate
+// process.
+//
+//	scriptmodel -script replies.json [-addr 127.0.0.1:0] [-kind openai|anthropic]
+//
+// It prints one line to stdout once it accepts connections:
+//
+//	listening http://127.0.0.1:PORT/v1      (kind openai: pass as --base-url)
+//	listening http://127.0.0.1:PORT         (kind anthropic: the SDK adds /v1/messages)
+//
+// and logs one line per request to stderr. It runs until killed (SIGINT or
+// SIGTERM end it with status 0). The script format is described by
+// modeltest.ParseScript; when the replies run out every request gets HTTP
+// 500 "modeltest: no scripted reply left". Only loopback addresses are
+// accepted. Exit status 2 means bad flags or a bad script.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/openworker/desktop/harness/model/modeltest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	var usage usageError
+	switch {
+	case err == nil:
+	case errors.As(err, &usage):
+		fmt.Fprintln(os.Stderr, "scriptmodel:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "scriptmodel:", err)
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+// run serves until ctx ends; it writes the "listening" line to stdout.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("scriptmodel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	script := fs.String("script", "", "JSON `file` of scripted replies (required)")
+	addr := fs.String("addr", "127.0.0.1:0", "loopback `host:port` to listen on (port 0 picks one)")
+	kind := fs.String("kind", "openai", "API to speak: openai or anthropic")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if *script == "" || fs.NArg() > 0 {
+		return usageError{errors.New("usage: scriptmodel -script FILE [-addr 127.0.0.1:0] [-kind openai|anthropic]")}
+	}
+	k := modeltest.Kind(*kind)
+	if k != modeltest.OpenAI && k != modeltest.Anthropic {
+		return usageError{fmt.Errorf("-kind %q: want openai or anthropic", *kind)}
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return usageError{fmt.Errorf("-addr %q: %v", *addr, err)}
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return usageError{fmt.Errorf("-addr %q: only loopback addresses (127.0.0.1, ::1, localhost) are served", *addr)}
+	}
+	replies, err := modeltest.LoadScript(*script)
+	if err != nil {
+		return usageError{err}
+	}
+	h := modeltest.NewHandler(k, replies...)
+	logger := log.New(stderr, "", log.LstdFlags|log.Lmicroseconds)
+	h.Logf = logger.Printf
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h}
+	go func() {
+		<-ctx.Done()
+		h.Close()
+		srv.Close()
+	}()
+	fmt.Fprintf(stdout, "listening http://%s%s\n", ln.Addr(), h.BasePath())
+	logger.Printf("scriptmodel: %s kind, %d replies from %s", k, len(replies), *script)
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
