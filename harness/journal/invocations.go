@@ -104,6 +104,7 @@ func (j *Journal) PrepareInvocation(ctx context.Context, inv Invocation) error {
 			return fmt.Errorf("journal: PrepareInvocation %s: a refused call needs an ErrorCode or Error saying why", inv.ID)
 		}
 		status, effect, finished = InvRefused, EffectNotApplied, j.stamp()
+		ctx = context.WithoutCancel(ctx) // a refusal is evidence even on a cancelled turn
 		if len(inv.Arguments) > 0 && !json.Valid(inv.Arguments) {
 			inv.Arguments, _ = json.Marshal(string(inv.Arguments))
 		}
@@ -140,7 +141,10 @@ func (j *Journal) PrepareInvocation(ctx context.Context, inv Invocation) error {
 // returns nil the row is committed and fsynced (WAL, synchronous=FULL), so
 // the caller may now make its one provider call: whatever happens next,
 // the journal shows the call may have run. Any other status returns
-// ErrBadTransition.
+// ErrBadTransition. A cancelled ctx fails it and the row stays prepared;
+// if an error is returned the caller must not make the call (in the rare
+// case the commit landed anyway, the row is recovered as "unknown", never
+// silently lost).
 func (j *Journal) MarkExecuting(ctx context.Context, id string) error {
 	return j.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE invocations SET status='executing', started_at=?, owner=?
@@ -159,7 +163,11 @@ func (j *Journal) MarkExecuting(ctx context.Context, id string) error {
 // status succeeded, failed or unknown, the result and its digest
 // ("sha256:" + hex SHA-256 of the result bytes, computed here), the error
 // and the effect. Any other current status returns ErrBadTransition.
+//
+// Cancelling ctx does not stop this commit: a cancelled call still needs
+// its terminal evidence (the write waits at most the 5 s busy timeout).
 func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) error {
+	ctx = context.WithoutCancel(ctx)
 	effect := f.Effect
 	switch f.Status {
 	case InvSucceeded:

@@ -235,3 +235,35 @@ func TestNewID(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelledContext: a cancelled turn must not start a call, but must
+// still record how the running one ended.
+func TestCancelledContext(t *testing.T) {
+	j := openTest(t)
+	mkSession(t, j, "s1")
+	prepare(t, j, "s1", "a")
+	prepare(t, j, "s1", "b")
+	if err := j.MarkExecuting(context.Background(), "b"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := j.MarkExecuting(ctx, "a"); err == nil {
+		t.Error("MarkExecuting with a cancelled ctx = nil; the caller would start a call")
+	}
+	if got := status(t, j, "a"); got != InvPrepared {
+		t.Errorf("status after cancelled MarkExecuting = %q, want prepared", got)
+	}
+	if err := j.FinishInvocation(ctx, "b", Finish{Status: InvFailed, ErrorCode: "cancelled", Error: "turn cancelled"}); err != nil {
+		t.Errorf("FinishInvocation with a cancelled ctx = %v, want the terminal row written", err)
+	}
+	if err := j.FinishTurn(ctx, "s1-t1", TurnCancelled, "user pressed stop", 1, 1); err != nil {
+		t.Errorf("FinishTurn with a cancelled ctx = %v", err)
+	}
+	if _, err := j.RecordApproval(ctx, Approval{SessionID: "s1", Decision: "deny", Source: "timeout"}); err != nil {
+		t.Errorf("RecordApproval with a cancelled ctx = %v", err)
+	}
+	if err := j.FinishSession(ctx, "s1", SessionClosed, ""); err != nil {
+		t.Errorf("FinishSession with a cancelled ctx = %v", err)
+	}
+}

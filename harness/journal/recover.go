@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Crash recovery (SPEC §8): an invocation still "executing" when its
@@ -65,8 +66,8 @@ func (l *lease) release() {
 	if l.file == nil {
 		return
 	}
-	os.Remove(l.path) // before unlocking, so no one sees an unlocked live file
-	l.file.Close()    // closing drops the lock
+	l.file.Close() // drops the lock: from now on our executing calls are recoverable
+	os.Remove(l.path)
 	l.file = nil
 }
 
@@ -83,6 +84,10 @@ func ownerAlive(dbPath, token string) bool {
 	return lockFile(f, false) != nil // a lock we cannot take is held by a live owner
 }
 
+// staleLeaseAge keeps the sweeper off lease files so young that their
+// creator may not have locked them yet.
+var staleLeaseAge = time.Minute
+
 // sweepLeases removes the lease files of dead owners, except self.
 func sweepLeases(dir, self string) {
 	ents, err := os.ReadDir(dir)
@@ -94,15 +99,19 @@ func sweepLeases(dir, self string) {
 		if !ok || tok == self {
 			continue
 		}
+		if fi, err := e.Info(); err != nil || time.Since(fi.ModTime()) < staleLeaseAge {
+			continue
+		}
 		p := filepath.Join(dir, e.Name())
 		f, err := os.OpenFile(p, os.O_RDWR, 0)
 		if err != nil {
 			continue
 		}
-		if lockFile(f, false) == nil {
+		dead := lockFile(f, false) == nil
+		f.Close() // Windows cannot remove an open file
+		if dead {
 			os.Remove(p)
 		}
-		f.Close()
 	}
 }
 

@@ -151,9 +151,13 @@ func TestCrashRecovery(t *testing.T) {
 	if rep := mustVerify(t, j); !rep.OK {
 		t.Errorf("Verify after crash: %v", rep.First)
 	}
-	// The dead child's lease file was swept.
+	// The dead child's lease file is swept once it is old enough.
+	defer func(d time.Duration) { staleLeaseAge = d }(staleLeaseAge)
+	staleLeaseAge = 0
+	j.Close()
+	j = openAt(t, path)
 	ents, _ := os.ReadDir(ownersDir(j.Path()))
-	if len(ents) != 1 {
-		t.Errorf("lease files after crash recovery = %d, want 1 (ours)", len(ents))
+	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), j.owner.token) {
+		t.Errorf("lease files after crash recovery = %v, want only ours", ents)
 	}
 }

@@ -88,8 +88,9 @@ func (j *Journal) CreateSession(ctx context.Context, s Session) error {
 
 // FinishSession moves an open session to status "closed" or "failed" with
 // an optional error message. Finishing a session that is not open returns
-// ErrBadTransition.
+// ErrBadTransition. Cancelling ctx does not stop the commit.
 func (j *Journal) FinishSession(ctx context.Context, id, status, errMsg string) error {
+	ctx = context.WithoutCancel(ctx)
 	if status != SessionClosed && status != SessionFailed {
 		return fmt.Errorf("journal: FinishSession %s: status %q; want %q or %q", id, status, SessionClosed, SessionFailed)
 	}

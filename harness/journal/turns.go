@@ -78,7 +78,9 @@ func (j *Journal) StartTurn(ctx context.Context, t Turn) error {
 // FinishTurn moves a running turn to status completed, stopped, failed or
 // cancelled, with the reason and the number of model attempts and tool
 // calls. A turn that is not running returns ErrBadTransition.
+// Cancelling ctx does not stop the commit.
 func (j *Journal) FinishTurn(ctx context.Context, id, status, reason string, attempts, calls int) error {
+	ctx = context.WithoutCancel(ctx)
 	switch status {
 	case TurnCompleted, TurnStopped, TurnFailed, TurnCancelled:
 	default:
