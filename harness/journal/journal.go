@@ -218,3 +218,15 @@ func queryAll[T any](ctx context.Context, q querier, what string, scan func(scan
 	}
 	return out, nil
 }
+
+// DefaultPath returns the journal's default location,
+// <user config dir>/OpenWorker/journal.db (DESIGN.md; `--db` overrides):
+// ~/.config on Linux, ~/Library/Application Support on macOS, %AppData% on
+// Windows.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("journal: find the user config directory: %w", err)
+	}
+	return filepath.Join(dir, "OpenWorker", "journal.db"), nil
+}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -256,5 +259,19 @@ func TestApprovalsPoliciesWarningsDetail(t *testing.T) {
 	}
 	if rep := mustVerify(t, j); !rep.OK || rep.Rows == 0 {
 		t.Errorf("Verify = %+v", rep)
+	}
+}
+
+func TestDefaultPathAndBadFile(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/cfg")
+	t.Setenv("HOME", "/home/u")
+	p, err := DefaultPath()
+	if err != nil || !strings.HasSuffix(p, filepath.Join("OpenWorker", "journal.db")) {
+		t.Errorf("DefaultPath() = %q, %v", p, err)
+	}
+	bad := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(bad, []byte(strings.Repeat("not a database\n", 100)), 0o600)
+	if _, err := Open(bad, nil); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("Open(text file) = %v, want an error naming the file", err)
 	}
 }
