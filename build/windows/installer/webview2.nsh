@@ -1,0 +1,37 @@
+; WebView2 runtime check and bootstrapper, adapted from Wails v2.9.2
+; (pkg/buildassets/build/windows/installer/wails_tools.nsh, macro
+; wails.webview2runtime). The bootstrapper exe is the one Wails ships
+; (internal/webview2runtime/MicrosoftEdgeWebview2Setup.exe); the build script
+; passes its path as WEBVIEW2_SETUP.
+;
+; Differences from the Wails macro, both for a per-user install:
+; - the HKCU key path has its missing backslash ("Clients\{...}");
+; - HKCU is always checked (Wails checks it only when the level is "user").
+; See https://learn.microsoft.com/microsoft-edge/webview2/concepts/distribution
+
+!define WEBVIEW2_CLIENT "{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}"
+
+!macro openworker.webview2runtime
+    SetRegView 64
+    ReadRegStr $0 HKLM "SOFTWARE\WOW6432Node\Microsoft\EdgeUpdate\Clients\${WEBVIEW2_CLIENT}" "pv"
+    ${If} $0 == ""
+        ReadRegStr $0 HKCU "Software\Microsoft\EdgeUpdate\Clients\${WEBVIEW2_CLIENT}" "pv"
+    ${EndIf}
+    ${If} $0 == ""
+    ${OrIf} $0 == "0.0.0.0"
+        SetDetailsPrint both
+        DetailPrint "Installing: WebView2 Runtime"
+        SetDetailsPrint listonly
+        InitPluginsDir
+        CreateDirectory "$PLUGINSDIR\webview2bootstrapper"
+        SetOutPath "$PLUGINSDIR\webview2bootstrapper"
+        File "${WEBVIEW2_SETUP}"
+        ExecWait '"$PLUGINSDIR\webview2bootstrapper\MicrosoftEdgeWebview2Setup.exe" /silent /install' $1
+        SetDetailsPrint both
+        ${If} $1 != 0
+            DetailPrint "WebView2 Runtime setup exited with $1; OpenWorker will offer to download it at first start."
+        ${EndIf}
+    ${Else}
+        DetailPrint "WebView2 Runtime $0 is already installed."
+    ${EndIf}
+!macroend

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds the Windows installer of OpenWorker Desktop on Debian 12 (as root or
+# with sudo), cross-compiling with mingw-w64 (cgo, for SQLite):
+#
+#   bash scripts/build-windows.sh          # -> build/bin/openworker.exe
+#                                          #    build/bin/OpenWorker-<version>-windows-amd64-setup.exe
+#   bash scripts/build-windows.sh sign F   # Authenticode-sign file F in place (used by the build)
+#
+# Environment:
+#   OPENWORKER_VERSION   version to stamp (default: v* tag on HEAD, else wails.json)
+#   OPENWORKER_SIGN_CERT, OPENWORKER_SIGN_KEY   PEM certificate (chain) and key: when both
+#                        are set, the exe, the uninstaller and the installer are signed
+#   OPENWORKER_SIGN_PASS password of the key (optional; passed through a 0600 file)
+#   OPENWORKER_SIGN_TIMESTAMP_URL  RFC 3161 timestamp server (optional; needs network)
+#
+# Steps: apt packages (nsis, mingw-w64, p7zip-full), the frontend (npm),
+# the Windows resources (icon, manifest, version info; build/windows/winbuild),
+# `go build` for windows/amd64 with -H windowsgui and the version stamp, a
+# PE check, signing, makensis (build/windows/installer/openworker.nsi),
+# signing. See docs/install.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+. scripts/release-lib.sh
+
+# sign_file FILE signs FILE in place with osslsigncode (SHA-256).
+sign_file() {
+  local f=$1 passfile=""
+  local args=(sign -certs "$OPENWORKER_SIGN_CERT" -key "$OPENWORKER_SIGN_KEY" -h sha256 -n "OpenWorker Desktop")
+  if [ -n "${OPENWORKER_SIGN_PASS:-}" ]; then
+    passfile=$(mktemp); chmod 600 "$passfile"
+    printf '%s' "$OPENWORKER_SIGN_PASS" >"$passfile"
+    args+=(-readpass "$passfile")
+  fi
+  if [ -n "${OPENWORKER_SIGN_TIMESTAMP_URL:-}" ]; then args+=(-ts "$OPENWORKER_SIGN_TIMESTAMP_URL"); fi
+  rm -f "$f.signed"
+  if ! osslsigncode "${args[@]}" -in "$f" -out "$f.signed" >/dev/null; then
+    [ -n "$passfile" ] && rm -f "$passfile"
+    echo "signing $f failed (check OPENWORKER_SIGN_CERT/KEY/PASS)" >&2
+    return 1
+  fi
+  [ -n "$passfile" ] && rm -f "$passfile"
+  mv -f "$f.signed" "$f"
+}
+
+if [ "${1:-}" = sign ]; then
+  [ $# -eq 2 ] || { echo "usage: $0 sign FILE" >&2; exit 2; }
+  sign_file "$2"
+  exit 0
+fi
+[ $# -eq 0 ] || { echo "usage: $0 [sign FILE]" >&2; exit 2; }
+
+signing=""
+if [ -n "${OPENWORKER_SIGN_CERT:-}" ] || [ -n "${OPENWORKER_SIGN_KEY:-}" ]; then
+  [ -r "${OPENWORKER_SIGN_CERT:-}" ] && [ -r "${OPENWORKER_SIGN_KEY:-}" ] || {
+    echo "set both OPENWORKER_SIGN_CERT and OPENWORKER_SIGN_KEY to readable PEM files" >&2; exit 2; }
+  signing=1
+fi
+
+start=$SECONDS
+step "apt packages"
+ensure_apt nsis gcc-mingw-w64-x86-64 p7zip-full ${signing:+osslsigncode}
+
+VERSION=$(release_version)
+COMMIT=$(release_commit)
+DATE=$(release_date)
+echo "version $VERSION, commit $COMMIT, date $DATE"
+
+out=build/bin
+work=$out/windows-work
+mkdir -p "$work"
+exe=$out/openworker.exe
+setup=$out/OpenWorker-$VERSION-windows-amd64-setup.exe
+syso=zz_openworker_res_windows_amd64.syso   # GOOS/GOARCH in the name: ignored by other builds
+trap 'rm -f "$syso"' EXIT
+
+t=$SECONDS
+step "frontend"
+if [ ! -d frontend/node_modules ]; then npm --prefix frontend ci --no-audit --no-fund --loglevel=error; fi
+npm --prefix frontend run build --silent
+echo "frontend: $(elapsed $t)"
+
+t=$SECONDS
+step "Windows resources (icon, manifest, version info)"
+go -C build/windows/winbuild run . resources -project "$PWD" -version "$VERSION" \
+  -syso "$PWD/$syso" -ico "$PWD/$work/app.ico" -nsh "$PWD/$work/defines.nsh"
+echo "resources: $(elapsed $t)"
+
+t=$SECONDS
+step "go build (windows/amd64, mingw-w64 cgo)"
+CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64 \
+  go build -trimpath -tags desktop,production \
+  -ldflags "-H windowsgui -s -w $(release_ldflags "$VERSION" "$COMMIT" "$DATE")" -o "$exe" .
+rm -f "$syso"
+go -C build/windows/winbuild run . check-exe -version "$VERSION" "$PWD/$exe"
+echo "go build: $(elapsed $t)"
+
+if [ -n "$signing" ]; then step "sign the exe"; sign_file "$exe"; fi
+
+t=$SECONDS
+step "NSIS installer"
+go mod download github.com/wailsapp/wails/v2
+wv2="$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)/internal/webview2runtime/MicrosoftEdgeWebview2Setup.exe"
+[ -f "$wv2" ] || { echo "WebView2 bootstrapper not found at $wv2" >&2; exit 1; }
+nsis_args=(-V2 -WX "-DDEFINES=$PWD/$work/defines.nsh" "-DEXE=$PWD/$exe" "-DEXAMPLES=$PWD/examples/coworkers"
+  "-DICON=$PWD/$work/app.ico" "-DWEBVIEW2_SETUP=$wv2" "-DOUTFILE=$PWD/$setup")
+if [ -n "$signing" ]; then nsis_args+=("-DSIGN_CMD=bash \"$PWD/scripts/build-windows.sh\" sign"); fi
+rm -f "$setup"
+makensis "${nsis_args[@]}" build/windows/installer/openworker.nsi
+echo "makensis: $(elapsed $t)"
+
+if [ -n "$signing" ]; then step "sign the installer"; sign_file "$setup"; fi
+
+step "done in $(elapsed $start)"
+ls -l "$exe" "$setup"
+echo "installer: $setup ($(stat -c %s "$setup") bytes)"

@@ -1,0 +1,39 @@
+# Release helpers shared by scripts/build-windows.sh and scripts/build-macos.sh.
+# Source it from the repository root; do not run it. Works with bash 3.2
+# (macOS) and GNU or BSD date.
+
+# release_version prints the version to stamp, without a leading "v":
+# $OPENWORKER_VERSION if set, else the v* tag on HEAD, else wails.json's
+# info.productVersion.
+release_version() {
+  local v="${OPENWORKER_VERSION:-}"
+  if [ -z "$v" ]; then v=$(git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null || true); fi
+  if [ -z "$v" ]; then
+    v=$(sed -n 's/.*"productVersion"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' wails.json | head -n 1)
+  fi
+  if [ -z "$v" ]; then echo "no version: set OPENWORKER_VERSION or wails.json info.productVersion" >&2; return 1; fi
+  echo "${v#v}"
+}
+
+# release_commit prints the short commit hash ("unknown" outside git).
+release_commit() { git rev-parse --short HEAD 2>/dev/null || echo unknown; }
+
+# release_date prints the build date in UTC, RFC 3339; $SOURCE_DATE_EPOCH
+# (reproducible builds) wins over the clock.
+release_date() {
+  local fmt=%Y-%m-%dT%H:%M:%SZ
+  if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+    date -u -d "@$SOURCE_DATE_EPOCH" +$fmt 2>/dev/null || date -u -r "$SOURCE_DATE_EPOCH" +$fmt
+  else
+    date -u +$fmt
+  fi
+}
+
+# release_ldflags VERSION COMMIT DATE prints the -X flags main.go reads
+# (`openworker version` prints them).
+release_ldflags() {
+  echo "-X main.version=$1 -X main.commit=$2 -X main.date=$3"
+}
+
+# elapsed START prints seconds since START (a $SECONDS value).
+elapsed() { echo "$((SECONDS - $1))s"; }
