@@ -1,0 +1,336 @@
+// Package bundle loads coworker bundles (SPEC §4): one folder per coworker,
+//
+//	<bundles>/<id>/coworker/manifest.md              front matter + instructions
+//	<bundles>/<id>/coworker/tools.json               the tool selection (v1, v2, v3)
+//	<bundles>/<id>/coworker/skills/<skill>/SKILL.md  optional skills
+//
+// A manifest.md looks like
+//
+//	---
+//	id: research
+//	name: Research assistant
+//	description: Finds and summarizes sources.
+//	version: 1.2.0
+//	skills: [citations]
+//	policy:
+//	  example.web_search: allow
+//	  "*": ask
+//	---
+//	You help the user research a topic. ...
+//
+// Every problem is a *LoadError naming the file, line and column and what to
+// change. LoadDir never fails as a whole because one bundle is bad.
+// Resolving the selection against the tool registry and MCP catalogs is the
+// harness's job, not this package's.
+package bundle
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/openworker/desktop/harness/internal/jsonfile"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// Size limits of bundle files; larger files are errors.
+const (
+	MaxMarkdownBytes = 256 << 10 // manifest.md and each SKILL.md (256 KB)
+	MaxNameChars     = 128       // characters of name
+	MaxDescChars     = 2048      // characters of description
+	MaxVersionChars  = 64        // characters of version
+)
+
+// IDPattern is the rule for a coworker id (SPEC §4); the folder must be
+// named after it.
+var IDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+
+// skillPattern is the rule for a skill folder name.
+var skillPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// Policy values of the manifest (SPEC §7).
+const (
+	PolicyAsk   = "ask"
+	PolicyAllow = "allow"
+	PolicyDeny  = "deny"
+)
+
+// Bundle is one loaded coworker.
+type Bundle struct {
+	ID          string // matches IDPattern; equals the folder name
+	Name        string // shown to the user; any script and emoji, no control characters
+	Description string
+	Version     string
+	// Instructions is the Markdown body of manifest.md, trimmed: the
+	// coworker's system instructions. Never empty.
+	Instructions string
+	Skills       []Skill
+	// Policy maps a qualified tool name, or "*" for every tool, to
+	// PolicyAsk, PolicyAllow or PolicyDeny (manifest front matter "policy").
+	Policy map[string]string
+	Tools  Selection // tools.json
+	Dir    string    // the bundle folder, <bundles>/<id>, as given to Load
+	// Digest is "sha256:<hex>" of the bundle's bytes (SPEC §7): for each of
+	// coworker/manifest.md, coworker/tools.json and every loaded
+	// coworker/skills/<skill>/SKILL.md, sorted by that slash-separated path
+	// relative to Dir, the path, a NUL byte, the byte length in decimal, a
+	// NUL byte and the file's bytes.
+	Digest string
+}
+
+// Skill is one skill of a coworker: coworker/skills/<Name>/SKILL.md.
+type Skill struct {
+	Name        string // the folder name (SKILL.md front matter "name" must equal it when set)
+	Description string // from SKILL.md front matter; may be empty
+	Body        string // the Markdown body of SKILL.md, trimmed; never empty
+	Path        string // path of SKILL.md
+}
+
+// Set is the result of LoadDir: the bundles that loaded, sorted by id, and
+// one error per bundle folder that did not, sorted by folder.
+type Set struct {
+	Bundles []*Bundle
+	Errors  []*LoadError
+}
+
+// Get returns the bundle with id.
+func (s *Set) Get(id string) (*Bundle, bool) {
+	for _, b := range s.Bundles {
+		if b.ID == id {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// LoadDir loads every bundle folder in dir. Entries whose name starts with
+// "." and entries that are not folders are ignored. A bad bundle adds one
+// LoadError and the others still load; the error return is only for dir
+// itself (missing or unreadable), and names it.
+func LoadDir(dir string) (*Set, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("bundles folder %s does not exist; pass the folder that holds one sub-folder per coworker (<id>/coworker/manifest.md)", dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bundles folder %s cannot be read: %w", dir, err)
+	}
+	set := &Set{}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if st, err := os.Stat(p); err != nil || !st.IsDir() { // follows symlinks
+			continue
+		}
+		b, err := Load(p)
+		if err != nil {
+			set.Errors = append(set.Errors, err.(*LoadError))
+			continue
+		}
+		set.Bundles = append(set.Bundles, b)
+	}
+	sort.Slice(set.Bundles, func(i, j int) bool { return set.Bundles[i].ID < set.Bundles[j].ID })
+	sort.Slice(set.Errors, func(i, j int) bool { return set.Errors[i].Dir < set.Errors[j].Dir })
+	return set, nil
+}
+
+// Load loads the bundle in bundleDir (<bundles>/<id>). The error, if any, is
+// a *LoadError.
+func Load(bundleDir string) (*Bundle, error) {
+	l := &loader{dir: bundleDir}
+	b, err := l.load()
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// manifestFields is the front matter of manifest.md.
+type manifestFields struct {
+	ID          string            `yaml:"id"`
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Version     string            `yaml:"version"`
+	Skills      []string          `yaml:"skills"`
+	Policy      map[string]string `yaml:"policy"`
+}
+
+var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy"}
+
+// file is one hashed file of the bundle.
+type file struct {
+	rel  string
+	data []byte
+}
+
+func (l *loader) load() (*Bundle, *LoadError) {
+	cw := filepath.Join(l.dir, "coworker")
+	mpath := filepath.Join(cw, "manifest.md")
+	mdata, lerr := l.read(mpath, MaxMarkdownBytes, "every bundle needs coworker/manifest.md: front matter with id and name, then the instructions")
+	if lerr != nil {
+		return nil, lerr
+	}
+	if line, col := invalidUTF8OrNUL(mdata); line > 0 {
+		return nil, l.errf(mpath, line, col, "save it as UTF-8 text", "manifest.md holds a NUL byte or invalid UTF-8")
+	}
+	fm, err := splitFrontMatter(mdata)
+	if err != nil {
+		return nil, l.errf(mpath, 1, 1, `add a line "---" after the last field of the front matter`, "the front matter opened on line 1 is not closed")
+	}
+	if !fm.present {
+		return nil, l.errf(mpath, 1, 1, `begin it with a line "---", then "id:" and "name:" lines, then a line "---"`, "manifest.md does not start with YAML front matter")
+	}
+	var mf manifestFields
+	m, lerr := l.decodeYAML(mpath, fm.yaml, &mf, manifestKeys, "id", "name", "description", "version")
+	if lerr != nil {
+		return nil, lerr
+	}
+	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}}
+	if lerr := l.checkIdentity(mpath, m, b); lerr != nil {
+		return nil, lerr
+	}
+	if lerr := l.checkPolicy(mpath, m, mf.Policy, b); lerr != nil {
+		return nil, lerr
+	}
+	b.Instructions = strings.TrimSpace(fm.body)
+	if b.Instructions == "" {
+		return nil, l.errf(mpath, fm.bodyLine-1, 1, "write what the coworker does", "manifest.md has no instructions after the front matter")
+	}
+	tpath := filepath.Join(cw, "tools.json")
+	tdata, lerr := l.read(tpath, MaxToolsFileBytes, `every bundle needs coworker/tools.json; for a coworker without tools write {"version": 3, "tools": []}`)
+	if lerr != nil {
+		return nil, lerr
+	}
+	if b.Tools, err = parseSelection(tpath, tdata); err != nil {
+		return nil, l.fromJSON(tpath, err)
+	}
+	files := []file{{"coworker/manifest.md", mdata}, {"coworker/tools.json", tdata}}
+	skillFiles, lerr := l.loadSkills(cw, mpath, m, mf.Skills, b)
+	if lerr != nil {
+		return nil, lerr
+	}
+	b.Digest = digest(append(files, skillFiles...))
+	return b, nil
+}
+
+// read reads a bundle file of at most limit bytes.
+func (l *loader) read(path string, limit int64, missingFix string) ([]byte, *LoadError) {
+	data, err := jsonfile.ReadFile(path, limit)
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, l.errf(path, 0, 0, missingFix, "%s is missing", filepath.Base(path))
+	}
+	if _, ok := jsonfile.AsError(err); ok {
+		return nil, l.fromJSON(path, err)
+	}
+	return nil, l.errf(path, 0, 0, "", "cannot read: %v", err)
+}
+
+func (l *loader) checkIdentity(mpath string, m *yamlMap, b *Bundle) *LoadError {
+	if b.ID == "" {
+		line, col := m.at("id")
+		return l.errf(mpath, line, col, "add a line like \"id: "+suggestID(filepath.Base(l.dir))+"\"", "front matter has no id")
+	}
+	if !IDPattern.MatchString(b.ID) {
+		line, col := m.at("id")
+		return l.errf(mpath, line, col, "use 1 to 64 lowercase letters, digits, '_' or '-', starting with a letter or digit", "id %s is not valid", strconv.QuoteToASCII(b.ID))
+	}
+	if folder := filepath.Base(l.dir); folder != b.ID {
+		line, col := m.at("id")
+		return l.errf(mpath, line, col, "rename the folder or change the id so they match", "id %q differs from its folder name %s", b.ID, strconv.QuoteToASCII(folder))
+	}
+	if strings.TrimSpace(b.Name) == "" {
+		line, col := m.at("name")
+		return l.errf(mpath, line, col, "add a line like \"name: Research assistant\"", "front matter has no name")
+	}
+	checks := []struct {
+		key, val  string
+		multiline bool
+		max       int
+	}{{"name", b.Name, false, MaxNameChars}, {"description", b.Description, true, MaxDescChars}, {"version", b.Version, false, MaxVersionChars}}
+	for _, c := range checks {
+		if err := checkText(c.key, c.val, c.multiline, c.max); err != nil {
+			line, col := m.at(c.key)
+			return l.errf(mpath, line, col, "remove it", "%v", err)
+		}
+	}
+	return nil
+}
+
+func (l *loader) checkPolicy(mpath string, m *yamlMap, policy map[string]string, b *Bundle) *LoadError {
+	pm := m.sub("policy")
+	names := make([]string, 0, len(policy))
+	for name := range policy {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { // file order, so the first bad entry is reported
+		li, ci := pm.keyPos(names[i])
+		lj, cj := pm.keyPos(names[j])
+		return li < lj || li == lj && ci < cj
+	})
+	for _, name := range names {
+		v := policy[name]
+		line, col := m.at("policy")
+		if e := pm.entry(name); e != nil {
+			line, col = pos(e.Key)
+		}
+		if name != "*" {
+			if err := tool.CheckMCPName(name); err != nil {
+				return l.errf(mpath, line, col, `or use "*" for every tool`, "policy: %v", err)
+			}
+		}
+		switch v {
+		case PolicyAsk, PolicyAllow, PolicyDeny:
+		default:
+			if e := pm.entry(name); e != nil {
+				line, col = pos(e.Value)
+			}
+			return l.errf(mpath, line, col, "use ask, allow or deny", "policy for %q is %s", name, strconv.QuoteToASCII(v))
+		}
+		b.Policy[name] = v
+	}
+	return nil
+}
+
+// suggestID turns a folder name into a plausible id for a fix message.
+func suggestID(folder string) string {
+	s := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '-'
+	}, folder)
+	if !IDPattern.MatchString(s) {
+		return "my-coworker"
+	}
+	return s
+}
+
+// digest hashes files as documented on Bundle.Digest.
+func digest(files []file) string {
+	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(f.rel))
+		h.Write([]byte{0})
+		h.Write([]byte(strconv.Itoa(len(f.data))))
+		h.Write([]byte{0})
+		h.Write(f.data)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}

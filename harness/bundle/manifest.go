@@ -1,0 +1,246 @@
+package bundle
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/openworker/desktop/harness/internal/jsonfile"
+)
+
+// frontMatter is a YAML front matter split from a Markdown file.
+type frontMatter struct {
+	yaml     []byte // between the "---" lines
+	body     string // after the closing "---" line
+	bodyLine int    // line of manifest.md where body starts
+	present  bool
+}
+
+// splitFrontMatter splits "---\n<yaml>\n---\n<body>". The YAML starts on line
+// 2 of the file. Without an opening "---" line, present is false and body is
+// the whole text. A UTF-8 byte order mark and CRLF line ends are accepted.
+func splitFrontMatter(data []byte) (frontMatter, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if !isFence(first) {
+		return frontMatter{body: string(data), bodyLine: 1}, nil
+	}
+	off, line := len(first)+1, 2
+	for len(rest) > 0 {
+		l, next, found := bytes.Cut(rest, []byte("\n"))
+		if isFence(l) {
+			fm := frontMatter{present: true, yaml: data[len(first)+1 : off], bodyLine: line + 1}
+			if found {
+				fm.body = string(next)
+			}
+			return fm, nil
+		}
+		off += len(l) + 1
+		line++
+		rest = next
+	}
+	return frontMatter{}, errors.New("front matter is not closed")
+}
+
+func isFence(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t\r")) == "---"
+}
+
+// yamlError maps a go-yaml error to a position in the Markdown file, whose
+// front matter starts on line 2, and rewrites "[L:C]" references alike.
+func (l *loader) yamlError(file string, err error, allowed []string) *LoadError {
+	var ye yaml.Error
+	if !errors.As(err, &ye) || ye.GetToken() == nil {
+		return l.errf(file, 2, 1, "", "front matter: %v", err)
+	}
+	pos := ye.GetToken().Position
+	msg := refRE.ReplaceAllStringFunc(ye.GetMessage(), func(m string) string {
+		p := refRE.FindStringSubmatch(m)
+		line, _ := strconv.Atoi(p[1])
+		return fmt.Sprintf("line %d, column %s", line+1, p[2])
+	})
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msg = typeMessage(te)
+	}
+	var ue *yaml.UnknownFieldError
+	fix := ""
+	if errors.As(err, &ue) {
+		fix = "allowed fields: " + strings.Join(allowed, ", ")
+	}
+	return l.errf(file, pos.Line+1, pos.Column, fix, "front matter: %s", msg)
+}
+
+var refRE = regexp.MustCompile(`\[(\d+):(\d+)\]`)
+
+func typeMessage(te *yaml.TypeError) string {
+	field := ""
+	if te.StructFieldName != nil {
+		field = *te.StructFieldName
+		if i := strings.LastIndexByte(field, '.'); i >= 0 {
+			field = field[i+1:]
+		}
+	}
+	switch strings.ToLower(field) {
+	case "skills":
+		return "skills must be a list of skill folder names"
+	case "policy":
+		return "policy must map tool names to ask, allow or deny"
+	case "":
+		return te.GetMessage()
+	}
+	return fmt.Sprintf("%s must be text", strings.ToLower(field))
+}
+
+// decodeYAML decodes front matter into v strictly: syntax errors, unknown
+// fields, duplicate keys and wrong types are errors; anchors, aliases, tags
+// and non-text scalars for text fields are refused (they hide what a field
+// holds). It returns the top-level mapping for position lookups.
+func (l *loader) decodeYAML(file string, src []byte, v any, allowed []string, textFields ...string) (*yamlMap, *LoadError) {
+	f, err := parser.ParseBytes(src, 0)
+	if err != nil {
+		return nil, l.yamlError(file, err, allowed)
+	}
+	if len(f.Docs) > 1 {
+		return nil, l.errf(file, 2, 1, "", "front matter holds more than one YAML document")
+	}
+	m := &yamlMap{}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return m, nil
+	}
+	body := f.Docs[0].Body
+	var bad ast.Node
+	ast.Walk(visitFunc(func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.AnchorNode, *ast.AliasNode, *ast.TagNode:
+			bad = n
+		}
+		return bad == nil
+	}), body)
+	if bad != nil {
+		line, col := pos(bad)
+		return nil, l.errf(file, line, col, "write the value out", "front matter: YAML %s are not allowed here", map[ast.NodeType]string{ast.AnchorType: "anchors", ast.AliasType: "aliases", ast.TagType: "tags"}[bad.Type()])
+	}
+	switch b := body.(type) {
+	case *ast.MappingNode:
+		m.entries = b.Values
+	case *ast.MappingValueNode:
+		m.entries = []*ast.MappingValueNode{b}
+	default:
+		line, col := pos(body)
+		return nil, l.errf(file, line, col, "write key: value lines", "front matter must be a mapping, not %s", strings.ToLower(body.Type().String()))
+	}
+	if err := yaml.NodeToValue(body, v, yaml.Strict()); err != nil {
+		return nil, l.yamlError(file, err, allowed)
+	}
+	for _, k := range textFields {
+		if n := m.value(k); n != nil {
+			switch n.(type) {
+			case *ast.StringNode, *ast.LiteralNode, *ast.NullNode:
+			default:
+				line, col := pos(n)
+				return nil, l.errf(file, line, col, fmt.Sprintf("quote it: %s: \"%s\"", k, n.String()), "front matter: %s must be text, not %s", k, strings.ToLower(n.Type().String()))
+			}
+		}
+	}
+	return m, nil
+}
+
+type visitFunc func(ast.Node) bool
+
+func (f visitFunc) Visit(n ast.Node) ast.Visitor {
+	if n == nil || !f(n) {
+		return nil
+	}
+	return f
+}
+
+// yamlMap finds the positions of keys and values of a decoded mapping.
+type yamlMap struct{ entries []*ast.MappingValueNode }
+
+func (m *yamlMap) entry(key string) *ast.MappingValueNode {
+	if m == nil {
+		return nil
+	}
+	for _, e := range m.entries {
+		if e.Key != nil && e.Key.GetToken() != nil && e.Key.GetToken().Value == key {
+			return e
+		}
+	}
+	return nil
+}
+
+func (m *yamlMap) value(key string) ast.Node {
+	if e := m.entry(key); e != nil {
+		return e.Value
+	}
+	return nil
+}
+
+// at returns the file position of key's value, or of the key line when the
+// value is absent; (2, 1) when the key is missing.
+func (m *yamlMap) at(key string) (line, col int) {
+	if v := m.value(key); v != nil {
+		return pos(v)
+	}
+	return 2, 1
+}
+
+// keyPos returns the position of key itself, or (0, 0).
+func (m *yamlMap) keyPos(key string) (line, col int) {
+	if e := m.entry(key); e != nil {
+		return pos(e.Key)
+	}
+	return 0, 0
+}
+
+// sub returns the entries of the mapping under key.
+func (m *yamlMap) sub(key string) *yamlMap {
+	switch v := m.value(key).(type) {
+	case *ast.MappingNode:
+		return &yamlMap{v.Values}
+	case *ast.MappingValueNode:
+		return &yamlMap{[]*ast.MappingValueNode{v}}
+	}
+	return nil
+}
+
+// item returns the position of the i-th element of the sequence under key.
+func (m *yamlMap) item(key string, i int) (line, col int) {
+	if s, ok := m.value(key).(*ast.SequenceNode); ok && i < len(s.Values) {
+		return pos(s.Values[i])
+	}
+	return m.at(key)
+}
+
+// pos is the position of n in the Markdown file (front matter starts on
+// line 2).
+func pos(n ast.Node) (line, col int) {
+	tk := n.GetToken()
+	if tk == nil || tk.Position == nil {
+		return 2, 1
+	}
+	return tk.Position.Line + 1, tk.Position.Column
+}
+
+// invalidUTF8OrNUL returns the position of the first invalid UTF-8 sequence
+// or NUL byte in data, or 0, 0.
+func invalidUTF8OrNUL(data []byte) (line, col int) {
+	for i := 0; i < len(data); {
+		r, size := rune(data[i]), 1
+		if r >= 0x80 {
+			r, size = decodeRune(data[i:])
+		}
+		if r == 0 || r == 0xFFFD && size == 1 {
+			return jsonfile.Position(data, i)
+		}
+		i += size
+	}
+	return 0, 0
+}
