@@ -1,0 +1,139 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// maxCatalogPages bounds tools/list pagination, so a server that keeps
+// returning cursors cannot hold turn preparation forever.
+const maxCatalogPages = 100
+
+// RemoteTool is one tool of a provider's catalog, as the server lists it.
+// The hints are the server's tool annotations (nil when it sent none); they
+// are hints only, never permissions (SPEC §7).
+type RemoteTool struct {
+	Name         string          // the remote name, without namespace; may contain '.'
+	Title        string          // display title, if any
+	Description  string          //
+	InputSchema  json.RawMessage // JSON Schema of the arguments (object root)
+	OutputSchema json.RawMessage // JSON Schema of structuredContent; nil when none
+
+	ReadOnlyHint, DestructiveHint, IdempotentHint, OpenWorldHint *bool
+
+	// ServerVersion is the version the server announced (serverInfo.version);
+	// it becomes the descriptor's Version, so a server upgrade is a changed
+	// descriptor.
+	ServerVersion string
+}
+
+// ListTools returns the provider's full catalog, following pagination (at
+// most 100 pages), in the server's order. It is meant for turn preparation
+// (SPEC §5): a changed description or schema is a new descriptor. Names are
+// returned as listed; checking them against the naming rules (SPEC §3) is the
+// resolver's job.
+func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
+	if !p.Alive() {
+		return nil, p.deadError("tools/list")
+	}
+	var (
+		out    []RemoteTool
+		params = &sdk.ListToolsParams{}
+	)
+	for page := 0; ; page++ {
+		if page == maxCatalogPages {
+			return nil, fmt.Errorf("mcp provider %q: tools/list returned more than %d pages; the catalog looks endless", p.srv.Namespace, maxCatalogPages)
+		}
+		res, err := p.session.ListTools(ctx, params)
+		if err != nil {
+			return nil, p.callError(ctx, "tools/list", err)
+		}
+		for _, t := range res.Tools {
+			rt, err := p.remoteTool(t)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rt)
+		}
+		if res.NextCursor == "" {
+			return out, nil
+		}
+		params = &sdk.ListToolsParams{Cursor: res.NextCursor}
+	}
+}
+
+func (p *Provider) remoteTool(t *sdk.Tool) (RemoteTool, error) {
+	rt := RemoteTool{Name: t.Name, Title: t.Title, Description: t.Description, ServerVersion: p.version}
+	var err error
+	if rt.InputSchema, err = schemaJSON(t.InputSchema); err != nil {
+		return RemoteTool{}, fmt.Errorf("mcp provider %q: tool %q: input schema: %w", p.srv.Namespace, t.Name, err)
+	}
+	if len(rt.InputSchema) == 0 {
+		rt.InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	if rt.OutputSchema, err = schemaJSON(t.OutputSchema); err != nil {
+		return RemoteTool{}, fmt.Errorf("mcp provider %q: tool %q: output schema: %w", p.srv.Namespace, t.Name, err)
+	}
+	if a := t.Annotations; a != nil {
+		if rt.Title == "" {
+			rt.Title = a.Title
+		}
+		ro, idem := a.ReadOnlyHint, a.IdempotentHint
+		rt.ReadOnlyHint, rt.IdempotentHint = &ro, &idem
+		rt.DestructiveHint, rt.OpenWorldHint = a.DestructiveHint, a.OpenWorldHint
+	}
+	return rt, nil
+}
+
+// schemaJSON marshals a schema the SDK decoded as a map; nil stays nil.
+func schemaJSON(s any) (json.RawMessage, error) {
+	if s == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	if string(b) == "null" {
+		return nil, nil
+	}
+	return b, nil
+}
+
+// Descriptor converts the remote tool to the descriptor the harness shows
+// the user and pins for a session: Name "namespace.name", the server's
+// description and schemas, Version the server's version ("0.0.0" when it
+// gave none), Cancellation Cooperative (MCP forwards cancellation) and
+// Classification External.
+//
+// Risk is derived cautiously, because annotations are hints from the server
+// (SPEC §7): ReadOnly only when readOnlyHint is true, NonIdempotentWrite
+// otherwise. Risk decides only whether an interrupted call ends as "failed"
+// or "unknown" in the journal; it never grants or skips consent.
+func (t RemoteTool) Descriptor(namespace string) tool.Descriptor {
+	d := tool.Descriptor{
+		Name:           namespace + "." + t.Name,
+		Description:    t.Description,
+		InputSchema:    t.InputSchema,
+		OutputSchema:   t.OutputSchema,
+		Version:        t.ServerVersion,
+		Risk:           tool.NonIdempotentWrite,
+		Cancellation:   tool.Cooperative,
+		Classification: tool.External,
+	}
+	if d.Version == "" {
+		d.Version = "0.0.0"
+	}
+	if d.Description == "" {
+		d.Description = t.Title
+	}
+	if t.ReadOnlyHint != nil && *t.ReadOnlyHint {
+		d.Risk = tool.ReadOnly
+	}
+	return d
+}

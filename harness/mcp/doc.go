@@ -1,0 +1,29 @@
+// Package mcp connects the harness to MCP providers (SPEC §5) through the
+// official go-sdk: stdio providers run as child processes, streamable HTTP
+// providers are reached at a URL (a loopback service).
+//
+// A Provider is one connected server, the tools of one namespace. Connect
+// starts it, ListTools discovers its catalog at turn preparation,
+// RemoteTool.Descriptor turns a catalog entry into the descriptor the user
+// approves, and CallTool makes exactly one tools/call, forwarding progress
+// and cancellation both ways. A Manager starts providers lazily per
+// namespace and closes them all at shutdown.
+//
+//	m := mcp.NewManager(reg, &mcp.Options{InstallDir: dir, Logger: logger})
+//	defer m.Close()
+//	p, err := m.Provider(ctx, "device")
+//	if err != nil { ... }                  // names the exit status and stderr tail
+//	tools, err := p.ListTools(ctx)
+//	out, err := p.CallTool(ctx, "battery_status_get", nil, call.Progress)
+//	var te *tool.ToolError
+//	if errors.As(err, &te) { ... }         // the tool failed; tell the model
+//
+// Stdio providers: a relative program resolves against the install folder;
+// the child gets the parent's environment plus the entry's env, runs in its
+// own process group (Unix) or Job object (Windows, without a console
+// window), and its stderr is drained continuously into a bounded tail
+// buffer (64 KB by default) that errors quote. Close ends the whole process
+// tree.
+//
+// The package never writes to stdout; it logs to Options.Logger.
+package mcp

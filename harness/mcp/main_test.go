@@ -1,0 +1,156 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/tools/device"
+)
+
+// serverEnv makes the test binary re-execute itself as an MCP server (the
+// TestMain trick): its value names the server to run.
+const serverEnv = "OW_MCP_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(serverEnv) {
+	case "":
+		os.Exit(m.Run())
+	case "device":
+		if err := device.ServeStdio(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "device server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "helper":
+		fmt.Fprintln(os.Stderr, "helper server starting")
+		if err := helperServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "helper server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "exit-at-start":
+		fmt.Fprintln(os.Stderr, "fatal: cannot open config /nonexistent/acer.toml: no such file or directory")
+		os.Exit(1)
+	case "hang":
+		// Never answers initialize; exits when stdin closes.
+		fmt.Fprintln(os.Stderr, "hanging before initialize")
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case "sleep":
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	default:
+		fmt.Fprintln(os.Stderr, "unknown", serverEnv, os.Getenv(serverEnv))
+		os.Exit(2)
+	}
+}
+
+type crashIn struct {
+	StderrBytes int    `json:"stderr_bytes"`
+	Marker      string `json:"marker"`
+	Code        int    `json:"code"`
+}
+
+type envOut struct {
+	Value string `json:"value"`
+	Dir   string `json:"dir"`
+}
+
+type spawnOut struct {
+	PID int `json:"pid"`
+}
+
+// helperServer is a stdio server with tools that misbehave on purpose.
+func helperServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "helper", Version: "0.3.0"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "writes to stderr, then exits"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in crashIn) (*sdk.CallToolResult, any, error) {
+			line := bytes.Repeat([]byte("x"), 99)
+			line = append(line, '\n')
+			for n := 0; n < in.StderrBytes; n += len(line) {
+				os.Stderr.Write(line)
+			}
+			fmt.Fprintln(os.Stderr, in.Marker)
+			os.Exit(in.Code)
+			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "reports OW_TEST_VAR and the working folder"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, envOut, error) {
+			wd, _ := os.Getwd()
+			return nil, envOut{Value: os.Getenv("OW_TEST_VAR"), Dir: wd}, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "starts a grandchild process"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, spawnOut, error) {
+			exe, _ := os.Executable()
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), serverEnv+"=sleep")
+			if err := cmd.Start(); err != nil {
+				return nil, spawnOut{}, err
+			}
+			return nil, spawnOut{PID: cmd.Process.Pid}, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "wait", Description: "blocks until cancelled"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			select {
+			case <-ctx.Done():
+				fmt.Fprintln(os.Stderr, "wait: handler saw cancellation")
+			case <-time.After(time.Minute):
+			}
+			return nil, nil, ctx.Err()
+		})
+	return s
+}
+
+// selfServer describes this test binary serving kind over stdio.
+func selfServer(t *testing.T, ns, kind string) tool.MCPServer {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool.MCPServer{Namespace: ns, Transport: tool.TransportStdio, Program: exe, Env: map[string]string{serverEnv: kind}}
+}
+
+// within fails the test if f does not return within d.
+func within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	start := time.Now()
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+		t.Logf("%s took %v", what, time.Since(start).Round(time.Millisecond))
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %v", what, d)
+	}
+}
+
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, d)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func mustContain(t *testing.T, what, s string, subs ...string) {
+	t.Helper()
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			t.Errorf("%s = %q, want it to contain %q", what, s, sub)
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// Options configure how providers are started. A nil *Options means the
+// defaults.
+type Options struct {
+	// InstallDir is the app's install folder: a relative stdio Program or Dir
+	// resolves against it (SPEC §5). Empty means the folder of the running
+	// executable.
+	InstallDir string
+	// StderrLimit is how many bytes of a stdio provider's stderr are kept
+	// (the most recent ones); 0 means DefaultStderrLimit (64 KB).
+	StderrLimit int
+	// StartTimeout bounds starting a provider and the MCP initialize
+	// handshake; 0 means DefaultStartTimeout (30 s). The caller's ctx may
+	// end it sooner.
+	StartTimeout time.Duration
+	// Logger receives the provider lifecycle (start, exit, close). nil
+	// discards it. Provider stderr is never logged line by line: it is kept
+	// in the tail buffer.
+	Logger *slog.Logger
+	// ClientName and ClientVersion are announced to servers in the
+	// initialize handshake; empty means "openworker" and "dev".
+	ClientName, ClientVersion string
+}
+
+// DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.
+const DefaultStartTimeout = 30 * time.Second
+
+// closeGrace is how long Close lets a stdio provider exit on its own after
+// its stdin is closed before the whole process tree is killed.
+const closeGrace = 2 * time.Second
+
+func (o *Options) fill() Options {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.StderrLimit <= 0 {
+		out.StderrLimit = DefaultStderrLimit
+	}
+	if out.StartTimeout <= 0 {
+		out.StartTimeout = DefaultStartTimeout
+	}
+	if out.Logger == nil {
+		out.Logger = slog.New(slog.DiscardHandler)
+	}
+	if out.ClientName == "" {
+		out.ClientName = "openworker"
+	}
+	if out.ClientVersion == "" {
+		out.ClientVersion = "dev"
+	}
+	return out
+}
+
+// ErrClosed is returned by the methods of a Provider or Manager that was
+// closed, or whose provider process has exited.
+var ErrClosed = errors.New("mcp provider is closed")
+
+// Provider is one connected MCP server: the tools of one namespace. It is
+// safe for concurrent use; calls run concurrently over one session.
+type Provider struct {
+	srv     tool.MCPServer
+	opts    Options
+	session *sdk.ClientSession
+	version string // serverInfo.version from the handshake
+
+	stdio *stdioProcess // nil for streamable HTTP
+
+	seq   atomic.Uint64
+	mu    sync.Mutex
+	calls map[string]*callState // progress token → in-flight call
+
+	done      chan struct{} // closed when the session ends, for any reason
+	closeOnce sync.Once
+	closeErr  error // the provider's exit (stdio: cmd.Wait) once closed
+}
+
+// Connect starts (stdio) or reaches (streamable HTTP) the provider srv and
+// completes the MCP initialize handshake, within opts.StartTimeout and ctx;
+// ctx bounds only the start, not the provider's life. For a stdio provider
+// that fails to start or exits during the handshake, the error holds its
+// exit status and stderr tail, e.g.
+//
+//	mcp provider "device" exited during start: exit status 1; stderr: ...
+//
+// The caller must Close the Provider.
+func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider, error) {
+	o := opts.fill()
+	if srv.Transport == "" {
+		srv.Transport = tool.TransportStdio
+	}
+	p := &Provider{srv: srv, opts: o, calls: map[string]*callState{}, done: make(chan struct{})}
+	client := sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
+		ProgressNotificationHandler: p.onProgress,
+		Capabilities:                &sdk.ClientCapabilities{}, // no roots, sampling or elicitation
+	})
+	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
+	defer cancel()
+
+	var (
+		t   sdk.Transport
+		err error
+	)
+	switch srv.Transport {
+	case tool.TransportStdio:
+		p.stdio, t, err = newStdio(srv, o)
+	case tool.TransportStreamableHTTP:
+		t, err = newStreamableHTTP(srv)
+	default:
+		err = fmt.Errorf("unknown transport %q; use %q or %q", srv.Transport, tool.TransportStdio, tool.TransportStreamableHTTP)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
+	}
+	start := time.Now()
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, p.startError(ctx, err)
+	}
+	p.session = cs
+	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
+		p.version = r.ServerInfo.Version
+	}
+	go func() {
+		cs.Wait()
+		close(p.done)
+	}()
+	o.Logger.Info("mcp provider started", "namespace", srv.Namespace, "transport", srv.Transport,
+		"server_version", p.version, "pid", p.stdio.pid(), "duration", time.Since(start))
+	return p, nil
+}
+
+// startError describes a failed start. The SDK has already closed the
+// session, which for stdio waited for the process, so its exit status and
+// complete stderr are known when it exited.
+func (p *Provider) startError(ctx context.Context, err error) error {
+	ns := p.srv.Namespace
+	if p.stdio == nil {
+		return fmt.Errorf("mcp provider %q at %s did not start: %w", ns, p.srv.URL, err)
+	}
+	exit := p.stdio.stop()
+	what := "did not start"
+	var cause error = err
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		cause = fmt.Errorf("no answer to initialize within %v (the start timeout or the caller's deadline): %w", p.opts.StartTimeout, err)
+	case ctx.Err() != nil:
+		cause = fmt.Errorf("start cancelled: %w", context.Cause(ctx))
+	case exit != nil && p.stdio.started():
+		what, cause = "exited during start", exit
+	}
+	return fmt.Errorf("mcp provider %q %s: %w%s", ns, what, cause, stderrSuffix(p.stdio.stderr.String()))
+}
+
+// stderrSuffix formats a stderr tail for an error message.
+func stderrSuffix(tail string) string {
+	tail = strings.TrimSpace(tail)
+	if tail == "" {
+		return "; no stderr output"
+	}
+	return "; stderr: " + tail
+}
+
+// Namespace returns the provider's namespace.
+func (p *Provider) Namespace() string { return p.srv.Namespace }
+
+// ServerVersion returns the version the server announced in the handshake
+// (possibly empty).
+func (p *Provider) ServerVersion() string { return p.version }
+
+// StderrTail returns the most recent stderr output of a stdio provider, at
+// most Options.StderrLimit bytes (plus a leading "…" when older output was
+// dropped); "" for streamable HTTP.
+func (p *Provider) StderrTail() string {
+	if p.stdio == nil {
+		return ""
+	}
+	return p.stdio.stderr.String()
+}
+
+// Alive reports whether the session is still open: false once the provider
+// exited, the connection broke, or Close was called.
+func (p *Provider) Alive() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Close ends the session. For a stdio provider it closes its stdin, gives it
+// up to 2 s to exit, then kills its whole process tree (the process group on
+// Unix, the Job object on Windows) and reaps it. Close is idempotent and
+// returns the first result; a provider killed at close is not an error.
+func (p *Provider) Close() error {
+	p.closeOnce.Do(func() {
+		if p.stdio == nil {
+			p.closeErr = p.session.Close()
+			return
+		}
+		p.closeErr = p.stdio.shutdown(p.session)
+		p.opts.Logger.Info("mcp provider closed", "namespace", p.srv.Namespace, "exit", p.stdio.exitString())
+	})
+	if p.closeErr != nil {
+		return fmt.Errorf("close mcp provider %q: %w", p.srv.Namespace, p.closeErr)
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// stdioProcess is a provider's child process: its command, the bounded tail
+// of its stderr, and the process tree Close ends.
+type stdioProcess struct {
+	cmd    *exec.Cmd
+	stderr *tailBuffer
+
+	mu   sync.Mutex
+	tree *procTree
+}
+
+// newStdio builds the command for srv (SPEC §5): Program resolved against
+// the install folder, the parent's environment plus srv.Env, srv.Dir, no
+// console window on Windows, its own process group on Unix, and stderr
+// drained continuously into a bounded tail buffer. It returns the process
+// and a transport that starts it.
+func newStdio(srv tool.MCPServer, o Options) (*stdioProcess, sdk.Transport, error) {
+	install := o.InstallDir
+	if install == "" {
+		if exe, err := os.Executable(); err == nil {
+			install = filepath.Dir(exe)
+		}
+	}
+	prog, err := resolveProgram(srv.Program, install)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.Command(prog, srv.Args...)
+	cmd.Env = mergeEnv(os.Environ(), srv.Env)
+	if srv.Dir != "" {
+		cmd.Dir = srv.Dir
+		if !filepath.IsAbs(srv.Dir) && install != "" {
+			cmd.Dir = filepath.Join(install, srv.Dir)
+		}
+	}
+	s := &stdioProcess{cmd: cmd, stderr: newTailBuffer(o.StderrLimit)}
+	// os/exec copies stderr into the buffer from its own goroutine for the
+	// life of the process; Wait (run by the SDK at close) ends that copy.
+	// WaitDelay stops a grandchild that holds stderr open from blocking Wait.
+	cmd.Stderr = s.stderr
+	cmd.WaitDelay = time.Second
+	setupCommand(cmd)
+	return s, &stdioTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: closeGrace}, proc: s}, nil
+}
+
+// resolveProgram finds the program to run. An absolute path is used as is;
+// a relative path with a separator ("bin/acer-mcp") resolves against the
+// install folder; a bare name ("node", "npx") is taken from the install
+// folder when it is there, else looked up on PATH, so ecosystem
+// configurations keep working.
+func resolveProgram(prog, install string) (string, error) {
+	switch {
+	case prog == "":
+		return "", errors.New("no program to run; set \"command\" in servers.json")
+	case filepath.IsAbs(prog):
+		return prog, nil
+	case strings.ContainsAny(prog, `/\`):
+		if install == "" {
+			return "", fmt.Errorf("program %q is relative and the install folder is unknown; give an absolute path", prog)
+		}
+		return filepath.Join(install, prog), nil
+	}
+	if install != "" {
+		p := filepath.Join(install, prog)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(prog)
+	if err != nil {
+		return "", fmt.Errorf("program %q is neither in the install folder %s nor on PATH: %w", prog, install, err)
+	}
+	return p, nil
+}
+
+// mergeEnv returns parent plus extra (extra wins), extra in sorted order.
+func mergeEnv(parent []string, extra map[string]string) []string {
+	env := append([]string(nil), parent...)
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+extra[k]) // os/exec keeps the last duplicate
+	}
+	return env
+}
+
+// stdioTransport starts the process through the SDK's CommandTransport, then
+// takes hold of its process tree before the handshake begins.
+type stdioTransport struct {
+	inner *sdk.CommandTransport
+	proc  *stdioProcess
+}
+
+func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := newProcTree(t.proc.cmd)
+	if err != nil {
+		t.proc.cmd.Process.Kill()
+		conn.Close()
+		return nil, err
+	}
+	t.proc.mu.Lock()
+	t.proc.tree = tree
+	t.proc.mu.Unlock()
+	return conn, nil
+}
+
+func (s *stdioProcess) pid() int {
+	if s == nil || s.cmd.Process == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
+func (s *stdioProcess) started() bool { return s.cmd.Process != nil }
+
+func (s *stdioProcess) procTree() *procTree {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tree
+}
+
+// stop cleans up after a failed start, when the SDK has already closed the
+// session (and so waited for the process): it kills what is left of the
+// tree and returns the exit status, or nil when the process never ran or
+// was not reaped.
+func (s *stdioProcess) stop() error {
+	if t := s.procTree(); t != nil {
+		t.kill()
+		t.release()
+	}
+	if ps := s.cmd.ProcessState; ps != nil {
+		return errors.New(ps.String())
+	}
+	return nil
+}
+
+// shutdown closes the session (closing the child's stdin), lets the child
+// exit for up to closeGrace, then kills the whole tree and reaps it. A child
+// killed here is not an error.
+func (s *stdioProcess) shutdown(cs *sdk.ClientSession) error {
+	errc := make(chan error, 1)
+	go func() { errc <- cs.Close() }()
+	tree := s.procTree()
+	var err error
+	select {
+	case err = <-errc:
+	case <-time.After(closeGrace):
+		tree.kill()
+		err = <-errc
+	}
+	kerr := tree.kill() // grandchildren outliving the provider
+	tree.release()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) || errors.Is(err, os.ErrProcessDone) {
+		err = nil // the exit is logged, not returned
+	}
+	return errors.Join(err, kerr)
+}
+
+// exitString describes how the process ended ("exit status 1", "signal:
+// killed"), or "" while it runs. Call it only after the process was reaped.
+func (s *stdioProcess) exitString() string {
+	if ps := s.cmd.ProcessState; ps != nil {
+		return ps.String()
+	}
+	return ""
+}
