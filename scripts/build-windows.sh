@@ -52,8 +52,9 @@ fi
 
 signing=""
 if [ -n "${OPENWORKER_SIGN_CERT:-}" ] || [ -n "${OPENWORKER_SIGN_KEY:-}" ]; then
-  [ -r "${OPENWORKER_SIGN_CERT:-}" ] && [ -r "${OPENWORKER_SIGN_KEY:-}" ] || {
-    echo "set both OPENWORKER_SIGN_CERT and OPENWORKER_SIGN_KEY to readable PEM files" >&2; exit 2; }
+  if [ ! -r "${OPENWORKER_SIGN_CERT:-}" ] || [ ! -r "${OPENWORKER_SIGN_KEY:-}" ]; then
+    echo "set both OPENWORKER_SIGN_CERT and OPENWORKER_SIGN_KEY to readable PEM files" >&2; exit 2
+  fi
   signing=1
 fi
 

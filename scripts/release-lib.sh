@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Release helpers shared by scripts/build-windows.sh and scripts/build-macos.sh.
 # Source it from the repository root; do not run it. Works with bash 3.2
 # (macOS) and GNU or BSD date.

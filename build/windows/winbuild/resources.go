@@ -63,6 +63,10 @@ func loadProject(dir, ver string) (*project, error) {
 	}
 	p.version = ver
 	p.Info.ProductVersion = num
+	// As Wails does for a Windows target, so the templates see "openworker.exe".
+	if !strings.HasSuffix(p.OutputFilename, ".exe") {
+		p.OutputFilename += ".exe"
+	}
 	return p, nil
 }
 
@@ -175,7 +179,7 @@ func (p *project) nsisDefines() []byte {
 	def("COMMENTS", p.Info.Comments)
 	def("VERSION", p.version)
 	def("VERSION4", p.Info.ProductVersion+".0")
-	def("EXE_NAME", p.OutputFilename+".exe")
+	def("EXE_NAME", p.OutputFilename)
 	return b.Bytes()
 }
 

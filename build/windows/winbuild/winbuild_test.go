@@ -49,7 +49,7 @@ func TestResourcesLinkIntoGUIExe(t *testing.T) {
 	must(t, p.writeResources(filepath.Join(dir, "rsrc_windows_amd64.syso"), filepath.Join(dir, "app.ico"), nsh))
 	defs, err := os.ReadFile(nsh)
 	must(t, err)
-	for _, want := range []string{`!define VERSION "9.8.7-rc.1"`, `!define VERSION4 "9.8.7.0"`, `!define EXE_NAME "` + p.OutputFilename + `.exe"`} {
+	for _, want := range []string{`!define VERSION "9.8.7-rc.1"`, `!define VERSION4 "9.8.7.0"`, `!define EXE_NAME "openworker.exe"`} {
 		if !strings.Contains(string(defs), want) {
 			t.Errorf("defines.nsh lacks %s:\n%s", want, defs)
 		}
