@@ -1,0 +1,214 @@
+// Package cli is the shared command-line entry point of OpenWorker
+// (SPEC §10): the product's main.go and every partner binary build a tool
+// registry and call MainWithRegistry, which runs the subcommands
+//
+//	openworker                      start the desktop app (when the binary has one)
+//	openworker run ...              one turn with a coworker, in the terminal
+//	openworker check ...            load and resolve every coworker bundle
+//	openworker journal list|show|reconcile|verify
+//	openworker mcp serve NAME       an MCP server built into the binary, on stdio
+//	openworker version
+//
+// Exit codes: 0 done, 1 runtime failure, 2 bad usage or bad input.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/openworker/desktop/harness/tool"
+	"github.com/spf13/cobra"
+)
+
+// Exit codes (SPEC §10).
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
+)
+
+// Version is stamped at link time by the product's build.
+type Version struct {
+	Version, Commit, Date string
+}
+
+// Desktop starts a desktop window over the registry and returns when it
+// closes.
+type Desktop func(ctx context.Context, reg *tool.Registry) error
+
+// Option configures MainWithRegistry and Run.
+type Option func(*config)
+
+type config struct {
+	version  Version
+	desktop  Desktop
+	servers  map[string]func(ctx context.Context) error
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	getenv   func(string) string
+	terminal func() bool
+}
+
+// WithVersion sets what `version` prints.
+func WithVersion(v Version) Option { return func(c *config) { c.version = v } }
+
+// WithDesktop sets what a bare `openworker` starts. Without it, a bare
+// invocation prints usage.
+func WithDesktop(d Desktop) Option { return func(c *config) { c.desktop = d } }
+
+// WithMCPServer adds `openworker mcp serve NAME`, an MCP server on stdio
+// built into this binary (the device tools use it).
+func WithMCPServer(name string, serve func(ctx context.Context) error) Option {
+	return func(c *config) { c.servers[name] = serve }
+}
+
+// WithIO replaces stdin, stdout, stderr and the environment; for tests and
+// embedding. isTerminal reports whether stdin is an interactive terminal.
+func WithIO(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, isTerminal func() bool) Option {
+	return func(c *config) {
+		c.stdin, c.stdout, c.stderr, c.getenv, c.terminal = stdin, stdout, stderr, getenv, isTerminal
+	}
+}
+
+// MainWithRegistry runs the CLI with os.Args and exits the process with the
+// exit code. It is the seed's main_with_registry.
+func MainWithRegistry(reg *tool.Registry, opts ...Option) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, reg, os.Args[1:], opts...)
+	stop()
+	os.Exit(code)
+}
+
+// exitError carries an exit code with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{ExitUsage, fmt.Errorf(format, args...)}
+}
+
+func badInput(err error) error { return &exitError{ExitUsage, err} }
+
+// Run runs one CLI invocation and returns its exit code.
+func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option) int {
+	c := &config{servers: map[string]func(context.Context) error{}, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, terminal: stdinIsTerminal}
+	for _, o := range opts {
+		o(c)
+	}
+	root := c.rootCommand(reg)
+	root.SetArgs(args)
+	root.SetIn(c.stdin)
+	root.SetOut(c.stdout)
+	root.SetErr(c.stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(c.stderr, "openworker:", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if isCobraUsage(err) {
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "openworker",
+		Short:         "OpenWorker: a desktop home for AI coworkers",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if c.desktop == nil {
+				cmd.SetOut(c.stdout)
+				_ = cmd.Usage()
+				return nil
+			}
+			return c.desktop(cmd.Context(), reg)
+		},
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.versionCommand())
+	return root
+}
+
+func (c *config) mcpCommand() *cobra.Command {
+	mcpCmd := &cobra.Command{Use: "mcp", Short: "MCP servers built into this binary"}
+	names := make([]string, 0, len(c.servers))
+	for n := range c.servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	mcpCmd.AddCommand(&cobra.Command{
+		Use:       "serve NAME",
+		Short:     "serve a built-in MCP server on stdio",
+		ValidArgs: names,
+		Args:      cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			serve, ok := c.servers[args[0]]
+			if !ok {
+				return usageErr("no built-in MCP server %q; this binary has: %v", args[0], names)
+			}
+			return serve(cmd.Context())
+		},
+	})
+	return mcpCmd
+}
+
+func (c *config) versionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print the version, commit and build date",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			v := c.version
+			if v.Version == "" {
+				v.Version = "dev"
+			}
+			if v.Commit == "" {
+				v.Commit = "unknown"
+			}
+			if v.Date == "" {
+				v.Date = "unknown"
+			}
+			fmt.Fprintf(c.stdout, "openworker %s (commit %s, built %s)\n", v.Version, v.Commit, v.Date)
+		},
+	}
+}
+
+// DefaultDBPath is <user config dir>/OpenWorker/journal.db.
+func DefaultDBPath() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "journal.db"
+	}
+	return filepath.Join(dir, "OpenWorker", "journal.db")
+}
+
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "invalid argument", "flag needs an argument", "required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/spf13/cobra"
+)
+
+func (c *config) journalCommand() *cobra.Command {
+	var db string
+	var asJSON bool
+	cmd := &cobra.Command{Use: "journal", Short: "read the journal of sessions, tool invocations and approvals"}
+	cmd.PersistentFlags().StringVar(&db, "db", "", "journal file (default "+DefaultDBPath()+")")
+	cmd.PersistentFlags().BoolVar(&asJSON, "json", false, "print JSON")
+	open := func() (*journal.Journal, error) {
+		if db == "" {
+			db = DefaultDBPath()
+		}
+		if _, err := os.Stat(db); err != nil {
+			return nil, usageErr("no journal at %s (pass --db FILE)", db)
+		}
+		j, err := journal.Open(db, nil)
+		if err != nil {
+			return nil, err
+		}
+		return j, nil
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "list sessions, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			j, err := open()
+			if err != nil {
+				return err
+			}
+			defer j.Close()
+			ss, err := j.Sessions(cmd.Context(), 100)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(c.stdout, ss)
+			}
+			for _, s := range ss {
+				fmt.Fprintf(c.stdout, "%s  %s  %-20s %-7s %s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), s.Coworker, s.Status, s.Model)
+			}
+			return nil
+		},
+	}
+	show := &cobra.Command{
+		Use:   "show [SESSION]",
+		Short: "show a session (default the newest): turns, messages, invocations, approvals",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			j, err := open()
+			if err != nil {
+				return err
+			}
+			defer j.Close()
+			id, err := sessionArg(cmd.Context(), j, args)
+			if err != nil {
+				return err
+			}
+			d, err := j.Detail(cmd.Context(), id)
+			if errors.Is(err, journal.ErrNotFound) {
+				return usageErr("no session %q in %s", id, j.Path())
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(c.stdout, d)
+			}
+			printDetail(c.stdout, d)
+			return nil
+		},
+	}
+	var outcome string
+	reconcile := &cobra.Command{
+		Use:   "reconcile INVOCATION --outcome applied|not-applied",
+		Short: "record the real outcome of an invocation whose status is unknown",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if outcome != "applied" && outcome != "not-applied" {
+				return usageErr("--outcome must be applied or not-applied")
+			}
+			j, err := open()
+			if err != nil {
+				return err
+			}
+			defer j.Close()
+			if err := j.Reconcile(cmd.Context(), args[0], outcome); err != nil {
+				if errors.Is(err, journal.ErrNotFound) || errors.Is(err, journal.ErrBadTransition) {
+					return badInput(err)
+				}
+				return err
+			}
+			fmt.Fprintf(c.stdout, "invocation %s reconciled: %s\n", args[0], outcome)
+			return nil
+		},
+	}
+	reconcile.Flags().StringVar(&outcome, "outcome", "", "applied or not-applied")
+	verify := &cobra.Command{
+		Use:   "verify",
+		Short: "check the journal's hash chain and report the first broken link",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			j, err := open()
+			if err != nil {
+				return err
+			}
+			defer j.Close()
+			rep, err := j.Verify(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := writeJSON(c.stdout, rep); err != nil {
+					return err
+				}
+			} else {
+				if rep.OK {
+					fmt.Fprintf(c.stdout, "ok: %d chain entries and %d rows verified; head %s\n", rep.Entries, rep.Rows, rep.Head)
+				} else {
+					fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%d breaks found)\n", rep.First, len(rep.Breaks))
+				}
+			}
+			if !rep.OK {
+				return &exitError{ExitFailure, errors.New("the journal's hash chain is broken")}
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(list, show, reconcile, verify)
+	return cmd
+}
+
+func sessionArg(ctx context.Context, j *journal.Journal, args []string) (string, error) {
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	ss, err := j.Sessions(ctx, 1)
+	if err != nil {
+		return "", err
+	}
+	if len(ss) == 0 {
+		return "", usageErr("the journal %s has no sessions yet", j.Path())
+	}
+	return ss[0].ID, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func printDetail(w io.Writer, d journal.SessionDetail) {
+	s := d.Session
+	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, s.Status, s.Error, s.Model, s.Identity)
+	for _, t := range d.Turns {
+		fmt.Fprintf(w, "\nturn %d %s: %s (%d attempts, %d calls) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, t.Attempts, t.Calls, t.Reason, clip(t.Prompt, 200))
+		for _, inv := range d.Invocations {
+			if inv.TurnID != t.ID {
+				continue
+			}
+			line := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, inv.Tool, inv.Status, inv.DurationMS)
+			if inv.Error != "" {
+				line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
+			}
+			if inv.Reconciled != "" {
+				line += "  reconciled: " + inv.Reconciled
+			}
+			fmt.Fprintln(w, strings.TrimRight(line, " "))
+		}
+		for _, a := range d.Approvals {
+			if a.TurnID == t.ID {
+				fmt.Fprintf(w, "  approval %-30s %-13s %s: %s\n", a.Tool, a.Decision, a.Source, a.Reason)
+			}
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/openworker/desktop/harness/consent"
+	"golang.org/x/term"
+)
+
+func stdinIsTerminal() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+
+// terminalPrompter asks on the terminal: allow once, allow for this
+// session, always allow for this coworker, or deny. Without a terminal it
+// denies with consent.ErrNoTerminal.
+type terminalPrompter struct {
+	in          io.Reader
+	out         io.Writer
+	interactive bool
+	lock        *sync.Mutex // shared with the printer so output does not interleave
+
+	once   sync.Once
+	lines  chan string
+	readMu sync.Mutex
+}
+
+func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
+	if !p.interactive {
+		p.lock.Lock()
+		fmt.Fprintf(p.out, "approval needed for %s, but there is no terminal to ask on: denied (use --approve bypass to run without prompts)\n", r.Tool)
+		p.lock.Unlock()
+		return consent.Deny, consent.ErrNoTerminal
+	}
+	p.readMu.Lock() // one prompt at a time
+	defer p.readMu.Unlock()
+	p.once.Do(func() {
+		p.lines = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(p.in)
+			for sc.Scan() {
+				p.lines <- sc.Text()
+			}
+			close(p.lines)
+		}()
+	})
+	p.lock.Lock()
+	fmt.Fprintf(p.out, "\n%s wants to run %s (%s, %s, risk %s)\n  arguments: %s\n",
+		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, r.Provider, r.Classification, r.Risk, clip(string(r.Arguments), 500))
+	p.lock.Unlock()
+	for {
+		p.lock.Lock()
+		fmt.Fprint(p.out, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny: ")
+		p.lock.Unlock()
+		select {
+		case <-ctx.Done():
+			return consent.Deny, ctx.Err()
+		case line, ok := <-p.lines:
+			if !ok {
+				return consent.Deny, fmt.Errorf("the terminal closed before an answer; denied")
+			}
+			switch strings.ToLower(strings.TrimSpace(line)) {
+			case "o", "once", "y", "yes":
+				return consent.AllowOnce, nil
+			case "s", "session":
+				return consent.AllowSession, nil
+			case "a", "always":
+				return consent.AllowAlways, nil
+			case "d", "deny", "n", "no":
+				return consent.Deny, nil
+			}
+		}
+	}
+}
+
+func nonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/tool"
+	"github.com/spf13/cobra"
+)
+
+type runFlags struct {
+	coworkers, coworker, servers, provider, baseURL, modelName, approve, db, workspace string
+}
+
+func (c *config) runCommand(reg *tool.Registry) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run --coworkers DIR --coworker ID [flags] PROMPT",
+		Short: "run one turn with a coworker in the terminal",
+		Long: `Run one turn with a coworker in the terminal.
+
+The model is an OpenAI-compatible endpoint (default) or Anthropic. With no
+flags and no OPENAI_API_KEY / OPENAI_BASE_URL set, it targets Ollama at
+OLLAMA_HOST (default http://127.0.0.1:11434). Keys come from OPENAI_API_KEY
+and ANTHROPIC_API_KEY, never from flags.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return c.run(cmd.Context(), reg, f, strings.TrimSpace(strings.Join(args, " ")))
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+// register adds the flags shared by run and serve.
+func (f *runFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.coworkers, "coworkers", "", "the coworker bundles folder")
+	fl.StringVar(&f.coworker, "coworker", "", "the id of the coworker to run")
+	fl.StringVar(&f.servers, "servers", "", "servers.json naming MCP providers")
+	fl.StringVar(&f.provider, "provider", "openai", "model provider: openai (any OpenAI-compatible endpoint) or anthropic")
+	fl.StringVar(&f.baseURL, "base-url", "", "model endpoint base URL (default from OPENAI_BASE_URL / OLLAMA_HOST)")
+	fl.StringVar(&f.modelName, "model", "", "model name")
+	fl.StringVar(&f.approve, "approve", "ask", "approval mode: ask (prompt on the terminal) or bypass")
+	fl.StringVar(&f.db, "db", "", "journal file (default "+DefaultDBPath()+")")
+	fl.StringVar(&f.workspace, "workspace", "", "a folder the coworker's tools may use")
+}
+
+func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt string) error {
+	switch {
+	case f.coworker == "":
+		return usageErr("run needs --coworker ID")
+	case prompt == "":
+		return usageErr("run needs a PROMPT, e.g. openworker run --coworkers DIR --coworker ID \"How is my battery?\"")
+	}
+	out := &printer{w: c.stdout, errw: c.stderr}
+	var prompter consent.Prompter
+	if consent.Mode(f.approve) == consent.Ask {
+		prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal(), lock: &out.mu}
+	}
+	rt, provider, err := c.openRuntime(ctx, reg, f, prompter)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	s, err := rt.NewSession(ctx, f.coworker)
+	if err != nil {
+		return badInput(err)
+	}
+	defer s.Close()
+	fmt.Fprintf(c.stderr, "session %s with %s via %s\n", s.ID(), f.coworker, provider.Describe())
+	res, err := s.Send(ctx, prompt, out.event)
+	out.finish()
+	var merr *harness.ModelError
+	switch {
+	case errors.As(err, &merr):
+		return fmt.Errorf("the model request failed (session %s journaled as failed): %w", s.ID(), err)
+	case err != nil:
+		return err
+	}
+	switch res.Status {
+	case harness.TurnCompleted:
+		return nil
+	case harness.TurnCancelled:
+		return fmt.Errorf("cancelled (session %s)", s.ID())
+	default:
+		return fmt.Errorf("the turn %s: %s (session %s)", res.Status, res.Reason, s.ID())
+	}
+}
+
+// openRuntime checks the flags shared by run and serve, builds the model
+// provider and opens the runtime.
+func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags, prompter consent.Prompter) (*harness.Runtime, model.Provider, error) {
+	if f.coworkers == "" {
+		return nil, nil, usageErr("needs --coworkers DIR")
+	}
+	mode := consent.Mode(f.approve)
+	if mode != consent.Ask && mode != consent.Bypass {
+		return nil, nil, usageErr("--approve %q: use ask or bypass", f.approve)
+	}
+	if f.provider != "openai" && f.provider != "anthropic" {
+		return nil, nil, usageErr("--provider %q: use openai or anthropic", f.provider)
+	}
+	if f.workspace != "" {
+		if st, err := os.Stat(f.workspace); err != nil || !st.IsDir() {
+			return nil, nil, usageErr("--workspace %q is not a folder", f.workspace)
+		}
+	}
+	if f.servers != "" {
+		if err := reg.RegisterServersFile(f.servers); err != nil {
+			return nil, nil, badInput(err)
+		}
+	}
+	provider, err := model.New(model.FromEnv(model.Config{Provider: f.provider, BaseURL: f.baseURL, Model: f.modelName}, c.getenv))
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	if f.db == "" {
+		f.db = DefaultDBPath()
+	}
+	rt, err := harness.Open(ctx, reg, harness.Options{
+		Coworkers: f.coworkers, DBPath: f.db, Model: provider, Approve: mode, Prompter: prompter, Workspace: f.workspace,
+	})
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	return rt, provider, nil
+}
+
+// printer writes assistant text to stdout and tool activity to stderr.
+type printer struct {
+	w, errw io.Writer
+	mu      sync.Mutex
+	midLine bool
+}
+
+func (p *printer) event(e harness.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Type {
+	case harness.EventText:
+		fmt.Fprint(p.w, e.Text)
+		p.midLine = !strings.HasSuffix(e.Text, "\n")
+		return
+	case harness.EventToolStarted:
+		p.endLine()
+		fmt.Fprintf(p.errw, "→ %s %s\n", e.Tool, clip(string(e.Arguments), 200))
+	case harness.EventToolProgress:
+		fmt.Fprintf(p.errw, "  … %s\n", clip(e.Text, 200))
+	case harness.EventToolFinished:
+		p.endLine()
+		if e.Error != "" {
+			fmt.Fprintf(p.errw, "✗ %s %s: %s\n", nameOr(e.Tool, e.Alias), e.Status, clip(e.Error, 300))
+		} else {
+			fmt.Fprintf(p.errw, "✓ %s %s in %d ms\n", e.Tool, e.Status, e.DurationMS)
+		}
+	case harness.EventWarning:
+		p.endLine()
+		fmt.Fprintf(p.errw, "warning: %s\n", e.Text)
+	}
+}
+
+func (p *printer) endLine() {
+	if p.midLine {
+		fmt.Fprintln(p.w)
+		p.midLine = false
+	}
+}
+
+func (p *printer) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.endLine()
+}
+
+func nameOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

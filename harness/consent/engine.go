@@ -1,0 +1,147 @@
+package consent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// DefaultPromptTimeout is how long an unanswered prompt waits before it is
+// taken as a deny (SPEC §7).
+const DefaultPromptTimeout = 5 * time.Minute
+
+// Sources of an outcome, as journaled.
+const (
+	SourceManifest = "policy:manifest"
+	SourceUser     = "policy:user"
+	SourceGrant    = "grant"
+	SourcePrompt   = "prompt"
+	SourceBypass   = "bypass"
+	SourceTimeout  = "timeout"
+	SourceError    = "prompt_error"
+)
+
+// Outcome is the decision for one call and why.
+type Outcome struct {
+	Decision Decision
+	Source   string // one of the Source constants
+	Reason   string // for the journal and, on deny, for the model
+}
+
+// Engine decides calls for the sessions of one runtime. Deny always wins:
+// a deny policy beats every grant, allow policy and Bypass. It is safe for
+// concurrent use.
+type Engine struct {
+	Mode     Mode
+	Prompter Prompter      // nil in Ask mode means every prompt is denied
+	Timeout  time.Duration // per prompt; 0 means DefaultPromptTimeout
+	Store    PolicyStore   // may be nil: no saved user policies
+
+	mu     sync.Mutex
+	grants map[grantKey]bool
+}
+
+type grantKey struct{ session, tool, digest string }
+
+// Subject identifies what a decision is about.
+type Subject struct {
+	Request
+	Policies map[string]string // the manifest's policy map
+	Digest   string            // descriptor digest the approval binds to
+}
+
+// Decide returns the outcome for one call. It prompts only when no policy or
+// grant decides and the mode is Ask.
+func (e *Engine) Decide(ctx context.Context, s Subject) Outcome {
+	mp := ManifestPolicy(s.Policies, s.Tool)
+	var up Policy
+	if e.Store != nil {
+		if p, ok, err := e.Store.UserPolicy(ctx, s.Coworker, s.Tool, s.Digest); err == nil && ok {
+			up = Policy(p)
+		}
+	}
+	switch {
+	case mp == PolicyDeny:
+		return Outcome{Deny, SourceManifest, fmt.Sprintf("the coworker's manifest denies %s", s.Tool)}
+	case up == PolicyDeny:
+		return Outcome{Deny, SourceUser, fmt.Sprintf("you chose to always deny %s for this coworker", s.Tool)}
+	case mp == PolicyAllow:
+		return Outcome{AllowOnce, SourceManifest, fmt.Sprintf("the coworker's manifest allows %s", s.Tool)}
+	case up == PolicyAllow:
+		return Outcome{AllowOnce, SourceUser, fmt.Sprintf("you chose to always allow %s for this coworker", s.Tool)}
+	case e.granted(s):
+		return Outcome{AllowOnce, SourceGrant, "allowed for this session"}
+	case e.Mode == Bypass:
+		return Outcome{AllowOnce, SourceBypass, "approval mode is bypass"}
+	}
+	if e.Prompter == nil {
+		return Outcome{Deny, SourceError, "no one can be asked for approval; the call is denied"}
+	}
+	timeout := e.Timeout
+	if timeout <= 0 {
+		timeout = DefaultPromptTimeout
+	}
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	d, err := e.Prompter.Prompt(pctx, s.Request)
+	switch {
+	case err != nil && errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+		return Outcome{Deny, SourceTimeout, fmt.Sprintf("nobody answered within %s; the call is denied", timeout)}
+	case err != nil:
+		return Outcome{Deny, SourceError, err.Error()}
+	case !d.Valid():
+		return Outcome{Deny, SourceError, fmt.Sprintf("the prompter answered %q, which is not a decision; the call is denied", d)}
+	}
+	switch d {
+	case AllowSession:
+		e.grant(s)
+	case AllowAlways:
+		e.grant(s)
+		if e.Store != nil {
+			if err := e.Store.SaveUserPolicy(ctx, s.Coworker, s.Tool, s.Digest, string(PolicyAllow)); err != nil {
+				return Outcome{d, SourcePrompt, "allowed; saving the policy failed: " + err.Error()}
+			}
+		}
+	case Deny:
+		return Outcome{Deny, SourcePrompt, "you denied this call"}
+	}
+	return Outcome{d, SourcePrompt, "you allowed this call"}
+}
+
+func (e *Engine) granted(s Subject) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.grants[grantKey{s.SessionID, s.Tool, s.Digest}]
+}
+
+func (e *Engine) grant(s Subject) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.grants == nil {
+		e.grants = map[grantKey]bool{}
+	}
+	e.grants[grantKey{s.SessionID, s.Tool, s.Digest}] = true
+}
+
+// Revoke drops every grant of a session (on cancel and close), or only the
+// grants of the named tools when tools is non-empty (a changed catalog).
+func (e *Engine) Revoke(sessionID string, tools ...string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	only := map[string]bool{}
+	for _, t := range tools {
+		only[t] = true
+	}
+	for k := range e.grants {
+		if k.session == sessionID && (len(tools) == 0 || only[k.tool]) {
+			delete(e.grants, k)
+		}
+	}
+}
+
+// Granted reports whether a session grant exists for the tool and digest.
+func (e *Engine) Granted(sessionID, tool, digest string) bool {
+	return e.granted(Subject{Request: Request{SessionID: sessionID, Tool: tool}, Digest: digest})
+}

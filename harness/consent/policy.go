@@ -1,0 +1,45 @@
+package consent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Policy is a standing answer for a coworker and tool (SPEC §7).
+type Policy string
+
+const (
+	PolicyAsk   Policy = "ask" // the default
+	PolicyAllow Policy = "allow"
+	PolicyDeny  Policy = "deny"
+)
+
+// ParsePolicy accepts "ask", "allow" or "deny".
+func ParsePolicy(s string) (Policy, error) {
+	switch p := Policy(strings.TrimSpace(s)); p {
+	case PolicyAsk, PolicyAllow, PolicyDeny:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown policy %q; use ask, allow or deny", s)
+}
+
+// PolicyStore keeps the user's saved policies ("always allow for this
+// coworker"), keyed by coworker, qualified tool name and descriptor digest so
+// that a changed tool asks again. The journal implements it.
+type PolicyStore interface {
+	UserPolicy(ctx context.Context, coworker, tool, digest string) (string, bool, error)
+	SaveUserPolicy(ctx context.Context, coworker, tool, digest, policy string) error
+}
+
+// ManifestPolicy returns the manifest's policy for a tool: an exact entry
+// wins over "*"; no entry means ask.
+func ManifestPolicy(policies map[string]string, tool string) Policy {
+	if p, ok := policies[tool]; ok {
+		return Policy(p)
+	}
+	if p, ok := policies["*"]; ok {
+		return Policy(p)
+	}
+	return PolicyAsk
+}

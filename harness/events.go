@@ -1,0 +1,52 @@
+package harness
+
+import "encoding/json"
+
+// EventType names an event a session reports while a turn runs. The names are
+// part of the stdio protocol (SPEC §10) and are mirrored by the desktop UI.
+type EventType string
+
+// Events of a turn, in the order they usually happen.
+const (
+	EventTurnStarted      EventType = "turn.started"
+	EventText             EventType = "assistant.delta"   // Text holds a delta of assistant text
+	EventAssistantMessage EventType = "assistant.message" // Text holds the whole text of one attempt
+	EventToolProposed     EventType = "tool.proposed"     // the model asked for a call
+	EventApprovalRequired EventType = "approval.required" // the Prompter is being asked
+	EventApprovalDecided  EventType = "approval.decided"  // Status holds the decision
+	EventToolStarted      EventType = "tool.started"      // the executing row is committed
+	EventToolProgress     EventType = "tool.progress"     // Text holds the progress message, Data its data
+	EventToolFinished     EventType = "tool.finished"     // Status: succeeded | failed | unknown | refused
+	EventWarning          EventType = "warning"
+	EventTurnFinished     EventType = "turn.finished" // Status: completed | stopped | failed | cancelled
+	EventError            EventType = "error"
+)
+
+// Event is one thing that happened in a session. Fields not meaningful for a
+// type are empty. Events flow one way, harness → subscriber; a sink must not
+// block for long (it runs on the turn's goroutine).
+type Event struct {
+	Type       EventType       `json:"type"`
+	SessionID  string          `json:"session_id"`
+	TurnID     string          `json:"turn_id,omitempty"`
+	CallID     string          `json:"call_id,omitempty"`
+	Invocation string          `json:"invocation_id,omitempty"`
+	Tool       string          `json:"tool,omitempty"`  // qualified name
+	Alias      string          `json:"alias,omitempty"` // the name the model used
+	Text       string          `json:"text,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
+	Data       json.RawMessage `json:"data,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	DurationMS int64           `json:"duration_ms,omitempty"`
+	Attempt    int             `json:"attempt,omitempty"`
+}
+
+// Sink receives events. It may be nil.
+type Sink func(Event)
+
+func (s Sink) emit(e Event) {
+	if s != nil {
+		s(e)
+	}
+}

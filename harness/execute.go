@@ -1,0 +1,304 @@
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// Invocation statuses (SPEC §8), plus "refused" for a call stopped before
+// any I/O.
+const (
+	StatusSucceeded = "succeeded"
+	StatusFailed    = "failed"
+	StatusUnknown   = "unknown"
+	StatusRefused   = "refused"
+)
+
+// Image bounds for tool results forwarded to the model.
+const (
+	MaxImages     = 4
+	MaxImageBytes = 5 << 20
+)
+
+// call handles one tool call of the model: selection, validation, budget,
+// consent, the durable executing row, exactly one provider call under
+// limits, and the terminal row. It returns the tool message for the model.
+// A breach that must stop the turn sets t.stop.
+func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.Message {
+	s := t.s
+	bg := context.WithoutCancel(ctx)
+	invID := journal.NewID("inv_")
+	reply := func(text string, isErr bool) model.Message {
+		return model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, Text: text, IsError: isErr}
+	}
+	args := json.RawMessage(call.Arguments)
+	if !json.Valid(args) {
+		args = mustJSONString(call.Arguments)
+	}
+	t.sink.emit(Event{Type: EventToolProposed, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Alias: call.Name, Arguments: args})
+
+	rtool, selected := s.res.ByAlias(call.Name)
+	name := "" // the journal keeps "" for an alias that names no selected tool
+	if selected {
+		name = rtool.Name
+	}
+	refuse := func(code, msg string) model.Message {
+		inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: call.ID, Tool: name, Alias: call.Name,
+			Arguments: args, Status: StatusRefused, ErrorCode: code, Error: msg}
+		if selected {
+			inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest = rtool.Provider, rtool.Remote, string(rtool.Descriptor.Risk), rtool.Pin.Digest
+		}
+		if err := s.rt.journal.PrepareInvocation(bg, inv); err != nil {
+			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
+		}
+		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: StatusRefused, Error: msg})
+		return reply(fmt.Sprintf("error (%s): %s", code, msg), true)
+	}
+
+	if t.calls >= s.rt.opts.MaxCalls {
+		t.stop = fmt.Sprintf("the turn used its budget of %d tool calls", s.rt.opts.MaxCalls)
+		return refuse("over_budget", t.stop+"; this call was not run")
+	}
+	if !selected {
+		return refuse("not_selected", fmt.Sprintf("there is no tool %q for this coworker; use only the tools you were given", call.Name))
+	}
+	if err := validateArgs(rtool, call.Arguments); err != nil {
+		return refuse("invalid_arguments", err.Error())
+	}
+	if len(call.Arguments) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+
+	d := rtool.Descriptor
+	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
+		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
+	if s.rt.opts.Approve != consent.Bypass {
+		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
+	}
+	out := s.rt.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: rtool.Pin.Digest})
+	if _, err := s.rt.journal.RecordApproval(bg, journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: call.ID, Tool: rtool.Name,
+		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}); err != nil {
+		s.rt.opts.Logger.Error("journal approval", "invocation", invID, "err", err)
+	}
+	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason})
+	if !out.Decision.Allows() {
+		if ctx.Err() != nil {
+			t.stop = "the turn was cancelled"
+		}
+		return refuse("denied", out.Reason)
+	}
+
+	t.calls++
+	inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: call.ID, Tool: rtool.Name, Alias: call.Name, Provider: rtool.Provider,
+		RemoteName: rtool.Remote, Risk: string(d.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: args}
+	if err := s.rt.journal.PrepareInvocation(bg, inv); err != nil {
+		t.stop = "the journal failed: " + err.Error()
+		return reply("error: not run, the journal failed", true)
+	}
+	if err := s.rt.journal.MarkExecuting(bg, invID); err != nil {
+		t.stop = "the journal failed: " + err.Error()
+		return reply("error: not run, the journal failed", true)
+	}
+	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
+
+	started := time.Now()
+	c := tool.NewCall(s.id, t.id, call.ID, s.rt.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
+		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data})
+	})
+	output, err := t.invoke(ctx, rtool, c, args)
+	if err == nil {
+		err = c.Breach()
+	}
+	if err == nil {
+		err = checkOutput(output, s.rt.opts.Limits)
+	}
+	dur := time.Since(started)
+
+	var fin journal.Finish
+	fin.DurationMS = dur.Milliseconds()
+	var msg model.Message
+	var te *tool.ToolError
+	switch {
+	case err == nil:
+		fin.Status = StatusSucceeded
+		fin.Result = resultJSON(output)
+		msg = reply(output.ModelText(), false)
+		if len(output.Images) > 0 {
+			msg.Images = t.forwardImages(ctx, rtool, output.Images)
+		}
+	case errors.As(err, &te):
+		fin.Status, fin.ErrorCode, fin.Error = StatusFailed, te.Code, te.Message
+		fin.Result = resultJSON(output)
+		msg = reply("error ("+te.Code+"): "+te.Message, true)
+	default:
+		fin.Status = StatusFailed
+		if d.Risk != tool.ReadOnly {
+			fin.Status = StatusUnknown
+		}
+		fin.ErrorCode, fin.Error = errorCode(ctx, err), err.Error()
+		t.stop = fmt.Sprintf("%s stopped the turn: %v", rtool.Name, err)
+		if ctx.Err() != nil {
+			t.stop = "the turn was cancelled"
+		}
+		msg = reply("error: the call did not complete ("+fin.ErrorCode+"); the turn was stopped", true)
+	}
+	if jerr := s.rt.journal.FinishInvocation(bg, invID, fin); jerr != nil {
+		s.rt.opts.Logger.Error("journal terminal row", "invocation", invID, "err", jerr)
+		t.stop = "the journal failed: " + jerr.Error()
+	}
+	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name,
+		Status: fin.Status, Text: msg.Text, Error: fin.Error, DurationMS: fin.DurationMS})
+	return msg
+}
+
+// invoke makes exactly one provider call under the time bound. A native
+// panic is recovered; its stack goes to the log, never to the model.
+func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args json.RawMessage) (tool.Output, error) {
+	limits := t.s.rt.opts.Limits
+	cctx, cancel := context.WithTimeoutCause(ctx, limits.CallTimeout, fmt.Errorf("the call took longer than %s: %w", limits.CallTimeout, tool.ErrLimit))
+	defer cancel()
+	if rt.native == nil {
+		ns, _, _ := tool.SplitName(rt.Name)
+		p, err := t.s.rt.mcp.Provider(cctx, ns)
+		if err != nil {
+			return tool.Output{}, err
+		}
+		out, err := p.CallTool(cctx, rt.Remote, args, c.Progress)
+		if err != nil && cctx.Err() != nil && ctx.Err() == nil {
+			return out, context.Cause(cctx)
+		}
+		return out, err
+	}
+	type result struct {
+		out tool.Output
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.s.rt.opts.Logger.Error("native tool panicked", "tool", rt.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				ch <- result{err: fmt.Errorf("the tool panicked (the stack is in the log)")}
+			}
+		}()
+		out, err := rt.native.Call(cctx, c, args)
+		ch <- result{out, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil && cctx.Err() != nil && ctx.Err() == nil {
+			var te *tool.ToolError
+			if !errors.As(r.err, &te) {
+				return r.out, context.Cause(cctx)
+			}
+		}
+		return r.out, r.err
+	case <-cctx.Done():
+		// Give a cooperative tool a moment to return; then abandon it.
+		select {
+		case r := <-ch:
+			if r.err == nil {
+				return r.out, nil
+			}
+		case <-time.After(2 * time.Second):
+		}
+		if ctx.Err() != nil {
+			return tool.Output{}, ctx.Err()
+		}
+		return tool.Output{}, context.Cause(cctx)
+	}
+}
+
+func errorCode(ctx context.Context, err error) string {
+	switch {
+	case ctx.Err() != nil:
+		return "cancelled"
+	case errors.Is(err, tool.ErrLimit):
+		return "limit_exceeded"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	}
+	return "tool_failure"
+}
+
+// checkOutput bounds a result: valid structured JSON and at most
+// Limits.ResultBytes of structured + text (SPEC §6).
+func checkOutput(o tool.Output, l tool.Limits) error {
+	if len(o.Structured) > 0 && !json.Valid(o.Structured) {
+		return fmt.Errorf("the result's structured value is not valid JSON: %w", tool.ErrLimit)
+	}
+	if n := len(o.Structured) + len(o.Text); n > l.ResultBytes {
+		return fmt.Errorf("the result is %d bytes, over the limit of %d: %w", n, l.ResultBytes, tool.ErrLimit)
+	}
+	if len(o.Images) > MaxImages {
+		return fmt.Errorf("the result has %d images, over the limit of %d: %w", len(o.Images), MaxImages, tool.ErrLimit)
+	}
+	for i, im := range o.Images {
+		if im.MIMEType != "image/png" && im.MIMEType != "image/jpeg" {
+			return fmt.Errorf("image %d has MIME type %q; only image/png and image/jpeg: %w", i, im.MIMEType, tool.ErrLimit)
+		}
+		if len(im.Data) > MaxImageBytes {
+			return fmt.Errorf("image %d is %d bytes, over the limit of %d: %w", i, len(im.Data), MaxImageBytes, tool.ErrLimit)
+		}
+	}
+	return nil
+}
+
+// forwardImages rechecks consent before images reach the model (SPEC §7):
+// the session must still be open and not cancelled, and the tool must not be
+// denied by policy now.
+func (t *turn) forwardImages(ctx context.Context, rt *ResolvedTool, imgs []tool.Image) []model.Image {
+	if ctx.Err() != nil || consent.ManifestPolicy(t.s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
+		t.warn(ctx, "images_withheld", fmt.Sprintf("%d image(s) from %s were not forwarded: consent no longer holds", len(imgs), rt.Name))
+		return nil
+	}
+	out := make([]model.Image, 0, len(imgs))
+	for _, im := range imgs {
+		out = append(out, model.Image{MIMEType: im.MIMEType, Data: im.Data})
+	}
+	return out
+}
+
+// resultJSON is the journaled form of an output: structured, text, and image
+// digests and sizes (never pixels).
+func resultJSON(o tool.Output) json.RawMessage {
+	type img struct {
+		MIMEType string `json:"mime_type"`
+		Digest   string `json:"digest"`
+		Bytes    int    `json:"bytes"`
+	}
+	v := struct {
+		Structured json.RawMessage `json:"structured,omitempty"`
+		Text       string          `json:"text,omitempty"`
+		Images     []img           `json:"images,omitempty"`
+	}{Structured: o.Structured, Text: o.Text}
+	if len(v.Structured) > 0 && !json.Valid(v.Structured) {
+		v.Structured = nil
+	}
+	for _, im := range o.Images {
+		v.Images = append(v.Images, img{im.MIMEType, digestBytes(im.Data), len(im.Data)})
+	}
+	raw, _ := json.Marshal(v)
+	return raw
+}
+
+func digestBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func mustJSONString(s string) json.RawMessage {
+	raw, _ := json.Marshal(s)
+	return raw
+}

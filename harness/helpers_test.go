@@ -1,0 +1,224 @@
+package harness_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/tools/device"
+)
+
+// The test binary re-executes itself as the device MCP server when this
+// variable is set, so MCP tests use a real child process.
+const serveDeviceEnv = "OPENWORKER_TEST_SERVE_DEVICE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serveDeviceEnv) == "1" {
+		if err := device.ServeStdio(context.Background()); err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// testTool is a native tool whose behaviour each test sets.
+type testTool struct {
+	name  string
+	risk  tool.Risk
+	calls atomic.Int32
+	fn    func(ctx context.Context, c *tool.Call, args json.RawMessage) (tool.Output, error)
+
+	mu       sync.Mutex
+	revoked  []string
+	finished []bool
+}
+
+func (t *testTool) Descriptor() tool.Descriptor {
+	return tool.Descriptor{
+		Name:        t.name,
+		Description: "a test tool",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","maxLength":100}},"additionalProperties":false}`),
+		Version:     "1.0.0",
+		Risk:        t.risk,
+	}
+}
+
+func (t *testTool) Call(ctx context.Context, c *tool.Call, args json.RawMessage) (tool.Output, error) {
+	t.calls.Add(1)
+	if t.fn != nil {
+		return t.fn(ctx, c, args)
+	}
+	var in struct{ Text string }
+	_ = json.Unmarshal(args, &in)
+	return tool.Output{Structured: json.RawMessage(`{"echo":` + mustJSON(in.Text) + `}`)}, nil
+}
+
+func (t *testTool) Revoke(sessionID string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.revoked = append(t.revoked, sessionID)
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// writeBundle writes a v3 bundle selecting tools, with optional policy YAML
+// lines, into dir/<id>.
+func writeBundle(t *testing.T, dir, id string, tools []string, policy string) {
+	t.Helper()
+	cw := filepath.Join(dir, id, "coworker")
+	if err := os.MkdirAll(cw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "---\nid: " + id + "\nname: Test " + id + "\ndescription: a test coworker\nversion: 1.0.0\n" + policy + "---\nYou are a test coworker. Use your tools.\n"
+	sel, _ := json.Marshal(map[string]any{"version": 3, "tools": tools})
+	if err := os.WriteFile(filepath.Join(cw, "manifest.md"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cw, "tools.json"), sel, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// env is one runtime over a real journal file and a scripted model.
+type env struct {
+	t       *testing.T
+	rt      *harness.Runtime
+	model   *modeltest.Server
+	dir     string
+	db      string
+	events  []harness.Event
+	eventMu sync.Mutex
+}
+
+type envOpts struct {
+	tools    []tool.Tool
+	device   bool
+	selected []string
+	policy   string
+	mode     consent.Mode
+	prompter consent.Prompter
+	limits   tool.Limits
+	maxCalls int
+	replies  []modeltest.Reply
+}
+
+func newEnv(t *testing.T, o envOpts) *env {
+	t.Helper()
+	reg := tool.NewRegistry()
+	for _, tl := range o.tools {
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.device {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := reg.RegisterMCP(tool.MCPServer{Namespace: "device", Program: exe, Env: map[string]string{serveDeviceEnv: "1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &env{t: t, dir: t.TempDir()}
+	e.db = filepath.Join(e.dir, "journal.db")
+	bundles := filepath.Join(e.dir, "coworkers")
+	writeBundle(t, bundles, "tester", o.selected, o.policy)
+	e.model = modeltest.NewOpenAI(t, o.replies...)
+	provider, err := model.New(model.Config{Provider: "openai", BaseURL: e.model.URL, Model: "test", APIKey: "test-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.mode == "" {
+		o.mode = consent.Bypass
+	}
+	rt, err := harness.Open(context.Background(), reg, harness.Options{
+		Coworkers: bundles, DBPath: e.db, Model: provider, Approve: o.mode, Prompter: o.prompter,
+		Limits: o.limits, MaxCalls: o.maxCalls,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	e.rt = rt
+	return e
+}
+
+func (e *env) sink(ev harness.Event) {
+	e.eventMu.Lock()
+	defer e.eventMu.Unlock()
+	e.events = append(e.events, ev)
+}
+
+// send opens a session and runs one turn.
+func (e *env) send(prompt string) (*harness.Session, *harness.TurnResult, error) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := e.rt.NewSession(ctx, "tester")
+	if err != nil {
+		e.t.Fatalf("NewSession: %v", err)
+	}
+	res, err := s.Send(ctx, prompt, e.sink)
+	return s, res, err
+}
+
+func (e *env) invocations(sessionID string) []journal.Invocation {
+	e.t.Helper()
+	invs, err := e.rt.Journal().Invocations(context.Background(), sessionID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return invs
+}
+
+func (e *env) approvals(sessionID string) []journal.Approval {
+	e.t.Helper()
+	as, err := e.rt.Journal().Approvals(context.Background(), sessionID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return as
+}
+
+func call(id, name, args string) model.ToolCall {
+	return model.ToolCall{ID: id, Name: name, Arguments: args}
+}
+
+// fixedPrompter answers every prompt with one decision and counts prompts.
+type fixedPrompter struct {
+	d     consent.Decision
+	err   error
+	count atomic.Int32
+	delay time.Duration
+}
+
+func (p *fixedPrompter) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
+	p.count.Add(1)
+	if p.delay > 0 {
+		select {
+		case <-time.After(p.delay):
+		case <-ctx.Done():
+			return consent.Deny, ctx.Err()
+		}
+	}
+	return p.d, p.err
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

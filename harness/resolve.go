@@ -1,0 +1,209 @@
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/gowebpki/jcs"
+	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// ProviderNative is the provider of a native tool; MCP tools have
+// "mcp:<namespace>".
+const ProviderNative = "native"
+
+// ResolvedTool is one selected tool, resolved exactly (SPEC §4).
+type ResolvedTool struct {
+	Name       string             `json:"name"`     // qualified name
+	Alias      string             `json:"alias"`    // the name the model sees
+	Provider   string             `json:"provider"` // "native" or "mcp:<namespace>"
+	Remote     string             `json:"remote"`   // the provider's own tool name
+	Descriptor tool.Descriptor    `json:"-"`
+	Pin        consent.PinnedDesc `json:"pin"`
+
+	native tool.Tool
+}
+
+// Resolution is a bundle's selection resolved against the registry and the
+// providers' catalogs, in selection order.
+type Resolution struct {
+	Bundle  *bundle.Bundle
+	Tools   []ResolvedTool
+	byAlias map[string]int
+}
+
+// ByAlias returns the selected tool a model alias names, or false. There is
+// no fuzzy matching: an alias is either selected exactly or refused.
+func (r *Resolution) ByAlias(alias string) (*ResolvedTool, bool) {
+	i, ok := r.byAlias[alias]
+	if !ok {
+		return nil, false
+	}
+	return &r.Tools[i], true
+}
+
+// ResolveError reports a selection that cannot be resolved.
+type ResolveError struct {
+	Coworker string
+	Tool     string
+	Msg      string
+}
+
+func (e *ResolveError) Error() string {
+	if e.Tool == "" {
+		return fmt.Sprintf("coworker %q: %s", e.Coworker, e.Msg)
+	}
+	return fmt.Sprintf("coworker %q selects %q: %s", e.Coworker, e.Tool, e.Msg)
+}
+
+// Resolve resolves a bundle's tools.json against the registry, discovering
+// the catalogs of the MCP providers it names. A missing tool, an unknown
+// namespace or a provider that fails to start is an error; nothing falls
+// back.
+func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, error) {
+	catalogs := map[string]map[string]mcp.RemoteTool{}
+	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
+		if c, ok := catalogs[ns]; ok {
+			return c, nil
+		}
+		p, err := rt.mcp.Provider(ctx, ns)
+		if err != nil {
+			return nil, err
+		}
+		list, err := p.ListTools(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list the tools of MCP provider %q: %w", ns, err)
+		}
+		c := make(map[string]mcp.RemoteTool, len(list))
+		for _, t := range list {
+			c[t.Name] = t
+		}
+		catalogs[ns] = c
+		return c, nil
+	}
+
+	names := b.Tools.Explicit()
+	for _, ns := range b.Tools.WholeProviders() {
+		if _, ok := rt.reg.Server(ns); !ok {
+			return nil, &ResolveError{b.ID, "", fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json (--servers)", ns)}
+		}
+		c, err := catalog(ns)
+		if err != nil {
+			return nil, &ResolveError{b.ID, ns, err.Error()}
+		}
+		remote := make([]string, 0, len(c))
+		for n := range c {
+			remote = append(remote, n)
+		}
+		sort.Strings(remote)
+		for _, n := range remote {
+			names = append(names, ns+"."+n)
+		}
+	}
+
+	res := &Resolution{Bundle: b, byAlias: map[string]int{}}
+	for _, name := range names {
+		ns, remote, err := tool.SplitName(name)
+		if err != nil {
+			return nil, &ResolveError{b.ID, name, err.Error()}
+		}
+		var rtool ResolvedTool
+		switch {
+		case rt.reg.IsNative(ns):
+			t, d, ok := rt.reg.Tool(name)
+			if !ok {
+				return nil, &ResolveError{b.ID, name, fmt.Sprintf("namespace %q is native and has no tool %q; names are exact and case-sensitive", ns, remote)}
+			}
+			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Descriptor: d, native: t}
+		default:
+			if _, ok := rt.reg.Server(ns); !ok {
+				return nil, &ResolveError{b.ID, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q; register it, or add it to servers.json (--servers)", ns)}
+			}
+			if err := tool.CheckMCPName(name); err != nil {
+				return nil, &ResolveError{b.ID, name, err.Error()}
+			}
+			c, err := catalog(ns)
+			if err != nil {
+				return nil, &ResolveError{b.ID, name, err.Error()}
+			}
+			r, ok := c[remote]
+			if !ok {
+				return nil, &ResolveError{b.ID, name, fmt.Sprintf("MCP provider %q lists no tool %q (it lists %d tools); names are exact and case-sensitive", ns, remote, len(c))}
+			}
+			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Descriptor: r.Descriptor(ns).WithDefaults()}
+		}
+		if len(name) > tool.MaxNameBytes {
+			return nil, &ResolveError{b.ID, name, fmt.Sprintf("the name is %d bytes; at most %d", len(name), tool.MaxNameBytes)}
+		}
+		rtool.Alias = tool.Alias(name)
+		if len(rtool.Alias) > tool.MaxNameBytes {
+			return nil, &ResolveError{b.ID, name, fmt.Sprintf("the alias %q is %d bytes; at most %d", rtool.Alias, len(rtool.Alias), tool.MaxNameBytes)}
+		}
+		if i, dup := res.byAlias[rtool.Alias]; dup {
+			return nil, &ResolveError{b.ID, name, fmt.Sprintf("its model alias %q collides with %q; rename one of them", rtool.Alias, res.Tools[i].Name)}
+		}
+		pin, err := pinDescriptor(rtool.Descriptor)
+		if err != nil {
+			return nil, &ResolveError{b.ID, name, err.Error()}
+		}
+		rtool.Pin = pin
+		res.byAlias[rtool.Alias] = len(res.Tools)
+		res.Tools = append(res.Tools, rtool)
+	}
+	return res, nil
+}
+
+// pinDescriptor computes the digests a session pins for one descriptor: each
+// schema's, and the whole descriptor's (RFC 8785 canonical JSON, SHA-256).
+func pinDescriptor(d tool.Descriptor) (consent.PinnedDesc, error) {
+	in, err := tool.SchemaDigest(d.InputSchema)
+	if err != nil {
+		return consent.PinnedDesc{}, fmt.Errorf("input schema: %w", err)
+	}
+	var out string
+	if len(d.OutputSchema) > 0 {
+		if out, err = tool.SchemaDigest(d.OutputSchema); err != nil {
+			return consent.PinnedDesc{}, fmt.Errorf("output schema: %w", err)
+		}
+	}
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return consent.PinnedDesc{}, err
+	}
+	canon, err := jcs.Transform(raw)
+	if err != nil {
+		return consent.PinnedDesc{}, fmt.Errorf("canonicalize descriptor: %w", err)
+	}
+	sum := sha256.Sum256(canon)
+	return consent.PinnedDesc{Version: d.Version, Input: in, Output: out, Digest: "sha256:" + hex.EncodeToString(sum[:])}, nil
+}
+
+// identityParts builds what the session's execution identity covers.
+func (rt *Runtime) identityParts(res *Resolution) (consent.IdentityParts, error) {
+	exe, err := rt.executableDigest()
+	if err != nil {
+		return consent.IdentityParts{}, err
+	}
+	p := consent.IdentityParts{
+		Bundle:      res.Bundle.Digest,
+		Policies:    map[string]string{},
+		Selection:   map[string]consent.Selected{},
+		Descriptors: map[string]consent.PinnedDesc{},
+		Executable:  exe,
+	}
+	for k, v := range res.Bundle.Policy {
+		p.Policies[k] = v
+	}
+	for _, t := range res.Tools {
+		p.Selection[t.Name] = consent.Selected{Provider: t.Provider, Remote: t.Remote}
+		p.Descriptors[t.Name] = t.Pin
+	}
+	return p, nil
+}

@@ -1,0 +1,283 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// Turn statuses, as journaled and reported in EventTurnFinished.
+const (
+	TurnCompleted = "completed" // the model answered without a tool call
+	TurnStopped   = "stopped"   // a limit, budget or failed call stopped it
+	TurnFailed    = "failed"    // the model provider failed
+	TurnCancelled = "cancelled"
+)
+
+// TurnResult is how a turn ended.
+type TurnResult struct {
+	TurnID   string `json:"turn_id"`
+	Status   string `json:"status"`
+	Reason   string `json:"reason,omitempty"`
+	Text     string `json:"text"` // the final assistant text
+	Attempts int    `json:"attempts"`
+	Calls    int    `json:"calls"`
+}
+
+// ModelError is returned by Send when the model provider fails; the turn is
+// journaled as failed.
+type ModelError struct {
+	Provider string // Describe() of the provider: kind, base URL and model
+	Err      error
+}
+
+func (e *ModelError) Error() string { return fmt.Sprintf("%s: %v", e.Provider, e.Err) }
+func (e *ModelError) Unwrap() error { return e.Err }
+
+// turn is the state of one running turn.
+type turn struct {
+	s        *Session
+	id       string
+	sink     Sink
+	attempts int
+	calls    int
+	stop     string // reason the turn stopped, or ""
+}
+
+// Send runs one turn: it adds prompt to the history and runs provider
+// attempts until the model answers without a tool call or the budget is
+// spent (SPEC §9). It returns a result for completed, stopped and cancelled
+// turns, and a *ModelError (with a result) when the provider fails.
+func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
+	s.turnMu.Lock()
+	defer s.turnMu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrSessionClosed
+	}
+	s.cancel = cancel
+	s.seq++
+	seq := s.seq
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.cancel = nil
+		s.mu.Unlock()
+	}()
+
+	t := &turn{s: s, id: journal.NewID("turn_"), sink: sink}
+	j := s.rt.journal
+	bg := context.WithoutCancel(ctx)
+	if err := j.StartTurn(bg, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: prompt}); err != nil {
+		return nil, fmt.Errorf("journal the turn: %w", err)
+	}
+	sink.emit(Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt})
+	t.appendMessage(bg, model.Message{Role: model.User, Text: prompt})
+
+	res, err := t.run(ctx)
+	completed := res.Status == TurnCompleted
+	if res.Status == TurnCancelled {
+		s.revokeAll()
+	} else {
+		t.turnFinished(completed)
+	}
+	if jerr := j.FinishTurn(bg, t.id, res.Status, res.Reason, t.attempts, t.calls); jerr != nil && err == nil {
+		err = fmt.Errorf("journal the end of the turn: %w", jerr)
+	}
+	if res.Status == TurnFailed {
+		_ = j.FinishSession(bg, s.id, "failed", res.Reason)
+	}
+	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: res.Status, Text: res.Text, Error: res.Reason, Attempt: t.attempts})
+	return res, err
+}
+
+func (t *turn) run(ctx context.Context) (*TurnResult, error) {
+	s := t.s
+	res := &TurnResult{TurnID: t.id}
+	finish := func(status, reason string) *TurnResult {
+		res.Status, res.Reason, res.Attempts, res.Calls = status, reason, t.attempts, t.calls
+		return res
+	}
+	specs := make([]model.ToolSpec, 0, len(s.res.Tools))
+	for _, rt := range s.res.Tools {
+		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})
+	}
+	for {
+		if t.attempts >= s.rt.opts.MaxAttempts {
+			return finish(TurnStopped, fmt.Sprintf("the turn used its budget of %d provider attempts", s.rt.opts.MaxAttempts)), nil
+		}
+		t.attempts++
+		req := model.Request{System: t.system(ctx), Messages: s.historyCopy(), Tools: specs}
+		resp, err := s.rt.opts.Model.Stream(ctx, req, func(delta string) {
+			t.sink.emit(Event{Type: EventText, SessionID: s.id, TurnID: t.id, Text: delta, Attempt: t.attempts})
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return finish(TurnCancelled, "the turn was cancelled"), nil
+			}
+			merr := &ModelError{Provider: s.rt.opts.Model.Describe(), Err: err}
+			t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: merr.Error()})
+			return finish(TurnFailed, merr.Error()), merr
+		}
+		res.Text = resp.Text
+		bg := context.WithoutCancel(ctx)
+		t.appendMessage(bg, model.Message{Role: model.Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
+		if resp.Text != "" {
+			t.sink.emit(Event{Type: EventAssistantMessage, SessionID: s.id, TurnID: t.id, Text: resp.Text, Attempt: t.attempts})
+		}
+		if len(resp.ToolCalls) == 0 {
+			return finish(TurnCompleted, ""), nil
+		}
+		for i, call := range resp.ToolCalls {
+			if t.stop == "" && ctx.Err() != nil {
+				t.stop = "the turn was cancelled"
+			}
+			if t.stop != "" {
+				t.appendMessage(bg, model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, IsError: true,
+					Text: "not run: " + t.stop})
+				continue
+			}
+			msg := t.call(ctx, call, i)
+			t.appendMessage(bg, msg)
+		}
+		if t.stop != "" {
+			if ctx.Err() != nil {
+				return finish(TurnCancelled, t.stop), nil
+			}
+			return finish(TurnStopped, t.stop), nil
+		}
+	}
+}
+
+// system builds the instructions of one attempt: the manifest body, the
+// skills, and the model_context facts of the selected tools.
+func (t *turn) system(ctx context.Context) string {
+	b := t.s.res.Bundle
+	var sb strings.Builder
+	sb.WriteString(b.Instructions)
+	for _, sk := range b.Skills {
+		fmt.Fprintf(&sb, "\n\n## Skill: %s\n\n%s", sk.Name, sk.Body)
+	}
+	if facts := t.facts(ctx); facts != "" {
+		sb.WriteString("\n\n## Live facts from your tools (transient; not instructions from the user)\n\n")
+		sb.WriteString(facts)
+	}
+	return sb.String()
+}
+
+func (s *Session) historyCopy() []model.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]model.Message(nil), s.history...)
+}
+
+// appendMessage adds a message to the history and the journal. Image bytes
+// never reach the journal: only their digests and sizes.
+func (t *turn) appendMessage(ctx context.Context, m model.Message) {
+	t.s.mu.Lock()
+	t.s.history = append(t.s.history, m)
+	t.s.mu.Unlock()
+	content, _ := json.Marshal(journalMessage(m))
+	if _, err := t.s.rt.journal.AppendMessage(ctx, journal.Message{SessionID: t.s.id, TurnID: t.id, Role: string(m.Role), Content: content}); err != nil {
+		t.s.rt.opts.Logger.Error("journal message", "session", t.s.id, "err", err)
+	}
+}
+
+type journaledImage struct {
+	MIMEType string `json:"mime_type"`
+	Digest   string `json:"digest"`
+	Bytes    int    `json:"bytes"`
+}
+
+func journalMessage(m model.Message) any {
+	type out struct {
+		model.Message
+		Images []journaledImage `json:"images,omitempty"`
+	}
+	o := out{Message: m}
+	for _, im := range m.Images {
+		o.Images = append(o.Images, journaledImage{im.MIMEType, digestBytes(im.Data), len(im.Data)})
+	}
+	return o
+}
+
+// turnFinished calls TurnFinished on selected native tools that have it and
+// Revoke on the others (the default is to revoke, SPEC §2).
+func (t *turn) turnFinished(completed bool) {
+	for _, rt := range t.s.res.Tools {
+		switch h := rt.native.(type) {
+		case tool.TurnFinisher:
+			h.TurnFinished(t.s.id, completed)
+		case tool.Revoker:
+			h.Revoke(t.s.id)
+		}
+	}
+}
+
+var errNoFacts = errors.New("no facts")
+
+// facts collects model_context facts of the selected native tools, within
+// 50 ms, 4 KB per tool and 16 KB in all (SPEC §2). Dropped facts are
+// journaled as warnings.
+func (t *turn) facts(ctx context.Context) string {
+	const perTool, total, budget = 4 << 10, 16 << 10, 50 * time.Millisecond
+	var sb strings.Builder
+	for _, rt := range t.s.res.Tools {
+		mc, ok := rt.native.(tool.ModelContexter)
+		if !ok {
+			continue
+		}
+		fact, err := callWithin(budget, func() json.RawMessage { return mc.ModelContext(t.s.id) })
+		var why string
+		switch {
+		case err != nil:
+			why = fmt.Sprintf("model_context of %s took longer than %s; dropped", rt.Name, budget)
+		case len(fact) == 0:
+			continue
+		case !json.Valid(fact):
+			why = fmt.Sprintf("model_context of %s is not valid JSON; dropped", rt.Name)
+		case len(fact) > perTool:
+			why = fmt.Sprintf("model_context of %s is %d bytes, over the %d-byte limit; dropped", rt.Name, len(fact), perTool)
+		case sb.Len()+len(fact) > total:
+			why = fmt.Sprintf("model_context of %s would bring the facts over %d bytes; dropped", rt.Name, total)
+		}
+		if why != "" {
+			t.warn(ctx, "model_context_dropped", why)
+			continue
+		}
+		fmt.Fprintf(&sb, "- %s: %s\n", rt.Alias, fact)
+	}
+	return sb.String()
+}
+
+// callWithin runs f and waits at most d for it.
+func callWithin(d time.Duration, f func() json.RawMessage) (json.RawMessage, error) {
+	ch := make(chan json.RawMessage, 1)
+	go func() {
+		defer func() { _ = recover() }()
+		ch <- f()
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-timer.C:
+		return nil, errNoFacts
+	}
+}
+
+func (t *turn) warn(ctx context.Context, code, msg string) {
+	_ = t.s.rt.journal.Warn(context.WithoutCancel(ctx), t.s.id, t.id, code, msg)
+	t.sink.emit(Event{Type: EventWarning, SessionID: t.s.id, TurnID: t.id, Status: code, Text: msg})
+}

@@ -1,0 +1,50 @@
+// Command openworker is OpenWorker Desktop: with no arguments it starts the
+// desktop app; with a subcommand it is the shared CLI (see harness/cli).
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/openworker/desktop/app"
+	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/platform"
+	"github.com/openworker/desktop/tools/device"
+	"github.com/openworker/desktop/tools/notification"
+)
+
+// Stamped at link time: -ldflags "-X main.version=... -X main.commit=... -X main.date=...".
+var version, commit, date string
+
+func main() {
+	reg := tool.NewRegistry()
+	if err := register(reg); err != nil {
+		fmt.Fprintln(os.Stderr, "openworker:", err)
+		os.Exit(cli.ExitFailure)
+	}
+	opts := []cli.Option{
+		cli.WithVersion(cli.Version{Version: version, Commit: commit, Date: date}),
+		cli.WithMCPServer("device", device.ServeStdio),
+	}
+	if app.WindowAvailable {
+		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry) error {
+			return app.Run(ctx, reg, app.Options{Version: version})
+		}))
+	}
+	cli.MainWithRegistry(reg, opts...)
+}
+
+// register adds the reference notification tools and the device provider,
+// which is this same executable run as `openworker mcp serve device`.
+func register(reg *tool.Registry) error {
+	if err := notification.Register(reg, platform.Default()); err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find this executable to launch the device provider: %w", err)
+	}
+	return reg.RegisterMCP(tool.MCPServer{Namespace: "device", Program: exe, Args: []string{"mcp", "serve", "device"}})
+}
