@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
+		"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness/tool"
@@ -24,15 +24,6 @@ const exitWait = 2 * time.Second
 // It is usually tool.Call.Progress; an error wrapping tool.ErrLimit cancels
 // the call.
 type ProgressFunc func(message string, data json.RawMessage) error
-
-// callState routes the progress notifications of one in-flight call.
-type callState struct {
-	mu       sync.Mutex
-	progress ProgressFunc
-	cancel   context.CancelCauseFunc
-	finished bool
-	err      error // the first error progress returned
-}
 
 // CallTool makes exactly one tools/call of the remote tool name with args (a
 // JSON object; empty means {}), forwarding the server's progress
@@ -66,7 +57,7 @@ func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessa
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
 	var st *callState
 	if progress != nil {
-		st = &callState{progress: progress, cancel: cancel}
+		st = &callState{progress: progress, cancel: cancel, wake: make(chan struct{}, 1)}
 		token := p.srv.Namespace + "-" + strconv.FormatUint(p.seq.Add(1), 10)
 		params.SetProgressToken(token)
 		p.mu.Lock()
@@ -80,11 +71,7 @@ func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessa
 	}
 	res, err := p.session.CallTool(cctx, params)
 	if st != nil {
-		st.mu.Lock()
-		st.finished = true
-		perr := st.err
-		st.mu.Unlock()
-		if perr != nil {
+		if perr := st.finish(ctx); perr != nil {
 			return tool.Output{}, perr
 		}
 	}
@@ -111,39 +98,6 @@ func checkObject(args json.RawMessage) error {
 	return nil
 }
 
-// onProgress routes a progress notification to its call by token. The SDK
-// delivers notifications one at a time, in order.
-func (p *Provider) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
-	prm := req.Params
-	if prm == nil {
-		return
-	}
-	token, ok := prm.ProgressToken.(string)
-	if !ok {
-		return // not one of ours: we only send string tokens
-	}
-	p.mu.Lock()
-	st := p.calls[token]
-	p.mu.Unlock()
-	if st == nil {
-		return
-	}
-	data := map[string]float64{"progress": prm.Progress}
-	if prm.Total > 0 {
-		data["total"] = prm.Total
-	}
-	b, _ := json.Marshal(data)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.finished || st.err != nil {
-		return
-	}
-	if err := st.progress(prm.Message, b); err != nil {
-		st.err = err
-		st.cancel(err)
-	}
-}
-
 // callError turns a failed request into an error. A cancelled ctx wins; a
 // broken session waits briefly for the provider's exit so the error can
 // name it and its stderr.
@@ -154,7 +108,11 @@ func (p *Provider) callError(ctx context.Context, what string, err error) error 
 	if p.stdio == nil {
 		return fmt.Errorf("mcp provider %q: %s: %w", p.srv.Namespace, what, err)
 	}
-	if errors.Is(err, sdk.ErrConnectionClosed) || !p.Alive() {
+	// The server answered with a JSON-RPC error: the session is fine.
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) {
+		// EOF, a closed connection, a failed write: most likely the process
+		// is exiting; wait for the session to confirm it.
 		select {
 		case <-p.done:
 		case <-time.After(exitWait):

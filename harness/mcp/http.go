@@ -11,16 +11,15 @@ import (
 // newStreamableHTTP returns the transport of a streamable HTTP provider:
 // srv.URL, with srv.Headers added to every request (servers.json
 // "headers", already expanded from the environment by the registry).
-func newStreamableHTTP(srv tool.MCPServer) (sdk.Transport, error) {
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	var rt http.RoundTripper = base
-	if len(srv.Headers) > 0 {
-		h := make(http.Header, len(srv.Headers))
-		for k, v := range srv.Headers {
-			h.Set(k, v)
-		}
-		rt = &headerTransport{base: base, headers: h}
+//
+// observe counts the progress notifications of event-stream responses in
+// wire order (see progress.go).
+func newStreamableHTTP(srv tool.MCPServer, observe func(token string)) (sdk.Transport, error) {
+	h := make(http.Header, len(srv.Headers))
+	for k, v := range srv.Headers {
+		h.Set(k, v)
 	}
+	rt := &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: h, observe: observe}
 	return &sdk.StreamableClientTransport{
 		Endpoint:   srv.URL,
 		HTTPClient: &http.Client{Transport: rt},
@@ -28,17 +27,25 @@ func newStreamableHTTP(srv tool.MCPServer) (sdk.Transport, error) {
 	}, nil
 }
 
-// headerTransport adds fixed headers to each request. It never modifies the
-// caller's request (the http.RoundTripper contract): it sends a clone.
+// headerTransport adds fixed headers to each request and observes
+// event-stream responses. It never modifies the caller's request (the
+// http.RoundTripper contract): it sends a clone.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers http.Header
+	observe func(token string)
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range t.headers {
-		r.Header[k] = v
+	if len(t.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range t.headers {
+			r.Header[k] = v
+		}
 	}
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err == nil {
+		observeSSE(resp, t.observe)
+	}
+	return resp, err
 }

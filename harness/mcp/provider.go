@@ -119,9 +119,9 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	)
 	switch srv.Transport {
 	case tool.TransportStdio:
-		p.stdio, t, err = newStdio(srv, o)
+		p.stdio, t, err = newStdio(srv, o, p.observeMessage)
 	case tool.TransportStreamableHTTP:
-		t, err = newStreamableHTTP(srv)
+		t, err = newStreamableHTTP(srv, p.observeToken)
 	default:
 		err = fmt.Errorf("unknown transport %q; use %q or %q", srv.Transport, tool.TransportStdio, tool.TransportStreamableHTTP)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness/tool"
@@ -32,7 +33,7 @@ type stdioProcess struct {
 // console window on Windows, its own process group on Unix, and stderr
 // drained continuously into a bounded tail buffer. It returns the process
 // and a transport that starts it.
-func newStdio(srv tool.MCPServer, o Options) (*stdioProcess, sdk.Transport, error) {
+func newStdio(srv tool.MCPServer, o Options, observe func(jsonrpc.Message)) (*stdioProcess, sdk.Transport, error) {
 	install := o.InstallDir
 	if install == "" {
 		if exe, err := os.Executable(); err == nil {
@@ -58,7 +59,7 @@ func newStdio(srv tool.MCPServer, o Options) (*stdioProcess, sdk.Transport, erro
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = time.Second
 	setupCommand(cmd)
-	return s, &stdioTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: closeGrace}, proc: s}, nil
+	return s, &stdioTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: closeGrace}, proc: s, observe: observe}, nil
 }
 
 // resolveProgram finds the program to run. An absolute path is used as is;
@@ -108,8 +109,9 @@ func mergeEnv(parent []string, extra map[string]string) []string {
 // stdioTransport starts the process through the SDK's CommandTransport, then
 // takes hold of its process tree before the handshake begins.
 type stdioTransport struct {
-	inner *sdk.CommandTransport
-	proc  *stdioProcess
+	inner   *sdk.CommandTransport
+	proc    *stdioProcess
+	observe func(jsonrpc.Message)
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -126,7 +128,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	t.proc.mu.Lock()
 	t.proc.tree = tree
 	t.proc.mu.Unlock()
-	return conn, nil
+	return &observedConn{Connection: conn, observe: t.observe}, nil
 }
 
 func (s *stdioProcess) pid() int {

@@ -72,6 +72,16 @@ func TestStdioDevice(t *testing.T) {
 		t.Errorf("battery_status_get without a battery: message %q, want \"no battery present\"", bat.Message)
 	}
 
+	// A JSON-RPC error (unknown tool) is a plain error, at once, and the
+	// provider stays up.
+	within(t, time.Second, "CallTool of an unknown tool", func() {
+		_, err = p.CallTool(ctx, "no_such_tool", nil, nil)
+	})
+	var te *tool.ToolError
+	if err == nil || errors.As(err, &te) || !p.Alive() {
+		t.Errorf("CallTool(no_such_tool) = %v, alive %v; want a plain error and a live provider", err, p.Alive())
+	}
+
 	var mu sync.Mutex
 	var events []string
 	out, err = p.CallTool(ctx, "system_info_get", json.RawMessage(`{}`), func(msg string, data json.RawMessage) error {
