@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-		"time"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
