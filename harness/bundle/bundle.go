@@ -43,10 +43,11 @@ import (
 
 // Size limits of bundle files; larger files are errors.
 const (
-	MaxMarkdownBytes = 256 << 10 // manifest.md and each SKILL.md (256 KB)
-	MaxNameChars     = 128       // characters of name
-	MaxDescChars     = 2048      // characters of description
-	MaxVersionChars  = 64        // characters of version
+	MaxMarkdownBytes    = 256 << 10 // manifest.md and each SKILL.md (256 KB)
+	MaxFrontMatterBytes = 64 << 10  // the YAML front matter of either (64 KB)
+	MaxNameChars        = 128       // characters of name
+	MaxDescChars        = 2048      // characters of description
+	MaxVersionChars     = 64        // characters of version
 )
 
 // IDPattern is the rule for a coworker id (SPEC §4); the folder must be

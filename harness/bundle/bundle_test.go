@@ -249,3 +249,17 @@ func TestLoadDirMissing(t *testing.T) {
 		t.Errorf("LoadDir(empty) = %+v, %v", empty, err)
 	}
 }
+
+// The sample bundles shipped with the product must load.
+func TestExampleBundlesLoad(t *testing.T) {
+	set, err := LoadDir(filepath.Join("..", "..", "examples", "coworkers"))
+	if err != nil {
+		t.Skipf("no examples: %v", err)
+	}
+	for _, e := range set.Errors {
+		t.Errorf("example bundle: %v", e)
+	}
+	if len(set.Bundles) == 0 {
+		t.Error("no example bundle loaded")
+	}
+}

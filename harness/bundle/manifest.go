@@ -103,6 +103,13 @@ func typeMessage(te *yaml.TypeError) string {
 // and non-text scalars for text fields are refused (they hide what a field
 // holds). It returns the top-level mapping for position lookups.
 func (l *loader) decodeYAML(file string, src []byte, v any, allowed []string, textFields ...string) (*yamlMap, *LoadError) {
+	if len(src) > MaxFrontMatterBytes {
+		return nil, l.errf(file, 2, 1, "move long text into the Markdown body", "front matter is %d bytes; the limit is %d", len(src), MaxFrontMatterBytes)
+	}
+	if off := tooDeep(src); off >= 0 {
+		line, col := jsonfile.Position(src, off)
+		return nil, l.errf(file, line+1, col, "flatten it", "front matter is nested more than %d levels deep", maxYAMLDepth)
+	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, l.yamlError(file, err, allowed)
@@ -150,6 +157,45 @@ func (l *loader) decodeYAML(file string, src []byte, v any, allowed []string, te
 		}
 	}
 	return m, nil
+}
+
+// maxYAMLDepth bounds nesting in front matter. go-yaml's parser is recursive
+// and slows down quadratically with depth (measured: 20,000 nested "- " take
+// 1.8 s; far deeper input overflows the stack, which no recover can catch),
+// so deep input is refused before it reaches the parser.
+const maxYAMLDepth = 32
+
+// tooDeep returns the offset where src nests flow collections ("[", "{")
+// or block sequence markers ("- - -" on one line) more than maxYAMLDepth
+// deep, or -1. It ignores quoting, so it may over-count brackets inside
+// strings; no real front matter comes near the limit.
+func tooDeep(src []byte) int {
+	flow, dashes, lineStart := 0, 0, true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart, dashes = true, 0
+			continue
+		case c == '[' || c == '{':
+			flow++
+		case (c == ']' || c == '}') && flow > 0:
+			flow--
+		}
+		if lineStart {
+			switch {
+			case c == ' ' || c == '\t':
+			case c == '-' && i+1 < len(src) && (src[i+1] == ' ' || src[i+1] == '\t'):
+				dashes++
+			default:
+				lineStart = false
+			}
+		}
+		if flow > maxYAMLDepth || dashes > maxYAMLDepth {
+			return i
+		}
+	}
+	return -1
 }
 
 type visitFunc func(ast.Node) bool

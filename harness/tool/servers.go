@@ -82,7 +82,7 @@ func ReadServersFile(path string) ([]MCPServer, error) {
 func readServersFile(path string) ([]MCPServer, []error) {
 	data, err := jsonfile.ReadFile(path, MaxServersFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, []error{fmt.Errorf("servers file %s does not exist; check the --servers path, or write one like {\"servers\": {}} (see docs/servers-json.md)", path)}
+		return nil, []error{fmt.Errorf("servers file %s does not exist; check the --servers path, or write one like {\"servers\": {}}", path)}
 	}
 	if err != nil {
 		return nil, []error{fmt.Errorf("servers file: %w", err)}
