@@ -1,0 +1,273 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// App is the facade the UI calls through Wails bindings. Every exported
+// method is bound: it returns (T, error) or error, and the UI gets a
+// promise that rejects with the error's message. The methods are safe for
+// concurrent use (Wails calls each on its own goroutine).
+//
+// App holds no window code: events go through an Emitter and dialogs
+// through Dialogs (runtime_wails.go implements both), so tests drive it
+// with fakes and the real harness.
+type App struct {
+	cfg      config
+	paths    Paths
+	log      *slog.Logger
+	reg      *tool.Registry
+	emit     Emitter
+	dialogs  Dialogs
+	keys     Keychain
+	examples fs.FS
+	prompter *modalPrompter
+	focused  atomic.Bool
+	journal  *journal.Journal
+
+	base   context.Context // cancelled at shutdown: stops running turns
+	cancel context.CancelFunc
+
+	mu               sync.Mutex
+	settings         Settings
+	rt               *harness.Runtime   // opens new chats; nil when it could not open
+	retired          []*harness.Runtime // replaced by a settings change; closed at shutdown
+	modelErr         error              // why there is no model provider
+	modelDescription string             // Describe() of the provider in use
+	keychainErr      error              // the keychain could not be read
+	serversLoaded    string             // servers.json registered at start
+	rtErr            error              // why rt is nil
+	notices          []Notice           // problems found at start, shown by the UI
+	watcher          *dirWatcher
+	chats            map[string]*chat
+}
+
+// config is what the command line (Options.Args) and the caller decide.
+type config struct {
+	Version       string
+	ConfigDir     string // --config-dir: moves settings, journal and logs
+	DBPath        string // --db
+	Coworkers     string // --coworkers: bundles folder for this run (not saved)
+	OpenCoworker  string // --coworker: open a chat with it at start
+	Provider      string // --provider
+	BaseURL       string // --base-url
+	Model         string // --model
+	Approve       string // --approve
+	Servers       string // --servers
+	PromptTimeout string // --prompt-timeout (Go duration)
+	Getenv        func(string) string
+}
+
+// deps are the window-side parts; tests pass fakes.
+type deps struct {
+	Emitter  Emitter
+	Dialogs  Dialogs
+	Keychain Keychain
+	Notifier Notifier
+	Logger   *slog.Logger
+	Examples fs.FS
+}
+
+// AppInfo is what the UI needs at start.
+type AppInfo struct {
+	Version       string   `json:"version"`
+	ConfigDir     string   `json:"config_dir"`
+	JournalPath   string   `json:"journal_path"`
+	LogFile       string   `json:"log_file"`
+	CoworkersDir  string   `json:"coworkers_dir"`
+	Model         string   `json:"model"`       // where requests go, never a key
+	ModelError    string   `json:"model_error"` // why no model is configured
+	RuntimeError  string   `json:"runtime_error"`
+	ApprovalMode  string   `json:"approval_mode"`
+	Notices       []Notice `json:"notices"`
+	StartCoworker string   `json:"start_coworker"` // open a chat with it at start
+}
+
+// newApp builds the app: settings, journal, servers.json, the example
+// bundles on first run, and the harness runtime. Problems a person can fix
+// (bad settings file, servers.json error, unreachable keychain) become
+// notices and the app still starts; only a journal that cannot be opened is
+// kept as the runtime error, shown in the window.
+func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	paths, err := resolvePaths(cfg.ConfigDir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.DBPath != "" {
+		paths.Journal = cfg.DBPath
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Keychain == nil {
+		d.Keychain = osKeychain{}
+	}
+	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain,
+		examples: d.Examples, chats: map[string]*chat{}}
+	a.base, a.cancel = context.WithCancel(ctx)
+	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
+	a.focused.Store(true)
+
+	s, err := LoadSettings(paths.Settings)
+	if err != nil {
+		a.notice(NoticeError, "Settings were not loaded: "+err.Error())
+	}
+	a.settings = cfg.override(s)
+	a.registerServers()
+	if j, err := journal.Open(paths.Journal, nil); err != nil {
+		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
+	} else {
+		a.journal = j
+		if n := j.Recovered(); n > 0 {
+			a.notice(NoticeWarn, fmt.Sprintf("%d tool call(s) were interrupted when the app stopped; review them in Activity and record what happened.", n))
+		}
+	}
+	dir := a.coworkersDir()
+	if a.settings.CoworkersDir == "" && cfg.Coworkers == "" {
+		if seeded, err := seedCoworkers(dir, a.examples); err != nil {
+			a.notice(NoticeWarn, err.Error())
+		} else if seeded {
+			a.notice(NoticeInfo, "Example coworkers were copied to "+dir+".")
+		}
+	}
+	if a.journal != nil {
+		a.reopenLocked()
+	}
+	return a, nil
+}
+
+// override applies the command-line flags on top of the saved settings.
+// The result is what this run uses; it is saved only if the person saves
+// settings.
+func (c config) override(s Settings) Settings {
+	if c.Provider != "" {
+		s.Provider = c.Provider
+	}
+	if c.BaseURL != "" || c.Model != "" {
+		p := &s.OpenAI
+		if s.Provider == "anthropic" {
+			p = &s.Anthropic
+		}
+		if c.BaseURL != "" {
+			p.BaseURL = c.BaseURL
+		}
+		if c.Model != "" {
+			p.Model = c.Model
+		}
+	}
+	if c.Approve != "" {
+		s.ApprovalMode = c.Approve
+	}
+	if c.Servers != "" {
+		s.ServersPath = c.Servers
+	}
+	if c.Coworkers != "" {
+		s.CoworkersDir = c.Coworkers
+	}
+	return s
+}
+
+// registerServers registers the servers.json providers before the registry
+// freezes. A file with an error is not registered at all (so one typo does
+// not stop the app); the error is shown as a notice naming file and line.
+func (a *App) registerServers() {
+	path := a.settings.ServersPath
+	if path == "" || a.reg == nil || a.reg.Frozen() {
+		return
+	}
+	servers, err := tool.ReadServersFile(path)
+	if err != nil {
+		a.notice(NoticeError, "servers.json was not loaded, its MCP providers are unavailable: "+err.Error())
+		return
+	}
+	a.serversLoaded = path
+	for _, s := range servers {
+		if err := a.reg.RegisterMCP(s); err != nil {
+			a.notice(NoticeError, "servers.json: "+err.Error())
+		}
+	}
+}
+
+func (a *App) notice(level, msg string) {
+	a.log.Info("notice", "level", level, "message", msg)
+	a.notices = append(a.notices, Notice{Level: level, Message: msg})
+}
+
+// coworkersDir is the bundles folder in use.
+func (a *App) coworkersDir() string {
+	if a.settings.CoworkersDir != "" {
+		return a.settings.CoworkersDir
+	}
+	return a.paths.DefaultCoworkers
+}
+
+// startup runs when the window is up: it starts watching the bundles folder.
+func (a *App) startup() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.rewatchLocked()
+}
+
+// shutdown closes every chat and runtime and the journal. Running turns are
+// cancelled; their calls end as the harness journals them.
+func (a *App) shutdown() {
+	a.cancel()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_ = a.watcher.Close()
+	a.watcher = nil
+	var errs []error
+	for _, rt := range append(a.retired, a.rt) {
+		if rt != nil {
+			errs = append(errs, rt.Close())
+		}
+	}
+	a.rt, a.retired, a.chats = nil, nil, map[string]*chat{}
+	if a.journal != nil {
+		errs = append(errs, a.journal.Close())
+		a.journal = nil
+	}
+	if err := errors.Join(errs...); err != nil {
+		a.log.Error("shutdown", "err", err)
+	}
+}
+
+// Info returns what the UI shows at start: paths, the model in use and
+// problems found while starting.
+func (a *App) Info() (AppInfo, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	info := AppInfo{Version: a.cfg.Version, ConfigDir: a.paths.ConfigDir, JournalPath: a.paths.Journal, LogFile: a.paths.LogFile,
+		CoworkersDir: a.coworkersDir(), ApprovalMode: a.settings.ApprovalMode, Notices: append([]Notice{}, a.notices...),
+		StartCoworker: a.cfg.OpenCoworker}
+	if a.modelErr != nil {
+		info.ModelError = a.modelErr.Error()
+	}
+	if a.rtErr != nil {
+		info.RuntimeError = a.rtErr.Error()
+	}
+	info.Model = a.modelDescription
+	return info, nil
+}
+
+// SetWindowFocused tells the app whether its window has the focus; the UI
+// calls it on focus and blur. A prompt raised while unfocused also raises a
+// native notification (SPEC §7).
+func (a *App) SetWindowFocused(focused bool) error {
+	a.focused.Store(focused)
+	return nil
+}

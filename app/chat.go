@@ -1,0 +1,154 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/consent"
+)
+
+// chat is one open session and the runtime that owns it.
+type chat struct {
+	s        *harness.Session
+	coworker string
+	running  atomic.Bool
+}
+
+// ChatInfo describes an open chat.
+type ChatInfo struct {
+	SessionID    string     `json:"session_id"`
+	Coworker     string     `json:"coworker"`
+	CoworkerName string     `json:"coworker_name"`
+	Identity     string     `json:"identity"` // execution identity (SPEC §7)
+	Model        string     `json:"model"`
+	ApprovalMode string     `json:"approval_mode"`
+	Tools        []ToolInfo `json:"tools"`
+}
+
+// ToolInfo is one tool a chat's model can see.
+type ToolInfo struct {
+	Name           string `json:"name"` // qualified name
+	Description    string `json:"description"`
+	Provider       string `json:"provider"` // "native" or "mcp:<namespace>"
+	Risk           string `json:"risk"`
+	Classification string `json:"classification"`
+}
+
+// ErrTurnRunning is returned by Send while the chat's previous turn runs.
+var ErrTurnRunning = errors.New("a turn is already running in this chat; wait for it or cancel it")
+
+// OpenChat starts a session with the coworker whose bundle id is given
+// (loading and resolving its bundle, SPEC §4) and returns it. Errors say
+// what to fix: no model configured, a broken bundle, a missing tool.
+func (a *App) OpenChat(coworker string) (ChatInfo, error) {
+	a.mu.Lock()
+	rt, rtErr, modelErr, desc, mode := a.rt, a.rtErr, a.modelErr, a.modelDescription, a.settings.ApprovalMode
+	a.mu.Unlock()
+	switch {
+	case rt == nil && rtErr != nil:
+		return ChatInfo{}, rtErr
+	case rt == nil:
+		return ChatInfo{}, errors.New("the harness is not running")
+	case modelErr != nil:
+		return ChatInfo{}, modelErr
+	}
+	s, err := rt.NewSession(a.base, coworker)
+	if err != nil {
+		return ChatInfo{}, fmt.Errorf("cannot open a chat with %q: %w", coworker, err)
+	}
+	c := &chat{s: s, coworker: coworker}
+	a.mu.Lock()
+	a.chats[s.ID()] = c
+	a.mu.Unlock()
+	info := ChatInfo{SessionID: s.ID(), Coworker: coworker, Identity: s.Identity(), Model: desc, ApprovalMode: mode, Tools: []ToolInfo{}}
+	for _, t := range s.Tools() {
+		info.Tools = append(info.Tools, ToolInfo{Name: t.Name, Description: t.Descriptor.Description, Provider: t.Provider,
+			Risk: string(t.Descriptor.Risk), Classification: string(t.Descriptor.Classification)})
+	}
+	if set, err := rt.Bundles(); err == nil {
+		if b, ok := set.Get(coworker); ok {
+			info.CoworkerName = b.Name
+		}
+	}
+	a.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
+	return info, nil
+}
+
+func (a *App) chat(sessionID string) (*chat, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c, ok := a.chats[sessionID]
+	if !ok {
+		return nil, fmt.Errorf("no open chat %q (it was closed, or the app restarted)", sessionID)
+	}
+	return c, nil
+}
+
+// Send runs one turn in the chat and returns how it ended. While it runs,
+// the turn's events stream to the UI as EventHarness. A model that fails
+// (unreachable, crashed mid-turn) is not an error here: the result has
+// status "failed" and the reason, and an "error" event says the same; the
+// chat stays usable. Errors are for an unknown chat, an empty prompt or a
+// turn already running.
+func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error) {
+	c, err := a.chat(sessionID)
+	if err != nil {
+		return res, err
+	}
+	if prompt == "" {
+		return res, errors.New("the message is empty")
+	}
+	if !c.running.CompareAndSwap(false, true) {
+		return res, ErrTurnRunning
+	}
+	defer c.running.Store(false)
+	defer func() {
+		if p := recover(); p != nil {
+			a.log.Error("turn panicked", "session", sessionID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = fmt.Errorf("internal error in this turn: %v", p)
+		}
+	}()
+	r, err := c.s.Send(a.base, prompt, func(e harness.Event) { a.emit.Emit(EventHarness, e) })
+	if r != nil {
+		return *r, nil
+	}
+	return res, err
+}
+
+// Cancel cancels the chat's running turn, if any; Send then returns with
+// status "cancelled". Cancelling is not rollback (SPEC §6).
+func (a *App) Cancel(sessionID string) error {
+	c, err := a.chat(sessionID)
+	if err != nil {
+		return err
+	}
+	c.s.Cancel()
+	return nil
+}
+
+// CloseChat closes the session: a running turn is cancelled and every grant
+// of the session is revoked.
+func (a *App) CloseChat(sessionID string) error {
+	c, err := a.chat(sessionID)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	delete(a.chats, sessionID)
+	a.mu.Unlock()
+	return c.s.Close()
+}
+
+// RespondApproval answers a consent prompt: decision is "allow_once",
+// "allow_session", "allow_always" or "deny" (SPEC §7).
+func (a *App) RespondApproval(id, decision string) error {
+	return a.prompter.Respond(id, consent.Decision(decision))
+}
+
+// PendingApprovals lists the prompts waiting now (for a UI that reloads).
+func (a *App) PendingApprovals() ([]PendingApproval, error) {
+	return a.prompter.Pending(), nil
+}

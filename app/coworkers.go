@@ -1,0 +1,127 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/openworker/desktop/harness/bundle"
+)
+
+// CoworkerList is the bundles folder as loaded: the coworkers that work and
+// the bundles that do not, each with its error and the fix (SPEC §4).
+type CoworkerList struct {
+	Dir       string         `json:"dir"`
+	Coworkers []CoworkerInfo `json:"coworkers"`
+	Broken    []BrokenBundle `json:"broken"`
+	Error     string         `json:"error"` // the folder itself cannot be read
+}
+
+// CoworkerInfo is one loaded bundle.
+type CoworkerInfo struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Version     string `json:"version"`
+	Dir         string `json:"dir"`
+}
+
+// BrokenBundle is a bundle that did not load.
+type BrokenBundle struct {
+	Dir     string `json:"dir"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
+
+// Coworkers loads the bundles folder afresh.
+func (a *App) Coworkers() (CoworkerList, error) {
+	a.mu.Lock()
+	dir := a.coworkersDir()
+	a.mu.Unlock()
+	return loadCoworkers(dir), nil
+}
+
+func loadCoworkers(dir string) CoworkerList {
+	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		l.Error = fmt.Sprintf("the coworkers folder %s does not exist or is not a folder; choose another one", dir)
+		return l
+	}
+	set, err := bundle.LoadDir(dir)
+	if err != nil {
+		l.Error = err.Error()
+		return l
+	}
+	for _, b := range set.Bundles {
+		l.Coworkers = append(l.Coworkers, CoworkerInfo{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version, Dir: b.Dir})
+	}
+	for _, e := range set.Errors {
+		l.Broken = append(l.Broken, BrokenBundle{Dir: e.Dir, File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Fix: e.Fix})
+	}
+	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
+	return l
+}
+
+// SetCoworkersDir makes dir the bundles folder, saves that choice, and
+// returns the new list. Chats already open keep their coworker.
+func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return CoworkerList{}, err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return CoworkerList{}, fmt.Errorf("%s is not a folder", abs)
+	}
+	a.mu.Lock()
+	s := a.settings
+	s.CoworkersDir = abs
+	if err := SaveSettings(a.paths.Settings, s); err != nil {
+		a.mu.Unlock()
+		return CoworkerList{}, err
+	}
+	a.settings = s
+	a.reopenLocked()
+	a.rewatchLocked()
+	a.mu.Unlock()
+	l := loadCoworkers(abs)
+	a.emit.Emit(EventCoworkersChanged, l)
+	return l, nil
+}
+
+// ChooseCoworkersDir asks for a folder with the native picker and uses it;
+// when the person cancels, the list is unchanged.
+func (a *App) ChooseCoworkersDir() (CoworkerList, error) {
+	if a.dialogs == nil {
+		return CoworkerList{}, errors.New("no folder picker is available")
+	}
+	a.mu.Lock()
+	start := a.coworkersDir()
+	a.mu.Unlock()
+	dir, err := a.dialogs.ChooseDirectory("Choose the coworkers folder", start)
+	if err != nil {
+		return CoworkerList{}, err
+	}
+	if dir == "" {
+		return a.Coworkers()
+	}
+	return a.SetCoworkersDir(dir)
+}
+
+// rewatchLocked watches the current bundles folder and sends
+// EventCoworkersChanged after each change (live reload). a.mu must be held.
+func (a *App) rewatchLocked() {
+	_ = a.watcher.Close()
+	a.watcher = nil
+	dir := a.coworkersDir()
+	w, err := watchDir(dir, func() { a.emit.Emit(EventCoworkersChanged, loadCoworkers(dir)) })
+	if err != nil {
+		a.log.Warn("watch coworkers", "dir", dir, "err", err)
+		return
+	}
+	a.watcher = w
+}

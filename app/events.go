@@ -1,0 +1,74 @@
+package app
+
+import "github.com/openworker/desktop/harness"
+
+// EventName names an event the app sends to the UI over the Wails event
+// bus. Every name is mirrored in frontend/src/lib/events.ts, and
+// TestEventsMirroredInTypeScript keeps the two lists equal.
+type EventName string
+
+// Events to the UI. The payload type of each is in its comment.
+const (
+	// EventHarness carries one harness.Event of an open chat (SPEC §10 names
+	// in Event.Type, mirrored as HarnessEventType in TypeScript).
+	EventHarness EventName = "harness:event"
+	// EventApprovalRequest carries a PendingApproval: show the consent modal.
+	EventApprovalRequest EventName = "approval:request"
+	// EventApprovalClosed carries an ApprovalClosed: hide that modal.
+	EventApprovalClosed EventName = "approval:closed"
+	// EventCoworkersChanged carries a CoworkerList after the bundles folder
+	// changed on disk or a new folder was chosen.
+	EventCoworkersChanged EventName = "coworkers:changed"
+	// EventNotice carries a Notice to show as a banner.
+	EventNotice EventName = "app:notice"
+	// EventOpenChat carries a ChatInfo for a chat the app opened on its own
+	// (the --coworker startup flag).
+	EventOpenChat EventName = "app:open-chat"
+)
+
+// AppEvents lists every EventName, in declaration order.
+var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventOpenChat}
+
+// HarnessEvents lists the harness event types the UI understands (defined
+// once in package harness, mirrored in TypeScript).
+var HarnessEvents = []harness.EventType{
+	harness.EventTurnStarted, harness.EventText, harness.EventAssistantMessage, harness.EventToolProposed,
+	harness.EventApprovalRequired, harness.EventApprovalDecided, harness.EventToolStarted, harness.EventToolProgress,
+	harness.EventToolFinished, harness.EventWarning, harness.EventTurnFinished, harness.EventError,
+}
+
+// Notice levels.
+const (
+	NoticeInfo  = "info"
+	NoticeWarn  = "warning"
+	NoticeError = "error"
+)
+
+// Notice is a message for the person, shown as a banner in the window.
+type Notice struct {
+	Level   string `json:"level"` // info | warning | error
+	Message string `json:"message"`
+}
+
+// Emitter sends events to the UI. The Wails implementation is in
+// runtime_wails.go; tests use a recording fake. Emit must not block for
+// long: it runs on a turn's goroutine.
+type Emitter interface {
+	Emit(name EventName, payload any)
+}
+
+// Notifier raises a native notification (used when the window is not
+// focused and a prompt waits, SPEC §7). It is satisfied by the platform
+// adapter; nil means no native notifications.
+type Notifier interface {
+	Notify(title, body string) error
+}
+
+// Dialogs opens native dialogs. The Wails implementation is in
+// runtime_wails.go.
+type Dialogs interface {
+	// ChooseDirectory asks for a folder; "" when the person cancels.
+	ChooseDirectory(title, start string) (string, error)
+	// ChooseFile asks for a file to open; "" when the person cancels.
+	ChooseFile(title, start string) (string, error)
+}

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"context"
+	"sync"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// wailsUI is the one place that calls the Wails runtime: events to the UI
+// and native dialogs. It needs the context Wails hands to OnStartup; before
+// that, events are dropped (no window is listening yet).
+type wailsUI struct {
+	mu  sync.RWMutex
+	ctx context.Context
+}
+
+func (w *wailsUI) setContext(ctx context.Context) {
+	w.mu.Lock()
+	w.ctx = ctx
+	w.mu.Unlock()
+}
+
+func (w *wailsUI) context() context.Context {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.ctx
+}
+
+// Emit implements Emitter.
+func (w *wailsUI) Emit(name EventName, payload any) {
+	if ctx := w.context(); ctx != nil {
+		wruntime.EventsEmit(ctx, string(name), payload)
+	}
+}
+
+// ChooseDirectory implements Dialogs.
+func (w *wailsUI) ChooseDirectory(title, start string) (string, error) {
+	ctx := w.context()
+	if ctx == nil {
+		return "", nil
+	}
+	return wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start, CanCreateDirectories: true})
+}
+
+// ChooseFile implements Dialogs.
+func (w *wailsUI) ChooseFile(title, start string) (string, error) {
+	ctx := w.context()
+	if ctx == nil {
+		return "", nil
+	}
+	return wruntime.OpenFileDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start,
+		Filters: []wruntime.FileFilter{{DisplayName: "JSON files (*.json)", Pattern: "*.json"}}})
+}
+
+// show brings the window to the front (a second instance was started).
+func (w *wailsUI) show() {
+	if ctx := w.context(); ctx != nil {
+		wruntime.WindowUnminimise(ctx)
+		wruntime.Show(ctx)
+	}
+}

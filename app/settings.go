@@ -1,0 +1,161 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/model"
+)
+
+// Settings are the person's non-secret choices, kept as JSON in
+// <config dir>/OpenWorker/settings.json. API keys are never here: they live
+// in the OS keychain (keychain.go).
+type Settings struct {
+	// Provider is "openai" (any OpenAI-compatible endpoint) or "anthropic".
+	Provider  string           `json:"provider"`
+	OpenAI    ProviderSettings `json:"openai"`
+	Anthropic ProviderSettings `json:"anthropic"`
+	// CoworkersDir is the bundles folder (SPEC §4); "" means the default
+	// folder under the person's documents.
+	CoworkersDir string `json:"coworkers_dir"`
+	// ServersPath is the servers.json of MCP providers (SPEC §3); "" for
+	// none. Read at start: a change needs a restart (the registry is frozen).
+	ServersPath string `json:"servers_path"`
+	// ApprovalMode is "ask" or "bypass" (SPEC §7).
+	ApprovalMode string `json:"approval_mode"`
+}
+
+// ProviderSettings say where one provider is. Empty fields take the
+// defaults of model.FromEnv (for OpenAI-compatible with no key and no URL:
+// Ollama on 127.0.0.1:11434).
+type ProviderSettings struct {
+	BaseURL string `json:"base_url"`
+	Model   string `json:"model"`
+}
+
+// DefaultSettings are used when no settings file exists.
+func DefaultSettings() Settings {
+	return Settings{Provider: model.ProviderOpenAI, ApprovalMode: string(consent.Ask)}
+}
+
+// Validate reports the first field a person must fix, naming it.
+func (s Settings) Validate() error {
+	switch s.Provider {
+	case model.ProviderOpenAI, model.ProviderAnthropic:
+	default:
+		return fmt.Errorf("provider %q: choose %q or %q", s.Provider, model.ProviderOpenAI, model.ProviderAnthropic)
+	}
+	for name, p := range map[string]ProviderSettings{"OpenAI-compatible": s.OpenAI, "Anthropic": s.Anthropic} {
+		if p.BaseURL == "" {
+			continue
+		}
+		u, err := url.Parse(p.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", name, p.BaseURL)
+		}
+		if u.User != nil {
+			return fmt.Errorf("%s base URL must not contain a user or password; put the API key in the key field (it is kept in the OS keychain)", name)
+		}
+	}
+	switch consent.Mode(s.ApprovalMode) {
+	case consent.Ask, consent.Bypass:
+	default:
+		return fmt.Errorf("approval mode %q: choose %q or %q", s.ApprovalMode, consent.Ask, consent.Bypass)
+	}
+	if s.CoworkersDir != "" && !filepath.IsAbs(s.CoworkersDir) {
+		return fmt.Errorf("coworkers folder %q must be an absolute path", s.CoworkersDir)
+	}
+	if s.ServersPath != "" && !filepath.IsAbs(s.ServersPath) {
+		return fmt.Errorf("servers.json path %q must be an absolute path", s.ServersPath)
+	}
+	return nil
+}
+
+// LoadSettings reads path. A missing file gives DefaultSettings. Unknown
+// fields and malformed JSON are errors naming the file and line, so a typo
+// is not silently dropped.
+func LoadSettings(path string) (Settings, error) {
+	s := DefaultSettings()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read settings: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return DefaultSettings(), fmt.Errorf("%s:%d: %v; fix or delete the file (it holds no secrets)", path, lineOf(data, dec.InputOffset(), err), err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return DefaultSettings(), fmt.Errorf("%s: extra data after the settings object; fix or delete the file", path)
+	}
+	if s.Provider == "" {
+		s.Provider = model.ProviderOpenAI
+	}
+	if s.ApprovalMode == "" {
+		s.ApprovalMode = string(consent.Ask)
+	}
+	if err := s.Validate(); err != nil {
+		return DefaultSettings(), fmt.Errorf("%s: %v", path, err)
+	}
+	return s, nil
+}
+
+// lineOf returns the 1-based line of the error's offset in data.
+func lineOf(data []byte, off int64, err error) int {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// SaveSettings validates s and writes it to path atomically (a temporary
+// file renamed over the old one), mode 0600.
+func SaveSettings(path string, s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	s.CoworkersDir = strings.TrimSpace(s.CoworkersDir)
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.json")
+	if err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,120 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openworker/desktop/harness/model"
+)
+
+// SettingsView is the Settings screen: the saved choices, which API keys
+// the keychain holds (never the keys), and where things are.
+type SettingsView struct {
+	Settings      Settings        `json:"settings"`
+	KeyStored     map[string]bool `json:"key_stored"` // provider → a key is in the keychain
+	KeychainError string          `json:"keychain_error"`
+	Model         string          `json:"model"`
+	ModelError    string          `json:"model_error"`
+	SettingsFile  string          `json:"settings_file"`
+	ServersLoaded string          `json:"servers_loaded"` // servers.json in use since start
+	Restart       bool            `json:"restart"`        // a change needs a restart (servers.json)
+}
+
+// GetSettings returns the settings in use.
+func (a *App) GetSettings() (SettingsView, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.viewLocked(), nil
+}
+
+func (a *App) viewLocked() SettingsView {
+	v := SettingsView{Settings: a.settings, KeyStored: map[string]bool{}, Model: a.modelDescription,
+		SettingsFile: a.paths.Settings, ServersLoaded: a.serversLoaded}
+	for _, p := range []string{model.ProviderOpenAI, model.ProviderAnthropic} {
+		k, err := a.keys.Get(p)
+		if err != nil {
+			v.KeychainError = err.Error()
+			continue
+		}
+		v.KeyStored[p] = k != ""
+	}
+	if a.modelErr != nil {
+		v.ModelError = a.modelErr.Error()
+	}
+	v.Restart = a.settings.ServersPath != a.serversLoaded
+	return v
+}
+
+// SaveSettings validates and saves s, then applies it: new chats use the
+// new provider, folder and approval mode at once; chats already open keep
+// theirs. A changed servers.json path applies at the next start.
+func (a *App) SaveSettings(s Settings) (SettingsView, error) {
+	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
+	s.Anthropic.BaseURL = strings.TrimSpace(s.Anthropic.BaseURL)
+	if err := s.Validate(); err != nil {
+		return SettingsView{}, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := SaveSettings(a.paths.Settings, s); err != nil {
+		return SettingsView{}, err
+	}
+	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
+	a.settings = s
+	a.reopenLocked()
+	if dirChanged {
+		a.rewatchLocked()
+		go a.emit.Emit(EventCoworkersChanged, loadCoworkers(a.coworkersDir()))
+	}
+	return a.viewLocked(), nil
+}
+
+// SetAPIKey stores the API key of provider ("openai" or "anthropic") in the
+// OS keychain and applies it to new chats. The key is never written to a
+// file, the journal or the log.
+func (a *App) SetAPIKey(provider, key string) (SettingsView, error) {
+	if err := checkProvider(provider); err != nil {
+		return SettingsView{}, err
+	}
+	key = strings.TrimSpace(key)
+	if key == "" {
+		return SettingsView{}, fmt.Errorf("the key is empty; use Remove to delete a stored key")
+	}
+	if err := a.keys.Set(provider, key); err != nil {
+		return SettingsView{}, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.reopenLocked()
+	return a.viewLocked(), nil
+}
+
+// DeleteAPIKey removes the stored key of provider.
+func (a *App) DeleteAPIKey(provider string) (SettingsView, error) {
+	if err := checkProvider(provider); err != nil {
+		return SettingsView{}, err
+	}
+	if err := a.keys.Delete(provider); err != nil {
+		return SettingsView{}, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.reopenLocked()
+	return a.viewLocked(), nil
+}
+
+func checkProvider(p string) error {
+	if p != model.ProviderOpenAI && p != model.ProviderAnthropic {
+		return fmt.Errorf("provider %q: want %q or %q", p, model.ProviderOpenAI, model.ProviderAnthropic)
+	}
+	return nil
+}
+
+// ChooseServersFile asks for a servers.json with the native picker and
+// returns its path ("" when the person cancels). It does not save it.
+func (a *App) ChooseServersFile() (string, error) {
+	if a.dialogs == nil {
+		return "", fmt.Errorf("no file picker is available")
+	}
+	return a.dialogs.ChooseFile("Choose servers.json", a.paths.ConfigDir)
+}

@@ -1,0 +1,71 @@
+// Typed wrappers over the generated Wails bindings (../wailsjs). Every call
+// returns a promise that rejects with an Error whose message is the Go
+// error's text, so screens can show it as is.
+import * as Bindings from "../wailsjs/go/app/App";
+import { EventsOn, BrowserOpenURL } from "../wailsjs/runtime/runtime";
+import type {
+  AppInfo, ChatInfo, CoworkerList, Decision, Invocation, JournalSession, PendingApproval,
+  SessionDetail, Settings, SettingsView, TurnResult,
+} from "./types";
+import type { AppEventName } from "./events";
+
+/** The generated binding functions (a fake in tests). */
+export type Backend = typeof Bindings;
+
+/** Subscribes to a Go event; returns the unsubscribe function. */
+export type Subscribe = (name: AppEventName, cb: (payload: unknown) => void) => () => void;
+
+/** toError turns whatever a binding rejected with into an Error. */
+export function toError(e: unknown): Error {
+  if (e instanceof Error) return e;
+  if (typeof e === "string") return new Error(e);
+  if (e && typeof e === "object" && "message" in e) return new Error(String((e as { message: unknown }).message));
+  return new Error(String(e));
+}
+
+async function call<T>(p: () => Promise<unknown>): Promise<T> {
+  try {
+    return (await p()) as T;
+  } catch (e) {
+    throw toError(e);
+  }
+}
+
+export function makeApi(b: Backend, subscribe: Subscribe) {
+  return {
+    info: () => call<AppInfo>(() => b.Info()),
+    coworkers: () => call<CoworkerList>(() => b.Coworkers()),
+    chooseCoworkersDir: () => call<CoworkerList>(() => b.ChooseCoworkersDir()),
+    setCoworkersDir: (dir: string) => call<CoworkerList>(() => b.SetCoworkersDir(dir)),
+    openChat: (coworker: string) => call<ChatInfo>(() => b.OpenChat(coworker)),
+    send: (sessionId: string, prompt: string) => call<TurnResult>(() => b.Send(sessionId, prompt)),
+    cancel: (sessionId: string) => call<void>(() => b.Cancel(sessionId)),
+    closeChat: (sessionId: string) => call<void>(() => b.CloseChat(sessionId)),
+    respondApproval: (id: string, d: Decision) => call<void>(() => b.RespondApproval(id, d)),
+    pendingApprovals: async () => (await call<PendingApproval[] | null>(() => b.PendingApprovals())) ?? [],
+    setWindowFocused: (focused: boolean) => call<void>(() => b.SetWindowFocused(focused)),
+    sessions: async () => (await call<JournalSession[] | null>(() => b.Sessions())) ?? [],
+    sessionDetail: (id: string) => call<SessionDetail>(() => b.SessionDetail(id)),
+    reconcile: (invocationId: string, outcome: "applied" | "not-applied") =>
+      call<Invocation>(() => b.Reconcile(invocationId, outcome)),
+    getSettings: () => call<SettingsView>(() => b.GetSettings()),
+    // The generated signature wants the generated class; the JSON shape is the same.
+    saveSettings: (s: Settings) => call<SettingsView>(() => b.SaveSettings(s as unknown as Parameters<Backend["SaveSettings"]>[0])),
+    setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.SetAPIKey(provider, key)),
+    deleteApiKey: (provider: string) => call<SettingsView>(() => b.DeleteAPIKey(provider)),
+    chooseServersFile: () => call<string>(() => b.ChooseServersFile()),
+    on: subscribe,
+  };
+}
+
+export type Api = ReturnType<typeof makeApi>;
+
+/** The API of the running app. */
+export const api: Api = makeApi(Bindings, (name, cb) => EventsOn(name, cb));
+
+/** Opens an http(s) link in the system browser, never inside the app window. */
+export function openExternal(href: string): boolean {
+  if (!/^https?:\/\//i.test(href)) return false;
+  BrowserOpenURL(href);
+  return true;
+}

@@ -1,0 +1,157 @@
+// The chat reducer: folds the harness events of one session into what the
+// Chat screen shows. Pure functions, so they are unit-tested without a UI.
+import { HarnessEventType as T } from "./events";
+import type { HarnessEvent, PendingApproval, ApprovalClosed } from "./types";
+
+export type ToolStatus =
+  | "proposed" | "awaiting_approval" | "running" | "succeeded" | "failed" | "unknown" | "refused";
+
+export interface ToolCardItem {
+  kind: "tool";
+  key: string; // invocation id
+  callId: string;
+  tool: string; // qualified name (the alias until approval says more)
+  args: unknown;
+  status: ToolStatus;
+  decision?: string;
+  decisionReason?: string;
+  progress: { text: string; data?: unknown }[];
+  result?: string;
+  error?: string;
+  durationMs?: number;
+}
+
+export type Item =
+  | { kind: "user"; key: string; text: string }
+  | { kind: "assistant"; key: string; text: string; streaming: boolean }
+  | ToolCardItem
+  | { kind: "notice"; key: string; level: "info" | "warning" | "error"; text: string };
+
+export interface ChatState {
+  items: Item[];
+  running: boolean;
+  turnId: string;
+  lastStatus: string;
+}
+
+/** At most this many progress lines are kept per card (SPEC §6 allows 64). */
+export const MaxProgress = 64;
+
+export function emptyChat(): ChatState {
+  return { items: [], running: false, turnId: "", lastStatus: "" };
+}
+
+function updateCard(s: ChatState, key: string | undefined, f: (c: ToolCardItem) => ToolCardItem): ChatState {
+  if (!key) return s;
+  let found = false;
+  const items = s.items.map((it) => {
+    if (it.kind === "tool" && it.key === key) {
+      found = true;
+      return f(it);
+    }
+    return it;
+  });
+  return found ? { ...s, items } : s;
+}
+
+function finishStreaming(items: Item[]): Item[] {
+  return items.map((it) => (it.kind === "assistant" && it.streaming ? { ...it, streaming: false } : it));
+}
+
+/** reduce applies one harness event to a chat's state and returns the new state. */
+export function reduce(s: ChatState, e: HarnessEvent): ChatState {
+  const turn = e.turn_id ?? "";
+  const attemptKey = `a:${turn}:${e.attempt ?? 0}`;
+  switch (e.type) {
+    case T.TurnStarted:
+      return {
+        ...s, running: true, turnId: turn, lastStatus: "",
+        items: [...s.items, { kind: "user", key: `u:${turn}`, text: e.text ?? "" }],
+      };
+    case T.Text: {
+      const last = s.items[s.items.length - 1];
+      if (last && last.kind === "assistant" && last.key === attemptKey && last.streaming) {
+        return { ...s, items: [...s.items.slice(0, -1), { ...last, text: last.text + (e.text ?? "") }] };
+      }
+      return { ...s, items: [...s.items, { kind: "assistant", key: attemptKey, text: e.text ?? "", streaming: true }] };
+    }
+    case T.AssistantMessage: {
+      const i = s.items.findIndex((it) => it.kind === "assistant" && it.key === attemptKey);
+      const msg: Item = { kind: "assistant", key: attemptKey, text: e.text ?? "", streaming: false };
+      if (i < 0) return { ...s, items: [...s.items, msg] };
+      const items = s.items.slice();
+      items[i] = msg;
+      return { ...s, items };
+    }
+    case T.ToolProposed: {
+      const card: ToolCardItem = {
+        kind: "tool", key: e.invocation_id ?? e.call_id ?? `c:${s.items.length}`, callId: e.call_id ?? "",
+        tool: e.tool || e.alias || "", args: e.arguments, status: "proposed", progress: [],
+      };
+      return { ...s, items: [...finishStreaming(s.items), card] };
+    }
+    case T.ApprovalRequired:
+      return updateCard(s, e.invocation_id, (c) => ({ ...c, tool: e.tool || c.tool, status: "awaiting_approval" }));
+    case T.ApprovalDecided:
+      return updateCard(s, e.invocation_id, (c) => ({
+        ...c, tool: e.tool || c.tool, decision: e.status, decisionReason: e.text,
+        status: c.status === "awaiting_approval" ? "proposed" : c.status,
+      }));
+    case T.ToolStarted:
+      return updateCard(s, e.invocation_id, (c) => ({ ...c, tool: e.tool || c.tool, status: "running" }));
+    case T.ToolProgress:
+      return updateCard(s, e.invocation_id, (c) =>
+        c.progress.length >= MaxProgress ? c : { ...c, progress: [...c.progress, { text: e.text ?? "", data: e.data }] });
+    case T.ToolFinished:
+      return updateCard(s, e.invocation_id, (c) => ({
+        ...c, tool: e.tool || c.tool, status: (e.status as ToolStatus) || "failed",
+        result: e.text, error: e.error, durationMs: e.duration_ms,
+      }));
+    case T.Warning:
+      return { ...s, items: [...s.items, { kind: "notice", key: `w:${s.items.length}`, level: "warning", text: e.text ?? "" }] };
+    case T.Error:
+      return { ...s, items: [...finishStreaming(s.items), { kind: "notice", key: `e:${s.items.length}`, level: "error", text: e.error || e.text || "error" }] };
+    case T.TurnFinished: {
+      let items = finishStreaming(s.items);
+      const status = e.status ?? "";
+      const from = items.findIndex((it) => it.key === `u:${turn}`);
+      const hadError = status === "failed" &&
+        items.slice(from + 1).some((it) => it.kind === "notice" && it.level === "error");
+      if ((status === "stopped" || status === "cancelled" || status === "failed") && !hadError) {
+        const text = status === "cancelled" ? "Cancelled." : `Turn ${status}: ${e.error || "no reason given"}`;
+        items = [...items, { kind: "notice", key: `t:${turn}`, level: status === "cancelled" ? "info" : "error", text }];
+      }
+      return { ...s, items, running: false, lastStatus: status };
+    }
+    default:
+      return s;
+  }
+}
+
+/** Pending consent prompts, oldest first; the modal shows the first. */
+export function addApproval(list: PendingApproval[], p: PendingApproval): PendingApproval[] {
+  return list.some((x) => x.id === p.id) ? list : [...list, p];
+}
+
+export function closeApproval(list: PendingApproval[], c: ApprovalClosed): PendingApproval[] {
+  return list.filter((x) => x.id !== c.id);
+}
+
+/** Pretty-prints tool arguments for a card or the consent modal. */
+export function formatArgs(args: unknown): string {
+  if (args === undefined || args === null) return "{}";
+  if (typeof args === "string") {
+    try {
+      return JSON.stringify(JSON.parse(args), null, 2);
+    } catch {
+      return args;
+    }
+  }
+  return JSON.stringify(args, null, 2);
+}
+
+/** Formats a duration in ms as "850 ms" or "2.4 s". */
+export function formatDuration(ms?: number): string {
+  if (ms === undefined || ms === null) return "";
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

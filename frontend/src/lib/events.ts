@@ -1,0 +1,28 @@
+// Event names, mirrored from Go. AppEvent mirrors app/events.go (AppEvents);
+// HarnessEventType mirrors harness/events.go (app.HarnessEvents).
+// TestEventsMirroredInTypeScript (app/events_test.go) fails when they differ.
+
+export const AppEvent = {
+  Harness: "harness:event",
+  ApprovalRequest: "approval:request",
+  ApprovalClosed: "approval:closed",
+  CoworkersChanged: "coworkers:changed",
+  Notice: "app:notice",
+} as const;
+export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];
+
+export const HarnessEventType = {
+  TurnStarted: "turn.started",
+  Text: "assistant.delta",
+  AssistantMessage: "assistant.message",
+  ToolProposed: "tool.proposed",
+  ApprovalRequired: "approval.required",
+  ApprovalDecided: "approval.decided",
+  ToolStarted: "tool.started",
+  ToolProgress: "tool.progress",
+  ToolFinished: "tool.finished",
+  Warning: "warning",
+  TurnFinished: "turn.finished",
+  Error: "error",
+} as const;
+export type HarnessEventName = (typeof HarnessEventType)[keyof typeof HarnessEventType];

@@ -1,0 +1,201 @@
+// Shapes of the values the Go side sends (JSON field names as in Go tags).
+import type { HarnessEventName } from "./events";
+
+export interface Notice {
+  level: "info" | "warning" | "error";
+  message: string;
+}
+
+export interface AppInfo {
+  version: string;
+  config_dir: string;
+  journal_path: string;
+  log_file: string;
+  coworkers_dir: string;
+  model: string;
+  model_error: string;
+  runtime_error: string;
+  approval_mode: string;
+  notices: Notice[] | null;
+  start_coworker: string;
+}
+
+export interface CoworkerInfo {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  dir: string;
+}
+
+export interface BrokenBundle {
+  dir: string;
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+  fix: string;
+}
+
+export interface CoworkerList {
+  dir: string;
+  coworkers: CoworkerInfo[] | null;
+  broken: BrokenBundle[] | null;
+  error: string;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  provider: string;
+  risk: string;
+  classification: string;
+}
+
+export interface ChatInfo {
+  session_id: string;
+  coworker: string;
+  coworker_name: string;
+  identity: string;
+  model: string;
+  approval_mode: string;
+  tools: ToolInfo[] | null;
+}
+
+export interface HarnessEvent {
+  type: HarnessEventName;
+  session_id: string;
+  turn_id?: string;
+  call_id?: string;
+  invocation_id?: string;
+  tool?: string;
+  alias?: string;
+  text?: string;
+  arguments?: unknown;
+  data?: unknown;
+  status?: string;
+  error?: string;
+  duration_ms?: number;
+  attempt?: number;
+}
+
+export interface TurnResult {
+  turn_id: string;
+  status: string;
+  reason?: string;
+  text: string;
+  attempts: number;
+  calls: number;
+}
+
+export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny";
+
+export interface ConsentRequest {
+  session_id: string;
+  turn_id: string;
+  call_id: string;
+  coworker: string;
+  coworker_name: string;
+  tool: string;
+  description: string;
+  provider: string;
+  classification: string;
+  risk: string;
+  arguments: unknown;
+}
+
+export interface PendingApproval {
+  id: string;
+  request: ConsentRequest;
+  deadline: string;
+}
+
+export interface ApprovalClosed {
+  id: string;
+  session_id: string;
+  decision: Decision;
+  reason: string;
+}
+
+export interface ProviderSettings {
+  base_url: string;
+  model: string;
+}
+
+export interface Settings {
+  provider: "openai" | "anthropic";
+  openai: ProviderSettings;
+  anthropic: ProviderSettings;
+  coworkers_dir: string;
+  servers_path: string;
+  approval_mode: "ask" | "bypass";
+}
+
+export interface SettingsView {
+  settings: Settings;
+  key_stored: Record<string, boolean>;
+  keychain_error: string;
+  model: string;
+  model_error: string;
+  settings_file: string;
+  servers_loaded: string;
+  restart: boolean;
+}
+
+export interface JournalSession {
+  id: string;
+  coworker: string;
+  coworker_version: string;
+  identity: string;
+  provider: string;
+  model: string;
+  approve: string;
+  status: string;
+  error: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Invocation {
+  id: string;
+  session_id: string;
+  turn_id?: string;
+  call_id: string;
+  tool: string;
+  alias: string;
+  provider: string;
+  risk: string;
+  arguments: unknown;
+  status: string;
+  result?: unknown;
+  error_code?: string;
+  error?: string;
+  effect: string;
+  reconciled: string;
+  reconciled_by?: string;
+  duration_ms: number;
+  created_at: string;
+}
+
+export interface JournalTurn {
+  id: string;
+  seq: number;
+  prompt: string;
+  status: string;
+  reason?: string;
+}
+
+export interface Approval {
+  invocation_id?: string;
+  tool: string;
+  decision: string;
+  source: string;
+  reason: string;
+}
+
+export interface SessionDetail extends JournalSession {
+  turns: JournalTurn[] | null;
+  invocations: Invocation[] | null;
+  approvals: Approval[] | null;
+  warnings: { code: string; message: string }[] | null;
+}

@@ -1,0 +1,796 @@
+export namespace app {
+	
+	export class Notice {
+	    level: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Notice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.level = source["level"];
+	        this.message = source["message"];
+	    }
+	}
+	export class AppInfo {
+	    version: string;
+	    config_dir: string;
+	    journal_path: string;
+	    log_file: string;
+	    coworkers_dir: string;
+	    model: string;
+	    model_error: string;
+	    runtime_error: string;
+	    approval_mode: string;
+	    notices: Notice[];
+	    start_coworker: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.config_dir = source["config_dir"];
+	        this.journal_path = source["journal_path"];
+	        this.log_file = source["log_file"];
+	        this.coworkers_dir = source["coworkers_dir"];
+	        this.model = source["model"];
+	        this.model_error = source["model_error"];
+	        this.runtime_error = source["runtime_error"];
+	        this.approval_mode = source["approval_mode"];
+	        this.notices = this.convertValues(source["notices"], Notice);
+	        this.start_coworker = source["start_coworker"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class BrokenBundle {
+	    dir: string;
+	    file: string;
+	    line: number;
+	    col: number;
+	    message: string;
+	    fix: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BrokenBundle(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.file = source["file"];
+	        this.line = source["line"];
+	        this.col = source["col"];
+	        this.message = source["message"];
+	        this.fix = source["fix"];
+	    }
+	}
+	export class ToolInfo {
+	    name: string;
+	    description: string;
+	    provider: string;
+	    risk: string;
+	    classification: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.provider = source["provider"];
+	        this.risk = source["risk"];
+	        this.classification = source["classification"];
+	    }
+	}
+	export class ChatInfo {
+	    session_id: string;
+	    coworker: string;
+	    coworker_name: string;
+	    identity: string;
+	    model: string;
+	    approval_mode: string;
+	    tools: ToolInfo[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.coworker = source["coworker"];
+	        this.coworker_name = source["coworker_name"];
+	        this.identity = source["identity"];
+	        this.model = source["model"];
+	        this.approval_mode = source["approval_mode"];
+	        this.tools = this.convertValues(source["tools"], ToolInfo);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CoworkerInfo {
+	    id: string;
+	    name: string;
+	    description: string;
+	    version: string;
+	    dir: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.version = source["version"];
+	        this.dir = source["dir"];
+	    }
+	}
+	export class CoworkerList {
+	    dir: string;
+	    coworkers: CoworkerInfo[];
+	    broken: BrokenBundle[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.coworkers = this.convertValues(source["coworkers"], CoworkerInfo);
+	        this.broken = this.convertValues(source["broken"], BrokenBundle);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class PendingApproval {
+	    id: string;
+	    request: consent.Request;
+	    // Go type: time
+	    deadline: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new PendingApproval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.request = this.convertValues(source["request"], consent.Request);
+	        this.deadline = this.convertValues(source["deadline"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderSettings {
+	    base_url: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	    }
+	}
+	export class Settings {
+	    provider: string;
+	    openai: ProviderSettings;
+	    anthropic: ProviderSettings;
+	    coworkers_dir: string;
+	    servers_path: string;
+	    approval_mode: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.openai = this.convertValues(source["openai"], ProviderSettings);
+	        this.anthropic = this.convertValues(source["anthropic"], ProviderSettings);
+	        this.coworkers_dir = source["coworkers_dir"];
+	        this.servers_path = source["servers_path"];
+	        this.approval_mode = source["approval_mode"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SettingsView {
+	    settings: Settings;
+	    key_stored: {[key: string]: boolean};
+	    keychain_error: string;
+	    model: string;
+	    model_error: string;
+	    settings_file: string;
+	    servers_loaded: string;
+	    restart: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.settings = this.convertValues(source["settings"], Settings);
+	        this.key_stored = source["key_stored"];
+	        this.keychain_error = source["keychain_error"];
+	        this.model = source["model"];
+	        this.model_error = source["model_error"];
+	        this.settings_file = source["settings_file"];
+	        this.servers_loaded = source["servers_loaded"];
+	        this.restart = source["restart"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace consent {
+	
+	export class Request {
+	    session_id: string;
+	    turn_id: string;
+	    call_id: string;
+	    coworker: string;
+	    coworker_name: string;
+	    tool: string;
+	    description: string;
+	    provider: string;
+	    classification: string;
+	    risk: string;
+	    arguments: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Request(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.turn_id = source["turn_id"];
+	        this.call_id = source["call_id"];
+	        this.coworker = source["coworker"];
+	        this.coworker_name = source["coworker_name"];
+	        this.tool = source["tool"];
+	        this.description = source["description"];
+	        this.provider = source["provider"];
+	        this.classification = source["classification"];
+	        this.risk = source["risk"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+
+}
+
+export namespace harness {
+	
+	export class TurnResult {
+	    turn_id: string;
+	    status: string;
+	    reason?: string;
+	    text: string;
+	    attempts: number;
+	    calls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TurnResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turn_id = source["turn_id"];
+	        this.status = source["status"];
+	        this.reason = source["reason"];
+	        this.text = source["text"];
+	        this.attempts = source["attempts"];
+	        this.calls = source["calls"];
+	    }
+	}
+
+}
+
+export namespace journal {
+	
+	export class Approval {
+	    id: number;
+	    session_id: string;
+	    turn_id?: string;
+	    invocation_id: string;
+	    call_id: string;
+	    tool: string;
+	    decision: string;
+	    scope: string;
+	    source: string;
+	    reason: string;
+	    identity: string;
+	    // Go type: time
+	    created_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Approval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session_id = source["session_id"];
+	        this.turn_id = source["turn_id"];
+	        this.invocation_id = source["invocation_id"];
+	        this.call_id = source["call_id"];
+	        this.tool = source["tool"];
+	        this.decision = source["decision"];
+	        this.scope = source["scope"];
+	        this.source = source["source"];
+	        this.reason = source["reason"];
+	        this.identity = source["identity"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Invocation {
+	    id: string;
+	    session_id: string;
+	    turn_id?: string;
+	    call_id: string;
+	    tool: string;
+	    alias: string;
+	    provider: string;
+	    remote_name: string;
+	    risk: string;
+	    descriptor_digest: string;
+	    arguments: number[];
+	    status: string;
+	    result?: number[];
+	    result_digest?: string;
+	    error_code?: string;
+	    error?: string;
+	    effect: string;
+	    reconciled: string;
+	    reconciled_by?: string;
+	    // Go type: time
+	    reconciled_at: any;
+	    duration_ms: number;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    started_at: any;
+	    // Go type: time
+	    finished_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Invocation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session_id = source["session_id"];
+	        this.turn_id = source["turn_id"];
+	        this.call_id = source["call_id"];
+	        this.tool = source["tool"];
+	        this.alias = source["alias"];
+	        this.provider = source["provider"];
+	        this.remote_name = source["remote_name"];
+	        this.risk = source["risk"];
+	        this.descriptor_digest = source["descriptor_digest"];
+	        this.arguments = source["arguments"];
+	        this.status = source["status"];
+	        this.result = source["result"];
+	        this.result_digest = source["result_digest"];
+	        this.error_code = source["error_code"];
+	        this.error = source["error"];
+	        this.effect = source["effect"];
+	        this.reconciled = source["reconciled"];
+	        this.reconciled_by = source["reconciled_by"];
+	        this.reconciled_at = this.convertValues(source["reconciled_at"], null);
+	        this.duration_ms = source["duration_ms"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.finished_at = this.convertValues(source["finished_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Message {
+	    id: number;
+	    session_id: string;
+	    turn_id?: string;
+	    role: string;
+	    content: number[];
+	    // Go type: time
+	    created_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session_id = source["session_id"];
+	        this.turn_id = source["turn_id"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Session {
+	    id: string;
+	    coworker: string;
+	    coworker_version: string;
+	    identity: string;
+	    provider: string;
+	    model: string;
+	    approve: string;
+	    status: string;
+	    error: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    updated_at: any;
+	    identity_parts?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.coworker = source["coworker"];
+	        this.coworker_version = source["coworker_version"];
+	        this.identity = source["identity"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.approve = source["approve"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	        this.identity_parts = source["identity_parts"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Warning {
+	    id: number;
+	    session_id: string;
+	    turn_id?: string;
+	    code: string;
+	    message: string;
+	    // Go type: time
+	    created_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session_id = source["session_id"];
+	        this.turn_id = source["turn_id"];
+	        this.code = source["code"];
+	        this.message = source["message"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Turn {
+	    id: string;
+	    session_id: string;
+	    seq: number;
+	    prompt: string;
+	    status: string;
+	    reason: string;
+	    attempts: number;
+	    calls: number;
+	    // Go type: time
+	    started_at: any;
+	    // Go type: time
+	    finished_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Turn(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session_id = source["session_id"];
+	        this.seq = source["seq"];
+	        this.prompt = source["prompt"];
+	        this.status = source["status"];
+	        this.reason = source["reason"];
+	        this.attempts = source["attempts"];
+	        this.calls = source["calls"];
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.finished_at = this.convertValues(source["finished_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionDetail {
+	    id: string;
+	    coworker: string;
+	    coworker_version: string;
+	    identity: string;
+	    provider: string;
+	    model: string;
+	    approve: string;
+	    status: string;
+	    error: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    updated_at: any;
+	    identity_parts?: number[];
+	    turns: Turn[];
+	    messages: Message[];
+	    invocations: Invocation[];
+	    approvals: Approval[];
+	    warnings: Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.coworker = source["coworker"];
+	        this.coworker_version = source["coworker_version"];
+	        this.identity = source["identity"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.approve = source["approve"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	        this.identity_parts = source["identity_parts"];
+	        this.turns = this.convertValues(source["turns"], Turn);
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.invocations = this.convertValues(source["invocations"], Invocation);
+	        this.approvals = this.convertValues(source["approvals"], Approval);
+	        this.warnings = this.convertValues(source["warnings"], Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Build the desktop app for this OS (Linux: needs libgtk-3-dev and
+# libwebkit2gtk-4.0-dev; scripts/app-run.sh installs them).
+#
+#   scripts/app-build.sh [OUTPUT]        default build/bin/openworker
+#
+# Env: TAGS adds build tags (e.g. TAGS=e2e for the end-to-end test hook).
+# It runs `npm ci` only when frontend/node_modules is missing or older than
+# package-lock.json, then `npm run build`, then go build with the Wails tags
+# (what `wails build` runs: desktop,production).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/bin/openworker}"
+if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+  (cd frontend && npm ci --no-audit --no-fund)
+fi
+(cd frontend && npm run build --silent)
+tags="desktop,production${TAGS:+,$TAGS}"
+version="$(git describe --tags --always --dirty 2>/dev/null || echo dev)"
+mkdir -p "$(dirname "$out")"
+go build -tags "$tags" -ldflags "-w -s -X main.version=$version" -o "$out" .
+echo "built $out (tags $tags)"
