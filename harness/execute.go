@@ -73,6 +73,9 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	if !selected {
 		return refuse("not_selected", fmt.Sprintf("there is no tool %q for this coworker; use only the tools you were given", call.Name))
 	}
+	if rtool.missing {
+		return refuse("descriptor_missing", fmt.Sprintf("the provider no longer lists %s; it cannot run in this session", rtool.Name))
+	}
 	if err := validateArgs(rtool, call.Arguments); err != nil {
 		return refuse("invalid_arguments", err.Error())
 	}
@@ -97,6 +100,15 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 			t.stop = "the turn was cancelled"
 		}
 		return refuse("denied", out.Reason)
+	}
+
+	// Consent is rechecked at execution time (SPEC §7): a prompt may have
+	// waited minutes, and the session, policies or descriptor may have moved.
+	if why := t.recheck(ctx, rtool); why != "" {
+		if ctx.Err() != nil {
+			t.stop = "the turn was cancelled"
+		}
+		return refuse("consent_withdrawn", why)
 	}
 
 	t.calls++
@@ -255,12 +267,39 @@ func checkOutput(o tool.Output, l tool.Limits) error {
 	return nil
 }
 
-// forwardImages rechecks consent before images reach the model (SPEC §7):
-// the session must still be open and not cancelled, and the tool must not be
-// denied by policy now.
+// recheck returns why consent no longer holds for a call, or "": the turn
+// must not be cancelled, the session not closed, no deny policy may have
+// appeared, and the tool's descriptor must still be the pinned one.
+func (t *turn) recheck(ctx context.Context, rt *ResolvedTool) string {
+	s := t.s
+	if ctx.Err() != nil {
+		return "the turn was cancelled"
+	}
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return "the session was closed"
+	}
+	if consent.ManifestPolicy(s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
+		return "the coworker's manifest denies " + rt.Name
+	}
+	if st := s.rt.consent.Store; st != nil {
+		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, rt.Pin.Digest); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
+			return "you chose to always deny " + rt.Name + " for this coworker"
+		}
+	}
+	if cur, err := currentPin(rt); err != nil || cur != rt.Pin.Digest {
+		return "the descriptor of " + rt.Name + " changed since the session pinned it; start a new session"
+	}
+	return ""
+}
+
+// forwardImages rechecks consent before images reach the model (SPEC §7);
+// when it no longer holds, the images are withheld and a warning journaled.
 func (t *turn) forwardImages(ctx context.Context, rt *ResolvedTool, imgs []tool.Image) []model.Image {
-	if ctx.Err() != nil || consent.ManifestPolicy(t.s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
-		t.warn(ctx, "images_withheld", fmt.Sprintf("%d image(s) from %s were not forwarded: consent no longer holds", len(imgs), rt.Name))
+	if why := t.recheck(ctx, rt); why != "" {
+		t.warn(ctx, "images_withheld", fmt.Sprintf("%d image(s) from %s were not forwarded: %s", len(imgs), rt.Name, why))
 		return nil
 	}
 	out := make([]model.Image, 0, len(imgs))

@@ -28,7 +28,8 @@ type ResolvedTool struct {
 	Descriptor tool.Descriptor    `json:"-"`
 	Pin        consent.PinnedDesc `json:"pin"`
 
-	native tool.Tool
+	native  tool.Tool
+	missing bool // the provider no longer lists it (found at turn preparation)
 }
 
 // Resolution is a bundle's selection resolved against the registry and the

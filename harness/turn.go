@@ -84,7 +84,19 @@ func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 	sink.emit(Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt})
 	t.appendMessage(bg, model.Message{Role: model.User, Text: prompt})
 
-	res, err := t.run(ctx)
+	var res *TurnResult
+	var err error
+	if perr := t.prepare(ctx); perr != nil {
+		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: perr.Error()}
+		if ctx.Err() != nil {
+			res.Status, res.Reason = TurnCancelled, "the turn was cancelled"
+		} else {
+			err = perr
+			sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: perr.Error()})
+		}
+	} else {
+		res, err = t.run(ctx)
+	}
 	completed := res.Status == TurnCompleted
 	if res.Status == TurnCancelled {
 		s.revokeAll()
@@ -110,6 +122,9 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 	}
 	specs := make([]model.ToolSpec, 0, len(s.res.Tools))
 	for _, rt := range s.res.Tools {
+		if rt.missing {
+			continue
+		}
 		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})
 	}
 	for {

@@ -60,9 +60,11 @@ type ApprovalEvent struct {
 	Request    consent.Request   `json:"request"`
 }
 
-// SessionOpenParams opens a session with a coworker.
+// SessionOpenParams opens a new session with a coworker, or resumes the
+// journaled session SessionID (refused when its execution identity changed).
 type SessionOpenParams struct {
-	Coworker string `json:"coworker"`
+	Coworker  string `json:"coworker,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
 }
 
 // SessionOpenResult describes the opened session.

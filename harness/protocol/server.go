@@ -95,11 +95,17 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 	switch req.Method {
 	case MethodSessionOpen:
 		var p SessionOpenParams
-		if err := strictParams(req.Params, &p); err != nil || p.Coworker == "" {
-			bad("session.open needs {\"coworker\": ID}")
+		if err := strictParams(req.Params, &p); err != nil || (p.Coworker == "") == (p.SessionID == "") {
+			bad("session.open needs {\"coworker\": ID} for a new session or {\"session_id\": ID} to resume one")
 			return
 		}
-		s, err := srv.rt.NewSession(ctx, p.Coworker)
+		var s *harness.Session
+		var err error
+		if p.SessionID != "" {
+			s, err = srv.rt.ResumeSession(ctx, p.SessionID)
+		} else {
+			s, err = srv.rt.NewSession(ctx, p.Coworker)
+		}
 		if err != nil {
 			srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
 			return

@@ -1,0 +1,87 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// prepare rediscovers the catalogs of the session's MCP providers at turn
+// preparation (SPEC §5). A selected tool whose description or schema changed
+// is a new descriptor: its grants are dropped, so the person is asked again
+// (user policies are keyed by descriptor digest and no longer match). A
+// selected tool the provider no longer lists is marked missing: a call to it
+// fails before any I/O.
+func (t *turn) prepare(ctx context.Context) error {
+	s := t.s
+	catalogs := map[string]map[string]mcp.RemoteTool{}
+	var changed, missing []string
+	for i := range s.res.Tools {
+		rt := &s.res.Tools[i]
+		if rt.native != nil {
+			continue
+		}
+		ns, _, _ := tool.SplitName(rt.Name)
+		c, ok := catalogs[ns]
+		if !ok {
+			p, err := s.rt.mcp.Provider(ctx, ns)
+			if err != nil {
+				return fmt.Errorf("prepare the turn: MCP provider %q: %w", ns, err)
+			}
+			list, err := p.ListTools(ctx)
+			if err != nil {
+				return fmt.Errorf("prepare the turn: list the tools of MCP provider %q: %w", ns, err)
+			}
+			c = make(map[string]mcp.RemoteTool, len(list))
+			for _, r := range list {
+				c[r.Name] = r
+			}
+			catalogs[ns] = c
+		}
+		remote, ok := c[rt.Remote]
+		if !ok {
+			if !rt.missing {
+				missing = append(missing, rt.Name)
+			}
+			rt.missing = true
+			continue
+		}
+		rt.missing = false
+		d := remote.Descriptor(ns).WithDefaults()
+		pin, err := pinDescriptor(d)
+		if err != nil {
+			return fmt.Errorf("prepare the turn: %s: %w", rt.Name, err)
+		}
+		if pin.Digest != rt.Pin.Digest {
+			changed = append(changed, rt.Name)
+			s.mu.Lock()
+			rt.Descriptor, rt.Pin = d, pin
+			s.mu.Unlock()
+		}
+	}
+	if len(changed) > 0 {
+		s.rt.consent.Revoke(s.id, changed...)
+		t.warn(ctx, "catalog_changed", fmt.Sprintf("the description or schema of %s changed since the last turn; earlier approvals no longer apply and you will be asked again", strings.Join(changed, ", ")))
+	}
+	if len(missing) > 0 {
+		t.warn(ctx, "tool_missing", fmt.Sprintf("the provider no longer lists %s; calls to it are refused", strings.Join(missing, ", ")))
+	}
+	return nil
+}
+
+// currentPin recomputes the digest of a native tool's descriptor just before
+// a call: a tool whose descriptor changed since the session pinned it fails
+// before any I/O (SPEC §9).
+func currentPin(rt *ResolvedTool) (string, error) {
+	if rt.native == nil {
+		return rt.Pin.Digest, nil
+	}
+	pin, err := pinDescriptor(rt.native.Descriptor().WithDefaults())
+	if err != nil {
+		return "", err
+	}
+	return pin.Digest, nil
+}
