@@ -18,6 +18,11 @@
 //	---
 //	You help the user research a topic. ...
 //
+// Skills: when the front matter lists "skills", exactly those folders are
+// loaded (each must hold a SKILL.md); without the field, every folder under
+// coworker/skills is loaded, sorted by name. A SKILL.md may start with front
+// matter holding "name" (equal to its folder) and "description".
+//
 // Every problem is a *LoadError naming the file, line and column and what to
 // change. LoadDir never fails as a whole because one bundle is bad.
 // Resolving the selection against the tool registry and MCP catalogs is the
@@ -147,11 +152,18 @@ func LoadDir(dir string) (*Set, error) {
 
 // Load loads the bundle in bundleDir (<bundles>/<id>). The error, if any, is
 // a *LoadError.
-func Load(bundleDir string) (*Bundle, error) {
+func Load(bundleDir string) (b *Bundle, err error) {
 	l := &loader{dir: bundleDir}
-	b, err := l.load()
-	if err != nil {
-		return nil, err
+	defer func() {
+		// One bundle must never take the others down, even through a bug
+		// in a parser; report it as this bundle's error instead.
+		if p := recover(); p != nil {
+			b, err = nil, l.errf(bundleDir, 0, 0, "please report this bug", "internal error while loading the bundle: %v", p)
+		}
+	}()
+	b, lerr := l.load()
+	if lerr != nil {
+		return nil, lerr
 	}
 	return b, nil
 }
