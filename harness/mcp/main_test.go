@@ -118,7 +118,9 @@ func selfServer(t *testing.T, ns, kind string) tool.MCPServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tool.MCPServer{Namespace: ns, Transport: tool.TransportStdio, Program: exe, Env: map[string]string{serverEnv: kind}}
+	// GORACE: a -race child otherwise sleeps 1 s at exit.
+	return tool.MCPServer{Namespace: ns, Transport: tool.TransportStdio, Program: exe,
+		Env: map[string]string{serverEnv: kind, "GORACE": "atexit_sleep_ms=0"}}
 }
 
 // within fails the test if f does not return within d.

@@ -215,8 +215,10 @@ func (p *Provider) Close() error {
 			p.closeErr = p.session.Close()
 			return
 		}
+		start := time.Now()
 		p.closeErr = p.stdio.shutdown(p.session)
-		p.opts.Logger.Info("mcp provider closed", "namespace", p.srv.Namespace, "exit", p.stdio.exitString())
+		p.opts.Logger.Info("mcp provider closed", "namespace", p.srv.Namespace, "pid", p.stdio.pid(),
+			"exit", p.stdio.exitString(), "duration", time.Since(start))
 	})
 	if p.closeErr != nil {
 		return fmt.Errorf("close mcp provider %q: %w", p.srv.Namespace, p.closeErr)

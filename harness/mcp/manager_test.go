@@ -1,0 +1,152 @@
+//go:build unix
+
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness/tool"
+)
+
+func TestManager(t *testing.T) {
+	f := newHTTPFixture(t)
+	reg := tool.NewRegistry()
+	for _, s := range []tool.MCPServer{
+		selfServer(t, "helper", "helper"),
+		selfServer(t, "broken", "exit-at-start"),
+		f.server(goodHeaders),
+	} {
+		if err := reg.RegisterMCP(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := NewManager(reg, &Options{Logger: slog.New(slog.NewTextHandler(tWriter{t}, nil))})
+	ctx := context.Background()
+
+	// Concurrent first uses share one start.
+	const n = 8
+	got := make([]*Provider, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := m.Provider(ctx, "helper")
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = p
+		}()
+	}
+	wg.Wait()
+	for i := 1; i < n; i++ {
+		if got[i] != got[0] {
+			t.Fatalf("Provider returned different providers to concurrent callers")
+		}
+	}
+	first := got[0]
+	pid := first.stdio.pid()
+
+	// A crashed provider is replaced on next use.
+	if _, err := first.CallTool(ctx, "crash", json.RawMessage(`{"stderr_bytes":0,"marker":"bye","code":4}`), nil); err == nil {
+		t.Fatal("crash call succeeded")
+	} else {
+		t.Logf("crash: %v", err)
+	}
+	second, err := m.Provider(ctx, "helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second == first || !second.Alive() || second.stdio.pid() == pid {
+		t.Errorf("after a crash Provider returned the old provider (alive %v)", second.Alive())
+	}
+	if !processGone(pid) {
+		t.Errorf("crashed provider %d not reaped", pid)
+	}
+
+	// A failed start is reported each time, not cached.
+	for range 2 {
+		_, err := m.Provider(ctx, "broken")
+		if err == nil {
+			t.Fatal("Provider(broken) succeeded")
+		}
+		mustContain(t, "error", err.Error(), "exited during start", "fatal: cannot open config")
+	}
+	if _, err := m.Provider(ctx, "nope"); err == nil {
+		t.Error("Provider(nope) succeeded for an unregistered namespace")
+	}
+	lights, err := m.Provider(ctx, "lights")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lights.CallTool(ctx, "progress", json.RawMessage(`{"count":1}`), nil); err != nil {
+		t.Fatal(err)
+	}
+
+	pid2 := second.stdio.pid()
+	within(t, 5*time.Second, "Manager.Close", func() {
+		if err := m.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	if !processGone(pid2) || second.Alive() || lights.Alive() {
+		t.Errorf("after Close: helper gone %v, helper alive %v, lights alive %v", processGone(pid2), second.Alive(), lights.Alive())
+	}
+	if _, err := m.Provider(ctx, "helper"); !errors.Is(err, ErrClosed) {
+		t.Errorf("Provider after Close = %v, want ErrClosed", err)
+	}
+	if err := m.Close(); err != nil {
+		t.Errorf("second Close = %v", err)
+	}
+}
+
+func TestManagerWaitRespectsContext(t *testing.T) {
+	reg := tool.NewRegistry()
+	if err := reg.RegisterMCP(selfServer(t, "mute", "hang")); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(reg, &Options{StartTimeout: time.Second})
+	defer m.Close()
+	go m.Provider(context.Background(), "mute") // holds the start for 1 s
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	within(t, time.Second, "Provider waiting on a slow start", func() {
+		if _, err := m.Provider(ctx, "mute"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Provider = %v, want context.DeadlineExceeded", err)
+		}
+	})
+}
+
+func TestTailBuffer(t *testing.T) {
+	b := newTailBuffer(10)
+	b.Write([]byte("abc"))
+	if got := b.String(); got != "abc" {
+		t.Errorf("tail = %q, want abc", got)
+	}
+	b.Write([]byte("defgh\nijkl"))
+	if got := b.String(); got != "…ijkl" {
+		t.Errorf("tail = %q, want …ijkl (cut at the line after the drop)", got)
+	}
+	b.Write([]byte("0123456789ABCDEF"))
+	if got := b.String(); got != "…6789ABCDEF" {
+		t.Errorf("tail = %q, want …6789ABCDEF", got)
+	}
+	for range 1000 {
+		b.Write([]byte("xy"))
+	}
+	if got := b.String(); got != "…xyxyxyxyxy" || b.Total() != 16+13+2000 {
+		t.Errorf("tail = %q total %d", got, b.Total())
+	}
+}
+
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(b []byte) (int, error) { w.t.Log(strings.TrimSpace(string(b))); return len(b), nil }
