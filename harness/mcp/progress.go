@@ -118,24 +118,21 @@ func (st *callState) finish(ctx context.Context) error {
 	for {
 		st.mu.Lock()
 		if st.handled >= st.seen || st.err != nil {
-			st.finished = true
-			err := st.err
-			st.mu.Unlock()
-			return err
+			break // with st.mu held
 		}
 		st.mu.Unlock()
 		select {
 		case <-st.wake:
+			continue
 		case <-timer.C:
-			st.mu.Lock()
-			st.finished = true
-			err := st.err
-			st.mu.Unlock()
-			return err
 		case <-ctx.Done():
-			timer.Reset(0)
 		}
+		st.mu.Lock()
+		break
 	}
+	defer st.mu.Unlock()
+	st.finished = true
+	return st.err
 }
 
 // observedConn counts progress notifications read from a stdio connection.

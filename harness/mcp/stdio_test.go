@@ -105,7 +105,9 @@ func TestStdioDevice(t *testing.T) {
 		t.Errorf("system_info_get = %+v, want hostname %q and a CPU count", sys, host)
 	}
 	mu.Lock()
-	if len(events) == 0 || !strings.Contains(events[0], `"progress":0`) || !strings.Contains(events[0], `"total":3`) {
+	// All four notifications precede the result on the wire, so all four
+	// are delivered before CallTool returns.
+	if len(events) != 4 || !strings.Contains(events[0], `"progress":0`) || !strings.Contains(events[3], `{"progress":3,"total":3}`) {
 		t.Errorf("progress events = %q, want the device server's steps 0..3 of 3", events)
 	}
 	t.Logf("progress events: %q", events)
