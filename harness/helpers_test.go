@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	if os.Getenv(serveMisbehaveEnv) != "" {
+		serveMisbehaving() // limits_mcp_test.go; exits
 	}
 	os.Exit(m.Run())
 }
@@ -101,8 +105,10 @@ type env struct {
 	t       *testing.T
 	rt      *harness.Runtime
 	model   *modeltest.Server
-	dir     string
-	db      string
+	dir      string
+	db       string
+	bundles  string
+	provider model.Provider
 	events  []harness.Event
 	eventMu sync.Mutex
 }
@@ -117,6 +123,12 @@ type envOpts struct {
 	limits   tool.Limits
 	maxCalls int
 	replies  []modeltest.Reply
+	// servers are MCP providers to register (stdio or streamable HTTP).
+	servers []tool.MCPServer
+	// logger receives the runtime's logs (default discards).
+	logger *slog.Logger
+	// anthropic serves the scripted model as Anthropic Messages.
+	anthropic bool
 }
 
 func newEnv(t *testing.T, o envOpts) *env {
@@ -136,21 +148,34 @@ func newEnv(t *testing.T, o envOpts) *env {
 			t.Fatal(err)
 		}
 	}
+	for _, srv := range o.servers {
+		if err := reg.RegisterMCP(srv); err != nil {
+			t.Fatal(err)
+		}
+	}
 	e := &env{t: t, dir: t.TempDir()}
 	e.db = filepath.Join(e.dir, "journal.db")
 	bundles := filepath.Join(e.dir, "coworkers")
+	e.bundles = bundles
 	writeBundle(t, bundles, "tester", o.selected, o.policy)
-	e.model = modeltest.NewOpenAI(t, o.replies...)
-	provider, err := model.New(model.Config{Provider: "openai", BaseURL: e.model.URL, Model: "test", APIKey: "test-key"})
+	kind := "openai"
+	if o.anthropic {
+		kind = "anthropic"
+		e.model = modeltest.NewAnthropic(t, o.replies...)
+	} else {
+		e.model = modeltest.NewOpenAI(t, o.replies...)
+	}
+	provider, err := model.New(model.Config{Provider: kind, BaseURL: e.model.URL, Model: "test", APIKey: "test-key"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.provider = provider
 	if o.mode == "" {
 		o.mode = consent.Bypass
 	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
 		Coworkers: bundles, DBPath: e.db, Model: provider, Approve: o.mode, Prompter: o.prompter,
-		Limits: o.limits, MaxCalls: o.maxCalls,
+		Limits: o.limits, MaxCalls: o.maxCalls, Logger: o.logger,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -222,3 +247,88 @@ func (p *fixedPrompter) Prompt(ctx context.Context, r consent.Request) (consent.
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// open opens a session with the tester coworker.
+func (e *env) open() *harness.Session {
+	e.t.Helper()
+	s, err := e.rt.NewSession(context.Background(), "tester")
+	if err != nil {
+		e.t.Fatalf("NewSession: %v", err)
+	}
+	return s
+}
+
+func (e *env) warnings(sessionID string) []journal.Warning {
+	e.t.Helper()
+	ws, err := e.rt.Journal().Warnings(context.Background(), sessionID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ws
+}
+
+// messages returns the journaled messages of a session.
+func (e *env) messages(sessionID string) []journal.Message {
+	e.t.Helper()
+	ms, err := e.rt.Journal().Messages(context.Background(), sessionID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ms
+}
+
+// eventsOf returns the recorded events of one type.
+func (e *env) eventsOf(typ harness.EventType) []harness.Event {
+	e.eventMu.Lock()
+	defer e.eventMu.Unlock()
+	var out []harness.Event
+	for _, ev := range e.events {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// lockedBuffer is an io.Writer safe for concurrent log handlers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// selfMCP describes this test binary serving the misbehaving MCP server on
+// stdio; counter is a file the server appends one line to per call.
+func selfMCP(t *testing.T, ns, counter string) tool.MCPServer {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool.MCPServer{Namespace: ns, Transport: tool.TransportStdio, Program: exe,
+		Env: map[string]string{serveMisbehaveEnv: counter, "GORACE": "atexit_sleep_ms=0"}}
+}
+
+// countLines counts the lines of a file (0 when it does not exist).
+func countLines(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "\n")
+}
