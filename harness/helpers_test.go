@@ -102,15 +102,15 @@ func writeBundle(t *testing.T, dir, id string, tools []string, policy string) {
 
 // env is one runtime over a real journal file and a scripted model.
 type env struct {
-	t       *testing.T
-	rt      *harness.Runtime
-	model   *modeltest.Server
+	t        *testing.T
+	rt       *harness.Runtime
+	model    *modeltest.Server
 	dir      string
 	db       string
 	bundles  string
 	provider model.Provider
-	events  []harness.Event
-	eventMu sync.Mutex
+	events   []harness.Event
+	eventMu  sync.Mutex
 }
 
 type envOpts struct {

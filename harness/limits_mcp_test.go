@@ -138,7 +138,7 @@ func TestMCPLimitsAndCrash(t *testing.T) {
 					}
 					e := newEnv(t, envOpts{
 						servers: []tool.MCPServer{srv}, selected: []string{"bad." + name},
-						limits: tool.Limits{CallTimeout: 300 * time.Millisecond},
+						limits:  tool.Limits{CallTimeout: 300 * time.Millisecond},
 						replies: []modeltest.Reply{{ToolCalls: []model.ToolCall{call("c1", "bad__"+name, c.args)}}, {Text: "finished"}},
 					})
 					s, res, err := e.send("go")
