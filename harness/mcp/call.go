@@ -106,7 +106,7 @@ func (p *Provider) callError(ctx context.Context, what string, err error) error 
 		return fmt.Errorf("mcp provider %q: %s: %w", p.srv.Namespace, what, context.Cause(ctx))
 	}
 	if p.stdio == nil {
-		return fmt.Errorf("mcp provider %q: %s: %w", p.srv.Namespace, what, err)
+		return scrubURL(fmt.Errorf("mcp provider %q: %s: %w", p.srv.Namespace, what, err), p.srv.URL)
 	}
 	// The server answered with a JSON-RPC error: the session is fine.
 	var wire *jsonrpc.Error

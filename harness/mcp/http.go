@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -49,3 +51,49 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return resp, err
 }
+
+// redactURL drops credentials and the query from u for error messages
+// (SPEC §6: secrets never appear in errors).
+func redactURL(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	pu.User, pu.RawQuery, pu.Fragment = nil, "", ""
+	return pu.String()
+}
+
+// scrubURL returns err with every spelling of rawURL in its message (as
+// given, and as net/http prints it with the password masked) replaced by
+// its redacted form. errors.Is and errors.As still see the original.
+func scrubURL(err error, rawURL string) error {
+	if err == nil || rawURL == "" {
+		return err
+	}
+	safe := redactURL(rawURL)
+	msg := err.Error()
+	forms := []string{rawURL}
+	if pu, perr := url.Parse(rawURL); perr == nil {
+		forms = append(forms, pu.Redacted(), pu.String())
+		if _, ok := pu.User.Password(); ok { // net/http's own masking
+			forms = append(forms, strings.Replace(pu.String(), pu.User.String()+"@", pu.User.Username()+":***@", 1))
+		}
+	}
+	for _, f := range forms {
+		if f != safe {
+			msg = strings.ReplaceAll(msg, f, safe)
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &scrubbedError{msg: msg, err: err}
+}
+
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }

@@ -251,10 +251,13 @@ func TestHTTPToolErrorAndContent(t *testing.T) {
 }
 
 func TestHTTPServerDown(t *testing.T) {
-	srv := tool.MCPServer{Namespace: "gone", Transport: tool.TransportStreamableHTTP, URL: "http://127.0.0.1:1/mcp"}
+	srv := tool.MCPServer{Namespace: "gone", Transport: tool.TransportStreamableHTTP, URL: "http://user:pw@127.0.0.1:1/mcp?token=s3cret"}
 	_, err := Connect(context.Background(), srv, &Options{StartTimeout: 5 * time.Second})
 	if err == nil {
 		t.Fatal("Connect to a closed port succeeded")
 	}
 	mustContain(t, "error", err.Error(), `mcp provider "gone" at http://127.0.0.1:1/mcp did not start`)
+	if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "pw@") {
+		t.Errorf("error leaks URL credentials: %v", err)
+	}
 }

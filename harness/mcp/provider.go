@@ -152,7 +152,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 func (p *Provider) startError(ctx context.Context, err error) error {
 	ns := p.srv.Namespace
 	if p.stdio == nil {
-		return fmt.Errorf("mcp provider %q at %s did not start: %w", ns, p.srv.URL, err)
+		return scrubURL(fmt.Errorf("mcp provider %q at %s did not start: %w", ns, redactURL(p.srv.URL), err), p.srv.URL)
 	}
 	exit := p.stdio.stop()
 	what := "did not start"
