@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 )
 
@@ -16,11 +17,13 @@ import (
 // bundle, policy, selection, descriptor or executable needs a new session.
 type IdentityChangedError struct {
 	SessionID string
+	Coworker  string   // the coworker (bundle id) of the session
 	Changed   []string // human descriptions of the parts that changed
 }
 
 func (e *IdentityChangedError) Error() string {
-	return fmt.Sprintf("session %s cannot be resumed: its execution identity changed (%s); start a new session", e.SessionID, strings.Join(e.Changed, "; "))
+	return fmt.Sprintf("session %s with coworker %q cannot be resumed: its execution identity changed (%s); start a new session",
+		e.SessionID, e.Coworker, strings.Join(e.Changed, "; "))
 }
 
 // ResumeSession reopens a journaled session: it resolves the coworker again,
@@ -64,7 +67,12 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 				changed = d
 			}
 		}
-		return nil, &IdentityChangedError{SessionID: id, Changed: changed}
+		return nil, &IdentityChangedError{SessionID: id, Coworker: js.Coworker, Changed: changed}
+	}
+	if js.Status != journal.SessionOpen {
+		// The journal has no way back from closed or failed: say so here
+		// rather than fail the first turn.
+		return nil, fmt.Errorf("session %s is %s in the journal and cannot take new turns; start a new session", id, js.Status)
 	}
 	msgs, err := rt.journal.Messages(ctx, id)
 	if err != nil {
