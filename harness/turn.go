@@ -247,6 +247,7 @@ var errNoFacts = errors.New("no facts")
 func (t *turn) facts(ctx context.Context) string {
 	const perTool, total, budget = 4 << 10, 16 << 10, 50 * time.Millisecond
 	var sb strings.Builder
+	used := 0 // fact bytes; the "- alias: " framing is not the tool's
 	for _, rt := range t.s.res.Tools {
 		mc, ok := rt.native.(tool.ModelContexter)
 		if !ok {
@@ -263,13 +264,14 @@ func (t *turn) facts(ctx context.Context) string {
 			why = fmt.Sprintf("model_context of %s is not valid JSON; dropped", rt.Name)
 		case len(fact) > perTool:
 			why = fmt.Sprintf("model_context of %s is %d bytes, over the %d-byte limit; dropped", rt.Name, len(fact), perTool)
-		case sb.Len()+len(fact) > total:
+		case used+len(fact) > total:
 			why = fmt.Sprintf("model_context of %s would bring the facts over %d bytes; dropped", rt.Name, total)
 		}
 		if why != "" {
 			t.warn(ctx, "model_context_dropped", why)
 			continue
 		}
+		used += len(fact)
 		fmt.Fprintf(&sb, "- %s: %s\n", rt.Alias, fact)
 	}
 	return sb.String()
