@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness/model"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server's logging goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestServeScript(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script.json")
+	os.WriteFile(script, []byte(`[
+		{"tool_calls":[{"id":"c1","name":"device__battery_status_get","arguments":{}}]},
+		{"text":"Battery at 80%."}
+	]`), 0o600)
+	for _, kind := range []string{"openai", "anthropic"} {
+		t.Run(kind, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			outR, outW := io.Pipe()
+			var stderr syncBuffer
+			done := make(chan error, 1)
+			go func() {
+				done <- run(ctx, []string{"-script", script, "-kind", kind}, outW, &stderr)
+				outW.Close()
+			}()
+			line, err := bufio.NewReader(outR).ReadString('\n')
+			if err != nil {
+				t.Fatalf("reading the listening line: %v (stderr: %s)", err, stderr.String())
+			}
+			go io.Copy(io.Discard, outR)
+			base, ok := strings.CutPrefix(strings.TrimSpace(line), "listening ")
+			if !ok || !strings.HasPrefix(base, "http://127.0.0.1:") {
+				t.Fatalf("stdout line = %q, want \"listening http://127.0.0.1:PORT...\"", line)
+			}
+			if wantV1 := kind == "openai"; strings.HasSuffix(base, "/v1") != wantV1 {
+				t.Errorf("base URL %q: /v1 suffix should be present only for openai", base)
+			}
+			p, err := model.New(model.Config{Provider: kind, BaseURL: base, Model: "scripted"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := p.Stream(ctx, model.Request{Messages: []model.Message{{Role: model.User, Text: "battery?"}}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].ID != "c1" || resp.ToolCalls[0].Arguments != "{}" {
+				t.Errorf("first reply = %+v, want the scripted tool call", resp)
+			}
+			resp, err = p.Stream(ctx, model.Request{Messages: []model.Message{{Role: model.User, Text: "again"}}}, nil)
+			if err != nil || resp.Text != "Battery at 80%." {
+				t.Errorf("second reply = %+v, %v", resp, err)
+			}
+			_, err = p.Stream(ctx, model.Request{Messages: []model.Message{{Role: model.User, Text: "more"}}}, nil)
+			if err == nil || !strings.Contains(err.Error(), "no scripted reply left for request 2 (2 replies were scripted)") {
+				t.Errorf("third request = %v, want the exhausted-script error", err)
+			}
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("run after cancel = %v, want nil", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("run did not return after cancel")
+			}
+			if log := stderr.String(); strings.Count(log, kind+" request ") != 3 {
+				t.Errorf("stderr log = %q, want one line per request", log)
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "s.json")
+	os.WriteFile(script, []byte(`[]`), 0o600)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`[{"texts":"x"}]`), 0o600)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "usage: scriptmodel -script FILE"},
+		{[]string{"-script", script, "-kind", "gemini"}, `-kind "gemini"`},
+		{[]string{"-script", script, "-addr", "0.0.0.0:0"}, "only loopback addresses"},
+		{[]string{"-script", script, "-addr", "nope"}, `-addr "nope"`},
+		{[]string{"-script", bad}, bad + `: script: replies[0]: json: unknown field "texts"`},
+		{[]string{"-script", filepath.Join(t.TempDir(), "missing.json")}, "missing.json"},
+	}
+	for _, tt := range tests {
+		err := run(context.Background(), tt.args, io.Discard, io.Discard)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("run(%q) = %v, want a usage error containing %q", tt.args, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package modeltest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/openworker/desktop/harness/model"
+)
+
+func TestParseScript(t *testing.T) {
+	script := `{"replies": [
+		{"text": "hi", "delay": "250ms", "chunk": 5},
+		{"tool_calls": [
+			{"name": "a__b", "arguments": {"x": [1, 2]}},
+			{"id": "c2", "name": "a__c", "arguments": "{\"broken\":"}
+		], "stop_reason": "tool_calls"},
+		{"err": 503, "err_message": "busy", "delay": 20}
+	]}`
+	got, err := ParseScript([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Reply{
+		{Text: "hi", Delay: 250 * time.Millisecond, Chunk: 5},
+		{ToolCalls: []model.ToolCall{{Name: "a__b", Arguments: `{"x": [1, 2]}`}, {ID: "c2", Name: "a__c", Arguments: `{"broken":`}}, StopReason: "tool_calls"},
+		{Err: 503, ErrMessage: "busy", Delay: 20 * time.Millisecond},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseScript (-want +got):\n%s", diff)
+	}
+	arr, err := ParseScript([]byte(`[{"text":"a"},{"text":"b"}]`))
+	if err != nil || len(arr) != 2 || arr[1].Text != "b" {
+		t.Errorf("ParseScript(array) = %+v, %v", arr, err)
+	}
+}
+
+func TestParseScriptErrors(t *testing.T) {
+	tests := []struct{ script, want string }{
+		{`[{"text":"a"},{"txt":"b"}]`, `replies[1]: json: unknown field "txt"`},
+		{`[{"err":200}]`, "replies[0]: err 200 is not an HTTP error status"},
+		{`[{"delay":"soon"}]`, `replies[0]: delay: time: invalid duration "soon"`},
+		{`[{"tool_calls":[{"arguments":{}}]}]`, "replies[0]: tool_calls[0]: no name"},
+		{`{"reply":[]}`, `unknown field "reply"`},
+		{`nope`, "want an array of replies"},
+	}
+	for _, tt := range tests {
+		_, err := ParseScript([]byte(tt.script))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseScript(%s) = %v, want an error containing %q", tt.script, err, tt.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(path, []byte(`[{"err":1}]`), 0o600)
+	if _, err := LoadScript(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("LoadScript(bad) = %v, want an error naming the file", err)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		s    string
+		n    int
+		want []string
+	}{
+		{"", 3, nil},
+		{"abcdefg", 3, []string{"abc", "def", "g"}},
+		{"a☃b", 1, []string{"a", "☃", "b"}},
+		{"☃☃", 2, []string{"☃", "☃"}},
+		{"ab", 10, []string{"ab"}},
+	}
+	for _, tt := range tests {
+		if got := split(tt.s, tt.n); !cmp.Equal(got, tt.want) {
+			t.Errorf("split(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
+
+func post(t *testing.T, url, body string) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("POST %s: body %q is not JSON: %v", url, b, err)
+	}
+	return resp.StatusCode, out
+}
+
+func TestNonStreamed(t *testing.T) {
+	reply := Reply{Text: "hello", ToolCalls: []model.ToolCall{{Name: "a__b", Arguments: `{"k":1}`}}}
+	o := NewOpenAI(t, reply)
+	status, body := post(t, o.URL+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	msg := body["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)
+	call := msg["tool_calls"].([]any)[0].(map[string]any)
+	if status != 200 || msg["content"] != "hello" || call["id"] != "call_0_0" || call["function"].(map[string]any)["arguments"] != `{"k":1}` {
+		t.Errorf("openai non-stream = %d %v", status, body)
+	}
+	a := NewAnthropic(t, reply)
+	status, body = post(t, a.URL+"/v1/messages", `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`)
+	content := body["content"].([]any)
+	if status != 200 || body["stop_reason"] != "tool_use" || len(content) != 2 ||
+		content[1].(map[string]any)["input"].(map[string]any)["k"] != 1.0 {
+		t.Errorf("anthropic non-stream = %d %v", status, body)
+	}
+	if r := a.Requests()[0]; r.Stream || r.MaxTokens != 5 || r.Messages[0].Text != "hi" {
+		t.Errorf("recorded %+v", r)
+	}
+}
+
+func TestRoutesAndBadBodies(t *testing.T) {
+	o := NewOpenAI(t, Reply{Text: "unused"})
+	status, body := post(t, o.URL+"/messages", `{}`)
+	if status != 404 || !strings.Contains(fmt.Sprint(body), "has no route POST /v1/messages") {
+		t.Errorf("wrong route = %d %v", status, body)
+	}
+	status, body = post(t, o.URL+"/chat/completions", `{"messages":[{"role":"user","content":17}]}`)
+	if status != 400 || !strings.Contains(fmt.Sprint(body), "messages[0]: content is neither") {
+		t.Errorf("bad content = %d %v", status, body)
+	}
+	if r := o.Requests(); len(r) != 1 || r[0].ParseError == "" || r[0].Reply != -1 {
+		t.Errorf("recorded %+v, want one request with a parse error", r)
+	}
+	if o.Remaining() != 1 {
+		t.Errorf("Remaining() = %d, want 1: a rejected request does not use a reply", o.Remaining())
+	}
+	resp, err := http.Get(o.URL + "/models")
+	if err != nil || resp.StatusCode != 200 {
+		t.Errorf("GET /v1/models = %v, %v", resp, err)
+	}
+}
+
+func TestConcurrentRequestsGetDistinctReplies(t *testing.T) {
+	const n = 8
+	replies := make([]Reply, n)
+	for i := range replies {
+		replies[i] = Reply{Text: fmt.Sprint(i)}
+	}
+	s := NewOpenAI(t, replies...)
+	var wg sync.WaitGroup
+	got := make(chan string, n)
+	for range n {
+		wg.Go(func() {
+			_, body := post(t, s.URL+"/chat/completions", `{"messages":[]}`)
+			got <- body["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"].(string)
+		})
+	}
+	wg.Wait()
+	close(got)
+	seen := map[string]bool{}
+	for g := range got {
+		seen[g] = true
+	}
+	if len(seen) != n || s.Remaining() != 0 || len(s.Requests()) != n {
+		t.Errorf("served %v, remaining %d, recorded %d; want %d distinct replies", seen, s.Remaining(), len(s.Requests()), n)
+	}
+}
+
+func TestCloseEndsDelays(t *testing.T) {
+	s := NewOpenAI(t, Reply{Text: "x", Delay: time.Hour})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		resp, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader(`{"messages":[]}`))
+		if err == nil {
+			resp.Body.Close()
+		}
+	}()
+	for len(s.Requests()) == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	s.Close()
+	<-done
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Close took %v with a pending one-hour delay", d)
+	}
+}
