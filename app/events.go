@@ -21,13 +21,10 @@ const (
 	EventCoworkersChanged EventName = "coworkers:changed"
 	// EventNotice carries a Notice to show as a banner.
 	EventNotice EventName = "app:notice"
-	// EventOpenChat carries a ChatInfo for a chat the app opened on its own
-	// (the --coworker startup flag).
-	EventOpenChat EventName = "app:open-chat"
 )
 
 // AppEvents lists every EventName, in declaration order.
-var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventOpenChat}
+var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice}
 
 // HarnessEvents lists the harness event types the UI understands (defined
 // once in package harness, mirrored in TypeScript).

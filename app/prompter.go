@@ -73,7 +73,9 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 		// lock screen. The window shows them.
 		// In the background: a slow notification daemon must not delay the
 		// modal, and the prompt's deadline still bounds the wait.
-		go func() { _ = m.notify.Notify("OpenWorker needs your approval", fmt.Sprintf("%s wants to run %s.", who, req.Tool)) }()
+		go func() {
+			_ = m.notify.Notify("OpenWorker needs your approval", fmt.Sprintf("%s wants to run %s.", who, req.Tool))
+		}()
 	}
 	select {
 	case d := <-w.answer:

@@ -121,6 +121,14 @@ func lineOf(data []byte, off int64, err error) int {
 		off = se.Offset
 	case errors.As(err, &te):
 		off = te.Offset
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		// The decoder reports no offset for this one: find the key.
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		if i := bytes.Index(data, []byte(name+":")); i >= 0 {
+			off = int64(i)
+		} else if i := bytes.Index(data, []byte(name)); i >= 0 {
+			off = int64(i)
+		}
 	}
 	if off > int64(len(data)) {
 		off = int64(len(data))

@@ -1,0 +1,411 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+func echoCall(text string) modeltest.Reply {
+	return modeltest.Reply{ToolCalls: []model.ToolCall{{Name: "test__echo", Arguments: `{"text":"` + text + `"}`}}}
+}
+
+// sendAsync runs Send on its own goroutine, as Wails does.
+func sendAsync(a *App, id, prompt string) <-chan harness.TurnResult {
+	ch := make(chan harness.TurnResult, 1)
+	go func() {
+		res, err := a.Send(id, prompt)
+		if err != nil {
+			res.Status, res.Reason = "send-error", err.Error()
+		}
+		ch <- res
+	}()
+	return ch
+}
+
+func waitResult(t *testing.T, ch <-chan harness.TurnResult) harness.TurnResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatal("Send did not return within 20 s")
+		return harness.TurnResult{}
+	}
+}
+
+func TestTurnWithConsentSucceeds(t *testing.T) {
+	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{echoCall("hello"), {Text: "The tool said **hello**."}}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chat.Tools) != 1 || chat.Tools[0].Name != "test.echo" || chat.CoworkerName != "Test helper" {
+		t.Fatalf("OpenChat = %+v, want one tool test.echo of Test helper", chat)
+	}
+	done := sendAsync(e.app, chat.SessionID, "say hello")
+	p := e.rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
+	if p.Request.Tool != "test.echo" || p.Request.Coworker != "helper" || p.Request.Classification != "External" ||
+		!strings.Contains(string(p.Request.Arguments), "hello") || p.Deadline.IsZero() {
+		t.Fatalf("approval request = %+v", p)
+	}
+	if got, _ := e.app.PendingApprovals(); len(got) != 1 || got[0].ID != p.ID {
+		t.Fatalf("PendingApprovals = %+v, want the one prompt", got)
+	}
+	if err := e.app.RespondApproval(p.ID, "allow_once"); err != nil {
+		t.Fatal(err)
+	}
+	res := waitResult(t, done)
+	if res.Status != harness.TurnCompleted || res.Text != "The tool said **hello**." || res.Calls != 1 {
+		t.Fatalf("turn = %+v, want completed with the final text and 1 call", res)
+	}
+	if n := e.echo.calls.Load(); n != 1 {
+		t.Fatalf("tool ran %d times, want 1", n)
+	}
+	if n := e.notify.n.Load(); n != 0 {
+		t.Fatalf("%d native notifications while focused, want 0", n)
+	}
+	closed := e.rec.waitFor(t, EventApprovalClosed, nil).(ApprovalClosed)
+	if closed.ID != p.ID || closed.Decision != consent.AllowOnce {
+		t.Fatalf("approval closed = %+v", closed)
+	}
+	// The UI saw the whole turn, in order.
+	var types []string
+	for _, ev := range e.rec.all(EventHarness) {
+		h := ev.(harness.Event)
+		if h.Type != harness.EventText {
+			types = append(types, string(h.Type))
+		}
+	}
+	want := "turn.started tool.proposed approval.required approval.decided tool.started tool.progress tool.finished assistant.message turn.finished"
+	if got := strings.Join(types, " "); got != want {
+		t.Fatalf("events = %s\nwant     %s", got, want)
+	}
+	// The journal shows the invocation succeeded (Activity reads the same).
+	d, err := e.app.SessionDetail(chat.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Invocations) != 1 || d.Invocations[0].Status != journal.InvSucceeded || d.Invocations[0].Tool != "test.echo" {
+		t.Fatalf("invocations = %+v, want one succeeded test.echo", d.Invocations)
+	}
+	if len(d.Approvals) != 1 || d.Approvals[0].Decision != "allow_once" || d.Approvals[0].Source != consent.SourcePrompt {
+		t.Fatalf("approvals = %+v", d.Approvals)
+	}
+	sessions, err := e.app.Sessions()
+	if err != nil || len(sessions) != 1 || sessions[0].ID != chat.SessionID {
+		t.Fatalf("Sessions = %+v, %v", sessions, err)
+	}
+	if err := e.app.RespondApproval(p.ID, "allow_once"); err == nil {
+		t.Fatal("answering a closed prompt again succeeded")
+	}
+}
+
+func TestUnansweredPromptTimesOutAsDenyAndNotifiesWhenUnfocused(t *testing.T) {
+	e := newTestEnv(t, envOpts{cfg: config{PromptTimeout: "300ms"}, replies: []modeltest.Reply{echoCall("x"), {Text: "ok, not run"}}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = e.app.SetWindowFocused(false)
+	res := waitResult(t, sendAsync(e.app, chat.SessionID, "try"))
+	if res.Status != harness.TurnCompleted {
+		t.Fatalf("turn = %+v", res)
+	}
+	if n := e.echo.calls.Load(); n != 0 {
+		t.Fatalf("tool ran %d times after a timeout, want 0", n)
+	}
+	closed := e.rec.waitFor(t, EventApprovalClosed, nil).(ApprovalClosed)
+	if closed.Decision != consent.Deny || !strings.Contains(closed.Reason, "in time") {
+		t.Fatalf("closed = %+v, want a timeout deny", closed)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for e.notify.n.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := e.notify.n.Load(); n != 1 {
+		t.Fatalf("%d native notifications while unfocused, want 1", n)
+	}
+	if s, _ := e.notify.title.Load().(string); !strings.Contains(s, "test.echo") || strings.Contains(s, `"x"`) {
+		t.Fatalf("notification %q: want the tool name and no arguments", s)
+	}
+	d, _ := e.app.SessionDetail(chat.SessionID)
+	if len(d.Invocations) != 1 || d.Invocations[0].Status != journal.InvRefused {
+		t.Fatalf("invocations = %+v, want one refused", d.Invocations)
+	}
+	if len(d.Approvals) != 1 || d.Approvals[0].Source != consent.SourceTimeout {
+		t.Fatalf("approvals = %+v, want a timeout", d.Approvals)
+	}
+}
+
+func TestModelFailuresKeepTheChatUsable(t *testing.T) {
+	// A provider that fails (HTTP 500 standing in for a crash mid-turn),
+	// then answers.
+	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
+		echoCall("a"), {Err: 500, ErrMessage: "model crashed"}, {Text: "back again"},
+	}, cfg: config{Approve: "bypass"}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := waitResult(t, sendAsync(e.app, chat.SessionID, "first"))
+	if res.Status != harness.TurnFailed || !strings.Contains(res.Reason, "model crashed") || !strings.Contains(res.Reason, "127.0.0.1") {
+		t.Fatalf("turn = %+v, want failed naming the endpoint and the message", res)
+	}
+	errEv := e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(harness.Event).Type == harness.EventError }).(harness.Event)
+	if !strings.Contains(errEv.Error, "model crashed") {
+		t.Fatalf("error event = %+v", errEv)
+	}
+	// The harness ends a session whose model failed: the chat says so and
+	// a new chat with the same coworker works.
+	if _, err := e.app.Send(chat.SessionID, "again"); err == nil || !strings.Contains(err.Error(), "start a new chat") {
+		t.Fatalf("Send after a failed turn = %v, want a clear 'start a new chat'", err)
+	}
+	chat2, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = waitResult(t, sendAsync(e.app, chat2.SessionID, "again"))
+	if res.Status != harness.TurnCompleted || res.Text != "back again" {
+		t.Fatalf("turn in a new chat = %+v, want completed", res)
+	}
+}
+
+func TestUnreachableModel(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	e := newTestEnv(t, envOpts{cfg: config{BaseURL: url}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := waitResult(t, sendAsync(e.app, chat.SessionID, "hello?"))
+	if res.Status != harness.TurnFailed || !strings.Contains(res.Reason, l.Addr().String()) {
+		t.Fatalf("turn = %+v, want failed naming %s", res, url)
+	}
+	if _, err := e.app.Coworkers(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCancelStopsTheTurn(t *testing.T) {
+	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{{Text: strings.Repeat("slow ", 200), Delay: 200 * time.Millisecond}}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := sendAsync(e.app, chat.SessionID, "take your time")
+	e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(harness.Event).Type == harness.EventText })
+	if _, err := e.app.Send(chat.SessionID, "second"); err != ErrTurnRunning {
+		t.Fatalf("Send during a turn = %v, want ErrTurnRunning", err)
+	}
+	if err := e.app.Cancel(chat.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if res := waitResult(t, done); res.Status != harness.TurnCancelled {
+		t.Fatalf("turn = %+v, want cancelled", res)
+	}
+	if err := e.app.CloseChat(chat.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.Send(chat.SessionID, "x"); err == nil {
+		t.Fatal("Send on a closed chat succeeded")
+	}
+}
+
+func TestUnknownInvocationReconciled(t *testing.T) {
+	e := newTestEnv(t, envOpts{risk: tool.NonIdempotentWrite, fail: true, cfg: config{Approve: "bypass"},
+		replies: []modeltest.Reply{echoCall("w")}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := waitResult(t, sendAsync(e.app, chat.SessionID, "write"))
+	if res.Status != harness.TurnStopped {
+		t.Fatalf("turn = %+v, want stopped", res)
+	}
+	d, _ := e.app.SessionDetail(chat.SessionID)
+	if len(d.Invocations) != 1 || d.Invocations[0].Status != journal.InvUnknown {
+		t.Fatalf("invocations = %+v, want one unknown", d.Invocations)
+	}
+	inv, err := e.app.Reconcile(d.Invocations[0].ID, "applied")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Reconciled != journal.OutcomeApplied || inv.Effect != journal.EffectApplied {
+		t.Fatalf("reconciled = %+v", inv)
+	}
+	if _, err := e.app.Reconcile(inv.ID, "not-applied"); err == nil {
+		t.Fatal("reconciling twice succeeded")
+	}
+}
+
+func TestBrokenBundleListedWithFix(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	bad := filepath.Join(e.bundles, "broken", "coworker")
+	if err := os.MkdirAll(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(bad, "manifest.md"), []byte("---\nid: broken\nname: Broken\ndescription: x\nversion: 1.0.0\n---\nhi\n"), 0o644)
+	os.WriteFile(filepath.Join(bad, "tools.json"), []byte("{\"version\":3,\n\"tools\":[\"test.echo\"],\n\"extra\":1}"), 0o644)
+	l, err := e.app.Coworkers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Coworkers) != 1 || l.Coworkers[0].ID != "helper" {
+		t.Fatalf("coworkers = %+v, want only helper", l.Coworkers)
+	}
+	if len(l.Broken) != 1 || !strings.HasSuffix(l.Broken[0].File, "tools.json") || l.Broken[0].Line != 3 || l.Broken[0].Message == "" {
+		t.Fatalf("broken = %+v, want tools.json line 3", l.Broken)
+	}
+	if _, err := e.app.OpenChat("broken"); err == nil || !strings.Contains(err.Error(), "tools.json") {
+		t.Fatalf("OpenChat(broken) = %v, want an error naming tools.json", err)
+	}
+	if _, err := e.app.OpenChat("helper"); err != nil {
+		t.Fatalf("a good coworker beside a broken one: %v", err)
+	}
+}
+
+func TestLiveReloadOfCoworkers(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	writeBundle(t, e.bundles, "newcomer", "test.echo")
+	e.rec.waitFor(t, EventCoworkersChanged, func(p any) bool {
+		for _, c := range p.(CoworkerList).Coworkers {
+			if c.ID == "newcomer" {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestServersFileErrorIsANotice(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "servers.json")
+	os.WriteFile(bad, []byte("{\"servers\": {\n  \"x\": {\"transport\": \"stdio\", \"bogus\": 1}}}"), 0o644)
+	e := newTestEnv(t, envOpts{cfg: config{Servers: bad}, replies: []modeltest.Reply{{Text: "fine"}}})
+	info, _ := e.app.Info()
+	if len(info.Notices) == 0 || !strings.Contains(info.Notices[0].Message, "servers.json") || !strings.Contains(info.Notices[0].Message, bad) {
+		t.Fatalf("notices = %+v, want the servers.json error naming the file", info.Notices)
+	}
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := waitResult(t, sendAsync(e.app, chat.SessionID, "hi")); res.Status != harness.TurnCompleted {
+		t.Fatalf("turn = %+v", res)
+	}
+}
+
+func TestAPIKeysStayInTheKeychain(t *testing.T) {
+	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{{Text: "ok"}}})
+	const secret = "sk-test-0123456789abcdef"
+	v, err := e.app.SetAPIKey("openai", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.KeyStored["openai"] || v.KeyStored["anthropic"] {
+		t.Fatalf("key_stored = %v", v.KeyStored)
+	}
+	if _, err := e.app.SaveSettings(v.Settings); err != nil {
+		t.Fatal(err)
+	}
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitResult(t, sendAsync(e.app, chat.SessionID, "hi"))
+	reqs := e.model.Requests()
+	if len(reqs) == 0 || reqs[len(reqs)-1].APIKey != secret {
+		t.Fatal("the model request did not carry the stored key")
+	}
+	// Nothing on disk holds the key: settings, journal, logs.
+	filepath.Walk(e.cfgDir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			b, _ := os.ReadFile(p)
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s contains the API key", p)
+			}
+		}
+		return nil
+	})
+	blob, _ := json.Marshal(v)
+	if strings.Contains(string(blob), secret) {
+		t.Fatal("the settings view carries the key")
+	}
+	if v, err = e.app.DeleteAPIKey("openai"); err != nil || v.KeyStored["openai"] {
+		t.Fatalf("after delete: %v, %v", v.KeyStored, err)
+	}
+	if _, err := e.app.SetAPIKey("other", "k"); err == nil {
+		t.Fatal("SetAPIKey accepted an unknown provider")
+	}
+}
+
+func TestSettingsChangeAppliesToNewChats(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	v, _ := e.app.GetSettings()
+	s := v.Settings
+	s.OpenAI.BaseURL = "not a url"
+	if _, err := e.app.SaveSettings(s); err == nil || !strings.Contains(err.Error(), "base URL") {
+		t.Fatalf("SaveSettings(bad URL) = %v", err)
+	}
+	other := t.TempDir()
+	writeBundle(t, other, "second", "test.echo")
+	l, err := e.app.SetCoworkersDir(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Coworkers) != 1 || l.Coworkers[0].ID != "second" {
+		t.Fatalf("list = %+v", l)
+	}
+	if _, err := e.app.OpenChat("second"); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := LoadSettings(filepath.Join(e.cfgDir, "settings.json"))
+	if err != nil || saved.CoworkersDir != other {
+		t.Fatalf("saved settings = %+v, %v", saved, err)
+	}
+}
+
+func TestJournalInterruptedCallsNoticed(t *testing.T) {
+	cfgDir := t.TempDir()
+	j, err := journal.Open(filepath.Join(cfgDir, "journal.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := j.CreateSession(ctx, journal.Session{ID: "ses_x", Coworker: "c", Identity: "sha256:00", Provider: "openai", Model: "m", Approve: "ask"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.PrepareInvocation(ctx, journal.Invocation{ID: "inv_x", SessionID: "ses_x", CallID: "c1", Tool: "test.echo", Arguments: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.MarkExecuting(ctx, "inv_x"); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}})
+	info, _ := e.app.Info()
+	if len(info.Notices) == 0 || !strings.Contains(info.Notices[0].Message, "1 tool call") {
+		t.Fatalf("notices = %+v, want the interrupted call", info.Notices)
+	}
+	d, err := e.app.SessionDetail("ses_x")
+	if err != nil || d.Invocations[0].Status != journal.InvUnknown {
+		t.Fatalf("detail = %+v, %v; want the invocation unknown", d.Invocations, err)
+	}
+}

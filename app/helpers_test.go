@@ -1,0 +1,214 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// recorder is a fake Emitter: it keeps every event and wakes waiters.
+type recorder struct {
+	mu     sync.Mutex
+	events []recorded
+	wake   chan struct{}
+}
+
+type recorded struct {
+	name    EventName
+	payload any
+}
+
+func newRecorder() *recorder { return &recorder{wake: make(chan struct{}, 1)} }
+
+func (r *recorder) Emit(name EventName, payload any) {
+	r.mu.Lock()
+	r.events = append(r.events, recorded{name, payload})
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (r *recorder) all(name EventName) []any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []any
+	for _, e := range r.events {
+		if e.name == name {
+			out = append(out, e.payload)
+		}
+	}
+	return out
+}
+
+// waitFor waits up to 10 s for an event of name whose payload satisfies ok.
+func (r *recorder) waitFor(t *testing.T, name EventName, ok func(any) bool) any {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		for _, p := range r.all(name) {
+			if ok == nil || ok(p) {
+				return p
+			}
+		}
+		select {
+		case <-r.wake:
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("no %s event within 10 s", name)
+		}
+	}
+}
+
+// memKeychain is a Keychain in memory.
+type memKeychain struct {
+	mu   sync.Mutex
+	keys map[string]string
+	err  error
+}
+
+func (k *memKeychain) Get(p string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.keys[p], k.err
+}
+
+func (k *memKeychain) Set(p, key string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.err != nil {
+		return k.err
+	}
+	k.keys[p] = key
+	return nil
+}
+
+func (k *memKeychain) Delete(p string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.keys, p)
+	return k.err
+}
+
+// countNotifier counts native notifications.
+type countNotifier struct {
+	n     atomic.Int32
+	title atomic.Value
+}
+
+func (c *countNotifier) Notify(title, body string) error {
+	c.title.Store(title + ": " + body)
+	c.n.Add(1)
+	return nil
+}
+
+// echoTool is a native tool; fail makes it return an infrastructure error.
+type echoTool struct {
+	calls atomic.Int32
+	risk  tool.Risk
+	fail  bool
+}
+
+func (e *echoTool) Descriptor() tool.Descriptor {
+	risk := e.risk
+	if risk == "" {
+		risk = tool.ReadOnly
+	}
+	return tool.Descriptor{Name: "test.echo", Description: "Echoes text back.", Version: "1.0.0", Risk: risk,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`)}
+}
+
+func (e *echoTool) Call(ctx context.Context, c *tool.Call, args json.RawMessage) (tool.Output, error) {
+	e.calls.Add(1)
+	_ = c.Progress("echoing", nil)
+	if e.fail {
+		return tool.Output{}, os.ErrDeadlineExceeded
+	}
+	var in struct{ Text string }
+	_ = json.Unmarshal(args, &in)
+	b, _ := json.Marshal(map[string]string{"echo": in.Text})
+	return tool.Output{Structured: b}, nil
+}
+
+// writeBundle writes a v3 bundle selecting tools into dir/<id>.
+func writeBundle(t *testing.T, dir, id string, tools ...string) {
+	t.Helper()
+	cw := filepath.Join(dir, id, "coworker")
+	if err := os.MkdirAll(cw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "---\nid: " + id + "\nname: Test " + id + "\ndescription: a test coworker\nversion: 1.0.0\n---\nYou are a test coworker.\n"
+	sel, _ := json.Marshal(map[string]any{"version": 3, "tools": tools})
+	if err := os.WriteFile(filepath.Join(cw, "manifest.md"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cw, "tools.json"), sel, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testEnv is an App over a real journal in a temp dir, a scripted model on
+// 127.0.0.1 and fake window parts.
+type testEnv struct {
+	app     *App
+	rec     *recorder
+	keys    *memKeychain
+	notify  *countNotifier
+	echo    *echoTool
+	model   *modeltest.Server
+	bundles string
+	cfgDir  string
+}
+
+type envOpts struct {
+	replies []modeltest.Reply
+	cfg     config
+	risk    tool.Risk
+	fail    bool
+}
+
+func newTestEnv(t *testing.T, o envOpts) *testEnv {
+	t.Helper()
+	e := &testEnv{rec: newRecorder(), keys: &memKeychain{keys: map[string]string{}}, notify: &countNotifier{},
+		echo: &echoTool{risk: o.risk, fail: o.fail}, bundles: t.TempDir(), cfgDir: t.TempDir()}
+	writeBundle(t, e.bundles, "helper", "test.echo")
+	e.model = modeltest.NewOpenAI(t, o.replies...)
+	reg := tool.NewRegistry()
+	if err := reg.Register(e.echo); err != nil {
+		t.Fatal(err)
+	}
+	cfg := o.cfg
+	if cfg.ConfigDir == "" {
+		cfg.ConfigDir = e.cfgDir
+	}
+	e.cfgDir = cfg.ConfigDir
+	if cfg.Coworkers == "" {
+		cfg.Coworkers = e.bundles
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = e.model.URL
+	}
+	cfg.Model = "scripted"
+	cfg.Getenv = func(string) string { return "" }
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.startup()
+	t.Cleanup(func() {
+		a.shutdown()
+		cancel()
+	})
+	e.app = a
+	return e
+}
