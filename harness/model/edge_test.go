@@ -238,3 +238,27 @@ func TestUnknownRole(t *testing.T) {
 		}
 	})
 }
+
+// Local servers (LM Studio, llama.cpp) need no key: an empty one must work.
+func TestEmptyAPIKey(t *testing.T) {
+	for _, kind := range []string{"openai", "anthropic"} {
+		var srv *modeltest.Server
+		if kind == "openai" {
+			srv = modeltest.NewOpenAI(t, modeltest.Reply{Text: "ok"})
+		} else {
+			srv = modeltest.NewAnthropic(t, modeltest.Reply{Text: "ok"})
+		}
+		p, err := model.New(model.Config{Provider: kind, BaseURL: srv.URL, Model: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := p.Stream(context.Background(), userRequest("hi"), nil)
+		if err != nil || resp.Text != "ok" {
+			t.Errorf("%s without a key: %+v, %v", kind, resp, err)
+			continue
+		}
+		if key := srv.Requests()[0].APIKey; strings.TrimSpace(key) != "" {
+			t.Errorf("%s without a key sent key %q", kind, key)
+		}
+	}
+}

@@ -6,6 +6,34 @@
 // A Provider turns a Request (system text, history, tools under their model
 // aliases) into a Response (text and tool calls), reporting text deltas as
 // they arrive. It never runs tools; the harness does.
+//
+//	cfg := model.FromEnv(model.Config{Provider: "openai"}, os.Getenv)
+//	p, err := model.New(cfg)
+//	resp, err := p.Stream(ctx, model.Request{System: "...", Messages: history, Tools: specs},
+//		func(delta string) { fmt.Print(delta) })
+//
+// Behaviour common to both providers:
+//   - One Stream is one HTTP attempt: the SDKs' retries are off, because the
+//     harness counts attempts against the turn budget (SPEC §9). Stream has
+//     no timeout of its own; the caller's context bounds it.
+//   - Failures other than the caller's context are *RequestError values
+//     whose message names the base URL and model and never the API key
+//     (the key is scrubbed even from server messages that echo it).
+//   - Tool calls are assembled from their streamed pieces by index; their
+//     Arguments are returned as the model wrote them, even when they are not
+//     valid JSON (empty arguments become "{}"). A response may hold up to
+//     MaxToolCalls calls and MaxResponseBytes of text and arguments; past
+//     that Stream fails with ErrResponseTooLarge.
+//   - A stream that ends without the provider's end marker (finish_reason,
+//     message_stop) is an error, never a silently truncated answer.
+//
+// OpenAI-compatible endpoints cannot put images in "tool" messages: the
+// images of a run of tool results follow it in one user message, and an
+// IsError result's text is prefixed with "error: " (Chat Completions has no
+// error flag). Anthropic gets tool_result blocks with is_error and image
+// blocks, consecutive results merged into one user message.
+//
+// Package modeltest serves scripted models on 127.0.0.1 for tests.
 package model
 
 import (
