@@ -66,10 +66,14 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		return reply(fmt.Sprintf("error (%s): %s", code, msg), true)
 	}
 
-	if t.calls >= s.rt.opts.MaxCalls {
+	// Every tool call of the model counts against the budget, refused ones
+	// too: a model repeating a bad call cannot make the turn journal
+	// refusals without end.
+	if t.proposed >= s.rt.opts.MaxCalls {
 		t.stop = fmt.Sprintf("the turn used its budget of %d tool calls", s.rt.opts.MaxCalls)
 		return refuse("over_budget", t.stop+"; this call was not run")
 	}
+	t.proposed++
 	if !selected {
 		return refuse("not_selected", fmt.Sprintf("there is no tool %q for this coworker; use only the tools you were given", call.Name))
 	}

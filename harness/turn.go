@@ -47,7 +47,8 @@ type turn struct {
 	id       string
 	sink     Sink
 	attempts int
-	calls    int
+	calls    int    // calls executed (the executing row committed)
+	proposed int    // tool calls of the model handled, run or refused
 	stop     string // reason the turn stopped, or ""
 }
 
@@ -146,6 +147,15 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		}
 		res.Text = resp.Text
 		bg := context.WithoutCancel(ctx)
+		// The budget (SPEC §9) lets at most MaxCalls-proposed calls run and
+		// one more be refused as over budget; a reply asking for more (a
+		// runaway model: 10,000 calls) keeps only those, so the history and
+		// the journal stay bounded. The rest were never going to run.
+		if keep := s.rt.opts.MaxCalls - t.proposed + 1; len(resp.ToolCalls) > keep {
+			t.warn(ctx, "tool_calls_dropped", fmt.Sprintf("the model asked for %d tool calls in one reply; the turn's budget of %d tool calls allows at most %d more, so the last %d were dropped without running",
+				len(resp.ToolCalls), s.rt.opts.MaxCalls, keep-1, len(resp.ToolCalls)-keep))
+			resp.ToolCalls = resp.ToolCalls[:keep]
+		}
 		t.appendMessage(bg, model.Message{Role: model.Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
 		if resp.Text != "" {
 			t.sink.emit(Event{Type: EventAssistantMessage, SessionID: s.id, TurnID: t.id, Text: resp.Text, Attempt: t.attempts})
