@@ -12,6 +12,8 @@
 #                        are set, the exe, the uninstaller and the installer are signed
 #   OPENWORKER_SIGN_PASS password of the key (optional; passed through a 0600 file)
 #   OPENWORKER_SIGN_TIMESTAMP_URL  RFC 3161 timestamp server (optional; needs network)
+#   OPENWORKER_SIGNED_COPY_DIR     test hook: keep a copy of every file signed (the check
+#                        script uses it to verify the uninstaller, which 7z cannot extract)
 #
 # Steps: apt packages (nsis, mingw-w64, p7zip-full), the frontend (npm),
 # the Windows resources (icon, manifest, version info; build/windows/winbuild),
@@ -41,6 +43,7 @@ sign_file() {
   fi
   [ -n "$passfile" ] && rm -f "$passfile"
   mv -f "$f.signed" "$f"
+  if [ -n "${OPENWORKER_SIGNED_COPY_DIR:-}" ]; then cp "$f" "$OPENWORKER_SIGNED_COPY_DIR/"; fi
 }
 
 if [ "${1:-}" = sign ]; then

@@ -12,6 +12,9 @@
 //	winbuild check-exe -version V FILE.exe
 //	    fails unless FILE is a PE32+ x86-64 image for the Windows GUI
 //	    subsystem carrying a version resource with ProductVersion V.
+//	winbuild version-info FILE.exe
+//	    prints the version resource strings of any PE file (the app or the
+//	    installer) as sorted KEY=VALUE lines.
 //
 // Exit status: 0 on success, 1 on a failed check or build error, 2 on bad
 // usage.
@@ -22,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sort"
 )
 
 func main() {
@@ -34,6 +38,8 @@ func main() {
 		err = runResources(os.Args[2:])
 	case "check-exe":
 		err = runCheckExe(os.Args[2:])
+	case "version-info":
+		err = runVersionInfo(os.Args[2:])
 	default:
 		usage()
 	}
@@ -51,6 +57,7 @@ var errUsage = errors.New("bad usage")
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: winbuild resources -project DIR -version V -syso OUT -ico OUT -nsh OUT")
 	fmt.Fprintln(os.Stderr, "       winbuild check-exe -version V FILE.exe")
+	fmt.Fprintln(os.Stderr, "       winbuild version-info FILE.exe")
 	os.Exit(2)
 }
 
@@ -90,5 +97,24 @@ func runCheckExe(args []string) error {
 		return err
 	}
 	fmt.Println(sum)
+	return nil
+}
+
+func runVersionInfo(args []string) error {
+	if len(args) != 1 {
+		usage()
+	}
+	strs, err := versionStrings(args[0])
+	if err != nil {
+		return err
+	}
+	keys := make([]string, 0, len(strs))
+	for k := range strs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("%s=%s\n", k, strs[k])
+	}
 	return nil
 }
