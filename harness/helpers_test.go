@@ -84,7 +84,7 @@ func mustJSON(v any) string {
 
 // writeBundle writes a v3 bundle selecting tools, with optional policy YAML
 // lines, into dir/<id>.
-func writeBundle(t *testing.T, dir, id string, tools []string, policy string) {
+func writeBundle(t testing.TB, dir, id string, tools []string, policy string) {
 	t.Helper()
 	cw := filepath.Join(dir, id, "coworker")
 	if err := os.MkdirAll(cw, 0o755); err != nil {
@@ -102,7 +102,7 @@ func writeBundle(t *testing.T, dir, id string, tools []string, policy string) {
 
 // env is one runtime over a real journal file and a scripted model.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	rt       *harness.Runtime
 	model    *modeltest.Server
 	dir      string
@@ -131,7 +131,7 @@ type envOpts struct {
 	anthropic bool
 }
 
-func newEnv(t *testing.T, o envOpts) *env {
+func newEnv(t testing.TB, o envOpts) *env {
 	t.Helper()
 	reg := tool.NewRegistry()
 	for _, tl := range o.tools {

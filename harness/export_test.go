@@ -1,0 +1,34 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
+)
+
+// BenchCaller returns a function that makes one tool call through the
+// harness call path (selection, validation, budget, consent, the durable
+// executing row, the call under limits, the terminal row) in a journaled
+// turn of s, without a model round trip. For bench_test.go only.
+func BenchCaller(ctx context.Context, s *Session) (func(alias, args string) model.Message, error) {
+	t := &turn{s: s, id: journal.NewID("turn_")}
+	s.mu.Lock()
+	s.seq++
+	seq := s.seq
+	s.mu.Unlock()
+	if err := s.rt.journal.StartTurn(ctx, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: "benchmark"}); err != nil {
+		return nil, err
+	}
+	n := 0
+	return func(alias, args string) model.Message {
+		n++
+		t.proposed, t.calls, t.stop = 0, 0, ""
+		msg := t.call(ctx, model.ToolCall{ID: fmt.Sprintf("call_%d", n), Name: alias, Arguments: args}, 0)
+		if t.stop != "" {
+			panic("benchmark call stopped the turn: " + t.stop)
+		}
+		return msg
+	}, nil
+}
