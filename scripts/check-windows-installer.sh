@@ -13,7 +13,8 @@
 #     byte-identical to the signed one;
 #   - the installer carries version and publisher in its version resource;
 #   - a Linux build of the same tree prints the stamped version, commit and
-#     date with `openworker version`.
+#     date with `openworker version`, and resolves the example coworker's
+#     device tools through itself (`openworker mcp serve device`).
 # Prints the installer size and the build time. Debian 12, root or sudo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -108,6 +109,11 @@ echo "$got"
 for want in "$VERSION" "$COMMIT" "$DATE"; do
   grep -qF -- "$want" <<<"$got" || fail "\`openworker version\` prints \"$got\", which lacks $want"
 done
+
+step "device provider is the same executable (Linux build, run outside the tree)"
+out=$(cd "$tmp" && "$tmp/openworker" check --coworkers "$OLDPWD/examples/coworkers")
+echo "$out"
+grep -q 'device.battery_status_get .*mcp:device' <<<"$out" || fail "the device tools did not resolve through \`openworker mcp serve device\`"
 
 size=$(stat -c %s "$setup")
 step "Windows installer OK: $setup"
