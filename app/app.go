@@ -220,6 +220,7 @@ func (a *App) startup() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.rewatchLocked()
+	startTestHook(a)
 }
 
 // shutdown closes every chat and runtime and the journal. Running turns are

@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/openworker/desktop/frontend"
 	"github.com/openworker/desktop/harness/tool"
@@ -98,7 +101,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	return err
 }
 
-// parseArgs reads the app's flags:
+// parseArgs reads the app's flags; each flag may also be given in the
+// environment as OPENWORKER_<FLAG> (OPENWORKER_CONFIG_DIR, OPENWORKER_COWORKER,
+// ...), which is how scripts pass them through the CLI's bare command:
 //
 //	--config-dir DIR      settings, journal and logs (default <user config dir>/OpenWorker)
 //	--db FILE             the journal file
@@ -124,8 +129,24 @@ func parseArgs(args []string) (config, error) {
 	fl.StringVar(&c.Approve, "approve", "", "")
 	fl.StringVar(&c.Servers, "servers", "", "")
 	fl.StringVar(&c.PromptTimeout, "prompt-timeout", "", "")
-	if err := fl.Parse(args); err != nil {
+	var fromEnv []string
+	fl.VisitAll(func(f *flag.Flag) {
+		env := "OPENWORKER_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v := os.Getenv(env); v != "" {
+			fromEnv = append(fromEnv, "--"+f.Name+"="+v)
+		}
+	})
+	if err := fl.Parse(append(fromEnv, args...)); err != nil {
 		return c, fmt.Errorf("openworker (desktop): %w", err)
+	}
+	for _, p := range []*string{&c.ConfigDir, &c.DBPath, &c.Coworkers, &c.Servers} {
+		if *p != "" {
+			abs, err := filepath.Abs(*p)
+			if err != nil {
+				return c, err
+			}
+			*p = abs
+		}
 	}
 	if fl.NArg() > 0 {
 		return c, fmt.Errorf("openworker (desktop): unexpected argument %q; run `openworker --help` for the subcommands", fl.Arg(0))

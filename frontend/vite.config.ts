@@ -10,7 +10,7 @@ function keepPlaceholder(): Plugin {
   return {
     name: "keep-dist-placeholder",
     closeBundle() {
-      writeFileSync(resolve(__dirname, "dist/.gitkeep"), "");
+      writeFileSync(resolve(import.meta.dirname, "dist/.gitkeep"), "");
     },
   };
 }

@@ -32,13 +32,15 @@ export interface ChatState {
   running: boolean;
   turnId: string;
   lastStatus: string;
+  /** The session ended: the harness fails a session whose model failed. */
+  ended: boolean;
 }
 
 /** At most this many progress lines are kept per card (SPEC §6 allows 64). */
 export const MaxProgress = 64;
 
 export function emptyChat(): ChatState {
-  return { items: [], running: false, turnId: "", lastStatus: "" };
+  return { items: [], running: false, turnId: "", lastStatus: "", ended: false };
 }
 
 function updateCard(s: ChatState, key: string | undefined, f: (c: ToolCardItem) => ToolCardItem): ChatState {
@@ -121,7 +123,7 @@ export function reduce(s: ChatState, e: HarnessEvent): ChatState {
         const text = status === "cancelled" ? "Cancelled." : `Turn ${status}: ${e.error || "no reason given"}`;
         items = [...items, { kind: "notice", key: `t:${turn}`, level: status === "cancelled" ? "info" : "error", text }];
       }
-      return { ...s, items, running: false, lastStatus: status };
+      return { ...s, items, running: false, lastStatus: status, ended: s.ended || status === "failed" };
     }
     default:
       return s;

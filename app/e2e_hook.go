@@ -1,0 +1,63 @@
+//go:build e2e
+
+package app
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+)
+
+// startTestHook serves GET /state on the loopback address in
+// OPENWORKER_E2E_ADDR, for scripts/app-e2e.sh to know when the consent
+// modal is up and when the turn is over. It is compiled only into e2e
+// builds (-tags e2e) and reads state; it cannot answer prompts or send
+// messages: the script does that through the window, with xdotool.
+func startTestHook(a *App) {
+	addr := os.Getenv("OPENWORKER_E2E_ADDR")
+	if addr == "" {
+		return
+	}
+	if host, _, err := net.SplitHostPort(addr); err != nil || !net.ParseIP(host).IsLoopback() {
+		a.log.Error("e2e hook: OPENWORKER_E2E_ADDR must be a loopback host:port", "addr", addr)
+		return
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		a.log.Error("e2e hook", "err", err)
+		return
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
+		type chatState struct {
+			SessionID string   `json:"session_id"`
+			Running   bool     `json:"running"`
+			Turns     []string `json:"turns"`
+		}
+		out := struct {
+			Pending int         `json:"pending"`
+			Chats   []chatState `json:"chats"`
+		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}}
+		a.mu.Lock()
+		chats := make(map[string]*chat, len(a.chats))
+		for id, c := range a.chats {
+			chats[id] = c
+		}
+		j := a.journal
+		a.mu.Unlock()
+		for id, c := range chats {
+			cs := chatState{SessionID: id, Running: c.running.Load(), Turns: []string{}}
+			if j != nil {
+				turns, _ := j.Turns(r.Context(), id)
+				for _, t := range turns {
+					cs.Turns = append(cs.Turns, t.Status)
+				}
+			}
+			out.Chats = append(out.Chats, cs)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(out)
+	})
+	go func() { _ = http.Serve(l, mux) }()
+}

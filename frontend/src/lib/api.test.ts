@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from "vitest";
+
+vi.mock("../wailsjs/go/app/App", () => ({}));
+vi.mock("../wailsjs/runtime/runtime", () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
+
+import { makeApi, toError, type Backend } from "./api";
+import { AppEvent } from "./events";
+
+describe("api wrappers", () => {
+  it("pass arguments through and return the Go value", async () => {
+    const b = { OpenChat: vi.fn(async (id: string) => ({ session_id: "ses_1", coworker: id })) } as unknown as Backend;
+    const api = makeApi(b, () => () => {});
+    await expect(api.openChat("helper")).resolves.toMatchObject({ session_id: "ses_1", coworker: "helper" });
+    expect(b.OpenChat).toHaveBeenCalledWith("helper");
+  });
+
+  it("reject with an Error carrying the Go message", async () => {
+    const b = { Send: vi.fn(async () => { throw "a turn is already running in this chat"; }) } as unknown as Backend;
+    const api = makeApi(b, () => () => {});
+    await expect(api.send("s", "x")).rejects.toThrow("a turn is already running in this chat");
+  });
+
+  it("turn null lists into empty ones", async () => {
+    const b = { Sessions: vi.fn(async () => null), PendingApprovals: vi.fn(async () => null) } as unknown as Backend;
+    const api = makeApi(b, () => () => {});
+    await expect(api.sessions()).resolves.toEqual([]);
+    await expect(api.pendingApprovals()).resolves.toEqual([]);
+  });
+
+  it("subscribes through the given function", () => {
+    const sub = vi.fn(() => () => {});
+    const api = makeApi({} as Backend, sub);
+    const cb = () => {};
+    api.on(AppEvent.Harness, cb);
+    expect(sub).toHaveBeenCalledWith("harness:event", cb);
+  });
+
+  it("toError keeps messages", () => {
+    expect(toError("x").message).toBe("x");
+    expect(toError({ message: "y" }).message).toBe("y");
+    const e = new Error("z");
+    expect(toError(e)).toBe(e);
+  });
+});

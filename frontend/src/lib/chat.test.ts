@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { addApproval, closeApproval, emptyChat, formatArgs, formatDuration, reduce, type ChatState } from "./chat";
+import { HarnessEventType as T } from "./events";
+import type { HarnessEvent, PendingApproval } from "./types";
+
+const ev = (e: Partial<HarnessEvent> & { type: HarnessEvent["type"] }): HarnessEvent => ({ session_id: "s", turn_id: "t1", ...e });
+const run = (events: HarnessEvent[], s: ChatState = emptyChat()) => events.reduce(reduce, s);
+
+describe("reduce", () => {
+  it("streams assistant text and settles it", () => {
+    const s = run([
+      ev({ type: T.TurnStarted, text: "hi" }),
+      ev({ type: T.Text, text: "Hel", attempt: 1 }),
+      ev({ type: T.Text, text: "lo", attempt: 1 }),
+    ]);
+    expect(s.running).toBe(true);
+    expect(s.items).toEqual([
+      { kind: "user", key: "u:t1", text: "hi" },
+      { kind: "assistant", key: "a:t1:1", text: "Hello", streaming: true },
+    ]);
+    const done = run([ev({ type: T.AssistantMessage, text: "Hello!", attempt: 1 }), ev({ type: T.TurnFinished, status: "completed" })], s);
+    expect(done.running).toBe(false);
+    expect(done.items[1]).toEqual({ kind: "assistant", key: "a:t1:1", text: "Hello!", streaming: false });
+    expect(done.items).toHaveLength(2);
+  });
+
+  it("follows a tool call through approval, progress and result", () => {
+    const s = run([
+      ev({ type: T.TurnStarted, text: "go" }),
+      ev({ type: T.ToolProposed, invocation_id: "inv1", call_id: "c1", alias: "test__echo", arguments: { text: "x" } }),
+      ev({ type: T.ApprovalRequired, invocation_id: "inv1", tool: "test.echo" }),
+    ]);
+    const card = s.items[1];
+    expect(card).toMatchObject({ kind: "tool", key: "inv1", tool: "test.echo", status: "awaiting_approval" });
+    const s2 = run([
+      ev({ type: T.ApprovalDecided, invocation_id: "inv1", status: "allow_once", text: "you allowed this call" }),
+      ev({ type: T.ToolStarted, invocation_id: "inv1" }),
+      ev({ type: T.ToolProgress, invocation_id: "inv1", text: "50%" }),
+      ev({ type: T.ToolFinished, invocation_id: "inv1", status: "succeeded", text: '{"echo":"x"}', duration_ms: 1500 }),
+    ], s);
+    expect(s2.items[1]).toMatchObject({
+      status: "succeeded", decision: "allow_once", progress: [{ text: "50%" }], result: '{"echo":"x"}', durationMs: 1500,
+    });
+  });
+
+  it("shows a refused call and a stopped turn", () => {
+    const s = run([
+      ev({ type: T.TurnStarted, text: "go" }),
+      ev({ type: T.ToolProposed, invocation_id: "i", alias: "a__b" }),
+      ev({ type: T.ToolFinished, invocation_id: "i", status: "refused", error: "you denied this call" }),
+      ev({ type: T.TurnFinished, status: "stopped", error: "budget spent" }),
+    ]);
+    expect(s.items[1]).toMatchObject({ status: "refused", error: "you denied this call" });
+    expect(s.items[2]).toMatchObject({ kind: "notice", level: "error", text: "Turn stopped: budget spent" });
+  });
+
+  it("reports a model failure once and marks the chat ended", () => {
+    const s = run([
+      ev({ type: T.TurnStarted, text: "go" }),
+      ev({ type: T.Error, error: "model request to http://127.0.0.1:1/v1 failed" }),
+      ev({ type: T.TurnFinished, status: "failed", error: "model request failed" }),
+    ]);
+    const notices = s.items.filter((i) => i.kind === "notice");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ level: "error", text: "model request to http://127.0.0.1:1/v1 failed" });
+    expect(s.ended).toBe(true);
+  });
+
+  it("caps progress lines", () => {
+    let s = run([ev({ type: T.TurnStarted }), ev({ type: T.ToolProposed, invocation_id: "i" })]);
+    for (let i = 0; i < 100; i++) s = reduce(s, ev({ type: T.ToolProgress, invocation_id: "i", text: String(i) }));
+    expect(s.items[1].kind === "tool" && s.items[1].progress.length).toBe(64);
+  });
+
+  it("ignores events for unknown cards", () => {
+    const s = run([ev({ type: T.TurnStarted })]);
+    expect(reduce(s, ev({ type: T.ToolFinished, invocation_id: "nope", status: "succeeded" }))).toBe(s);
+  });
+});
+
+describe("approvals queue", () => {
+  const p = (id: string) => ({ id, request: {}, deadline: "" }) as unknown as PendingApproval;
+  it("adds once and removes on close", () => {
+    let q = addApproval([], p("a"));
+    q = addApproval(q, p("b"));
+    q = addApproval(q, p("a"));
+    expect(q.map((x) => x.id)).toEqual(["a", "b"]);
+    q = closeApproval(q, { id: "a", session_id: "s", decision: "deny", reason: "" });
+    expect(q.map((x) => x.id)).toEqual(["b"]);
+  });
+});
+
+describe("formatting", () => {
+  it("formats arguments and durations", () => {
+    expect(formatArgs('{"a":1}')).toBe('{\n  "a": 1\n}');
+    expect(formatArgs("not json")).toBe("not json");
+    expect(formatArgs(null)).toBe("{}");
+    expect(formatDuration(850)).toBe("850 ms");
+    expect(formatDuration(2400)).toBe("2.4 s");
+  });
+});

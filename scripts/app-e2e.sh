@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# End-to-end test of the desktop app under Xvfb (issue 5 acceptance).
+#
+# Builds the Linux app with the e2e test hook, starts it in a throw-away
+# HOME with a scripted model on 127.0.0.1 and a temporary bundles folder,
+# types a prompt into the chat with xdotool, waits for the consent modal,
+# approves it from the keyboard, waits for the turn, and asserts with
+# `openworker journal show --json` that the invocation succeeded.
+# Screenshots go to artifacts/screenshots/ (chat.png, consent.png, ...).
+#
+# Needs: xvfb xdotool imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go.
+# Never touches the real user config: HOME and XDG_* point into a temp dir.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+shots="$root/artifacts/screenshots"
+mkdir -p "$shots"
+rm -f "$shots"/*.png
+
+for cmd in Xvfb xdotool import; do
+  command -v "$cmd" >/dev/null || { echo "app-e2e: $cmd is missing (apt-get install xvfb xdotool imagemagick)" >&2; exit 2; }
+done
+
+tmp="$(mktemp -d /tmp/openworker-e2e.XXXXXX)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [ "${KEEP_TMP:-}" = "" ]; then rm -rf "$tmp"; else echo "app-e2e: kept $tmp"; fi
+}
+trap cleanup EXIT
+fail() {
+  echo "app-e2e: FAIL: $*" >&2
+  [ -n "${DISPLAY:-}" ] && import -display "$DISPLAY" -window root "$shots/failure.png" 2>/dev/null || true
+  echo "--- app log"; tail -n 40 "$tmp/app.log" >&2 || true
+  echo "--- model log"; tail -n 20 "$tmp/model.log" >&2 || true
+  exit 1
+}
+
+echo "app-e2e: building"
+TAGS=e2e scripts/app-build.sh "$tmp/openworker" >/dev/null
+go build -o "$tmp/scriptmodel" ./harness/model/modeltest/cmd/scriptmodel
+
+# A bundles folder with one coworker that may call one read-only device tool.
+mkdir -p "$tmp/home/Documents" "$tmp/config" "$tmp/data" "$tmp/bundles/e2e-assistant/coworker"
+cat > "$tmp/bundles/e2e-assistant/coworker/manifest.md" <<'MD'
+---
+id: e2e-assistant
+name: E2E Assistant
+description: Answers questions about this computer.
+version: 1.0.0
+---
+You answer questions about this computer with your tools.
+MD
+echo '{"version":3,"tools":["device.system_info_get"]}' > "$tmp/bundles/e2e-assistant/coworker/tools.json"
+# A broken bundle beside it: listed with its error, the rest still loads.
+mkdir -p "$tmp/bundles/broken-one/coworker"
+sed 's/e2e-assistant/broken-one/; s/E2E Assistant/Broken One/' "$tmp/bundles/e2e-assistant/coworker/manifest.md" > "$tmp/bundles/broken-one/coworker/manifest.md"
+printf '{"version": 3,\n "tools": ["device.system_info_get"],\n "tool": []}\n' > "$tmp/bundles/broken-one/coworker/tools.json"
+
+# The scripted model: a tool call, then a Markdown answer.
+cat > "$tmp/script.json" <<'JSON'
+[
+  {"text": "Let me look at this computer.", "tool_calls": [{"id": "call_1", "name": "device__system_info_get", "arguments": {}}], "delay": "30ms"},
+  {"text": "Your computer runs **Linux**.\n\n- The tool call was approved\n- and it `succeeded`.\n\n![tracker](https://example.com/pixel.png)", "delay": "30ms"}
+]
+JSON
+"$tmp/scriptmodel" -script "$tmp/script.json" -addr 127.0.0.1:0 >"$tmp/model.out" 2>"$tmp/model.log" &
+pids+=($!)
+for _ in $(seq 50); do grep -q '^listening ' "$tmp/model.out" 2>/dev/null && break; sleep 0.1; done
+model_url="$(sed -n 's/^listening //p' "$tmp/model.out")"
+[ -n "$model_url" ] || fail "the scripted model did not start"
+
+display=":$((90 + RANDOM % 100))"
+Xvfb "$display" -screen 0 1280x860x24 -nolisten tcp >/dev/null 2>&1 &
+pids+=($!)
+export DISPLAY="$display"
+for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+
+hook="127.0.0.1:$((20000 + RANDOM % 20000))"
+state() { curl -fsS "http://$hook/state" 2>/dev/null || echo '{}'; }
+
+echo "app-e2e: starting the app (model $model_url)"
+(
+  cd "$tmp"
+  exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+    OPENAI_BASE_URL="$model_url" OPENAI_API_KEY="scripted-test-key" \
+    OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="e2e-assistant" OPENWORKER_MODEL="scripted" \
+    OPENWORKER_E2E_ADDR="$hook" NO_AT_BRIDGE=1 \
+    "$tmp/openworker" >"$tmp/app.log" 2>&1
+) &
+pids+=($!)
+
+# Wait for the chat to be open (the app opens it at start).
+for _ in $(seq 100); do state | grep -q '"session_id"' && break; sleep 0.2; done
+state | grep -q '"session_id"' || fail "no chat opened within 20 s"
+sleep 1
+import -window root "$shots/start.png"
+
+echo "app-e2e: typing the prompt"
+xdotool type --delay 20 "What computer am I on?"
+xdotool key Return
+
+for _ in $(seq 100); do state | grep -q '"pending":1' && break; sleep 0.2; done
+state | grep -q '"pending":1' || fail "the consent modal did not appear within 20 s"
+sleep 0.7
+import -window root "$shots/consent.png"
+
+echo "app-e2e: approving from the keyboard (Return on 'Once')"
+xdotool key Return
+for _ in $(seq 150); do state | grep -q '"turns":\["completed"\]' && break; sleep 0.2; done
+st="$(state)"
+echo "$st" | grep -q '"turns":\["completed"\]' || fail "the turn did not complete within 30 s: $st"
+sleep 0.7
+import -window root "$shots/chat.png"
+
+echo "app-e2e: checking the journal"
+db="$tmp/config/OpenWorker/journal.db"
+"$tmp/openworker" journal show --db "$db" --json >"$tmp/journal.json" || fail "journal show failed"
+grep -q '"tool": *"device.system_info_get"' "$tmp/journal.json" || fail "the journal has no device.system_info_get invocation"
+grep -Eq '"status": *"succeeded"' "$tmp/journal.json" || fail "the invocation did not succeed: $(grep -o '"status": *"[a-z_]*"' "$tmp/journal.json" | tr '\n' ' ')"
+grep -Eq '"decision": *"allow_once"' "$tmp/journal.json" || fail "the journal has no allow_once approval"
+# The other screens, for a person to look at (not asserted).
+win="$(xdotool search --name '^OpenWorker$' | head -n1 || true)"
+if [ -n "$win" ]; then
+  # Sidebar entries, in window coordinates.
+  for screen in "Activity:103" "Settings:137" "Coworkers:69"; do
+    name="${screen%%:*}"; y="${screen##*:}"
+    xdotool mousemove --window "$win" 60 "$y" click 1
+    sleep 0.8
+    import -window root "$shots/$(echo "$name" | tr 'A-Z' 'a-z').png"
+  done
+fi
+echo "app-e2e: screenshots in $shots:"
+ls -1 "$shots"
+echo "app-e2e: 1 passed, 0 failed"
