@@ -32,10 +32,11 @@ exe=$app/Contents/MacOS/openworker
 dmg=build/bin/OpenWorker-$VERSION-macos-universal.dmg
 
 step "wails build (darwin/universal)"
-# -m / -nosyncgomod: never let wails rewrite go.mod. Wails installs and builds
-# the frontend (wails.json), generates bindings, builds arm64 and amd64 with
-# cgo, joins them with lipo and writes the bundle from build/darwin/Info.plist.
-go tool -modfile=build/tools/go.mod wails build -platform darwin/universal -clean -m -nosyncgomod \
+# -m / -nosyncgomod: never let wails rewrite go.mod; -skipbindings: the
+# TypeScript bindings are committed (scripts/app-bindings.sh). Wails installs
+# and builds the frontend (wails.json), builds arm64 and amd64 with cgo, joins
+# them with lipo and writes the bundle from build/darwin/Info.plist.
+go tool -modfile=build/tools/go.mod wails build -platform darwin/universal -clean -m -nosyncgomod -skipbindings \
   -trimpath -ldflags "$(release_ldflags "$VERSION" "$COMMIT" "$DATE")"
 
 step "bundle: version, examples, checks"

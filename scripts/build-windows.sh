@@ -80,7 +80,9 @@ trap 'rm -f "$syso"' EXIT
 
 t=$SECONDS
 step "frontend"
-if [ ! -d frontend/node_modules ]; then npm --prefix frontend ci --no-audit --no-fund --loglevel=error; fi
+if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+  npm --prefix frontend ci --no-audit --no-fund --loglevel=error
+fi
 npm --prefix frontend run build --silent
 echo "frontend: $(elapsed $t)"
 
