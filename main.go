@@ -19,6 +19,9 @@ import (
 var version, commit, date string
 
 func main() {
+	if version != "" {
+		device.Version = version
+	}
 	reg := tool.NewRegistry()
 	if err := register(reg); err != nil {
 		fmt.Fprintln(os.Stderr, "openworker:", err)
@@ -29,8 +32,8 @@ func main() {
 		cli.WithMCPServer("device", device.ServeStdio),
 	}
 	if app.WindowAvailable {
-		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry) error {
-			return app.Run(ctx, reg, app.Options{Version: version})
+		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {
+			return app.Run(ctx, reg, app.Options{Version: version, Args: args})
 		}))
 	}
 	cli.MainWithRegistry(reg, opts...)

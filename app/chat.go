@@ -15,7 +15,6 @@ type chat struct {
 	s        *harness.Session
 	coworker string
 	running  atomic.Bool
-	ended    atomic.Value // string: why the session ended (the harness fails a session whose model failed)
 }
 
 // ChatInfo describes an open chat.
@@ -91,11 +90,9 @@ func (a *App) chat(sessionID string) (*chat, error) {
 // Send runs one turn in the chat and returns how it ended. While it runs,
 // the turn's events stream to the UI as EventHarness. A model that fails
 // (unreachable, crashed mid-turn) is not an error here: the result has
-// status "failed" and the reason, and an "error" event says the same. The
-// harness then marks the session failed, so later Sends say the chat has
-// ended and the person starts a new one; the app itself keeps working.
-// Errors are for an unknown or ended chat, an empty prompt or a turn
-// already running.
+// status "failed" and the reason, and an "error" event says the same; the
+// chat stays open, so the person can fix the model in Settings and retry.
+// Errors are for an unknown chat, an empty prompt or a turn already running.
 func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error) {
 	c, err := a.chat(sessionID)
 	if err != nil {
@@ -103,9 +100,6 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 	}
 	if prompt == "" {
 		return res, errors.New("the message is empty")
-	}
-	if why, _ := c.ended.Load().(string); why != "" {
-		return res, fmt.Errorf("this chat has ended (%s); start a new chat with %s", why, c.coworker)
 	}
 	if !c.running.CompareAndSwap(false, true) {
 		return res, ErrTurnRunning
@@ -119,9 +113,6 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 	}()
 	r, err := c.s.Send(a.base, prompt, func(e harness.Event) { a.emit.Emit(EventHarness, e) })
 	if r != nil {
-		if r.Status == harness.TurnFailed {
-			c.ended.Store("the model failed")
-		}
 		return *r, nil
 	}
 	return res, err

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/wailsapp/wails/v2"
@@ -65,7 +66,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	logger.Info("start", "version", opts.Version, "config", paths.ConfigDir)
 
 	ui := &wailsUI{}
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Logger: logger, Examples: findExamples(), Notifier: defaultNotifier()})
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Logger: logger, Examples: examples.Coworkers(), Notifier: defaultNotifier()})
 	if err != nil {
 		return err
 	}

@@ -39,24 +39,3 @@ func seedCoworkers(dir string, examples fs.FS) (bool, error) {
 	}
 	return true, nil
 }
-
-// findExamples returns the example bundles shipped beside the app, or nil:
-// <exe dir>/examples/coworkers, the macOS bundle's Resources folder, the
-// source tree of a build in build/bin, or ./examples/coworkers.
-func findExamples() fs.FS {
-	var dirs []string
-	if exe, err := os.Executable(); err == nil {
-		d := filepath.Dir(exe)
-		dirs = append(dirs, filepath.Join(d, "examples", "coworkers"), filepath.Join(d, "..", "Resources", "examples", "coworkers"),
-			filepath.Join(d, "..", "..", "examples", "coworkers"))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, filepath.Join(wd, "examples", "coworkers"))
-	}
-	for _, d := range dirs {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return os.DirFS(d)
-		}
-	}
-	return nil
-}

@@ -29,6 +29,7 @@ type Session struct {
 	seq     int
 	cancel  context.CancelFunc // of the running turn
 	closed  bool
+	failure string // why the last turn failed, or ""
 }
 
 // ErrSessionClosed is returned by Send on a closed session.
@@ -116,8 +117,8 @@ func (s *Session) Cancel() {
 }
 
 // Close cancels a running turn, waits for it, revokes every grant and tool
-// access of the session, and journals the session closed. Closing twice is
-// harmless.
+// access of the session, and journals the session closed — or failed, when
+// its last turn failed. Closing twice is harmless.
 func (s *Session) Close() error {
 	s.Cancel()
 	s.turnMu.Lock()
@@ -128,11 +129,15 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	failure := s.failure
 	s.mu.Unlock()
 	s.revokeAll()
 	s.rt.mu.Lock()
 	delete(s.rt.sessions, s.id)
 	s.rt.mu.Unlock()
+	if failure != "" {
+		return s.rt.journal.FinishSession(context.Background(), s.id, "failed", failure)
+	}
 	return s.rt.journal.FinishSession(context.Background(), s.id, "closed", "")
 }
 

@@ -31,14 +31,21 @@ type TurnResult struct {
 	Calls    int    `json:"calls"`
 }
 
-// ModelError is returned by Send when the model provider fails; the turn is
-// journaled as failed.
+// ModelError is returned by Send when the model provider fails. The turn is
+// journaled as failed; the session stays usable (the person may retry), and
+// is journaled as failed if it is closed right after such a turn.
 type ModelError struct {
 	Provider string // Describe() of the provider: kind, base URL and model
 	Err      error
 }
 
-func (e *ModelError) Error() string { return fmt.Sprintf("%s: %v", e.Provider, e.Err) }
+func (e *ModelError) Error() string {
+	var re *model.RequestError
+	if errors.As(e.Err, &re) {
+		return e.Err.Error() // it names the base URL and model already
+	}
+	return fmt.Sprintf("%s: %v", e.Provider, e.Err)
+}
 func (e *ModelError) Unwrap() error { return e.Err }
 
 // turn is the state of one running turn.
@@ -107,9 +114,13 @@ func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 	if jerr := j.FinishTurn(bg, t.id, res.Status, res.Reason, t.attempts, t.calls); jerr != nil && err == nil {
 		err = fmt.Errorf("journal the end of the turn: %w", jerr)
 	}
+	s.mu.Lock()
 	if res.Status == TurnFailed {
-		_ = j.FinishSession(bg, s.id, "failed", res.Reason)
+		s.failure = res.Reason
+	} else if res.Status == TurnCompleted {
+		s.failure = ""
 	}
+	s.mu.Unlock()
 	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: res.Status, Text: res.Text, Error: res.Reason, Attempt: t.attempts})
 	return res, err
 }

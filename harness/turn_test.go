@@ -353,6 +353,14 @@ func TestUnreachableModelFailsTheSession(t *testing.T) {
 	if !errors.As(err, &merr) || !contains(err.Error(), "http://127.0.0.1:1/v1") || res.Status != harness.TurnFailed {
 		t.Fatalf("Send = %+v, %v; want a ModelError naming the base URL", res, err)
 	}
+	// The session stays usable: the person may retry in it.
+	if sess, _ := e.rt.Journal().Session(context.Background(), s.ID()); sess.Status != "open" {
+		t.Fatalf("after a failed turn the session is %q, want still open", sess.Status)
+	}
+	// Closed right after the failed turn, it is journaled as failed.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
 	sess, err := e.rt.Journal().Session(context.Background(), s.ID())
 	if err != nil || sess.Status != "failed" {
 		t.Fatalf("journaled session = %+v, %v; want failed", sess, err)

@@ -41,8 +41,9 @@ type Version struct {
 }
 
 // Desktop starts a desktop window over the registry and returns when it
-// closes.
-type Desktop func(ctx context.Context, reg *tool.Registry) error
+// closes. args are the command-line arguments (all flags, e.g.
+// --coworkers DIR) given to a bare `openworker`.
+type Desktop func(ctx context.Context, reg *tool.Registry, args []string) error
 
 // Option configures MainWithRegistry and Run.
 type Option func(*config)
@@ -135,14 +136,28 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 		Short:         "OpenWorker: a desktop home for AI coworkers",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if c.desktop == nil {
-				cmd.SetOut(c.stdout)
-				_ = cmd.Usage()
-				return nil
+		// A bare invocation hands its flags to the desktop app, which has
+		// its own (--coworkers, --db, ...).
+		DisableFlagParsing: true,
+		Args:               cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+				return usageErr("unknown command %q; run openworker --help", args[0])
 			}
-			return c.desktop(cmd.Context(), reg)
+			for _, a := range args {
+				if a == "-h" || a == "--help" || a == "-help" {
+					cmd.SetOut(c.stdout)
+					return cmd.Help()
+				}
+			}
+			if c.desktop == nil {
+				if len(args) > 0 {
+					return usageErr("this binary has no desktop app, so it takes no flags without a command; run openworker --help")
+				}
+				cmd.SetOut(c.stdout)
+				return cmd.Usage()
+			}
+			return c.desktop(cmd.Context(), reg, args)
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true

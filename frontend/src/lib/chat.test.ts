@@ -54,7 +54,7 @@ describe("reduce", () => {
     expect(s.items[2]).toMatchObject({ kind: "notice", level: "error", text: "Turn stopped: budget spent" });
   });
 
-  it("reports a model failure once and marks the chat ended", () => {
+  it("reports a model failure once and keeps the chat usable", () => {
     const s = run([
       ev({ type: T.TurnStarted, text: "go" }),
       ev({ type: T.Error, error: "model request to http://127.0.0.1:1/v1 failed" }),
@@ -63,7 +63,8 @@ describe("reduce", () => {
     const notices = s.items.filter((i) => i.kind === "notice");
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ level: "error", text: "model request to http://127.0.0.1:1/v1 failed" });
-    expect(s.ended).toBe(true);
+    expect(s.ended).toBe(false);
+    expect(s.running).toBe(false);
   });
 
   it("caps progress lines", () => {

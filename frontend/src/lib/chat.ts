@@ -32,7 +32,7 @@ export interface ChatState {
   running: boolean;
   turnId: string;
   lastStatus: string;
-  /** The session ended: the harness fails a session whose model failed. */
+  /** The session ended (closed elsewhere); a failed turn does not end it: the person may retry. */
   ended: boolean;
 }
 
@@ -123,7 +123,7 @@ export function reduce(s: ChatState, e: HarnessEvent): ChatState {
         const text = status === "cancelled" ? "Cancelled." : `Turn ${status}: ${e.error || "no reason given"}`;
         items = [...items, { kind: "notice", key: `t:${turn}`, level: status === "cancelled" ? "info" : "error", text }];
       }
-      return { ...s, items, running: false, lastStatus: status, ended: s.ended || status === "failed" };
+      return { ...s, items, running: false, lastStatus: status, ended: s.ended };
     }
     default:
       return s;
