@@ -1,35 +1,60 @@
 #!/usr/bin/env bash
 # Runs every test of OpenWorker Desktop on a fresh Debian 12 machine (as root,
-# or with sudo): installs the apt packages, Node modules and Go modules it
-# needs, then runs vet, gofmt, the Go tests (race detector on harness/),
-# cross-vets for macOS and Windows, the D-Bus notification test, the
-# frontend tests, the desktop end-to-end test under Xvfb and the Windows
-# installer build. CI runs exactly this (.ci/run).
+# or with sudo). It installs the apt packages, Node modules and Go modules it
+# needs, then runs, in order: the frontend tests, go vet and gofmt, cross-vets
+# for macOS and Windows, the Go tests, the race detector on harness/ and app/,
+# the D-Bus notification tests, the desktop end-to-end test under Xvfb
+# (screenshots in artifacts/screenshots/), and the Windows installer build and
+# checks. CI runs exactly this (.ci/run).
+#
+#   scripts/test.sh            everything
+#   QUICK=1 scripts/test.sh    skip the e2e test and the Windows installer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+started=$SECONDS
 
 step "apt packages"
-ensure_apt dbus libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick xdotool
+ensure_apt gcc pkg-config dbus libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick xdotool curl \
+  nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl
 
 step "Go and Node modules"
 go mod download
-( cd harness/mcp/testdata/npm && npm ci --no-audit --no-fund --loglevel=error )
+(cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+sh harness/mcp/testdata/npm/install.sh >/dev/null
+
+step "frontend: unit tests, type check, build"
+(cd frontend && npm test --silent && npm run check --silent && npm run build --silent)
 
 step "go vet and gofmt"
 go vet ./...
-unformatted=$(gofmt -l $(git ls-files '*.go'))
+unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '^frontend/'))
 if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; exit 1; fi
 
 step "cross-vet for macOS and Windows (cgo-free packages)"
-cgofree=$(go list ./harness/tool/... ./harness/bundle/... ./harness/consent/... ./harness/model/... ./harness/mcp/... ./harness/internal/... ./platform/... ./tools/...)
+cgofree=$(go list ./harness/tool/... ./harness/bundle/... ./harness/consent/... ./harness/model/... \
+  ./harness/mcp/... ./harness/internal/... ./platform/... ./tools/... ./examples/...)
 GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go vet $cgofree
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go vet $cgofree
+GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go build ./platform/... ./tools/notification/...
+GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build ./platform/... ./tools/notification/...
 
-step "go test"
+step "go test ./..."
 go test -count=1 ./...
 
-step "go test -race ./harness/..."
-go test -count=1 -race ./harness/...
+step "go test -race ./harness/... ./app/..."
+go test -count=1 -race ./harness/... ./app/...
 
-echo "all tests passed"
+step "D-Bus notification tests (private session bus)"
+sh tools/notification/testdata/dbus-test.sh
+
+if [ -z "${QUICK:-}" ]; then
+  step "desktop app end-to-end under Xvfb"
+  bash scripts/app-e2e.sh
+
+  step "Windows installer: build, sign, check"
+  bash scripts/check-windows-installer.sh
+fi
+
+echo
+echo "all tests passed in $((SECONDS - started)) s"
