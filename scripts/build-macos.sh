@@ -50,7 +50,9 @@ mkdir -p "$app/Contents/Resources/examples"
 cp -R examples/coworkers "$app/Contents/Resources/examples/"
 archs=$(lipo -archs "$exe")
 case "$archs" in *arm64*x86_64* | *x86_64*arm64*) ;; *) echo "not universal: $archs" >&2; exit 1 ;; esac
-"$exe" version | tee /dev/stderr | grep -q "$VERSION"
+got=$("$exe" version)
+echo "$got"
+case "$got" in *"$VERSION"*"$COMMIT"*) ;; *) echo "openworker version printed \"$got\"" >&2; exit 1 ;; esac
 
 step "codesign"
 if [ -n "${MACOS_SIGN_IDENTITY:-}" ]; then
