@@ -4,14 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-
-	"github.com/gowebpki/jcs"
 )
 
 // The hash chain (SPEC §8: "journal rows are hash-chained so that tampering
@@ -27,10 +23,11 @@ import (
 //	hash           hex SHA-256 of prev_hash + ":" + payload_digest
 //
 // The canonical payload is the RFC 8785 (JCS) form of
-// {"table": kind, "row": {column: value}} built from the row as stored,
-// read back inside the transaction, with NULL columns left out (so a
-// nullable column added by a later migration does not change old rows'
-// payloads). A status change appends a new entry whose payload is the new
+// {"table": kind, "row": {column: value}} built from the row as stored
+// (returned by the INSERT or UPDATE itself with RETURNING *, or read back
+// inside the transaction), with NULL columns left out (so a nullable
+// column added by a later migration does not change old rows' payloads);
+// canon.go writes it. A status change appends a new entry whose payload is the new
 // row state, so the newest entry of each row must match the row now.
 //
 // The chain hashes the payload through its digest, so it needs no second
@@ -56,32 +53,92 @@ func linkHash(prev, payloadDigest string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// chainRow appends the current state of table's row ref to the chain.
+// link is one chain entry to append: a table, the row's key and the
+// digest of the row's payload.
+type link struct{ table, ref, digest string }
+
+// linkOf is the link of a row whose payload the caller holds.
+func linkOf(table, ref string, p rowPayload) link {
+	return link{table, ref, payloadDigest(table, p)}
+}
+
+// chainRow appends the current state of table's row ref to the chain,
+// reading the row back. Hot paths use RETURNING * and appendChain instead.
 func (j *Journal) chainRow(ctx context.Context, tx *sql.Tx, table string, ref any) error {
 	refText := fmt.Sprint(ref)
 	rows, err := tx.QueryContext(ctx, `SELECT * FROM `+table+` WHERE `+keyOf(table)+` = ?`, ref)
 	if err != nil {
 		return fmt.Errorf("journal: chain %s %s: %w", table, refText, err)
 	}
-	payloads, err := rowDigests(table, rows)
+	l, err := returnedLink(table, rows)
 	if err != nil {
 		return fmt.Errorf("journal: chain %s %s: %w", table, refText, err)
 	}
-	digest, ok := payloads[refText]
-	if !ok {
-		return fmt.Errorf("journal: chain %s %s: row not found", table, refText)
+	return j.appendChain(ctx, tx, l)
+}
+
+// returnedRow reads the one row of rows (a SELECT * or RETURNING * of
+// table) and closes rows. It returns errNoRow when there is none.
+func returnedRow(table string, rows *sql.Rows) (ref string, p rowPayload, err error) {
+	defer rows.Close()
+	r, err := newRowReader(table, rows)
+	if err != nil {
+		return "", nil, err
+	}
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return "", nil, err
+		}
+		return "", nil, errNoRow
+	}
+	if ref, p, err = r.next(rows); err != nil {
+		return "", nil, err
+	}
+	for rows.Next() {
+	}
+	return ref, p, rows.Close()
+}
+
+func returnedLink(table string, rows *sql.Rows) (link, error) {
+	ref, p, err := returnedRow(table, rows)
+	if err != nil {
+		return link{}, err
+	}
+	return linkOf(table, ref, p), nil
+}
+
+var errNoRow = errors.New("row not found")
+
+const (
+	sqlChainHead   = `SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1`
+	sqlChainInsert = `INSERT INTO chain(seq, kind, ref, payload_digest, prev_hash, hash, created_at) VALUES (?,?,?,?,?,?,?)`
+)
+
+// appendChain appends links, in order, after the current head: one read of
+// the head and one insert per link, on prepared statements.
+func (j *Journal) appendChain(ctx context.Context, tx *sql.Tx, links ...link) error {
+	head, err := j.stmt(ctx, tx, sqlChainHead)
+	if err != nil {
+		return err
 	}
 	var seq int64
 	prev := genesisHash
-	err = tx.QueryRowContext(ctx, `SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1`).Scan(&seq, &prev)
+	err = head.QueryRowContext(ctx).Scan(&seq, &prev)
 	if err != nil && err != sql.ErrNoRows {
 		return fmt.Errorf("journal: chain head: %w", err)
 	}
-	_, err = tx.ExecContext(ctx,
-		`INSERT INTO chain(seq, kind, ref, payload_digest, prev_hash, hash, created_at) VALUES (?,?,?,?,?,?,?)`,
-		seq+1, table, refText, digest, prev, linkHash(prev, digest), j.stamp())
+	ins, err := j.stmt(ctx, tx, sqlChainInsert)
 	if err != nil {
-		return fmt.Errorf("journal: append chain entry for %s %s: %w", table, refText, err)
+		return err
+	}
+	now := j.stamp()
+	for _, l := range links {
+		seq++
+		h := linkHash(prev, l.digest)
+		if _, err := ins.ExecContext(ctx, seq, l.table, l.ref, l.digest, prev, h, now); err != nil {
+			return fmt.Errorf("journal: append chain entry for %s %s: %w", l.table, l.ref, err)
+		}
+		prev = h
 	}
 	return nil
 }
@@ -99,75 +156,19 @@ func keyOf(table string) string {
 // key as text, the hex SHA-256 of its canonical payload. It closes rows.
 func rowDigests(table string, rows *sql.Rows) (map[string]string, error) {
 	defer rows.Close()
-	cols, err := rows.Columns()
+	r, err := newRowReader(table, rows)
 	if err != nil {
 		return nil, err
 	}
-	key := keyOf(table)
 	out := map[string]string{}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
 	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row := make(map[string]any, len(cols))
-		var ref string
-		for i, c := range cols {
-			v, err := payloadValue(vals[i])
-			if err != nil {
-				return nil, fmt.Errorf("column %s: %w", c, err)
-			}
-			if c == key {
-				ref = fmt.Sprint(v)
-			}
-			if v != nil {
-				row[c] = v
-			}
-		}
-		digest, err := payloadDigest(table, row)
+		ref, p, err := r.next(rows)
 		if err != nil {
 			return nil, err
 		}
-		out[ref] = digest
+		out[ref] = payloadDigest(table, p)
 	}
 	return out, rows.Err()
-}
-
-// payloadValue maps a scanned SQLite value to a JSON value. Integers are
-// written as decimal strings so that values beyond 2^53 stay exact under
-// RFC 8785 number rules; blobs as base64.
-func payloadValue(v any) (any, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case int64:
-		return strconv.FormatInt(x, 10), nil
-	case string:
-		return x, nil
-	case []byte:
-		return "base64:" + base64.StdEncoding.EncodeToString(x), nil
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64), nil
-	default:
-		return nil, fmt.Errorf("unexpected SQLite value of type %T", v)
-	}
-}
-
-func payloadDigest(table string, row map[string]any) (string, error) {
-	raw, err := json.Marshal(map[string]any{"table": table, "row": row})
-	if err != nil {
-		return "", err
-	}
-	canon, err := jcs.Transform(raw)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(canon)
-	return hex.EncodeToString(sum[:]), nil
 }
 
 // Head returns the hash of the newest chain entry and its seq (genesis and

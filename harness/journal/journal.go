@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver (cgo)
@@ -52,7 +53,10 @@ type Journal struct {
 	path      string
 	now       func() time.Time
 	recovered int
+	turns     int // turns recovered by Open
 	owner     *lease
+	stmts     stmtCache
+	started   sync.Map // invocation ID → time.Time of its executing commit, for FinishInvocation
 }
 
 // Open opens (creating it and its parent directories if needed) the journal
@@ -125,6 +129,7 @@ func dsn(path string) string {
 // invocations. Calls still executing at Close become "unknown" at the next
 // Open.
 func (j *Journal) Close() error {
+	j.stmts.close()
 	err := j.db.Close()
 	if j.owner != nil {
 		j.owner.release()
