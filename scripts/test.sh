@@ -45,6 +45,9 @@ go test -count=1 ./...
 step "go test -race ./harness/... ./app/..."
 go test -count=1 -race ./harness/... ./app/...
 
+step "workflow and release-script lint (actionlint, shellcheck)"
+bash scripts/check-workflows.sh
+
 step "D-Bus notification tests (private session bus)"
 sh tools/notification/testdata/dbus-test.sh
 
