@@ -155,7 +155,7 @@ func (p *parser) convert(err error, start int) error {
 			if int(se.Offset) >= len(p.data) && strings.Contains(se.Error(), "end of JSON input") {
 				return p.errAt(len(p.data), "invalid JSON: unexpected end of file", "close every open string, array and object")
 			}
-			return p.errAt(int(se.Offset)-1, "invalid JSON: "+strings.TrimPrefix(se.Error(), "json: "), "")
+			return p.errAt(int(se.Offset)-1, "invalid JSON: "+strings.TrimPrefix(se.Error(), "json: "), syntaxFix(p.data, int(se.Offset)-1))
 		}
 		return p.errAt(start, "invalid JSON: "+strings.TrimPrefix(err.Error(), "json: "), "")
 	}
@@ -284,4 +284,29 @@ func (p *parser) eof(err error) error {
 		return p.errAt(len(p.data), "invalid JSON: unexpected end of file", "close every open string, array and object")
 	}
 	return err
+}
+
+// syntaxFix suggests the likely repair for a syntax error at the byte off.
+func syntaxFix(data []byte, off int) string {
+	if off < 0 || off >= len(data) {
+		return "check the JSON syntax: strings in double quotes, commas between items, no comments"
+	}
+	prev := byte(0)
+	for i := off - 1; i >= 0; i-- {
+		if c := data[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			prev = c
+			break
+		}
+	}
+	switch c := data[off]; {
+	case (c == ']' || c == '}') && prev == ',':
+		return "remove the comma before it (JSON allows no trailing commas)"
+	case c == '\'':
+		return "use double quotes for strings and keys"
+	case c == '/' || c == '#':
+		return "remove the comment (JSON has no comments)"
+	case (c == '"' || c == '{' || c == '[') && (prev == '"' || prev == '}' || prev == ']' || prev >= '0' && prev <= '9'):
+		return "add a comma between the two values"
+	}
+	return "check the JSON syntax here: strings in double quotes, commas between items, no comments"
 }
