@@ -53,13 +53,14 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	if selected {
 		name = rtool.Name
 	}
+	var approval *journal.Approval // the consent decision, journaled with the refused or begun invocation
 	refuse := func(code, msg string) model.Message {
 		inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: call.ID, Tool: name, Alias: call.Name,
 			Arguments: args, Status: StatusRefused, ErrorCode: code, Error: msg}
 		if selected {
 			inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest = rtool.Provider, rtool.Remote, string(rtool.Descriptor.Risk), rtool.Pin.Digest
 		}
-		if err := s.rt.journal.PrepareInvocation(bg, inv); err != nil {
+		if err := s.rt.journal.RefuseInvocation(bg, inv, approval); err != nil { // one commit: decision (if any) + refusal
 			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
 		}
 		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: StatusRefused, Error: msg})
@@ -90,14 +91,11 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	d := rtool.Descriptor
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
 		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
-	if s.rt.opts.Approve != consent.Bypass {
+	out := s.rt.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: rtool.Pin.Digest, OnPrompt: func() {
 		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
-	}
-	out := s.rt.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: rtool.Pin.Digest})
-	if _, err := s.rt.journal.RecordApproval(bg, journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: call.ID, Tool: rtool.Name,
-		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}); err != nil {
-		s.rt.opts.Logger.Error("journal approval", "invocation", invID, "err", err)
-	}
+	}})
+	approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: call.ID, Tool: rtool.Name,
+		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}
 	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason})
 	if !out.Decision.Allows() {
 		if ctx.Err() != nil {
@@ -118,11 +116,9 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	t.calls++
 	inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: call.ID, Tool: rtool.Name, Alias: call.Name, Provider: rtool.Provider,
 		RemoteName: rtool.Remote, Risk: string(d.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: args}
-	if err := s.rt.journal.PrepareInvocation(bg, inv); err != nil {
-		t.stop = "the journal failed: " + err.Error()
-		return reply("error: not run, the journal failed", true)
-	}
-	if err := s.rt.journal.MarkExecuting(bg, invID); err != nil {
+	// One durable commit: the approval, the prepared and the executing rows.
+	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
+		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", invID, "err", err)
 		t.stop = "the journal failed: " + err.Error()
 		return reply("error: not run, the journal failed", true)
 	}

@@ -50,6 +50,9 @@ type Subject struct {
 	Request
 	Policies map[string]string // the manifest's policy map
 	Digest   string            // descriptor digest the approval binds to
+	// OnPrompt, when set, is called just before the Prompter is asked
+	// (only when no policy, grant or Bypass decided).
+	OnPrompt func()
 }
 
 // Decide returns the outcome for one call. It prompts only when no policy or
@@ -82,6 +85,9 @@ func (e *Engine) Decide(ctx context.Context, s Subject) Outcome {
 	timeout := e.Timeout
 	if timeout <= 0 {
 		timeout = DefaultPromptTimeout
+	}
+	if s.OnPrompt != nil {
+		s.OnPrompt()
 	}
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
