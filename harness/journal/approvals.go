@@ -3,8 +3,8 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -31,41 +31,84 @@ type Approval struct {
 // RecordApproval journals a consent decision and returns its ID. SessionID,
 // Decision and Source are required; CreatedAt defaults to now. Cancelling
 // ctx does not stop the commit (a prompt that timed out is still journaled).
+// BeginInvocation and RefuseInvocation record the decision together with
+// the invocation, in one commit.
 func (j *Journal) RecordApproval(ctx context.Context, a Approval) (int64, error) {
 	ctx = context.WithoutCancel(ctx)
-	if a.SessionID == "" {
-		return 0, errors.New("journal: RecordApproval: empty session ID")
+	if err := j.checkApproval("RecordApproval", &a); err != nil {
+		return 0, err
 	}
-	switch a.Decision {
-	case "allow_once", "allow_session", "allow_always", "deny":
-	default:
-		return 0, fmt.Errorf("journal: RecordApproval: decision %q; want allow_once, allow_session, allow_always or deny", a.Decision)
-	}
-	if a.Source == "" {
-		return 0, errors.New("journal: RecordApproval: empty source (who decided: prompt, policy:user, grant, ...)")
-	}
-	created := a.CreatedAt
-	if created.IsZero() {
-		created = j.now()
-	}
-	var id int64
 	err := j.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO approvals(session_id, turn_id, invocation_id, call_id, tool, decision,
-			scope, source, reason, identity, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-			a.SessionID, nullString(a.TurnID), a.InvocationID, a.CallID, a.Tool, a.Decision, a.Scope, a.Source,
-			a.Reason, a.Identity, formatTime(created))
+		l, err := j.insertApproval(ctx, tx, &a)
 		if err != nil {
-			return fmt.Errorf("journal: record approval in session %s: %w", a.SessionID, err)
+			return err
 		}
-		if id, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("journal: record approval: %w", err)
-		}
-		return j.chainRow(ctx, tx, "approvals", id)
+		return j.appendChain(ctx, tx, l)
 	})
 	if err != nil {
 		return 0, err
 	}
-	return id, nil
+	return a.ID, nil
+}
+
+// checkApproval checks the required fields and defaults CreatedAt.
+func (j *Journal) checkApproval(op string, a *Approval) error {
+	if a.SessionID == "" {
+		return fmt.Errorf("journal: %s: empty session ID", op)
+	}
+	switch a.Decision {
+	case "allow_once", "allow_session", "allow_always", "deny":
+	default:
+		return fmt.Errorf("journal: %s: decision %q; want allow_once, allow_session, allow_always or deny", op, a.Decision)
+	}
+	if a.Source == "" {
+		return fmt.Errorf("journal: %s: empty source (who decided: prompt, policy:user, grant, ...)", op)
+	}
+	if a.CreatedAt.IsZero() {
+		a.CreatedAt = j.now()
+	}
+	return nil
+}
+
+// approvalFor checks an optional approval written with inv: same session,
+// and about inv (an empty InvocationID becomes inv.ID).
+func (j *Journal) approvalFor(op string, a *Approval, inv Invocation) error {
+	if a == nil {
+		return nil
+	}
+	if a.InvocationID == "" {
+		a.InvocationID = inv.ID
+	}
+	if a.SessionID != inv.SessionID || a.InvocationID != inv.ID {
+		return fmt.Errorf("journal: %s %s: the approval is for session %q, invocation %q; want session %q",
+			op, inv.ID, a.SessionID, a.InvocationID, inv.SessionID)
+	}
+	return j.checkApproval(op, a)
+}
+
+const sqlInsertApproval = `INSERT INTO approvals(session_id, turn_id, invocation_id, call_id, tool, decision,
+	scope, source, reason, identity, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING *`
+
+// insertApproval inserts a checked approval, sets a.ID and returns its
+// chain link.
+func (j *Journal) insertApproval(ctx context.Context, tx *sql.Tx, a *Approval) (link, error) {
+	st, err := j.stmt(ctx, tx, sqlInsertApproval)
+	if err != nil {
+		return link{}, err
+	}
+	rows, err := st.QueryContext(ctx, a.SessionID, nullString(a.TurnID), a.InvocationID, a.CallID, a.Tool, a.Decision,
+		a.Scope, a.Source, a.Reason, a.Identity, formatTime(a.CreatedAt))
+	if err != nil {
+		return link{}, fmt.Errorf("journal: record approval in session %s: %w", a.SessionID, err)
+	}
+	ref, p, err := returnedRow("approvals", rows)
+	if err != nil {
+		return link{}, fmt.Errorf("journal: record approval in session %s: %w", a.SessionID, err)
+	}
+	if a.ID, err = strconv.ParseInt(ref, 10, 64); err != nil {
+		return link{}, fmt.Errorf("journal: record approval: id %q: %w", ref, err)
+	}
+	return linkOf("approvals", ref, p), nil
 }
 
 func scanApproval(sc scanner) (Approval, error) {

@@ -14,7 +14,8 @@ import (
 )
 
 // TestMain doubles as the crash child: with JOURNAL_CRASH_CHILD=<db> the
-// test binary opens the journal, marks one invocation executing, says so on
+// test binary opens the journal, starts a turn, begins one invocation
+// (approval, prepared and executing in one commit), says so on
 // stdout and waits to be killed (see TestCrashRecovery).
 func TestMain(m *testing.M) {
 	if path := os.Getenv("JOURNAL_CRASH_CHILD"); path != "" {
@@ -38,8 +39,9 @@ func crashChild(path string) {
 		}
 	}
 	must(j.CreateSession(ctx, Session{ID: "ses_crash", Coworker: "demo", Identity: "id"}))
-	must(j.PrepareInvocation(ctx, Invocation{ID: "inv_crash", SessionID: "ses_crash", Tool: "files.write", Arguments: json.RawMessage(`{"path":"a"}`)}))
-	must(j.MarkExecuting(ctx, "inv_crash"))
+	must(j.StartTurn(ctx, Turn{ID: "ses_crash-t1", SessionID: "ses_crash", Prompt: "write a"}))
+	must(j.BeginInvocation(ctx, Invocation{ID: "inv_crash", SessionID: "ses_crash", TurnID: "ses_crash-t1", Tool: "files.write",
+		Arguments: json.RawMessage(`{"path":"a"}`)}, &Approval{SessionID: "ses_crash", Decision: "allow_once", Source: "prompt"}))
 	w := bufio.NewWriter(os.Stdout)
 	fmt.Fprintln(w, "executing")
 	w.Flush()

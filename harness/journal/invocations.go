@@ -82,83 +82,6 @@ type Finish struct {
 	DurationMS int64 // 0 means measured from the executing commit
 }
 
-// PrepareInvocation records a call that passed validation, selection,
-// consent and budget (status "prepared"), or, when inv.Status is "refused",
-// a call refused before any I/O (unknown alias, not selected, bad
-// arguments, denied, over budget) with its ErrorCode and Error; a refused
-// call's effect is "not_applied". ID, SessionID and Tool or Alias are
-// required. Arguments must be JSON, except for refused calls, whose
-// invalid arguments are stored as a JSON string holding the raw text.
-func (j *Journal) PrepareInvocation(ctx context.Context, inv Invocation) error {
-	if inv.ID == "" || inv.SessionID == "" {
-		return fmt.Errorf("journal: PrepareInvocation: invocation ID %q and session ID %q must both be set", inv.ID, inv.SessionID)
-	}
-	if inv.Tool == "" && inv.Alias == "" {
-		return fmt.Errorf("journal: PrepareInvocation %s: tool and alias are both empty", inv.ID)
-	}
-	status, effect, finished := InvPrepared, "", any(nil)
-	switch inv.Status {
-	case "", InvPrepared:
-	case InvRefused:
-		if inv.ErrorCode == "" && inv.Error == "" {
-			return fmt.Errorf("journal: PrepareInvocation %s: a refused call needs an ErrorCode or Error saying why", inv.ID)
-		}
-		status, effect, finished = InvRefused, EffectNotApplied, j.stamp()
-		ctx = context.WithoutCancel(ctx) // a refusal is evidence even on a cancelled turn
-		if len(inv.Arguments) > 0 && !json.Valid(inv.Arguments) {
-			inv.Arguments, _ = json.Marshal(string(inv.Arguments))
-		}
-	default:
-		return fmt.Errorf("journal: PrepareInvocation %s: status %q; want \"\" (prepared) or %q", inv.ID, inv.Status, InvRefused)
-	}
-	args := inv.Arguments
-	if len(args) == 0 {
-		args = json.RawMessage("null")
-	}
-	if err := checkJSON("arguments of invocation "+inv.ID, args); err != nil {
-		return err
-	}
-	created := inv.CreatedAt
-	if created.IsZero() {
-		created = j.now()
-	}
-	return j.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO invocations(id, session_id, turn_id, call_id, tool, alias, provider,
-			remote_name, risk, descriptor_digest, arguments, status, result, result_digest, error_code, error, effect,
-			reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, owner)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,NULL,?,?)`,
-			inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias, inv.Provider,
-			inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(args), status, inv.ErrorCode, inv.Error, effect,
-			formatTime(created), finished, j.owner.token)
-		if err != nil {
-			return fmt.Errorf("journal: prepare invocation %s: %w", inv.ID, err)
-		}
-		return j.chainRow(ctx, tx, "invocations", inv.ID)
-	})
-}
-
-// MarkExecuting moves a prepared invocation to "executing". When it
-// returns nil the row is committed and fsynced (WAL, synchronous=FULL), so
-// the caller may now make its one provider call: whatever happens next,
-// the journal shows the call may have run. Any other status returns
-// ErrBadTransition. A cancelled ctx fails it and the row stays prepared;
-// if an error is returned the caller must not make the call (in the rare
-// case the commit landed anyway, the row is recovered as "unknown", never
-// silently lost).
-func (j *Journal) MarkExecuting(ctx context.Context, id string) error {
-	return j.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE invocations SET status='executing', started_at=?, owner=?
-			WHERE id=? AND status='prepared'`, j.stamp(), j.owner.token, id)
-		if err != nil {
-			return fmt.Errorf("journal: mark invocation %s executing: %w", id, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return transitionError(ctx, tx, "invocation", "invocations", id, InvExecuting, InvPrepared)
-		}
-		return j.chainRow(ctx, tx, "invocations", id)
-	})
-}
-
 // FinishInvocation commits the terminal row of an executing invocation:
 // status succeeded, failed or unknown, the result and its digest
 // ("sha256:" + hex SHA-256 of the result bytes, computed here), the error
@@ -196,34 +119,63 @@ func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) err
 		digest = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	now := j.now()
-	return j.write(ctx, func(tx *sql.Tx) error {
-		var status string
-		var started sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT status, started_at FROM invocations WHERE id=?`, id).Scan(&status, &started)
-		if err == sql.ErrNoRows {
-			return fmt.Errorf("journal: invocation %s: %w", id, ErrNotFound)
-		}
-		if err != nil {
-			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
-		}
-		if status != InvExecuting {
-			return fmt.Errorf("journal: invocation %s is %s; only an executing invocation can become %s: %w",
-				id, status, f.Status, ErrBadTransition)
-		}
+	err := j.write(ctx, func(tx *sql.Tx) error {
 		dur := f.DurationMS
 		if dur == 0 {
-			if t := parseTime(started); !t.IsZero() {
-				dur = max(now.Sub(t).Milliseconds(), 0)
+			if started := j.startedAt(ctx, tx, id); !started.IsZero() {
+				dur = max(now.Sub(started).Milliseconds(), 0)
 			}
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE invocations SET status=?, result=?, result_digest=?, error_code=?, error=?,
-			effect=?, duration_ms=?, finished_at=? WHERE id=?`,
-			f.Status, jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, effect, dur, formatTime(now), id)
+		st, err := j.stmt(ctx, tx, sqlFinishInvocation)
+		if err != nil {
+			return err
+		}
+		rows, err := st.QueryContext(ctx, f.Status, jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, effect, dur,
+			formatTime(now), id)
 		if err != nil {
 			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
 		}
-		return j.chainRow(ctx, tx, "invocations", id)
+		_, p, err := returnedRow("invocations", rows)
+		if errors.Is(err, errNoRow) {
+			return finishError(ctx, tx, id, f.Status)
+		}
+		if err != nil {
+			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
+		}
+		return j.appendChain(ctx, tx, linkOf("invocations", id, p))
 	})
+	if err == nil {
+		j.started.Delete(id)
+	}
+	return err
+}
+
+const sqlFinishInvocation = `UPDATE invocations SET status=?, result=?, result_digest=?, error_code=?, error=?,
+	effect=?, duration_ms=?, finished_at=? WHERE id=? AND status='executing' RETURNING *`
+
+// startedAt returns the time of id's executing commit: remembered when
+// this Journal made it, else read (the call was begun by another Journal).
+func (j *Journal) startedAt(ctx context.Context, tx *sql.Tx, id string) time.Time {
+	if t, ok := j.started.Load(id); ok {
+		return t.(time.Time)
+	}
+	var s sql.NullString
+	tx.QueryRowContext(ctx, `SELECT started_at FROM invocations WHERE id=?`, id).Scan(&s)
+	return parseTime(s)
+}
+
+// finishError says why FinishInvocation updated no row.
+func finishError(ctx context.Context, tx *sql.Tx, id, to string) error {
+	var status string
+	err := tx.QueryRowContext(ctx, `SELECT status FROM invocations WHERE id=?`, id).Scan(&status)
+	if err == sql.ErrNoRows {
+		return fmt.Errorf("journal: invocation %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("journal: finish invocation %s: %w", id, err)
+	}
+	return fmt.Errorf("journal: invocation %s is %s; only an executing invocation can become %s: %w",
+		id, status, to, ErrBadTransition)
 }
 
 // ReconcileAs records, for an invocation whose status is "unknown", what

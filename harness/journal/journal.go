@@ -37,6 +37,11 @@ const RecoveredReason = "the app stopped while this call was running; it needs r
 // RecoveredCode is the ErrorCode of an invocation recovered by Open.
 const RecoveredCode = "interrupted"
 
+// RecoveredTurnReason is the reason a turn gets when Open finds it still
+// "running" and the process that started it is gone: the turn becomes
+// "failed" (its session is left as it was: it may take new turns).
+const RecoveredTurnReason = "the app stopped during this turn"
+
 // Options configures Open. A nil *Options means defaults.
 type Options struct {
 	// Now returns the current time; nil means time.Now. Tests set it to get
@@ -61,8 +66,10 @@ type Journal struct {
 
 // Open opens (creating it and its parent directories if needed) the journal
 // at path, upgrades its schema (see migrations.go) and recovers interrupted
-// calls: every invocation still "executing" whose process is gone becomes
-// "unknown" with RecoveredReason; Recovered reports how many.
+// work whose process is gone: every invocation still "executing" becomes
+// "unknown" with RecoveredReason (Recovered reports how many), and every
+// turn still "running" becomes "failed" with RecoveredTurnReason
+// (RecoveredTurns).
 //
 // Connections use WAL, synchronous=FULL, foreign_keys=ON,
 // busy_timeout=5000 ms and BEGIN IMMEDIATE for every transaction. A file
@@ -99,7 +106,7 @@ func Open(path string, opts *Options) (*Journal, error) {
 		j.db.Close()
 		return nil, err
 	}
-	if j.recovered, err = j.recover(ctx); err != nil {
+	if j.recovered, j.turns, err = j.recover(ctx); err != nil {
 		j.Close()
 		return nil, err
 	}
@@ -143,6 +150,10 @@ func (j *Journal) Path() string { return j.path }
 // Recovered returns how many invocations Open turned from "executing" into
 // "unknown".
 func (j *Journal) Recovered() int { return j.recovered }
+
+// RecoveredTurns returns how many turns Open turned from "running" into
+// "failed" because the process running them was gone.
+func (j *Journal) RecoveredTurns() int { return j.turns }
 
 // write runs fn in one BEGIN IMMEDIATE transaction and commits it (durably,
 // see dsn). fn's error rolls back.

@@ -26,6 +26,7 @@ type migration struct {
 var migrations = []migration{
 	{1, "sessions, turns, messages, invocations, approvals, user policies, chain", migrate1},
 	{2, "warnings; invocation owners", migrate2},
+	{3, "turn owners; index of running turns; drop the unused chain_ref index", migrate3},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -227,5 +228,18 @@ func migrate2(ctx context.Context, tx *sql.Tx) error {
 			created_at TEXT NOT NULL
 		)`,
 		`CREATE INDEX warnings_session ON warnings(session_id, id)`,
+	)
+}
+
+// migrate3 adds the owner of each turn (the lease token of the Journal that
+// started it) so that Open can fail the turns whose process is gone, with a
+// partial index that holds only running turns (touched when a turn starts
+// and ends, never per call). It drops chain_ref: no query reads the chain
+// by row, and the index cost a page write on every commit of the call path.
+func migrate3(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`ALTER TABLE turns ADD COLUMN owner TEXT`,
+		`CREATE INDEX turns_running ON turns(status) WHERE status = 'running'`,
+		`DROP INDEX chain_ref`,
 	)
 }

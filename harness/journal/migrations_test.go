@@ -156,6 +156,42 @@ func TestMigrate2(t *testing.T) {
 	}
 }
 
+func TestMigrate3(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(ctx, j.db, path, 3, j.now); err != nil {
+		t.Fatalf("migrate 1→3 = %v", err)
+	}
+	var owner sql.NullString
+	if err := j.db.QueryRow(`SELECT owner FROM turns WHERE id='ses_old-t1'`).Scan(&owner); err != nil || owner.Valid {
+		t.Errorf("owner of an old turn = %v, %v; want NULL", owner, err)
+	}
+	var plan, idx string
+	rows, err := j.db.Query(`EXPLAIN QUERY PLAN SELECT id, owner FROM turns WHERE status='running'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		rows.Scan(&id, &parent, &unused, &detail)
+		plan += detail + "; "
+	}
+	rows.Close()
+	if !strings.Contains(plan, "turns_running") {
+		t.Errorf("finding running turns does not use turns_running: %s", plan)
+	}
+	j.db.QueryRow(`SELECT coalesce(group_concat(name), '') FROM sqlite_master WHERE type='index' AND tbl_name='chain'`).Scan(&idx)
+	if idx != "" {
+		t.Errorf("indexes on chain after version 3: %s; want none", idx)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after migrate 1→3: %v", rep.First)
+	}
+}
+
 // TestFixtureMatchesMigration1 fails if migrate1 was edited: released
 // files have the fixture's schema, so version 1 must keep producing it.
 func TestFixtureMatchesMigration1(t *testing.T) {
@@ -193,7 +229,14 @@ func TestOpenUpgradesV1Fixture(t *testing.T) {
 	if err := j.Warn(ctx, "ses_old", "", "upgraded", "opened by a newer app"); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.FinishTurn(ctx, "ses_old-t1", TurnFailed, "app stopped", 1, 2); err != nil {
+	// The turn left running by the crash failed at Open (it has no owner).
+	if j.RecoveredTurns() != 1 || len(d.Turns) != 1 || d.Turns[0].Status != TurnFailed || d.Turns[0].Reason != RecoveredTurnReason {
+		t.Errorf("old running turn after upgrade: RecoveredTurns()=%d turns %+v", j.RecoveredTurns(), d.Turns)
+	}
+	if err := j.StartTurn(ctx, Turn{ID: "ses_old-t2", SessionID: "ses_old", Prompt: "again"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.BeginInvocation(ctx, Invocation{ID: "inv_new", SessionID: "ses_old", TurnID: "ses_old-t2", Tool: "notes.append"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if rep := mustVerify(t, j); !rep.OK {
@@ -212,7 +255,7 @@ func TestOpenRefusesFutureSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Open(path, nil)
-	want := "journal.db has schema version 9; this OpenWorker understands up to 2; update the app"
+	want := "journal.db has schema version 9; this OpenWorker understands up to 3; update the app"
 	if !errors.Is(err, ErrFutureSchema) || !strings.Contains(err.Error(), want) {
 		t.Errorf("Open(future) = %v, want %q", err, want)
 	}

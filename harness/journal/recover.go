@@ -11,14 +11,15 @@ import (
 )
 
 // Crash recovery (SPEC §8): an invocation still "executing" when its
-// process is gone becomes "unknown". Several processes may have the same
+// process is gone becomes "unknown", and a turn still "running" becomes
+// "failed". Several processes may have the same
 // journal open (the desktop app and a CLI run), so "gone" must be decided
 // per process, not per file: each Journal holds a lease, an exclusively
 // locked file <db>.owners/<token>.lock, and stamps its token on the
-// invocations it prepares and runs. The operating system drops the lock
+// invocations and turns it starts. The operating system drops the lock
 // when the process dies, even by SIGKILL or power loss. Open recovers the
-// executing rows whose owner's lock it can take (or that have no owner:
-// rows written before schema version 2).
+// rows whose owner's lock it can take (or that have no owner: invocations
+// written before schema version 2, turns before version 3).
 
 // lease is this Journal's claim on its executing invocations.
 type lease struct {
@@ -115,37 +116,17 @@ func sweepLeases(dir, self string) {
 	}
 }
 
-// recover marks the executing invocations of dead owners as unknown, in one
-// transaction, and returns how many.
-func (j *Journal) recover(ctx context.Context) (int, error) {
-	n := 0
-	err := j.write(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, coalesce(owner, '') FROM invocations WHERE status='executing' ORDER BY rowid`)
+// recover marks the executing invocations of dead owners as unknown and
+// their running turns as failed, in one transaction, and returns how many
+// of each.
+func (j *Journal) recover(ctx context.Context) (invocations, turns int, err error) {
+	err = j.write(ctx, func(tx *sql.Tx) error {
+		alive := map[string]bool{}
+		now := j.stamp()
+		ids, err := j.deadOwned(ctx, tx, alive, `SELECT id, coalesce(owner, '') FROM invocations WHERE status='executing' ORDER BY rowid`)
 		if err != nil {
 			return fmt.Errorf("journal: find interrupted invocations: %w", err)
 		}
-		var ids []string
-		alive := map[string]bool{}
-		for rows.Next() {
-			var id, owner string
-			if err := rows.Scan(&id, &owner); err != nil {
-				rows.Close()
-				return fmt.Errorf("journal: find interrupted invocations: %w", err)
-			}
-			live, seen := alive[owner]
-			if !seen {
-				live = owner == j.owner.token || ownerAlive(j.path, owner)
-				alive[owner] = live
-			}
-			if !live {
-				ids = append(ids, id)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("journal: find interrupted invocations: %w", err)
-		}
-		now := j.stamp()
 		for _, id := range ids {
 			if _, err := tx.ExecContext(ctx, `UPDATE invocations SET status='unknown', effect='unknown', error_code=?,
 				error=?, finished_at=? WHERE id=? AND status='executing'`, RecoveredCode, RecoveredReason, now, id); err != nil {
@@ -155,11 +136,52 @@ func (j *Journal) recover(ctx context.Context) (int, error) {
 				return err
 			}
 		}
-		n = len(ids)
+		invocations = len(ids)
+		ids, err = j.deadOwned(ctx, tx, alive, `SELECT id, coalesce(owner, '') FROM turns WHERE status='running' ORDER BY rowid`)
+		if err != nil {
+			return fmt.Errorf("journal: find interrupted turns: %w", err)
+		}
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, `UPDATE turns SET status='failed', reason=?, finished_at=?
+				WHERE id=? AND status='running'`, RecoveredTurnReason, now, id); err != nil {
+				return fmt.Errorf("journal: recover turn %s: %w", id, err)
+			}
+			if err := j.chainRow(ctx, tx, "turns", id); err != nil {
+				return err
+			}
+		}
+		turns = len(ids)
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return n, nil
+	return invocations, turns, nil
+}
+
+// deadOwned runs query (rows of id, owner) and returns the ids whose owner
+// is gone: no live lease, or no owner at all (rows written before owners
+// were recorded). alive caches the answer per owner.
+func (j *Journal) deadOwned(ctx context.Context, tx *sql.Tx, alive map[string]bool, query string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id, owner string
+		if err := rows.Scan(&id, &owner); err != nil {
+			return nil, err
+		}
+		live, seen := alive[owner]
+		if !seen {
+			live = owner == j.owner.token || ownerAlive(j.path, owner)
+			alive[owner] = live
+		}
+		if !live {
+			ids = append(ids, id)
+		}
+	}
+	return ids, rows.Err()
 }

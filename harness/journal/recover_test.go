@@ -131,6 +131,9 @@ func TestCrashRecovery(t *testing.T) {
 	if live.Recovered() != 0 || status(t, live, "inv_crash") != InvExecuting {
 		t.Errorf("call of a live child: Recovered()=%d status=%s", live.Recovered(), status(t, live, "inv_crash"))
 	}
+	if live.RecoveredTurns() != 0 || turnStatus(t, live, "ses_crash", "ses_crash-t1") != TurnRunning {
+		t.Errorf("turn of a live child: RecoveredTurns()=%d status=%s", live.RecoveredTurns(), turnStatus(t, live, "ses_crash", "ses_crash-t1"))
+	}
 	live.Close()
 
 	if err := cmd.Process.Kill(); err != nil {
@@ -148,6 +151,12 @@ func TestCrashRecovery(t *testing.T) {
 	if inv.Status != InvUnknown || inv.Error != RecoveredReason {
 		t.Errorf("after crash: status %q error %q; want unknown, %q", inv.Status, inv.Error, RecoveredReason)
 	}
+	if j.RecoveredTurns() != 1 || turnStatus(t, j, "ses_crash", "ses_crash-t1") != TurnFailed {
+		t.Errorf("after crash: RecoveredTurns()=%d turn %s; want 1, failed", j.RecoveredTurns(), turnStatus(t, j, "ses_crash", "ses_crash-t1"))
+	}
+	if s, _ := j.Session(context.Background(), "ses_crash"); s.Status != SessionOpen {
+		t.Errorf("session after crash = %s; recovery leaves sessions alone", s.Status)
+	}
 	if rep := mustVerify(t, j); !rep.OK {
 		t.Errorf("Verify after crash: %v", rep.First)
 	}
@@ -159,5 +168,77 @@ func TestCrashRecovery(t *testing.T) {
 	ents, _ := os.ReadDir(ownersDir(j.Path()))
 	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), j.owner.token) {
 		t.Errorf("lease files after crash recovery = %v, want only ours", ents)
+	}
+}
+
+func turnStatus(t *testing.T, j *Journal, sid, id string) string {
+	t.Helper()
+	ts, err := j.Turns(context.Background(), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range ts {
+		if tr.ID == id {
+			return tr.Status
+		}
+	}
+	t.Fatalf("turn %s not in session %s", id, sid)
+	return ""
+}
+
+// TestReopenFailsRunningTurns: a turn still running when its Journal went
+// away becomes failed with RecoveredTurnReason; finished turns, the turns
+// of a live Journal and the session itself are left alone.
+func TestReopenFailsRunningTurns(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	j, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mkSession(t, j, "s1") // turn s1-t1, running
+	if err := j.StartTurn(ctx, Turn{ID: "s1-t2", SessionID: "s1", Prompt: "done"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.FinishTurn(ctx, "s1-t2", TurnCompleted, "", 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	live := openAt(t, path) // another process, still running its own turn
+	if live.RecoveredTurns() != 0 {
+		t.Errorf("RecoveredTurns() while the owner lives = %d", live.RecoveredTurns())
+	}
+	if err := live.StartTurn(ctx, Turn{ID: "s1-live", SessionID: "s1", Prompt: "mine"}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+
+	j2 := openAt(t, path)
+	if j2.RecoveredTurns() != 1 || j2.Recovered() != 0 {
+		t.Errorf("RecoveredTurns() = %d, Recovered() = %d; want 1, 0", j2.RecoveredTurns(), j2.Recovered())
+	}
+	ts, err := j2.Turns(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"s1-t1": TurnFailed, "s1-t2": TurnCompleted, "s1-live": TurnRunning}
+	for _, tr := range ts {
+		if tr.Status != want[tr.ID] {
+			t.Errorf("turn %s = %s, want %s", tr.ID, tr.Status, want[tr.ID])
+		}
+		if tr.ID == "s1-t1" && (tr.Reason != RecoveredTurnReason || tr.FinishedAt.IsZero()) {
+			t.Errorf("recovered turn = %+v", tr)
+		}
+	}
+	if s, _ := j2.Session(ctx, "s1"); s.Status != SessionOpen {
+		t.Errorf("session = %s; recovery leaves sessions alone", s.Status)
+	}
+	if err := j2.StartTurn(ctx, Turn{ID: "s1-t4", SessionID: "s1", Prompt: "again"}); err != nil {
+		t.Errorf("a new turn after recovery: %v", err)
+	}
+	if err := live.FinishTurn(ctx, "s1-live", TurnCompleted, "", 1, 0); err != nil {
+		t.Errorf("the live owner could not finish its turn: %v", err)
+	}
+	if rep := mustVerify(t, j2); !rep.OK {
+		t.Errorf("Verify after turn recovery: %v", rep.First)
 	}
 }

@@ -36,7 +36,9 @@ const (
 
 // StartTurn records a turn with status "running" in an open session. A zero
 // Seq is given the next number in the session; StartedAt defaults to now.
-// A session that is not open returns ErrBadTransition.
+// A session that is not open returns ErrBadTransition. The turn is owned by
+// this Journal: if its process stops before FinishTurn, the next Open marks
+// it failed with RecoveredTurnReason.
 func (j *Journal) StartTurn(ctx context.Context, t Turn) error {
 	if t.ID == "" || t.SessionID == "" {
 		return fmt.Errorf("journal: StartTurn: turn ID %q and session ID %q must both be set", t.ID, t.SessionID)
@@ -66,8 +68,8 @@ func (j *Journal) StartTurn(ctx context.Context, t Turn) error {
 			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO turns(id, session_id, seq, prompt, status, reason, attempts, calls,
-			started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,NULL)`,
-			t.ID, t.SessionID, seq, t.Prompt, TurnRunning, "", 0, 0, formatTime(started))
+			started_at, finished_at, owner) VALUES (?,?,?,?,?,?,?,?,?,NULL,?)`,
+			t.ID, t.SessionID, seq, t.Prompt, TurnRunning, "", 0, 0, formatTime(started), j.owner.token)
 		if err != nil {
 			return fmt.Errorf("journal: start turn %s: %w", t.ID, err)
 		}
