@@ -87,28 +87,24 @@ func (j *Journal) approvalFor(op string, a *Approval, inv Invocation) error {
 }
 
 const sqlInsertApproval = `INSERT INTO approvals(session_id, turn_id, invocation_id, call_id, tool, decision,
-	scope, source, reason, identity, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING *`
+	scope, source, reason, identity, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`
 
 // insertApproval inserts a checked approval, sets a.ID and returns its
-// chain link.
+// chain link (the payload built from the values written).
 func (j *Journal) insertApproval(ctx context.Context, tx *sql.Tx, a *Approval) (link, error) {
 	st, err := j.stmt(ctx, tx, sqlInsertApproval)
 	if err != nil {
 		return link{}, err
 	}
-	rows, err := st.QueryContext(ctx, a.SessionID, nullString(a.TurnID), a.InvocationID, a.CallID, a.Tool, a.Decision,
+	res, err := st.ExecContext(ctx, a.SessionID, nullString(a.TurnID), a.InvocationID, a.CallID, a.Tool, a.Decision,
 		a.Scope, a.Source, a.Reason, a.Identity, formatTime(a.CreatedAt))
 	if err != nil {
 		return link{}, fmt.Errorf("journal: record approval in session %s: %w", a.SessionID, err)
 	}
-	ref, p, err := returnedRow("approvals", rows)
-	if err != nil {
-		return link{}, fmt.Errorf("journal: record approval in session %s: %w", a.SessionID, err)
+	if a.ID, err = res.LastInsertId(); err != nil {
+		return link{}, fmt.Errorf("journal: record approval: %w", err)
 	}
-	if a.ID, err = strconv.ParseInt(ref, 10, 64); err != nil {
-		return link{}, fmt.Errorf("journal: record approval: id %q: %w", ref, err)
-	}
-	return linkOf("approvals", ref, p), nil
+	return linkOf("approvals", strconv.FormatInt(a.ID, 10), approvalPayload(a)), nil
 }
 
 func scanApproval(sc scanner) (Approval, error) {

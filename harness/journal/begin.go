@@ -18,7 +18,7 @@ import (
 const sqlInsertInvocation = `INSERT INTO invocations(id, session_id, turn_id, call_id, tool, alias, provider,
 	remote_name, risk, descriptor_digest, arguments, status, result, result_digest, error_code, error, effect,
 	reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, owner)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,?,?,?) RETURNING *`
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,?,?,?)`
 
 const sqlMarkExecuting = `UPDATE invocations SET status='executing', started_at=?, owner=?
 	WHERE id=? AND status='prepared' RETURNING *`
@@ -53,9 +53,9 @@ func (j *Journal) newInvocation(op string, inv *Invocation, want string) error {
 }
 
 // insertInvocation inserts inv with status (prepared, executing or
-// refused) and returns the row as stored.
+// refused) and returns the row's payload, built from the values written.
 func (j *Journal) insertInvocation(ctx context.Context, tx *sql.Tx, inv Invocation, status string, started time.Time) (rowPayload, error) {
-	effect, finished := "", any(nil)
+	effect, finished := "", ""
 	if status == InvRefused {
 		effect, finished = EffectNotApplied, j.stamp()
 	}
@@ -63,17 +63,21 @@ func (j *Journal) insertInvocation(ctx context.Context, tx *sql.Tx, inv Invocati
 	if err != nil {
 		return nil, err
 	}
-	rows, err := st.QueryContext(ctx, inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias,
+	startedText := timeOrEmpty(started)
+	_, err = st.ExecContext(ctx, inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias,
 		inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(inv.Arguments), status, inv.ErrorCode,
-		inv.Error, effect, formatTime(inv.CreatedAt), nullTime(started), finished, j.owner.token)
+		inv.Error, effect, formatTime(inv.CreatedAt), nullString(startedText), nullString(finished), j.owner.token)
 	if err != nil {
 		return nil, fmt.Errorf("journal: record invocation %s: %w", inv.ID, err)
 	}
-	_, p, err := returnedRow("invocations", rows)
-	if err != nil {
-		return nil, fmt.Errorf("journal: record invocation %s: %w", inv.ID, err)
-	}
-	return p, nil
+	return invocationPayload(inv, status, effect, startedText, finished, j.owner.token), nil
+}
+
+// executingRow is what FinishInvocation needs of an invocation this
+// Journal moved to executing: when, and the row's payload.
+type executingRow struct {
+	started time.Time
+	payload rowPayload
 }
 
 // PrepareInvocation records a call that passed validation, selection,
@@ -172,6 +176,7 @@ func (j *Journal) BeginInvocation(ctx context.Context, inv Invocation, a *Approv
 		return fmt.Errorf("journal: BeginInvocation %s: the approval is a deny; record it with RefuseInvocation", inv.ID)
 	}
 	started := j.now()
+	var executing executingRow
 	err := j.write(ctx, func(tx *sql.Tx) error {
 		var links []link
 		if a != nil {
@@ -190,12 +195,13 @@ func (j *Journal) BeginInvocation(ctx context.Context, inv Invocation, a *Approv
 		}
 		prepared := p.set("status", InvPrepared).without("started_at")
 		links = append(links, linkOf("invocations", inv.ID, prepared), linkOf("invocations", inv.ID, p))
+		executing = executingRow{started, p}
 		return j.appendChain(ctx, tx, links...)
 	})
 	if err != nil {
 		return err
 	}
-	j.started.Store(inv.ID, started)
+	j.executing.Store(inv.ID, executing)
 	return nil
 }
 
@@ -209,6 +215,7 @@ func (j *Journal) BeginInvocation(ctx context.Context, inv Invocation, a *Approv
 // silently lost).
 func (j *Journal) MarkExecuting(ctx context.Context, id string) error {
 	started := j.now()
+	var executing executingRow
 	err := j.write(ctx, func(tx *sql.Tx) error {
 		st, err := j.stmt(ctx, tx, sqlMarkExecuting)
 		if err != nil {
@@ -225,11 +232,12 @@ func (j *Journal) MarkExecuting(ctx context.Context, id string) error {
 		if err != nil {
 			return fmt.Errorf("journal: mark invocation %s executing: %w", id, err)
 		}
+		executing = executingRow{started, p}
 		return j.appendChain(ctx, tx, linkOf("invocations", id, p))
 	})
 	if err != nil {
 		return err
 	}
-	j.started.Store(id, started)
+	j.executing.Store(id, executing)
 	return nil
 }

@@ -244,3 +244,74 @@ func TestRefuseInvocation(t *testing.T) {
 		t.Errorf("Verify after tampering = %+v", rep.First)
 	}
 }
+
+// TestPayloadColumns: the payloads the call path builds from written
+// values (payloads.go) name exactly the columns of the tables.
+func TestPayloadColumns(t *testing.T) {
+	j := openTest(t)
+	for table, want := range map[string][]string{"invocations": invocationColumns, "approvals": approvalColumns} {
+		rows, err := j.db.Query(`SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rows.Next() {
+			var n string
+			rows.Scan(&n)
+			got = append(got, n)
+		}
+		rows.Close()
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("columns of %s = %v; payloads.go lists %v", table, got, want)
+		}
+	}
+	inv := invocationPayload(testInv("s", "i"), InvExecuting, "", "t", "", "o")
+	for _, c := range invocationColumns {
+		if _, ok := inv.get(c); !ok && c != "result" && c != "reconciled_at" && c != "finished_at" {
+			t.Errorf("invocationPayload has no %s", c)
+		}
+	}
+}
+
+// TestFinishOtherJournal: an invocation begun by one Journal and finished
+// by another (no remembered payload: the row is returned by the UPDATE)
+// chains correctly; so do many calls through one Journal, with and
+// without results and errors, and a refusal between them.
+func TestFinishOtherJournal(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	a := openAt(t, path)
+	mkSession(t, a, "s1")
+	if err := a.BeginInvocation(ctx, testInv("s1", "x"), nil); err != nil {
+		t.Fatal(err)
+	}
+	b := openAt(t, path)
+	if err := b.FinishInvocation(ctx, "x", Finish{Status: InvSucceeded, Result: json.RawMessage(`{"by":"b"}`)}); err != nil {
+		t.Fatalf("FinishInvocation from another Journal = %v", err)
+	}
+	if inv, _ := b.Invocation(ctx, "x"); inv.Status != InvSucceeded || inv.DurationMS < 0 || string(inv.Result) != `{"by":"b"}` {
+		t.Errorf("finished by b: %+v", inv)
+	}
+	// a remembers x but the row is no longer executing.
+	if err := a.FinishInvocation(ctx, "x", Finish{Status: InvFailed}); !errors.Is(err, ErrBadTransition) {
+		t.Errorf("second finish = %v, want ErrBadTransition", err)
+	}
+	for i, f := range []Finish{{Status: InvSucceeded}, {Status: InvFailed, ErrorCode: "tool_failure", Error: "boom\n\"quoted\"", Result: json.RawMessage(`{"é":"\u0001"}`)},
+		{Status: InvUnknown, ErrorCode: "timeout", DurationMS: 75000}, {Status: InvSucceeded, Effect: EffectNotApplied, Result: json.RawMessage(`[]`)}} {
+		id := "y" + string(rune('0'+i))
+		inv := testInv("s1", id)
+		inv.Arguments = json.RawMessage(`{"text":"line\nbreak é \u2028"}`)
+		if err := a.BeginInvocation(ctx, inv, testApproval("s1", id, "allow_session")); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.RefuseInvocation(ctx, Invocation{ID: "r" + id, SessionID: "s1", Alias: "ghost", ErrorCode: "not_selected"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.FinishInvocation(ctx, id, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rep := mustVerify(t, a); !rep.OK {
+		t.Fatalf("Verify: %v", rep.First)
+	}
+}

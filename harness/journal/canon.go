@@ -36,17 +36,24 @@ type field struct{ col, val string }
 // rowPayload is a row's fields sorted by column name (UTF-16 order).
 type rowPayload []field
 
-// set replaces or adds col (keeping the order).
-func (p rowPayload) set(col, val string) rowPayload {
+// set returns p with col set to val (added if absent), for pairs of
+// column and value; p itself is not changed.
+func (p rowPayload) set(colVals ...string) rowPayload {
 	out := slices.Clone(p)
-	for i := range out {
-		if out[i].col == col {
-			out[i].val = val
-			return out
+	added := false
+next:
+	for k := 0; k+1 < len(colVals); k += 2 {
+		for i := range out {
+			if out[i].col == colVals[k] {
+				out[i].val = colVals[k+1]
+				continue next
+			}
 		}
+		out, added = append(out, field{colVals[k], colVals[k+1]}), true
 	}
-	out = append(out, field{col, val})
-	sortFields(out)
+	if added {
+		sortFields(out)
+	}
 	return out
 }
 

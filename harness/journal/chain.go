@@ -109,13 +109,20 @@ func returnedLink(table string, rows *sql.Rows) (link, error) {
 
 var errNoRow = errors.New("row not found")
 
-const (
-	sqlChainHead   = `SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1`
-	sqlChainInsert = `INSERT INTO chain(seq, kind, ref, payload_digest, prev_hash, hash, created_at) VALUES (?,?,?,?,?,?,?)`
-)
+const sqlChainHead = `SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1`
+
+// sqlChainInsert inserts n chain entries in one statement.
+func sqlChainInsert(n int) string {
+	q := `INSERT INTO chain(seq, kind, ref, payload_digest, prev_hash, hash, created_at) VALUES (?,?,?,?,?,?,?)`
+	return q + strings.Repeat(`,(?,?,?,?,?,?,?)`, n-1)
+}
+
+// maxLinksPerInsert bounds the entries one chain INSERT carries (the call
+// path appends at most 3 at once).
+const maxLinksPerInsert = 4
 
 // appendChain appends links, in order, after the current head: one read of
-// the head and one insert per link, on prepared statements.
+// the head and one insert for up to four links, on prepared statements.
 func (j *Journal) appendChain(ctx context.Context, tx *sql.Tx, links ...link) error {
 	head, err := j.stmt(ctx, tx, sqlChainHead)
 	if err != nil {
@@ -127,18 +134,24 @@ func (j *Journal) appendChain(ctx context.Context, tx *sql.Tx, links ...link) er
 	if err != nil && err != sql.ErrNoRows {
 		return fmt.Errorf("journal: chain head: %w", err)
 	}
-	ins, err := j.stmt(ctx, tx, sqlChainInsert)
-	if err != nil {
-		return err
-	}
 	now := j.stamp()
-	for _, l := range links {
-		seq++
-		h := linkHash(prev, l.digest)
-		if _, err := ins.ExecContext(ctx, seq, l.table, l.ref, l.digest, prev, h, now); err != nil {
-			return fmt.Errorf("journal: append chain entry for %s %s: %w", l.table, l.ref, err)
+	for len(links) > 0 {
+		n := min(len(links), maxLinksPerInsert)
+		ins, err := j.stmt(ctx, tx, sqlChainInsert(n))
+		if err != nil {
+			return err
 		}
-		prev = h
+		args := make([]any, 0, 7*n)
+		for _, l := range links[:n] {
+			seq++
+			h := linkHash(prev, l.digest)
+			args = append(args, seq, l.table, l.ref, l.digest, prev, h, now)
+			prev = h
+		}
+		if _, err := ins.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("journal: append chain entry for %s %s: %w", links[0].table, links[0].ref, err)
+		}
+		links = links[n:]
 	}
 	return nil
 }

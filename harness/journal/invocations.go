@@ -119,19 +119,48 @@ func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) err
 		digest = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	now := j.now()
+	var cached *executingRow
+	if v, ok := j.executing.Load(id); ok {
+		e := v.(executingRow)
+		cached = &e
+	}
 	err := j.write(ctx, func(tx *sql.Tx) error {
 		dur := f.DurationMS
 		if dur == 0 {
-			if started := j.startedAt(ctx, tx, id); !started.IsZero() {
+			started := time.Time{}
+			if cached != nil {
+				started = cached.started
+			} else { // begun by another Journal: read its executing commit time
+				var s sql.NullString
+				tx.QueryRowContext(ctx, `SELECT started_at FROM invocations WHERE id=?`, id).Scan(&s)
+				started = parseTime(s)
+			}
+			if !started.IsZero() {
 				dur = max(now.Sub(started).Milliseconds(), 0)
 			}
 		}
-		st, err := j.stmt(ctx, tx, sqlFinishInvocation)
+		args := []any{f.Status, jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, effect, dur, formatTime(now), id}
+		if cached != nil {
+			// This Journal wrote the executing row: its payload is known.
+			st, err := j.stmt(ctx, tx, sqlFinishInvocation)
+			if err != nil {
+				return err
+			}
+			res, err := st.ExecContext(ctx, args...)
+			if err != nil {
+				return fmt.Errorf("journal: finish invocation %s: %w", id, err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return finishError(ctx, tx, id, f.Status)
+			}
+			p := finishedPayload(cached.payload, f.Status, f.Result, digest, f.ErrorCode, f.Error, effect, dur, formatTime(now))
+			return j.appendChain(ctx, tx, linkOf("invocations", id, p))
+		}
+		st, err := j.stmt(ctx, tx, sqlFinishInvocation+` RETURNING *`)
 		if err != nil {
 			return err
 		}
-		rows, err := st.QueryContext(ctx, f.Status, jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, effect, dur,
-			formatTime(now), id)
+		rows, err := st.QueryContext(ctx, args...)
 		if err != nil {
 			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
 		}
@@ -145,24 +174,13 @@ func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) err
 		return j.appendChain(ctx, tx, linkOf("invocations", id, p))
 	})
 	if err == nil {
-		j.started.Delete(id)
+		j.executing.Delete(id)
 	}
 	return err
 }
 
 const sqlFinishInvocation = `UPDATE invocations SET status=?, result=?, result_digest=?, error_code=?, error=?,
-	effect=?, duration_ms=?, finished_at=? WHERE id=? AND status='executing' RETURNING *`
-
-// startedAt returns the time of id's executing commit: remembered when
-// this Journal made it, else read (the call was begun by another Journal).
-func (j *Journal) startedAt(ctx context.Context, tx *sql.Tx, id string) time.Time {
-	if t, ok := j.started.Load(id); ok {
-		return t.(time.Time)
-	}
-	var s sql.NullString
-	tx.QueryRowContext(ctx, `SELECT started_at FROM invocations WHERE id=?`, id).Scan(&s)
-	return parseTime(s)
-}
+	effect=?, duration_ms=?, finished_at=? WHERE id=? AND status='executing'`
 
 // finishError says why FinishInvocation updated no row.
 func finishError(ctx context.Context, tx *sql.Tx, id, to string) error {

@@ -61,7 +61,7 @@ type Journal struct {
 	turns     int // turns recovered by Open
 	owner     *lease
 	stmts     stmtCache
-	started   sync.Map // invocation ID → time.Time of its executing commit, for FinishInvocation
+	executing sync.Map // invocation ID → executingRow this Journal committed, for FinishInvocation
 }
 
 // Open opens (creating it and its parent directories if needed) the journal

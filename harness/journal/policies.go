@@ -58,9 +58,14 @@ func (j *Journal) SaveUserPolicy(ctx context.Context, coworker, tool, digest, po
 // UserPolicy returns the saved policy for coworker, tool and descriptor
 // digest, and whether there is one.
 func (j *Journal) UserPolicy(ctx context.Context, coworker, tool, digest string) (string, bool, error) {
+	// Asked twice per call (consent, then the recheck before execution):
+	// a prepared statement.
+	st, err := j.prepared(ctx, `SELECT policy FROM user_policies WHERE coworker=? AND tool=? AND descriptor_digest=?`)
+	if err != nil {
+		return "", false, err
+	}
 	var p string
-	err := j.db.QueryRowContext(ctx, `SELECT policy FROM user_policies WHERE coworker=? AND tool=? AND descriptor_digest=?`,
-		coworker, tool, digest).Scan(&p)
+	err = st.QueryRowContext(ctx, coworker, tool, digest).Scan(&p)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

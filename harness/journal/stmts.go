@@ -18,6 +18,16 @@ type stmtCache struct {
 
 // stmt returns query prepared for tx.
 func (j *Journal) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	s, err := j.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return tx.StmtContext(ctx, s), nil
+}
+
+// prepared returns query prepared on the pool (for reads outside a
+// transaction), preparing it on first use.
+func (j *Journal) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	c := &j.stmts
 	c.mu.Lock()
 	s, ok := c.m[query]
@@ -40,7 +50,7 @@ func (j *Journal) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt
 		}
 		c.mu.Unlock()
 	}
-	return tx.StmtContext(ctx, s), nil
+	return s, nil
 }
 
 // close closes the cached statements.
