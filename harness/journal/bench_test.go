@@ -4,50 +4,32 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkDurableCommit measures what durability costs a tool call:
 //
-//   - pair: MarkExecuting + FinishInvocation (two durable commits with
-//     their chain entries), what the harness adds around every call;
+//   - pair: BeginInvocation (approval, prepared and executing rows) +
+//     FinishInvocation: the two durable commits, with their chain entries,
+//     that the harness makes around every call;
 //   - bare: BEGIN IMMEDIATE; INSERT; COMMIT on a one-column table with the
 //     same settings (WAL, synchronous=FULL), the floor set by fsync;
 //   - bare-normal: the same with synchronous=NORMAL (no fsync per commit,
-//     not durable on power loss), to show how much of the cost is fsync.
+//     not durable on power loss), to show how much of the cost is fsync;
+//   - ratio: pair against two bare commits, interleaved in one loop so both
+//     see the same disk (fsync latency on a shared machine drifts).
 //
-// Run: go test ./harness/journal -run '^$' -bench DurableCommit -benchtime 200x
-// The numbers depend on the disk (t.TempDir()).
+// Run: go test ./harness/journal -run '^$' -bench DurableCommit -benchtime 1000x
+// The numbers depend on the disk (b.TempDir(); TMPDIR=/dev/shm shows the
+// CPU cost alone, as fsync on tmpfs is free).
 func BenchmarkDurableCommit(b *testing.B) {
-	ctx := context.Background()
 	b.Run("pair", func(b *testing.B) {
-		j, err := Open(filepath.Join(b.TempDir(), "journal.db"), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer j.Close()
-		if err := j.CreateSession(ctx, Session{ID: "s", Coworker: "demo", Identity: "id"}); err != nil {
-			b.Fatal(err)
-		}
-		ids := make([]string, b.N)
-		for i := range ids {
-			ids[i] = fmt.Sprintf("inv%d", i)
-			if err := j.PrepareInvocation(ctx, Invocation{ID: ids[i], SessionID: "s", Tool: "t.x", Arguments: json.RawMessage(`{"a":1}`)}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		result := json.RawMessage(`{"text":"` + strings.Repeat("x", 512) + `"}`)
-		b.ResetTimer()
+		pair := beginFinisher(b)
 		for i := 0; i < b.N; i++ {
-			if err := j.MarkExecuting(ctx, ids[i]); err != nil {
-				b.Fatal(err)
-			}
-			if err := j.FinishInvocation(ctx, ids[i], Finish{Status: InvSucceeded, Result: result}); err != nil {
-				b.Fatal(err)
-			}
+			pair()
 		}
 	})
 	for _, sync := range []string{"FULL", "NORMAL"} {
@@ -56,28 +38,82 @@ func BenchmarkDurableCommit(b *testing.B) {
 			name = "bare-normal"
 		}
 		b.Run(name, func(b *testing.B) {
-			path := filepath.Join(b.TempDir(), "bare.db")
-			db, err := sql.Open("sqlite3", strings.Replace(dsn(path), "_synchronous=FULL", "_synchronous="+sync, 1))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
-			if _, err := db.Exec(`CREATE TABLE t (x TEXT)`); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
+			commit := bareCommitter(b, sync)
 			for i := 0; i < b.N; i++ {
-				tx, err := db.Begin() // BEGIN IMMEDIATE
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := tx.Exec(`INSERT INTO t VALUES (?)`, "row"); err != nil {
-					b.Fatal(err)
-				}
-				if err := tx.Commit(); err != nil {
-					b.Fatal(err)
-				}
+				commit()
 			}
 		})
+	}
+	b.Run("ratio", func(b *testing.B) {
+		pair, commit := beginFinisher(b), bareCommitter(b, "FULL")
+		var pairT, bareT time.Duration
+		for i := 0; i < b.N; i++ {
+			start := time.Now()
+			pair()
+			pairT += time.Since(start)
+			start = time.Now()
+			commit()
+			commit()
+			bareT += time.Since(start)
+		}
+		b.ReportMetric(float64(pairT.Nanoseconds())/float64(b.N), "pair-ns/op")
+		b.ReportMetric(float64(bareT.Nanoseconds())/float64(b.N), "2bare-ns/op")
+		b.ReportMetric(float64(pairT)/float64(bareT), "ratio")
+	})
+}
+
+// beginFinisher returns a function that begins and finishes one
+// invocation, as the harness does for a call.
+func beginFinisher(b *testing.B) func() {
+	ctx := context.Background()
+	j, err := Open(filepath.Join(b.TempDir(), "journal.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { j.Close() })
+	if err := j.CreateSession(ctx, Session{ID: "s", Coworker: "demo", Identity: "id"}); err != nil {
+		b.Fatal(err)
+	}
+	if err := j.StartTurn(ctx, Turn{ID: "t", SessionID: "s", Prompt: "p"}); err != nil {
+		b.Fatal(err)
+	}
+	result := json.RawMessage(`{"text":"` + strings.Repeat("x", 512) + `"}`)
+	return func() {
+		id := NewID("inv_")
+		inv := Invocation{ID: id, SessionID: "s", TurnID: "t", CallID: "c", Tool: "t.x", Alias: "t_x", Provider: "native",
+			Risk: "write", DescriptorDigest: "sha256:d", Arguments: json.RawMessage(`{"a":1}`)}
+		a := &Approval{SessionID: "s", TurnID: "t", CallID: "c", Tool: "t.x", Decision: "allow_session", Source: "grant", Identity: "id"}
+		if err := j.BeginInvocation(ctx, inv, a); err != nil {
+			b.Fatal(err)
+		}
+		if err := j.FinishInvocation(ctx, id, Finish{Status: InvSucceeded, Result: result}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// bareCommitter returns a function making one BEGIN IMMEDIATE; INSERT;
+// COMMIT with the journal's settings and the given synchronous mode.
+func bareCommitter(b *testing.B, sync string) func() {
+	path := filepath.Join(b.TempDir(), "bare.db")
+	db, err := sql.Open("sqlite3", strings.Replace(dsn(path), "_synchronous=FULL", "_synchronous="+sync, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if _, err := db.Exec(`CREATE TABLE t (x TEXT)`); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		tx, err := db.Begin() // BEGIN IMMEDIATE
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Exec(`INSERT INTO t VALUES (?)`, "row"); err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

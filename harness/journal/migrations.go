@@ -27,6 +27,7 @@ var migrations = []migration{
 	{1, "sessions, turns, messages, invocations, approvals, user policies, chain", migrate1},
 	{2, "warnings; invocation owners", migrate2},
 	{3, "turn owners; index of running turns; drop the unused chain_ref index", migrate3},
+	{4, "invocations and approvals with CHECK constraints that need no temporary b-tree", migrate4},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -243,3 +244,78 @@ func migrate3(ctx context.Context, tx *sql.Tx) error {
 		`DROP INDEX chain_ref`,
 	)
 }
+
+// migrate4 rebuilds invocations and approvals, the tables written on every
+// tool call, with their CHECK constraints spelled as OR chains instead of
+// IN lists. The rules are the same; the cost is not: SQLite evaluates a
+// CHECK's IN list by building a temporary b-tree each time a row is written
+// (OpenEphemeral: four per call, about a third of the call path's CPU),
+// while an OR chain is a few comparisons. Columns, their order, values and
+// rowids are copied as they are, so the chain's payloads do not change.
+// No table has a foreign key to these two.
+func migrate4(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`CREATE TABLE invocations_v4 (
+			id                TEXT PRIMARY KEY,
+			session_id        TEXT NOT NULL REFERENCES sessions(id),
+			turn_id           TEXT REFERENCES turns(id),
+			call_id           TEXT NOT NULL,
+			tool              TEXT NOT NULL,
+			alias             TEXT NOT NULL,
+			provider          TEXT NOT NULL,
+			remote_name       TEXT NOT NULL,
+			risk              TEXT NOT NULL,
+			descriptor_digest TEXT NOT NULL,
+			arguments         TEXT NOT NULL,
+			status            TEXT NOT NULL CHECK (status = 'prepared' OR status = 'executing' OR status = 'succeeded'
+			                                      OR status = 'failed' OR status = 'unknown' OR status = 'refused'),
+			result            TEXT,
+			result_digest     TEXT NOT NULL,
+			error_code        TEXT NOT NULL,
+			error             TEXT NOT NULL,
+			effect            TEXT NOT NULL CHECK (effect = '' OR effect = 'applied' OR effect = 'not_applied' OR effect = 'unknown'),
+			reconciled        TEXT NOT NULL CHECK (reconciled = '' OR reconciled = 'applied' OR reconciled = 'not-applied'),
+			reconciled_by     TEXT NOT NULL,
+			reconciled_at     TEXT,
+			duration_ms       INTEGER NOT NULL,
+			created_at        TEXT NOT NULL,
+			started_at        TEXT,
+			finished_at       TEXT,
+			owner             TEXT
+		)`,
+		`INSERT INTO invocations_v4(rowid, `+invocationColumnList+`) SELECT rowid, `+invocationColumnList+` FROM invocations`,
+		`DROP TABLE invocations`,
+		`ALTER TABLE invocations_v4 RENAME TO invocations`,
+		`CREATE INDEX invocations_session ON invocations(session_id, created_at)`,
+		`CREATE INDEX invocations_status ON invocations(status)`,
+		`CREATE TABLE approvals_v4 (
+			id            INTEGER PRIMARY KEY,
+			session_id    TEXT NOT NULL REFERENCES sessions(id),
+			turn_id       TEXT REFERENCES turns(id),
+			invocation_id TEXT NOT NULL, -- no foreign key: consent is asked before the invocation row exists
+			call_id       TEXT NOT NULL,
+			tool          TEXT NOT NULL,
+			decision      TEXT NOT NULL CHECK (decision = 'allow_once' OR decision = 'allow_session'
+			                                   OR decision = 'allow_always' OR decision = 'deny'),
+			scope         TEXT NOT NULL,
+			source        TEXT NOT NULL,
+			reason        TEXT NOT NULL,
+			identity      TEXT NOT NULL,
+			created_at    TEXT NOT NULL
+		)`,
+		`INSERT INTO approvals_v4 SELECT `+approvalColumnList+` FROM approvals`,
+		`DROP TABLE approvals`,
+		`ALTER TABLE approvals_v4 RENAME TO approvals`,
+		`CREATE INDEX approvals_session ON approvals(session_id, id)`,
+	)
+}
+
+// The columns of the two tables at version 4 (frozen: later versions may
+// add columns, this migration must keep copying these).
+const (
+	invocationColumnList = `id, session_id, turn_id, call_id, tool, alias, provider, remote_name, risk, descriptor_digest,
+		arguments, status, result, result_digest, error_code, error, effect, reconciled, reconciled_by, reconciled_at,
+		duration_ms, created_at, started_at, finished_at, owner`
+	approvalColumnList = `id, session_id, turn_id, invocation_id, call_id, tool, decision, scope, source, reason, identity,
+		created_at`
+)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,6 +193,77 @@ func TestMigrate3(t *testing.T) {
 	}
 }
 
+// TestMigrate4 upgrades a version-3 file with data: rows, rowids, order
+// and the chain survive the table rebuild; the rules still hold; writing a
+// row no longer builds a temporary b-tree.
+func TestMigrate4(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(ctx, j.db, path, 3, j.now); err != nil {
+		t.Fatal(err)
+	}
+	// A second invocation created in the same instant: listing order falls
+	// back to rowid, which the rebuild must keep.
+	if _, err := j.db.Exec(`INSERT INTO invocations SELECT 'inv_a', session_id, turn_id, call_id, tool, alias, provider,
+		remote_name, risk, descriptor_digest, arguments, 'refused', result, result_digest, error_code, error, 'not_applied',
+		reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, 'own_x'
+		FROM invocations WHERE id='inv_done'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.write(ctx, func(tx *sql.Tx) error { return j.chainRow(ctx, tx, "invocations", "inv_a") }); err != nil {
+		t.Fatal(err)
+	}
+	rowids := func() string {
+		var s string
+		j.db.QueryRow(`SELECT group_concat(id || ':' || rowid, ',') FROM (SELECT id, rowid FROM invocations ORDER BY rowid)`).Scan(&s)
+		return s
+	}
+	before := rowids()
+	if err := migrate(ctx, j.db, path, 4, j.now); err != nil {
+		t.Fatalf("migrate 3→4 = %v", err)
+	}
+	if after := rowids(); after != before {
+		t.Errorf("invocation rowids after rebuild = %s, want %s", after, before)
+	}
+	if rep := mustVerify(t, j); !rep.OK || rep.Rows == 0 {
+		t.Errorf("Verify after migrate 3→4: %+v", rep)
+	}
+	for _, bad := range []string{
+		`UPDATE invocations SET status='done' WHERE id='inv_done'`,
+		`UPDATE invocations SET effect='maybe' WHERE id='inv_done'`,
+		`UPDATE invocations SET reconciled='yes' WHERE id='inv_done'`,
+		`UPDATE invocations SET session_id='nope' WHERE id='inv_done'`,
+		`UPDATE approvals SET decision='maybe'`,
+		`UPDATE approvals SET session_id='nope'`,
+	} {
+		if _, err := j.db.Exec(bad); err == nil {
+			t.Errorf("version 4 accepted: %s", bad)
+		}
+	}
+	for _, q := range []string{
+		`INSERT INTO invocations(` + invocationColumnList + `) VALUES ('x','ses_old',NULL,'c','t','a','p','r','k','d','{}',
+			'executing',NULL,'','','','','','',NULL,0,'t',NULL,NULL,'o')`,
+		`INSERT INTO approvals(session_id, invocation_id, call_id, tool, decision, scope, source, reason, identity, created_at)
+			VALUES ('ses_old','x','c','t','deny','call','prompt','','i','t')`,
+	} {
+		rows, err := j.db.Query(`EXPLAIN ` + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var addr, p1, p2, p3, p5 any
+			var op, p4, comment any
+			rows.Scan(&addr, &op, &p1, &p2, &p3, &p4, &p5, &comment)
+			if fmt.Sprint(op) == "OpenEphemeral" {
+				t.Errorf("writing a row opens a temporary b-tree: %.60s", q)
+			}
+		}
+		rows.Close()
+	}
+}
+
 // TestFixtureMatchesMigration1 fails if migrate1 was edited: released
 // files have the fixture's schema, so version 1 must keep producing it.
 func TestFixtureMatchesMigration1(t *testing.T) {
@@ -255,7 +327,7 @@ func TestOpenRefusesFutureSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Open(path, nil)
-	want := "journal.db has schema version 9; this OpenWorker understands up to 3; update the app"
+	want := fmt.Sprintf("journal.db has schema version 9; this OpenWorker understands up to %d; update the app", SchemaVersion())
 	if !errors.Is(err, ErrFutureSchema) || !strings.Contains(err.Error(), want) {
 		t.Errorf("Open(future) = %v, want %q", err, want)
 	}
