@@ -9,14 +9,20 @@
 //	j, err := journal.Open(path, nil) // WAL, synchronous=FULL, migrations, recovery
 //	...
 //	inv := journal.Invocation{ID: journal.NewID("inv_"), SessionID: s, Tool: "notes.append", Arguments: args}
-//	err = j.PrepareInvocation(ctx, inv)           // validated, allowed, in budget
-//	err = j.MarkExecuting(ctx, inv.ID)            // durable: now the call may run
+//	a := &journal.Approval{SessionID: s, Decision: "allow_once", Source: "prompt"}
+//	err = j.BeginInvocation(ctx, inv, a)          // one commit: approval, prepared, executing; durable
 //	out, callErr := provider.Call(ctx, ...)       // exactly one call
 //	err = j.FinishInvocation(ctx, inv.ID, journal.Finish{Status: "succeeded", Result: out})
 //
-// If the process dies between MarkExecuting and FinishInvocation, the next
-// Open marks the row "unknown" (Recovered counts them); it is never re-run,
-// and a person records the real outcome with Reconcile.
+// Two durable commits per call, the minimum SPEC §8 allows.
+// PrepareInvocation + MarkExecuting write the same history in two commits;
+// RefuseInvocation records a call refused before any I/O with its consent
+// decision, in one commit.
+//
+// If the process dies between BeginInvocation and FinishInvocation, the
+// next Open marks the row "unknown" (Recovered counts them); it is never
+// re-run, and a person records the real outcome with Reconcile. Turns left
+// "running" by a dead process become "failed" (RecoveredTurns).
 //
 // Every row written is also appended to a hash chain in the same
 // transaction; Verify recomputes it from the rows and reports the first
