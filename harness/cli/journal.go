@@ -165,7 +165,7 @@ func writeJSON(w io.Writer, v any) error {
 
 func printDetail(w io.Writer, d journal.SessionDetail) {
 	s := d.Session
-	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, s.Status, s.Error, s.Model, s.Identity)
+	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(s.Status+" "+s.Error), s.Model, s.Identity)
 	for _, t := range d.Turns {
 		fmt.Fprintf(w, "\nturn %d %s: %s (%d attempts, %d calls) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, t.Attempts, t.Calls, t.Reason, clip(t.Prompt, 200))
 		for _, inv := range d.Invocations {
