@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -72,14 +74,19 @@ func (t *turn) prepare(ctx context.Context) error {
 	return nil
 }
 
-// currentPin recomputes the digest of a native tool's descriptor just before
-// a call: a tool whose descriptor changed since the session pinned it fails
-// before any I/O (SPEC §9).
+// currentPin returns the digest of a native tool's descriptor as it is just
+// before a call: a tool whose descriptor changed since the session pinned it
+// fails before any I/O (SPEC §9). The descriptor's JSON is compared with the
+// pinned JSON first, so the digest is recomputed only when it changed.
 func currentPin(rt *ResolvedTool) (string, error) {
 	if rt.native == nil {
 		return rt.Pin.Digest, nil
 	}
-	pin, err := pinDescriptor(rt.native.Descriptor().WithDefaults())
+	d := rt.native.Descriptor().WithDefaults()
+	if raw, err := json.Marshal(d); err == nil && bytes.Equal(raw, rt.pinned) {
+		return rt.Pin.Digest, nil
+	}
+	pin, err := pinDescriptor(d)
 	if err != nil {
 		return "", err
 	}

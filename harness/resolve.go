@@ -29,7 +29,8 @@ type ResolvedTool struct {
 	Pin        consent.PinnedDesc `json:"pin"`
 
 	native  tool.Tool
-	missing bool // the provider no longer lists it (found at turn preparation)
+	missing bool   // the provider no longer lists it (found at turn preparation)
+	pinned  []byte // the JSON of the native descriptor the session pinned
 }
 
 // Resolution is a bundle's selection resolved against the registry and the
@@ -123,6 +124,7 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, 
 				return nil, &ResolveError{b.ID, name, fmt.Sprintf("namespace %q is native and has no tool %q; names are exact and case-sensitive", ns, remote)}
 			}
 			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Descriptor: d, native: t}
+			rtool.pinned, _ = json.Marshal(d)
 		default:
 			if _, ok := rt.reg.Server(ns); !ok {
 				return nil, &ResolveError{b.ID, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q; register it, or add it to servers.json (--servers)", ns)}
