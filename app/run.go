@@ -5,13 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
@@ -100,57 +94,4 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		a.shutdown()
 	}
 	return err
-}
-
-// parseArgs reads the app's flags; each flag may also be given in the
-// environment as OPENWORKER_<FLAG> (OPENWORKER_CONFIG_DIR, OPENWORKER_COWORKER,
-// ...), which is how scripts pass them through the CLI's bare command:
-//
-//	--config-dir DIR      settings, journal and logs (default <user config dir>/OpenWorker)
-//	--db FILE             the journal file
-//	--coworkers DIR       bundles folder for this run (not saved)
-//	--coworker ID         open a chat with this coworker at start
-//	--provider NAME       openai | anthropic
-//	--base-url URL        model endpoint for this run
-//	--model NAME          model for this run
-//	--approve MODE        ask | bypass
-//	--servers FILE        servers.json for this run
-//	--prompt-timeout DUR  how long a consent prompt waits (default 5m, SPEC §7)
-func parseArgs(args []string) (config, error) {
-	var c config
-	fl := flag.NewFlagSet("openworker", flag.ContinueOnError)
-	fl.SetOutput(io.Discard)
-	fl.StringVar(&c.ConfigDir, "config-dir", "", "")
-	fl.StringVar(&c.DBPath, "db", "", "")
-	fl.StringVar(&c.Coworkers, "coworkers", "", "")
-	fl.StringVar(&c.OpenCoworker, "coworker", "", "")
-	fl.StringVar(&c.Provider, "provider", "", "")
-	fl.StringVar(&c.BaseURL, "base-url", "", "")
-	fl.StringVar(&c.Model, "model", "", "")
-	fl.StringVar(&c.Approve, "approve", "", "")
-	fl.StringVar(&c.Servers, "servers", "", "")
-	fl.StringVar(&c.PromptTimeout, "prompt-timeout", "", "")
-	var fromEnv []string
-	fl.VisitAll(func(f *flag.Flag) {
-		env := "OPENWORKER_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		if v := os.Getenv(env); v != "" {
-			fromEnv = append(fromEnv, "--"+f.Name+"="+v)
-		}
-	})
-	if err := fl.Parse(append(fromEnv, args...)); err != nil {
-		return c, fmt.Errorf("openworker (desktop): %w", err)
-	}
-	for _, p := range []*string{&c.ConfigDir, &c.DBPath, &c.Coworkers, &c.Servers} {
-		if *p != "" {
-			abs, err := filepath.Abs(*p)
-			if err != nil {
-				return c, err
-			}
-			*p = abs
-		}
-	}
-	if fl.NArg() > 0 {
-		return c, fmt.Errorf("openworker (desktop): unexpected argument %q; run `openworker --help` for the subcommands", fl.Arg(0))
-	}
-	return c, nil
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,11 +52,57 @@ func TestParseArgs(t *testing.T) {
 	if err != nil || c.Coworkers != "/b" || c.OpenCoworker != "helper" || c.BaseURL != "http://127.0.0.1:1/v1" || c.Approve != "bypass" {
 		t.Fatalf("parseArgs = %+v, %v", c, err)
 	}
-	if _, err := parseArgs([]string{"--nope"}); err == nil {
-		t.Fatal("unknown flag accepted")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--base-ur", "x"}, "unknown flag --base-ur; the desktop app takes: --config-dir DIR, --db FILE, --coworkers DIR,"},
+		{[]string{"-nope"}, "unknown flag --nope;"},
+		{[]string{"--model"}, "flag --model needs a value;"},
+		{[]string{"stray"}, `unexpected argument "stray"`},
+	} {
+		_, err := parseArgs(c.args)
+		if err == nil || !errors.Is(err, ErrUsage) {
+			t.Fatalf("parseArgs(%q) = %v, want an error wrapping ErrUsage", c.args, err)
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, c.want) && !strings.Contains(msg, c.want) {
+			t.Errorf("parseArgs(%q) = %q, want it to contain %q", c.args, msg, c.want)
+		}
+		if strings.Contains(msg, "openworker:") || strings.Contains(msg, "(desktop)") || !strings.HasSuffix(msg, "--prompt-timeout DUR (openworker --help)") {
+			t.Errorf("parseArgs(%q) = %q: want no program prefix and the full flag list", c.args, msg)
+		}
 	}
-	if _, err := parseArgs([]string{"stray"}); err == nil {
-		t.Fatal("stray argument accepted")
+}
+
+func TestFlagUsageListsEveryFlag(t *testing.T) {
+	u := FlagUsage()
+	lines := strings.Split(strings.TrimSuffix(u, "\n"), "\n")
+	want := []string{"--config-dir DIR", "--db FILE", "--coworkers DIR", "--coworker ID", "--provider NAME", "--base-url URL",
+		"--model NAME", "--approve MODE", "--servers FILE", "--prompt-timeout DUR"}
+	if len(lines) != len(want) {
+		t.Fatalf("FlagUsage has %d lines, want %d:\n%s", len(lines), len(want), u)
+	}
+	col := -1
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 3 || f[0]+" "+f[1] != want[i] {
+			t.Errorf("line %d = %q, want it to start with %q and a help text", i, l, want[i])
+			continue
+		}
+		head := "  " + want[i]
+		at := len(head) + strings.Index(l[len(head):], f[2])
+		if col >= 0 && at != col {
+			t.Errorf("line %d: help starts at column %d, want %d (aligned)", i, at, col)
+		}
+		col = at
+	}
+	// Every flag parseArgs accepts is listed, and no other.
+	for _, w := range want {
+		name := strings.Fields(w)[0]
+		if _, err := parseArgs([]string{name + "=x"}); err != nil {
+			t.Errorf("parseArgs(%s=x) = %v", name, err)
+		}
 	}
 }
 

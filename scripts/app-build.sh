@@ -7,7 +7,8 @@
 # Env: TAGS adds build tags (e.g. TAGS=e2e for the end-to-end test hook).
 # It runs `npm ci` only when frontend/node_modules is missing or older than
 # package-lock.json, then `npm run build`, then go build with the Wails tags
-# (what `wails build` runs: desktop,production).
+# (what `wails build` runs: desktop,production), stamping main.version,
+# main.commit and main.date (scripts/release-lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/bin/openworker}"
@@ -16,7 +17,9 @@ if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/n
 fi
 (cd frontend && npm run build --silent)
 tags="desktop,production${TAGS:+,$TAGS}"
+# shellcheck source=scripts/release-lib.sh
+. scripts/release-lib.sh
 version="$(git describe --tags --always --dirty 2>/dev/null || echo dev)"
 mkdir -p "$(dirname "$out")"
-go build -tags "$tags" -ldflags "-w -s -X main.version=$version" -o "$out" .
+go build -tags "$tags" -ldflags "-w -s $(release_ldflags "$version" "$(release_commit)" "$(release_date)")" -o "$out" .
 echo "built $out (tags $tags)"
