@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/gowebpki/jcs"
 	"github.com/openworker/desktop/harness/bundle"
@@ -51,18 +52,75 @@ func (r *Resolution) ByAlias(alias string) (*ResolvedTool, bool) {
 	return &r.Tools[i], true
 }
 
-// ResolveError reports a selection that cannot be resolved.
+// ResolveError reports a selection that cannot be resolved. File, Line and
+// Col say where the name stands in tools.json (0 when unknown).
 type ResolveError struct {
-	Coworker string
-	Tool     string
-	Msg      string
+	Coworker  string
+	Tool      string
+	Msg       string
+	File      string
+	Line, Col int
 }
 
 func (e *ResolveError) Error() string {
-	if e.Tool == "" {
-		return fmt.Sprintf("coworker %q: %s", e.Coworker, e.Msg)
+	where := ""
+	if e.File != "" && e.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d: ", e.File, e.Line, e.Col)
 	}
-	return fmt.Sprintf("coworker %q selects %q: %s", e.Coworker, e.Tool, e.Msg)
+	if e.Tool == "" {
+		return fmt.Sprintf("%scoworker %q: %s", where, e.Coworker, e.Msg)
+	}
+	return fmt.Sprintf("%scoworker %q selects %q: %s", where, e.Coworker, e.Tool, e.Msg)
+}
+
+// resolveErr builds a ResolveError positioned at name in tools.json.
+func resolveErr(b *bundle.Bundle, name, msg string) *ResolveError {
+	p := b.Tools.At(name)
+	if p.Line == 0 { // a tool of a v1 provider: point at the provider
+		if ns, _, err := tool.SplitName(name); err == nil {
+			p = b.Tools.At(ns)
+		}
+	}
+	return &ResolveError{Coworker: b.ID, Tool: name, Msg: msg, File: b.Tools.File, Line: p.Line, Col: p.Col}
+}
+
+// listNames renders up to 12 names for an error message.
+func listNames(names []string) string {
+	sort.Strings(names)
+	if len(names) > 12 {
+		return strings.Join(names[:12], ", ") + fmt.Sprintf(", … (%d in all)", len(names))
+	}
+	return strings.Join(names, ", ")
+}
+
+// knownNamespaces lists the native and MCP namespaces of the registry.
+func (rt *Runtime) knownNamespaces() string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range rt.reg.Descriptors() {
+		if ns, _, err := tool.SplitName(d.Name); err == nil && !seen[ns] {
+			seen[ns] = true
+			out = append(out, ns)
+		}
+	}
+	for _, s := range rt.reg.Servers() {
+		out = append(out, s.Namespace)
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return listNames(out)
+}
+
+// nativeTools lists the native tools of one namespace.
+func (rt *Runtime) nativeTools(ns string) []string {
+	var out []string
+	for _, d := range rt.reg.Descriptors() {
+		if strings.HasPrefix(d.Name, ns+".") {
+			out = append(out, d.Name)
+		}
+	}
+	return out
 }
 
 // Resolve resolves a bundle's tools.json against the registry, discovering
@@ -94,11 +152,13 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, 
 	names := b.Tools.Explicit()
 	for _, ns := range b.Tools.WholeProviders() {
 		if _, ok := rt.reg.Server(ns); !ok {
-			return nil, &ResolveError{b.ID, "", fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json (--servers)", ns)}
+			e := resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json (--servers); known namespaces: %s", ns, rt.knownNamespaces()))
+			e.Tool = ""
+			return nil, e
 		}
 		c, err := catalog(ns)
 		if err != nil {
-			return nil, &ResolveError{b.ID, ns, err.Error()}
+			return nil, resolveErr(b, ns, err.Error())
 		}
 		remote := make([]string, 0, len(c))
 		for n := range c {
@@ -114,47 +174,51 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, 
 	for _, name := range names {
 		ns, remote, err := tool.SplitName(name)
 		if err != nil {
-			return nil, &ResolveError{b.ID, name, err.Error()}
+			return nil, resolveErr(b, name, err.Error())
 		}
 		var rtool ResolvedTool
 		switch {
 		case rt.reg.IsNative(ns):
 			t, d, ok := rt.reg.Tool(name)
 			if !ok {
-				return nil, &ResolveError{b.ID, name, fmt.Sprintf("namespace %q is native and has no tool %q; names are exact and case-sensitive", ns, remote)}
+				return nil, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(rt.nativeTools(ns))))
 			}
 			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
 		default:
 			if _, ok := rt.reg.Server(ns); !ok {
-				return nil, &ResolveError{b.ID, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q; register it, or add it to servers.json (--servers)", ns)}
+				return nil, resolveErr(b, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q (names are exact and case-sensitive); known namespaces: %s; or add a provider to servers.json (--servers)", ns, rt.knownNamespaces()))
 			}
 			if err := tool.CheckMCPName(name); err != nil {
-				return nil, &ResolveError{b.ID, name, err.Error()}
+				return nil, resolveErr(b, name, err.Error())
 			}
 			c, err := catalog(ns)
 			if err != nil {
-				return nil, &ResolveError{b.ID, name, err.Error()}
+				return nil, resolveErr(b, name, err.Error())
 			}
 			r, ok := c[remote]
 			if !ok {
-				return nil, &ResolveError{b.ID, name, fmt.Sprintf("MCP provider %q lists no tool %q (it lists %d tools); names are exact and case-sensitive", ns, remote, len(c))}
+				listed := make([]string, 0, len(c))
+				for n := range c {
+					listed = append(listed, ns+"."+n)
+				}
+				return nil, resolveErr(b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(listed)))
 			}
 			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Descriptor: r.Descriptor(ns).WithDefaults()}
 		}
 		if len(name) > tool.MaxNameBytes {
-			return nil, &ResolveError{b.ID, name, fmt.Sprintf("the name is %d bytes; at most %d", len(name), tool.MaxNameBytes)}
+			return nil, resolveErr(b, name, fmt.Sprintf("the name is %d bytes; at most %d", len(name), tool.MaxNameBytes))
 		}
 		rtool.Alias = tool.Alias(name)
 		if len(rtool.Alias) > tool.MaxNameBytes {
-			return nil, &ResolveError{b.ID, name, fmt.Sprintf("the alias %q is %d bytes; at most %d", rtool.Alias, len(rtool.Alias), tool.MaxNameBytes)}
+			return nil, resolveErr(b, name, fmt.Sprintf("the alias %q is %d bytes; at most %d", rtool.Alias, len(rtool.Alias), tool.MaxNameBytes))
 		}
 		if i, dup := res.byAlias[rtool.Alias]; dup {
-			return nil, &ResolveError{b.ID, name, fmt.Sprintf("its model alias %q collides with %q; rename one of them", rtool.Alias, res.Tools[i].Name)}
+			return nil, resolveErr(b, name, fmt.Sprintf("its model alias %q collides with %q; rename one of them", rtool.Alias, res.Tools[i].Name))
 		}
 		pin, err := pinDescriptor(rtool.Descriptor)
 		if err != nil {
-			return nil, &ResolveError{b.ID, name, err.Error()}
+			return nil, resolveErr(b, name, err.Error())
 		}
 		rtool.Pin = pin
 		res.byAlias[rtool.Alias] = len(res.Tools)

@@ -227,6 +227,9 @@ func (l *loader) load() (*Bundle, *LoadError) {
 	if b.Tools, err = parseSelection(tpath, tdata); err != nil {
 		return nil, l.fromJSON(tpath, err)
 	}
+	if lerr := l.checkPolicyNames(mpath, m, b); lerr != nil {
+		return nil, lerr
+	}
 	files := []file{{"coworker/manifest.md", mdata}, {"coworker/tools.json", tdata}}
 	skillFiles, lerr := l.loadSkills(cw, mpath, m, mf.Skills, b)
 	if lerr != nil {
@@ -313,6 +316,45 @@ func (l *loader) checkPolicy(mpath string, m *yamlMap, policy map[string]string,
 			return l.errf(mpath, line, col, "use ask, allow or deny", "policy for %q is %s", name, strconv.QuoteToASCII(v))
 		}
 		b.Policy[name] = v
+	}
+	return nil
+}
+
+// checkPolicyNames refuses a policy entry for a tool tools.json does not
+// select: a misspelled name in a deny policy would otherwise deny nothing.
+// With a v1 selection (whole providers) the entry's namespace must be one of
+// the providers; the tool itself is checked at resolution.
+func (l *loader) checkPolicyNames(mpath string, m *yamlMap, b *Bundle) *LoadError {
+	selected := map[string]bool{}
+	for _, n := range b.Tools.Explicit() {
+		selected[n] = true
+	}
+	for _, ns := range b.Tools.WholeProviders() {
+		selected[ns+".*"] = true
+	}
+	pm := m.sub("policy")
+	names := make([]string, 0, len(b.Policy))
+	for name := range b.Policy {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		li, ci := pm.keyPos(names[i])
+		lj, cj := pm.keyPos(names[j])
+		return li < lj || li == lj && ci < cj
+	})
+	for _, name := range names {
+		if name == "*" || selected[name] {
+			continue
+		}
+		if ns, _, err := tool.SplitName(name); err == nil && selected[ns+".*"] {
+			continue
+		}
+		line, col := m.at("policy")
+		if e := pm.entry(name); e != nil {
+			line, col = pos(e.Key)
+		}
+		return l.errf(mpath, line, col, "a policy applies only to selected tools: fix the name (names are exact and case-sensitive) or remove the entry",
+			"policy names %q, which tools.json does not select", name)
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ func TestLoadGood(t *testing.T) {
 		Dir:    dir,
 		Digest: wantDigest(t, dir, "coworker/manifest.md", "coworker/skills/citations/SKILL.md", "coworker/skills/outline/SKILL.md", "coworker/tools.json"),
 	}
-	if d := cmp.Diff(want, b); d != "" {
+	if d := cmp.Diff(want, b, ignorePos); d != "" {
 		t.Errorf("Load(research) (-want +got):\n%s", d)
 	}
 	if got := b.Tools.Explicit(); !cmp.Equal(got, want.Tools.Names) {
@@ -69,7 +69,7 @@ func TestLoadLegacyAndVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(Selection{Version: 1, Providers: []string{"acer", "lights"}}, v1.Tools); d != "" {
+	if d := cmp.Diff(Selection{Version: 1, Providers: []string{"acer", "lights"}}, v1.Tools, ignorePos); d != "" {
 		t.Errorf("v1 selection (-want +got):\n%s", d)
 	}
 	if got := v1.Tools.WholeProviders(); !cmp.Equal(got, []string{"acer", "lights"}) || v1.Tools.Explicit() != nil {
@@ -80,7 +80,7 @@ func TestLoadLegacyAndVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	want2 := Selection{Version: 2, MCP: map[string][]string{"lights": {"on", "off"}, "acer": {"battery_get", "fan.speed"}}}
-	if d := cmp.Diff(want2, v2.Tools); d != "" {
+	if d := cmp.Diff(want2, v2.Tools, ignorePos); d != "" {
 		t.Errorf("v2 selection (-want +got):\n%s", d)
 	}
 	if got, want := v2.Tools.Explicit(), []string{"acer.battery_get", "acer.fan.speed", "lights.on", "lights.off"}; !cmp.Equal(got, want) {
@@ -150,6 +150,7 @@ func TestLoadErrors(t *testing.T) {
 		{"alias-collide", j, 3, 3, `"a__b.c" and "a.b__c" (line 2, column 3) have the same model alias "a__b__c"`},
 		{"bad-policy", m, 6, 9, `policy for "ex.b" is "maybe"; use ask, allow or deny`},
 		{"bad-policy-name", m, 5, 3, `policy: tool name "web_search" is not qualified`},
+		{"policy-unselected", m, 6, 3, `policy names "device.sytem_info_get", which tools.json does not select; a policy applies only to selected tools`},
 		{"nul-name", m, 3, 7, "name holds the control character U+0000 at byte 3"},
 		{"rtl-override", m, 3, 7, "name holds the bidirectional formatting character U+202E at byte 8"},
 		{"no-tools", j, 0, 0, `tools.json is missing; every bundle needs coworker/tools.json; for a coworker without tools write {"version": 3, "tools": []}`},

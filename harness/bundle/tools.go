@@ -3,6 +3,7 @@ package bundle
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/tool"
@@ -20,7 +21,19 @@ type Selection struct {
 	Names     []string            // v3: qualified names, native or MCP, in file order
 	MCP       map[string][]string // v2: provider namespace → remote tool names, in file order
 	Providers []string            // v1: provider namespaces whose every tool is selected
+	// File is the tools.json path; Pos holds where each selected name (v3
+	// and v2 qualified names, v1 namespaces) stands in it, for errors found
+	// later, at resolution.
+	File string
+	Pos  map[string]Position
 }
+
+// Position is a 1-based line and column (in characters) in a file.
+type Position struct{ Line, Col int }
+
+// At returns where a selected name (or v1 namespace) stands in tools.json,
+// or the zero Position.
+func (s Selection) At(name string) Position { return s.Pos[name] }
 
 // Explicit returns every tool the selection names one by one, qualified:
 // the v3 names in file order, or the v2 "namespace.tool" names sorted by
@@ -76,15 +89,37 @@ func parseSelection(file string, data []byte) (Selection, error) {
 	if err != nil {
 		return Selection{}, err
 	}
+	var sel Selection
 	switch v {
 	case 3:
-		return parseV3(root)
+		sel, err = parseV3(root)
 	case 2:
-		return parseV2(root)
+		sel, err = parseV2(root)
 	case 1:
-		return parseV1(root)
+		sel, err = parseV1(root)
+	default:
+		return Selection{}, vn.Err(fmt.Sprintf("version %d is not supported", v), "use 3")
 	}
-	return Selection{}, vn.Err(fmt.Sprintf("version %d is not supported", v), "use 3")
+	sel.File = file
+	return sel, err
+}
+
+// record notes where a selected name stands.
+func (s *Selection) record(name string, n *jsonfile.Node) {
+	if s.Pos == nil {
+		s.Pos = map[string]Position{}
+	}
+	s.Pos[name] = Position{n.Line, n.Col}
+}
+
+// aliasFix explains a name written in its model-alias form
+// ("device__battery_get"), which is not how tools.json names tools.
+func aliasFix(name string) string {
+	if strings.Contains(name, ".") || !strings.Contains(name, tool.AliasSeparator) {
+		return ""
+	}
+	q := strings.Replace(name, tool.AliasSeparator, ".", 1)
+	return fmt.Sprintf("write the qualified name %q (tools.json names tools with a dot; the model sees them with \"__\")", q)
 }
 
 // seen reports a name listed twice, at the second place, naming the first.
@@ -116,6 +151,9 @@ func parseV3(root *jsonfile.Node) (Selection, error) {
 		if err != nil {
 			return sel, err
 		}
+		if fix := aliasFix(name); fix != "" {
+			return sel, it.Err(fmt.Sprintf("%q is a model alias, not a tool name", name), fix)
+		}
 		if err := tool.CheckMCPName(name); err != nil {
 			return sel, it.Err(err.Error(), "")
 		}
@@ -123,6 +161,7 @@ func parseV3(root *jsonfile.Node) (Selection, error) {
 			return sel, err
 		}
 		sel.Names = append(sel.Names, name)
+		sel.record(name, it)
 	}
 	return sel, checkAliases(names)
 }
@@ -162,6 +201,7 @@ func parseV2(root *jsonfile.Node) (Selection, error) {
 				return sel, it.Err(err.Error(), "")
 			}
 			all[q] = it
+			sel.record(q, it)
 			tools = append(tools, t)
 		}
 		sel.MCP[f.Key] = tools
@@ -194,6 +234,7 @@ func parseV1(root *jsonfile.Node) (Selection, error) {
 			return sel, err
 		}
 		sel.Providers = append(sel.Providers, ns)
+		sel.record(ns, it)
 	}
 	return sel, nil
 }

@@ -5,8 +5,27 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 )
+
+// ignorePos leaves where names stand out of whole-selection comparisons;
+// TestSelectionPositions checks them.
+var ignorePos = cmpopts.IgnoreFields(Selection{}, "File", "Pos")
+
+func TestSelectionPositions(t *testing.T) {
+	sel, err := parseSelection("t.json", []byte("{\"version\": 3,\n \"tools\": [\"a.b\",\n   \"c.d\"]}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.File != "t.json" || sel.At("a.b") != (Position{2, 12}) || sel.At("c.d") != (Position{3, 4}) {
+		t.Fatalf("positions = %s %+v", sel.File, sel.Pos)
+	}
+	_, err = parseSelection("t.json", []byte(`{"version": 3, "tools": ["device__battery_get"]}`))
+	if err == nil || !strings.Contains(err.Error(), `write the qualified name "device.battery_get"`) {
+		t.Fatalf("alias form: %v", err)
+	}
+}
 
 func TestParseSelection(t *testing.T) {
 	good := []struct {
@@ -25,7 +44,7 @@ func TestParseSelection(t *testing.T) {
 			t.Errorf("parseSelection(%s) = %v", tc.in, err)
 			continue
 		}
-		if d := cmp.Diff(tc.want, got); d != "" {
+		if d := cmp.Diff(tc.want, got, ignorePos); d != "" {
 			t.Errorf("parseSelection(%s) (-want +got):\n%s", tc.in, d)
 		}
 	}

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/bundle"
@@ -97,7 +99,12 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers str
 	for _, b := range set.Bundles {
 		res, err := rt.Resolve(ctx, b)
 		if err != nil {
-			rep.Broken = append(rep.Broken, CheckedError{Dir: b.Dir, ID: b.ID, File: "tools.json", Message: err.Error()})
+			ce := CheckedError{Dir: b.Dir, ID: b.ID, File: b.Tools.File, Message: err.Error()}
+			var re *harness.ResolveError
+			if errors.As(err, &re) {
+				ce.Line, ce.Col = re.Line, re.Col
+			}
+			rep.Broken = append(rep.Broken, ce)
 			continue
 		}
 		rep.OK = append(rep.OK, CheckedCoworker{ID: b.ID, Name: b.Name, Version: b.Version, Dir: b.Dir, ToolsFormat: b.Tools.Version, Tools: res.Tools})
@@ -119,7 +126,7 @@ func printCheck(w io.Writer, rep *CheckReport) {
 	for _, e := range rep.Broken {
 		name := e.ID
 		if name == "" {
-			name = e.Dir
+			name = filepath.Base(e.Dir)
 		}
 		fmt.Fprintf(w, "broken  %s\n          %s\n", name, e.Message)
 	}
