@@ -70,14 +70,32 @@ func (l *loader) yamlError(file string, err error, allowed []string) *LoadError 
 		msg = typeMessage(te)
 	}
 	var ue *yaml.UnknownFieldError
-	fix := ""
+	fix := yamlFix(msg)
 	if errors.As(err, &ue) {
 		fix = "allowed fields: " + strings.Join(allowed, ", ")
 	}
+	msg = strings.ReplaceAll(msg, "\t", `\t`)
 	return l.errf(file, pos.Line+1, pos.Column, fix, "front matter: %s", msg)
 }
 
 var refRE = regexp.MustCompile(`\[(\d+):(\d+)\]`)
+
+// yamlFix suggests the repair for the YAML syntax errors people make most.
+func yamlFix(msg string) string {
+	switch {
+	case strings.Contains(msg, "'\t'") || strings.Contains(msg, "tab"):
+		return "indent with spaces; YAML does not allow tabs"
+	case strings.Contains(msg, "mapping value is not allowed"), strings.Contains(msg, "value is not allowed in this context"):
+		return `put quotes around a value that holds ": " (name: "Research: Helper") or a key such as "*", and check that keys at one level start in the same column`
+	case strings.Contains(msg, "where sequence is expected"):
+		return "write a list: [a, b] or one \"- item\" per line"
+	case strings.Contains(msg, "could not find expected ':'"), strings.Contains(msg, "unexpected key name"):
+		return `write each field as "key: value" on its own line`
+	case strings.Contains(msg, "did not find expected") || strings.Contains(msg, "found character that cannot start any token"):
+		return `put quotes around values that start with *, &, !, @, %, or a backquote ("*": allow)`
+	}
+	return ""
+}
 
 func typeMessage(te *yaml.TypeError) string {
 	field := ""
