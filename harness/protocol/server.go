@@ -52,33 +52,65 @@ func (srv *Server) Serve(ctx context.Context, rt *harness.Runtime, in io.Reader)
 	}()
 	lines := make(chan []byte)
 	errc := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
-		for sc.Scan() {
-			line := append([]byte(nil), sc.Bytes()...)
-			select {
-			case lines <- line:
-			case <-ctx.Done():
-				return
-			}
-		}
-		errc <- sc.Err()
-	}()
+	go func() { errc <- readLines(ctx, in, lines) }()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-errc:
-			if errors.Is(err, bufio.ErrTooLong) {
-				srv.respond(nil, nil, &Error{CodeBadRequest, fmt.Sprintf("a request line is over %d bytes", MaxLineBytes)})
+			if errors.Is(err, io.EOF) {
+				return nil
 			}
 			return err
 		case line := <-lines:
-			if len(line) == 0 {
+			if line == nil {
+				srv.respond(nil, nil, &Error{CodeBadRequest, fmt.Sprintf("a request line is over %d bytes; it was skipped", MaxLineBytes)})
+				continue
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
 			srv.handle(ctx, line)
+		}
+	}
+}
+
+// readLines sends each line of in to lines, and nil in place of a line over
+// MaxLineBytes (which is skipped, so one bad line does not end the server).
+// It returns io.EOF at the end of in.
+func readLines(ctx context.Context, in io.Reader, lines chan<- []byte) error {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		var line []byte
+		tooLong := false
+		for {
+			chunk, err := r.ReadSlice('\n')
+			if !tooLong {
+				line = append(line, chunk...)
+				if len(line) > MaxLineBytes+1 {
+					tooLong, line = true, nil
+				}
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if err != nil && (len(line) == 0 && !tooLong || !errors.Is(err, io.EOF)) {
+				return err
+			}
+			break
+		}
+		if tooLong {
+			line = nil
+		} else {
+			line = bytes.TrimRight(line, "\r\n")
+			if line == nil {
+				line = []byte{}
+			}
+		}
+		select {
+		case lines <- line:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 }
