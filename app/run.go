@@ -5,7 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
@@ -32,7 +35,9 @@ var ErrNoWindow = errors.New("this binary was built without the desktop window; 
 
 // Run builds the harness runtime over reg and shows the desktop window. It
 // returns when the window closes (or at once, with nil, when another
-// instance is already running: that one is brought to the front). reg must
+// instance is already running on the same config dir: Wails brings that one
+// to the front where it can, and a lock file in the config dir catches the
+// rest, see acquireInstanceLock). Command-line errors wrap ErrUsage. reg must
 // not be frozen yet: servers.json providers from the settings are added to
 // it. ctx cancels running turns when done.
 func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
@@ -55,6 +60,18 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// One instance per config folder even without Wails' D-Bus lock (Linux
+	// without a session bus): a second start says so and exits with 0.
+	lock, err := acquireInstanceLock(filepath.Join(paths.ConfigDir, lockFileName))
+	if errors.Is(err, ErrAlreadyRunning) {
+		wakeFirstInstance(instanceID(paths.ConfigDir))
+		fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; switch to its window")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	logger, closer := newLogger(paths.LogFile)
 	defer closer.Close()
 	logger.Info("start", "version", opts.Version, "config", paths.ConfigDir)
@@ -65,7 +82,6 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		return err
 	}
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
-	sum := sha256.Sum256([]byte(a.paths.ConfigDir))
 	err = wails.Run(&options.App{
 		Title:     "OpenWorker",
 		Width:     1240,
@@ -85,7 +101,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// One instance per config folder: a second start shows the first
 		// window and exits (SPEC issue 5, Wails' single-instance lock).
 		SingleInstanceLock: &options.SingleInstanceLock{
-			UniqueId:               "openworker_" + hex.EncodeToString(sum[:6]),
+			UniqueId:               instanceID(a.paths.ConfigDir),
 			OnSecondInstanceLaunch: func(options.SecondInstanceData) { ui.show() },
 		},
 		Linux: &linux.Options{Icon: icon, ProgramName: "openworker", WindowIsTranslucent: false},
@@ -94,4 +110,10 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		a.shutdown()
 	}
 	return err
+}
+
+// instanceID names the single instance of one config folder for Wails.
+func instanceID(configDir string) string {
+	sum := sha256.Sum256([]byte(configDir))
+	return "openworker_" + hex.EncodeToString(sum[:6])
 }

@@ -31,7 +31,7 @@ cleanup() {
 trap cleanup EXIT
 fail() {
   echo "app-e2e: FAIL: $*" >&2
-  [ -n "${DISPLAY:-}" ] && import -display "$DISPLAY" -window root "$shots/failure.png" 2>/dev/null || true
+  if [ -n "${DISPLAY:-}" ]; then import -display "$DISPLAY" -window root "$shots/failure.png" 2>/dev/null || true; fi
   echo "--- app log"; tail -n 40 "$tmp/app.log" >&2 || true
   echo "--- model log"; tail -n 20 "$tmp/model.log" >&2 || true
   exit 1
@@ -97,6 +97,22 @@ state | grep -q '"session_id"' || fail "no chat opened within 20 s"
 sleep 1
 import -window root "$shots/start.png"
 
+# A second start on the same config dir (Xvfb has no D-Bus session bus, so
+# Wails' own lock cannot see the first one) exits with 0 and opens no window.
+echo "app-e2e: starting a second instance"
+set +e
+(
+  cd "$tmp"
+  exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u DBUS_SESSION_BUS_ADDRESS HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" \
+    XDG_DATA_HOME="$tmp/data" NO_AT_BRIDGE=1 timeout 20 "$tmp/openworker"
+) >"$tmp/second.log" 2>&1
+code=$?
+set -e
+[ "$code" = 0 ] || fail "the second instance exited with $code: $(cat "$tmp/second.log")"
+grep -q "OpenWorker is already running" "$tmp/second.log" || fail "the second instance did not say the app is running: $(cat "$tmp/second.log")"
+windows="$(xdotool search --name '^OpenWorker$' 2>/dev/null | wc -l)"
+[ "$windows" -le 1 ] || fail "$windows OpenWorker windows after a second start, want 1"
+
 echo "app-e2e: typing the prompt"
 xdotool type --delay 20 "What computer am I on?"
 xdotool key Return
@@ -128,7 +144,7 @@ if [ -n "$win" ]; then
     name="${screen%%:*}"; y="${screen##*:}"
     xdotool mousemove --window "$win" 60 "$y" click 1
     sleep 0.8
-    import -window root "$shots/$(echo "$name" | tr 'A-Z' 'a-z').png"
+    import -window root "$shots/$(echo "$name" | tr '[:upper:]' '[:lower:]').png"
   done
 fi
 echo "app-e2e: screenshots in $shots:"
