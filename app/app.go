@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -132,8 +133,8 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
 	} else {
 		a.journal = j
-		if n := j.Recovered(); n > 0 {
-			a.notice(NoticeWarn, fmt.Sprintf("%d tool call(s) were interrupted when the app stopped; review them in Activity and record what happened.", n))
+		if msg := recoveredNotice(j.Recovered(), j.RecoveredTurns()); msg != "" {
+			a.notice(NoticeWarn, msg)
 		}
 	}
 	dir := a.coworkersDir()
@@ -200,6 +201,42 @@ func (a *App) registerServers() {
 			a.notice(NoticeError, "servers.json: "+err.Error())
 		}
 	}
+}
+
+// recoveredNotice is the one notice for what the journal recovered at
+// start: tool calls left "executing" (now "unknown") and turns left
+// "running" (now "failed") by a process that stopped (SPEC §8). "" when
+// nothing was recovered.
+func recoveredNotice(calls, turns int) string {
+	var what []string
+	if calls > 0 {
+		what = append(what, plural(calls, "tool call", "tool calls"))
+	}
+	if turns > 0 {
+		what = append(what, plural(turns, "turn", "turns"))
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	verb, them := "were", "them"
+	if calls+turns == 1 {
+		verb, them = "was", "it"
+	}
+	msg := fmt.Sprintf("%s %s interrupted when the app last stopped; review %s in Activity", strings.Join(what, " and "), verb, them)
+	switch {
+	case calls == 1:
+		msg += " and record whether the call took effect"
+	case calls > 1:
+		msg += " and record whether each call took effect"
+	}
+	return msg + "."
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func (a *App) notice(level, msg string) {

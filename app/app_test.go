@@ -390,14 +390,36 @@ func TestJournalInterruptedCallsNoticed(t *testing.T) {
 	if err := j.MarkExecuting(ctx, "inv_x"); err != nil {
 		t.Fatal(err)
 	}
+	if err := j.StartTurn(ctx, journal.Turn{ID: "ses_x-t1", SessionID: "ses_x", Prompt: "go"}); err != nil {
+		t.Fatal(err)
+	}
 	j.Close()
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}})
 	info, _ := e.app.Info()
-	if len(info.Notices) == 0 || !strings.Contains(info.Notices[0].Message, "1 tool call") {
-		t.Fatalf("notices = %+v, want the interrupted call", info.Notices)
+	want := "1 tool call and 1 turn were interrupted when the app last stopped; review them in Activity and record whether the call took effect."
+	if len(info.Notices) != 1 || info.Notices[0].Message != want || info.Notices[0].Level != NoticeWarn {
+		t.Fatalf("notices = %+v, want one warning %q", info.Notices, want)
 	}
 	d, err := e.app.SessionDetail("ses_x")
 	if err != nil || d.Invocations[0].Status != journal.InvUnknown {
 		t.Fatalf("detail = %+v, %v; want the invocation unknown", d.Invocations, err)
+	}
+}
+
+func TestRecoveredNotice(t *testing.T) {
+	for _, c := range []struct {
+		calls, turns int
+		want         string
+	}{
+		{0, 0, ""},
+		{1, 0, "1 tool call was interrupted when the app last stopped; review it in Activity and record whether the call took effect."},
+		{3, 0, "3 tool calls were interrupted when the app last stopped; review them in Activity and record whether each call took effect."},
+		{0, 1, "1 turn was interrupted when the app last stopped; review it in Activity."},
+		{0, 2, "2 turns were interrupted when the app last stopped; review them in Activity."},
+		{2, 1, "2 tool calls and 1 turn were interrupted when the app last stopped; review them in Activity and record whether each call took effect."},
+	} {
+		if got := recoveredNotice(c.calls, c.turns); got != c.want {
+			t.Errorf("recoveredNotice(%d, %d) = %q, want %q", c.calls, c.turns, got, c.want)
+		}
 	}
 }
