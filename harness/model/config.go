@@ -163,6 +163,16 @@ func New(c Config) (Provider, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%w: base URL %q for provider %s is not an absolute http:// or https:// URL", ErrConfig, redactURL(c.BaseURL), c.Provider)
 	}
+	// The hosted APIs need a key: say so before any request leaves the
+	// machine. Local and compatible endpoints may take none.
+	if strings.TrimSpace(c.APIKey) == "" {
+		switch {
+		case c.Provider == ProviderAnthropic && c.BaseURL == DefaultAnthropicBaseURL:
+			return nil, fmt.Errorf("%w: the Anthropic API needs a key: set ANTHROPIC_API_KEY (or pass --base-url for a compatible local endpoint)", ErrConfig)
+		case c.Provider == ProviderOpenAI && c.BaseURL == DefaultOpenAIBaseURL:
+			return nil, fmt.Errorf("%w: the OpenAI API needs a key: set OPENAI_API_KEY (or pass --base-url for a local endpoint such as Ollama)", ErrConfig)
+		}
+	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{}
 	}

@@ -140,9 +140,15 @@ func TestNewAndDescribe(t *testing.T) {
 	if strings.Contains(d, "sekret-password") || strings.Contains(d, "sk-very-secret-key") {
 		t.Errorf("Describe() = %q leaks a secret", d)
 	}
-	a, err := New(Config{Provider: "anthropic", Model: "claude-sonnet-4-5"})
+	a, err := New(Config{Provider: "anthropic", Model: "claude-sonnet-4-5", APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The hosted APIs refuse to start without a key, before any request.
+	for _, provider := range []string{"openai", "anthropic"} {
+		if _, err := New(Config{Provider: provider, Model: "m"}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "_API_KEY") {
+			t.Errorf("New(%s without a key) = %v, want ErrConfig naming the variable", provider, err)
+		}
 	}
 	if a.Name() != "anthropic" || a.Describe() != "anthropic https://api.anthropic.com model claude-sonnet-4-5" {
 		t.Errorf("anthropic Name/Describe = %q / %q", a.Name(), a.Describe())
@@ -166,7 +172,7 @@ func TestCheckToolName(t *testing.T) {
 		{"has space", false, `contains ' '`},
 	}
 	for _, provider := range []string{"openai", "anthropic"} {
-		p, err := New(Config{Provider: provider, Model: "m"})
+		p, err := New(Config{Provider: provider, Model: "m", APIKey: "k"})
 		if err != nil {
 			t.Fatal(err)
 		}
