@@ -55,7 +55,15 @@ func (osKeychain) Delete(provider string) error {
 // usual cause is that no Secret Service (GNOME Keyring, KWallet) runs.
 func keychainError(op, provider string, err error) error {
 	return fmt.Errorf("could not %s the %s API key in the OS keychain: %v (on Linux a Secret Service such as GNOME Keyring must be running; alternatively set %s in the environment before starting the app)",
-		op, provider, err, envKeyName(provider))
+		op, providerLabel(provider), err, envKeyName(provider))
+}
+
+// providerLabel is the name the Settings screen gives a provider.
+func providerLabel(provider string) string {
+	if provider == "anthropic" {
+		return "Anthropic"
+	}
+	return "OpenAI-compatible"
 }
 
 func envKeyName(provider string) string {

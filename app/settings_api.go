@@ -10,9 +10,15 @@ import (
 // SettingsView is the Settings screen: the saved choices, which API keys
 // the keychain holds (never the keys), and where things are.
 type SettingsView struct {
-	Settings      Settings        `json:"settings"`
-	KeyStored     map[string]bool `json:"key_stored"` // provider → a key is in the keychain
-	KeychainError string          `json:"keychain_error"`
+	Settings  Settings        `json:"settings"`
+	KeyStored map[string]bool `json:"key_stored"` // provider → a key is in the keychain
+	// KeychainErrors maps a provider ("openai", "anthropic") to why its key
+	// could not be read from the keychain; each message names that
+	// provider's environment variable. Absent when the read worked.
+	KeychainErrors map[string]string `json:"keychain_errors"`
+	// KeyFromEnv maps a provider to whether its SPEC §10 environment
+	// variable (OPENAI_API_KEY, ANTHROPIC_API_KEY) is set for this run.
+	KeyFromEnv    map[string]bool `json:"key_from_env"`
 	Model         string          `json:"model"`
 	ModelError    string          `json:"model_error"`
 	SettingsFile  string          `json:"settings_file"`
@@ -28,12 +34,13 @@ func (a *App) GetSettings() (SettingsView, error) {
 }
 
 func (a *App) viewLocked() SettingsView {
-	v := SettingsView{Settings: a.settings, KeyStored: map[string]bool{}, Model: a.modelDescription,
-		SettingsFile: a.paths.Settings, ServersLoaded: a.serversLoaded}
+	v := SettingsView{Settings: a.settings, KeyStored: map[string]bool{}, KeychainErrors: map[string]string{},
+		KeyFromEnv: map[string]bool{}, Model: a.modelDescription, SettingsFile: a.paths.Settings, ServersLoaded: a.serversLoaded}
 	for _, p := range []string{model.ProviderOpenAI, model.ProviderAnthropic} {
+		v.KeyFromEnv[p] = a.cfg.Getenv(envKeyName(p)) != ""
 		k, err := a.keys.Get(p)
 		if err != nil {
-			v.KeychainError = err.Error()
+			v.KeychainErrors[p] = err.Error()
 			continue
 		}
 		v.KeyStored[p] = k != ""

@@ -168,3 +168,43 @@ func TestResolvePathsUnderConfigDir(t *testing.T) {
 		}
 	}
 }
+
+// lockedKeychain is a keychain that cannot be read, as on Linux without a
+// Secret Service; it fails the way osKeychain does.
+type lockedKeychain struct{}
+
+func (lockedKeychain) Get(p string) (string, error) {
+	return "", keychainError("read", p, errors.New(`exec: "dbus-launch": executable file not found in $PATH`))
+}
+func (lockedKeychain) Set(p, _ string) error { return keychainError("save", p, errors.New("locked")) }
+func (lockedKeychain) Delete(p string) error { return keychainError("delete", p, errors.New("locked")) }
+
+func TestKeychainWarningNamesEachProvider(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	e.app.keys = lockedKeychain{}
+	e.app.cfg.Getenv = func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return "from-env"
+		}
+		return ""
+	}
+	v, err := e.app.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string][2]string{
+		"openai":    {"OpenAI-compatible API key", "OPENAI_API_KEY"},
+		"anthropic": {"Anthropic API key", "ANTHROPIC_API_KEY"},
+	} {
+		msg := v.KeychainErrors[p]
+		if !strings.Contains(msg, want[0]) || !strings.Contains(msg, want[1]) {
+			t.Errorf("keychain error of %s = %q, want it to name %q and %s", p, msg, want[0], want[1])
+		}
+	}
+	if strings.Contains(v.KeychainErrors["openai"], "ANTHROPIC") || strings.Contains(v.KeychainErrors["anthropic"], "OPENAI") {
+		t.Errorf("a warning names the other provider: %q", v.KeychainErrors)
+	}
+	if !v.KeyFromEnv["openai"] || v.KeyFromEnv["anthropic"] {
+		t.Errorf("key_from_env = %v, want only openai", v.KeyFromEnv)
+	}
+}
