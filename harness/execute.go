@@ -81,12 +81,11 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	if rtool.missing {
 		return refuse("descriptor_missing", fmt.Sprintf("the provider no longer lists %s; it cannot run in this session", rtool.Name))
 	}
-	if err := validateArgs(rtool, call.Arguments); err != nil {
+	norm, err := validateArgs(rtool, call.Arguments)
+	if err != nil {
 		return refuse("invalid_arguments", err.Error())
 	}
-	if len(call.Arguments) == 0 {
-		args = json.RawMessage(`{}`)
-	}
+	args = norm
 
 	d := rtool.Descriptor
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,

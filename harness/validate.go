@@ -1,38 +1,70 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/openworker/desktop/harness/internal/jsonfile"
 )
 
 // schemaCache holds resolved input schemas by descriptor digest. Resolution
 // never fetches a remote $ref (no loader is given).
 var schemaCache sync.Map // digest → *jsonschema.Resolved or error
 
-// validateArgs checks the model's arguments: a JSON object that satisfies the
-// tool's input schema.
-func validateArgs(rt *ResolvedTool, raw string) error {
+// validateArgs checks the model's arguments — one JSON object, no duplicate
+// keys, satisfying the tool's input schema — and returns them normalized:
+// compact JSON with sorted keys and every control character escaped. The
+// normalized form is what the person is asked about, what is journaled and
+// what the tool receives, so all three see the same thing (whitespace tricks
+// such as a raw carriage return cannot hide part of it, and duplicate keys
+// cannot mean one thing to the validator and another to the tool).
+func validateArgs(rt *ResolvedTool, raw string) (json.RawMessage, error) {
 	if raw == "" {
 		raw = "{}"
 	}
+	if _, err := jsonfile.Parse("arguments", []byte(raw)); err != nil {
+		msg := err.Error()
+		if e, ok := jsonfile.AsError(err); ok {
+			msg = e.Msg
+		}
+		return nil, fmt.Errorf("the arguments are not valid JSON (%s); send one JSON object", msg)
+	}
 	var v any
 	if err := json.Unmarshal([]byte(raw), &v); err != nil {
-		return fmt.Errorf("the arguments are not valid JSON (%v); send a JSON object", err)
+		return nil, fmt.Errorf("the arguments are not valid JSON (%v); send one JSON object", err)
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return fmt.Errorf("the arguments must be a JSON object")
+		return nil, fmt.Errorf("the arguments must be a JSON object")
 	}
 	rs, err := resolvedSchema(rt)
 	if err != nil {
-		return fmt.Errorf("the tool's input schema cannot be used: %v", err)
+		return nil, fmt.Errorf("the tool's input schema cannot be used: %v", err)
 	}
 	if err := rs.Validate(v); err != nil {
-		return fmt.Errorf("the arguments do not match the input schema of %s: %v", rt.Alias, err)
+		return nil, fmt.Errorf("the arguments do not match the input schema of %s: %v", rt.Alias, err)
 	}
-	return nil
+	return normalizeJSON([]byte(raw))
+}
+
+// normalizeJSON re-encodes a JSON value compactly with sorted object keys,
+// keeping numbers exactly as written.
+func normalizeJSON(raw []byte) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return json.RawMessage(bytes.TrimRight(buf.Bytes(), "\n")), nil
 }
 
 func resolvedSchema(rt *ResolvedTool) (*jsonschema.Resolved, error) {
