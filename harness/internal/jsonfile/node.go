@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -164,17 +166,37 @@ func (n *Node) AsStringMap() (map[string]string, error) {
 	return out, nil
 }
 
-// ReadFile reads at most limit bytes of path. A larger file is a *Error
-// naming the file, its size and the limit; other failures are the *os.PathError
-// from os (match them with errors.Is(err, fs.ErrNotExist) and the like).
+// ReadFile reads at most limit bytes of path, which must be a regular file
+// (a symbolic link to one is followed; callers that must stay inside a
+// folder resolve links themselves). A larger file is a *Error naming the
+// file, its size and the limit. Anything that is not a regular file (a
+// folder, a named pipe, a socket, a device) is a *Error saying what it is,
+// refused before it is opened: opening a named pipe blocks until someone
+// writes to it, and a device such as /dev/urandom never ends. Other failures
+// are the *os.PathError from os (match them with errors.Is(err,
+// fs.ErrNotExist) and the like).
+//
+// The check is os.Stat, then open, then a second check on the opened file.
+// Between the first two a file can be swapped for a pipe; on Unix the open
+// uses O_NONBLOCK, so even then it returns at once and the second check
+// refuses it. On other systems that race is accepted.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if e := notRegular(path, st); e != nil {
+		return nil, e
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, &Error{File: path, Msg: "is a folder, not a file", Fix: "point at the file itself"}
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if e := notRegular(path, st); e != nil {
+		return nil, e
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -188,6 +210,31 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("file is %s bytes; the limit is %d bytes", size, limit), Fix: "make it smaller"}
 	}
 	return data, nil
+}
+
+// notRegular returns the error for a path that is not a regular file, or
+// nil.
+func notRegular(path string, st fs.FileInfo) *Error {
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	if m.IsDir() {
+		return &Error{File: path, Msg: "is a folder, not a file", Fix: "point at the file itself"}
+	}
+	what := "a special file"
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return &Error{File: path, Msg: fmt.Sprintf("%s is not a regular file (it is %s)", filepath.Base(path), what),
+		Fix: "replace it with a regular file holding the text"}
 }
 
 // AsError returns err as a *Error if it is one.
