@@ -56,6 +56,9 @@ func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if len(rep.OK)+len(rep.Broken) == 0 {
+				fmt.Fprintf(c.stderr, "no coworker bundles in %s: each coworker is a folder <id>/coworker/ with manifest.md and tools.json (see docs/bundles.md)\n", dir)
+			}
 			if asJSON {
 				enc := json.NewEncoder(c.stdout)
 				enc.SetIndent("", "  ")

@@ -16,7 +16,17 @@ import (
 func (c *config) journalCommand() *cobra.Command {
 	var db string
 	var asJSON bool
-	cmd := &cobra.Command{Use: "journal", Short: "read the journal of sessions, tool invocations and approvals"}
+	cmd := &cobra.Command{
+		Use:   "journal",
+		Short: "read the journal of sessions, tool invocations and approvals",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErr("unknown journal command %q; use list, show, reconcile or verify", args[0])
+			}
+			return usageErr("journal needs a command: list, show, reconcile or verify")
+		},
+	}
 	cmd.PersistentFlags().StringVar(&db, "db", "", "journal file (default "+DefaultDBPath()+")")
 	cmd.PersistentFlags().BoolVar(&asJSON, "json", false, "print JSON")
 	open := func() (*journal.Journal, error) {
@@ -87,7 +97,12 @@ func (c *config) journalCommand() *cobra.Command {
 	reconcile := &cobra.Command{
 		Use:   "reconcile INVOCATION --outcome applied|not-applied",
 		Short: "record the real outcome of an invocation whose status is unknown",
-		Args:  cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErr("reconcile needs one INVOCATION id (see journal show), e.g. journal reconcile inv_... --outcome applied")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outcome != "applied" && outcome != "not-applied" {
 				return usageErr("--outcome must be applied or not-applied")
@@ -167,7 +182,7 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 	s := d.Session
 	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(s.Status+" "+s.Error), s.Model, s.Identity)
 	for _, t := range d.Turns {
-		fmt.Fprintf(w, "\nturn %d %s: %s (%d attempts, %d calls) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, t.Attempts, t.Calls, t.Reason, clip(t.Prompt, 200))
+		fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
 		for _, inv := range d.Invocations {
 			if inv.TurnID != t.ID {
 				continue
@@ -187,4 +202,11 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 			}
 		}
 	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -31,9 +31,7 @@ type terminalPrompter struct {
 
 func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
 	if !p.interactive {
-		p.lock.Lock()
-		fmt.Fprintf(p.out, "approval needed for %s, but there is no terminal to ask on: denied (use --approve bypass to run without prompts)\n", r.Tool)
-		p.lock.Unlock()
+		// The refusal line printed for the call says why.
 		return consent.Deny, consent.ErrNoTerminal
 	}
 	p.readMu.Lock() // one prompt at a time
@@ -73,6 +71,9 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 			case "d", "deny", "n", "no":
 				return consent.Deny, nil
 			}
+			p.lock.Lock()
+			fmt.Fprintf(p.out, "  please answer o, s, a or d\n")
+			p.lock.Unlock()
 		}
 	}
 }

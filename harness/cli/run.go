@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
@@ -36,22 +37,23 @@ and ANTHROPIC_API_KEY, never from flags.`,
 			return c.run(cmd.Context(), reg, f, strings.TrimSpace(strings.Join(args, " ")))
 		},
 	}
-	f.register(cmd)
+	f.register(cmd, "approval mode: ask (prompt on the terminal before each call) or bypass (no prompts; deny policies, limits and the journal still apply)")
+	cmd.Flags().StringVar(&f.coworker, "coworker", "", "the id of the coworker to run")
 	return cmd
 }
 
-// register adds the flags shared by run and serve.
-func (f *runFlags) register(cmd *cobra.Command) {
+// register adds the flags shared by run and serve; approve describes what
+// "ask" does for the command.
+func (f *runFlags) register(cmd *cobra.Command, approve string) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.coworkers, "coworkers", "", "the coworker bundles folder")
-	fl.StringVar(&f.coworker, "coworker", "", "the id of the coworker to run")
 	fl.StringVar(&f.servers, "servers", "", "servers.json naming MCP providers")
 	fl.StringVar(&f.provider, "provider", "openai", "model provider: openai (any OpenAI-compatible endpoint) or anthropic")
 	fl.StringVar(&f.baseURL, "base-url", "", "model endpoint base URL (default from OPENAI_BASE_URL / OLLAMA_HOST)")
 	fl.StringVar(&f.modelName, "model", "", "model name")
-	fl.StringVar(&f.approve, "approve", "ask", "approval mode: ask (prompt on the terminal) or bypass")
+	fl.StringVar(&f.approve, "approve", "ask", approve)
 	fl.StringVar(&f.db, "db", "", "journal file (default "+DefaultDBPath()+")")
-	fl.StringVar(&f.workspace, "workspace", "", "a folder the coworker's tools may use")
+	fl.StringVar(&f.workspace, "workspace", "", "a folder handed to the coworker's tools as their workspace (tool.Call.Workspace); tools decide what to do with it")
 }
 
 func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt string) error {
@@ -192,5 +194,9 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "…"
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes not shown)", s[:cut], len(s)-cut)
 }

@@ -26,7 +26,7 @@ asked through approval.required events unless --approve bypass.`,
 			return c.serve(cmd.Context(), reg, f)
 		},
 	}
-	f.register(cmd)
+	f.register(cmd, "approval mode: ask (send approval.required events and wait for approval.respond) or bypass")
 	cmd.Flags().BoolVar(&stdio, "stdio", false, "serve on stdin and stdout")
 	return cmd
 }

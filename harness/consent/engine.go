@@ -95,6 +95,8 @@ func (e *Engine) Decide(ctx context.Context, s Subject) Outcome {
 	switch {
 	case err != nil && errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		return Outcome{Deny, SourceTimeout, fmt.Sprintf("nobody answered within %s; the call is denied", timeout)}
+	case err != nil && ctx.Err() != nil:
+		return Outcome{Deny, SourceError, "the turn was cancelled before an answer"}
 	case err != nil:
 		return Outcome{Deny, SourceError, err.Error()}
 	case !d.Valid():

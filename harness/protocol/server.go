@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/openworker/desktop/harness"
@@ -127,29 +128,36 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 	switch req.Method {
 	case MethodSessionOpen:
 		var p SessionOpenParams
-		if err := strictParams(req.Params, &p); err != nil || (p.Coworker == "") == (p.SessionID == "") {
-			bad("session.open needs {\"coworker\": ID} for a new session or {\"session_id\": ID} to resume one")
+		err := strictParams(req.Params, &p)
+		if err != nil || (p.Coworker == "") == (p.SessionID == "") {
+			bad("%ssession.open needs {\"coworker\": ID} for a new session or {\"session_id\": ID} to resume one", why(err))
 			return
 		}
-		var s *harness.Session
-		var err error
-		if p.SessionID != "" {
-			s, err = srv.rt.ResumeSession(ctx, p.SessionID)
-		} else {
-			s, err = srv.rt.NewSession(ctx, p.Coworker)
-		}
-		if err != nil {
-			srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
-			return
-		}
-		srv.mu.Lock()
-		srv.sessions[s.ID()] = &session{s: s}
-		srv.mu.Unlock()
-		srv.respond(req.ID, SessionOpenResult{SessionID: s.ID(), Identity: s.Identity(), Tools: s.Tools()}, nil)
+		// Opening may start MCP providers, which can take a while: do it off
+		// the read loop so other sessions' requests are answered meanwhile.
+		srv.turns.Add(1)
+		go func() {
+			defer srv.turns.Done()
+			var s *harness.Session
+			var err error
+			if p.SessionID != "" {
+				s, err = srv.rt.ResumeSession(ctx, p.SessionID)
+			} else {
+				s, err = srv.rt.NewSession(ctx, p.Coworker)
+			}
+			if err != nil {
+				srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
+				return
+			}
+			srv.mu.Lock()
+			srv.sessions[s.ID()] = &session{s: s}
+			srv.mu.Unlock()
+			srv.respond(req.ID, SessionOpenResult{SessionID: s.ID(), Identity: s.Identity(), Tools: s.Tools()}, nil)
+		}()
 	case MethodTurnSend:
 		var p TurnSendParams
 		if err := strictParams(req.Params, &p); err != nil || p.SessionID == "" || p.Text == "" {
-			bad("turn.send needs {\"session_id\": ID, \"text\": TEXT}")
+			bad("%sturn.send needs {\"session_id\": ID, \"text\": TEXT}", why(err))
 			return
 		}
 		srv.mu.Lock()
@@ -182,8 +190,12 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 		}()
 	case MethodApprovalRespond:
 		var p ApprovalRespondParams
-		if err := strictParams(req.Params, &p); err != nil || p.ApprovalID == "" || !p.Decision.Valid() {
-			bad("approval.respond needs {\"approval_id\": ID, \"decision\": allow_once|allow_session|allow_always|deny}")
+		err := strictParams(req.Params, &p)
+		if err == nil && p.ApprovalID != "" && !p.Decision.Valid() {
+			err = fmt.Errorf("decision %q is not one of the four answers", p.Decision)
+		}
+		if err != nil || p.ApprovalID == "" {
+			bad("%sapproval.respond needs {\"approval_id\": ID, \"decision\": allow_once|allow_session|allow_always|deny}", why(err))
 			return
 		}
 		srv.mu.Lock()
@@ -199,7 +211,7 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 	case MethodTurnCancel, MethodSessionClose:
 		var p SessionParams
 		if err := strictParams(req.Params, &p); err != nil || p.SessionID == "" {
-			bad("%s needs {\"session_id\": ID}", req.Method)
+			bad("%s%s needs {\"session_id\": ID}", why(err), req.Method)
 			return
 		}
 		srv.mu.Lock()
@@ -284,6 +296,14 @@ func (srv *Server) closeAll() {
 	for _, ss := range all {
 		ss.s.Close()
 	}
+}
+
+// why renders a params error as a prefix for the bad_request message.
+func why(err error) string {
+	if err == nil {
+		return ""
+	}
+	return strings.TrimPrefix(err.Error(), "json: ") + "; "
 }
 
 func strictParams(raw json.RawMessage, v any) error {
