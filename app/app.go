@@ -51,6 +51,7 @@ type App struct {
 	rtErr            error              // why rt is nil
 	notices          []Notice           // problems found at start, shown by the UI
 	watcher          *dirWatcher
+	resolved         resolveCache // bundle resolutions for the Coworkers list, by digest
 	chats            map[string]*chat
 }
 

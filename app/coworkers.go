@@ -19,17 +19,23 @@ type CoworkerList struct {
 	Error     string         `json:"error"` // the folder itself cannot be read
 }
 
-// CoworkerInfo is one loaded bundle.
+// CoworkerInfo is one bundle that loaded and resolved.
 type CoworkerInfo struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Version     string `json:"version"`
-	Dir         string `json:"dir"`
+	ID          string             `json:"id"`
+	Name        string             `json:"name"`
+	Description string             `json:"description"`
+	Version     string             `json:"version"`
+	Dir         string             `json:"dir"`
+	Tools       []ResolvedToolInfo `json:"tools"` // as resolved, in tools.json order
 }
 
-// BrokenBundle is a bundle that did not load.
+// BrokenBundle is a bundle that did not load (ID and Name empty, File,
+// Line and Col where the error is) or did not resolve (ID and Name set,
+// File is its tools.json, Message the resolver's error, as `openworker
+// check` reports it).
 type BrokenBundle struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
 	Dir     string `json:"dir"`
 	File    string `json:"file"`
 	Line    int    `json:"line"`
@@ -38,33 +44,46 @@ type BrokenBundle struct {
 	Fix     string `json:"fix"`
 }
 
-// Coworkers loads the bundles folder afresh.
+// Coworkers loads the bundles folder afresh and resolves every bundle's
+// tools (see resolveBundles; resolutions are cached by bundle digest), so
+// a bundle that `openworker check` reports broken is listed as broken here.
+// It may take up to resolveTimeout when an MCP provider starts slowly.
 func (a *App) Coworkers() (CoworkerList, error) {
 	a.mu.Lock()
 	dir := a.coworkersDir()
 	a.mu.Unlock()
-	return loadCoworkers(dir), nil
+	return a.listCoworkers(dir), nil
 }
 
-func loadCoworkers(dir string) CoworkerList {
+// listCoworkers loads dir and resolves its bundles with the runtime new
+// chats use.
+func (a *App) listCoworkers(dir string) CoworkerList {
+	a.mu.Lock()
+	rt := a.rt
+	a.mu.Unlock()
+	l, bundles := loadCoworkers(dir)
+	resolvedList(a.base, rt, &a.resolved, &l, bundles)
+	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
+	return l
+}
+
+// loadCoworkers loads dir: the list with its load errors, and the bundles
+// that loaded (not yet resolved).
+func loadCoworkers(dir string) (CoworkerList, []*bundle.Bundle) {
 	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		l.Error = fmt.Sprintf("the coworkers folder %s does not exist or is not a folder; choose another one", dir)
-		return l
+		return l, nil
 	}
 	set, err := bundle.LoadDir(dir)
 	if err != nil {
 		l.Error = err.Error()
-		return l
-	}
-	for _, b := range set.Bundles {
-		l.Coworkers = append(l.Coworkers, CoworkerInfo{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version, Dir: b.Dir})
+		return l, nil
 	}
 	for _, e := range set.Errors {
 		l.Broken = append(l.Broken, BrokenBundle{Dir: e.Dir, File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Fix: e.Fix})
 	}
-	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
-	return l
+	return l, set.Bundles
 }
 
 // SetCoworkersDir makes dir the bundles folder, saves that choice, and
@@ -88,7 +107,7 @@ func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 	a.reopenLocked()
 	a.rewatchLocked()
 	a.mu.Unlock()
-	l := loadCoworkers(abs)
+	l := a.listCoworkers(abs)
 	a.emit.Emit(EventCoworkersChanged, l)
 	return l, nil
 }
@@ -113,12 +132,16 @@ func (a *App) ChooseCoworkersDir() (CoworkerList, error) {
 }
 
 // rewatchLocked watches the current bundles folder and sends
-// EventCoworkersChanged after each change (live reload). a.mu must be held.
+// EventCoworkersChanged after each change (live reload), resolving the
+// bundles afresh. a.mu must be held.
 func (a *App) rewatchLocked() {
 	_ = a.watcher.Close()
 	a.watcher = nil
 	dir := a.coworkersDir()
-	w, err := watchDir(dir, func() { a.emit.Emit(EventCoworkersChanged, loadCoworkers(dir)) })
+	w, err := watchDir(dir, func() {
+		a.resolved.reset()
+		a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir))
+	})
 	if err != nil {
 		a.log.Warn("watch coworkers", "dir", dir, "err", err)
 		return

@@ -66,6 +66,7 @@ func (a *App) reopenLocked() {
 	if a.rt != nil {
 		a.retired = append(a.retired, a.rt)
 	}
+	a.resolved.reset() // the list resolves against the new runtime
 	a.rt, a.rtErr = rt, nil
 	if err != nil {
 		a.rt, a.rtErr = nil, fmt.Errorf("the harness could not start: %w", err)

@@ -71,7 +71,8 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	a.reopenLocked()
 	if dirChanged {
 		a.rewatchLocked()
-		go a.emit.Emit(EventCoworkersChanged, loadCoworkers(a.coworkersDir()))
+		dir := a.coworkersDir()
+		go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
 	}
 	return a.viewLocked(), nil
 }
