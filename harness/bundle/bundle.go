@@ -23,6 +23,10 @@
 // coworker/skills is loaded, sorted by name. A SKILL.md may start with front
 // matter holding "name" (equal to its folder) and "description".
 //
+// Files are read only when they are regular files inside the bundle: a
+// symbolic link that leads out of the bundle folder (SKILL.md -> a secret
+// elsewhere) is an error, as are named pipes and devices (paths.go).
+//
 // Every problem is a *LoadError naming the file, line and column and what to
 // change. LoadDir never fails as a whole because one bundle is bad.
 // Resolving the selection against the tool registry and MCP catalogs is the
@@ -154,6 +158,7 @@ func LoadDir(dir string) (*Set, error) {
 // a *LoadError.
 func Load(bundleDir string) (b *Bundle, err error) {
 	l := &loader{dir: bundleDir}
+	l.resolveRoot()
 	defer func() {
 		// One bundle must never take the others down, even through a bug
 		// in a parser; report it as this bundle's error instead.
@@ -239,17 +244,23 @@ func (l *loader) load() (*Bundle, *LoadError) {
 	return b, nil
 }
 
-// read reads a bundle file of at most limit bytes.
+// read reads a bundle file of at most limit bytes, refusing a link that
+// leads out of the bundle (see confine).
 func (l *loader) read(path string, limit int64, missingFix string) ([]byte, *LoadError) {
-	data, err := jsonfile.ReadFile(path, limit)
+	real, lerr := l.confine(path)
+	if lerr != nil {
+		return nil, lerr
+	}
+	data, err := jsonfile.ReadFile(real, limit)
 	switch {
 	case err == nil:
 		return data, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, l.errf(path, 0, 0, missingFix, "%s is missing", filepath.Base(path))
 	}
-	if _, ok := jsonfile.AsError(err); ok {
-		return nil, l.fromJSON(path, err)
+	if e, ok := jsonfile.AsError(err); ok {
+		e.File = path // name the file as the bundle has it, not where a link led
+		return nil, l.fromJSON(path, e)
 	}
 	return nil, l.errf(path, 0, 0, "", "cannot read: %v", err)
 }

@@ -29,7 +29,8 @@ func (e *LoadError) Error() string {
 
 // loader accumulates the context of errors while one bundle loads.
 type loader struct {
-	dir string // the bundle folder
+	dir  string // the bundle folder, as given
+	root string // dir with every link resolved (see paths.go)
 }
 
 func (l *loader) errf(file string, line, col int, fix, format string, args ...any) *LoadError {

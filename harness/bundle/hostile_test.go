@@ -13,6 +13,13 @@ import (
 func writeBundle(t *testing.T, folder string, files map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), folder)
+	writeAt(t, dir, files)
+	return dir
+}
+
+// writeAt writes files (slash paths relative to dir) under dir.
+func writeAt(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for rel, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -22,7 +29,6 @@ func writeBundle(t *testing.T, folder string, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 const emptyTools = `{"version": 3, "tools": []}`

@@ -25,14 +25,18 @@ func (l *loader) loadSkills(cw, mpath string, m *yamlMap, listed []string, b *Bu
 	dir := filepath.Join(cw, "skills")
 	names := listed
 	if m.entry("skills") == nil {
-		entries, err := os.ReadDir(dir)
+		real, lerr := l.confine(dir)
+		if lerr != nil {
+			return nil, lerr
+		}
+		entries, err := os.ReadDir(real)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, l.errf(dir, 0, 0, "", "cannot read the skills folder: %v", err)
 		}
 		names = nil
 		for _, e := range entries {
 			if !strings.HasPrefix(e.Name(), ".") {
-				if st, err := os.Stat(filepath.Join(dir, e.Name())); err == nil && st.IsDir() {
+				if st, err := os.Stat(filepath.Join(real, e.Name())); err == nil && st.IsDir() {
 					names = append(names, e.Name())
 				}
 			}
@@ -59,7 +63,16 @@ func (l *loader) loadSkills(cw, mpath string, m *yamlMap, listed []string, b *Bu
 		}
 		seen[name] = i
 		path := filepath.Join(dir, name, "SKILL.md")
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		// Resolve the folder, then the file, so that a link is named
+		// before "missing" is reported for what it leads to.
+		if _, lerr := l.confine(filepath.Join(dir, name)); lerr != nil {
+			return nil, lerr
+		}
+		real, lerr := l.confine(path)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
 			f, ln, c, msg := where("skill %q has no coworker/skills/%s/SKILL.md", name, name)
 			return nil, l.errf(f, ln, c, "create it, or remove the skill from the list", "%s", msg)
 		}
