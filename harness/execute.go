@@ -81,6 +81,12 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	if rtool.missing {
 		return refuse("descriptor_missing", fmt.Sprintf("the provider no longer lists %s; it cannot run in this session", rtool.Name))
 	}
+	if why, err := t.catalogChanged(ctx, rtool); err != nil || why != "" {
+		if err != nil {
+			why = err.Error()
+		}
+		return refuse("descriptor_changed", why)
+	}
 	norm, err := validateArgs(rtool, call.Arguments)
 	if err != nil {
 		return refuse("invalid_arguments", err.Error())
@@ -287,6 +293,12 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool) string {
 		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, rt.Pin.Digest); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
 			return "you chose to always deny " + rt.Name + " for this coworker"
 		}
+	}
+	if why, err := t.catalogChanged(ctx, rt); err != nil || why != "" {
+		if err != nil {
+			return err.Error()
+		}
+		return why
 	}
 	if cur, err := currentPin(rt); err != nil || cur != rt.Pin.Digest {
 		return "the descriptor of " + rt.Name + " changed since the session pinned it; start a new session"

@@ -33,6 +33,10 @@ func (t *turn) prepare(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("prepare the turn: MCP provider %q: %w", ns, err)
 			}
+			if t.catalogSeen == nil {
+				t.catalogSeen = map[string]uint64{}
+			}
+			t.catalogSeen[ns] = p.CatalogVersion()
 			list, err := p.ListTools(ctx)
 			if err != nil {
 				return fmt.Errorf("prepare the turn: list the tools of MCP provider %q: %w", ns, err)
@@ -72,6 +76,60 @@ func (t *turn) prepare(ctx context.Context) error {
 		t.warn(ctx, "tool_missing", fmt.Sprintf("the provider no longer lists %s; calls to it are refused", strings.Join(missing, ", ")))
 	}
 	return nil
+}
+
+// catalogChanged is called before an MCP call. When the provider announced
+// a changed tool list since the turn listed it (tools/list_changed), the
+// catalog is listed again; if the called tool's descriptor changed (or the
+// tool is gone) the session takes the new descriptor, the tool's grants are
+// dropped and the call must be refused before any I/O (SPEC §5, §9): the
+// person will be asked again for the new descriptor. It returns why, or "".
+func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool) (string, error) {
+	if rt.native != nil {
+		return "", nil
+	}
+	s := t.s
+	ns, _, _ := tool.SplitName(rt.Name)
+	p, err := s.rt.mcp.Provider(ctx, ns)
+	if err != nil {
+		return "", err
+	}
+	v := p.CatalogVersion()
+	if seen, ok := t.catalogSeen[ns]; ok && seen == v {
+		return "", nil
+	}
+	if t.catalogSeen == nil {
+		t.catalogSeen = map[string]uint64{}
+	}
+	t.catalogSeen[ns] = v
+	list, err := p.ListTools(ctx)
+	if err != nil {
+		return "", fmt.Errorf("list the tools of MCP provider %q again: %w", ns, err)
+	}
+	for _, r := range list {
+		if r.Name != rt.Remote {
+			continue
+		}
+		d := r.Descriptor(ns).WithDefaults()
+		pin, err := pinDescriptor(d)
+		if err != nil {
+			return "", err
+		}
+		if pin.Digest == rt.Pin.Digest {
+			return "", nil
+		}
+		s.mu.Lock()
+		rt.Descriptor, rt.Pin = d, pin
+		s.mu.Unlock()
+		s.rt.consent.Revoke(s.id, rt.Name)
+		why := fmt.Sprintf("the provider changed %s during this turn; earlier approvals no longer apply", rt.Name)
+		t.warn(ctx, "catalog_changed", why)
+		return why + "; call it again to be asked about the new version", nil
+	}
+	rt.missing = true
+	why := fmt.Sprintf("the provider no longer lists %s", rt.Name)
+	t.warn(ctx, "tool_missing", why)
+	return why, nil
 }
 
 // currentPin returns the digest of a native tool's descriptor as it is just

@@ -57,6 +57,9 @@ type turn struct {
 	calls    int    // calls executed (the executing row committed)
 	proposed int    // tool calls of the model handled, run or refused
 	stop     string // reason the turn stopped, or ""
+	// catalogSeen is each MCP provider's CatalogVersion when its catalog
+	// was last listed in this turn.
+	catalogSeen map[string]uint64
 }
 
 // Send runs one turn: it adds prompt to the history and runs provider

@@ -82,14 +82,22 @@ type Provider struct {
 
 	stdio *stdioProcess // nil for streamable HTTP
 
-	seq   atomic.Uint64
-	mu    sync.Mutex
-	calls map[string]*callState // progress token → in-flight call
+	seq atomic.Uint64
+	// catalog counts notifications/tools/list_changed from the server.
+	catalog atomic.Uint64
+	mu      sync.Mutex
+	calls   map[string]*callState // progress token → in-flight call
 
 	done      chan struct{} // closed when the session ends, for any reason
 	closeOnce sync.Once
 	closeErr  error // the provider's exit (stdio: cmd.Wait) once closed
 }
+
+// CatalogVersion counts the tools/list_changed notifications the server
+// has sent (MCP spec: a server that declares tools.listChanged sends one
+// whenever its tool list changes). A caller that remembers the count at
+// discovery knows the catalog may have changed when it differs.
+func (p *Provider) CatalogVersion() uint64 { return p.catalog.Load() }
 
 // Connect starts (stdio) or reaches (streamable HTTP) the provider srv and
 // completes the MCP initialize handshake, within opts.StartTimeout and ctx;
@@ -108,6 +116,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	p := &Provider{srv: srv, opts: o, calls: map[string]*callState{}, done: make(chan struct{})}
 	client := sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler: p.onProgress,
+		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
 		Capabilities:                &sdk.ClientCapabilities{}, // no roots, sampling or elicitation
 	})
 	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
