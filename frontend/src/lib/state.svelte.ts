@@ -2,6 +2,7 @@
 import { api } from "./api";
 import { AppEvent } from "./events";
 import { addApproval, closeApproval, emptyChat, reduce, type ChatState } from "./chat";
+import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, type NoticeScope, type ShownNotice } from "./notices";
 import type { ApprovalClosed, AppInfo, ChatInfo, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
@@ -12,21 +13,41 @@ export interface OpenChat {
   error: string;
 }
 
+/** sameView is true when a and b show the same screen (and chat). */
+export function sameView(a: View, b: View): boolean {
+  return a.name === b.name && (a.name !== "chat" || (b.name === "chat" && a.sessionId === b.sessionId));
+}
+
 class AppState {
-  view = $state<View>({ name: "coworkers" });
+  #view = $state<View>({ name: "coworkers" });
   info = $state<AppInfo | null>(null);
   coworkers = $state<CoworkerList | null>(null);
   chats = $state<Record<string, OpenChat>>({});
   chatOrder = $state<string[]>([]);
   approvals = $state<PendingApproval[]>([]);
-  notices = $state<Notice[]>([]);
+  notices = $state<ShownNotice[]>([]);
 
-  notify(level: Notice["level"], message: string) {
-    this.notices = [...this.notices, { level, message }];
+  /** The screen shown. Changing it drops the notices of the screen left. */
+  get view(): View {
+    return this.#view;
+  }
+  set view(v: View) {
+    if (!sameView(this.#view, v)) this.notices = clearViewNotices(this.notices);
+    this.#view = v;
   }
 
-  dismiss(i: number) {
-    this.notices = this.notices.filter((_, j) => j !== i);
+  /**
+   * notify shows a banner. scope "view" (the default: an action on this
+   * screen failed or succeeded) goes when the screen changes; "app" stays
+   * until dismissed. Info banners go by themselves after INFO_TTL_MS.
+   */
+  notify(level: Notice["level"], message: string, scope: NoticeScope = "view") {
+    this.notices = addNotice(this.notices, { level, message }, scope, Date.now());
+    if (level === "info") setTimeout(() => (this.notices = expireNotices(this.notices, Date.now())), INFO_TTL_MS + 50);
+  }
+
+  dismiss(id: number) {
+    this.notices = dismissNotice(this.notices, id);
   }
 
   onHarnessEvent(e: HarnessEvent) {
@@ -77,18 +98,18 @@ export async function start() {
   api.on(AppEvent.ApprovalRequest, (p) => (app.approvals = addApproval(app.approvals, p as PendingApproval)));
   api.on(AppEvent.ApprovalClosed, (p) => (app.approvals = closeApproval(app.approvals, p as ApprovalClosed)));
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));
-  api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message));
+  api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message, "app"));
   window.addEventListener("focus", () => void api.setWindowFocused(true));
   window.addEventListener("blur", () => void api.setWindowFocused(false));
   try {
     app.info = await api.info();
-    for (const n of app.info.notices ?? []) app.notify(n.level, n.message);
-    if (app.info.runtime_error) app.notify("error", app.info.runtime_error);
-    else if (app.info.model_error) app.notify("warning", app.info.model_error);
+    for (const n of app.info.notices ?? []) app.notify(n.level, n.message, "app");
+    if (app.info.runtime_error) app.notify("error", app.info.runtime_error, "app");
+    else if (app.info.model_error) app.notify("warning", app.info.model_error, "app");
     app.coworkers = await api.coworkers();
     app.approvals = await api.pendingApprovals();
     if (app.info.start_coworker) await app.openChat(app.info.start_coworker);
   } catch (e) {
-    app.notify("error", (e as Error).message);
+    app.notify("error", (e as Error).message, "app");
   }
 }

@@ -20,15 +20,24 @@ export interface AppInfo {
   start_coworker: string;
 }
 
+export interface ResolvedToolInfo {
+  name: string;
+  provider: string;
+}
+
 export interface CoworkerInfo {
   id: string;
   name: string;
   description: string;
   version: string;
   dir: string;
+  tools: ResolvedToolInfo[] | null;
 }
 
+/** A bundle that did not load (id empty) or did not resolve (id and name set). */
 export interface BrokenBundle {
+  id: string;
+  name: string;
   dir: string;
   file: string;
   line: number;
@@ -134,7 +143,8 @@ export interface Settings {
 export interface SettingsView {
   settings: Settings;
   key_stored: Record<string, boolean>;
-  keychain_error: string;
+  keychain_errors: Record<string, string> | null;
+  key_from_env: Record<string, boolean> | null;
   model: string;
   model_error: string;
   settings_file: string;

@@ -65,6 +65,8 @@ export namespace app {
 		}
 	}
 	export class BrokenBundle {
+	    id: string;
+	    name: string;
 	    dir: string;
 	    file: string;
 	    line: number;
@@ -78,6 +80,8 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
 	        this.dir = source["dir"];
 	        this.file = source["file"];
 	        this.line = source["line"];
@@ -148,12 +152,27 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ResolvedToolInfo {
+	    name: string;
+	    provider: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResolvedToolInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.provider = source["provider"];
+	    }
+	}
 	export class CoworkerInfo {
 	    id: string;
 	    name: string;
 	    description: string;
 	    version: string;
 	    dir: string;
+	    tools: ResolvedToolInfo[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerInfo(source);
@@ -166,7 +185,26 @@ export namespace app {
 	        this.description = source["description"];
 	        this.version = source["version"];
 	        this.dir = source["dir"];
+	        this.tools = this.convertValues(source["tools"], ResolvedToolInfo);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class CoworkerList {
 	    dir: string;
@@ -254,6 +292,7 @@ export namespace app {
 	        this.model = source["model"];
 	    }
 	}
+	
 	export class Settings {
 	    provider: string;
 	    openai: ProviderSettings;
@@ -297,7 +336,8 @@ export namespace app {
 	export class SettingsView {
 	    settings: Settings;
 	    key_stored: {[key: string]: boolean};
-	    keychain_error: string;
+	    keychain_errors: {[key: string]: string};
+	    key_from_env: {[key: string]: boolean};
 	    model: string;
 	    model_error: string;
 	    settings_file: string;
@@ -312,7 +352,8 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.settings = this.convertValues(source["settings"], Settings);
 	        this.key_stored = source["key_stored"];
-	        this.keychain_error = source["keychain_error"];
+	        this.keychain_errors = source["keychain_errors"];
+	        this.key_from_env = source["key_from_env"];
 	        this.model = source["model"];
 	        this.model_error = source["model_error"];
 	        this.settings_file = source["settings_file"];
