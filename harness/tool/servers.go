@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -33,6 +34,9 @@ const MaxServersFileBytes = jsonfile.MaxSize
 // is refused: SSE is not supported).
 //
 // Rules:
+//   - A "url" must be http:// or https:// on a loopback host (127.0.0.0/8,
+//     ::1 or localhost): SPEC §3 allows streamable HTTP for a local service
+//     only. Any other host is an error naming the file, line and column.
 //   - Unknown fields, wrong types, duplicate keys, malformed JSON and files
 //     over 1 MiB are errors naming the file, line and column.
 //   - "${VAR}" in env and header values expands from the environment; an
@@ -188,8 +192,13 @@ func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer
 		if s.URL, err = u.AsString(); err != nil {
 			return s, err
 		}
-		if p, perr := url.Parse(s.URL); perr != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		p, perr := url.Parse(s.URL)
+		if perr != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 			return s, u.Err(fmt.Sprintf("%q is not an http:// or https:// URL", s.URL), `write it like "http://127.0.0.1:8931/mcp"`)
+		}
+		if !loopbackHost(p.Hostname()) {
+			return s, u.Err(fmt.Sprintf("%q is not a loopback address; a streamable_http provider must be a service on this computer (SPEC §3)", p.Hostname()),
+				`run the provider locally and use 127.0.0.1, [::1] or localhost, like "http://127.0.0.1:8931/mcp"`)
 		}
 		if v := e.Get("headers"); v != nil {
 			if s.Headers, err = expandMap(v); err != nil {
@@ -198,6 +207,19 @@ func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer
 		}
 	}
 	return s, nil
+}
+
+// loopbackHost reports whether host (a URL's host without port or
+// brackets) names this computer: an IP address in 127.0.0.0/8 or ::1
+// (IPv4-mapped forms included) or the name "localhost" in any case.
+// Other names, "localhost." and "*.localhost" included, are refused: what
+// they resolve to is up to DNS.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func required(path string, f *jsonfile.Field, key string) (*jsonfile.Node, error) {

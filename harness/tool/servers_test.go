@@ -89,6 +89,8 @@ func TestRegisterServersFileErrors(t *testing.T) {
 		{"args-type.json", 2, 62, `"servers.x.args[1]" must be a string, not a number`},
 		{"duplicate.json", 3, 3, `duplicate key "x" (first at line 2, column 3)`},
 		{"bad-url.json", 2, 48, `"ftp://127.0.0.1/mcp" is not an http:// or https:// URL`},
+		{"remote-url.json", 2, 48, `"mcp.example.com" is not a loopback address; a streamable_http provider must be a service on this computer`},
+		{"remote-url-ecosystem.json", 2, 16, `"192.168.1.10" is not a loopback address`},
 		{"bad-transport.json", 2, 22, `unknown transport "websocket"; use "stdio" or "streamable_http"`},
 		{"type-mismatch.json", 2, 17, `server "x" is of type "http" but has no "url"`},
 		{"bad-var.json", 2, 60, `"HOME:-/root" is not a variable name`},
@@ -144,6 +146,47 @@ func TestRegisterServersFileMissingAndLarge(t *testing.T) {
 	}
 	if err := NewRegistry().RegisterServersFile(dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Errorf("folder: %v", err)
+	}
+}
+
+// SPEC §3: streamable HTTP is for a local service; only loopback hosts
+// are accepted.
+func TestServersFileURLMustBeLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		ok  bool
+	}{
+		{"http://127.0.0.1:8931/mcp", true},
+		{"https://127.4.5.6/mcp", true},
+		{"http://[::1]:8931/mcp", true},
+		{"http://[::ffff:127.0.0.1]:1/mcp", true},
+		{"http://localhost:8931/mcp", true},
+		{"http://LocalHost/mcp", true},
+		{"http://0.0.0.0:8931/mcp", false},
+		{"http://[::]:8931/mcp", false},
+		{"http://10.0.0.1/mcp", false},
+		{"http://[fe80::1%25lo]:1/mcp", false},
+		{"http://localhost.:1/mcp", false},
+		{"http://evil.localhost/mcp", false},
+		{"http://localhost.example.com/mcp", false},
+		{"http://127.0.0.1.nip.io/mcp", false},
+		{"http://2130706433/mcp", false}, // 127.0.0.1 as a number: not an IP literal Go parses
+	} {
+		p := filepath.Join(t.TempDir(), "servers.json")
+		data := `{"servers": {"x": {"transport": "streamable_http", "url": "` + tc.url + `"}}}`
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ReadServersFile(p)
+		if tc.ok && (err != nil || len(s) != 1 || s[0].URL != tc.url) {
+			t.Errorf("%s: ReadServersFile = %v, %v; want it accepted", tc.url, s, err)
+		}
+		if !tc.ok {
+			e, isPos := jsonfile.AsError(err)
+			if !isPos || e.Line != 1 || e.Col != 59 || !strings.Contains(e.Msg, "is not a loopback address") || len(s) != 0 {
+				t.Errorf("%s: ReadServersFile = %v, %v; want a loopback error at 1:59", tc.url, s, err)
+			}
+		}
 	}
 }
 
