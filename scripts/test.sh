@@ -15,8 +15,9 @@ cd "$(dirname "$0")/.."
 started=$SECONDS
 
 step "apt packages"
-ensure_apt gcc pkg-config dbus libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick xdotool curl \
-  nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl
+pkgs=(gcc pkg-config dbus libgtk-3-dev libwebkit2gtk-4.0-dev shellcheck)
+[ -z "${QUICK:-}" ] && pkgs+=(xvfb xauth imagemagick xdotool curl nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl)
+ensure_apt "${pkgs[@]}"
 
 step "Go and Node modules"
 go mod download
