@@ -28,6 +28,7 @@ var migrations = []migration{
 	{2, "warnings; invocation owners", migrate2},
 	{3, "turn owners; index of running turns; drop the unused chain_ref index", migrate3},
 	{4, "invocations and approvals with CHECK constraints that need no temporary b-tree", migrate4},
+	{5, "index of the chain entries of user policies", migrate5},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -307,6 +308,17 @@ func migrate4(ctx context.Context, tx *sql.Tx) error {
 		`DROP TABLE approvals`,
 		`ALTER TABLE approvals_v4 RENAME TO approvals`,
 		`CREATE INDEX approvals_session ON approvals(session_id, id)`,
+	)
+}
+
+// migrate5 indexes the chain entries of user policies, so that UserPolicy
+// (asked on every call) finds the newest entry of a policy row in one
+// lookup and honours only policies the journal wrote. The index is partial:
+// the chain entries of every other table, written on the call path, add no
+// page to it (SQLite only evaluates the WHERE on insert).
+func migrate5(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`CREATE INDEX chain_policies ON chain(ref, seq) WHERE kind = 'user_policies'`,
 	)
 }
 

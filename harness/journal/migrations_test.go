@@ -264,6 +264,34 @@ func TestMigrate4(t *testing.T) {
 	}
 }
 
+// TestMigrate5 upgrades a version-4 file with a chained user policy: the
+// policy still counts, and the new index holds the chain entries of user
+// policies only.
+func TestMigrate5(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(ctx, j.db, path, 4, j.now); err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(ctx, j.db, path, 5, j.now); err != nil {
+		t.Fatalf("migrate 4→5 = %v", err)
+	}
+	if p, ok, err := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d"); !ok || p != PolicyAllow || err != nil {
+		t.Errorf("UserPolicy after upgrade = %q, %v, %v", p, ok, err)
+	}
+	var indexed, all int
+	j.db.QueryRow(`SELECT count(*) FROM chain INDEXED BY chain_policies WHERE kind = 'user_policies' AND ref > ''`).Scan(&indexed)
+	j.db.QueryRow(`SELECT count(*) FROM chain`).Scan(&all)
+	if indexed != 1 || all < 5 {
+		t.Errorf("chain_policies holds %d entries of %d; want the one user policy", indexed, all)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after migrate 4→5: %v", rep.First)
+	}
+}
+
 // TestFixtureMatchesMigration1 fails if migrate1 was edited: released
 // files have the fixture's schema, so version 1 must keep producing it.
 func TestFixtureMatchesMigration1(t *testing.T) {
