@@ -6,7 +6,11 @@
 # types a prompt into the chat with xdotool, waits for the consent modal,
 # approves it from the keyboard, waits for the turn, and asserts with
 # `openworker journal show --json` that the invocation succeeded.
-# Screenshots go to artifacts/screenshots/ (chat.png, consent.png, ...).
+# It also checks that a second start on the same config dir exits with 0
+# and opens no window (no D-Bus session bus here: the app's lock file does
+# it). Screenshots go to artifacts/screenshots/ (chat.png, consent.png,
+# coworkers.png with a bundle that does not resolve, dismissed.png after
+# closing the servers.json banner, ...).
 #
 # Needs: xvfb xdotool imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go.
 # Never touches the real user config: HOME and XDG_* point into a temp dir.
@@ -57,6 +61,15 @@ echo '{"version":3,"tools":["device.system_info_get"]}' > "$tmp/bundles/e2e-assi
 mkdir -p "$tmp/bundles/broken-one/coworker"
 sed 's/e2e-assistant/broken-one/; s/E2E Assistant/Broken One/' "$tmp/bundles/e2e-assistant/coworker/manifest.md" > "$tmp/bundles/broken-one/coworker/manifest.md"
 printf '{"version": 3,\n "tools": ["device.system_info_get"],\n "tool": []}\n' > "$tmp/bundles/broken-one/coworker/tools.json"
+# One that loads but does not resolve (a tool no provider has): listed as
+# broken too, as `openworker check` reports it, never with "Start chat".
+mkdir -p "$tmp/bundles/no-such-tool/coworker"
+sed 's/e2e-assistant/no-such-tool/; s/E2E Assistant/No Such Tool/' "$tmp/bundles/e2e-assistant/coworker/manifest.md" > "$tmp/bundles/no-such-tool/coworker/manifest.md"
+echo '{"version":3,"tools":["device.system_info_get","device.no_such_tool"]}' > "$tmp/bundles/no-such-tool/coworker/tools.json"
+
+# A servers.json with a typo: the app starts anyway and says so in a banner
+# (a notice that stays until dismissed).
+printf '{"servers": {\n  "typo": {"transport": "stdio", "comand": "x"}}}\n' > "$tmp/servers.json"
 
 # The scripted model: a tool call, then a Markdown answer.
 cat > "$tmp/script.json" <<'JSON'
@@ -86,6 +99,7 @@ echo "app-e2e: starting the app (model $model_url)"
   exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
     OPENAI_BASE_URL="$model_url" OPENAI_API_KEY="scripted-test-key" \
     OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="e2e-assistant" OPENWORKER_MODEL="scripted" \
+    OPENWORKER_SERVERS="$tmp/servers.json" \
     OPENWORKER_E2E_ADDR="$hook" NO_AT_BRIDGE=1 \
     "$tmp/openworker" >"$tmp/app.log" 2>&1
 ) &
@@ -100,6 +114,7 @@ import -window root "$shots/start.png"
 # A second start on the same config dir (Xvfb has no D-Bus session bus, so
 # Wails' own lock cannot see the first one) exits with 0 and opens no window.
 echo "app-e2e: starting a second instance"
+before="$(xdotool search --name '^OpenWorker$' 2>/dev/null | wc -l)"
 set +e
 (
   cd "$tmp"
@@ -110,8 +125,8 @@ code=$?
 set -e
 [ "$code" = 0 ] || fail "the second instance exited with $code: $(cat "$tmp/second.log")"
 grep -q "OpenWorker is already running" "$tmp/second.log" || fail "the second instance did not say the app is running: $(cat "$tmp/second.log")"
-windows="$(xdotool search --name '^OpenWorker$' 2>/dev/null | wc -l)"
-[ "$windows" -le 1 ] || fail "$windows OpenWorker windows after a second start, want 1"
+after="$(xdotool search --name '^OpenWorker$' 2>/dev/null | wc -l)"
+[ "$after" -le "$before" ] || fail "$after OpenWorker X windows after a second start, $before before"
 
 echo "app-e2e: typing the prompt"
 xdotool type --delay 20 "What computer am I on?"
@@ -146,6 +161,12 @@ if [ -n "$win" ]; then
     sleep 0.8
     import -window root "$shots/$(echo "$name" | tr '[:upper:]' '[:lower:]').png"
   done
+  # Dismiss the servers.json banner with its close button (top right of
+  # the main area), then look again.
+  xdotool mousemove --window "$win" 1232 22 click 1
+  xdotool mousemove --window "$win" 700 760
+  sleep 0.5
+  import -window root "$shots/dismissed.png"
 fi
 echo "app-e2e: screenshots in $shots:"
 ls -1 "$shots"
