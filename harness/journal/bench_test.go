@@ -175,3 +175,70 @@ func bareCommitter(b *testing.B, sync string) func() {
 	}
 	return commit
 }
+
+// BenchmarkUserPolicy measures the lookup consent makes twice per call:
+// found (a chained policy: the row, its newest chain entry through the
+// partial index chain_policies, one SHA-256 of the row), missing (no saved
+// policy, the usual case), and unchecked, the plain row lookup UserPolicy
+// made before it checked the chain, for comparison. The journal holds
+// 2,000 chain entries of other rows and 50 policies.
+//
+// Run: go test ./harness/journal -run '^$' -bench UserPolicy
+func BenchmarkUserPolicy(b *testing.B) {
+	ctx := context.Background()
+	j, err := Open(filepath.Join(b.TempDir(), "journal.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { j.Close() })
+	if err := j.CreateSession(ctx, Session{ID: "s", Coworker: "cw", Identity: "i", Provider: "p", Model: "m", Approve: "ask"}); err != nil {
+		b.Fatal(err)
+	}
+	err = j.write(ctx, func(tx *sql.Tx) error { // one commit, not 2,000
+		for i := 0; i < 2000; i++ {
+			res, err := tx.ExecContext(ctx, `INSERT INTO warnings(session_id, code, message, created_at) VALUES ('s','w','filler',?)`, j.stamp())
+			if err != nil {
+				return err
+			}
+			id, _ := res.LastInsertId()
+			if err := j.chainRow(ctx, tx, "warnings", id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		if err := j.SaveUserPolicy(ctx, "cw", fmt.Sprintf("ex.t%d", i), "sha256:d", PolicyAllow); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("found", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, ok, err := j.UserPolicy(ctx, "cw", "ex.t25", "sha256:d"); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("missing", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, ok, err := j.UserPolicy(ctx, "cw", "ex.none", "sha256:d"); ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("unchecked", func(b *testing.B) {
+		st, err := j.prepared(ctx, `SELECT policy FROM user_policies WHERE coworker=? AND tool=? AND descriptor_digest=?`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < b.N; i++ {
+			var p string
+			if err := st.QueryRowContext(ctx, "cw", "ex.t25", "sha256:d").Scan(&p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
