@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -33,8 +34,12 @@ func main() {
 	}
 	if app.WindowAvailable {
 		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {
-			return app.Run(ctx, reg, app.Options{Version: version, Args: args})
-		}))
+			err := app.Run(ctx, reg, app.Options{Version: version, Args: args})
+			if errors.Is(err, app.ErrUsage) {
+				return cli.UsageError(err)
+			}
+			return err
+		}, app.FlagUsage()))
 	}
 	cli.MainWithRegistry(reg, opts...)
 }

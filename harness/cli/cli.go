@@ -49,22 +49,29 @@ type Desktop func(ctx context.Context, reg *tool.Registry, args []string) error
 type Option func(*config)
 
 type config struct {
-	version  Version
-	desktop  Desktop
-	servers  map[string]func(ctx context.Context) error
-	stdin    io.Reader
-	stdout   io.Writer
-	stderr   io.Writer
-	getenv   func(string) string
-	terminal func() bool
+	version      Version
+	desktop      Desktop
+	desktopUsage string
+	servers      map[string]func(ctx context.Context) error
+	stdin        io.Reader
+	stdout       io.Writer
+	stderr       io.Writer
+	getenv       func(string) string
+	terminal     func() bool
 }
 
 // WithVersion sets what `version` prints.
 func WithVersion(v Version) Option { return func(c *config) { c.version = v } }
 
-// WithDesktop sets what a bare `openworker` starts. Without it, a bare
-// invocation prints usage.
-func WithDesktop(d Desktop) Option { return func(c *config) { c.desktop = d } }
+// WithDesktop sets what a bare `openworker` starts, and the help for its
+// flags (shown by --help). Without it, a bare invocation prints usage.
+func WithDesktop(d Desktop, flagUsage string) Option {
+	return func(c *config) { c.desktop, c.desktopUsage = d, flagUsage }
+}
+
+// UsageError marks err as bad usage: Run exits 2. A Desktop returns it for
+// bad flags.
+func UsageError(err error) error { return &exitError{ExitUsage, err} }
 
 // WithMCPServer adds `openworker mcp serve NAME`, an MCP server on stdio
 // built into this binary (the device tools use it).
@@ -161,6 +168,9 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	if c.desktop != nil && c.desktopUsage != "" {
+		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
+	}
 	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.versionCommand())
 	return root
 }
@@ -226,4 +236,12 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "\n")
 }
