@@ -247,3 +247,21 @@ func copyDir(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+func TestSecretsFromServersFileNeverPrinted(t *testing.T) {
+	const secret = "sk-supersecret-TOKEN-42"
+	t.Setenv("MY_SECRET", secret)
+	dir := t.TempDir()
+	servers := filepath.Join(dir, "servers.json")
+	os.WriteFile(servers, []byte(`{"servers": {"leak": {"transport": "stdio", "command": "/bin/sh",
+  "args": ["-c", "echo auth failed for token $TOKEN >&2; exit 1"], "env": {"TOKEN": "${MY_SECRET}"}}}}`), 0o644)
+	cw := filepath.Join(dir, "cw", "leaky", "coworker")
+	os.MkdirAll(cw, 0o755)
+	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: leaky\nname: Leaky\n---\nLeak.\n"), 0o644)
+	os.WriteFile(filepath.Join(cw, "tools.json"), []byte(`{"version":3,"tools":["leak.get"]}`), 0o644)
+	r := runBin(t, "check", "--coworkers", filepath.Join(dir, "cw"), "--servers", servers)
+	out := r.stdout + r.stderr
+	if r.code != 2 || !strings.Contains(out, "auth failed for token [redacted]") || strings.Contains(out, secret) {
+		t.Fatalf("exit %d, want 2 with the stderr tail redacted:\n%s", r.code, out)
+	}
+}

@@ -44,6 +44,17 @@ type ProgressFunc func(message string, data json.RawMessage) error
 //
 // Bounds on the result size and the call time are the harness's (SPEC §6).
 func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessage, progress func(msg string, data json.RawMessage) error) (tool.Output, error) {
+	if progress != nil && p.secrets.active() {
+		inner := progress
+		progress = func(msg string, data json.RawMessage) error {
+			return inner(p.secrets.text(msg), p.secrets.json(data))
+		}
+	}
+	out, err := p.callTool(ctx, name, args, progress)
+	return p.secrets.output(out), p.secrets.err(err)
+}
+
+func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessage, progress func(msg string, data json.RawMessage) error) (tool.Output, error) {
 	if !p.Alive() {
 		return tool.Output{}, p.deadError(fmt.Sprintf("tools/call %q", name))
 	}

@@ -82,6 +82,8 @@ type Provider struct {
 
 	stdio *stdioProcess // nil for streamable HTTP
 
+	secrets redactor // the server's secrets, replaced in all it sends back
+
 	seq atomic.Uint64
 	// catalog counts notifications/tools/list_changed from the server.
 	catalog atomic.Uint64
@@ -113,7 +115,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	if srv.Transport == "" {
 		srv.Transport = tool.TransportStdio
 	}
-	p := &Provider{srv: srv, opts: o, calls: map[string]*callState{}, done: make(chan struct{})}
+	p := &Provider{srv: srv, opts: o, calls: map[string]*callState{}, done: make(chan struct{}), secrets: newRedactor(srv.Secrets)}
 	client := sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler: p.onProgress,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
@@ -140,7 +142,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	start := time.Now()
 	cs, err := client.Connect(ctx, t, nil)
 	if err != nil {
-		return nil, p.startError(ctx, err)
+		return nil, p.secrets.err(p.startError(ctx, err))
 	}
 	p.session = cs
 	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
@@ -200,7 +202,7 @@ func (p *Provider) StderrTail() string {
 	if p.stdio == nil {
 		return ""
 	}
-	return p.stdio.stderr.String()
+	return p.secrets.text(p.stdio.stderr.String())
 }
 
 // Alive reports whether the session is still open: false once the provider

@@ -32,6 +32,11 @@ type MCPServer struct {
 	URL       string
 	Headers   map[string]string
 	Source    string
+	// Secrets are values that must never appear in errors, logs, results
+	// or the journal (SPEC §6): the harness replaces them with
+	// "[redacted]" in everything the provider sends back. RegisterServersFile
+	// adds every value expanded from ${VAR} and every header value.
+	Secrets []string
 }
 
 func (s MCPServer) where() string {

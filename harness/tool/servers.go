@@ -169,9 +169,11 @@ func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer
 			}
 		}
 		if v := e.Get("env"); v != nil {
-			if s.Env, err = expandMap(v); err != nil {
+			var secrets []string
+			if s.Env, secrets, err = expandMap(v); err != nil {
 				return s, err
 			}
+			s.Secrets = append(s.Secrets, secrets...)
 		}
 		if v := e.Get("cwd"); v != nil {
 			if s.Dir, err = v.AsString(); err != nil {
@@ -201,8 +203,14 @@ func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer
 				`run the provider locally and use 127.0.0.1, [::1] or localhost, like "http://127.0.0.1:8931/mcp"`)
 		}
 		if v := e.Get("headers"); v != nil {
-			if s.Headers, err = expandMap(v); err != nil {
+			if s.Headers, _, err = expandMap(v); err != nil {
 				return s, err
+			}
+			for _, h := range s.Headers { // header values are credentials more often than not
+				s.Secrets = append(s.Secrets, h)
+				if _, tok, ok := strings.Cut(h, " "); ok {
+					s.Secrets = append(s.Secrets, tok)
+				}
 			}
 		}
 	}
@@ -307,31 +315,36 @@ func ecosystemTransport(path string, f *jsonfile.Field) (string, error) {
 }
 
 // expandMap reads an object of strings and expands ${VAR} in each value.
-func expandMap(n *jsonfile.Node) (map[string]string, error) {
+// It also returns the values that came from the environment: secrets.
+func expandMap(n *jsonfile.Node) (map[string]string, []string, error) {
 	if err := n.Expect(jsonfile.Object); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make(map[string]string, len(n.Fields))
+	var secrets []string
 	for _, f := range n.Fields {
 		raw, err := f.Value.AsString()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		v, err := expandVars(raw)
+		v, vars, err := expandVars(raw)
 		if err != nil {
-			return nil, f.Value.Err(fmt.Sprintf("%s: %v", f.Value.Name(), err), "")
+			return nil, nil, f.Value.Err(fmt.Sprintf("%s: %v", f.Value.Name(), err), "")
 		}
+		secrets = append(secrets, vars...)
 		out[f.Key] = v
 	}
-	return out, nil
+	return out, secrets, nil
 }
 
 // expandVars replaces ${VAR} with the environment variable VAR and "$$"
-// with "$". Any other "$" is kept. The error never contains a value.
-func expandVars(s string) (string, error) {
+// with "$". Any other "$" is kept. It also returns the values substituted.
+// The error never contains a value.
+func expandVars(s string) (string, []string, error) {
 	if !strings.Contains(s, "$") {
-		return s, nil
+		return s, nil, nil
 	}
+	var vals []string
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -346,23 +359,24 @@ func expandVars(s string) (string, error) {
 		case '{':
 			end := strings.IndexByte(s[i+2:], '}')
 			if end < 0 {
-				return "", fmt.Errorf("\"${\" is not closed; write ${NAME}, or $$ for a literal $")
+				return "", nil, fmt.Errorf("\"${\" is not closed; write ${NAME}, or $$ for a literal $")
 			}
 			name := s[i+2 : i+2+end]
 			if !validVarName(name) {
-				return "", fmt.Errorf("%q is not a variable name; write ${NAME} with letters, digits and '_' (defaults like ${NAME:-x} are not supported)", name)
+				return "", nil, fmt.Errorf("%q is not a variable name; write ${NAME} with letters, digits and '_' (defaults like ${NAME:-x} are not supported)", name)
 			}
 			v, ok := lookupEnv(name)
 			if !ok {
-				return "", fmt.Errorf("environment variable %s is not set; set it before starting OpenWorker (an unset variable is never replaced by an empty string)", name)
+				return "", nil, fmt.Errorf("environment variable %s is not set; set it before starting OpenWorker (an unset variable is never replaced by an empty string)", name)
 			}
 			b.WriteString(v)
+			vals = append(vals, v)
 			i += 2 + end
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), nil
+	return b.String(), vals, nil
 }
 
 func validVarName(s string) bool {

@@ -34,9 +34,9 @@ func TestRegisterServersFileGood(t *testing.T) {
 	want := []MCPServer{
 		{Namespace: "acer", Transport: TransportStdio, Program: "bin/acer-mcp-launcher", Args: []string{"--log", "debug"},
 			Env: map[string]string{"LOG": "1", "TOKEN": "s3cret", "PRICE": "$5 and $HOME"},
-			Dir: filepath.Join(abs, "work"), Source: p + ":3"},
+			Dir: filepath.Join(abs, "work"), Source: p + ":3", Secrets: []string{"s3cret"}},
 		{Namespace: "lights", Transport: TransportStreamableHTTP, URL: "http://127.0.0.1:8931/mcp",
-			Headers: map[string]string{"Authorization": "Bearer l1ghts"}, Source: p + ":10"},
+			Headers: map[string]string{"Authorization": "Bearer l1ghts"}, Source: p + ":10", Secrets: []string{"Bearer l1ghts", "l1ghts"}},
 		{Namespace: "plain", Transport: TransportStdio, Program: "/usr/bin/plain", Source: p + ":15"},
 	}
 	if d := cmp.Diff(want, r.Servers()); d != "" {
@@ -56,8 +56,8 @@ func TestRegisterServersFileEcosystem(t *testing.T) {
 	}
 	want := []MCPServer{
 		{Namespace: "files", Transport: TransportStdio, Program: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"},
-			Env: map[string]string{"A": "s3cret"}, Source: p + ":3"},
-		{Namespace: "remote", Transport: TransportStreamableHTTP, URL: "https://127.0.0.1:9443/mcp", Headers: map[string]string{"X-Key": "l1ghts"}, Source: p + ":4"},
+			Env: map[string]string{"A": "s3cret"}, Source: p + ":3", Secrets: []string{"s3cret"}},
+		{Namespace: "remote", Transport: TransportStreamableHTTP, URL: "https://127.0.0.1:9443/mcp", Headers: map[string]string{"X-Key": "l1ghts"}, Source: p + ":4", Secrets: []string{"l1ghts"}},
 		{Namespace: "typed-http", Transport: TransportStreamableHTTP, URL: "http://localhost:1/mcp", Source: p + ":6"},
 		{Namespace: "typed-s_h", Transport: TransportStreamableHTTP, URL: "http://localhost:3/mcp", Source: p + ":8"},
 		{Namespace: "typed-sh", Transport: TransportStreamableHTTP, URL: "http://localhost:2/mcp", Source: p + ":7"},
@@ -258,7 +258,7 @@ func TestExpandVars(t *testing.T) {
 		"$$${ACER_TOKEN}$$":         "$s3cret$",
 		"$HOME $ {x}":               "$HOME $ {x}",
 	} {
-		if got, err := expandVars(in); got != want || err != nil {
+		if got, _, err := expandVars(in); got != want || err != nil {
 			t.Errorf("expandVars(%q) = %q, %v, want %q", in, got, err, want)
 		}
 	}
@@ -270,7 +270,7 @@ func TestExpandVars(t *testing.T) {
 		"${A B}":               `"A B" is not a variable name`,
 		"${ACER_TOKEN}${NOPE}": "NOPE is not set",
 	} {
-		if got, err := expandVars(in); err == nil || !strings.Contains(err.Error(), frag) || got != "" {
+		if got, _, err := expandVars(in); err == nil || !strings.Contains(err.Error(), frag) || got != "" {
 			t.Errorf("expandVars(%q) = %q, %v, want error %q", in, got, err, frag)
 		}
 	}

@@ -1,0 +1,95 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// Redacted replaces a secret in anything a provider sends back.
+const Redacted = "[redacted]"
+
+// minSecret is the shortest value treated as a secret: shorter ones ("1",
+// "on") would blank out ordinary text.
+const minSecret = 4
+
+// redactor replaces a server's secrets (tool.MCPServer.Secrets) in results,
+// progress, stderr and errors, so they never reach the model, the journal or
+// a log (SPEC §6). The zero value does nothing.
+type redactor struct{ r *strings.Replacer }
+
+func newRedactor(secrets []string) redactor {
+	var pairs []string
+	for _, s := range secrets {
+		if len(s) < minSecret {
+			continue
+		}
+		pairs = append(pairs, s, Redacted)
+		// The same value as it appears inside a JSON string.
+		if q, err := json.Marshal(s); err == nil {
+			if inner := string(q[1 : len(q)-1]); inner != s {
+				pairs = append(pairs, inner, Redacted)
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return redactor{}
+	}
+	return redactor{strings.NewReplacer(pairs...)}
+}
+
+func (r redactor) active() bool { return r.r != nil }
+
+func (r redactor) text(s string) string {
+	if r.r == nil {
+		return s
+	}
+	return r.r.Replace(s)
+}
+
+// json redacts inside a JSON value; the result stays valid JSON because a
+// secret is replaced by plain text inside the string that held it.
+func (r redactor) json(b json.RawMessage) json.RawMessage {
+	if r.r == nil || len(b) == 0 {
+		return b
+	}
+	out := json.RawMessage(r.r.Replace(string(b)))
+	if !json.Valid(out) { // a secret that spanned JSON syntax: drop the value
+		return json.RawMessage(`{"redacted":true}`)
+	}
+	return out
+}
+
+func (r redactor) output(o tool.Output) tool.Output {
+	if r.r == nil {
+		return o
+	}
+	o.Text = r.text(o.Text)
+	o.Structured = r.json(o.Structured)
+	return o
+}
+
+// err returns err with its message redacted, keeping errors.Is and
+// errors.As working through Unwrap.
+func (r redactor) err(err error) error {
+	if err == nil || r.r == nil {
+		return err
+	}
+	if te, ok := err.(*tool.ToolError); ok {
+		return &tool.ToolError{Code: te.Code, Message: r.text(te.Message)}
+	}
+	msg := err.Error()
+	if red := r.text(msg); red != msg {
+		return &redactedError{msg: red, err: err}
+	}
+	return err
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }

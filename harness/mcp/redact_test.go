@@ -1,0 +1,37 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/openworker/desktop/harness/tool"
+)
+
+func TestRedactorHidesSecretsEverywhere(t *testing.T) {
+	r := newRedactor([]string{"sk-supersecret-42", `pa"ss\word`, "on"})
+	out := r.output(tool.Output{
+		Text:       "token sk-supersecret-42 and on",
+		Structured: json.RawMessage(`{"a":"sk-supersecret-42","b":"pa\"ss\\word"}`),
+	})
+	if out.Text != "token [redacted] and on" {
+		t.Errorf("Text = %q (short values like \"on\" stay)", out.Text)
+	}
+	if string(out.Structured) != `{"a":"[redacted]","b":"[redacted]"}` || !json.Valid(out.Structured) {
+		t.Errorf("Structured = %s", out.Structured)
+	}
+	base := errors.New("exited; stderr: auth failed for sk-supersecret-42")
+	err := r.err(base)
+	if strings.Contains(err.Error(), "supersecret") || !errors.Is(err, base) {
+		t.Errorf("err = %v (Is base: %v)", err, errors.Is(err, base))
+	}
+	te := r.err(&tool.ToolError{Code: "x", Message: "bad key sk-supersecret-42"})
+	var got *tool.ToolError
+	if !errors.As(te, &got) || strings.Contains(got.Message, "supersecret") {
+		t.Errorf("tool error = %v", te)
+	}
+	if (redactor{}).text("sk-supersecret-42") != "sk-supersecret-42" {
+		t.Error("the zero redactor changed text")
+	}
+}
