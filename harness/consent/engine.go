@@ -58,13 +58,28 @@ type Subject struct {
 // Decide returns the outcome for one call. It prompts only when no policy or
 // grant decides and the mode is Ask.
 func (e *Engine) Decide(ctx context.Context, s Subject) Outcome {
-	mp := ManifestPolicy(s.Policies, s.Tool)
 	var up Policy
+	var ignored error
 	if e.Store != nil {
-		if p, ok, err := e.Store.UserPolicy(ctx, s.Coworker, s.Tool, s.Digest); err == nil && ok {
+		p, ok, err := e.Store.UserPolicy(ctx, s.Coworker, s.Tool, s.Digest)
+		switch {
+		case err != nil:
+			ignored = err
+		case ok:
 			up = Policy(p)
 		}
 	}
+	out := e.decide(ctx, s, up)
+	if ignored != nil {
+		// A saved policy the store could not vouch for (for example a row
+		// written outside the journal's hash chain) is ignored: say so.
+		out.Reason += "; a saved policy was ignored: " + ignored.Error()
+	}
+	return out
+}
+
+func (e *Engine) decide(ctx context.Context, s Subject, up Policy) Outcome {
+	mp := ManifestPolicy(s.Policies, s.Tool)
 	switch {
 	case mp == PolicyDeny:
 		return Outcome{Deny, SourceManifest, fmt.Sprintf("the coworker's manifest denies %s", s.Tool)}
