@@ -111,7 +111,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 
 	// Consent is rechecked at execution time (SPEC §7): a prompt may have
 	// waited minutes, and the session, policies or descriptor may have moved.
-	if why := t.recheck(ctx, rtool); why != "" {
+	if why := t.recheck(ctx, rtool, out.Source == consent.SourcePrompt); why != "" {
 		if ctx.Err() != nil {
 			t.stop = "the turn was cancelled"
 		}
@@ -274,8 +274,11 @@ func checkOutput(o tool.Output, l tool.Limits) error {
 
 // recheck returns why consent no longer holds for a call, or "": the turn
 // must not be cancelled, the session not closed, no deny policy may have
-// appeared, and the tool's descriptor must still be the pinned one.
-func (t *turn) recheck(ctx context.Context, rt *ResolvedTool) string {
+// appeared, and the tool's descriptor must still be the pinned one. The
+// saved policies are read again only when time has passed since the
+// decision read them (a prompt was answered, or images are forwarded after
+// the call).
+func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) string {
 	s := t.s
 	if ctx.Err() != nil {
 		return "the turn was cancelled"
@@ -289,7 +292,7 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool) string {
 	if consent.ManifestPolicy(s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
 		return "the coworker's manifest denies " + rt.Name
 	}
-	if st := s.rt.consent.Store; st != nil {
+	if st := s.rt.consent.Store; st != nil && reread {
 		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, rt.Pin.Digest); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
 			return "you chose to always deny " + rt.Name + " for this coworker"
 		}
@@ -309,7 +312,7 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool) string {
 // forwardImages rechecks consent before images reach the model (SPEC §7);
 // when it no longer holds, the images are withheld and a warning journaled.
 func (t *turn) forwardImages(ctx context.Context, rt *ResolvedTool, imgs []tool.Image) []model.Image {
-	if why := t.recheck(ctx, rt); why != "" {
+	if why := t.recheck(ctx, rt, true); why != "" {
 		t.warn(ctx, "images_withheld", fmt.Sprintf("%d image(s) from %s were not forwarded: %s", len(imgs), rt.Name, why))
 		return nil
 	}
