@@ -22,9 +22,9 @@ func (c *config) journalCommand() *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErr("unknown journal command %q; use list, show, reconcile or verify", args[0])
+				return usageErr("unknown journal command %q; use list, show, reconcile, verify, policies or revoke", args[0])
 			}
-			return usageErr("journal needs a command: list, show, reconcile or verify")
+			return usageErr("journal needs a command: list, show, reconcile, verify, policies or revoke")
 		},
 	}
 	cmd.PersistentFlags().StringVar(&db, "db", "", "journal file (default "+DefaultDBPath()+")")
@@ -155,6 +155,7 @@ func (c *config) journalCommand() *cobra.Command {
 		},
 	}
 	cmd.AddCommand(list, show, reconcile, verify)
+	cmd.AddCommand(c.policyCommands(open, &asJSON)...)
 	return cmd
 }
 

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/spf13/cobra"
+)
+
+// policyCommands lists the saved "always allow" answers and takes them back
+// (SPEC §7: a user policy is keyed by coworker, tool and descriptor digest).
+func (c *config) policyCommands(open func() (*journal.Journal, error), asJSON *bool) []*cobra.Command {
+	var coworker string
+	list := &cobra.Command{
+		Use:   "policies [--coworker ID]",
+		Short: "list the saved answers (always allow / deny) per coworker and tool",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			j, err := open()
+			if err != nil {
+				return err
+			}
+			defer j.Close()
+			rows, err := j.UserPolicies(cmd.Context(), coworker)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				return writeJSON(c.stdout, rows)
+			}
+			if len(rows) == 0 {
+				fmt.Fprintln(c.stdout, "no saved policies")
+			}
+			for _, r := range rows {
+				fmt.Fprintf(c.stdout, "%-20s %-32s %-5s %s (saved %s)\n", r.Coworker, r.Tool, r.Policy, r.DescriptorDigest, r.UpdatedAt.Local().Format("2006-01-02 15:04"))
+			}
+			return nil
+		},
+	}
+	list.Flags().StringVar(&coworker, "coworker", "", "only this coworker")
+	revoke := &cobra.Command{
+		Use:   "revoke COWORKER TOOL",
+		Short: "take back saved answers for a coworker's tool: it asks again",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageErr("revoke needs COWORKER and TOOL, e.g. journal revoke device-assistant device.battery_status_get")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			j, err := open()
+			if err != nil {
+				return err
+			}
+			defer j.Close()
+			rows, err := j.UserPolicies(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			n := 0
+			for _, r := range rows {
+				if r.Tool != args[1] || r.Policy == journal.PolicyAsk {
+					continue
+				}
+				// Saved as "ask" rather than deleted, so the hash chain keeps
+				// the history of the answer.
+				if err := j.SaveUserPolicy(cmd.Context(), r.Coworker, r.Tool, r.DescriptorDigest, journal.PolicyAsk); err != nil {
+					return err
+				}
+				n++
+			}
+			if n == 0 {
+				return usageErr("no saved answer for %s of coworker %q (see journal policies)", args[1], args[0])
+			}
+			fmt.Fprintf(c.stdout, "revoked %d saved answer(s) for %s of %s: it asks again\n", n, args[1], args[0])
+			return nil
+		},
+	}
+	return []*cobra.Command{list, revoke}
+}
