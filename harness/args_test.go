@@ -64,3 +64,22 @@ func TestArgumentsAreNormalizedBeforeConsent(t *testing.T) {
 		t.Fatalf("duplicate keys: %+v, want refused naming the duplicate", invs[1])
 	}
 }
+
+func TestTerminalControlsAreEscaped(t *testing.T) {
+	echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
+	p := &seenPrompter{}
+	e := newEnv(t, envOpts{
+		tools: []tool.Tool{echo}, selected: []string{"test.echo"}, mode: consent.Ask, prompter: p,
+		replies: []modeltest.Reply{
+			{ToolCalls: []model.ToolCall{call("c1", "test__echo", "{\"text\":\"a\u009b2Kb\u202eevil\u202c\u007f\"}")}},
+			{Text: "done"},
+		},
+	})
+	if _, _, err := e.send("x"); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"text":"a\u009b2Kb\u202eevil\u202c\u007f"}`
+	if len(p.args) != 1 || p.args[0] != want {
+		t.Fatalf("prompted %q, want %q", p.args, want)
+	}
+}

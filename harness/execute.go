@@ -81,7 +81,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	if rtool.missing {
 		return refuse("descriptor_missing", fmt.Sprintf("the provider no longer lists %s; it cannot run in this session", rtool.Name))
 	}
-	if why, err := t.catalogChanged(ctx, rtool); err != nil || why != "" {
+	if why, err := t.catalogChanged(ctx, rtool, false); err != nil || why != "" {
 		if err != nil {
 			why = err.Error()
 		}
@@ -89,6 +89,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	}
 	norm, err := validateArgs(rtool, call.Arguments)
 	if err != nil {
+		args = mustJSONString(call.Arguments) // journal exactly what was refused
 		return refuse("invalid_arguments", err.Error())
 	}
 	args = norm
@@ -297,7 +298,7 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) strin
 			return "you chose to always deny " + rt.Name + " for this coworker"
 		}
 	}
-	if why, err := t.catalogChanged(ctx, rt); err != nil || why != "" {
+	if why, err := t.catalogChanged(ctx, rt, true); err != nil || why != "" {
 		if err != nil {
 			return err.Error()
 		}

@@ -84,7 +84,14 @@ func (t *turn) prepare(ctx context.Context) error {
 // tool is gone) the session takes the new descriptor, the tool's grants are
 // dropped and the call must be refused before any I/O (SPEC §5, §9): the
 // person will be asked again for the new descriptor. It returns why, or "".
-func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool) (string, error) {
+//
+// With always set (just before the call, SPEC §9: "before each call the
+// harness resolves the exact descriptor pinned for the session") the
+// catalog is listed whatever the notifications said: a provider may change
+// a tool without announcing it, or announce it late (go-sdk debounces the
+// notification). A provider can still swap a tool between this listing and
+// the call; no client can see that.
+func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool, always bool) (string, error) {
 	if rt.native != nil {
 		return "", nil
 	}
@@ -95,7 +102,7 @@ func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool) (string, er
 		return "", err
 	}
 	v := p.CatalogVersion()
-	if seen, ok := t.catalogSeen[ns]; ok && seen == v {
+	if seen, ok := t.catalogSeen[ns]; ok && seen == v && !always {
 		return "", nil
 	}
 	if t.catalogSeen == nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -223,6 +224,20 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, 
 		rtool.Pin = pin
 		res.byAlias[rtool.Alias] = len(res.Tools)
 		res.Tools = append(res.Tools, rtool)
+	}
+	// A policy must name a selected tool. The bundle loader checks this
+	// for explicit selections; a v1 selection (whole providers) is known
+	// only now, after discovery.
+	selected := make(map[string]bool, len(res.Tools))
+	for _, t := range res.Tools {
+		selected[t.Name] = true
+	}
+	for name := range b.Policy {
+		if name == "*" || selected[name] {
+			continue
+		}
+		return nil, &ResolveError{Coworker: b.ID, Tool: name, File: filepath.Join(b.Dir, "coworker", "manifest.md"),
+			Msg: "the manifest's policy names it, but the selection does not contain it; fix the name (names are exact and case-sensitive) or remove the entry"}
 	}
 	return res, nil
 }

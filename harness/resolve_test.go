@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,5 +35,25 @@ func TestResolveErrorsNameTheFilePositionAndTheChoices(t *testing.T) {
 				t.Errorf("%s: error %q does not say %q", tc.selected, err, w)
 			}
 		}
+	}
+}
+
+func TestPolicyForAToolOutsideAWholeProviderSelection(t *testing.T) {
+	e := newEnv(t, envOpts{device: true, selected: []string{"device.battery_status_get"}})
+	// Rewrite the bundle as v1 (every device tool) with a misspelled policy.
+	cw := filepath.Join(e.dir, "coworkers", "tester", "coworker")
+	writeFile(t, filepath.Join(cw, "tools.json"), `{"version":1,"mcp":["device"]}`)
+	writeFile(t, filepath.Join(cw, "manifest.md"), "---\nid: tester\nname: T\npolicy:\n  device.system_info_gett: deny\n---\nHi.\n")
+	_, err := e.rt.NewSession(context.Background(), "tester")
+	var re *harness.ResolveError
+	if !errors.As(err, &re) || re.Tool != "device.system_info_gett" || filepath.Base(re.File) != "manifest.md" {
+		t.Fatalf("NewSession = %v, want a ResolveError for the policy in manifest.md", err)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -64,7 +64,39 @@ func normalizeJSON(raw []byte) (json.RawMessage, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return json.RawMessage(bytes.TrimRight(buf.Bytes(), "\n")), nil
+	return escapeControls(bytes.TrimRight(buf.Bytes(), "\n")), nil
+}
+
+// escapeControls rewrites, as \uXXXX, the characters encoding/json leaves
+// raw but a terminal may act on: DEL, the C1 controls (U+0080–U+009F, such
+// as the 8-bit CSI) and the bidirectional embeddings, overrides and
+// isolates, which can reorder what a person reads in a consent prompt. In
+// normalized JSON they can only stand inside strings, where \uXXXX means
+// the same character.
+func escapeControls(b []byte) json.RawMessage {
+	needs := false
+	for _, r := range string(b) {
+		if isTerminalControl(r) {
+			needs = true
+			break
+		}
+	}
+	if !needs {
+		return json.RawMessage(b)
+	}
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		if isTerminalControl(r) {
+			fmt.Fprintf(&out, "\\u%04x", r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return json.RawMessage(out.Bytes())
+}
+
+func isTerminalControl(r rune) bool {
+	return r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 func resolvedSchema(rt *ResolvedTool) (*jsonschema.Resolved, error) {

@@ -25,14 +25,30 @@ func (c *config) policyCommands(open func() (*journal.Journal, error), asJSON *b
 			if err != nil {
 				return err
 			}
-			if *asJSON {
-				return writeJSON(c.stdout, rows)
+			type listed struct {
+				journal.UserPolicyRow
+				Ignored string `json:"ignored,omitempty"` // why the harness does not honour it
 			}
-			if len(rows) == 0 {
+			out := make([]listed, 0, len(rows))
+			for _, r := range rows {
+				l := listed{UserPolicyRow: r}
+				// The same lookup consent uses: a row outside the hash chain is ignored.
+				if _, _, err := j.UserPolicy(cmd.Context(), r.Coworker, r.Tool, r.DescriptorDigest); err != nil {
+					l.Ignored = err.Error()
+				}
+				out = append(out, l)
+			}
+			if *asJSON {
+				return writeJSON(c.stdout, out)
+			}
+			if len(out) == 0 {
 				fmt.Fprintln(c.stdout, "no saved policies")
 			}
-			for _, r := range rows {
+			for _, r := range out {
 				fmt.Fprintf(c.stdout, "%-20s %-32s %-5s %s (saved %s)\n", r.Coworker, r.Tool, r.Policy, r.DescriptorDigest, r.UpdatedAt.Local().Format("2006-01-02 15:04"))
+				if r.Ignored != "" {
+					fmt.Fprintf(c.stdout, "    IGNORED: %s\n", r.Ignored)
+				}
 			}
 			return nil
 		},

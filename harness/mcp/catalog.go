@@ -68,7 +68,8 @@ func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
 }
 
 func (p *Provider) remoteTool(t *sdk.Tool) (RemoteTool, error) {
-	rt := RemoteTool{Name: t.Name, Title: t.Title, Description: t.Description, ServerVersion: p.version}
+	// Secrets of the server never reach the model through a description.
+	rt := RemoteTool{Name: t.Name, Title: p.secrets.text(t.Title), Description: p.secrets.text(t.Description), ServerVersion: p.version}
 	var err error
 	if rt.InputSchema, err = schemaJSON(t.InputSchema); err != nil {
 		return RemoteTool{}, fmt.Errorf("mcp provider %q: tool %q: input schema: %w", p.srv.Namespace, t.Name, err)
@@ -76,6 +77,7 @@ func (p *Provider) remoteTool(t *sdk.Tool) (RemoteTool, error) {
 	if len(rt.InputSchema) == 0 {
 		rt.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}
+	rt.InputSchema = p.secrets.json(rt.InputSchema)
 	if rt.OutputSchema, err = schemaJSON(t.OutputSchema); err != nil {
 		return RemoteTool{}, fmt.Errorf("mcp provider %q: tool %q: output schema: %w", p.srv.Namespace, t.Name, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -179,11 +180,22 @@ func (p *Provider) startError(ctx context.Context, err error) error {
 	return fmt.Errorf("mcp provider %q %s: %w%s", ns, what, cause, stderrSuffix(p.stdio.stderr.String()))
 }
 
+// maxStderrInError bounds the stderr tail quoted in an error message;
+// StderrTail keeps more.
+const maxStderrInError = 4 << 10
+
 // stderrSuffix formats a stderr tail for an error message.
 func stderrSuffix(tail string) string {
 	tail = strings.TrimSpace(tail)
 	if tail == "" {
 		return "; no stderr output"
+	}
+	if len(tail) > maxStderrInError {
+		cut := len(tail) - maxStderrInError
+		for cut < len(tail) && !utf8.RuneStart(tail[cut]) {
+			cut++
+		}
+		tail = "…" + tail[cut:]
 	}
 	return "; stderr: " + tail
 }
@@ -202,7 +214,7 @@ func (p *Provider) StderrTail() string {
 	if p.stdio == nil {
 		return ""
 	}
-	return p.secrets.text(p.stdio.stderr.String())
+	return p.secrets.tail(p.stdio.stderr.String())
 }
 
 // Alive reports whether the session is still open: false once the provider

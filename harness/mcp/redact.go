@@ -17,14 +17,18 @@ const minSecret = 4
 // redactor replaces a server's secrets (tool.MCPServer.Secrets) in results,
 // progress, stderr and errors, so they never reach the model, the journal or
 // a log (SPEC §6). The zero value does nothing.
-type redactor struct{ r *strings.Replacer }
+type redactor struct {
+	r       *strings.Replacer
+	secrets []string // those of at least minSecret bytes
+}
 
 func newRedactor(secrets []string) redactor {
-	var pairs []string
+	var pairs, kept []string
 	for _, s := range secrets {
 		if len(s) < minSecret {
 			continue
 		}
+		kept = append(kept, s)
 		pairs = append(pairs, s, Redacted)
 		// The same value as it appears inside a JSON string.
 		if q, err := json.Marshal(s); err == nil {
@@ -36,10 +40,26 @@ func newRedactor(secrets []string) redactor {
 	if len(pairs) == 0 {
 		return redactor{}
 	}
-	return redactor{strings.NewReplacer(pairs...)}
+	return redactor{strings.NewReplacer(pairs...), kept}
 }
 
 func (r redactor) active() bool { return r.r != nil }
+
+// tail redacts a stderr tail, which may begin in the middle of a secret
+// (older output was dropped): a leading fragment that ends a secret is
+// redacted too.
+func (r redactor) tail(s string) string {
+	s = r.text(s)
+	body := strings.TrimPrefix(s, "…")
+	for _, sec := range r.secrets {
+		for k := len(sec) - 1; k >= minSecret; k-- {
+			if strings.HasPrefix(body, sec[len(sec)-k:]) {
+				return "…" + Redacted + body[k:]
+			}
+		}
+	}
+	return s
+}
 
 func (r redactor) text(s string) string {
 	if r.r == nil {

@@ -35,3 +35,15 @@ func TestRedactorHidesSecretsEverywhere(t *testing.T) {
 		t.Error("the zero redactor changed text")
 	}
 }
+
+func TestRedactorTailCutInsideASecret(t *testing.T) {
+	r := newRedactor([]string{"sk-SUPERSECRET-0123456789"})
+	got := r.tail("…UPERSECRET-0123456789YYYY")
+	if strings.Contains(got, "SECRET") || !strings.HasSuffix(got, "YYYY") {
+		t.Fatalf("tail = %q", got)
+	}
+	long := strings.Repeat("y", 10<<10)
+	if s := stderrSuffix(long); len(s) > maxStderrInError+32 {
+		t.Fatalf("stderrSuffix of 10 KB is %d bytes", len(s))
+	}
+}
