@@ -84,7 +84,11 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	var merr *harness.ModelError
 	switch {
 	case errors.As(err, &merr):
-		return fmt.Errorf("the model request failed (session %s journaled as failed): %w", s.ID(), err)
+		hint := ""
+		if strings.Contains(err.Error(), "connection refused") {
+			hint = "; is the model server running at that address? Start Ollama (ollama serve) or pass --base-url and --model"
+		}
+		return fmt.Errorf("the model request failed (session %s journaled as failed): %w%s", s.ID(), err, hint)
 	case err != nil:
 		return err
 	}
