@@ -29,29 +29,29 @@ func (c *config) journalCommand() *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVar(&db, "db", "", "journal file (default "+DefaultDBPath()+")")
 	cmd.PersistentFlags().BoolVar(&asJSON, "json", false, "print JSON")
-	open := func() (*journal.Journal, error) {
-		if db == "" {
-			db = DefaultDBPath()
+	// withJournal opens the --db journal for one subcommand and closes it
+	// after.
+	withJournal := func(fn func(cmd *cobra.Command, args []string, j *journal.Journal) error) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, args []string) error {
+			if db == "" {
+				db = DefaultDBPath()
+			}
+			if _, err := os.Stat(db); err != nil {
+				return usageErr("no journal at %s (pass --db FILE)", db)
+			}
+			j, err := journal.Open(db, nil)
+			if err != nil {
+				return err
+			}
+			defer j.Close()
+			return fn(cmd, args, j)
 		}
-		if _, err := os.Stat(db); err != nil {
-			return nil, usageErr("no journal at %s (pass --db FILE)", db)
-		}
-		j, err := journal.Open(db, nil)
-		if err != nil {
-			return nil, err
-		}
-		return j, nil
 	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "list sessions, newest first",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			j, err := open()
-			if err != nil {
-				return err
-			}
-			defer j.Close()
+		RunE: withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			ss, err := j.Sessions(cmd.Context(), 100)
 			if err != nil {
 				return err
@@ -63,18 +63,13 @@ func (c *config) journalCommand() *cobra.Command {
 				fmt.Fprintf(c.stdout, "%s  %s  %-20s %-7s %s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), s.Coworker, s.Status, s.Model)
 			}
 			return nil
-		},
+		}),
 	}
 	show := &cobra.Command{
 		Use:   "show [SESSION]",
 		Short: "show a session (default the newest): turns, messages, invocations, approvals",
 		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			j, err := open()
-			if err != nil {
-				return err
-			}
-			defer j.Close()
+		RunE: withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
 			id, err := sessionArg(cmd.Context(), j, args)
 			if err != nil {
 				return err
@@ -91,7 +86,7 @@ func (c *config) journalCommand() *cobra.Command {
 			}
 			printDetail(c.stdout, d)
 			return nil
-		},
+		}),
 	}
 	var outcome string
 	reconcile := &cobra.Command{
@@ -101,17 +96,12 @@ func (c *config) journalCommand() *cobra.Command {
 			if len(args) != 1 {
 				return usageErr("reconcile needs one INVOCATION id (see journal show), e.g. journal reconcile inv_... --outcome applied")
 			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
 			if outcome != "applied" && outcome != "not-applied" {
 				return usageErr("--outcome must be applied or not-applied")
 			}
-			j, err := open()
-			if err != nil {
-				return err
-			}
-			defer j.Close()
+			return nil
+		},
+		RunE: withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
 			if err := j.Reconcile(cmd.Context(), args[0], outcome); err != nil {
 				if errors.Is(err, journal.ErrNotFound) || errors.Is(err, journal.ErrBadTransition) {
 					return badInput(err)
@@ -120,19 +110,14 @@ func (c *config) journalCommand() *cobra.Command {
 			}
 			fmt.Fprintf(c.stdout, "invocation %s reconciled: %s\n", args[0], outcome)
 			return nil
-		},
+		}),
 	}
 	reconcile.Flags().StringVar(&outcome, "outcome", "", "applied or not-applied")
 	verify := &cobra.Command{
 		Use:   "verify",
 		Short: "check the journal's hash chain and report the first broken link",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			j, err := open()
-			if err != nil {
-				return err
-			}
-			defer j.Close()
+		RunE: withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			rep, err := j.Verify(cmd.Context())
 			if err != nil {
 				return err
@@ -152,10 +137,10 @@ func (c *config) journalCommand() *cobra.Command {
 				return &exitError{ExitFailure, errors.New("the journal's hash chain is broken")}
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.AddCommand(list, show, reconcile, verify)
-	cmd.AddCommand(c.policyCommands(open, &asJSON)...)
+	cmd.AddCommand(c.policyCommands(withJournal, &asJSON)...)
 	return cmd
 }
 

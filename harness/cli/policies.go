@@ -9,18 +9,13 @@ import (
 
 // policyCommands lists the saved "always allow" answers and takes them back
 // (SPEC §7: a user policy is keyed by coworker, tool and descriptor digest).
-func (c *config) policyCommands(open func() (*journal.Journal, error), asJSON *bool) []*cobra.Command {
+func (c *config) policyCommands(withJournal func(func(*cobra.Command, []string, *journal.Journal) error) func(*cobra.Command, []string) error, asJSON *bool) []*cobra.Command {
 	var coworker string
 	list := &cobra.Command{
 		Use:   "policies [--coworker ID]",
 		Short: "list the saved answers (always allow / deny) per coworker and tool",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			j, err := open()
-			if err != nil {
-				return err
-			}
-			defer j.Close()
+		RunE: withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			rows, err := j.UserPolicies(cmd.Context(), coworker)
 			if err != nil {
 				return err
@@ -51,7 +46,7 @@ func (c *config) policyCommands(open func() (*journal.Journal, error), asJSON *b
 				}
 			}
 			return nil
-		},
+		}),
 	}
 	list.Flags().StringVar(&coworker, "coworker", "", "only this coworker")
 	revoke := &cobra.Command{
@@ -63,12 +58,7 @@ func (c *config) policyCommands(open func() (*journal.Journal, error), asJSON *b
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			j, err := open()
-			if err != nil {
-				return err
-			}
-			defer j.Close()
+		RunE: withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
 			rows, err := j.UserPolicies(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -90,7 +80,7 @@ func (c *config) policyCommands(open func() (*journal.Journal, error), asJSON *b
 			}
 			fmt.Fprintf(c.stdout, "revoked %d saved answer(s) for %s of %s: it asks again\n", n, args[1], args[0])
 			return nil
-		},
+		}),
 	}
 	return []*cobra.Command{list, revoke}
 }
