@@ -11,6 +11,7 @@ import (
 
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/internal/testbin"
 )
 
 // These tests build the real openworker binary once and drive it as a user
@@ -18,22 +19,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "openworker-bin-")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "openworker")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		os.RemoveAll(dir)
-		panic("build openworker: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, &binary) }
 
 type result struct {
 	code           int

@@ -17,6 +17,7 @@ import (
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/internal/testbin"
 )
 
 // These tests build the real openworker binary once and drive it as a UI
@@ -24,22 +25,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "openworker-cli-test-")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "openworker")
-	build := exec.Command("go", "build", "-o", binary, "github.com/openworker/desktop")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		os.RemoveAll(dir)
-		panic("build openworker: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, &binary) }
 
 // writeCoworker writes a bundle selecting the device tool system_info_get
 // (served by the binary itself as the MCP provider "device").
