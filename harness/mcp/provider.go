@@ -69,6 +69,10 @@ func (o *Options) fill() Options {
 	return out
 }
 
+// closeDoneWait bounds how long Close waits for the session's Wait to
+// return after closing it.
+const closeDoneWait = 2 * time.Second
+
 // ErrClosed is returned by the methods of a Provider or Manager that was
 // closed, or whose provider process has exited.
 var ErrClosed = errors.New("mcp provider is closed")
@@ -236,12 +240,18 @@ func (p *Provider) Close() error {
 	p.closeOnce.Do(func() {
 		if p.stdio == nil {
 			p.closeErr = p.session.Close()
-			return
+		} else {
+			start := time.Now()
+			p.closeErr = p.stdio.shutdown(p.session)
+			p.opts.Logger.Info("mcp provider closed", "namespace", p.srv.Namespace, "pid", p.stdio.pid(),
+				"exit", p.stdio.exitString(), "duration", time.Since(start))
 		}
-		start := time.Now()
-		p.closeErr = p.stdio.shutdown(p.session)
-		p.opts.Logger.Info("mcp provider closed", "namespace", p.srv.Namespace, "pid", p.stdio.pid(),
-			"exit", p.stdio.exitString(), "duration", time.Since(start))
+		// The session is closed, so its Wait returns at once; waiting for
+		// done here means Alive is false as soon as Close returns.
+		select {
+		case <-p.done:
+		case <-time.After(closeDoneWait):
+		}
 	})
 	if p.closeErr != nil {
 		return fmt.Errorf("close mcp provider %q: %w", p.srv.Namespace, p.closeErr)
