@@ -37,6 +37,10 @@ type Options struct {
 	Workspace string
 	// InstallDir resolves relative MCP programs; default the executable's folder.
 	InstallDir string
+	// RememberFailedStarts: an MCP provider that failed to start is not
+	// started again for the life of the Runtime (see
+	// mcp.Options.RememberFailedStarts); for one-shot commands like check.
+	RememberFailedStarts bool
 	// Executable is hashed into every execution identity; default os.Executable().
 	Executable string
 	// Limits bound every call; zero fields mean SPEC §6 defaults.

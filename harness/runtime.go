@@ -61,7 +61,7 @@ func Open(ctx context.Context, reg *tool.Registry, opts Options) (*Runtime, erro
 		}
 		rt.journal, rt.ownJ = j, true
 	}
-	rt.mcp = mcp.NewManager(reg, &mcp.Options{InstallDir: opts.InstallDir, Logger: opts.Logger})
+	rt.mcp = mcp.NewManager(reg, &mcp.Options{InstallDir: opts.InstallDir, Logger: opts.Logger, RememberFailedStarts: opts.RememberFailedStarts})
 	rt.consent = &consent.Engine{Mode: opts.Approve, Prompter: opts.Prompter, Timeout: opts.PromptTimeout}
 	if rt.journal != nil {
 		rt.consent.Store = rt.journal

@@ -86,7 +86,7 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers str
 			return nil, badInput(err)
 		}
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true})
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -21,6 +21,10 @@ import (
 // TestMain trick): its value names the server to run.
 const serverEnv = "OW_MCP_TEST_SERVER"
 
+// startsEnv names a file the exit-at-start server appends a line to on each
+// start.
+const startsEnv = "OW_MCP_TEST_STARTS"
+
 func TestMain(m *testing.M) {
 	switch os.Getenv(serverEnv) {
 	case "":
@@ -39,6 +43,12 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	case "exit-at-start":
+		if f := os.Getenv(startsEnv); f != "" { // count the starts
+			if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+				fh.WriteString("start\n")
+				fh.Close()
+			}
+		}
 		fmt.Fprintln(os.Stderr, "fatal: cannot open config /nonexistent/acer.toml: no such file or directory")
 		os.Exit(1)
 	case "hang":

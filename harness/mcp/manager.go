@@ -12,7 +12,8 @@ import (
 
 // Manager starts the providers of a registry lazily, one per namespace, on
 // first use, and closes them all at shutdown. A provider that has exited is
-// replaced by a fresh one on the next use; a failed start is not cached.
+// replaced by a fresh one on the next use; a failed start is not cached
+// unless Options.RememberFailedStarts is set.
 // Safe for concurrent use: concurrent first uses of a namespace share one
 // start.
 type Manager struct {
@@ -27,6 +28,7 @@ type Manager struct {
 type entry struct {
 	sem chan struct{} // held while starting; capacity 1
 	p   *Provider     // guarded by sem
+	err error         // guarded by sem: the failed start, with RememberFailedStarts
 }
 
 // NewManager returns a Manager for the MCP providers registered in reg;
@@ -65,12 +67,18 @@ func (m *Manager) Provider(ctx context.Context, namespace string) (*Provider, er
 	if e.p != nil && e.p.Alive() {
 		return e.p, nil
 	}
+	if e.err != nil {
+		return nil, e.err
+	}
 	if e.p != nil { // exited: reap it before starting a new one
 		e.p.Close()
 		e.p = nil
 	}
 	p, err := Connect(ctx, srv, m.opts)
 	if err != nil {
+		if m.opts != nil && m.opts.RememberFailedStarts && ctx.Err() == nil {
+			e.err = err
+		}
 		return nil, err
 	}
 	m.mu.Lock()

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +106,41 @@ func TestManager(t *testing.T) {
 	}
 	if err := m.Close(); err != nil {
 		t.Errorf("second Close = %v", err)
+	}
+}
+
+// TestManagerRememberFailedStarts: with RememberFailedStarts a failed start
+// is reported again without starting the program again; without it every
+// use starts it anew.
+func TestManagerRememberFailedStarts(t *testing.T) {
+	for _, remember := range []bool{true, false} {
+		starts := filepath.Join(t.TempDir(), "starts")
+		srv := selfServer(t, "broken", "exit-at-start")
+		srv.Env[startsEnv] = starts
+		reg := tool.NewRegistry()
+		if err := reg.RegisterMCP(srv); err != nil {
+			t.Fatal(err)
+		}
+		m := NewManager(reg, &Options{RememberFailedStarts: remember})
+		for range 3 {
+			_, err := m.Provider(context.Background(), "broken")
+			if err == nil {
+				t.Fatal("Provider(broken) succeeded")
+			}
+			mustContain(t, "error", err.Error(), "exited during start", "fatal: cannot open config")
+		}
+		m.Close()
+		b, err := os.ReadFile(starts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 3
+		if remember {
+			want = 1
+		}
+		if got := strings.Count(string(b), "start\n"); got != want {
+			t.Errorf("RememberFailedStarts=%v: the program started %d times, want %d", remember, got, want)
+		}
 	}
 }
 

@@ -37,6 +37,12 @@ type Options struct {
 	// ClientName and ClientVersion are announced to servers in the
 	// initialize handshake; empty means "openworker" and "dev".
 	ClientName, ClientVersion string
+	// RememberFailedStarts makes a Manager return a namespace's failed start
+	// again instead of retrying it, for one-shot commands such as `check`,
+	// where a provider that hangs until StartTimeout would otherwise cost
+	// that timeout once per bundle. A long-lived app leaves it false so that
+	// a fixed provider starts on the next use.
+	RememberFailedStarts bool
 }
 
 // DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.
