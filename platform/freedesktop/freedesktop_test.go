@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,12 @@ import (
 // TestMain lets the test binary play zenity: with FAKE_ZENITY set it checks
 // and answers like zenity would.
 func TestMain(m *testing.M) {
+	if os.Getenv("ASK_PARENT") != "" { // ask through a fake zenity, then hang until killed
+		os.Unsetenv("ASK_PARENT")
+		exe, _ := os.Executable()
+		New(&Options{Zenity: exe}).Ask(context.Background(), core.AskRequest{Message: "m", Buttons: []string{"OK"}, Timeout: time.Minute})
+		os.Exit(0)
+	}
 	if mode := os.Getenv("FAKE_ZENITY"); mode != "" {
 		os.Exit(fakeZenity(mode, os.Args[1:]))
 	}
@@ -38,6 +45,10 @@ func fakeZenity(mode string, args []string) int {
 	case "timeout":
 		return 5
 	case "sleep":
+		time.Sleep(time.Minute)
+		return 0
+	case "pid-sleep": // tell the test who we are, then wait to be killed
+		os.WriteFile(os.Getenv("FAKE_ZENITY_PIDFILE"), []byte(strconv.Itoa(os.Getpid())), 0o600)
 		time.Sleep(time.Minute)
 		return 0
 	default: // an extra button label

@@ -102,9 +102,11 @@ func ask(ctx context.Context, program string, req core.AskRequest) (core.AskResu
 	}
 	cmd := exec.CommandContext(ctx, program, d.Argv[1:]...)
 	cmd.WaitDelay = 2 * time.Second
+	release := dieWithParent(cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
+	release()
 	if ctx.Err() != nil {
 		return core.AskResult{}, ctx.Err()
 	}
