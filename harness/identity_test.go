@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
@@ -63,8 +64,7 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 		if err != nil || res.Status != harness.TurnCompleted {
 			t.Fatalf("Send = %+v, %v", res, err)
 		}
-		// The session stays open in the journal, as after a crash: the
-		// journal has no way to reopen a closed session.
+		// The session stays open in the journal, as after a crash.
 		return e, echo, s.ID()
 	}
 	manifest := func(e *env) string { return filepath.Join(e.bundles, "tester", "coworker", "manifest.md") }
@@ -124,13 +124,34 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 		}
 		reg := tool.NewRegistry()
 		reg.Register(echo)
-		rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.bundles, DBPath: e.db, Model: e.provider})
+		srv := modeltest.NewOpenAI(t, modeltest.Reply{Text: "second answer"})
+		provider, err := model.New(model.Config{Provider: "openai", BaseURL: srv.URL, Model: "test", APIKey: "k"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.bundles, DBPath: e.db, Model: provider, Approve: "bypass"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer rt.Close()
-		if _, err := rt.ResumeSession(context.Background(), id); err == nil || !strings.Contains(err.Error(), "is closed in the journal") {
-			t.Fatalf("ResumeSession of a closed session = %v; want a clear refusal", err)
+		if js, _ := rt.Journal().Session(context.Background(), id); js.Status != journal.SessionClosed {
+			t.Fatalf("session status before resume = %q, want closed", js.Status)
+		}
+		s, err := rt.ResumeSession(context.Background(), id)
+		if err != nil {
+			t.Fatalf("ResumeSession of a closed session = %v; a person may continue an old chat", err)
+		}
+		if js, _ := rt.Journal().Session(context.Background(), id); js.Status != journal.SessionOpen {
+			t.Errorf("session status after resume = %q, want open", js.Status)
+		}
+		if again, err := rt.ResumeSession(context.Background(), id); err != nil || again != s {
+			t.Errorf("resuming a session the runtime holds = %p, %v; want the same session %p", again, err, s)
+		}
+		if res, err := s.Send(context.Background(), "second question", nil); err != nil || res.Text != "second answer" {
+			t.Fatalf("Send after reopening = %+v, %v", res, err)
+		}
+		if n := len(srv.Requests()[0].Messages); n != 5 {
+			t.Errorf("the reopened session sent %d messages, want 5 (its whole history)", n)
 		}
 	})
 	t.Run("nothing changed", func(t *testing.T) {

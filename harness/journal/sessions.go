@@ -107,6 +107,26 @@ func (j *Journal) FinishSession(ctx context.Context, id, status, errMsg string) 
 	})
 }
 
+// ReopenSession moves a closed or failed session back to "open" so that it
+// can take new turns (a person continuing an old chat), clearing its error.
+// The change is chained like every other row change, so the journal shows
+// that the session was reopened and when (updated_at). Reopening a session
+// that is open returns ErrBadTransition; a missing one ErrNotFound.
+func (j *Journal) ReopenSession(ctx context.Context, id string) error {
+	ctx = context.WithoutCancel(ctx)
+	return j.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error='', updated_at=? WHERE id=? AND status IN (?, ?)`,
+			SessionOpen, j.stamp(), id, SessionClosed, SessionFailed)
+		if err != nil {
+			return fmt.Errorf("journal: reopen session %s: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return transitionError(ctx, tx, "session", "sessions", id, SessionOpen, SessionClosed+" or "+SessionFailed)
+		}
+		return j.chainRow(ctx, tx, "sessions", id)
+	})
+}
+
 // transitionError explains why an UPDATE guarded by the current status
 // touched no row: the row is missing (ErrNotFound) or in another state
 // (ErrBadTransition).

@@ -275,3 +275,41 @@ func TestDefaultPathAndBadFile(t *testing.T) {
 		t.Errorf("Open(text file) = %v, want an error naming the file", err)
 	}
 }
+
+func TestReopenSession(t *testing.T) {
+	ctx := context.Background()
+	j := openTest(t)
+	mkSession(t, j, "s1")
+	if err := j.ReopenSession(ctx, "s1"); !errors.Is(err, ErrBadTransition) {
+		t.Errorf("ReopenSession(open) = %v, want ErrBadTransition", err)
+	}
+	if err := j.ReopenSession(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("ReopenSession(nope) = %v, want ErrNotFound", err)
+	}
+	for _, st := range []string{SessionClosed, SessionFailed} {
+		if err := j.FinishSession(ctx, "s1", st, "because "+st); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := j.Session(ctx, "s1")
+		if err := j.ReopenSession(ctx, "s1"); err != nil {
+			t.Fatalf("ReopenSession(%s) = %v", st, err)
+		}
+		s, err := j.Session(ctx, "s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Status != SessionOpen || s.Error != "" || s.UpdatedAt.Before(before.UpdatedAt) {
+			t.Errorf("after ReopenSession(%s): status %q error %q updated %v (was %v)", st, s.Status, s.Error, s.UpdatedAt, before.UpdatedAt)
+		}
+		if err := j.StartTurn(ctx, Turn{ID: "t-" + st, SessionID: "s1", Prompt: "again"}); err != nil {
+			t.Errorf("StartTurn after reopening a %s session = %v", st, err)
+		}
+		if err := j.FinishTurn(ctx, "t-"+st, TurnCompleted, "", 1, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := j.Verify(ctx)
+	if err != nil || !rep.OK {
+		t.Errorf("Verify after reopening = %+v, %v; the reopen must be chained", rep, err)
+	}
+}
