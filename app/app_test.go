@@ -423,3 +423,76 @@ func TestRecoveredNotice(t *testing.T) {
 		}
 	}
 }
+
+// A person continues an old chat: one closed in this window, and one left
+// in the journal when the app quit. The model gets the whole history, and
+// the chat is open again in the journal.
+func TestResumeChat(t *testing.T) {
+	e := newTestEnv(t, envOpts{cfg: config{Approve: "bypass"}, replies: []modeltest.Reply{echoCall("one"), {Text: "first answer"}, {Text: "second answer"}}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := waitResult(t, sendAsync(e.app, chat.SessionID, "first question")); res.Status != harness.TurnCompleted {
+		t.Fatalf("first turn = %+v", res)
+	}
+	if err := e.app.CloseChat(chat.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.Send(chat.SessionID, "hello?"); err == nil {
+		t.Fatal("Send to a closed chat succeeded")
+	}
+	again, err := e.app.ResumeChat(chat.SessionID)
+	if err != nil {
+		t.Fatalf("ResumeChat of a closed chat = %v", err)
+	}
+	if again.SessionID != chat.SessionID || again.Coworker != "helper" || again.CoworkerName != "Test helper" || len(again.Tools) != 1 {
+		t.Fatalf("ResumeChat = %+v, want the helper chat with its tool", again)
+	}
+	if same, err := e.app.ResumeChat(chat.SessionID); err != nil || same.SessionID != chat.SessionID {
+		t.Fatalf("ResumeChat of an open chat = %+v, %v", same, err)
+	}
+	if res := waitResult(t, sendAsync(e.app, chat.SessionID, "second question")); res.Status != harness.TurnCompleted || res.Text != "second answer" {
+		t.Fatalf("turn after resume = %+v", res)
+	}
+	reqs := e.model.Requests()
+	if last := reqs[len(reqs)-1].Messages; len(last) != 5 {
+		t.Fatalf("the resumed turn sent %d messages, want the 4 earlier ones and the new question", len(last))
+	}
+	d, err := e.app.SessionDetail(chat.SessionID)
+	if err != nil || d.Status != journal.SessionOpen || len(d.Turns) != 2 {
+		t.Fatalf("SessionDetail = status %q, %d turns, %v; want open with 2 turns", d.Status, len(d.Turns), err)
+	}
+
+	// Quit the app with the chat open, start it again on the same data.
+	e.app.shutdown()
+	m2 := modeltest.NewOpenAI(t, modeltest.Reply{Text: "third answer"})
+	reg := tool.NewRegistry()
+	if err := reg.Register(e.echo); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a2, err := newApp(ctx, reg, config{ConfigDir: e.cfgDir, Coworkers: e.bundles, BaseURL: m2.URL, Model: "scripted", Approve: "bypass",
+		Getenv: func(string) string { return "" }}, deps{Emitter: newRecorder(), Keychain: e.keys, Notifier: e.notify})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2.startup()
+	defer a2.shutdown()
+	if _, err := a2.Send(chat.SessionID, "third question"); err == nil {
+		t.Fatal("Send before ResumeChat after a restart succeeded")
+	}
+	if _, err := a2.ResumeChat(chat.SessionID); err != nil {
+		t.Fatalf("ResumeChat after a restart = %v", err)
+	}
+	if res := waitResult(t, sendAsync(a2, chat.SessionID, "third question")); res.Text != "third answer" {
+		t.Fatalf("turn after restart = %+v", res)
+	}
+	if got := m2.Requests()[0].Messages; len(got) != 7 {
+		t.Errorf("after a restart the model got %d messages, want the 6 earlier ones and the new question", len(got))
+	}
+	if _, err := a2.ResumeChat("ses_nope"); err == nil || !strings.Contains(err.Error(), "ses_nope") {
+		t.Errorf("ResumeChat(unknown) = %v, want an error naming it", err)
+	}
+}

@@ -59,10 +59,55 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 	if err != nil {
 		return ChatInfo{}, fmt.Errorf("cannot open a chat with %q: %w", coworker, err)
 	}
-	c := &chat{s: s, coworker: coworker}
+	a.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
+	return a.addChat(rt, s, coworker, desc, mode), nil
+}
+
+// ResumeChat continues a journaled session as a chat: an open one (left
+// by a crash or by quitting the app), or a closed or failed one, which the
+// journal records as reopened. The coworker is loaded and resolved again;
+// a changed execution identity (a changed bundle, policy, tool or app
+// build, SPEC §7) is refused with a message naming what changed, and the
+// person starts a new chat instead. Grants are not restored. The chat's
+// earlier messages and tool calls are in SessionDetail.
+func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 	a.mu.Lock()
-	a.chats[s.ID()] = c
+	rt, rtErr, modelErr, desc, mode := a.rt, a.rtErr, a.modelErr, a.modelDescription, a.settings.ApprovalMode
+	c := a.chats[sessionID]
 	a.mu.Unlock()
+	switch {
+	case rt == nil && rtErr != nil:
+		return ChatInfo{}, rtErr
+	case rt == nil:
+		return ChatInfo{}, errors.New("the harness is not running")
+	case modelErr != nil:
+		return ChatInfo{}, modelErr
+	}
+	if c != nil { // already open in this window
+		return a.chatInfo(rt, c.s, c.coworker, desc, mode), nil
+	}
+	js, err := rt.Journal().Session(a.base, sessionID)
+	if err != nil {
+		return ChatInfo{}, fmt.Errorf("cannot continue chat %s: %w", sessionID, err)
+	}
+	s, err := rt.ResumeSession(a.base, sessionID)
+	if err != nil {
+		return ChatInfo{}, fmt.Errorf("cannot continue this chat: %w", err)
+	}
+	a.log.Info("chat resumed", "session", s.ID(), "coworker", js.Coworker, "was", js.Status)
+	return a.addChat(rt, s, js.Coworker, desc, mode), nil
+}
+
+// addChat registers an open session as a chat and describes it.
+func (a *App) addChat(rt *harness.Runtime, s *harness.Session, coworker, desc, mode string) ChatInfo {
+	a.mu.Lock()
+	a.chats[s.ID()] = &chat{s: s, coworker: coworker}
+	a.mu.Unlock()
+	return a.chatInfo(rt, s, coworker, desc, mode)
+}
+
+// chatInfo describes a chat's session for the UI.
+func (a *App) chatInfo(rt *harness.Runtime, s *harness.Session, coworker, desc, mode string) ChatInfo {
 	info := ChatInfo{SessionID: s.ID(), Coworker: coworker, Identity: s.Identity(), Model: desc, ApprovalMode: mode, Tools: []ToolInfo{}}
 	for _, t := range s.Tools() {
 		info.Tools = append(info.Tools, ToolInfo{Name: t.Name, Description: t.Descriptor.Description, Provider: t.Provider,
@@ -73,8 +118,7 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 			info.CoworkerName = b.Name
 		}
 	}
-	a.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
-	return info, nil
+	return info
 }
 
 func (a *App) chat(sessionID string) (*chat, error) {

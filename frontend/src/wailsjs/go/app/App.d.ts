@@ -28,6 +28,8 @@ export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
 
 export function RespondApproval(arg1:string,arg2:string):Promise<void>;
 
+export function ResumeChat(arg1:string):Promise<app.ChatInfo>;
+
 export function SaveSettings(arg1:app.Settings):Promise<app.SettingsView>;
 
 export function Send(arg1:string,arg2:string):Promise<harness.TurnResult>;

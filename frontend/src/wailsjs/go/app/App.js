@@ -50,6 +50,10 @@ export function RespondApproval(arg1, arg2) {
   return window['go']['app']['App']['RespondApproval'](arg1, arg2);
 }
 
+export function ResumeChat(arg1) {
+  return window['go']['app']['App']['ResumeChat'](arg1);
+}
+
 export function SaveSettings(arg1) {
   return window['go']['app']['App']['SaveSettings'](arg1);
 }
