@@ -10,7 +10,8 @@
 # and opens no window (no D-Bus session bus here: the app's lock file does
 # it). Screenshots go to artifacts/screenshots/ (chat.png, consent.png,
 # coworkers.png with a bundle that does not resolve, dismissed.png after
-# closing the servers.json banner, ...).
+# closing the servers.json banner, continued.png and continued-turn.png
+# after closing the chat and continuing it from Activity, ...).
 #
 # Needs: xvfb xdotool imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go.
 # Never touches the real user config: HOME and XDG_* point into a temp dir.
@@ -75,7 +76,8 @@ printf '{"servers": {\n  "typo": {"transport": "stdio", "comand": "x"}}}\n' > "$
 cat > "$tmp/script.json" <<'JSON'
 [
   {"text": "Let me look at this computer.", "tool_calls": [{"id": "call_1", "name": "device__system_info_get", "arguments": {}}], "delay": "30ms"},
-  {"text": "Your computer runs **Linux**.\n\n- The tool call was approved\n- and it `succeeded`.\n\n![tracker](https://example.com/pixel.png)", "delay": "30ms"}
+  {"text": "Your computer runs **Linux**.\n\n- The tool call was approved\n- and it `succeeded`.\n\n![tracker](https://example.com/pixel.png)", "delay": "30ms"},
+  {"text": "Still **Linux**: nothing changed since you asked.", "delay": "30ms"}
 ]
 JSON
 "$tmp/scriptmodel" -script "$tmp/script.json" -addr 127.0.0.1:0 >"$tmp/model.out" 2>"$tmp/model.log" &
@@ -167,6 +169,34 @@ if [ -n "$win" ]; then
   xdotool mousemove --window "$win" 700 760
   sleep 0.5
   import -window root "$shots/dismissed.png"
+
+  # Close the chat, then continue it from Activity: the earlier turn is
+  # shown again and a new one runs in the same session.
+  echo "app-e2e: closing the chat and continuing it from Activity"
+  session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4)"
+  xdotool mousemove --window "$win" 60 206 click 1
+  sleep 0.5
+  xdotool mousemove --window "$win" 1170 33 click 1
+  for _ in $(seq 50); do state | grep -q '"chats":\[\]' && break; sleep 0.2; done
+  state | grep -q '"chats":\[\]' || fail "Close chat did not close the chat: $(state)"
+  xdotool mousemove --window "$win" 60 103 click 1
+  sleep 0.8
+  import -window root "$shots/activity-closed.png"
+  xdotool mousemove --window "$win" 1180 27 click 1
+  for _ in $(seq 50); do state | grep -q "\"session_id\":\"$session\"" && break; sleep 0.2; done
+  state | grep -q "\"session_id\":\"$session\"" || fail "Continue chat did not reopen session $session: $(state)"
+  sleep 0.8
+  import -window root "$shots/continued.png"
+  xdotool type --delay 20 "And now?"
+  xdotool key Return
+  for _ in $(seq 150); do state | grep -q '"turns":\["completed","completed"\]' && break; sleep 0.2; done
+  state | grep -q '"turns":\["completed","completed"\]' || fail "the turn in the continued chat did not complete: $(state)"
+  sleep 0.7
+  import -window root "$shots/continued-turn.png"
+  "$tmp/openworker" journal show --db "$db" --json "$session" >"$tmp/journal2.json" || fail "journal show failed"
+  grep -q '"status": *"open"' "$tmp/journal2.json" || fail "the continued session is not open in the journal"
+else
+  fail "no OpenWorker window found"
 fi
 echo "app-e2e: screenshots in $shots:"
 ls -1 "$shots"

@@ -38,6 +38,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     chooseCoworkersDir: () => call<CoworkerList>(() => b.ChooseCoworkersDir()),
     setCoworkersDir: (dir: string) => call<CoworkerList>(() => b.SetCoworkersDir(dir)),
     openChat: (coworker: string) => call<ChatInfo>(() => b.OpenChat(coworker)),
+    resumeChat: (sessionId: string) => call<ChatInfo>(() => b.ResumeChat(sessionId)),
     send: (sessionId: string, prompt: string) => call<TurnResult>(() => b.Send(sessionId, prompt)),
     cancel: (sessionId: string) => call<void>(() => b.Cancel(sessionId)),
     closeChat: (sessionId: string) => call<void>(() => b.CloseChat(sessionId)),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { addApproval, closeApproval, emptyChat, formatArgs, formatDuration, reduce, type ChatState } from "./chat";
+import { addApproval, closeApproval, emptyChat, formatArgs, formatDuration, historyState, reduce, type ChatState } from "./chat";
 import { HarnessEventType as T } from "./events";
-import type { HarnessEvent, PendingApproval } from "./types";
+import type { HarnessEvent, Invocation, PendingApproval, SessionDetail } from "./types";
 
 const ev = (e: Partial<HarnessEvent> & { type: HarnessEvent["type"] }): HarnessEvent => ({ session_id: "s", turn_id: "t1", ...e });
 const run = (events: HarnessEvent[], s: ChatState = emptyChat()) => events.reduce(reduce, s);
@@ -98,5 +98,57 @@ describe("formatting", () => {
     expect(formatArgs(null)).toBe("{}");
     expect(formatDuration(850)).toBe("850 ms");
     expect(formatDuration(2400)).toBe("2.4 s");
+  });
+});
+
+describe("historyState", () => {
+  const session = {
+    id: "s", coworker: "helper", coworker_version: "1", identity: "sha256:x", provider: "openai", model: "m",
+    approve: "ask", status: "closed", error: "", created_at: "", updated_at: "",
+  };
+  const inv = (id: string, call: string, status: string, extra: Partial<Invocation> = {}): Invocation => ({
+    id, session_id: "s", turn_id: "t1", call_id: call, tool: "test.echo", alias: "test__echo", provider: "native", risk: "read_only",
+    arguments: { text: call }, status, effect: "", reconciled: "", duration_ms: 12, created_at: "", ...extra,
+  });
+  const detail: SessionDetail = {
+    ...session,
+    turns: [
+      { id: "t1", seq: 1, prompt: "first", status: "completed" },
+      { id: "t2", seq: 2, prompt: "second", status: "stopped", reason: "the tool failed" },
+    ],
+    messages: [
+      { id: 1, turn_id: "t1", role: "user", content: { role: "user", text: "first" } },
+      { id: 2, turn_id: "t1", role: "assistant", content: { role: "assistant", text: "Let me look.", tool_calls: [
+        { id: "c1", name: "test__echo", arguments: '{"text":"c1"}' }, { id: "c2", name: "test__echo", arguments: '{"text":"c2"}' }] } },
+      { id: 3, turn_id: "t1", role: "tool", content: { role: "tool", tool_call_id: "c1", text: '{"echo":"c1"}' } },
+      { id: 4, turn_id: "t1", role: "tool", content: { role: "tool", tool_call_id: "c2", text: "outcome unknown: …", is_error: true } },
+      { id: 5, turn_id: "t1", role: "assistant", content: { role: "assistant", text: "Done." } },
+      { id: 6, turn_id: "t2", role: "user", content: { role: "user", text: "second" } },
+      { id: 7, turn_id: "t2", role: "assistant", content: { role: "assistant", tool_calls: [{ id: "c3", name: "test__gone", arguments: "{not json" }] } },
+      { id: 8, turn_id: "t2", role: "tool", content: { role: "tool", tool_call_id: "c3", text: "error (not_selected): no such tool", is_error: true } },
+    ],
+    invocations: [inv("inv1", "c1", "succeeded"), inv("inv2", "c2", "executing", { error: "" })],
+    approvals: [{ invocation_id: "inv1", tool: "test.echo", decision: "allow_once", source: "prompt", reason: "you allowed this call" }],
+    warnings: null,
+  };
+
+  it("rebuilds prompts, texts, tool cards and unfinished turns in order", () => {
+    const s = historyState(detail);
+    expect(s.running).toBe(false);
+    expect(s.items.map((i) => i.kind)).toEqual(["user", "assistant", "tool", "tool", "assistant", "user", "tool", "notice"]);
+    expect(s.items[0]).toEqual({ kind: "user", key: "u:t1", text: "first" });
+    expect(s.items[2]).toMatchObject({
+      kind: "tool", key: "inv1", tool: "test.echo", status: "succeeded", result: '{"echo":"c1"}', decision: "allow_once", durationMs: 12, args: { text: "c1" },
+    });
+    // A call the journal still has as executing ran in a dead process: unknown.
+    expect(s.items[3]).toMatchObject({ key: "inv2", status: "unknown", error: "outcome unknown: …", result: undefined });
+    // A call with no invocation row: its answer says how it went; bad JSON arguments stay text.
+    expect(s.items[6]).toMatchObject({ kind: "tool", tool: "test__gone", status: "failed", args: "{not json", error: "error (not_selected): no such tool" });
+    expect(s.items[7]).toEqual({ kind: "notice", key: "t:t2", level: "error", text: "Turn stopped: the tool failed" });
+    expect(new Set(s.items.map((i) => i.key)).size).toBe(s.items.length);
+  });
+
+  it("is empty for a session without messages", () => {
+    expect(historyState({ ...session, turns: null, messages: null, invocations: null, approvals: null, warnings: null }).items).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The chat reducer: folds the harness events of one session into what the
 // Chat screen shows. Pure functions, so they are unit-tested without a UI.
 import { HarnessEventType as T } from "./events";
-import type { HarnessEvent, PendingApproval, ApprovalClosed } from "./types";
+import type { HarnessEvent, PendingApproval, ApprovalClosed, Invocation, SessionDetail } from "./types";
 
 export type ToolStatus =
   | "proposed" | "awaiting_approval" | "running" | "succeeded" | "failed" | "unknown" | "refused";
@@ -128,6 +128,81 @@ export function reduce(s: ChatState, e: HarnessEvent): ChatState {
     default:
       return s;
   }
+}
+
+const journalStatuses: ToolStatus[] = ["succeeded", "failed", "unknown", "refused"];
+
+/** The notice a turn that did not complete ends with (as reduce shows it live). */
+function turnNotice(turnId: string, status: string, reason: string): Item | null {
+  if (status !== "stopped" && status !== "cancelled" && status !== "failed") return null;
+  const text = status === "cancelled" ? "Cancelled." : `Turn ${status}: ${reason || "no reason given"}`;
+  return { kind: "notice", key: `t:${turnId}`, level: status === "cancelled" ? "info" : "error", text };
+}
+
+/**
+ * historyState rebuilds a chat from the journal (SessionDetail), for a chat
+ * that is continued: each user prompt, each assistant text and a card per
+ * tool call, with the invocation's status, result, error and duration and
+ * the consent decision, then the end of each turn that did not complete.
+ * An invocation still "prepared" or "executing" shows as "unknown": no
+ * process is running it any more.
+ */
+export function historyState(d: SessionDetail): ChatState {
+  const invs = new Map<string, Invocation>();
+  for (const inv of d.invocations ?? []) invs.set(`${inv.turn_id ?? ""}|${inv.call_id}`, inv);
+  const decisions = new Map<string, { decision: string; reason: string }>();
+  for (const a of d.approvals ?? []) if (a.invocation_id) decisions.set(a.invocation_id, { decision: a.decision, reason: a.reason });
+  const answers = new Map<string, { text: string; isError: boolean }>();
+  for (const m of d.messages ?? []) {
+    const c = m.content;
+    if (m.role === "tool" && c?.tool_call_id) answers.set(`${m.turn_id ?? ""}|${c.tool_call_id}`, { text: c.text ?? "", isError: !!c.is_error });
+  }
+  const turns = new Map((d.turns ?? []).map((t) => [t.id, t]));
+  const items: Item[] = [];
+  let turn: string | undefined;
+  const endTurn = () => {
+    const t = turn ? turns.get(turn) : undefined;
+    const n = t && turnNotice(t.id, t.status, t.reason ?? "");
+    if (n) items.push(n);
+  };
+  for (const m of d.messages ?? []) {
+    const c = m.content ?? { role: m.role };
+    if (m.turn_id !== turn) {
+      endTurn();
+      turn = m.turn_id;
+    }
+    if (m.role === "user") {
+      items.push({ kind: "user", key: `u:${m.turn_id ?? m.id}`, text: c.text ?? "" });
+    } else if (m.role === "assistant") {
+      if (c.text) items.push({ kind: "assistant", key: `h:${m.id}`, text: c.text, streaming: false });
+      for (const tc of c.tool_calls ?? []) {
+        const k = `${m.turn_id ?? ""}|${tc.id}`;
+        const inv = invs.get(k);
+        const ans = answers.get(k);
+        let status: ToolStatus = "unknown";
+        if (inv) status = journalStatuses.includes(inv.status as ToolStatus) ? (inv.status as ToolStatus) : "unknown";
+        else if (ans) status = ans.isError ? "failed" : "succeeded";
+        const dec = inv ? decisions.get(inv.id) : undefined;
+        let args: unknown = inv?.arguments ?? tc.arguments;
+        if (typeof args === "string") {
+          try {
+            args = JSON.parse(args);
+          } catch {
+            // shown as the raw text
+          }
+        }
+        items.push({
+          kind: "tool", key: inv?.id ?? `h:${m.id}:${tc.id}`, callId: tc.id, tool: inv?.tool || tc.name, args, status,
+          decision: dec?.decision, decisionReason: dec?.reason, progress: [],
+          result: ans && !ans.isError ? ans.text : undefined,
+          error: inv?.error || (ans?.isError ? ans.text : undefined),
+          durationMs: inv ? inv.duration_ms : undefined,
+        });
+      }
+    }
+  }
+  endTurn();
+  return { ...emptyChat(), items };
 }
 
 /** Pending consent prompts, oldest first; the modal shows the first. */

@@ -1,7 +1,7 @@
 // App-wide reactive state (Svelte 5 runes) and the wiring of Go events to it.
 import { api } from "./api";
 import { AppEvent } from "./events";
-import { addApproval, closeApproval, emptyChat, reduce, type ChatState } from "./chat";
+import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
 import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, type NoticeScope, type ShownNotice } from "./notices";
 import type { ApprovalClosed, AppInfo, ChatInfo, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
 
@@ -60,6 +60,27 @@ class AppState {
     try {
       const info = await api.openChat(coworker);
       this.chats[info.session_id] = { info, state: emptyChat(), error: "" };
+      this.chatOrder = [...this.chatOrder, info.session_id];
+      this.view = { name: "chat", sessionId: info.session_id };
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+  }
+
+  /**
+   * continueChat opens a journaled session as a chat (or shows it if it is
+   * open), with its earlier messages and tool calls. A refusal (a changed
+   * coworker or app, SPEC §7) is shown as an error banner.
+   */
+  async continueChat(sessionId: string) {
+    if (this.chats[sessionId]) {
+      this.view = { name: "chat", sessionId };
+      return;
+    }
+    try {
+      const info = await api.resumeChat(sessionId);
+      const detail = await api.sessionDetail(sessionId);
+      this.chats[info.session_id] = { info, state: historyState(detail), error: "" };
       this.chatOrder = [...this.chatOrder, info.session_id];
       this.view = { name: "chat", sessionId: info.session_id };
     } catch (e) {

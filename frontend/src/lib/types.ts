@@ -197,14 +197,33 @@ export interface JournalTurn {
 
 export interface Approval {
   invocation_id?: string;
+  call_id?: string;
   tool: string;
   decision: string;
   source: string;
   reason: string;
 }
 
+/** The journaled form of one history message (harness/model.Message). */
+export interface MessageContent {
+  role: string;
+  text?: string;
+  tool_calls?: { id: string; name: string; arguments: string }[];
+  tool_call_id?: string;
+  tool_name?: string;
+  is_error?: boolean;
+}
+
+export interface JournalMessage {
+  id: number;
+  turn_id?: string;
+  role: string;
+  content: MessageContent;
+}
+
 export interface SessionDetail extends JournalSession {
   turns: JournalTurn[] | null;
+  messages: JournalMessage[] | null;
   invocations: Invocation[] | null;
   approvals: Approval[] | null;
   warnings: { code: string; message: string }[] | null;
