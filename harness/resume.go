@@ -80,6 +80,11 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 		}
 		return nil, &IdentityChangedError{SessionID: id, Coworker: js.Coworker, Changed: changed}
 	}
+	if busy, err := rt.journal.RunningElsewhere(ctx, id); err != nil {
+		return nil, err
+	} else if busy {
+		return nil, fmt.Errorf("session %s has a turn running in another OpenWorker process; wait for it to end there (or quit that process), then try again", id)
+	}
 	msgs, err := rt.journal.Messages(ctx, id)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
@@ -80,5 +81,39 @@ func TestResumeAnswersDanglingToolCalls(t *testing.T) {
 			t.Errorf("round %d: journal has %d messages, want %d", round, len(after), len(before)+3)
 		}
 		rt.Close()
+	}
+}
+
+// A session with a turn running in another live process is not continued
+// here: two processes would interleave one history.
+func TestResumeRefusedWhileRunningElsewhere(t *testing.T) {
+	ctx := context.Background()
+	echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
+	e := newEnv(t, envOpts{tools: []tool.Tool{echo}, selected: []string{"test.echo"}, replies: []modeltest.Reply{{Text: "hi"}}})
+	s, _, err := e.send("first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first runtime's journal stands for the other process: it starts a turn.
+	if err := e.rt.Journal().StartTurn(ctx, journal.Turn{ID: "trn_elsewhere", SessionID: s.ID(), Prompt: "busy"}); err != nil {
+		t.Fatal(err)
+	}
+	reg := tool.NewRegistry()
+	if err := reg.Register(echo); err != nil {
+		t.Fatal(err)
+	}
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: e.bundles, DBPath: e.db, Model: e.provider, Approve: "bypass"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	if _, err := rt.ResumeSession(ctx, s.ID()); err == nil || !strings.Contains(err.Error(), "running in another OpenWorker process") {
+		t.Fatalf("ResumeSession while another process runs a turn = %v; want a refusal", err)
+	}
+	if err := e.rt.Journal().FinishTurn(ctx, "trn_elsewhere", journal.TurnCompleted, "", 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rt.ResumeSession(ctx, s.ID()); err != nil {
+		t.Fatalf("ResumeSession after the other turn ended = %v", err)
 	}
 }

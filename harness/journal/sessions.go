@@ -127,6 +127,35 @@ func (j *Journal) ReopenSession(ctx context.Context, id string) error {
 	})
 }
 
+// RunningElsewhere reports whether another live process (another Journal
+// on the same file, found through its lease) has a turn running in the
+// session: continuing that session here would interleave two histories.
+// Turns of dead processes do not count (Open marks them failed).
+func (j *Journal) RunningElsewhere(ctx context.Context, sessionID string) (bool, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT owner FROM turns WHERE session_id=? AND status='running'`, sessionID)
+	if err != nil {
+		return false, fmt.Errorf("journal: running turns of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var owners []string
+	for rows.Next() {
+		var owner sql.NullString
+		if err := rows.Scan(&owner); err != nil {
+			return false, fmt.Errorf("journal: running turns of session %s: %w", sessionID, err)
+		}
+		owners = append(owners, owner.String)
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("journal: running turns of session %s: %w", sessionID, err)
+	}
+	for _, o := range owners {
+		if o != j.owner.token && ownerAlive(j.path, o) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // transitionError explains why an UPDATE guarded by the current status
 // touched no row: the row is missing (ErrNotFound) or in another state
 // (ErrBadTransition).

@@ -313,3 +313,36 @@ func TestReopenSession(t *testing.T) {
 		t.Errorf("Verify after reopening = %+v, %v; the reopen must be chained", rep, err)
 	}
 }
+
+// RunningElsewhere sees a turn that another live Journal on the same file
+// is running, not this Journal's own turns, and not after the other closes
+// (its turn then belongs to a dead owner).
+func TestRunningElsewhere(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	a := openAt(t, path)
+	mkSession(t, a, "s1") // with its running turn s1-t1
+	b := openAt(t, path)
+	if busy, err := a.RunningElsewhere(ctx, "s1"); err != nil || busy {
+		t.Errorf("RunningElsewhere from the owner = %v, %v; want false", busy, err)
+	}
+	if busy, err := b.RunningElsewhere(ctx, "s1"); err != nil || !busy {
+		t.Errorf("RunningElsewhere from another Journal = %v, %v; want true", busy, err)
+	}
+	if busy, _ := b.RunningElsewhere(ctx, "nope"); busy {
+		t.Error("RunningElsewhere of an unknown session = true")
+	}
+	if err := a.FinishTurn(ctx, "s1-t1", TurnCompleted, "", 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if busy, _ := b.RunningElsewhere(ctx, "s1"); busy {
+		t.Error("RunningElsewhere after the turn finished = true")
+	}
+	if err := a.StartTurn(ctx, Turn{ID: "t2", SessionID: "s1", Prompt: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if busy, _ := b.RunningElsewhere(ctx, "s1"); busy {
+		t.Error("RunningElsewhere with the owner closed = true")
+	}
+}
