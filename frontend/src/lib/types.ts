@@ -1,4 +1,9 @@
 // Shapes of the values the Go side sends (JSON field names as in Go tags).
+// Written by hand (unions, nested shapes, plain objects in tests) rather than
+// the generated classes; types.check.ts fails svelte-check when one of them
+// names a field that the generated models (the Go structs) lack. Event
+// payloads (HarnessEvent, ApprovalClosed) are not bound methods' types, so
+// the generator does not see them.
 import type { HarnessEventName } from "./events";
 
 export interface Notice {

@@ -1,0 +1,38 @@
+// Compile-time guard for types.ts: the UI's hand-written shapes (plain
+// objects, with unions and nested types the generator cannot express) must
+// only name fields that the Go structs have, as the generated Wails models
+// (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
+// field renamed or removed in Go fails svelte-check here, naming the field.
+import type { app, consent, harness, journal } from "../wailsjs/go/models";
+import type * as T from "./types";
+
+/** The data fields of a generated class (its methods left out). */
+type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
+
+/** true when every key of Hand is a field of Gen; otherwise the missing keys. */
+type Covers<Gen, Hand> = [Exclude<keyof Hand, keyof Fields<Gen>>] extends [never]
+  ? true
+  : { notInGo: Exclude<keyof Hand, keyof Fields<Gen>> };
+
+export const typesMatchGo: [
+  Covers<app.Notice, T.Notice>,
+  Covers<app.AppInfo, T.AppInfo>,
+  Covers<app.ResolvedToolInfo, T.ResolvedToolInfo>,
+  Covers<app.CoworkerInfo, T.CoworkerInfo>,
+  Covers<app.BrokenBundle, T.BrokenBundle>,
+  Covers<app.CoworkerList, T.CoworkerList>,
+  Covers<app.ToolInfo, T.ToolInfo>,
+  Covers<app.ChatInfo, T.ChatInfo>,
+  Covers<harness.TurnResult, T.TurnResult>,
+  Covers<consent.Request, T.ConsentRequest>,
+  Covers<app.PendingApproval, T.PendingApproval>,
+  Covers<app.ProviderSettings, T.ProviderSettings>,
+  Covers<app.Settings, T.Settings>,
+  Covers<app.SettingsView, T.SettingsView>,
+  Covers<journal.Session, T.JournalSession>,
+  Covers<journal.Invocation, T.Invocation>,
+  Covers<journal.Turn, T.JournalTurn>,
+  Covers<journal.Approval, T.Approval>,
+  Covers<journal.Message, T.JournalMessage>,
+  Covers<journal.SessionDetail, T.SessionDetail>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
