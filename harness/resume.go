@@ -26,20 +26,26 @@ func (e *IdentityChangedError) Error() string {
 		e.SessionID, e.Coworker, strings.Join(e.Changed, "; "))
 }
 
-// ResumeSession reopens a journaled session: it resolves the coworker again,
-// recomputes the execution identity and refuses with *IdentityChangedError
-// when it differs from the pinned one. The history is rebuilt from the
-// journal (images are never journaled, so they are not replayed). Grants of
-// the earlier process are not restored: the person is asked again. A
-// closed or failed session is reopened (journal.ReopenSession). Tool calls
-// the earlier process never answered (it died mid-call) get an error answer
-// saying their outcome is unknown, journaled, so the history is one every
-// provider accepts. Resuming a session this Runtime already holds returns
-// that Session.
+// ResumeSession continues a journaled session (SPEC §7, §8): it resolves
+// the coworker again, recomputes the execution identity and refuses with
+// *IdentityChangedError when it differs from the pinned one. It refuses a
+// session that another live process holds open or runs a turn in, and a
+// history with a message that is not one (an edited journal). Before it
+// reads the history it recovers the calls and turns of processes that died
+// since the journal was opened. A closed or failed session is reopened
+// (journal.ReopenSession). The history is rebuilt from the journal (images
+// are never journaled, so they are not replayed), and a tool call the
+// earlier process never answered gets an error answer, journaled, that says
+// what the journal knows of it (not run, outcome unknown, reconciled,
+// finished), so the history is one every provider accepts. Grants of the
+// earlier process are not restored: the person is asked again. Resuming a
+// session this Runtime already holds returns that Session.
 func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, error) {
 	if rt.journal == nil || rt.opts.Model == nil {
 		return nil, errors.New("resume needs a journal and a model provider")
 	}
+	rt.resumeMu.Lock()
+	defer rt.resumeMu.Unlock()
 	rt.mu.Lock()
 	live := rt.sessions[id]
 	rt.mu.Unlock()
@@ -80,6 +86,9 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 		}
 		return nil, &IdentityChangedError{SessionID: id, Coworker: js.Coworker, Changed: changed}
 	}
+	if _, _, err := rt.journal.Recover(ctx); err != nil {
+		return nil, fmt.Errorf("resume session %s: %w", id, err)
+	}
 	if busy, err := rt.journal.RunningElsewhere(ctx, id); err != nil {
 		return nil, err
 	} else if busy {
@@ -93,22 +102,34 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 	if err != nil {
 		return nil, err
 	}
+	invs, err := rt.journal.Invocations(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	s := &Session{rt: rt, id: id, res: res, identity: identity, parts: parts, seq: len(turns)}
 	for _, m := range msgs {
 		var mm model.Message
-		if err := json.Unmarshal(m.Content, &mm); err != nil {
-			return nil, fmt.Errorf("session %s: journaled message %d is unreadable: %w", id, m.ID, err)
+		err := json.Unmarshal(m.Content, &mm)
+		if err == nil {
+			switch {
+			case mm.Role != model.User && mm.Role != model.Assistant && mm.Role != model.ToolRole:
+				err = fmt.Errorf("role %q", mm.Role)
+			case string(mm.Role) != m.Role:
+				err = fmt.Errorf("role %q in a %q row", mm.Role, m.Role)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("session %s cannot be resumed: journaled message %d is not a message the model can be sent (%v); the journal may have been edited: run `openworker journal verify`", id, m.ID, err)
 		}
 		s.history = append(s.history, mm)
 	}
-	if js.Status != journal.SessionOpen {
-		// A closed or failed chat that a person continues: the journal
-		// records the reopening (chained), then new turns may start.
-		if err := rt.journal.ReopenSession(ctx, id); err != nil {
-			return nil, fmt.Errorf("resume session %s: %w", id, err)
+	if err := rt.journal.ReopenSession(ctx, id); err != nil {
+		if errors.Is(err, journal.ErrHeldElsewhere) {
+			return nil, fmt.Errorf("session %s is open in another OpenWorker process; close the chat there (or quit that process), then try again", id)
 		}
+		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
-	if err := s.answerDangling(ctx, msgs); err != nil {
+	if err := s.answerDangling(ctx, msgs, invs); err != nil {
 		return nil, err
 	}
 	rt.mu.Lock()
@@ -120,42 +141,85 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 	return s, nil
 }
 
-// danglingAnswer is the tool result given, on resume, to a tool call that
-// the earlier process never answered.
-const danglingAnswer = "outcome unknown: OpenWorker stopped while this call was pending; the journal marks it as needing reconciliation. Do not assume that it ran or that it did not run; ask the user if it matters."
-
 // answerDangling rebuilds the history so that every assistant tool call is
-// followed by its answer, as providers require: an answer journaled later
-// than its call (by an earlier resume) moves next to it, and a call the
-// earlier process never answered gets an error answer saying its outcome
-// is unknown, journaled with the turn of the asking message. Answers to no
-// call in the history are left out of what the model sees.
-func (s *Session) answerDangling(ctx context.Context, msgs []journal.Message) error {
-	answers := map[string]model.Message{}
-	for _, m := range s.history {
-		if m.Role == model.ToolRole {
-			answers[m.ToolCallID] = m
-		}
+// followed by its answer, as providers require. The answers of a message
+// are the tool messages right after it, paired with its calls in order (a
+// call ID may repeat: some providers send none and get call_0, call_1, ...
+// in every reply). A call without one (its process died first) gets an
+// error answer saying what the journal knows of it (lostAnswer), journaled
+// with the turn of the asking message; it follows the asking message in the
+// journal too, because that message was the last one its process wrote.
+// A tool message that answers nothing right before it is left out of what
+// the model sees.
+func (s *Session) answerDangling(ctx context.Context, msgs []journal.Message, invs []journal.Invocation) error {
+	byCall := map[string][]*journal.Invocation{} // turn and call ID → invocations in order
+	for i := range invs {
+		k := invs[i].TurnID + "\x00" + invs[i].CallID
+		byCall[k] = append(byCall[k], &invs[i])
 	}
-	out := make([]model.Message, 0, len(s.history))
-	for i, m := range s.history {
+	h := s.history
+	out := make([]model.Message, 0, len(h))
+	for i := 0; i < len(h); {
+		m, turnID := h[i], msgs[i].TurnID
+		i++
 		if m.Role == model.ToolRole {
-			continue // placed after the message that asked
+			continue // answers nothing right before it
 		}
 		out = append(out, m)
+		start := i
+		for i < len(h) && h[i].Role == model.ToolRole {
+			i++
+		}
+		answers, used := h[start:i], make([]bool, i-start)
 		for _, c := range m.ToolCalls {
-			answer, ok := answers[c.ID]
-			if !ok {
-				answer = model.Message{Role: model.ToolRole, ToolCallID: c.ID, ToolName: c.Name, IsError: true, Text: danglingAnswer}
-				content, _ := json.Marshal(journalMessage(answer))
-				if _, err := s.rt.journal.AppendMessage(ctx, journal.Message{SessionID: s.id, TurnID: msgs[i].TurnID, Role: string(answer.Role), Content: content}); err != nil {
-					return fmt.Errorf("resume session %s: journal the answer to unanswered tool call %s: %w", s.id, c.ID, err)
+			k := turnID + "\x00" + c.ID
+			var inv *journal.Invocation
+			if l := byCall[k]; len(l) > 0 {
+				inv, byCall[k] = l[0], l[1:]
+			}
+			found := -1
+			for a := range answers {
+				if !used[a] && answers[a].ToolCallID == c.ID {
+					found = a
+					break
 				}
 			}
-			delete(answers, c.ID) // a repeated call ID is answered once
+			if found >= 0 {
+				used[found] = true
+				out = append(out, answers[found])
+				continue
+			}
+			answer := model.Message{Role: model.ToolRole, ToolCallID: c.ID, ToolName: c.Name, IsError: true, Text: lostAnswer(inv)}
+			content, _ := json.Marshal(journalMessage(answer))
+			if _, err := s.rt.journal.AppendMessage(ctx, journal.Message{SessionID: s.id, TurnID: turnID, Role: string(answer.Role), Content: content}); err != nil {
+				return fmt.Errorf("resume session %s: journal the answer to unanswered tool call %s: %w", s.id, c.ID, err)
+			}
 			out = append(out, answer)
 		}
 	}
 	s.history = out
 	return nil
+}
+
+// lostAnswer is the tool result given, on resume, to a tool call that the
+// earlier process never answered, from what the journal knows of its
+// invocation (nil: there is none, so the call never started: the
+// invocation row is committed before any I/O, SPEC §8).
+func lostAnswer(inv *journal.Invocation) string {
+	const stopped = "OpenWorker stopped before this call's result was passed on"
+	switch {
+	case inv == nil || inv.Status == journal.InvPrepared:
+		return "not run: OpenWorker stopped before this call started, so it did not happen; ask for it again if it is still needed."
+	case inv.Reconciled == journal.OutcomeApplied:
+		return "outcome recorded by the user: OpenWorker stopped while this call ran; the user has since recorded that it was applied (it took effect)."
+	case inv.Reconciled == journal.OutcomeNotApplied:
+		return "outcome recorded by the user: OpenWorker stopped while this call ran; the user has since recorded that it was not applied (it did not take effect)."
+	case inv.Status == journal.InvSucceeded:
+		return "succeeded, but " + stopped + "; the result is in the journal, not here. Ask the user if you need it."
+	case inv.Status == journal.InvFailed:
+		return "failed (" + inv.Error + "), and " + stopped + "."
+	case inv.Status == journal.InvRefused:
+		return "refused (" + inv.Error + "); it did not run."
+	}
+	return "outcome unknown: OpenWorker stopped while this call was running; the journal marks it as needing reconciliation. Do not assume that it ran or that it did not run; ask the user if it matters."
 }

@@ -33,6 +33,8 @@ type Runtime struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
+
+	resumeMu sync.Mutex // one ResumeSession at a time (a double click, two session.open lines)
 }
 
 // Open freezes reg and opens the runtime (SPEC §10, the seed's

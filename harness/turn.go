@@ -93,11 +93,13 @@ func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 		return nil, fmt.Errorf("journal the turn: %w", err)
 	}
 	sink.emit(Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt})
-	t.appendMessage(bg, model.Message{Role: model.User, Text: prompt})
-
 	var res *TurnResult
 	var err error
-	if perr := t.prepare(ctx); perr != nil {
+	if jerr := t.appendMessage(bg, model.Message{Role: model.User, Text: prompt}); jerr != nil {
+		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: t.stop}
+		err = fmt.Errorf("journal the prompt: %w", jerr)
+		sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: t.stop})
+	} else if perr := t.prepare(ctx); perr != nil {
 		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: perr.Error()}
 		if ctx.Err() != nil {
 			res.Status, res.Reason = TurnCancelled, "the turn was cancelled"
@@ -170,7 +172,10 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 				len(resp.ToolCalls), s.rt.opts.MaxCalls, keep-1, len(resp.ToolCalls)-keep))
 			resp.ToolCalls = resp.ToolCalls[:keep]
 		}
-		t.appendMessage(bg, model.Message{Role: model.Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
+		if err := t.appendMessage(bg, model.Message{Role: model.Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
+			// Nothing of this reply runs: it is not in the record.
+			return finish(TurnStopped, t.stop), nil
+		}
 		if resp.Text != "" {
 			t.sink.emit(Event{Type: EventAssistantMessage, SessionID: s.id, TurnID: t.id, Text: resp.Text, Attempt: t.attempts})
 		}
@@ -182,12 +187,12 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 				t.stop = "the turn was cancelled"
 			}
 			if t.stop != "" {
-				t.appendMessage(bg, model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, IsError: true,
+				t.appendAnswer(bg, model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, IsError: true,
 					Text: "not run: " + t.stop})
 				continue
 			}
 			msg := t.call(ctx, call, i)
-			t.appendMessage(bg, msg)
+			t.appendAnswer(bg, msg)
 		}
 		if t.stop != "" {
 			if ctx.Err() != nil {
@@ -220,15 +225,36 @@ func (s *Session) historyCopy() []model.Message {
 	return append([]model.Message(nil), s.history...)
 }
 
-// appendMessage adds a message to the history and the journal. Image bytes
-// never reach the journal: only their digests and sizes.
-func (t *turn) appendMessage(ctx context.Context, m model.Message) {
+// appendMessage adds a message to the journal and the history, or to
+// neither: a message the journal refuses (over journal.MaxJSONBytes, or a
+// failing disk) is not sent to the model either, and the turn stops with
+// the reason, so that the record and the conversation never part (SPEC
+// §8). Image bytes never reach the journal: only their digests and sizes.
+func (t *turn) appendMessage(ctx context.Context, m model.Message) error {
+	content, err := json.Marshal(journalMessage(m))
+	if err == nil {
+		_, err = t.s.rt.journal.AppendMessage(ctx, journal.Message{SessionID: t.s.id, TurnID: t.id, Role: string(m.Role), Content: content})
+	}
+	if err != nil {
+		t.s.rt.opts.Logger.Error("journal message", "session", t.s.id, "role", m.Role, "err", err)
+		if t.stop == "" {
+			t.stop = "the journal could not record a message, so the turn stopped: " + err.Error()
+		}
+		return err
+	}
 	t.s.mu.Lock()
 	t.s.history = append(t.s.history, m)
 	t.s.mu.Unlock()
-	content, _ := json.Marshal(journalMessage(m))
-	if _, err := t.s.rt.journal.AppendMessage(ctx, journal.Message{SessionID: t.s.id, TurnID: t.id, Role: string(m.Role), Content: content}); err != nil {
-		t.s.rt.opts.Logger.Error("journal message", "session", t.s.id, "err", err)
+	return nil
+}
+
+// appendAnswer journals a tool call's answer; if the journal refuses it, a
+// short error answer takes its place, so that the call is not left
+// unanswered (providers reject such a history).
+func (t *turn) appendAnswer(ctx context.Context, m model.Message) {
+	if t.appendMessage(ctx, m) != nil {
+		t.appendMessage(ctx, model.Message{Role: model.ToolRole, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: true,
+			Text: "error: the result of this call could not be journaled, so it is not shown; the turn stopped"})
 	}
 }
 

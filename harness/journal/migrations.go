@@ -29,6 +29,7 @@ var migrations = []migration{
 	{3, "turn owners; index of running turns; drop the unused chain_ref index", migrate3},
 	{4, "invocations and approvals with CHECK constraints that need no temporary b-tree", migrate4},
 	{5, "index of the chain entries of user policies", migrate5},
+	{6, "session owners", migrate6},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -320,6 +321,15 @@ func migrate5(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx,
 		`CREATE INDEX chain_policies ON chain(ref, seq) WHERE kind = 'user_policies'`,
 	)
+}
+
+// migrate6 adds the owner of each session: the lease token of the Journal
+// whose process holds it open (CreateSession, ReopenSession, ClaimSession),
+// so that a second process does not continue a chat the first one still
+// has open. Rows from before have NULL, which chain payloads leave out, so
+// their chain entries still verify.
+func migrate6(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx, `ALTER TABLE sessions ADD COLUMN owner TEXT`)
 }
 
 // The columns of the two tables at version 4 (frozen: later versions may

@@ -292,6 +292,37 @@ func TestMigrate5(t *testing.T) {
 	}
 }
 
+// TestMigrate6 upgrades a version-5 file with an open session: its chain
+// still verifies (the NULL owner is left out of payloads), and the session,
+// which has no owner, can be taken over.
+func TestMigrate6(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(ctx, j.db, path, 5, j.now); err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(ctx, j.db, path, 6, j.now); err != nil {
+		t.Fatalf("migrate 5→6 = %v", err)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Fatalf("Verify after migrate 5→6: %v", rep.First)
+	}
+	j.owner = &lease{token: "tok_new"}
+	if err := j.ReopenSession(ctx, "ses_old"); err != nil {
+		t.Fatalf("ReopenSession of an open session from before owners = %v", err)
+	}
+	var owner string
+	j.db.QueryRow(`SELECT owner FROM sessions WHERE id='ses_old'`).Scan(&owner)
+	if owner != "tok_new" {
+		t.Errorf("owner = %q, want tok_new", owner)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after taking the session over: %v", rep.First)
+	}
+}
+
 // TestFixtureMatchesMigration1 fails if migrate1 was edited: released
 // files have the fixture's schema, so version 1 must keep producing it.
 func TestFixtureMatchesMigration1(t *testing.T) {

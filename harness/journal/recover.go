@@ -119,6 +119,15 @@ func sweepLeases(dir, self string) {
 // recover marks the executing invocations of dead owners as unknown and
 // their running turns as failed, in one transaction, and returns how many
 // of each.
+// Recover does again what Open does: invocations still "executing" whose
+// process is gone become "unknown", turns still "running" whose process is
+// gone become "failed". It returns how many of each it changed. A
+// long-lived process calls it before continuing a session that another
+// process may have left when it died after this Journal was opened.
+func (j *Journal) Recover(ctx context.Context) (invocations, turns int, err error) {
+	return j.recover(ctx)
+}
+
 func (j *Journal) recover(ctx context.Context) (invocations, turns int, err error) {
 	err = j.write(ctx, func(tx *sql.Tx) error {
 		alive := map[string]bool{}

@@ -76,9 +76,9 @@ func (j *Journal) CreateSession(ctx context.Context, s Session) error {
 	}
 	return j.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, coworker, coworker_version, identity, identity_parts,
-			provider, model, approve, status, error, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+			provider, model, approve, status, error, created_at, updated_at, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			s.ID, s.Coworker, s.CoworkerVersion, s.Identity, jsonOrNull(s.IdentityParts),
-			s.Provider, s.Model, s.Approve, SessionOpen, "", formatTime(created), formatTime(created))
+			s.Provider, s.Model, s.Approve, SessionOpen, "", formatTime(created), formatTime(created), j.owner.token)
 		if err != nil {
 			return fmt.Errorf("journal: create session %s: %w", s.ID, err)
 		}
@@ -107,21 +107,42 @@ func (j *Journal) FinishSession(ctx context.Context, id, status, errMsg string) 
 	})
 }
 
-// ReopenSession moves a closed or failed session back to "open" so that it
-// can take new turns (a person continuing an old chat), clearing its error.
-// The change is chained like every other row change, so the journal shows
-// that the session was reopened and when (updated_at). Reopening a session
-// that is open returns ErrBadTransition; a missing one ErrNotFound.
+// ErrHeldElsewhere is returned by ReopenSession and ClaimSession for a
+// session that another live process (another Journal on the same file,
+// found through its lease) holds open.
+var ErrHeldElsewhere = errors.New("the session is open in another OpenWorker process")
+
+// ReopenSession takes a session for this Journal's process so that it can
+// take new turns (a person continuing a chat): a closed or failed session
+// is moved back to "open" with its error cleared; an open one whose owner
+// process is gone (or that has no owner, from before owners were
+// recorded) is taken over. Either change is chained, so the journal shows
+// that the session was reopened and when (updated_at). A session held open
+// by another live process returns ErrHeldElsewhere; one this Journal holds
+// is left as it is; a missing one returns ErrNotFound.
 func (j *Journal) ReopenSession(ctx context.Context, id string) error {
 	ctx = context.WithoutCancel(ctx)
 	return j.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error='', updated_at=? WHERE id=? AND status IN (?, ?)`,
-			SessionOpen, j.stamp(), id, SessionClosed, SessionFailed)
+		var status string
+		var owner sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT status, owner FROM sessions WHERE id=?`, id).Scan(&status, &owner)
+		if err == sql.ErrNoRows {
+			return fmt.Errorf("journal: session %s: %w", id, ErrNotFound)
+		}
 		if err != nil {
 			return fmt.Errorf("journal: reopen session %s: %w", id, err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return transitionError(ctx, tx, "session", "sessions", id, SessionOpen, SessionClosed+" or "+SessionFailed)
+		if status == SessionOpen {
+			switch {
+			case owner.String == j.owner.token:
+				return nil
+			case ownerAlive(j.path, owner.String):
+				return fmt.Errorf("journal: session %s: %w; close it there first", id, ErrHeldElsewhere)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error='', updated_at=?, owner=? WHERE id=?`,
+			SessionOpen, j.stamp(), j.owner.token, id); err != nil {
+			return fmt.Errorf("journal: reopen session %s: %w", id, err)
 		}
 		return j.chainRow(ctx, tx, "sessions", id)
 	})

@@ -280,8 +280,12 @@ func TestReopenSession(t *testing.T) {
 	ctx := context.Background()
 	j := openTest(t)
 	mkSession(t, j, "s1")
-	if err := j.ReopenSession(ctx, "s1"); !errors.Is(err, ErrBadTransition) {
-		t.Errorf("ReopenSession(open) = %v, want ErrBadTransition", err)
+	before, _ := j.Session(ctx, "s1")
+	if err := j.ReopenSession(ctx, "s1"); err != nil {
+		t.Errorf("ReopenSession of a session this Journal holds = %v, want nil", err)
+	}
+	if after, _ := j.Session(ctx, "s1"); !after.UpdatedAt.Equal(before.UpdatedAt) {
+		t.Error("ReopenSession of a session this Journal holds changed the row")
 	}
 	if err := j.ReopenSession(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("ReopenSession(nope) = %v, want ErrNotFound", err)
@@ -344,5 +348,40 @@ func TestRunningElsewhere(t *testing.T) {
 	a.Close()
 	if busy, _ := b.RunningElsewhere(ctx, "s1"); busy {
 		t.Error("RunningElsewhere with the owner closed = true")
+	}
+}
+
+// A session another live process holds open is not taken; once that
+// process is gone (or the session closed) it is.
+func TestReopenSessionHeldElsewhere(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	a := openAt(t, path)
+	mkSession(t, a, "s1")
+	mkSession(t, a, "s2")
+	b := openAt(t, path)
+	if err := b.ReopenSession(ctx, "s1"); !errors.Is(err, ErrHeldElsewhere) {
+		t.Fatalf("ReopenSession of a session another live Journal holds = %v, want ErrHeldElsewhere", err)
+	}
+	if err := a.FinishSession(ctx, "s2", SessionClosed, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.ReopenSession(ctx, "s2"); err != nil {
+		t.Errorf("ReopenSession of a session the live owner closed = %v", err)
+	}
+	if err := a.ReopenSession(ctx, "s2"); !errors.Is(err, ErrHeldElsewhere) {
+		t.Errorf("the first owner took back a session the second holds: %v", err)
+	}
+	a.Close()
+	if err := b.ReopenSession(ctx, "s1"); err != nil {
+		t.Fatalf("ReopenSession after the owner closed its journal = %v", err)
+	}
+	var owner string
+	b.db.QueryRow(`SELECT owner FROM sessions WHERE id='s1'`).Scan(&owner)
+	if owner != b.owner.token {
+		t.Errorf("owner after takeover = %q, want %q", owner, b.owner.token)
+	}
+	if rep, err := b.Verify(ctx); err != nil || !rep.OK {
+		t.Errorf("Verify = %+v, %v", rep, err)
 	}
 }

@@ -146,11 +146,17 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 				s, err = srv.rt.NewSession(ctx, p.Coworker)
 			}
 			if err != nil {
-				srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
+				code := CodeFailed
+				if errors.Is(err, journal.ErrNotFound) {
+					code = CodeNotFound
+				}
+				srv.respond(req.ID, nil, &Error{code, err.Error()})
 				return
 			}
 			srv.mu.Lock()
-			srv.sessions[s.ID()] = &session{s: s}
+			if _, open := srv.sessions[s.ID()]; !open { // opening an open session again keeps its state (a running turn)
+				srv.sessions[s.ID()] = &session{s: s}
+			}
 			srv.mu.Unlock()
 			srv.respond(req.ID, SessionOpenResult{SessionID: s.ID(), Identity: s.Identity(), Tools: s.Tools()}, nil)
 		}()

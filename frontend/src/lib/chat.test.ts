@@ -148,6 +148,27 @@ describe("historyState", () => {
     expect(new Set(s.items.map((i) => i.key)).size).toBe(s.items.length);
   });
 
+  it("pairs repeated call IDs in order and never repeats a key", () => {
+    const twice: SessionDetail = {
+      ...session, turns: [{ id: "t1", seq: 1, prompt: "go", status: "completed" }],
+      messages: [
+        { id: 1, turn_id: "t1", role: "user", content: { role: "user", text: "go" } },
+        { id: 2, turn_id: "t1", role: "assistant", content: { role: "assistant", tool_calls: [{ id: "call_0", name: "test__echo", arguments: "{}" }] } },
+        { id: 3, turn_id: "t1", role: "tool", content: { role: "tool", tool_call_id: "call_0", text: "A" } },
+        { id: 4, turn_id: "t1", role: "assistant", content: { role: "assistant", tool_calls: [{ id: "call_0", name: "test__echo", arguments: "{}" }] } },
+        { id: 5, turn_id: "t1", role: "tool", content: { role: "tool", tool_call_id: "call_0", text: "B" } },
+      ],
+      invocations: [inv("inv1", "call_0", "succeeded"), inv("inv2", "call_0", "succeeded")],
+      approvals: null, warnings: null,
+    };
+    const s = historyState(twice);
+    const cards = s.items.filter((i) => i.kind === "tool");
+    expect(cards.map((c) => [c.key, c.result])).toEqual([["inv1", "A"], ["inv2", "B"]]);
+    // Even a journal with one invocation ID twice gives distinct keys.
+    const dup = historyState({ ...twice, invocations: [inv("inv1", "call_0", "succeeded")] });
+    expect(new Set(dup.items.map((i) => i.key)).size).toBe(dup.items.length);
+  });
+
   it("is empty for a session without messages", () => {
     expect(historyState({ ...session, turns: null, messages: null, invocations: null, approvals: null, warnings: null }).items).toEqual([]);
   });

@@ -148,58 +148,76 @@ function turnNotice(turnId: string, status: string, reason: string): Item | null
  * process is running it any more.
  */
 export function historyState(d: SessionDetail): ChatState {
-  const invs = new Map<string, Invocation>();
-  for (const inv of d.invocations ?? []) invs.set(`${inv.turn_id ?? ""}|${inv.call_id}`, inv);
+  // Invocations per turn and call ID, in order: a call ID may repeat (some
+  // providers send none and get call_0, call_1, ... in every reply).
+  const invs = new Map<string, Invocation[]>();
+  for (const inv of d.invocations ?? []) {
+    const k = `${inv.turn_id ?? ""}|${inv.call_id}`;
+    invs.set(k, [...(invs.get(k) ?? []), inv]);
+  }
   const decisions = new Map<string, { decision: string; reason: string }>();
   for (const a of d.approvals ?? []) if (a.invocation_id) decisions.set(a.invocation_id, { decision: a.decision, reason: a.reason });
-  const answers = new Map<string, { text: string; isError: boolean }>();
-  for (const m of d.messages ?? []) {
-    const c = m.content;
-    if (m.role === "tool" && c?.tool_call_id) answers.set(`${m.turn_id ?? ""}|${c.tool_call_id}`, { text: c.text ?? "", isError: !!c.is_error });
-  }
   const turns = new Map((d.turns ?? []).map((t) => [t.id, t]));
+  const msgs = d.messages ?? [];
   const items: Item[] = [];
+  const keys = new Set<string>();
+  const push = (it: Item) => {
+    let key = it.key;
+    for (let n = 2; keys.has(key); n++) key = `${it.key}#${n}`;
+    keys.add(key);
+    items.push(key === it.key ? it : { ...it, key });
+  };
   let turn: string | undefined;
   const endTurn = () => {
     const t = turn ? turns.get(turn) : undefined;
     const n = t && turnNotice(t.id, t.status, t.reason ?? "");
-    if (n) items.push(n);
+    if (n) push(n);
   };
-  for (const m of d.messages ?? []) {
+  for (let i = 0; i < msgs.length; ) {
+    const m = msgs[i++];
     const c = m.content ?? { role: m.role };
     if (m.turn_id !== turn) {
       endTurn();
       turn = m.turn_id;
     }
     if (m.role === "user") {
-      items.push({ kind: "user", key: `u:${m.turn_id ?? m.id}`, text: c.text ?? "" });
-    } else if (m.role === "assistant") {
-      if (c.text) items.push({ kind: "assistant", key: `h:${m.id}`, text: c.text, streaming: false });
-      for (const tc of c.tool_calls ?? []) {
-        const k = `${m.turn_id ?? ""}|${tc.id}`;
-        const inv = invs.get(k);
-        const ans = answers.get(k);
-        let status: ToolStatus = "unknown";
-        if (inv) status = journalStatuses.includes(inv.status as ToolStatus) ? (inv.status as ToolStatus) : "unknown";
-        else if (ans) status = ans.isError ? "failed" : "succeeded";
-        const dec = inv ? decisions.get(inv.id) : undefined;
-        let args: unknown = inv?.arguments ?? tc.arguments;
-        if (typeof args === "string") {
-          try {
-            args = JSON.parse(args);
-          } catch {
-            // shown as the raw text
-          }
-        }
-        items.push({
-          kind: "tool", key: inv?.id ?? `h:${m.id}:${tc.id}`, callId: tc.id, tool: inv?.tool || tc.name, args, status,
-          decision: dec?.decision, decisionReason: dec?.reason, progress: [],
-          result: ans && !ans.isError ? ans.text : undefined,
-          error: inv?.error || (ans?.isError ? ans.text : undefined),
-          durationMs: inv ? inv.duration_ms : undefined,
-        });
-      }
+      push({ kind: "user", key: `u:${m.turn_id ?? m.id}`, text: c.text ?? "" });
+      continue;
     }
+    if (m.role !== "assistant") continue; // a tool answer: shown on its call's card
+    if (c.text) push({ kind: "assistant", key: `h:${m.id}`, text: c.text, streaming: false });
+    // The answers of this message are the tool messages right after it,
+    // paired with its calls in order, as the harness pairs them.
+    const answers: { text: string; isError: boolean; callId: string; used: boolean }[] = [];
+    while (i < msgs.length && msgs[i].role === "tool") {
+      const a = msgs[i++].content ?? { role: "tool" };
+      answers.push({ text: a.text ?? "", isError: !!a.is_error, callId: a.tool_call_id ?? "", used: false });
+    }
+    (c.tool_calls ?? []).forEach((tc, n) => {
+      const list = invs.get(`${m.turn_id ?? ""}|${tc.id}`);
+      const inv = list?.shift();
+      const ans = answers.find((a) => !a.used && a.callId === tc.id);
+      if (ans) ans.used = true;
+      let status: ToolStatus = "unknown";
+      if (inv) status = journalStatuses.includes(inv.status as ToolStatus) ? (inv.status as ToolStatus) : "unknown";
+      else if (ans) status = ans.isError ? "failed" : "succeeded";
+      const dec = inv ? decisions.get(inv.id) : undefined;
+      let args: unknown = inv?.arguments ?? tc.arguments;
+      if (typeof args === "string") {
+        try {
+          args = JSON.parse(args);
+        } catch {
+          // shown as the raw text
+        }
+      }
+      push({
+        kind: "tool", key: inv?.id ?? `h:${m.id}:${n}`, callId: tc.id, tool: inv?.tool || tc.name, args, status,
+        decision: dec?.decision, decisionReason: dec?.reason, progress: [],
+        result: ans && !ans.isError ? ans.text : undefined,
+        error: inv?.error || (ans?.isError ? ans.text : undefined),
+        durationMs: inv ? inv.duration_ms : undefined,
+      });
+    });
   }
   endTurn();
   return { ...emptyChat(), items };
