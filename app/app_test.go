@@ -191,6 +191,10 @@ func TestUnreachableModel(t *testing.T) {
 	if res.Status != harness.TurnFailed || !strings.Contains(res.Reason, l.Addr().String()) {
 		t.Fatalf("turn = %+v, want failed naming %s", res, url)
 	}
+	ev := e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(harness.Event).Type == harness.EventError }).(harness.Event)
+	if !strings.Contains(ev.Error, l.Addr().String()) || !strings.Contains(ev.Error, "choose another provider and model in Settings") {
+		t.Errorf("the chat's error = %q; want the address and what to do", ev.Error)
+	}
 	if _, err := e.app.Coworkers(); err != nil {
 		t.Fatal(err)
 	}
@@ -494,5 +498,21 @@ func TestResumeChat(t *testing.T) {
 	}
 	if _, err := a2.ResumeChat("ses_nope"); err == nil || !strings.Contains(err.Error(), "ses_nope") {
 		t.Errorf("ResumeChat(unknown) = %v, want an error naming it", err)
+	}
+	// A changed coworker: the chat cannot go on, and the message says what
+	// changed and what to do.
+	if err := a2.CloseChat(chat.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(e.bundles, "helper", "coworker", "manifest.md")
+	b, _ := os.ReadFile(manifest)
+	if err := os.WriteFile(manifest, append(b, "\nBe brief.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = a2.ResumeChat(chat.SessionID)
+	for _, want := range []string{"this chat cannot be continued", "the coworker bundle", "start a new chat with helper"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ResumeChat after the bundle changed = %v; want it to say %q", err, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 
 	"github.com/openworker/desktop/harness"
@@ -91,7 +92,12 @@ func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 		return ChatInfo{}, fmt.Errorf("cannot continue chat %s: %w", sessionID, err)
 	}
 	s, err := rt.ResumeSession(a.base, sessionID)
-	if err != nil {
+	var ice *harness.IdentityChangedError
+	switch {
+	case errors.As(err, &ice):
+		return ChatInfo{}, fmt.Errorf("this chat cannot be continued: %s changed since it started. A chat goes on only with the same coworker, tools and app build, the ones your approvals were given to; start a new chat with %s instead",
+			strings.Join(ice.Changed, "; "), js.Coworker)
+	case err != nil:
 		return ChatInfo{}, fmt.Errorf("cannot continue this chat: %w", err)
 	}
 	a.log.Info("chat resumed", "session", s.ID(), "coworker", js.Coworker, "was", js.Status)
@@ -155,7 +161,12 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 			err = fmt.Errorf("internal error in this turn: %v", p)
 		}
 	}()
-	r, err := c.s.Send(a.base, prompt, func(e harness.Event) { a.emit.Emit(EventHarness, e) })
+	r, err := c.s.Send(a.base, prompt, func(e harness.Event) {
+		if e.Type == harness.EventError {
+			e.Error += modelHint(e.Error)
+		}
+		a.emit.Emit(EventHarness, e)
+	})
 	if r != nil {
 		return *r, nil
 	}
@@ -195,4 +206,13 @@ func (a *App) RespondApproval(id, decision string) error {
 // PendingApprovals lists the prompts waiting now (for a UI that reloads).
 func (a *App) PendingApprovals() ([]PendingApproval, error) {
 	return a.prompter.Pending(), nil
+}
+
+// modelHint says what to do about a model server that refused the
+// connection (the first-run case: no local Ollama), for the chat's error.
+func modelHint(msg string) string {
+	if !strings.Contains(msg, "connection refused") {
+		return ""
+	}
+	return ". Is the model server running at that address? Start it (for a local Ollama: ollama serve), or choose another provider and model in Settings and start a new chat"
 }

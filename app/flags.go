@@ -34,7 +34,7 @@ var appFlags = []appFlag{
 	{"model", "NAME", "model for this run", func(c *config) *string { return &c.Model }},
 	{"approve", "MODE", "approval mode for this run: ask | bypass", func(c *config) *string { return &c.Approve }},
 	{"servers", "FILE", "servers.json naming MCP providers, for this run", func(c *config) *string { return &c.Servers }},
-	{"prompt-timeout", "DUR", "how long a consent prompt waits, a Go duration (default 5m, SPEC §7)", func(c *config) *string { return &c.PromptTimeout }},
+	{"prompt-timeout", "DUR", "how long a consent prompt waits, a Go duration; unanswered, the call is denied (default 5m)", func(c *config) *string { return &c.PromptTimeout }},
 }
 
 // FlagUsage returns the desktop app's flags, one per line, each as

@@ -123,7 +123,7 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 		}
 		s.history = append(s.history, mm)
 	}
-	if err := rt.journal.ReopenSession(ctx, id); err != nil {
+	if err := rt.journal.ReopenSession(ctx, id, journal.Reopening{Provider: rt.opts.Model.Name(), Model: rt.opts.Model.Describe(), Approve: string(rt.opts.Approve)}); err != nil {
 		if errors.Is(err, journal.ErrHeldElsewhere) {
 			return nil, fmt.Errorf("session %s is open in another OpenWorker process; close the chat there (or quit that process), then try again", id)
 		}

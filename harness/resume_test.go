@@ -41,7 +41,7 @@ func TestResumeAnswersDanglingToolCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := dead.ReopenSession(ctx, s.ID()); err != nil {
+	if err := dead.ReopenSession(ctx, s.ID(), journal.Reopening{}); err != nil {
 		t.Fatal(err)
 	}
 	const turnID = "turn_dead"

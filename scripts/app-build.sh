@@ -8,7 +8,11 @@
 # It runs `npm ci` only when frontend/node_modules is missing or older than
 # package-lock.json, then `npm run build`, then go build with the Wails tags
 # (what `wails build` runs: desktop,production), stamping main.version,
-# main.commit and main.date (scripts/release-lib.sh).
+# main.commit and main.date (scripts/release-lib.sh). The date is the last
+# commit's unless SOURCE_DATE_EPOCH says otherwise, so building the same
+# tree again gives the same executable: its SHA-256 is part of every
+# session's execution identity (SPEC §7), and a changed one means earlier
+# chats cannot be continued.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/bin/openworker}"
@@ -20,6 +24,11 @@ tags="desktop,production${TAGS:+,$TAGS}"
 # shellcheck source=scripts/release-lib.sh
 . scripts/release-lib.sh
 version="$(git describe --tags --always --dirty 2>/dev/null || echo dev)"
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+  SOURCE_DATE_EPOCH="$(git log -1 --format=%ct 2>/dev/null || true)"
+  export SOURCE_DATE_EPOCH
+fi
+echo "building the app (go build; the first build compiles SQLite and WebKit bindings and takes a few minutes)"
 mkdir -p "$(dirname "$out")"
 go build -tags "$tags" -ldflags "-w -s $(release_ldflags "$version" "$(release_commit)" "$(release_date)")" -o "$out" .
 echo "built $out (tags $tags)"

@@ -310,7 +310,7 @@ func TestMigrate6(t *testing.T) {
 		t.Fatalf("Verify after migrate 5→6: %v", rep.First)
 	}
 	j.owner = &lease{token: "tok_new"}
-	if err := j.ReopenSession(ctx, "ses_old"); err != nil {
+	if err := j.ReopenSession(ctx, "ses_old", Reopening{}); err != nil {
 		t.Fatalf("ReopenSession of an open session from before owners = %v", err)
 	}
 	var owner string

@@ -112,15 +112,22 @@ func (j *Journal) FinishSession(ctx context.Context, id, status, errMsg string) 
 // found through its lease) holds open.
 var ErrHeldElsewhere = errors.New("the session is open in another OpenWorker process")
 
+// Reopening is what a process continuing a session runs it with now; empty
+// fields keep the session row's values.
+type Reopening struct {
+	Provider, Model, Approve string
+}
+
 // ReopenSession takes a session for this Journal's process so that it can
-// take new turns (a person continuing a chat): a closed or failed session
+// take new turns (a person continuing a chat), recording the provider,
+// model and approval mode it goes on with (by): a closed or failed session
 // is moved back to "open" with its error cleared; an open one whose owner
 // process is gone (or that has no owner, from before owners were
 // recorded) is taken over. Either change is chained, so the journal shows
 // that the session was reopened and when (updated_at). A session held open
 // by another live process returns ErrHeldElsewhere; one this Journal holds
 // is left as it is; a missing one returns ErrNotFound.
-func (j *Journal) ReopenSession(ctx context.Context, id string) error {
+func (j *Journal) ReopenSession(ctx context.Context, id string, by Reopening) error {
 	ctx = context.WithoutCancel(ctx)
 	return j.write(ctx, func(tx *sql.Tx) error {
 		var status string
@@ -140,8 +147,9 @@ func (j *Journal) ReopenSession(ctx context.Context, id string) error {
 				return fmt.Errorf("journal: session %s: %w; close it there first", id, ErrHeldElsewhere)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error='', updated_at=?, owner=? WHERE id=?`,
-			SessionOpen, j.stamp(), j.owner.token, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error='', updated_at=?, owner=?,
+			provider=coalesce(nullif(?, ''), provider), model=coalesce(nullif(?, ''), model), approve=coalesce(nullif(?, ''), approve)
+			WHERE id=?`, SessionOpen, j.stamp(), j.owner.token, by.Provider, by.Model, by.Approve, id); err != nil {
 			return fmt.Errorf("journal: reopen session %s: %w", id, err)
 		}
 		return j.chainRow(ctx, tx, "sessions", id)

@@ -281,13 +281,13 @@ func TestReopenSession(t *testing.T) {
 	j := openTest(t)
 	mkSession(t, j, "s1")
 	before, _ := j.Session(ctx, "s1")
-	if err := j.ReopenSession(ctx, "s1"); err != nil {
+	if err := j.ReopenSession(ctx, "s1", Reopening{}); err != nil {
 		t.Errorf("ReopenSession of a session this Journal holds = %v, want nil", err)
 	}
 	if after, _ := j.Session(ctx, "s1"); !after.UpdatedAt.Equal(before.UpdatedAt) {
 		t.Error("ReopenSession of a session this Journal holds changed the row")
 	}
-	if err := j.ReopenSession(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if err := j.ReopenSession(ctx, "nope", Reopening{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("ReopenSession(nope) = %v, want ErrNotFound", err)
 	}
 	for _, st := range []string{SessionClosed, SessionFailed} {
@@ -295,7 +295,7 @@ func TestReopenSession(t *testing.T) {
 			t.Fatal(err)
 		}
 		before, _ := j.Session(ctx, "s1")
-		if err := j.ReopenSession(ctx, "s1"); err != nil {
+		if err := j.ReopenSession(ctx, "s1", Reopening{}); err != nil {
 			t.Fatalf("ReopenSession(%s) = %v", st, err)
 		}
 		s, err := j.Session(ctx, "s1")
@@ -360,20 +360,23 @@ func TestReopenSessionHeldElsewhere(t *testing.T) {
 	mkSession(t, a, "s1")
 	mkSession(t, a, "s2")
 	b := openAt(t, path)
-	if err := b.ReopenSession(ctx, "s1"); !errors.Is(err, ErrHeldElsewhere) {
+	if err := b.ReopenSession(ctx, "s1", Reopening{}); !errors.Is(err, ErrHeldElsewhere) {
 		t.Fatalf("ReopenSession of a session another live Journal holds = %v, want ErrHeldElsewhere", err)
 	}
 	if err := a.FinishSession(ctx, "s2", SessionClosed, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.ReopenSession(ctx, "s2"); err != nil {
+	if err := b.ReopenSession(ctx, "s2", Reopening{Model: "other-model", Approve: "bypass"}); err != nil {
 		t.Errorf("ReopenSession of a session the live owner closed = %v", err)
 	}
-	if err := a.ReopenSession(ctx, "s2"); !errors.Is(err, ErrHeldElsewhere) {
+	if s2, _ := b.Session(ctx, "s2"); s2.Model != "other-model" || s2.Approve != "bypass" || s2.Provider != "openai" {
+		t.Errorf("after reopening with another model and mode: provider %q model %q approve %q; want openai, other-model, bypass", s2.Provider, s2.Model, s2.Approve)
+	}
+	if err := a.ReopenSession(ctx, "s2", Reopening{}); !errors.Is(err, ErrHeldElsewhere) {
 		t.Errorf("the first owner took back a session the second holds: %v", err)
 	}
 	a.Close()
-	if err := b.ReopenSession(ctx, "s1"); err != nil {
+	if err := b.ReopenSession(ctx, "s1", Reopening{}); err != nil {
 		t.Fatalf("ReopenSession after the owner closed its journal = %v", err)
 	}
 	var owner string

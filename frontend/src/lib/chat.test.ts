@@ -143,7 +143,9 @@ describe("historyState", () => {
     // A call the journal still has as executing ran in a dead process: unknown.
     expect(s.items[3]).toMatchObject({ key: "inv2", status: "unknown", error: "outcome unknown: …", result: undefined });
     // A call with no invocation row: its answer says how it went; bad JSON arguments stay text.
-    expect(s.items[6]).toMatchObject({ kind: "tool", tool: "test__gone", status: "failed", args: "{not json", error: "error (not_selected): no such tool" });
+    expect(s.items[6]).toMatchObject({ kind: "tool", tool: "test__gone", status: "refused", args: "{not json", error: "error (not_selected): no such tool" });
+    // With the chat's tools, an alias reads as the tool's name.
+    expect(historyState(detail, [{ name: "test.gone" }]).items[6]).toMatchObject({ tool: "test.gone" });
     expect(s.items[7]).toEqual({ kind: "notice", key: "t:t2", level: "error", text: "Turn stopped: the tool failed" });
     expect(new Set(s.items.map((i) => i.key)).size).toBe(s.items.length);
   });

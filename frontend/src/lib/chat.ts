@@ -145,9 +145,12 @@ function turnNotice(turnId: string, status: string, reason: string): Item | null
  * tool call, with the invocation's status, result, error and duration and
  * the consent decision, then the end of each turn that did not complete.
  * An invocation still "prepared" or "executing" shows as "unknown": no
- * process is running it any more.
+ * process is running it any more; a call with no invocation never started
+ * (refused before, or its process stopped first) and shows as "refused".
+ * tools (the chat's) turn the model's aliases back into tool names.
  */
-export function historyState(d: SessionDetail): ChatState {
+export function historyState(d: SessionDetail, tools: { name: string }[] = []): ChatState {
+  const names = new Map(tools.map((t) => [t.name.replaceAll(".", "__"), t.name]));
   // Invocations per turn and call ID, in order: a call ID may repeat (some
   // providers send none and get call_0, call_1, ... in every reply).
   const invs = new Map<string, Invocation[]>();
@@ -200,7 +203,7 @@ export function historyState(d: SessionDetail): ChatState {
       if (ans) ans.used = true;
       let status: ToolStatus = "unknown";
       if (inv) status = journalStatuses.includes(inv.status as ToolStatus) ? (inv.status as ToolStatus) : "unknown";
-      else if (ans) status = ans.isError ? "failed" : "succeeded";
+      else if (ans) status = ans.isError ? "refused" : "succeeded";
       const dec = inv ? decisions.get(inv.id) : undefined;
       let args: unknown = inv?.arguments ?? tc.arguments;
       if (typeof args === "string") {
@@ -211,7 +214,7 @@ export function historyState(d: SessionDetail): ChatState {
         }
       }
       push({
-        kind: "tool", key: inv?.id ?? `h:${m.id}:${n}`, callId: tc.id, tool: inv?.tool || tc.name, args, status,
+        kind: "tool", key: inv?.id ?? `h:${m.id}:${n}`, callId: tc.id, tool: inv?.tool || names.get(tc.name) || tc.name, args, status,
         decision: dec?.decision, decisionReason: dec?.reason, progress: [],
         result: ans && !ans.isError ? ans.text : undefined,
         error: inv?.error || (ans?.isError ? ans.text : undefined),

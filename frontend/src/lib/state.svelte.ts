@@ -70,21 +70,24 @@ class AppState {
   /**
    * continueChat opens a journaled session as a chat (or shows it if it is
    * open), with its earlier messages and tool calls. A refusal (a changed
-   * coworker or app, SPEC §7) is shown as an error banner.
+   * coworker or app, SPEC §7) is shown as an error banner. Returns whether
+   * the chat is open.
    */
-  async continueChat(sessionId: string) {
+  async continueChat(sessionId: string): Promise<boolean> {
     if (this.chats[sessionId]) {
       this.view = { name: "chat", sessionId };
-      return;
+      return true;
     }
     try {
       const info = await api.resumeChat(sessionId);
       const detail = await api.sessionDetail(sessionId);
-      this.chats[info.session_id] = { info, state: historyState(detail), error: "" };
+      this.chats[info.session_id] = { info, state: historyState(detail, info.tools ?? []), error: "" };
       this.chatOrder = [...this.chatOrder, info.session_id];
       this.view = { name: "chat", sessionId: info.session_id };
+      return true;
     } catch (e) {
       this.notify("error", (e as Error).message);
+      return false;
     }
   }
 
