@@ -175,6 +175,11 @@ func TestRunUnreachableModel(t *testing.T) {
 	if !strings.Contains(list.stdout, `"failed"`) {
 		t.Fatalf("session not journaled as failed:\n%s", list.stdout)
 	}
+	table := runBin(t, "journal", "list", "--db", db)
+	if lines := strings.Split(strings.TrimSpace(table.stdout), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], "SESSION") ||
+		!strings.Contains(lines[1], "device-assistant") || !strings.Contains(lines[1], "failed") || !strings.HasSuffix(lines[1], "hi") {
+		t.Fatalf("journal list = %q; want a header and the session with its status and first prompt", table.stdout)
+	}
 }
 
 func TestRunAskWithoutTerminalDenies(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
+	"unicode"
 
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/spf13/cobra"
@@ -59,10 +61,16 @@ func (c *config) journalCommand() *cobra.Command {
 			if asJSON {
 				return writeJSON(c.stdout, ss)
 			}
-			for _, s := range ss {
-				fmt.Fprintf(c.stdout, "%s  %s  %-20s %-7s %s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), s.Coworker, s.Status, s.Model)
+			if len(ss) == 0 {
+				fmt.Fprintf(c.stderr, "no sessions in %s yet\n", j.Path())
+				return nil
 			}
-			return nil
+			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tFIRST PROMPT")
+			for _, s := range ss {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), s.Status, oneLine(s.FirstPrompt, 50))
+			}
+			return tw.Flush()
 		}),
 	}
 	show := &cobra.Command{
@@ -195,4 +203,22 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// oneLine makes text safe and short for one cell of a terminal table:
+// control characters (newlines, escapes) become spaces and it is cut to at
+// most n runes, ending in "…" when cut.
+func oneLine(text string, n int) string {
+	out := make([]rune, 0, n)
+	for _, r := range text {
+		if len(out) == n {
+			out[n-1] = '…'
+			break
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			r = ' '
+		}
+		out = append(out, r)
+	}
+	return string(out)
 }

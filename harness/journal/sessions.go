@@ -24,6 +24,10 @@ type Session struct {
 	CreatedAt       time.Time       `json:"created_at"`
 	UpdatedAt       time.Time       `json:"updated_at"`
 	IdentityParts   json.RawMessage `json:"identity_parts,omitempty"` // what the identity was hashed from
+	// FirstPrompt is the prompt of the session's first turn ("" before
+	// one); filled in by Sessions, for lists, where it tells sessions with
+	// the same coworker apart.
+	FirstPrompt string `json:"first_prompt,omitempty"`
 }
 
 // Session statuses.
@@ -227,11 +231,22 @@ func (j *Journal) Session(ctx context.Context, id string) (Session, error) {
 	return s, nil
 }
 
-// Sessions returns up to limit sessions, newest first; limit <= 0 means all.
+// Sessions returns up to limit sessions, newest first, each with its
+// FirstPrompt; limit <= 0 means all.
 func (j *Journal) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return queryAll(ctx, j.db, "list sessions", scanSession,
-		`SELECT `+sessionCols+` FROM sessions ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+	return queryAll(ctx, j.db, "list sessions", func(sc scanner) (Session, error) {
+		var first sql.NullString
+		s, err := scanSession(scannerFunc(func(dest ...any) error { return sc.Scan(append(dest, &first)...) }))
+		s.FirstPrompt = first.String
+		return s, err
+	}, `SELECT `+sessionCols+`, (SELECT prompt FROM turns WHERE turns.session_id = sessions.id ORDER BY seq LIMIT 1)
+		FROM sessions ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 }
+
+// scannerFunc adapts a func to scanner.
+type scannerFunc func(dest ...any) error
+
+func (f scannerFunc) Scan(dest ...any) error { return f(dest...) }

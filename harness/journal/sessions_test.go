@@ -68,6 +68,9 @@ func TestSessionsAndTurns(t *testing.T) {
 	if err != nil || len(list) != 2 || list[0].ID != "s2" || list[1].ID != "s1" {
 		t.Fatalf("Sessions(0) = %v, %v; want s2, s1 (newest first)", list, err)
 	}
+	if list[1].FirstPrompt != "hello" {
+		t.Errorf("Sessions: FirstPrompt of s1 = %q, want its first turn's prompt", list[1].FirstPrompt)
+	}
 	if list, _ := j.Sessions(ctx, 1); len(list) != 1 || list[0].ID != "s2" {
 		t.Errorf("Sessions(1) = %v, want [s2]", list)
 	}

@@ -169,6 +169,8 @@ export interface JournalSession {
   error: string;
   created_at: string;
   updated_at: string;
+  /** The first turn's prompt (lists only). */
+  first_prompt?: string;
 }
 
 export interface Invocation {

@@ -637,6 +637,7 @@ export namespace journal {
 	    // Go type: time
 	    updated_at: any;
 	    identity_parts?: number[];
+	    first_prompt?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -656,6 +657,7 @@ export namespace journal {
 	        this.created_at = this.convertValues(source["created_at"], null);
 	        this.updated_at = this.convertValues(source["updated_at"], null);
 	        this.identity_parts = source["identity_parts"];
+	        this.first_prompt = source["first_prompt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -782,6 +784,7 @@ export namespace journal {
 	    // Go type: time
 	    updated_at: any;
 	    identity_parts?: number[];
+	    first_prompt?: string;
 	    turns: Turn[];
 	    messages: Message[];
 	    invocations: Invocation[];
@@ -806,6 +809,7 @@ export namespace journal {
 	        this.created_at = this.convertValues(source["created_at"], null);
 	        this.updated_at = this.convertValues(source["updated_at"], null);
 	        this.identity_parts = source["identity_parts"];
+	        this.first_prompt = source["first_prompt"];
 	        this.turns = this.convertValues(source["turns"], Turn);
 	        this.messages = this.convertValues(source["messages"], Message);
 	        this.invocations = this.convertValues(source["invocations"], Invocation);
