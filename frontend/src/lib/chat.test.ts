@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addApproval, closeApproval, emptyChat, formatArgs, formatDuration, historyState, reduce, type ChatState } from "./chat";
+import { addApproval, closeApproval, decisionLabel, emptyChat, formatArgs, formatDuration, formatResult, historyState, reduce, type ChatState } from "./chat";
 import { HarnessEventType as T } from "./events";
 import type { HarnessEvent, Invocation, PendingApproval, SessionDetail } from "./types";
 
@@ -173,5 +173,18 @@ describe("historyState", () => {
 
   it("is empty for a session without messages", () => {
     expect(historyState({ ...session, turns: null, messages: null, invocations: null, approvals: null, warnings: null }).items).toEqual([]);
+  });
+});
+
+describe("card text", () => {
+  it("says decisions in words", () => {
+    expect(decisionLabel("allow_session")).toBe("allowed for this session");
+    expect(decisionLabel("deny")).toBe("denied");
+    expect(decisionLabel("something_new")).toBe("something new");
+  });
+  it("pretty-prints JSON results only", () => {
+    expect(formatResult('{"a":1,"b":[2,3]}')).toBe('{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}');
+    expect(formatResult("plain text {not json")).toBe("plain text {not json");
+    expect(formatResult("{broken")).toBe("{broken");
   });
 });

@@ -248,6 +248,26 @@ export function formatArgs(args: unknown): string {
   return JSON.stringify(args, null, 2);
 }
 
+/** A consent decision (SPEC §7) in words. */
+export function decisionLabel(d: string): string {
+  const words: Record<string, string> = {
+    allow_once: "allowed once", allow_session: "allowed for this session",
+    allow_always: "always allowed for this coworker", deny: "denied",
+  };
+  return words[d] ?? d.replaceAll("_", " ");
+}
+
+/** Pretty-prints a result that is JSON (so long lines break between values); other text as is. */
+export function formatResult(text: string): string {
+  const t = text.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return text;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 /** Formats a duration in ms as "850 ms" or "2.4 s". */
 export function formatDuration(ms?: number): string {
   if (ms === undefined || ms === null) return "";
