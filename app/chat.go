@@ -45,16 +45,9 @@ var ErrTurnRunning = errors.New("a turn is already running in this chat; wait fo
 // (loading and resolving its bundle, SPEC §4) and returns it. Errors say
 // what to fix: no model configured, a broken bundle, a missing tool.
 func (a *App) OpenChat(coworker string) (ChatInfo, error) {
-	a.mu.Lock()
-	rt, rtErr, modelErr, desc, mode := a.rt, a.rtErr, a.modelErr, a.modelDescription, a.settings.ApprovalMode
-	a.mu.Unlock()
-	switch {
-	case rt == nil && rtErr != nil:
-		return ChatInfo{}, rtErr
-	case rt == nil:
-		return ChatInfo{}, errors.New("the harness is not running")
-	case modelErr != nil:
-		return ChatInfo{}, modelErr
+	rt, desc, mode, err := a.ready()
+	if err != nil {
+		return ChatInfo{}, err
 	}
 	s, err := rt.NewSession(a.base, coworker)
 	if err != nil {
@@ -72,18 +65,13 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 // person starts a new chat instead. Grants are not restored. The chat's
 // earlier messages and tool calls are in SessionDetail.
 func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
+	rt, desc, mode, err := a.ready()
+	if err != nil {
+		return ChatInfo{}, err
+	}
 	a.mu.Lock()
-	rt, rtErr, modelErr, desc, mode := a.rt, a.rtErr, a.modelErr, a.modelDescription, a.settings.ApprovalMode
 	c := a.chats[sessionID]
 	a.mu.Unlock()
-	switch {
-	case rt == nil && rtErr != nil:
-		return ChatInfo{}, rtErr
-	case rt == nil:
-		return ChatInfo{}, errors.New("the harness is not running")
-	case modelErr != nil:
-		return ChatInfo{}, modelErr
-	}
 	if c != nil { // already open in this window
 		return a.chatInfo(rt, c.s, c.coworker, desc, mode), nil
 	}
@@ -102,6 +90,23 @@ func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 	}
 	a.log.Info("chat resumed", "session", s.ID(), "coworker", js.Coworker, "was", js.Status)
 	return a.addChat(rt, s, js.Coworker, desc, mode), nil
+}
+
+// ready returns the runtime, the model's description and the approval mode
+// for a new or continued chat, or why there can be none: the harness did
+// not start, or no model is configured.
+func (a *App) ready() (rt *harness.Runtime, desc, mode string, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.rt == nil && a.rtErr != nil:
+		return nil, "", "", a.rtErr
+	case a.rt == nil:
+		return nil, "", "", errors.New("the harness is not running")
+	case a.modelErr != nil:
+		return nil, "", "", a.modelErr
+	}
+	return a.rt, a.modelDescription, a.settings.ApprovalMode, nil
 }
 
 // addChat registers an open session as a chat and describes it.
