@@ -68,7 +68,11 @@ func (c *config) journalCommand() *cobra.Command {
 			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tFIRST PROMPT")
 			for _, s := range ss {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), s.Status, oneLine(s.FirstPrompt, 50))
+				status := s.Status
+				if s.Interrupted {
+					status = "interrupted" // open, its process gone
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.FirstPrompt, 50))
 			}
 			return tw.Flush()
 		}),

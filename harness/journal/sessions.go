@@ -28,6 +28,10 @@ type Session struct {
 	// one); filled in by Sessions, for lists, where it tells sessions with
 	// the same coworker apart.
 	FirstPrompt string `json:"first_prompt,omitempty"`
+	// Interrupted is true for an open session whose process is gone (it
+	// crashed or was killed with the session open): no one is running it,
+	// and it can be continued. Filled in by Sessions.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Session statuses.
@@ -232,17 +236,27 @@ func (j *Journal) Session(ctx context.Context, id string) (Session, error) {
 }
 
 // Sessions returns up to limit sessions, newest first, each with its
-// FirstPrompt; limit <= 0 means all.
+// FirstPrompt and, for open ones, whether they are Interrupted; limit <= 0
+// means all.
 func (j *Journal) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
+	alive := map[string]bool{j.owner.token: true}
 	return queryAll(ctx, j.db, "list sessions", func(sc scanner) (Session, error) {
-		var first sql.NullString
-		s, err := scanSession(scannerFunc(func(dest ...any) error { return sc.Scan(append(dest, &first)...) }))
+		var first, owner sql.NullString
+		s, err := scanSession(scannerFunc(func(dest ...any) error { return sc.Scan(append(dest, &first, &owner)...) }))
 		s.FirstPrompt = first.String
+		if s.Status == SessionOpen {
+			live, ok := alive[owner.String]
+			if !ok {
+				live = ownerAlive(j.path, owner.String)
+				alive[owner.String] = live
+			}
+			s.Interrupted = !live
+		}
 		return s, err
-	}, `SELECT `+sessionCols+`, (SELECT prompt FROM turns WHERE turns.session_id = sessions.id ORDER BY seq LIMIT 1)
+	}, `SELECT `+sessionCols+`, (SELECT prompt FROM turns WHERE turns.session_id = sessions.id ORDER BY seq LIMIT 1), owner
 		FROM sessions ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 }
 

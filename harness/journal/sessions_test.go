@@ -68,6 +68,9 @@ func TestSessionsAndTurns(t *testing.T) {
 	if err != nil || len(list) != 2 || list[0].ID != "s2" || list[1].ID != "s1" {
 		t.Fatalf("Sessions(0) = %v, %v; want s2, s1 (newest first)", list, err)
 	}
+	if list[0].Interrupted || list[1].Interrupted {
+		t.Error("Sessions: a session this live Journal holds is listed as interrupted")
+	}
 	if list[1].FirstPrompt != "hello" {
 		t.Errorf("Sessions: FirstPrompt of s1 = %q, want its first turn's prompt", list[1].FirstPrompt)
 	}
@@ -351,6 +354,11 @@ func TestRunningElsewhere(t *testing.T) {
 	a.Close()
 	if busy, _ := b.RunningElsewhere(ctx, "s1"); busy {
 		t.Error("RunningElsewhere with the owner closed = true")
+	}
+	// Its process gone, the open session is listed as interrupted.
+	list, err := b.Sessions(ctx, 0)
+	if err != nil || len(list) != 1 || !list[0].Interrupted {
+		t.Errorf("Sessions after the owner closed = %+v, %v; want s1 interrupted", list, err)
 	}
 }
 

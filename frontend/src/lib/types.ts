@@ -171,6 +171,8 @@ export interface JournalSession {
   updated_at: string;
   /** The first turn's prompt (lists only). */
   first_prompt?: string;
+  /** Open, but its process is gone (lists only). */
+  interrupted?: boolean;
 }
 
 export interface Invocation {

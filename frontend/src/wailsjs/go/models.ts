@@ -638,6 +638,7 @@ export namespace journal {
 	    updated_at: any;
 	    identity_parts?: number[];
 	    first_prompt?: string;
+	    interrupted?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -658,6 +659,7 @@ export namespace journal {
 	        this.updated_at = this.convertValues(source["updated_at"], null);
 	        this.identity_parts = source["identity_parts"];
 	        this.first_prompt = source["first_prompt"];
+	        this.interrupted = source["interrupted"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -785,6 +787,7 @@ export namespace journal {
 	    updated_at: any;
 	    identity_parts?: number[];
 	    first_prompt?: string;
+	    interrupted?: boolean;
 	    turns: Turn[];
 	    messages: Message[];
 	    invocations: Invocation[];
@@ -810,6 +813,7 @@ export namespace journal {
 	        this.updated_at = this.convertValues(source["updated_at"], null);
 	        this.identity_parts = source["identity_parts"];
 	        this.first_prompt = source["first_prompt"];
+	        this.interrupted = source["interrupted"];
 	        this.turns = this.convertValues(source["turns"], Turn);
 	        this.messages = this.convertValues(source["messages"], Message);
 	        this.invocations = this.convertValues(source["invocations"], Invocation);
