@@ -343,7 +343,17 @@ func resultJSON(o tool.Output) json.RawMessage {
 	for _, im := range o.Images {
 		v.Images = append(v.Images, img{im.MIMEType, digestBytes(im.Data), len(im.Data)})
 	}
-	raw, _ := json.Marshal(v)
+	raw, _ := marshalNoHTML(v)
+	if len(raw) > journal.MaxJSONBytes {
+		// Within ResultBytes, a text of control characters still grows up
+		// to six times when escaped. The terminal row must commit, so the
+		// journal keeps what the result was instead of the result itself.
+		raw, _ = json.Marshal(struct {
+			Omitted string `json:"omitted"`
+			Bytes   int    `json:"bytes"`
+			Digest  string `json:"digest"`
+		}{"the result was too large to journal once encoded as JSON", len(raw), digestBytes(raw)})
+	}
 	return raw
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
@@ -178,5 +179,44 @@ func TestPanicStackGoesToTheLogOnly(t *testing.T) {
 		if strings.Contains(string(b), secret) {
 			t.Fatalf("%s holds the panic value", f)
 		}
+	}
+}
+
+// A result within the 256 KB limit always reaches the journal's terminal
+// row: "<" is kept as one byte, and a text that still grows past the
+// journal's 1 MB field limit once escaped (control characters: six bytes
+// each) is recorded by its size and digest, so the call is succeeded, not
+// left executing to be recovered as unknown. Such a text cannot be
+// journaled as the model's message either: it is not sent, and the turn
+// stops saying why.
+func TestLargeResultsAreJournaled(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want, turn string
+	}{
+		{"angle brackets", strings.Repeat("<", 200_000), strings.Repeat("<", 1000), harness.TurnCompleted},
+		{"control characters", strings.Repeat("\x01", 200_000), `"omitted":"the result was too large to journal`, harness.TurnStopped},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			big := &testTool{name: "test.big", risk: tool.ReadOnly, fn: func(context.Context, *tool.Call, json.RawMessage) (tool.Output, error) {
+				return tool.Output{Text: c.text}, nil
+			}}
+			e := newEnv(t, envOpts{tools: []tool.Tool{big}, selected: []string{"test.big"}, replies: []modeltest.Reply{
+				{ToolCalls: []model.ToolCall{call("c1", "test__big", `{"text":"x"}`)}}, {Text: "done"},
+			}})
+			s, res, err := e.send("go")
+			if err != nil || res.Status != c.turn {
+				t.Fatalf("turn = %+v, %v; want %s", res, err, c.turn)
+			}
+			if c.turn == harness.TurnStopped && !strings.Contains(res.Reason, "journal could not record") {
+				t.Errorf("turn stopped because %q; want the journal's reason", res.Reason)
+			}
+			invs := e.invocations(s.ID())
+			if len(invs) != 1 || invs[0].Status != journal.InvSucceeded || !strings.Contains(string(invs[0].Result), c.want) {
+				t.Fatalf("invocation = %s, result %.200s; want succeeded with %q", invs[0].Status, invs[0].Result, c.want)
+			}
+			if len(invs[0].Result) > journal.MaxJSONBytes {
+				t.Errorf("journaled result is %d bytes", len(invs[0].Result))
+			}
+		})
 	}
 }

@@ -220,7 +220,7 @@ func TestResumeRefusedWhileRunningElsewhere(t *testing.T) {
 // journal fails its turn the same way.
 func TestUnjournalableMessagesStopTheTurn(t *testing.T) {
 	ctx := context.Background()
-	huge := `{"text":"` + strings.Repeat("<", journal.MaxJSONBytes/5) + `"}` // "<" is escaped as \u003c: 6 bytes
+	huge := `{"text":"` + strings.Repeat(`\u0001`, journal.MaxJSONBytes/5) + `"}` // each escape is 6 bytes, 7 once journaled
 	echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
 	e := newEnv(t, envOpts{tools: []tool.Tool{echo}, selected: []string{"test.echo"}, replies: []modeltest.Reply{
 		{ToolCalls: []model.ToolCall{call("c1", "test__echo", huge)}}, {Text: "fine"},
@@ -243,7 +243,7 @@ func TestUnjournalableMessagesStopTheTurn(t *testing.T) {
 	if got := len(e.model.Requests()[1].Messages); got != len(journaled)-1 { // all but the last answer
 		t.Errorf("the model was sent %d messages; the journal holds %d before the answer", got, len(journaled)-1)
 	}
-	res, err = s.Send(ctx, strings.Repeat("<", journal.MaxJSONBytes/5), nil)
+	res, err = s.Send(ctx, strings.Repeat("\x01", journal.MaxJSONBytes/5), nil) // escaped as \u0001: 6 bytes each
 	if err == nil || res == nil || res.Status != "failed" || !strings.Contains(res.Reason, "journal could not record") {
 		t.Fatalf("a prompt too large to journal: %+v, %v; want a failed turn that says why", res, err)
 	}

@@ -324,7 +324,7 @@ func migrate5(ctx context.Context, tx *sql.Tx) error {
 }
 
 // migrate6 adds the owner of each session: the lease token of the Journal
-// whose process holds it open (CreateSession, ReopenSession, ClaimSession),
+// whose process holds it open (CreateSession, ReopenSession),
 // so that a second process does not continue a chat the first one still
 // has open. Rows from before have NULL, which chain payloads leave out, so
 // their chain entries still verify.

@@ -115,7 +115,7 @@ func (j *Journal) FinishSession(ctx context.Context, id, status, errMsg string) 
 	})
 }
 
-// ErrHeldElsewhere is returned by ReopenSession and ClaimSession for a
+// ErrHeldElsewhere is returned by ReopenSession for a
 // session that another live process (another Journal on the same file,
 // found through its lease) holds open.
 var ErrHeldElsewhere = errors.New("the session is open in another OpenWorker process")
