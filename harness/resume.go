@@ -26,6 +26,13 @@ func (e *IdentityChangedError) Error() string {
 		e.SessionID, e.Coworker, strings.Join(e.Changed, "; "))
 }
 
+// heldError refuses a session another live process holds; it is
+// journal.ErrHeldElsewhere (errors.Is).
+type heldError string
+
+func (e heldError) Error() string { return string(e) }
+func (e heldError) Unwrap() error { return journal.ErrHeldElsewhere }
+
 // ResumeSession continues a journaled session (SPEC §7, §8): it resolves
 // the coworker again, recomputes the execution identity and refuses with
 // *IdentityChangedError when it differs from the pinned one. It refuses a
@@ -92,7 +99,7 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 	if busy, err := rt.journal.RunningElsewhere(ctx, id); err != nil {
 		return nil, err
 	} else if busy {
-		return nil, fmt.Errorf("session %s has a turn running in another OpenWorker process; wait for it to end there (or quit that process), then try again", id)
+		return nil, heldError(fmt.Sprintf("session %s has a turn running in another OpenWorker process; wait for it to end there (or quit that process), then try again", id))
 	}
 	msgs, err := rt.journal.Messages(ctx, id)
 	if err != nil {
@@ -125,7 +132,7 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 	}
 	if err := rt.journal.ReopenSession(ctx, id, journal.Reopening{Provider: rt.opts.Model.Name(), Model: rt.opts.Model.Describe(), Approve: string(rt.opts.Approve)}); err != nil {
 		if errors.Is(err, journal.ErrHeldElsewhere) {
-			return nil, fmt.Errorf("session %s is open in another OpenWorker process; close the chat there (or quit that process), then try again", id)
+			return nil, heldError(fmt.Sprintf("session %s is open in another OpenWorker process; close the chat there (or quit that process), then try again", id))
 		}
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}

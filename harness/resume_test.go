@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -202,8 +203,8 @@ func TestResumeRefusedWhileRunningElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Idle, the session is still open there.
-	if _, err := rt.ResumeSession(ctx, s.ID()); err == nil || !strings.Contains(err.Error(), "open in another OpenWorker process") {
-		t.Fatalf("ResumeSession of a session another process holds open = %v; want a refusal", err)
+	if _, err := rt.ResumeSession(ctx, s.ID()); !errors.Is(err, journal.ErrHeldElsewhere) || !strings.Contains(err.Error(), "open in another OpenWorker process") {
+		t.Fatalf("ResumeSession of a session another process holds open = %v; want a refusal (journal.ErrHeldElsewhere)", err)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ const (
 const (
 	CodeBadRequest = "bad_request" // malformed line, unknown method, bad params
 	CodeNotFound   = "not_found"   // unknown session or approval
-	CodeBusy       = "busy"        // a turn is already running in the session
+	CodeBusy       = "busy"        // a turn is already running in the session, or another process holds it
 	CodeFailed     = "failed"      // the runtime failed (model unreachable, ...)
 )
 

@@ -147,8 +147,11 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 			}
 			if err != nil {
 				code := CodeFailed
-				if errors.Is(err, journal.ErrNotFound) {
+				switch {
+				case errors.Is(err, journal.ErrNotFound):
 					code = CodeNotFound
+				case errors.Is(err, journal.ErrHeldElsewhere):
+					code = CodeBusy
 				}
 				srv.respond(req.ID, nil, &Error{code, err.Error()})
 				return
