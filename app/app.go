@@ -50,6 +50,7 @@ type App struct {
 	serversLoaded    string             // servers.json registered at start
 	rtErr            error              // why rt is nil
 	notices          []Notice           // problems found at start, shown by the UI
+	modelBaseURL     string             // the model's base URL in use (defaults applied)
 	watcher          *dirWatcher
 	resolved         resolveCache // bundle resolutions for the Coworkers list, by digest
 	chats            map[string]*chat
@@ -148,6 +149,11 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	}
 	if a.journal != nil {
 		a.reopenLocked()
+		if a.modelErr == nil {
+			if msg := modelUnreachable(a.modelBaseURL); msg != "" {
+				a.notice(NoticeWarn, msg)
+			}
+		}
 	}
 	return a, nil
 }

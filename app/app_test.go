@@ -55,6 +55,12 @@ func TestTurnWithConsentSucceeds(t *testing.T) {
 	if len(chat.Tools) != 1 || chat.Tools[0].Name != "test.echo" || chat.CoworkerName != "Test helper" {
 		t.Fatalf("OpenChat = %+v, want one tool test.echo of Test helper", chat)
 	}
+	if info, _ := e.app.Info(); len(info.Notices) != 0 {
+		t.Errorf("start notices with a model server listening = %+v; want none", info.Notices)
+	}
+	if v, _ := e.app.GetSettings(); v.ModelWarning != "" {
+		t.Errorf("Settings model warning with a model server listening = %q", v.ModelWarning)
+	}
 	done := sendAsync(e.app, chat.SessionID, "say hello")
 	p := e.rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
 	if p.Request.Tool != "test.echo" || p.Request.Coworker != "helper" || p.Request.Classification != "External" ||
@@ -183,6 +189,18 @@ func TestUnreachableModel(t *testing.T) {
 	url := "http://" + l.Addr().String() + "/v1"
 	l.Close()
 	e := newTestEnv(t, envOpts{cfg: config{BaseURL: url}})
+	// Before any message: the start notices and Settings say nothing answers there.
+	info, _ := e.app.Info()
+	var warned bool
+	for _, n := range info.Notices {
+		warned = warned || (n.Level == NoticeWarn && strings.Contains(n.Message, "No model server answers at "+url))
+	}
+	if !warned {
+		t.Errorf("start notices = %+v; want a warning that no model server answers at %s", info.Notices, url)
+	}
+	if v, _ := e.app.GetSettings(); !strings.Contains(v.ModelWarning, url) {
+		t.Errorf("Settings model warning = %q; want it to name %s", v.ModelWarning, url)
+	}
 	chat, err := e.app.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)

@@ -38,6 +38,7 @@ func (a *App) reopenLocked() {
 	}
 	a.modelErr, a.modelDescription = nil, ""
 	cfg, warn := a.modelConfig(a.settings)
+	a.modelBaseURL = cfg.BaseURL
 	prov, err := model.New(cfg)
 	if err != nil {
 		a.modelErr = fmt.Errorf("the model provider is not usable: %w; fix it in Settings", err)

@@ -18,12 +18,15 @@ type SettingsView struct {
 	KeychainErrors map[string]string `json:"keychain_errors"`
 	// KeyFromEnv maps a provider to whether its SPEC §10 environment
 	// variable (OPENAI_API_KEY, ANTHROPIC_API_KEY) is set for this run.
-	KeyFromEnv    map[string]bool `json:"key_from_env"`
-	Model         string          `json:"model"`
-	ModelError    string          `json:"model_error"`
-	SettingsFile  string          `json:"settings_file"`
-	ServersLoaded string          `json:"servers_loaded"` // servers.json in use since start
-	Restart       bool            `json:"restart"`        // a change needs a restart (servers.json)
+	KeyFromEnv map[string]bool `json:"key_from_env"`
+	Model      string          `json:"model"`
+	ModelError string          `json:"model_error"`
+	// ModelWarning says that nothing listens at a local model server's
+	// address (see modelUnreachable); "" otherwise.
+	ModelWarning  string `json:"model_warning"`
+	SettingsFile  string `json:"settings_file"`
+	ServersLoaded string `json:"servers_loaded"` // servers.json in use since start
+	Restart       bool   `json:"restart"`        // a change needs a restart (servers.json)
 }
 
 // GetSettings returns the settings in use.
@@ -47,6 +50,8 @@ func (a *App) viewLocked() SettingsView {
 	}
 	if a.modelErr != nil {
 		v.ModelError = a.modelErr.Error()
+	} else {
+		v.ModelWarning = modelUnreachable(a.modelBaseURL)
 	}
 	v.Restart = a.settings.ServersPath != a.serversLoaded
 	return v

@@ -152,6 +152,7 @@ export interface SettingsView {
   key_from_env: Record<string, boolean> | null;
   model: string;
   model_error: string;
+  model_warning: string;
   settings_file: string;
   servers_loaded: string;
   restart: boolean;

@@ -340,6 +340,7 @@ export namespace app {
 	    key_from_env: {[key: string]: boolean};
 	    model: string;
 	    model_error: string;
+	    model_warning: string;
 	    settings_file: string;
 	    servers_loaded: string;
 	    restart: boolean;
@@ -356,6 +357,7 @@ export namespace app {
 	        this.key_from_env = source["key_from_env"];
 	        this.model = source["model"];
 	        this.model_error = source["model_error"];
+	        this.model_warning = source["model_warning"];
 	        this.settings_file = source["settings_file"];
 	        this.servers_loaded = source["servers_loaded"];
 	        this.restart = source["restart"];

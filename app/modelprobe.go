@@ -1,0 +1,39 @@
+package app
+
+import (
+	"net"
+	"net/url"
+	"time"
+)
+
+// modelProbeTimeout bounds the check that something listens at a local
+// model server's address. Loopback answers at once: a listener accepts,
+// anything else refuses.
+const modelProbeTimeout = 500 * time.Millisecond
+
+// modelUnreachable returns a warning when the model's base URL is on this
+// machine (loopback) and nothing listens there, the first-run case of the
+// default local Ollama; "" when something listens, or for a remote URL,
+// which is not probed (no traffic leaves the machine before a turn).
+func modelUnreachable(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	host, port := u.Hostname(), u.Port()
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return ""
+	}
+	if port == "" {
+		port = map[string]string{"https": "443"}[u.Scheme]
+		if port == "" {
+			port = "80"
+		}
+	}
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), modelProbeTimeout)
+	if err != nil {
+		return "No model server answers at " + baseURL + " yet. Start it (for a local Ollama: ollama serve), or choose another provider and model in Settings."
+	}
+	c.Close()
+	return ""
+}
