@@ -153,6 +153,14 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 		if n := len(srv.Requests()[0].Messages); n != 5 {
 			t.Errorf("the reopened session sent %d messages, want 5 (its whole history)", n)
 		}
+		// Each turn records the model it ran with; the session row the latest.
+		turns, _ := rt.Journal().Turns(context.Background(), id)
+		if len(turns) != 2 || !strings.Contains(turns[1].Model, srv.URL) || strings.Contains(turns[0].Model, srv.URL) || turns[1].Approve != "bypass" {
+			t.Errorf("turns = %+v; want the second with model at %s and approval bypass, the first with the earlier model", turns, srv.URL)
+		}
+		if js, _ := rt.Journal().Session(context.Background(), id); !strings.Contains(js.Model, srv.URL) {
+			t.Errorf("session model after reopening = %q; want the one at %s", js.Model, srv.URL)
+		}
 	})
 	t.Run("nothing changed", func(t *testing.T) {
 		e, echo, id := newTurn(t)

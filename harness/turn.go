@@ -90,7 +90,8 @@ func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 	t := &turn{s: s, id: journal.NewID("turn_"), sink: sink}
 	j := s.rt.journal
 	bg := context.WithoutCancel(ctx)
-	if err := j.StartTurn(bg, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: prompt}); err != nil {
+	if err := j.StartTurn(bg, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: prompt,
+		Model: s.rt.opts.Model.Describe(), Approve: string(s.rt.opts.Approve)}); err != nil {
 		return nil, fmt.Errorf("journal the turn: %w", err)
 	}
 	sink.emit(Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt})

@@ -181,6 +181,9 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(s.Status+" "+s.Error), s.Model, s.Identity)
 	for _, t := range d.Turns {
 		fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
+		if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
+			fmt.Fprintf(w, "  ran with: %s, approval %s\n", t.Model, t.Approve) // a continued session that changed them
+		}
 		for _, inv := range d.Invocations {
 			if inv.TurnID != t.ID {
 				continue

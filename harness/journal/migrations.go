@@ -30,6 +30,7 @@ var migrations = []migration{
 	{4, "invocations and approvals with CHECK constraints that need no temporary b-tree", migrate4},
 	{5, "index of the chain entries of user policies", migrate5},
 	{6, "session owners", migrate6},
+	{7, "the model and approval mode of each turn", migrate7},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -330,6 +331,16 @@ func migrate5(ctx context.Context, tx *sql.Tx) error {
 // their chain entries still verify.
 func migrate6(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx, `ALTER TABLE sessions ADD COLUMN owner TEXT`)
+}
+
+// migrate7 records the model and approval mode of each turn: a continued
+// session may run with others than it started with. Rows from before have
+// NULL, left out of chain payloads.
+func migrate7(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`ALTER TABLE turns ADD COLUMN model TEXT`,
+		`ALTER TABLE turns ADD COLUMN approve TEXT`,
+	)
 }
 
 // The columns of the two tables at version 4 (frozen: later versions may

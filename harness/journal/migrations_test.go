@@ -323,6 +323,38 @@ func TestMigrate6(t *testing.T) {
 	}
 }
 
+// TestMigrate7 upgrades a version-6 file: old turns have no model, the
+// chain still verifies, and new turns record theirs.
+func TestMigrate7(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(ctx, j.db, path, 6, j.now); err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(ctx, j.db, path, 7, j.now); err != nil {
+		t.Fatalf("migrate 6→7 = %v", err)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Fatalf("Verify after migrate 6→7: %v", rep.First)
+	}
+	j.owner = &lease{token: "tok_new"}
+	if err := j.ReopenSession(ctx, "ses_old", Reopening{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.StartTurn(ctx, Turn{ID: "t-new", SessionID: "ses_old", Prompt: "again", Model: "m2", Approve: "bypass"}); err != nil {
+		t.Fatal(err)
+	}
+	turns, err := j.Turns(ctx, "ses_old")
+	if err != nil || len(turns) != 2 || turns[0].Model != "" || turns[1].Model != "m2" || turns[1].Approve != "bypass" {
+		t.Fatalf("Turns = %+v, %v; want the old turn without a model and the new one with m2, bypass", turns, err)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after a new turn: %v", rep.First)
+	}
+}
+
 // TestFixtureMatchesMigration1 fails if migrate1 was edited: released
 // files have the fixture's schema, so version 1 must keep producing it.
 func TestFixtureMatchesMigration1(t *testing.T) {

@@ -23,6 +23,11 @@ type Turn struct {
 	Calls      int       `json:"calls"`    // tool calls made
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at,omitzero"`
+	// Model and Approve are the model (provider description) and approval
+	// mode this turn ran with: a continued session may use others than it
+	// started with. "" for turns from before schema v7.
+	Model   string `json:"model,omitempty"`
+	Approve string `json:"approve,omitempty"`
 }
 
 // Turn statuses.
@@ -68,8 +73,9 @@ func (j *Journal) StartTurn(ctx context.Context, t Turn) error {
 			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO turns(id, session_id, seq, prompt, status, reason, attempts, calls,
-			started_at, finished_at, owner) VALUES (?,?,?,?,?,?,?,?,?,NULL,?)`,
-			t.ID, t.SessionID, seq, t.Prompt, TurnRunning, "", 0, 0, formatTime(started), j.owner.token)
+			started_at, finished_at, owner, model, approve) VALUES (?,?,?,?,?,?,?,?,?,NULL,?,?,?)`,
+			t.ID, t.SessionID, seq, t.Prompt, TurnRunning, "", 0, 0, formatTime(started), j.owner.token,
+			nullString(t.Model), nullString(t.Approve))
 		if err != nil {
 			return fmt.Errorf("journal: start turn %s: %w", t.ID, err)
 		}
@@ -101,13 +107,14 @@ func (j *Journal) FinishTurn(ctx context.Context, id, status, reason string, att
 	})
 }
 
-const turnCols = `id, session_id, seq, prompt, status, reason, attempts, calls, started_at, finished_at`
+const turnCols = `id, session_id, seq, prompt, status, reason, attempts, calls, started_at, finished_at, model, approve`
 
 func scanTurn(sc scanner) (Turn, error) {
 	var t Turn
-	var started, finished sql.NullString
-	err := sc.Scan(&t.ID, &t.SessionID, &t.Seq, &t.Prompt, &t.Status, &t.Reason, &t.Attempts, &t.Calls, &started, &finished)
+	var started, finished, model, approve sql.NullString
+	err := sc.Scan(&t.ID, &t.SessionID, &t.Seq, &t.Prompt, &t.Status, &t.Reason, &t.Attempts, &t.Calls, &started, &finished, &model, &approve)
 	t.StartedAt, t.FinishedAt = parseTime(started), parseTime(finished)
+	t.Model, t.Approve = model.String, approve.String
 	return t, err
 }
 

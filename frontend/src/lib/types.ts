@@ -203,6 +203,9 @@ export interface JournalTurn {
   prompt: string;
   status: string;
   reason?: string;
+  /** The model and approval mode the turn ran with (from schema v7). */
+  model?: string;
+  approve?: string;
 }
 
 export interface Approval {

@@ -736,6 +736,8 @@ export namespace journal {
 	    started_at: any;
 	    // Go type: time
 	    finished_at: any;
+	    model?: string;
+	    approve?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Turn(source);
@@ -753,6 +755,8 @@ export namespace journal {
 	        this.calls = source["calls"];
 	        this.started_at = this.convertValues(source["started_at"], null);
 	        this.finished_at = this.convertValues(source["finished_at"], null);
+	        this.model = source["model"];
+	        this.approve = source["approve"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
