@@ -34,7 +34,7 @@ func addSystemTool(s *sdk.Server) {
 	sdk.AddTool(s, &sdk.Tool{
 		Name:        "system_info_get",
 		Title:       "System information",
-		Description: "Reports the operating system, platform and version, CPU architecture and model, logical CPU count, total and available memory (bytes), hostname and uptime (seconds). Sends progress notifications when the caller asks for them.",
+		Description: "Reports the operating system, platform and version, CPU architecture and model, logical CPU count, total and available memory (bytes), hostname and uptime (seconds).",
 		Annotations: readOnly(),
 	}, func(ctx context.Context, req *sdk.CallToolRequest, _ systemInput) (*sdk.CallToolResult, SystemInfo, error) {
 		info, err := readSystem(ctx, progressFunc(ctx, req, 3))
