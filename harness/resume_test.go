@@ -224,7 +224,7 @@ func TestUnjournalableMessagesStopTheTurn(t *testing.T) {
 	huge := `{"text":"` + strings.Repeat(`\u0001`, journal.MaxJSONBytes/5) + `"}` // each escape is 6 bytes, 7 once journaled
 	echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
 	e := newEnv(t, envOpts{tools: []tool.Tool{echo}, selected: []string{"test.echo"}, replies: []modeltest.Reply{
-		{ToolCalls: []model.ToolCall{call("c1", "test__echo", huge)}}, {Text: "fine"},
+		{ToolCalls: []model.ToolCall{call("c1", "test__echo", huge)}, Chunk: 64 << 10}, {Text: "fine"},
 	}})
 	s, res, err := e.send("go")
 	if err != nil {
