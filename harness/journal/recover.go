@@ -183,14 +183,23 @@ func (j *Journal) deadOwned(ctx context.Context, tx *sql.Tx, alive map[string]bo
 		if err := rows.Scan(&id, &owner); err != nil {
 			return nil, err
 		}
-		live, seen := alive[owner]
-		if !seen {
-			live = owner == j.owner.token || ownerAlive(j.path, owner)
-			alive[owner] = live
-		}
-		if !live {
+		if !j.ownerLive(alive, owner) {
 			ids = append(ids, id)
 		}
 	}
 	return ids, rows.Err()
+}
+
+// ownerLive reports whether the Journal whose lease token is owner is
+// alive: this one, or one whose lease is held. alive caches the answers
+// (nil: no cache). A row with no owner has none alive.
+func (j *Journal) ownerLive(alive map[string]bool, owner string) bool {
+	if live, seen := alive[owner]; seen {
+		return live
+	}
+	live := owner != "" && (owner == j.owner.token || ownerAlive(j.path, owner))
+	if alive != nil {
+		alive[owner] = live
+	}
+	return live
 }

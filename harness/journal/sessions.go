@@ -151,7 +151,7 @@ func (j *Journal) ReopenSession(ctx context.Context, id string, by Reopening) er
 			switch {
 			case owner.String == j.owner.token:
 				return nil
-			case ownerAlive(j.path, owner.String):
+			case j.ownerLive(nil, owner.String):
 				return fmt.Errorf("journal: session %s: %w; close it there first", id, ErrHeldElsewhere)
 			}
 		}
@@ -186,7 +186,7 @@ func (j *Journal) RunningElsewhere(ctx context.Context, sessionID string) (bool,
 		return false, fmt.Errorf("journal: running turns of session %s: %w", sessionID, err)
 	}
 	for _, o := range owners {
-		if o != j.owner.token && ownerAlive(j.path, o) {
+		if o != j.owner.token && j.ownerLive(nil, o) {
 			return true, nil
 		}
 	}
@@ -242,19 +242,12 @@ func (j *Journal) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	alive := map[string]bool{j.owner.token: true}
+	alive := map[string]bool{}
 	return queryAll(ctx, j.db, "list sessions", func(sc scanner) (Session, error) {
 		var first, owner sql.NullString
 		s, err := scanSession(scannerFunc(func(dest ...any) error { return sc.Scan(append(dest, &first, &owner)...) }))
 		s.FirstPrompt = first.String
-		if s.Status == SessionOpen {
-			live, ok := alive[owner.String]
-			if !ok {
-				live = ownerAlive(j.path, owner.String)
-				alive[owner.String] = live
-			}
-			s.Interrupted = !live
-		}
+		s.Interrupted = s.Status == SessionOpen && !j.ownerLive(alive, owner.String)
 		return s, err
 	}, `SELECT `+sessionCols+`, (SELECT prompt FROM turns WHERE turns.session_id = sessions.id ORDER BY seq LIMIT 1), owner
 		FROM sessions ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
