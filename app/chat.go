@@ -75,21 +75,17 @@ func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 	if c != nil { // already open in this window
 		return a.chatInfo(rt, c.s, c.coworker, desc, mode), nil
 	}
-	js, err := rt.Journal().Session(a.base, sessionID)
-	if err != nil {
-		return ChatInfo{}, fmt.Errorf("cannot continue chat %s: %w", sessionID, err)
-	}
 	s, err := rt.ResumeSession(a.base, sessionID)
 	var ice *harness.IdentityChangedError
 	switch {
 	case errors.As(err, &ice):
 		return ChatInfo{}, fmt.Errorf("this chat cannot be continued: %s changed since it started. A chat goes on only with the same coworker, tools and app build, the ones your approvals were given to; start a new chat with %s instead",
-			strings.Join(ice.Changed, "; "), js.Coworker)
+			strings.Join(ice.Changed, "; "), ice.Coworker)
 	case err != nil:
 		return ChatInfo{}, fmt.Errorf("cannot continue this chat: %w", err)
 	}
-	a.log.Info("chat resumed", "session", s.ID(), "coworker", js.Coworker, "was", js.Status)
-	return a.addChat(rt, s, js.Coworker, desc, mode), nil
+	a.log.Info("chat resumed", "session", s.ID(), "coworker", s.Coworker())
+	return a.addChat(rt, s, s.Coworker(), desc, mode), nil
 }
 
 // ready returns the runtime, the model's description and the approval mode

@@ -103,6 +103,9 @@ func (s *Session) ID() string { return s.id }
 // Identity returns the pinned execution identity ("sha256:<hex>").
 func (s *Session) Identity() string { return s.identity }
 
+// Coworker returns the bundle id of the session's coworker.
+func (s *Session) Coworker() string { return s.res.Bundle.ID }
+
 // Tools returns the resolved selection the model sees.
 func (s *Session) Tools() []ResolvedTool { return append([]ResolvedTool(nil), s.res.Tools...) }
 
