@@ -151,7 +151,12 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 			return fmt.Errorf("journal: find interrupted turns: %w", err)
 		}
 		for _, id := range ids {
-			if _, err := tx.ExecContext(ctx, `UPDATE turns SET status='failed', reason=?, finished_at=?
+			// The counts are written when a turn ends; for one that never
+			// did, count what the journal holds: the model replies and the
+			// calls that started (at least that many attempts and calls).
+			if _, err := tx.ExecContext(ctx, `UPDATE turns SET status='failed', reason=?, finished_at=?,
+				attempts=max(attempts, (SELECT count(*) FROM messages WHERE turn_id=turns.id AND role='assistant')),
+				calls=max(calls, (SELECT count(*) FROM invocations WHERE turn_id=turns.id AND status IN ('succeeded','failed','unknown')))
 				WHERE id=? AND status='running'`, RecoveredTurnReason, now, id); err != nil {
 				return fmt.Errorf("journal: recover turn %s: %w", id, err)
 			}

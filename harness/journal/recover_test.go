@@ -3,6 +3,7 @@ package journal
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,6 +198,14 @@ func TestReopenFailsRunningTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	mkSession(t, j, "s1") // turn s1-t1, running
+	// In s1-t1 the model replied once and asked for a call that started.
+	if _, err := j.AppendMessage(ctx, Message{SessionID: "s1", TurnID: "s1-t1", Role: "assistant", Content: json.RawMessage(`{"role":"assistant"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	prepare(t, j, "s1", "inv-t1")
+	if err := j.MarkExecuting(ctx, "inv-t1"); err != nil {
+		t.Fatal(err)
+	}
 	if err := j.StartTurn(ctx, Turn{ID: "s1-t2", SessionID: "s1", Prompt: "done"}); err != nil {
 		t.Fatal(err)
 	}
@@ -213,8 +222,8 @@ func TestReopenFailsRunningTurns(t *testing.T) {
 	j.Close()
 
 	j2 := openAt(t, path)
-	if j2.RecoveredTurns() != 1 || j2.Recovered() != 0 {
-		t.Errorf("RecoveredTurns() = %d, Recovered() = %d; want 1, 0", j2.RecoveredTurns(), j2.Recovered())
+	if j2.RecoveredTurns() != 1 || j2.Recovered() != 1 {
+		t.Errorf("RecoveredTurns() = %d, Recovered() = %d; want 1, 1", j2.RecoveredTurns(), j2.Recovered())
 	}
 	ts, err := j2.Turns(ctx, "s1")
 	if err != nil {
@@ -225,8 +234,8 @@ func TestReopenFailsRunningTurns(t *testing.T) {
 		if tr.Status != want[tr.ID] {
 			t.Errorf("turn %s = %s, want %s", tr.ID, tr.Status, want[tr.ID])
 		}
-		if tr.ID == "s1-t1" && (tr.Reason != RecoveredTurnReason || tr.FinishedAt.IsZero()) {
-			t.Errorf("recovered turn = %+v", tr)
+		if tr.ID == "s1-t1" && (tr.Reason != RecoveredTurnReason || tr.FinishedAt.IsZero() || tr.Attempts != 1 || tr.Calls != 1) {
+			t.Errorf("recovered turn = %+v; want its reason, an end time, and the 1 reply and 1 call the journal holds", tr)
 		}
 	}
 	if s, _ := j2.Session(ctx, "s1"); s.Status != SessionOpen {
