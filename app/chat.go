@@ -215,5 +215,5 @@ func modelHint(msg string) string {
 	if !strings.Contains(msg, "connection refused") {
 		return ""
 	}
-	return ". Is the model server running at that address? Start it (for a local Ollama: ollama serve), or choose another provider and model in Settings and start a new chat"
+	return ". Is the model server running at that address? " + startModelAdvice + " and start a new chat"
 }

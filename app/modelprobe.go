@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// startModelAdvice says what to do when a model server does not answer.
+const startModelAdvice = "Start it (for a local Ollama: ollama serve), or choose another provider and model in Settings"
+
 // modelProbeTimeout bounds the check that something listens at a local
 // model server's address. Loopback answers at once: a listener accepts,
 // anything else refuses.
@@ -32,7 +35,7 @@ func modelUnreachable(baseURL string) string {
 	}
 	c, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), modelProbeTimeout)
 	if err != nil {
-		return "No model server answers at " + baseURL + " yet. Start it (for a local Ollama: ollama serve), or choose another provider and model in Settings."
+		return "No model server answers at " + baseURL + " yet. " + startModelAdvice + "."
 	}
 	c.Close()
 	return ""

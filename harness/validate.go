@@ -58,13 +58,11 @@ func normalizeJSON(raw []byte) (json.RawMessage, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := marshalNoHTML(v)
+	if err != nil {
 		return nil, err
 	}
-	return escapeControls(bytes.TrimRight(buf.Bytes(), "\n")), nil
+	return escapeControls(b), nil
 }
 
 // escapeControls rewrites, as \uXXXX, the characters encoding/json leaves
