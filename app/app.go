@@ -13,6 +13,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -42,18 +43,16 @@ type App struct {
 
 	mu               sync.Mutex
 	settings         Settings
-	rt               *harness.Runtime   // opens new chats; nil when it could not open
-	retired          []*harness.Runtime // replaced by a settings change; closed at shutdown
-	modelErr         error              // why there is no model provider
-	modelDescription string             // Describe() of the provider in use
-	keychainErr      error              // the keychain could not be read
-	serversLoaded    string             // servers.json registered at start
-	rtErr            error              // why rt is nil
-	notices          []Notice           // problems found at start, shown by the UI
-	modelBaseURL     string             // the model's base URL in use (defaults applied)
+	rt               *harness.Runtime // the one runtime of the process; nil when it could not open
+	model            model.Provider   // what new chats use; nil when modelErr says why
+	modelErr         error            // why there is no model provider
+	modelDescription string           // Describe() of the provider new chats use
+	keychainErr      error            // the keychain could not be read
+	serversLoaded    string           // servers.json registered at start
+	rtErr            error            // why rt is nil
+	notices          []Notice         // problems found at start, shown by the UI
+	modelBaseURL     string           // the model's base URL in use (defaults applied)
 	watcher          *dirWatcher
-	resolved         resolveCache // bundle resolutions for the Coworkers list, by digest
-	chats            map[string]*chat
 }
 
 // config is what the command line (Options.Args) and the caller decide.
@@ -120,7 +119,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		d.Keychain = osKeychain{}
 	}
 	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain,
-		examples: d.Examples, chats: map[string]*chat{}}
+		examples: d.Examples}
 	a.base, a.cancel = context.WithCancel(ctx)
 	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
 	a.focused.Store(true)
@@ -148,7 +147,8 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		}
 	}
 	if a.journal != nil {
-		a.reopenLocked()
+		a.openRuntime()
+		a.applyModelLocked()
 		if a.modelErr == nil {
 			if msg := modelUnreachable(a.modelBaseURL); msg != "" {
 				a.notice(NoticeWarn, msg)
@@ -267,7 +267,7 @@ func (a *App) startup() {
 	startTestHook(a)
 }
 
-// shutdown closes every chat and runtime and the journal. Running turns are
+// shutdown closes every chat, the runtime and the journal. Running turns are
 // cancelled; their calls end as the harness journals them.
 func (a *App) shutdown() {
 	a.cancel()
@@ -276,12 +276,10 @@ func (a *App) shutdown() {
 	_ = a.watcher.Close()
 	a.watcher = nil
 	var errs []error
-	for _, rt := range append(a.retired, a.rt) {
-		if rt != nil {
-			errs = append(errs, rt.Close())
-		}
+	if a.rt != nil {
+		errs = append(errs, a.rt.Close()) // every chat, and every provider process once
 	}
-	a.rt, a.retired, a.chats = nil, nil, map[string]*chat{}
+	a.rt = nil
 	if a.journal != nil {
 		errs = append(errs, a.journal.Close())
 		a.journal = nil

@@ -5,20 +5,14 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
 )
 
-// chat is one open session.
-type chat struct {
-	s        *harness.Session
-	coworker string
-	running  atomic.Bool
-}
-
-// ChatInfo describes an open chat.
+// ChatInfo describes an open chat. Model and ApprovalMode are what the
+// chat was opened (or continued) with and keeps until it closes, whatever
+// Settings say now; AppInfo says what new chats use.
 type ChatInfo struct {
 	SessionID    string     `json:"session_id"`
 	Coworker     string     `json:"coworker"`
@@ -26,6 +20,7 @@ type ChatInfo struct {
 	Identity     string     `json:"identity"` // execution identity (SPEC §7)
 	Model        string     `json:"model"`
 	ApprovalMode string     `json:"approval_mode"`
+	Running      bool       `json:"running"` // a turn is running
 	Tools        []ToolInfo `json:"tools"`
 }
 
@@ -38,44 +33,41 @@ type ToolInfo struct {
 	Classification string `json:"classification"`
 }
 
-// ErrTurnRunning is returned by Send while the chat's previous turn runs.
-var ErrTurnRunning = errors.New("a turn is already running in this chat; wait for it or cancel it")
+// ErrTurnRunning is returned by Send while the chat's previous turn runs
+// (the harness's one busy rule).
+var ErrTurnRunning = harness.ErrTurnRunning
 
 // OpenChat starts a session with the coworker whose bundle id is given
-// (loading and resolving its bundle, SPEC §4) and returns it. Errors say
-// what to fix: no model configured, a broken bundle, a missing tool.
+// (loading and resolving its bundle, SPEC §4) with the settings in use now,
+// and returns it. Errors say what to fix: no model configured, a broken
+// bundle, a missing tool.
 func (a *App) OpenChat(coworker string) (ChatInfo, error) {
-	rt, desc, mode, err := a.ready()
+	rt, so, err := a.ready()
 	if err != nil {
 		return ChatInfo{}, err
 	}
-	s, err := rt.NewSession(a.base, coworker)
+	s, err := rt.NewSession(a.base, coworker, so)
 	if err != nil {
 		return ChatInfo{}, fmt.Errorf("cannot open a chat with %q: %w", coworker, err)
 	}
 	a.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
-	return a.addChat(rt, s, coworker, desc, mode), nil
+	return chatInfo(s), nil
 }
 
 // ResumeChat continues a journaled session as a chat: an open one (left
 // by a crash or by quitting the app), or a closed or failed one, which the
-// journal records as reopened. The coworker is loaded and resolved again;
-// a changed execution identity (a changed bundle, policy, tool or app
-// build, SPEC §7) is refused with a message naming what changed, and the
-// person starts a new chat instead. Grants are not restored. The chat's
-// earlier messages and tool calls are in SessionDetail.
+// journal records as reopened, with the settings in use now. A chat open
+// in this window is returned as it is. The coworker is loaded and resolved
+// again; a changed execution identity (a changed bundle, policy, tool or
+// app build, SPEC §7) is refused with a message naming what changed, and
+// the person starts a new chat instead. Grants are not restored. The
+// chat's earlier messages and tool calls are in SessionDetail.
 func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
-	rt, desc, mode, err := a.ready()
+	rt, so, err := a.ready()
 	if err != nil {
 		return ChatInfo{}, err
 	}
-	a.mu.Lock()
-	c := a.chats[sessionID]
-	a.mu.Unlock()
-	if c != nil { // already open in this window
-		return a.chatInfo(rt, c.s, c.coworker, desc, mode), nil
-	}
-	s, err := rt.ResumeSession(a.base, sessionID)
+	s, err := rt.ResumeSession(a.base, sessionID, so)
 	var ice *harness.IdentityChangedError
 	switch {
 	case errors.As(err, &ice):
@@ -85,57 +77,49 @@ func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 		return ChatInfo{}, fmt.Errorf("cannot continue this chat: %w", err)
 	}
 	a.log.Info("chat resumed", "session", s.ID(), "coworker", s.Coworker())
-	return a.addChat(rt, s, s.Coworker(), desc, mode), nil
+	return chatInfo(s), nil
 }
 
-// ready returns the runtime, the model's description and the approval mode
-// for a new or continued chat, or why there can be none: the harness did
-// not start, or no model is configured.
-func (a *App) ready() (rt *harness.Runtime, desc, mode string, err error) {
+// ready returns the runtime and the options of a new or continued chat, or
+// why there can be none: the harness did not start, or no model is
+// configured.
+func (a *App) ready() (*harness.Runtime, harness.SessionOptions, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch {
 	case a.rt == nil && a.rtErr != nil:
-		return nil, "", "", a.rtErr
+		return nil, harness.SessionOptions{}, a.rtErr
 	case a.rt == nil:
-		return nil, "", "", errors.New("the harness is not running")
+		return nil, harness.SessionOptions{}, errors.New("the harness is not running")
 	case a.modelErr != nil:
-		return nil, "", "", a.modelErr
+		return nil, harness.SessionOptions{}, a.modelErr
 	}
-	return a.rt, a.modelDescription, a.settings.ApprovalMode, nil
+	return a.rt, a.sessionOptionsLocked(), nil
 }
 
-// addChat registers an open session as a chat and describes it.
-func (a *App) addChat(rt *harness.Runtime, s *harness.Session, coworker, desc, mode string) ChatInfo {
-	a.mu.Lock()
-	a.chats[s.ID()] = &chat{s: s, coworker: coworker}
-	a.mu.Unlock()
-	return a.chatInfo(rt, s, coworker, desc, mode)
-}
-
-// chatInfo describes a chat's session for the UI.
-func (a *App) chatInfo(rt *harness.Runtime, s *harness.Session, coworker, desc, mode string) ChatInfo {
-	info := ChatInfo{SessionID: s.ID(), Coworker: coworker, Identity: s.Identity(), Model: desc, ApprovalMode: mode, Tools: []ToolInfo{}}
+// chatInfo describes a chat's session for the UI, from the session itself.
+func chatInfo(s *harness.Session) ChatInfo {
+	o := s.Options()
+	info := ChatInfo{SessionID: s.ID(), Coworker: s.Coworker(), CoworkerName: s.CoworkerName(), Identity: s.Identity(),
+		Model: o.Model.Describe(), ApprovalMode: string(o.Approve), Running: s.Running(), Tools: []ToolInfo{}}
 	for _, t := range s.Tools() {
 		info.Tools = append(info.Tools, ToolInfo{Name: t.Name, Description: t.Descriptor.Description, Provider: t.Provider,
 			Risk: string(t.Descriptor.Risk), Classification: string(t.Descriptor.Classification)})
 	}
-	if set, err := rt.Bundles(); err == nil {
-		if b, ok := set.Get(coworker); ok {
-			info.CoworkerName = b.Name
-		}
-	}
 	return info
 }
 
-func (a *App) chat(sessionID string) (*chat, error) {
+// chat returns the open session of a chat.
+func (a *App) chat(sessionID string) (*harness.Session, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	c, ok := a.chats[sessionID]
-	if !ok {
-		return nil, fmt.Errorf("no open chat %q (it was closed, or the app restarted)", sessionID)
+	rt := a.rt
+	a.mu.Unlock()
+	if rt != nil {
+		if s, ok := rt.Session(sessionID); ok {
+			return s, nil
+		}
 	}
-	return c, nil
+	return nil, fmt.Errorf("no open chat %q (it was closed, or the app restarted)", sessionID)
 }
 
 // Send runs one turn in the chat and returns how it ended. While it runs,
@@ -145,24 +129,20 @@ func (a *App) chat(sessionID string) (*chat, error) {
 // chat stays open, so the person can fix the model in Settings and retry.
 // Errors are for an unknown chat, an empty prompt or a turn already running.
 func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error) {
-	c, err := a.chat(sessionID)
+	s, err := a.chat(sessionID)
 	if err != nil {
 		return res, err
 	}
 	if prompt == "" {
 		return res, errors.New("the message is empty")
 	}
-	if !c.running.CompareAndSwap(false, true) {
-		return res, ErrTurnRunning
-	}
-	defer c.running.Store(false)
 	defer func() {
 		if p := recover(); p != nil {
 			a.log.Error("turn panicked", "session", sessionID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			err = fmt.Errorf("internal error in this turn: %v", p)
 		}
 	}()
-	r, err := c.s.Send(a.base, prompt, func(e harness.Event) {
+	r, err := s.TrySend(a.base, prompt, func(e harness.Event) {
 		if e.Type == harness.EventError {
 			e.Error += modelHint(e.Error)
 		}
@@ -177,25 +157,22 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 // Cancel cancels the chat's running turn, if any; Send then returns with
 // status "cancelled". Cancelling is not rollback (SPEC §6).
 func (a *App) Cancel(sessionID string) error {
-	c, err := a.chat(sessionID)
+	s, err := a.chat(sessionID)
 	if err != nil {
 		return err
 	}
-	c.s.Cancel()
+	s.Cancel()
 	return nil
 }
 
 // CloseChat closes the session: a running turn is cancelled and every grant
 // of the session is revoked.
 func (a *App) CloseChat(sessionID string) error {
-	c, err := a.chat(sessionID)
+	s, err := a.chat(sessionID)
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	delete(a.chats, sessionID)
-	a.mu.Unlock()
-	return c.s.Close()
+	return s.Close()
 }
 
 // RespondApproval answers a consent prompt: decision is "allow_once",

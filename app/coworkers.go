@@ -45,9 +45,9 @@ type BrokenBundle struct {
 }
 
 // Coworkers loads the bundles folder afresh and resolves every bundle's
-// tools (see resolveBundles; resolutions are cached by bundle digest), so
-// a bundle that `openworker check` reports broken is listed as broken here.
-// It may take up to resolveTimeout when an MCP provider starts slowly.
+// tools with harness.Runtime.Check (cached by bundle digest), so a bundle
+// that `openworker check` reports broken is listed as broken here. It may
+// take up to checkTimeout when an MCP provider starts slowly.
 func (a *App) Coworkers() (CoworkerList, error) {
 	a.mu.Lock()
 	dir := a.coworkersDir()
@@ -61,8 +61,7 @@ func (a *App) listCoworkers(dir string) CoworkerList {
 	a.mu.Lock()
 	rt := a.rt
 	a.mu.Unlock()
-	l, bundles := loadCoworkers(dir)
-	resolvedList(a.base, rt, &a.resolved, &l, bundles)
+	l := checkedList(a.base, rt, dir)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
 }
@@ -104,7 +103,6 @@ func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 		return CoworkerList{}, err
 	}
 	a.settings = s
-	a.reopenLocked()
 	a.rewatchLocked()
 	a.mu.Unlock()
 	l := a.listCoworkers(abs)
@@ -139,7 +137,12 @@ func (a *App) rewatchLocked() {
 	a.watcher = nil
 	dir := a.coworkersDir()
 	w, err := watchDir(dir, func() {
-		a.resolved.reset()
+		a.mu.Lock()
+		rt := a.rt
+		a.mu.Unlock()
+		if rt != nil {
+			rt.ForgetChecks() // a provider may have been fixed meanwhile
+		}
 		a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir))
 	})
 	if err != nil {

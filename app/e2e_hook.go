@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+
+	"github.com/openworker/desktop/harness"
 )
 
 // startTestHook serves GET /state on the loopback address in
@@ -40,14 +42,15 @@ func startTestHook(a *App) {
 			Chats   []chatState `json:"chats"`
 		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}}
 		a.mu.Lock()
-		chats := make(map[string]*chat, len(a.chats))
-		for id, c := range a.chats {
-			chats[id] = c
-		}
-		j := a.journal
+		rt, j := a.rt, a.journal
 		a.mu.Unlock()
-		for id, c := range chats {
-			cs := chatState{SessionID: id, Running: c.running.Load(), Turns: []string{}}
+		var open []*harness.Session
+		if rt != nil {
+			open = rt.Sessions()
+		}
+		for _, s := range open {
+			id := s.ID()
+			cs := chatState{SessionID: id, Running: s.Running(), Turns: []string{}}
 			if j != nil {
 				turns, _ := j.Turns(r.Context(), id)
 				for _, t := range turns {

@@ -10,10 +10,16 @@ import (
 	"github.com/openworker/desktop/harness/model"
 )
 
+// checkTimeout bounds resolving one bundle for the Coworkers list: the MCP
+// providers it names must start and list their tools within it. A bundle
+// that takes longer is listed as broken with the timeout, and is tried
+// again at the next listing (timeouts are not cached).
+var checkTimeout = 8 * time.Second
+
 // modelConfig builds the provider configuration from the settings, the
-// keychain and the environment (SPEC §10 variables fill what is unset).
-// A keychain failure is returned as warn: the environment may still supply
-// a key.
+// keychain and the environment (the documented variables fill what is
+// unset, docs/cli.md). A keychain failure is returned as warn: the
+// environment may still supply a key.
 func (a *App) modelConfig(s Settings) (c model.Config, warn error) {
 	p := s.OpenAI
 	if s.Provider == model.ProviderAnthropic {
@@ -28,49 +34,56 @@ func (a *App) modelConfig(s Settings) (c model.Config, warn error) {
 	return model.FromEnv(c, a.cfg.Getenv), warn
 }
 
-// reopenLocked opens a harness runtime for the current settings and makes
-// it the one new chats use. Open chats keep their runtime until shutdown.
-// A model configuration error leaves the runtime without a model: bundles
-// still list, and opening a chat says what to fix. a.mu must be held.
-func (a *App) reopenLocked() {
-	if a.journal == nil {
+// openRuntime opens the one harness runtime of the process over the
+// journal. a.mu must be held (or a not yet shared).
+func (a *App) openRuntime() {
+	rt, err := harness.Open(a.base, a.reg, harness.Options{
+		Coworkers:    a.coworkersDir(),
+		Journal:      a.journal,
+		Logger:       a.log,
+		CheckTimeout: checkTimeout,
+	})
+	if err != nil {
+		a.rtErr = fmt.Errorf("the harness could not start: %w", err)
+		a.log.Error("harness open", "err", err)
 		return
 	}
-	a.modelErr, a.modelDescription = nil, ""
+	a.rt = rt
+}
+
+// applyModelLocked builds the model provider new chats use from the
+// current settings. Open chats keep the provider they were opened with. A
+// configuration error leaves no provider: bundles still list, and opening
+// a chat says what to fix. a.mu must be held.
+func (a *App) applyModelLocked() {
+	a.model, a.modelErr, a.modelDescription = nil, nil, ""
 	cfg, warn := a.modelConfig(a.settings)
 	a.modelBaseURL = cfg.BaseURL
-	prov, err := model.New(cfg)
-	if err != nil {
-		a.modelErr = fmt.Errorf("the model provider is not usable: %w; fix it in Settings", err)
-		prov = nil
-	} else {
-		a.modelDescription = prov.Describe()
-	}
 	a.keychainErr = warn
 	if warn != nil {
 		a.log.Warn("keychain", "err", warn)
 	}
+	prov, err := model.New(cfg)
+	if err != nil {
+		a.modelErr = fmt.Errorf("the model provider is not usable: %w; fix it in Settings", err)
+		return
+	}
+	a.model, a.modelDescription = prov, prov.Describe()
+}
+
+// sessionOptionsLocked are the settings a new or continued chat is opened
+// with and keeps until it closes. a.mu must be held.
+func (a *App) sessionOptionsLocked() harness.SessionOptions {
 	timeout := consent.DefaultPromptTimeout
 	if d, err := time.ParseDuration(a.cfg.PromptTimeout); err == nil && d > 0 {
 		timeout = d
 	}
-	rt, err := harness.Open(a.base, a.reg, harness.Options{
-		Coworkers:     a.coworkersDir(),
-		Journal:       a.journal,
-		Model:         prov,
+	return harness.SessionOptions{
+		Model:         a.model,
 		Approve:       consent.Mode(a.settings.ApprovalMode),
 		Prompter:      a.prompter,
 		PromptTimeout: timeout,
 		Workspace:     filepath.Join(a.paths.ConfigDir, "workspace"),
-		Logger:        a.log,
-	})
-	if a.rt != nil {
-		a.retired = append(a.retired, a.rt)
-	}
-	a.resolved.reset() // the list resolves against the new runtime
-	a.rt, a.rtErr = rt, nil
-	if err != nil {
-		a.rt, a.rtErr = nil, fmt.Errorf("the harness could not start: %w", err)
-		a.log.Error("harness open", "err", err)
+		Coworkers:     a.coworkersDir(),
 	}
 }

@@ -73,7 +73,7 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	}
 	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
 	a.settings = s
-	a.reopenLocked()
+	a.applyModelLocked()
 	if dirChanged {
 		a.rewatchLocked()
 		dir := a.coworkersDir()
@@ -98,7 +98,7 @@ func (a *App) SetAPIKey(provider, key string) (SettingsView, error) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.reopenLocked()
+	a.applyModelLocked()
 	return a.viewLocked(), nil
 }
 
@@ -112,7 +112,7 @@ func (a *App) DeleteAPIKey(provider string) (SettingsView, error) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.reopenLocked()
+	a.applyModelLocked()
 	return a.viewLocked(), nil
 }
 

@@ -58,7 +58,7 @@ func TestLongAliasFailsSessionOpen(t *testing.T) {
 	for _, anthropic := range []bool{false, true} {
 		long := &testTool{name: name, risk: tool.ReadOnly}
 		e := newEnv(t, envOpts{anthropic: anthropic, tools: []tool.Tool{long}, selected: []string{name}})
-		_, err := e.rt.NewSession(context.Background(), "tester")
+		_, err := e.rt.NewSession(context.Background(), "tester", e.so)
 		if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "64") {
 			t.Fatalf("anthropic=%v: NewSession = %v; want an error naming the tool and the 64-byte rule", anthropic, err)
 		}

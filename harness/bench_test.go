@@ -146,7 +146,7 @@ var benchNoop = &testTool{name: "bench.noop", risk: tool.NonIdempotentWrite, fn:
 func benchHarness(b *testing.B) func() {
 	ctx := context.Background()
 	e := newEnv(b, envOpts{tools: []tool.Tool{benchNoop}, selected: []string{"bench.noop"}})
-	s, err := e.rt.NewSession(ctx, "tester")
+	s, err := e.rt.NewSession(ctx, "tester", e.so)
 	if err != nil {
 		b.Fatal(err)
 	}

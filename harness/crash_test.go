@@ -54,12 +54,12 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
-		Coworkers: filepath.Join(dir, "coworkers"), DBPath: filepath.Join(dir, "journal.db"), Model: provider, Approve: "bypass",
+		Coworkers: filepath.Join(dir, "coworkers"), DBPath: filepath.Join(dir, "journal.db"),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := rt.NewSession(context.Background(), "tester")
+	s, err := rt.NewSession(context.Background(), "tester", harness.SessionOptions{Model: provider, Approve: "bypass"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	d := rtool.Descriptor
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
 		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
-	out := s.rt.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: rtool.Pin.Digest, OnPrompt: func() {
+	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: rtool.Pin.Digest, OnPrompt: func() {
 		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
 	}})
 	approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: call.ID, Tool: rtool.Name,
@@ -131,7 +131,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
 
 	started := time.Now()
-	c := tool.NewCall(s.id, t.id, call.ID, s.rt.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
+	c := tool.NewCall(s.id, t.id, call.ID, s.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
 		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data})
 	})
 	output, err := t.invoke(ctx, rtool, c, args)
@@ -188,7 +188,7 @@ func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args 
 	defer cancel()
 	if rt.native == nil {
 		ns, _, _ := tool.SplitName(rt.Name)
-		p, err := t.s.rt.mcp.Provider(cctx, ns)
+		p, err := t.s.provider(cctx, ns)
 		if err != nil {
 			return tool.Output{}, err
 		}
@@ -293,7 +293,7 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) strin
 	if consent.ManifestPolicy(s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
 		return "the coworker's manifest denies " + rt.Name
 	}
-	if st := s.rt.consent.Store; st != nil && reread {
+	if st := s.consent.Store; st != nil && reread {
 		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, rt.Pin.Digest); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
 			return "you chose to always deny " + rt.Name + " for this coworker"
 		}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,8 +26,15 @@ import (
 // variable is set, so MCP tests use a real child process.
 const serveDeviceEnv = "OPENWORKER_TEST_SERVE_DEVICE"
 
+// pidFileEnv, beside serveDeviceEnv, names a file the device server writes
+// its process id to, so a test can watch the process itself.
+const pidFileEnv = "OPENWORKER_TEST_PIDFILE"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(serveDeviceEnv) == "1" {
+		if f := os.Getenv(pidFileEnv); f != "" {
+			_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
+		}
 		if err := device.ServeStdio(context.Background()); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
@@ -109,6 +117,8 @@ type env struct {
 	db       string
 	bundles  string
 	provider model.Provider
+	so       harness.SessionOptions // what every session of the env is opened with
+	reso     harness.SessionOptions // what a reopened runtime resumes sessions with
 	events   []harness.Event
 	eventMu  sync.Mutex
 }
@@ -174,9 +184,9 @@ func newEnv(t testing.TB, o envOpts) *env {
 		o.mode = consent.Bypass
 	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
-		Coworkers: bundles, DBPath: e.db, Model: provider, Approve: o.mode, Prompter: o.prompter,
-		Limits: o.limits, MaxCalls: o.maxCalls, Logger: o.logger,
+		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, Logger: o.logger,
 	})
+	e.so = harness.SessionOptions{Model: provider, Approve: o.mode, Prompter: o.prompter}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +206,7 @@ func (e *env) send(prompt string) (*harness.Session, *harness.TurnResult, error)
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := e.rt.NewSession(ctx, "tester")
+	s, err := e.rt.NewSession(ctx, "tester", e.so)
 	if err != nil {
 		e.t.Fatalf("NewSession: %v", err)
 	}
@@ -251,7 +261,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // open opens a session with the tester coworker.
 func (e *env) open() *harness.Session {
 	e.t.Helper()
-	s, err := e.rt.NewSession(context.Background(), "tester")
+	s, err := e.rt.NewSession(context.Background(), "tester", e.so)
 	if err != nil {
 		e.t.Fatalf("NewSession: %v", err)
 	}

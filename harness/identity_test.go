@@ -42,11 +42,12 @@ func (e *env) reopen(tools []tool.Tool, exe string, replies ...modeltest.Reply) 
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.bundles, Journal: e.rt.Journal(), Model: provider, Approve: "bypass", Executable: exe})
+	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.bundles, Journal: e.rt.Journal(), Executable: exe})
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	e.t.Cleanup(func() { rt.Close() })
+	e.reso = harness.SessionOptions{Model: provider, Approve: "bypass"}
 	return rt, srv
 }
 
@@ -77,9 +78,9 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	refused := func(t *testing.T, rt *harness.Runtime, id string, want ...string) {
+	refused := func(t *testing.T, e *env, rt *harness.Runtime, id string, want ...string) {
 		t.Helper()
-		_, err := rt.ResumeSession(context.Background(), id)
+		_, err := rt.ResumeSession(context.Background(), id, e.reso)
 		var ice *harness.IdentityChangedError
 		if !errors.As(err, &ice) {
 			t.Fatalf("ResumeSession = %v; want an IdentityChangedError", err)
@@ -95,18 +96,18 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 		e, echo, id := newTurn(t)
 		edit(t, manifest(e), "Use your tools.", "Use your tools carefully.")
 		rt, _ := e.reopen([]tool.Tool{echo}, "")
-		refused(t, rt, id, `coworker "tester"`, "the coworker bundle (manifest.md, tools.json or skills)")
+		refused(t, e, rt, id, `coworker "tester"`, "the coworker bundle (manifest.md, tools.json or skills)")
 	})
 	t.Run("policy", func(t *testing.T) {
 		e, echo, id := newTurn(t)
 		edit(t, manifest(e), "test.echo: ask", "test.echo: allow")
 		rt, _ := e.reopen([]tool.Tool{echo}, "")
-		refused(t, rt, id, "the coworker's policies")
+		refused(t, e, rt, id, "the coworker's policies")
 	})
 	t.Run("native descriptor version", func(t *testing.T) {
 		e, echo, id := newTurn(t)
 		rt, _ := e.reopen([]tool.Tool{versioned{echo, "1.1.0"}}, "")
-		refused(t, rt, id, "the descriptor of test.echo (version 1.0.0 → 1.1.0)")
+		refused(t, e, rt, id, "the descriptor of test.echo (version 1.0.0 → 1.1.0)")
 	})
 	t.Run("executable", func(t *testing.T) {
 		e, echo, id := newTurn(t)
@@ -115,7 +116,7 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		rt, _ := e.reopen([]tool.Tool{echo}, other)
-		refused(t, rt, id, "the OpenWorker executable")
+		refused(t, e, rt, id, "the OpenWorker executable")
 	})
 	t.Run("closed session", func(t *testing.T) {
 		e, echo, id := newTurn(t)
@@ -129,7 +130,8 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.bundles, DBPath: e.db, Model: provider, Approve: "bypass"})
+		rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.bundles, DBPath: e.db})
+		e.reso = harness.SessionOptions{Model: provider, Approve: "bypass"}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,14 +139,14 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 		if js, _ := rt.Journal().Session(context.Background(), id); js.Status != journal.SessionClosed {
 			t.Fatalf("session status before resume = %q, want closed", js.Status)
 		}
-		s, err := rt.ResumeSession(context.Background(), id)
+		s, err := rt.ResumeSession(context.Background(), id, e.reso)
 		if err != nil {
 			t.Fatalf("ResumeSession of a closed session = %v; a person may continue an old chat", err)
 		}
 		if js, _ := rt.Journal().Session(context.Background(), id); js.Status != journal.SessionOpen {
 			t.Errorf("session status after resume = %q, want open", js.Status)
 		}
-		if again, err := rt.ResumeSession(context.Background(), id); err != nil || again != s {
+		if again, err := rt.ResumeSession(context.Background(), id, e.reso); err != nil || again != s {
 			t.Errorf("resuming a session the runtime holds = %p, %v; want the same session %p", again, err, s)
 		}
 		if res, err := s.Send(context.Background(), "second question", nil); err != nil || res.Text != "second answer" {
@@ -165,7 +167,7 @@ func TestResumeRefusedWhenIdentityChanges(t *testing.T) {
 	t.Run("nothing changed", func(t *testing.T) {
 		e, echo, id := newTurn(t)
 		rt, srv := e.reopen([]tool.Tool{echo}, "", modeltest.Reply{Text: "second answer"})
-		s, err := rt.ResumeSession(context.Background(), id)
+		s, err := rt.ResumeSession(context.Background(), id, e.reso)
 		if err != nil {
 			t.Fatalf("ResumeSession: %v", err)
 		}

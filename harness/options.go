@@ -10,31 +10,28 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// Turn budgets (SPEC §9).
+// Turn budgets (docs/turns.md).
 const (
 	DefaultMaxAttempts = 16
 	DefaultMaxCalls    = 64
 )
 
-// Options configure a Runtime. Zero values mean the documented defaults.
+// DefaultParallel bounds how many MCP providers start or list their tools
+// at once, and how many bundles Check resolves at once.
+const DefaultParallel = 8
+
+// Options configure a Runtime: what lives as long as the process. Zero
+// values mean the documented defaults. What may differ from one session to
+// the next (the model, the approval mode, the prompter, the workspace) is
+// in SessionOptions.
 type Options struct {
-	// Coworkers is the bundles folder (SPEC §4).
+	// Coworkers is the default bundles folder (docs/bundles.md); a session
+	// may name another in SessionOptions.Coworkers.
 	Coworkers string
 	// Journal is an open journal; when nil, DBPath is opened (and closed
 	// with the runtime).
 	Journal *journal.Journal
 	DBPath  string
-	// Model is the provider every session uses. It may be nil for a runtime
-	// that only checks bundles.
-	Model model.Provider
-	// Approve is the approval mode; default consent.Ask.
-	Approve consent.Mode
-	// Prompter asks the person in Ask mode. nil denies every prompt.
-	Prompter consent.Prompter
-	// PromptTimeout bounds one prompt; default 5 minutes (SPEC §7).
-	PromptTimeout time.Duration
-	// Workspace is handed to tools in tool.Call.Workspace.
-	Workspace string
 	// InstallDir resolves relative MCP programs; default the executable's folder.
 	InstallDir string
 	// RememberFailedStarts: an MCP provider that failed to start is not
@@ -43,22 +40,25 @@ type Options struct {
 	RememberFailedStarts bool
 	// Executable is hashed into every execution identity; default os.Executable().
 	Executable string
-	// Limits bound every call; zero fields mean SPEC §6 defaults.
+	// Limits bound every call; zero fields mean the defaults of
+	// docs/limits.md.
 	Limits tool.Limits
 	// MaxAttempts and MaxCalls bound one turn; 0 means 16 and 64. Options
 	// may lower them, never raise them.
 	MaxAttempts, MaxCalls int
+	// Parallel bounds concurrent provider starts and discoveries, and
+	// concurrent bundle resolutions in Check; 0 means DefaultParallel (8).
+	Parallel int
+	// CheckTimeout bounds resolving one bundle in Check (its providers must
+	// start and list their tools within it); 0 means no bound beyond the
+	// providers' own start timeout. A bundle that takes longer is reported
+	// broken and is not cached.
+	CheckTimeout time.Duration
 	// Logger receives operational logs (never secrets); default discards.
 	Logger *slog.Logger
 }
 
 func (o Options) withDefaults() Options {
-	if o.Approve == "" {
-		o.Approve = consent.Ask
-	}
-	if o.PromptTimeout <= 0 {
-		o.PromptTimeout = consent.DefaultPromptTimeout
-	}
 	o.Limits = o.Limits.Fill()
 	if o.MaxAttempts <= 0 || o.MaxAttempts > DefaultMaxAttempts {
 		o.MaxAttempts = DefaultMaxAttempts
@@ -66,8 +66,42 @@ func (o Options) withDefaults() Options {
 	if o.MaxCalls <= 0 || o.MaxCalls > DefaultMaxCalls {
 		o.MaxCalls = DefaultMaxCalls
 	}
+	if o.Parallel <= 0 {
+		o.Parallel = DefaultParallel
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// SessionOptions are the settings one session is opened (or resumed) with
+// and keeps until it closes: a settings change affects new sessions only.
+type SessionOptions struct {
+	// Model is the provider the session's turns use; required.
+	Model model.Provider
+	// Approve is the approval mode; default consent.Ask.
+	Approve consent.Mode
+	// Prompter asks the person in Ask mode. nil denies every prompt.
+	Prompter consent.Prompter
+	// PromptTimeout bounds one prompt; default 5 minutes (docs/consent.md).
+	PromptTimeout time.Duration
+	// Workspace is handed to tools in tool.Call.Workspace.
+	Workspace string
+	// Coworkers is the bundles folder the coworker is loaded from; default
+	// Options.Coworkers.
+	Coworkers string
+}
+
+func (o SessionOptions) withDefaults(rt Options) SessionOptions {
+	if o.Approve == "" {
+		o.Approve = consent.Ask
+	}
+	if o.PromptTimeout <= 0 {
+		o.PromptTimeout = consent.DefaultPromptTimeout
+	}
+	if o.Coworkers == "" {
+		o.Coworkers = rt.Coworkers
 	}
 	return o
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -19,7 +18,14 @@ import (
 // fails before any I/O.
 func (t *turn) prepare(ctx context.Context) error {
 	s := t.s
-	catalogs := map[string]map[string]mcp.RemoteTool{}
+	var namespaces []string
+	for i := range s.res.Tools {
+		if s.res.Tools[i].native == nil {
+			ns, _, _ := tool.SplitName(s.res.Tools[i].Name)
+			namespaces = append(namespaces, ns)
+		}
+	}
+	cats := s.rt.catalogs(ctx, s.gen, namespaces) // all at once, docs/mcp.md
 	var changed, missing []string
 	for i := range s.res.Tools {
 		rt := &s.res.Tools[i]
@@ -27,35 +33,30 @@ func (t *turn) prepare(ctx context.Context) error {
 			continue
 		}
 		ns, _, _ := tool.SplitName(rt.Name)
-		c, ok := catalogs[ns]
-		if !ok {
-			p, err := s.rt.mcp.Provider(ctx, ns)
-			if err != nil {
-				return fmt.Errorf("prepare the turn: MCP provider %q: %w", ns, err)
-			}
-			if t.catalogSeen == nil {
-				t.catalogSeen = map[string]uint64{}
-			}
-			t.catalogSeen[ns] = p.CatalogVersion()
-			list, err := p.ListTools(ctx)
-			if err != nil {
-				return fmt.Errorf("prepare the turn: list the tools of MCP provider %q: %w", ns, err)
-			}
-			c = make(map[string]mcp.RemoteTool, len(list))
-			for _, r := range list {
-				c[r.Name] = r
-			}
-			catalogs[ns] = c
+		c := cats[ns]
+		switch {
+		case c.err != nil && !c.started:
+			return fmt.Errorf("prepare the turn: MCP provider %q: %w", ns, c.err)
+		case c.err != nil:
+			return fmt.Errorf("prepare the turn: %w", c.err)
 		}
-		remote, ok := c[rt.Remote]
+		if t.catalogSeen == nil {
+			t.catalogSeen = map[string]uint64{}
+		}
+		t.catalogSeen[ns] = c.version
+		remote, ok := c.tools[rt.Remote]
 		if !ok {
 			if !rt.missing {
 				missing = append(missing, rt.Name)
 			}
+			s.mu.Lock()
 			rt.missing = true
+			s.mu.Unlock()
 			continue
 		}
+		s.mu.Lock()
 		rt.missing = false
+		s.mu.Unlock()
 		d := remote.Descriptor(ns).WithDefaults()
 		pin, err := pinDescriptor(d)
 		if err != nil {
@@ -69,7 +70,7 @@ func (t *turn) prepare(ctx context.Context) error {
 		}
 	}
 	if len(changed) > 0 {
-		s.rt.consent.Revoke(s.id, changed...)
+		s.consent.Revoke(s.id, changed...)
 		t.warn(ctx, "catalog_changed", fmt.Sprintf("the description or schema of %s changed since the last turn; earlier approvals no longer apply and you will be asked again", strings.Join(changed, ", ")))
 	}
 	if len(missing) > 0 {
@@ -97,7 +98,7 @@ func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool, always bool
 	}
 	s := t.s
 	ns, _, _ := tool.SplitName(rt.Name)
-	p, err := s.rt.mcp.Provider(ctx, ns)
+	p, err := s.provider(ctx, ns)
 	if err != nil {
 		return "", err
 	}
@@ -128,12 +129,14 @@ func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool, always bool
 		s.mu.Lock()
 		rt.Descriptor, rt.Pin = d, pin
 		s.mu.Unlock()
-		s.rt.consent.Revoke(s.id, rt.Name)
+		s.consent.Revoke(s.id, rt.Name)
 		why := fmt.Sprintf("the provider changed %s during this turn; earlier approvals no longer apply", rt.Name)
 		t.warn(ctx, "catalog_changed", why)
 		return why + "; call it again to be asked about the new version", nil
 	}
+	s.mu.Lock()
 	rt.missing = true
+	s.mu.Unlock()
 	why := fmt.Sprintf("the provider no longer lists %s", rt.Name)
 	t.warn(ctx, "tool_missing", why)
 	return why, nil

@@ -94,17 +94,17 @@ func listNames(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// knownNamespaces lists the native and MCP namespaces of the registry.
-func (rt *Runtime) knownNamespaces() string {
+// knownNamespaces lists the native and MCP namespaces of a registry.
+func knownNamespaces(reg *tool.Registry) string {
 	seen := map[string]bool{}
 	var out []string
-	for _, d := range rt.reg.Descriptors() {
+	for _, d := range reg.Descriptors() {
 		if ns, _, err := tool.SplitName(d.Name); err == nil && !seen[ns] {
 			seen[ns] = true
 			out = append(out, ns)
 		}
 	}
-	for _, s := range rt.reg.Servers() {
+	for _, s := range reg.Servers() {
 		out = append(out, s.Namespace)
 	}
 	if len(out) == 0 {
@@ -114,9 +114,9 @@ func (rt *Runtime) knownNamespaces() string {
 }
 
 // nativeTools lists the native tools of one namespace.
-func (rt *Runtime) nativeTools(ns string) []string {
+func nativeTools(reg *tool.Registry, ns string) []string {
 	var out []string
-	for _, d := range rt.reg.Descriptors() {
+	for _, d := range reg.Descriptors() {
 		if strings.HasPrefix(d.Name, ns+".") {
 			out = append(out, d.Name)
 		}
@@ -124,36 +124,49 @@ func (rt *Runtime) nativeTools(ns string) []string {
 	return out
 }
 
-// Resolve resolves a bundle's tools.json against the registry, discovering
-// the catalogs of the MCP providers it names. A missing tool, an unknown
-// namespace or a provider that fails to start is an error; nothing falls
-// back.
+// Resolve resolves a bundle's tools.json against the newest registry
+// generation, discovering the catalogs of the MCP providers it names (in
+// parallel, docs/mcp.md). A missing tool, an unknown namespace or a
+// provider that fails to start is an error; nothing falls back.
 func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, error) {
-	catalogs := map[string]map[string]mcp.RemoteTool{}
+	g, err := rt.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer rt.release(g)
+	return rt.resolve(ctx, g, b)
+}
+
+func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle) (*Resolution, error) {
+	reg := g.reg
+	names := b.Tools.Explicit()
+	whole := b.Tools.WholeProviders()
+	// Every provider the selection names starts and lists at once.
+	var discover []string
+	for _, ns := range whole {
+		if _, ok := reg.Server(ns); ok {
+			discover = append(discover, ns)
+		}
+	}
+	for _, name := range names {
+		if ns, _, err := tool.SplitName(name); err == nil && !reg.IsNative(ns) {
+			if _, ok := reg.Server(ns); ok {
+				discover = append(discover, ns)
+			}
+		}
+	}
+	cats := rt.catalogs(ctx, g, discover)
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
-		if c, ok := catalogs[ns]; ok {
-			return c, nil
+		c := cats[ns]
+		if c.err != nil {
+			return nil, c.err
 		}
-		p, err := rt.mcp.Provider(ctx, ns)
-		if err != nil {
-			return nil, err
-		}
-		list, err := p.ListTools(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list the tools of MCP provider %q: %w", ns, err)
-		}
-		c := make(map[string]mcp.RemoteTool, len(list))
-		for _, t := range list {
-			c[t.Name] = t
-		}
-		catalogs[ns] = c
-		return c, nil
+		return c.tools, nil
 	}
 
-	names := b.Tools.Explicit()
-	for _, ns := range b.Tools.WholeProviders() {
-		if _, ok := rt.reg.Server(ns); !ok {
-			e := resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json (--servers); known namespaces: %s", ns, rt.knownNamespaces()))
+	for _, ns := range whole {
+		if _, ok := reg.Server(ns); !ok {
+			e := resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json; known namespaces: %s", ns, knownNamespaces(reg)))
 			e.Tool = ""
 			return nil, e
 		}
@@ -179,16 +192,16 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, 
 		}
 		var rtool ResolvedTool
 		switch {
-		case rt.reg.IsNative(ns):
-			t, d, ok := rt.reg.Tool(name)
+		case reg.IsNative(ns):
+			t, d, ok := reg.Tool(name)
 			if !ok {
-				return nil, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(rt.nativeTools(ns))))
+				return nil, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(reg, ns))))
 			}
 			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
 		default:
-			if _, ok := rt.reg.Server(ns); !ok {
-				return nil, resolveErr(b, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q (names are exact and case-sensitive); known namespaces: %s; or add a provider to servers.json (--servers)", ns, rt.knownNamespaces()))
+			if _, ok := reg.Server(ns); !ok {
+				return nil, resolveErr(b, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q (names are exact and case-sensitive); known namespaces: %s; or add a provider to servers.json", ns, knownNamespaces(reg)))
 			}
 			if err := tool.CheckMCPName(name); err != nil {
 				return nil, resolveErr(b, name, err.Error())

@@ -22,7 +22,7 @@ func TestResolveErrorsNameTheFilePositionAndTheChoices(t *testing.T) {
 	} {
 		echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
 		e := newEnv(t, envOpts{tools: []tool.Tool{echo}, selected: []string{tc.selected}})
-		_, err := e.rt.NewSession(context.Background(), "tester")
+		_, err := e.rt.NewSession(context.Background(), "tester", e.so)
 		var re *harness.ResolveError
 		if !errors.As(err, &re) {
 			t.Fatalf("%s: NewSession = %v, want a ResolveError", tc.selected, err)
@@ -44,7 +44,7 @@ func TestPolicyForAToolOutsideAWholeProviderSelection(t *testing.T) {
 	cw := filepath.Join(e.dir, "coworkers", "tester", "coworker")
 	writeFile(t, filepath.Join(cw, "tools.json"), `{"version":1,"mcp":["device"]}`)
 	writeFile(t, filepath.Join(cw, "manifest.md"), "---\nid: tester\nname: T\npolicy:\n  device.system_info_gett: deny\n---\nHi.\n")
-	_, err := e.rt.NewSession(context.Background(), "tester")
+	_, err := e.rt.NewSession(context.Background(), "tester", e.so)
 	var re *harness.ResolveError
 	if !errors.As(err, &re) || re.Tool != "device.system_info_gett" || filepath.Base(re.File) != "manifest.md" {
 		t.Fatalf("NewSession = %v, want a ResolveError for the policy in manifest.md", err)

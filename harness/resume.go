@@ -46,32 +46,45 @@ func (e heldError) Unwrap() error { return journal.ErrHeldElsewhere }
 // what the journal knows of it (not run, outcome unknown, reconciled,
 // finished), so the history is one every provider accepts. Grants of the
 // earlier process are not restored: the person is asked again. Resuming a
-// session this Runtime already holds returns that Session.
-func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, error) {
-	if rt.journal == nil || rt.opts.Model == nil {
-		return nil, errors.New("resume needs a journal and a model provider")
+// session this Runtime already holds returns that Session as it is, with
+// the options it was opened with (so is then ignored). A resumed session
+// uses the newest registry generation and the settings in so.
+func (rt *Runtime) ResumeSession(ctx context.Context, id string, so SessionOptions) (*Session, error) {
+	so, err := rt.sessionOptions(so)
+	if err != nil {
+		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
 	rt.resumeMu.Lock()
 	defer rt.resumeMu.Unlock()
-	rt.mu.Lock()
-	live := rt.sessions[id]
-	rt.mu.Unlock()
-	if live != nil {
+	if live, ok := rt.Session(id); ok {
 		return live, nil
 	}
+	gen, err := rt.acquire()
+	if err != nil {
+		return nil, err
+	}
+	s, err := rt.resume(ctx, gen, id, so)
+	if err != nil {
+		rt.release(gen)
+		return nil, err
+	}
+	return s, nil
+}
+
+func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so SessionOptions) (*Session, error) {
 	js, err := rt.journal.Session(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
-	set, err := rt.Bundles()
+	set, err := bundles(so.Coworkers)
 	if err != nil {
 		return nil, err
 	}
 	b, ok := set.Get(js.Coworker)
 	if !ok {
-		return nil, fmt.Errorf("session %s cannot be resumed: coworker %q is no longer in %s", id, js.Coworker, rt.opts.Coworkers)
+		return nil, fmt.Errorf("session %s cannot be resumed: coworker %q is no longer in %s", id, js.Coworker, so.Coworkers)
 	}
-	res, err := rt.Resolve(ctx, b)
+	res, err := rt.resolve(ctx, gen, b)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +126,8 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{rt: rt, id: id, res: res, identity: identity, parts: parts, seq: len(turns)}
+	s := rt.session(gen, id, so, res, identity, parts)
+	s.seq = len(turns)
 	for _, m := range msgs {
 		var mm model.Message
 		err := json.Unmarshal(m.Content, &mm)
@@ -130,7 +144,7 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 		}
 		s.history = append(s.history, mm)
 	}
-	if err := rt.journal.ReopenSession(ctx, id, journal.Reopening{Provider: rt.opts.Model.Name(), Model: rt.opts.Model.Describe(), Approve: string(rt.opts.Approve)}); err != nil {
+	if err := rt.journal.ReopenSession(ctx, id, journal.Reopening{Provider: so.Model.Name(), Model: so.Model.Describe(), Approve: string(so.Approve)}); err != nil {
 		if errors.Is(err, journal.ErrHeldElsewhere) {
 			return nil, heldError(fmt.Sprintf("session %s is open in another OpenWorker process; close the chat there (or quit that process), then try again", id))
 		}
@@ -139,12 +153,9 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string) (*Session, erro
 	if err := s.answerDangling(ctx, msgs, invs); err != nil {
 		return nil, err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.closed {
-		return nil, errors.New("runtime is closed")
+	if err := rt.add(s); err != nil {
+		return nil, err
 	}
-	rt.sessions[s.id] = s
 	return s, nil
 }
 

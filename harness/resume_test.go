@@ -108,7 +108,7 @@ func TestResumeAnswersDanglingToolCalls(t *testing.T) {
 			}
 			cli.Close()
 		}
-		rs, err := rt.ResumeSession(ctx, s.ID())
+		rs, err := rt.ResumeSession(ctx, s.ID(), e.reso)
 		if err != nil {
 			t.Fatalf("round %d: ResumeSession = %v", round, err)
 		}
@@ -167,7 +167,7 @@ func TestResumeRefusesAnEditedHistory(t *testing.T) {
 		}
 		db.Close()
 		rt, _ := e.reopen([]tool.Tool{echo}, "")
-		_, err = rt.ResumeSession(ctx, s.ID())
+		_, err = rt.ResumeSession(ctx, s.ID(), e.reso)
 		if err == nil || !strings.Contains(err.Error(), "not a message the model can be sent") || !strings.Contains(err.Error(), "journal verify") {
 			t.Errorf("ResumeSession with message content %s = %v; want a refusal that points at journal verify", content, err)
 		}
@@ -191,25 +191,26 @@ func TestResumeRefusedWhileRunningElsewhere(t *testing.T) {
 	if err := reg.Register(echo); err != nil {
 		t.Fatal(err)
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: e.bundles, DBPath: e.db, Model: e.provider, Approve: "bypass"})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: e.bundles, DBPath: e.db})
+	e.reso = harness.SessionOptions{Model: e.provider, Approve: "bypass"}
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	if _, err := rt.ResumeSession(ctx, s.ID()); err == nil || !strings.Contains(err.Error(), "running in another OpenWorker process") {
+	if _, err := rt.ResumeSession(ctx, s.ID(), e.reso); err == nil || !strings.Contains(err.Error(), "running in another OpenWorker process") {
 		t.Fatalf("ResumeSession while another process runs a turn = %v; want a refusal", err)
 	}
 	if err := e.rt.Journal().FinishTurn(ctx, "trn_elsewhere", journal.TurnCompleted, "", 1, 0); err != nil {
 		t.Fatal(err)
 	}
 	// Idle, the session is still open there.
-	if _, err := rt.ResumeSession(ctx, s.ID()); !errors.Is(err, journal.ErrHeldElsewhere) || !strings.Contains(err.Error(), "open in another OpenWorker process") {
+	if _, err := rt.ResumeSession(ctx, s.ID(), e.reso); !errors.Is(err, journal.ErrHeldElsewhere) || !strings.Contains(err.Error(), "open in another OpenWorker process") {
 		t.Fatalf("ResumeSession of a session another process holds open = %v; want a refusal (journal.ErrHeldElsewhere)", err)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rt.ResumeSession(ctx, s.ID()); err != nil {
+	if _, err := rt.ResumeSession(ctx, s.ID(), e.reso); err != nil {
 		t.Fatalf("ResumeSession after the other process closed it = %v", err)
 	}
 }

@@ -7,24 +7,32 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
 
 // Session is one conversation with one coworker. Its turns run one at a
-// time; Send from two goroutines waits. Close revokes every grant.
+// time: Send from two goroutines waits, TrySend refuses with
+// ErrTurnRunning. It keeps the SessionOptions and the registry generation
+// it was opened with until Close, which revokes every grant.
 type Session struct {
 	rt       *Runtime
+	gen      *generation
+	opts     SessionOptions
+	consent  *consent.Engine // this session's grants and prompts
 	id       string
 	res      *Resolution
 	identity string
 	parts    consent.IdentityParts
+	opened   uint64 // order of opening in this runtime
 
 	turnMu  sync.Mutex // one turn at a time
-	mu      sync.Mutex
+	mu      sync.Mutex // guards what follows and the descriptors in res.Tools
 	history []model.Message
 	seq     int
 	cancel  context.CancelFunc // of the running turn
@@ -35,18 +43,51 @@ type Session struct {
 // ErrSessionClosed is returned by Send on a closed session.
 var ErrSessionClosed = errors.New("session is closed")
 
-// NewSession opens a session with the coworker whose bundle id is given: it
-// loads the bundle, resolves its selection (starting MCP providers),
-// checks every alias against the model provider's tool-name rules, pins the
-// execution identity and journals the session.
-func (rt *Runtime) NewSession(ctx context.Context, coworker string) (*Session, error) {
-	if rt.opts.Model == nil {
-		return nil, errors.New("no model provider is configured")
+// ErrTurnRunning is returned by TrySend while the session's previous turn
+// runs: the one busy rule of the app, the stdio protocol and the CLI.
+var ErrTurnRunning = errors.New("a turn is already running in this session; wait for it or cancel it")
+
+var sessionOrder atomic.Uint64
+
+// NewSession opens a session with the coworker whose bundle id is given,
+// with the settings in so: it loads the bundle from so.Coworkers, resolves
+// its selection against the newest registry generation (starting the MCP
+// providers it uses, in parallel), checks every alias against the model
+// provider's tool-name rules, pins the execution identity and journals the
+// session.
+func (rt *Runtime) NewSession(ctx context.Context, coworker string, so SessionOptions) (*Session, error) {
+	so, err := rt.sessionOptions(so)
+	if err != nil {
+		return nil, err
 	}
-	if rt.journal == nil {
-		return nil, errors.New("no journal is open; set Options.Journal or Options.DBPath")
+	gen, err := rt.acquire()
+	if err != nil {
+		return nil, err
 	}
-	set, err := rt.Bundles()
+	s, err := rt.newSession(ctx, gen, coworker, so)
+	if err != nil {
+		rt.release(gen)
+		return nil, err
+	}
+	return s, nil
+}
+
+// sessionOptions checks so and fills its defaults.
+func (rt *Runtime) sessionOptions(so SessionOptions) (SessionOptions, error) {
+	so = so.withDefaults(rt.opts)
+	switch {
+	case so.Model == nil:
+		return so, errors.New("no model provider is configured")
+	case rt.journal == nil:
+		return so, errors.New("no journal is open; set Options.Journal or Options.DBPath")
+	case so.Approve != consent.Ask && so.Approve != consent.Bypass:
+		return so, fmt.Errorf("approval mode %q: use %q or %q", so.Approve, consent.Ask, consent.Bypass)
+	}
+	return so, nil
+}
+
+func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker string, so SessionOptions) (*Session, error) {
+	set, err := bundles(so.Coworkers)
 	if err != nil {
 		return nil, err
 	}
@@ -61,14 +102,14 @@ func (rt *Runtime) NewSession(ctx context.Context, coworker string) (*Session, e
 		for _, b := range set.Bundles {
 			ids = append(ids, b.ID)
 		}
-		return nil, fmt.Errorf("no coworker %q in %s (found: %s)", coworker, rt.opts.Coworkers, strings.Join(ids, ", "))
+		return nil, fmt.Errorf("no coworker %q in %s (found: %s)", coworker, so.Coworkers, strings.Join(ids, ", "))
 	}
-	res, err := rt.Resolve(ctx, b)
+	res, err := rt.resolve(ctx, gen, b)
 	if err != nil {
 		return nil, err
 	}
 	for _, t := range res.Tools {
-		if err := rt.opts.Model.CheckToolName(t.Alias); err != nil {
+		if err := so.Model.CheckToolName(t.Alias); err != nil {
 			return nil, fmt.Errorf("coworker %q selects %q: %w", b.ID, t.Name, err)
 		}
 	}
@@ -80,21 +121,39 @@ func (rt *Runtime) NewSession(ctx context.Context, coworker string) (*Session, e
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{rt: rt, id: journal.NewID("ses_"), res: res, identity: identity, parts: parts}
+	s := rt.session(gen, journal.NewID("ses_"), so, res, identity, parts)
 	err = rt.journal.CreateSession(ctx, journal.Session{
 		ID: s.id, Coworker: b.ID, CoworkerVersion: b.Version, Identity: identity, IdentityParts: json.RawMessage(canon),
-		Provider: rt.opts.Model.Name(), Model: rt.opts.Model.Describe(), Approve: string(rt.opts.Approve),
+		Provider: so.Model.Name(), Model: so.Model.Describe(), Approve: string(so.Approve),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("journal the session: %w", err)
 	}
+	if err := rt.add(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// session builds a Session on gen with its own consent engine.
+func (rt *Runtime) session(gen *generation, id string, so SessionOptions, res *Resolution, identity string, parts consent.IdentityParts) *Session {
+	s := &Session{rt: rt, gen: gen, opts: so, id: id, res: res, identity: identity, parts: parts, opened: sessionOrder.Add(1),
+		consent: &consent.Engine{Mode: so.Approve, Prompter: so.Prompter, Timeout: so.PromptTimeout}}
+	if rt.journal != nil {
+		s.consent.Store = rt.journal
+	}
+	return s
+}
+
+// add registers an open session.
+func (rt *Runtime) add(s *Session) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.closed {
-		return nil, errors.New("runtime is closed")
+		return errors.New("runtime is closed")
 	}
 	rt.sessions[s.id] = s
-	return s, nil
+	return nil
 }
 
 // ID returns the session id ("ses_...").
@@ -106,8 +165,32 @@ func (s *Session) Identity() string { return s.identity }
 // Coworker returns the bundle id of the session's coworker.
 func (s *Session) Coworker() string { return s.res.Bundle.ID }
 
-// Tools returns the resolved selection the model sees.
-func (s *Session) Tools() []ResolvedTool { return append([]ResolvedTool(nil), s.res.Tools...) }
+// CoworkerName returns the display name of the session's coworker.
+func (s *Session) CoworkerName() string { return s.res.Bundle.Name }
+
+// Options returns the settings the session was opened (or resumed) with,
+// defaults filled in. They do not change while it is open.
+func (s *Session) Options() SessionOptions { return s.opts }
+
+// Generation returns the number of the registry generation the session
+// uses (see Runtime.SetServers).
+func (s *Session) Generation() uint64 { return s.gen.id }
+
+// Tools returns the resolved selection the model sees, as of now: a turn
+// that finds a changed descriptor updates it. Safe to call while a turn
+// runs.
+func (s *Session) Tools() []ResolvedTool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]ResolvedTool(nil), s.res.Tools...)
+}
+
+// Running reports whether a turn is running.
+func (s *Session) Running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cancel != nil
+}
 
 // Cancel cancels the running turn, if any. It returns at once; Send returns
 // when the turn has stopped.
@@ -120,8 +203,10 @@ func (s *Session) Cancel() {
 }
 
 // Close cancels a running turn, waits for it, revokes every grant and tool
-// access of the session, and journals the session closed — or failed, when
-// its last turn failed. Closing twice is harmless.
+// access of the session, journals the session closed — or failed, when its
+// last turn failed — and gives back its registry generation (an older
+// generation's providers end with its last session). Closing twice is
+// harmless.
 func (s *Session) Close() error {
 	s.Cancel()
 	s.turnMu.Lock()
@@ -138,6 +223,7 @@ func (s *Session) Close() error {
 	s.rt.mu.Lock()
 	delete(s.rt.sessions, s.id)
 	s.rt.mu.Unlock()
+	defer s.rt.release(s.gen)
 	if failure != "" {
 		return s.rt.journal.FinishSession(context.Background(), s.id, "failed", failure)
 	}
@@ -147,10 +233,16 @@ func (s *Session) Close() error {
 // revokeAll drops the session's grants and calls Revoke on every selected
 // native tool that implements it.
 func (s *Session) revokeAll() {
-	s.rt.consent.Revoke(s.id)
+	s.consent.Revoke(s.id)
 	for _, t := range s.res.Tools {
 		if r, ok := t.native.(tool.Revoker); ok {
 			r.Revoke(s.id)
 		}
 	}
+}
+
+// provider returns the running MCP provider of namespace ns in the
+// session's registry generation.
+func (s *Session) provider(ctx context.Context, ns string) (*mcp.Provider, error) {
+	return s.rt.provider(ctx, s.gen, ns)
 }

@@ -67,9 +67,67 @@ type turn struct {
 // attempts until the model answers without a tool call or the budget is
 // spent (SPEC §9). It returns a result for completed, stopped and cancelled
 // turns, and a *ModelError (with a result) when the provider fails.
+// Send waits for a running turn to end first; TrySend refuses instead.
 func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
+	return s.send(ctx, prompt, sink)
+}
+
+// TrySend is Send, except that it returns ErrTurnRunning at once while a
+// turn runs (or is reserved), and ErrSessionClosed on a closed session.
+func (s *Session) TrySend(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
+	r, err := s.Reserve()
+	if err != nil {
+		return nil, err
+	}
+	return r.Send(ctx, prompt, sink)
+}
+
+// Reservation holds a session's turn slot: the next turn is this one.
+// Call Send or Release exactly once.
+type Reservation struct {
+	s    *Session
+	done bool
+}
+
+// Reserve takes the session's turn slot without waiting, for a caller that
+// must answer "busy" at once and run the turn later (the stdio protocol
+// reads its next request meanwhile). It returns ErrTurnRunning while a
+// turn runs or is reserved, and ErrSessionClosed on a closed session.
+func (s *Session) Reserve() (*Reservation, error) {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, ErrSessionClosed
+	}
+	if !s.turnMu.TryLock() {
+		return nil, ErrTurnRunning
+	}
+	return &Reservation{s: s}, nil
+}
+
+// Send runs the reserved turn (see Session.Send) and frees the slot.
+func (r *Reservation) Send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
+	if r.done {
+		return nil, errors.New("harness: Reservation used twice")
+	}
+	r.done = true
+	defer r.s.turnMu.Unlock()
+	return r.s.send(ctx, prompt, sink)
+}
+
+// Release frees the slot without running a turn.
+func (r *Reservation) Release() {
+	if !r.done {
+		r.done = true
+		r.s.turnMu.Unlock()
+	}
+}
+
+// send runs one turn; s.turnMu is held.
+func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -91,7 +149,7 @@ func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 	j := s.rt.journal
 	bg := context.WithoutCancel(ctx)
 	if err := j.StartTurn(bg, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: prompt,
-		Model: s.rt.opts.Model.Describe(), Approve: string(s.rt.opts.Approve)}); err != nil {
+		Model: s.opts.Model.Describe(), Approve: string(s.opts.Approve)}); err != nil {
 		return nil, fmt.Errorf("journal the turn: %w", err)
 	}
 	sink.emit(Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt})
@@ -152,14 +210,14 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		}
 		t.attempts++
 		req := model.Request{System: t.system(ctx), Messages: s.historyCopy(), Tools: specs}
-		resp, err := s.rt.opts.Model.Stream(ctx, req, func(delta string) {
+		resp, err := s.opts.Model.Stream(ctx, req, func(delta string) {
 			t.sink.emit(Event{Type: EventText, SessionID: s.id, TurnID: t.id, Text: delta, Attempt: t.attempts})
 		})
 		if err != nil {
 			if ctx.Err() != nil {
 				return finish(TurnCancelled, "the turn was cancelled"), nil
 			}
-			merr := &ModelError{Provider: s.rt.opts.Model.Describe(), Err: err}
+			merr := &ModelError{Provider: s.opts.Model.Describe(), Err: err}
 			t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: merr.Error()})
 			return finish(TurnFailed, merr.Error()), merr
 		}

@@ -181,13 +181,12 @@ func TestPromptTimeoutDenies(t *testing.T) {
 	reg := tool.NewRegistry()
 	_ = reg.Register(echo)
 	provider, _ := model.New(model.Config{BaseURL: e.model.URL, Model: "test", APIKey: "k"})
-	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.dir + "/coworkers", Journal: e.rt.Journal(),
-		Model: provider, Approve: consent.Ask, Prompter: p, PromptTimeout: 50 * time.Millisecond})
+	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.dir + "/coworkers", Journal: e.rt.Journal()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	s, err := rt.NewSession(context.Background(), "tester")
+	s, err := rt.NewSession(context.Background(), "tester", harness.SessionOptions{Model: provider, Approve: consent.Ask, Prompter: p, PromptTimeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,12 +338,12 @@ func TestUnreachableModelFailsTheSession(t *testing.T) {
 	reg := tool.NewRegistry()
 	_ = reg.Register(echo)
 	provider, _ := model.New(model.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "test", APIKey: "k"})
-	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.dir + "/coworkers", Journal: e.rt.Journal(), Model: provider})
+	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.dir + "/coworkers", Journal: e.rt.Journal()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	s, err := rt.NewSession(context.Background(), "tester")
+	s, err := rt.NewSession(context.Background(), "tester", harness.SessionOptions{Model: provider})
 	if err != nil {
 		t.Fatal(err)
 	}

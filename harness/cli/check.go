@@ -3,43 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
-
-// CheckReport is what `check --json` prints.
-type CheckReport struct {
-	Coworkers string            `json:"coworkers"`
-	OK        []CheckedCoworker `json:"ok"`
-	Broken    []CheckedError    `json:"broken"`
-}
-
-// CheckedCoworker is one bundle that loaded and resolved.
-type CheckedCoworker struct {
-	ID          string                 `json:"id"`
-	Name        string                 `json:"name"`
-	Version     string                 `json:"version"`
-	Dir         string                 `json:"dir"`
-	ToolsFormat int                    `json:"tools_version"`
-	Tools       []harness.ResolvedTool `json:"tools"`
-}
-
-// CheckedError is one bundle that failed to load or resolve.
-type CheckedError struct {
-	Dir     string `json:"dir"`
-	ID      string `json:"id,omitempty"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Message string `json:"message"`
-}
 
 func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
 	var dir, servers string
@@ -80,7 +51,7 @@ func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
 	return cmd
 }
 
-func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers string) (*CheckReport, error) {
+func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers string) (*harness.CheckReport, error) {
 	if servers != "" {
 		if err := reg.RegisterServersFile(servers); err != nil {
 			return nil, badInput(err)
@@ -91,35 +62,14 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers str
 		return nil, badInput(err)
 	}
 	defer rt.Close()
-	set, err := rt.Bundles()
+	rep, err := rt.Check(ctx, dir)
 	if err != nil {
 		return nil, badInput(err)
-	}
-	rep := &CheckReport{Coworkers: dir, OK: []CheckedCoworker{}, Broken: []CheckedError{}}
-	for _, le := range set.Errors {
-		rep.Broken = append(rep.Broken, loadError(le))
-	}
-	for _, b := range set.Bundles {
-		res, err := rt.Resolve(ctx, b)
-		if err != nil {
-			ce := CheckedError{Dir: b.Dir, ID: b.ID, File: b.Tools.File, Message: err.Error()}
-			var re *harness.ResolveError
-			if errors.As(err, &re) {
-				ce.Line, ce.Col = re.Line, re.Col
-			}
-			rep.Broken = append(rep.Broken, ce)
-			continue
-		}
-		rep.OK = append(rep.OK, CheckedCoworker{ID: b.ID, Name: b.Name, Version: b.Version, Dir: b.Dir, ToolsFormat: b.Tools.Version, Tools: res.Tools})
 	}
 	return rep, nil
 }
 
-func loadError(le *bundle.LoadError) CheckedError {
-	return CheckedError{Dir: le.Dir, File: le.File, Line: le.Line, Col: le.Col, Message: le.Error()}
-}
-
-func printCheck(w io.Writer, rep *CheckReport) {
+func printCheck(w io.Writer, rep *harness.CheckReport) {
 	for _, cw := range rep.OK {
 		fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", cw.ID, cw.Name, cw.Version, cw.ToolsFormat)
 		for _, t := range cw.Tools {

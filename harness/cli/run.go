@@ -68,12 +68,13 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	if consent.Mode(f.approve) == consent.Ask {
 		prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal(), lock: &out.mu}
 	}
-	rt, provider, err := c.openRuntime(ctx, reg, f, prompter)
+	rt, so, err := c.openRuntime(ctx, reg, f, prompter)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
-	s, err := rt.NewSession(ctx, f.coworker)
+	provider := so.Model
+	s, err := rt.NewSession(ctx, f.coworker, so)
 	if err != nil {
 		return badInput(err)
 	}
@@ -103,42 +104,41 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 }
 
 // openRuntime checks the flags shared by run and serve, builds the model
-// provider and opens the runtime.
-func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags, prompter consent.Prompter) (*harness.Runtime, model.Provider, error) {
+// provider, opens the runtime and returns the options of its sessions.
+func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags, prompter consent.Prompter) (*harness.Runtime, harness.SessionOptions, error) {
+	var none harness.SessionOptions
 	if f.coworkers == "" {
-		return nil, nil, usageErr("needs --coworkers DIR")
+		return nil, none, usageErr("needs --coworkers DIR")
 	}
 	mode := consent.Mode(f.approve)
 	if mode != consent.Ask && mode != consent.Bypass {
-		return nil, nil, usageErr("--approve %q: use ask or bypass", f.approve)
+		return nil, none, usageErr("--approve %q: use ask or bypass", f.approve)
 	}
 	if f.provider != "openai" && f.provider != "anthropic" {
-		return nil, nil, usageErr("--provider %q: use openai or anthropic", f.provider)
+		return nil, none, usageErr("--provider %q: use openai or anthropic", f.provider)
 	}
 	if f.workspace != "" {
 		if st, err := os.Stat(f.workspace); err != nil || !st.IsDir() {
-			return nil, nil, usageErr("--workspace %q is not a folder", f.workspace)
+			return nil, none, usageErr("--workspace %q is not a folder", f.workspace)
 		}
 	}
 	if f.servers != "" {
 		if err := reg.RegisterServersFile(f.servers); err != nil {
-			return nil, nil, badInput(err)
+			return nil, none, badInput(err)
 		}
 	}
 	provider, err := model.New(model.FromEnv(model.Config{Provider: f.provider, BaseURL: f.baseURL, Model: f.modelName}, c.getenv))
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, none, badInput(err)
 	}
 	if f.db == "" {
 		f.db = DefaultDBPath()
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{
-		Coworkers: f.coworkers, DBPath: f.db, Model: provider, Approve: mode, Prompter: prompter, Workspace: f.workspace,
-	})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: f.coworkers, DBPath: f.db})
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, none, badInput(err)
 	}
-	return rt, provider, nil
+	return rt, harness.SessionOptions{Model: provider, Approve: mode, Prompter: prompter, Workspace: f.workspace}, nil
 }
 
 // printer writes assistant text to stdout and tool activity to stderr.

@@ -33,13 +33,13 @@ asked through approval.required events unless --approve bypass.`,
 
 func (c *config) serve(ctx context.Context, reg *tool.Registry, f runFlags) error {
 	srv := protocol.NewServer(c.stdout)
-	rt, provider, err := c.openRuntime(ctx, reg, f, srv)
+	rt, so, err := c.openRuntime(ctx, reg, f, srv)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
-	fmt.Fprintf(c.stderr, "openworker: serving the harness protocol on stdio (model %s)\n", provider.Describe())
-	if err := srv.Serve(ctx, rt, c.stdin); err != nil && ctx.Err() == nil {
+	fmt.Fprintf(c.stderr, "openworker: serving the harness protocol on stdio (model %s)\n", so.Model.Describe())
+	if err := srv.Serve(ctx, rt, so, c.stdin); err != nil && ctx.Err() == nil {
 		return err
 	}
 	return nil

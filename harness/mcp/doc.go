@@ -6,12 +6,15 @@
 // starts it, ListTools discovers its catalog at turn preparation,
 // RemoteTool.Descriptor turns a catalog entry into the descriptor the user
 // approves, and CallTool makes exactly one tools/call, forwarding progress
-// and cancellation both ways. A Manager starts providers lazily per
-// namespace and closes them all at shutdown.
+// and cancellation both ways. A Manager starts providers lazily, one process
+// per configuration (Key), shares it between the registry generations that
+// list the same configuration, ends those no generation uses (Retain) and
+// closes them all at shutdown.
 //
-//	m := mcp.NewManager(reg, &mcp.Options{InstallDir: dir, Logger: logger})
+//	m := mcp.NewManager(&mcp.Options{InstallDir: dir, Logger: logger})
 //	defer m.Close()
-//	p, err := m.Provider(ctx, "device")
+//	srv, _ := reg.Server("device")
+//	p, err := m.Provider(ctx, srv)
 //	if err != nil { ... }                  // names the exit status and stderr tail
 //	tools, err := p.ListTools(ctx)
 //	out, err := p.CallTool(ctx, "battery_status_get", nil, call.Progress)

@@ -2,6 +2,9 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -10,58 +13,74 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// Manager starts the providers of a registry lazily, one per namespace, on
-// first use, and closes them all at shutdown. A provider that has exited is
-// replaced by a fresh one on the next use; a failed start is not cached
-// unless Options.RememberFailedStarts is set.
-// Safe for concurrent use: concurrent first uses of a namespace share one
-// start.
+// Manager runs the MCP provider processes of one host for as long as the
+// host runs. Providers are keyed by their configuration (Key): the first
+// use of a configuration starts it, later uses share the running process,
+// and a provider whose configuration is byte-identical in a new registry
+// generation keeps its process. Retain ends the providers no generation
+// uses any more; Close ends them all.
+//
+// A provider that has exited is replaced by a fresh one on the next use; a
+// failed start is not cached unless Options.RememberFailedStarts is set.
+// Safe for concurrent use: concurrent first uses of a configuration share
+// one start.
 type Manager struct {
-	reg  *tool.Registry
 	opts *Options
 
 	mu      sync.Mutex
 	closed  bool
-	entries map[string]*entry
+	entries map[string]*entry // Key → provider
 }
 
 type entry struct {
-	sem chan struct{} // held while starting; capacity 1
+	ns  string
+	sem chan struct{} // held while starting or closing; capacity 1
 	p   *Provider     // guarded by sem
 	err error         // guarded by sem: the failed start, with RememberFailedStarts
 }
 
-// NewManager returns a Manager for the MCP providers registered in reg;
-// opts (may be nil) applies to each of them.
-func NewManager(reg *tool.Registry, opts *Options) *Manager {
-	return &Manager{reg: reg, opts: opts, entries: map[string]*entry{}}
+// NewManager returns a Manager whose providers start with opts (may be nil).
+func NewManager(opts *Options) *Manager {
+	return &Manager{opts: opts, entries: map[string]*entry{}}
 }
 
-// Provider returns the connected provider of namespace, starting it if it is
-// not running. ctx bounds only the wait and the start. It fails for a
-// namespace no MCP provider is registered under, after Close (ErrClosed), or
-// when the start fails (the error then holds the provider's stderr tail).
-func (m *Manager) Provider(ctx context.Context, namespace string) (*Provider, error) {
-	srv, ok := m.reg.Server(namespace)
-	if !ok {
-		return nil, fmt.Errorf("no MCP provider is registered under namespace %q", namespace)
+// Key identifies a provider configuration: its namespace and the SHA-256 of
+// everything that decides how it starts and what it is sent (transport,
+// program, args, env, folder, URL, headers, secrets), "ns@sha256:<hex>".
+// Source (where the entry was read) is not part of it, so moving an entry
+// within servers.json keeps its process.
+func Key(srv tool.MCPServer) string {
+	if srv.Transport == "" {
+		srv.Transport = tool.TransportStdio
 	}
+	srv.Source = ""
+	raw, _ := json.Marshal(srv) // maps marshal with sorted keys
+	sum := sha256.Sum256(raw)
+	return srv.Namespace + "@sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Provider returns the connected provider of srv, starting it if it is not
+// running. ctx bounds only the wait and the start. It fails after Close
+// (ErrClosed), or when the start fails (the error then holds the
+// provider's stderr tail).
+func (m *Manager) Provider(ctx context.Context, srv tool.MCPServer) (*Provider, error) {
+	key := Key(srv)
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
 		return nil, ErrClosed
 	}
-	e := m.entries[namespace]
+	e := m.entries[key]
 	if e == nil {
-		e = &entry{sem: make(chan struct{}, 1)}
-		m.entries[namespace] = e
+		e = &entry{ns: srv.Namespace, sem: make(chan struct{}, 1)}
+		m.entries[key] = e
 	}
 	m.mu.Unlock()
 
 	select {
 	case e.sem <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("waiting for MCP provider %q to start: %w", namespace, ctx.Err())
+		return nil, fmt.Errorf("waiting for MCP provider %q to start: %w", srv.Namespace, ctx.Err())
 	}
 	defer func() { <-e.sem }()
 	if e.p != nil && e.p.Alive() {
@@ -74,6 +93,12 @@ func (m *Manager) Provider(ctx context.Context, namespace string) (*Provider, er
 		e.p.Close()
 		e.p = nil
 	}
+	m.mu.Lock()
+	gone := m.closed || m.entries[key] != e
+	m.mu.Unlock()
+	if gone { // closed or released while this caller waited
+		return nil, ErrClosed
+	}
 	p, err := Connect(ctx, srv, m.opts)
 	if err != nil {
 		if m.opts != nil && m.opts.RememberFailedStarts && ctx.Err() == nil {
@@ -82,14 +107,57 @@ func (m *Manager) Provider(ctx context.Context, namespace string) (*Provider, er
 		return nil, err
 	}
 	m.mu.Lock()
-	closed := m.closed
+	gone = m.closed || m.entries[key] != e
 	m.mu.Unlock()
-	if closed {
+	if gone {
 		p.Close()
 		return nil, ErrClosed
 	}
 	e.p = p
 	return p, nil
+}
+
+// Retain ends every provider whose configuration is not among keep (by
+// Key) and forgets it, in parallel, waiting for starts in progress. It is
+// how a registry generation that no session uses any more gives back its
+// processes. It returns the close errors, joined.
+func (m *Manager) Retain(keep []tool.MCPServer) error {
+	want := make(map[string]bool, len(keep))
+	for _, s := range keep {
+		want[Key(s)] = true
+	}
+	m.mu.Lock()
+	var drop []*entry
+	for k, e := range m.entries {
+		if !want[k] {
+			drop = append(drop, e)
+			delete(m.entries, k)
+		}
+	}
+	m.mu.Unlock()
+	return closeEntries(drop)
+}
+
+// Running returns the namespaces of the providers whose process or
+// connection is up now, sorted (a namespace appears twice while two
+// generations run two configurations of it).
+func (m *Manager) Running() []string {
+	m.mu.Lock()
+	entries := make([]*entry, 0, len(m.entries))
+	for _, e := range m.entries {
+		entries = append(entries, e)
+	}
+	m.mu.Unlock()
+	var out []string
+	for _, e := range entries {
+		e.sem <- struct{}{}
+		if e.p != nil && e.p.Alive() {
+			out = append(out, e.ns)
+		}
+		<-e.sem
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Close closes every started provider (in parallel) and refuses new ones.
@@ -102,18 +170,22 @@ func (m *Manager) Close() error {
 		return nil
 	}
 	m.closed = true
-	names := make([]string, 0, len(m.entries))
-	for ns := range m.entries {
-		names = append(names, ns)
+	all := make([]*entry, 0, len(m.entries))
+	for _, e := range m.entries {
+		all = append(all, e)
 	}
-	entries := m.entries
+	m.entries = map[string]*entry{}
 	m.mu.Unlock()
-	sort.Strings(names)
+	return closeEntries(all)
+}
 
-	errs := make([]error, len(names))
+// closeEntries closes the providers of entries in parallel, each after any
+// start in progress, and returns the errors in namespace order.
+func closeEntries(entries []*entry) error {
+	sort.Slice(entries, func(i, j int) bool { return entries[i].ns < entries[j].ns })
+	errs := make([]error, len(entries))
 	var wg sync.WaitGroup
-	for i, ns := range names {
-		e := entries[ns]
+	for i, e := range entries {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

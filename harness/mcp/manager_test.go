@@ -19,17 +19,15 @@ import (
 
 func TestManager(t *testing.T) {
 	f := newHTTPFixture(t)
-	reg := tool.NewRegistry()
+	srv := map[string]tool.MCPServer{}
 	for _, s := range []tool.MCPServer{
 		selfServer(t, "helper", "helper"),
 		selfServer(t, "broken", "exit-at-start"),
 		f.server(goodHeaders),
 	} {
-		if err := reg.RegisterMCP(s); err != nil {
-			t.Fatal(err)
-		}
+		srv[s.Namespace] = s
 	}
-	m := NewManager(reg, &Options{Logger: slog.New(slog.NewTextHandler(tWriter{t}, nil))})
+	m := NewManager(&Options{Logger: slog.New(slog.NewTextHandler(tWriter{t}, nil))})
 	ctx := context.Background()
 
 	// Concurrent first uses share one start.
@@ -40,7 +38,7 @@ func TestManager(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := m.Provider(ctx, "helper")
+			p, err := m.Provider(ctx, srv["helper"])
 			if err != nil {
 				t.Error(err)
 			}
@@ -62,7 +60,7 @@ func TestManager(t *testing.T) {
 	} else {
 		t.Logf("crash: %v", err)
 	}
-	second, err := m.Provider(ctx, "helper")
+	second, err := m.Provider(ctx, srv["helper"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,16 +73,13 @@ func TestManager(t *testing.T) {
 
 	// A failed start is reported each time, not cached.
 	for range 2 {
-		_, err := m.Provider(ctx, "broken")
+		_, err := m.Provider(ctx, srv["broken"])
 		if err == nil {
 			t.Fatal("Provider(broken) succeeded")
 		}
 		mustContain(t, "error", err.Error(), "exited during start", "fatal: cannot open config")
 	}
-	if _, err := m.Provider(ctx, "nope"); err == nil {
-		t.Error("Provider(nope) succeeded for an unregistered namespace")
-	}
-	lights, err := m.Provider(ctx, "lights")
+	lights, err := m.Provider(ctx, srv["lights"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +96,7 @@ func TestManager(t *testing.T) {
 	if !processGone(pid2) || second.Alive() || lights.Alive() {
 		t.Errorf("after Close: helper gone %v, helper alive %v, lights alive %v", processGone(pid2), second.Alive(), lights.Alive())
 	}
-	if _, err := m.Provider(ctx, "helper"); !errors.Is(err, ErrClosed) {
+	if _, err := m.Provider(ctx, srv["helper"]); !errors.Is(err, ErrClosed) {
 		t.Errorf("Provider after Close = %v, want ErrClosed", err)
 	}
 	if err := m.Close(); err != nil {
@@ -117,13 +112,9 @@ func TestManagerRememberFailedStarts(t *testing.T) {
 		starts := filepath.Join(t.TempDir(), "starts")
 		srv := selfServer(t, "broken", "exit-at-start")
 		srv.Env[startsEnv] = starts
-		reg := tool.NewRegistry()
-		if err := reg.RegisterMCP(srv); err != nil {
-			t.Fatal(err)
-		}
-		m := NewManager(reg, &Options{RememberFailedStarts: remember})
+		m := NewManager(&Options{RememberFailedStarts: remember})
 		for range 3 {
-			_, err := m.Provider(context.Background(), "broken")
+			_, err := m.Provider(context.Background(), srv)
 			if err == nil {
 				t.Fatal("Provider(broken) succeeded")
 			}
@@ -145,21 +136,63 @@ func TestManagerRememberFailedStarts(t *testing.T) {
 }
 
 func TestManagerWaitRespectsContext(t *testing.T) {
-	reg := tool.NewRegistry()
-	if err := reg.RegisterMCP(selfServer(t, "mute", "hang")); err != nil {
-		t.Fatal(err)
-	}
-	m := NewManager(reg, &Options{StartTimeout: time.Second})
+	mute := selfServer(t, "mute", "hang")
+	m := NewManager(&Options{StartTimeout: time.Second})
 	defer m.Close()
-	go m.Provider(context.Background(), "mute") // holds the start for 1 s
+	go m.Provider(context.Background(), mute) // holds the start for 1 s
 	time.Sleep(100 * time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	within(t, time.Second, "Provider waiting on a slow start", func() {
-		if _, err := m.Provider(ctx, "mute"); !errors.Is(err, context.DeadlineExceeded) {
+		if _, err := m.Provider(ctx, mute); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("Provider = %v, want context.DeadlineExceeded", err)
 		}
 	})
+}
+
+// TestManagerRetain: a configuration in keep keeps its process, one that is
+// not is ended; the same namespace with another configuration is another
+// provider, and a Source change alone is the same one.
+func TestManagerRetain(t *testing.T) {
+	m := NewManager(nil)
+	defer m.Close()
+	ctx := context.Background()
+	a := selfServer(t, "helper", "helper")
+	moved := a
+	moved.Source = "servers.json:9"
+	b := selfServer(t, "helper", "helper")
+	b.Env["EXTRA"] = "1"
+	if Key(a) != Key(moved) || Key(a) == Key(b) {
+		t.Fatalf("Key: a %s, moved %s, b %s; want a == moved != b", Key(a), Key(moved), Key(b))
+	}
+	pa, err := m.Provider(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := m.Provider(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := m.Provider(ctx, moved); again != pa {
+		t.Error("a moved entry started a second process")
+	}
+	if got := m.Running(); strings.Join(got, ",") != "helper,helper" {
+		t.Errorf("Running = %v, want two helpers", got)
+	}
+	if err := m.Retain([]tool.MCPServer{b}); err != nil {
+		t.Fatal(err)
+	}
+	if pa.Alive() || !processGone(pa.stdio.pid()) || !pb.Alive() {
+		t.Errorf("after Retain(b): a alive %v (gone %v), b alive %v", pa.Alive(), processGone(pa.stdio.pid()), pb.Alive())
+	}
+	if got := m.Running(); len(got) != 1 {
+		t.Errorf("Running after Retain = %v, want one", got)
+	}
+	// A released configuration starts afresh on its next use.
+	pa2, err := m.Provider(ctx, a)
+	if err != nil || pa2 == pa || !pa2.Alive() {
+		t.Errorf("Provider(a) after Retain = %v, %v; want a new live provider", pa2, err)
+	}
 }
 
 func TestTailBuffer(t *testing.T) {

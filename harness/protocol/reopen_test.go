@@ -88,8 +88,7 @@ func TestSessionOpenAgainKeepsTheRunningTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: filepath.Dir(filepath.Dir(cw)), DBPath: filepath.Join(dir, "j.db"),
-		Model: provider, Approve: "bypass"})
+	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: filepath.Dir(filepath.Dir(cw)), DBPath: filepath.Join(dir, "j.db")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,9 @@ func TestSessionOpenAgainKeepsTheRunningTurn(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	served := make(chan error, 1)
-	go func() { served <- protocol.NewServer(out).Serve(ctx, rt, pr) }()
+	go func() {
+		served <- protocol.NewServer(out).Serve(ctx, rt, harness.SessionOptions{Model: provider, Approve: "bypass"}, pr)
+	}()
 	send := func(id int, method, params string) {
 		fmt.Fprintf(pw, `{"id":%d,"method":%q,"params":%s}`+"\n", id, method, params)
 	}

@@ -17,33 +17,35 @@ import (
 )
 
 // Server speaks the protocol over one reader and writer. Create it with
-// NewServer, pass it as the runtime's consent.Prompter, then call Serve.
+// NewServer, then call Serve; it is the Prompter of the sessions it opens.
+// Open sessions live in the runtime (Runtime.Session), and a turn.send while
+// a turn runs is refused by the session's one busy rule (Session.Reserve).
 type Server struct {
 	outMu sync.Mutex
 	out   io.Writer
 
 	mu        sync.Mutex
 	rt        *harness.Runtime
-	sessions  map[string]*session
+	so        harness.SessionOptions
 	approvals map[string]chan consent.Decision
 	turns     sync.WaitGroup
 }
 
-type session struct {
-	s    *harness.Session
-	busy bool
-}
-
 // NewServer returns a server writing lines to out.
 func NewServer(out io.Writer) *Server {
-	return &Server{out: out, sessions: map[string]*session{}, approvals: map[string]chan consent.Decision{}}
+	return &Server{out: out, approvals: map[string]chan consent.Decision{}}
 }
 
 // Serve reads requests from in until it ends or ctx is done, then cancels
-// running turns, waits for them, and closes every session it opened.
-func (srv *Server) Serve(ctx context.Context, rt *harness.Runtime, in io.Reader) error {
+// running turns, waits for them, and closes every open session of rt.
+// Sessions are opened and resumed with so; a nil so.Prompter is the server
+// itself (approval.required events).
+func (srv *Server) Serve(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, in io.Reader) error {
+	if so.Prompter == nil {
+		so.Prompter = srv
+	}
 	srv.mu.Lock()
-	srv.rt = rt
+	srv.rt, srv.so = rt, so
 	srv.mu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
@@ -116,141 +118,165 @@ func readLines(ctx context.Context, in io.Reader, lines chan<- []byte) error {
 	}
 }
 
+// handle answers one request line; each method has its own function.
 func (srv *Server) handle(ctx context.Context, line []byte) {
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
 		srv.respond(nil, nil, &Error{CodeBadRequest, "the line is not a JSON request: " + err.Error()})
 		return
 	}
-	bad := func(format string, args ...any) {
-		srv.respond(req.ID, nil, &Error{CodeBadRequest, fmt.Sprintf(format, args...)})
-	}
 	switch req.Method {
 	case MethodSessionOpen:
-		var p SessionOpenParams
-		err := strictParams(req.Params, &p)
-		if err != nil || (p.Coworker == "") == (p.SessionID == "") {
-			bad("%ssession.open needs {\"coworker\": ID} for a new session or {\"session_id\": ID} to resume one", why(err))
-			return
-		}
-		// Opening may start MCP providers, which can take a while: do it off
-		// the read loop so other sessions' requests are answered meanwhile.
-		srv.turns.Add(1)
-		go func() {
-			defer srv.turns.Done()
-			var s *harness.Session
-			var err error
-			if p.SessionID != "" {
-				s, err = srv.rt.ResumeSession(ctx, p.SessionID)
-			} else {
-				s, err = srv.rt.NewSession(ctx, p.Coworker)
-			}
-			if err != nil {
-				code := CodeFailed
-				switch {
-				case errors.Is(err, journal.ErrNotFound):
-					code = CodeNotFound
-				case errors.Is(err, journal.ErrHeldElsewhere):
-					code = CodeBusy
-				}
-				srv.respond(req.ID, nil, &Error{code, err.Error()})
-				return
-			}
-			srv.mu.Lock()
-			if _, open := srv.sessions[s.ID()]; !open { // opening an open session again keeps its state (a running turn)
-				srv.sessions[s.ID()] = &session{s: s}
-			}
-			srv.mu.Unlock()
-			srv.respond(req.ID, SessionOpenResult{SessionID: s.ID(), Identity: s.Identity(), Tools: s.Tools()}, nil)
-		}()
+		srv.sessionOpen(ctx, req)
 	case MethodTurnSend:
-		var p TurnSendParams
-		if err := strictParams(req.Params, &p); err != nil || p.SessionID == "" || p.Text == "" {
-			bad("%sturn.send needs {\"session_id\": ID, \"text\": TEXT}", why(err))
-			return
-		}
-		srv.mu.Lock()
-		ss, ok := srv.sessions[p.SessionID]
-		busy := ok && ss.busy
-		if ok && !busy {
-			ss.busy = true
-		}
-		srv.mu.Unlock()
-		switch {
-		case !ok:
-			srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open session %q", p.SessionID)})
-			return
-		case busy:
-			srv.respond(req.ID, nil, &Error{CodeBusy, "a turn is already running in this session; wait for it or send turn.cancel"})
-			return
-		}
-		srv.turns.Add(1)
-		go func() {
-			defer srv.turns.Done()
-			res, err := ss.s.Send(ctx, p.Text, func(e harness.Event) { srv.event(e) })
-			srv.mu.Lock()
-			ss.busy = false
-			srv.mu.Unlock()
-			if err != nil {
-				srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
-				return
-			}
-			srv.respond(req.ID, res, nil)
-		}()
+		srv.turnSend(ctx, req)
 	case MethodApprovalRespond:
-		var p ApprovalRespondParams
-		err := strictParams(req.Params, &p)
-		if err == nil && p.ApprovalID != "" && !p.Decision.Valid() {
-			err = fmt.Errorf("decision %q is not one of the four answers", p.Decision)
-		}
-		if err != nil || p.ApprovalID == "" {
-			bad("%sapproval.respond needs {\"approval_id\": ID, \"decision\": allow_once|allow_session|allow_always|deny}", why(err))
-			return
-		}
-		srv.mu.Lock()
-		ch, ok := srv.approvals[p.ApprovalID]
-		delete(srv.approvals, p.ApprovalID)
-		srv.mu.Unlock()
-		if !ok {
-			srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no pending approval %q (answered already, or timed out)", p.ApprovalID)})
-			return
-		}
-		ch <- p.Decision
-		srv.respond(req.ID, map[string]string{"approval_id": p.ApprovalID, "decision": string(p.Decision)}, nil)
-	case MethodTurnCancel, MethodSessionClose:
-		var p SessionParams
-		if err := strictParams(req.Params, &p); err != nil || p.SessionID == "" {
-			bad("%s%s needs {\"session_id\": ID}", why(err), req.Method)
-			return
-		}
-		srv.mu.Lock()
-		ss, ok := srv.sessions[p.SessionID]
-		if ok && req.Method == MethodSessionClose {
-			delete(srv.sessions, p.SessionID)
-		}
-		srv.mu.Unlock()
-		if !ok {
-			srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open session %q", p.SessionID)})
-			return
-		}
-		if req.Method == MethodTurnCancel {
-			ss.s.Cancel()
-			srv.respond(req.ID, map[string]bool{"cancelled": true}, nil)
-			return
-		}
-		// Close waits for a running turn; do it off the read loop.
-		srv.turns.Add(1)
-		go func() {
-			defer srv.turns.Done()
-			if err := ss.s.Close(); err != nil {
-				srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
-				return
-			}
-			srv.respond(req.ID, map[string]bool{"closed": true}, nil)
-		}()
+		srv.approvalRespond(req)
+	case MethodTurnCancel:
+		srv.turnCancel(req)
+	case MethodSessionClose:
+		srv.sessionClose(req)
 	default:
-		bad("unknown method %q; use session.open, turn.send, approval.respond, turn.cancel or session.close", req.Method)
+		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, turn.cancel or session.close", req.Method)
 	}
+}
+
+func (srv *Server) bad(req Request, format string, args ...any) {
+	srv.respond(req.ID, nil, &Error{CodeBadRequest, fmt.Sprintf(format, args...)})
+}
+
+// background runs f off the read loop (opening may start MCP providers,
+// closing waits for a turn), so other requests are answered meanwhile.
+func (srv *Server) background(f func()) {
+	srv.turns.Add(1)
+	go func() {
+		defer srv.turns.Done()
+		f()
+	}()
+}
+
+func (srv *Server) sessionOpen(ctx context.Context, req Request) {
+	var p SessionOpenParams
+	err := strictParams(req.Params, &p)
+	if err != nil || (p.Coworker == "") == (p.SessionID == "") {
+		srv.bad(req, "%ssession.open needs {\"coworker\": ID} for a new session or {\"session_id\": ID} to resume one", why(err))
+		return
+	}
+	srv.background(func() {
+		var s *harness.Session
+		var err error
+		if p.SessionID != "" {
+			// Opening an open session again returns it as it is (a running turn too).
+			s, err = srv.rt.ResumeSession(ctx, p.SessionID, srv.so)
+		} else {
+			s, err = srv.rt.NewSession(ctx, p.Coworker, srv.so)
+		}
+		if err != nil {
+			code := CodeFailed
+			switch {
+			case errors.Is(err, journal.ErrNotFound):
+				code = CodeNotFound
+			case errors.Is(err, journal.ErrHeldElsewhere):
+				code = CodeBusy
+			}
+			srv.respond(req.ID, nil, &Error{code, err.Error()})
+			return
+		}
+		srv.respond(req.ID, SessionOpenResult{SessionID: s.ID(), Identity: s.Identity(), Tools: s.Tools()}, nil)
+	})
+}
+
+// session returns the open session a request names, or answers not_found.
+func (srv *Server) session(req Request, id string) (*harness.Session, bool) {
+	s, ok := srv.rt.Session(id)
+	if !ok {
+		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open session %q", id)})
+	}
+	return s, ok
+}
+
+func (srv *Server) turnSend(ctx context.Context, req Request) {
+	var p TurnSendParams
+	if err := strictParams(req.Params, &p); err != nil || p.SessionID == "" || p.Text == "" {
+		srv.bad(req, "%sturn.send needs {\"session_id\": ID, \"text\": TEXT}", why(err))
+		return
+	}
+	s, ok := srv.session(req, p.SessionID)
+	if !ok {
+		return
+	}
+	// The slot is taken here, in request order, so of two turn.send lines
+	// the second is the one answered busy.
+	r, err := s.Reserve()
+	switch {
+	case errors.Is(err, harness.ErrTurnRunning):
+		srv.respond(req.ID, nil, &Error{CodeBusy, "a turn is already running in this session; wait for it or send turn.cancel"})
+		return
+	case err != nil:
+		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open session %q: %v", p.SessionID, err)})
+		return
+	}
+	srv.background(func() {
+		res, err := r.Send(ctx, p.Text, func(e harness.Event) { srv.event(e) })
+		if err != nil {
+			srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
+			return
+		}
+		srv.respond(req.ID, res, nil)
+	})
+}
+
+func (srv *Server) approvalRespond(req Request) {
+	var p ApprovalRespondParams
+	err := strictParams(req.Params, &p)
+	if err == nil && p.ApprovalID != "" && !p.Decision.Valid() {
+		err = fmt.Errorf("decision %q is not one of the four answers", p.Decision)
+	}
+	if err != nil || p.ApprovalID == "" {
+		srv.bad(req, "%sapproval.respond needs {\"approval_id\": ID, \"decision\": allow_once|allow_session|allow_always|deny}", why(err))
+		return
+	}
+	srv.mu.Lock()
+	ch, ok := srv.approvals[p.ApprovalID]
+	delete(srv.approvals, p.ApprovalID)
+	srv.mu.Unlock()
+	if !ok {
+		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no pending approval %q (answered already, or timed out)", p.ApprovalID)})
+		return
+	}
+	ch <- p.Decision
+	srv.respond(req.ID, map[string]string{"approval_id": p.ApprovalID, "decision": string(p.Decision)}, nil)
+}
+
+// sessionParams reads the params of turn.cancel and session.close.
+func (srv *Server) sessionParams(req Request) (*harness.Session, bool) {
+	var p SessionParams
+	if err := strictParams(req.Params, &p); err != nil || p.SessionID == "" {
+		srv.bad(req, "%s%s needs {\"session_id\": ID}", why(err), req.Method)
+		return nil, false
+	}
+	return srv.session(req, p.SessionID)
+}
+
+func (srv *Server) turnCancel(req Request) {
+	if s, ok := srv.sessionParams(req); ok {
+		s.Cancel()
+		srv.respond(req.ID, map[string]bool{"cancelled": true}, nil)
+	}
+}
+
+func (srv *Server) sessionClose(req Request) {
+	s, ok := srv.sessionParams(req)
+	if !ok {
+		return
+	}
+	srv.background(func() { // Close waits for a running turn
+		if err := s.Close(); err != nil {
+			srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
+			return
+		}
+		srv.respond(req.ID, map[string]bool{"closed": true}, nil)
+	})
 }
 
 // Prompt implements consent.Prompter: it sends approval.required and waits
@@ -298,12 +324,8 @@ func (srv *Server) write(v any) {
 }
 
 func (srv *Server) closeAll() {
-	srv.mu.Lock()
-	all := srv.sessions
-	srv.sessions = map[string]*session{}
-	srv.mu.Unlock()
-	for _, ss := range all {
-		ss.s.Close()
+	for _, s := range srv.rt.Sessions() {
+		s.Close()
 	}
 }
 

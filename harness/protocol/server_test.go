@@ -32,7 +32,7 @@ func TestBadLinesDoNotEndTheServer(t *testing.T) {
 	srv := protocol.NewServer(&out)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := srv.Serve(ctx, rt, &in); err != nil {
+	if err := srv.Serve(ctx, rt, harness.SessionOptions{}, &in); err != nil {
 		t.Fatalf("Serve = %v, want nil at the end of the input", err)
 	}
 	var codes []string

@@ -230,3 +230,36 @@ func (r *Registry) Servers() []MCPServer {
 	sort.Slice(out, func(i, j int) bool { return out[i].Namespace < out[j].Namespace })
 	return out
 }
+
+// WithServers returns a new frozen registry with r's native tools and MCP
+// providers plus servers: a registry generation (docs/registry.md). r is
+// not changed, and may be frozen already. Each entry goes through the
+// rules of RegisterMCP (a namespace already native, already an MCP
+// provider of r, or repeated in servers is an error naming both sides);
+// the entries that pass are in the new registry, and every error is
+// returned, joined, beside it. Errors kept by r (Err) are not carried over.
+func (r *Registry) WithServers(servers []MCPServer) (*Registry, error) {
+	r.mu.RLock()
+	out := NewRegistry()
+	for k, v := range r.native {
+		out.native[k] = v
+	}
+	for k, v := range r.descs {
+		out.descs[k] = v
+	}
+	for k, v := range r.nsTool {
+		out.nsTool[k] = v
+	}
+	for k, v := range r.servers {
+		out.servers[k] = v
+	}
+	r.mu.RUnlock()
+	var errs []error
+	for _, s := range servers {
+		if err := out.registerMCP(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	out.frozen = true
+	return out, errors.Join(errs...)
+}

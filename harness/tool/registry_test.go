@@ -177,3 +177,52 @@ func TestRegistryFreeze(t *testing.T) {
 		t.Error("Freeze of an empty registry failed")
 	}
 }
+
+// TestRegistryWithServers: a generation keeps the natives and providers of
+// its base, adds the good entries, reports the bad ones naming both sides,
+// and leaves the base as it was.
+func TestRegistryWithServers(t *testing.T) {
+	base := NewRegistry()
+	if err := base.Register(namedTool{"ex.search"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := base.RegisterMCP(MCPServer{Namespace: "device", Program: "bin/device"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := base.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	gen, err := base.WithServers([]MCPServer{
+		{Namespace: "memory", Program: "npx"},
+		{Namespace: "ex", Program: "bin/ex"},
+		{Namespace: "device", Program: "bin/other"},
+		{Namespace: "memory", Program: "npx2"},
+	})
+	for _, want := range []string{
+		`namespace "ex" of MCP provider "ex" (program bin/ex) is already the namespace of native tool "ex.search"`,
+		`namespace "device" has two MCP providers: MCP provider "device" (program bin/device) and MCP provider "device" (program bin/other)`,
+		`namespace "memory" has two MCP providers`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("WithServers error = %v; want it to contain %q", err, want)
+		}
+	}
+	if !gen.Frozen() {
+		t.Error("the generation is not frozen")
+	}
+	if _, _, ok := gen.Tool("ex.search"); !ok {
+		t.Error("the generation lost the native tool")
+	}
+	if s, ok := gen.Server("memory"); !ok || s.Program != "npx" {
+		t.Errorf("memory = %+v, %v; want the first entry", s, ok)
+	}
+	if s, _ := gen.Server("device"); s.Program != "bin/device" {
+		t.Errorf("device = %+v; want the base's provider", s)
+	}
+	if _, ok := base.Server("memory"); ok || len(base.Servers()) != 1 {
+		t.Errorf("the base changed: %+v", base.Servers())
+	}
+	if err := gen.RegisterMCP(MCPServer{Namespace: "late", Program: "x"}); !errors.Is(err, ErrFrozen) {
+		t.Errorf("RegisterMCP on a generation = %v, want ErrFrozen", err)
+	}
+}

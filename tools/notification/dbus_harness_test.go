@@ -54,13 +54,13 @@ func TestDBusShowThroughHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
-		Coworkers: filepath.Join(dir, "coworkers"), DBPath: filepath.Join(dir, "journal.db"), Model: provider, Approve: consent.Bypass,
+		Coworkers: filepath.Join(dir, "coworkers"), DBPath: filepath.Join(dir, "journal.db"),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	s, err := rt.NewSession(context.Background(), "notifier")
+	s, err := rt.NewSession(context.Background(), "notifier", harness.SessionOptions{Model: provider, Approve: consent.Bypass})
 	if err != nil {
 		t.Fatal(err)
 	}

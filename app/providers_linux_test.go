@@ -1,0 +1,119 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/model/modeltest"
+)
+
+// providerChildren counts the live child processes of this test process
+// that run this executable: the device MCP provider processes.
+func providerChildren(t *testing.T) int {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range entries {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) < 2 || f[0] == "Z" || f[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		if target, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); target == exe {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSettingsChangesKeepOneProviderProcess: twenty changes of the model
+// and the approval mode, with a chat using a stdio provider open, open no
+// runtime and start no provider process: there is one before and after,
+// the open chat keeps what it was opened with, and new chats get the new
+// settings on the same process.
+func TestSettingsChangesKeepOneProviderProcess(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := filepath.Join(t.TempDir(), "servers.json")
+	cfg, _ := json.Marshal(map[string]any{"servers": map[string]any{"device": map[string]any{
+		"transport": "stdio", "command": exe, "env": map[string]string{serveDeviceEnv: "1"}}}})
+	if err := os.WriteFile(servers, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Approve: "bypass"}, replies: []modeltest.Reply{
+		{ToolCalls: []model.ToolCall{{ID: "c1", Name: "device__battery_status_get", Arguments: `{}`}}},
+		{Text: "battery read"},
+	}})
+	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
+	chat, err := e.app.OpenChat("dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.app.Send(chat.SessionID, "battery?")
+	if err != nil || res.Status != "completed" || res.Calls != 1 {
+		t.Fatalf("turn = %+v, %v; want one call, completed", res, err)
+	}
+	if n := providerChildren(t); n != 1 {
+		t.Fatalf("%d provider processes after the first call; want 1", n)
+	}
+	for i := range 20 {
+		v, _ := e.app.GetSettings()
+		s := v.Settings
+		s.OpenAI.Model = fmt.Sprintf("model-%d", i)
+		s.ApprovalMode = []string{"ask", "bypass"}[i%2]
+		if _, err := e.app.SaveSettings(s); err != nil {
+			t.Fatal(err)
+		}
+		if i%5 == 4 { // new chats use the new settings on the same process
+			c, err := e.app.OpenChat("dev")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(c.Model, s.OpenAI.Model) || c.ApprovalMode != s.ApprovalMode {
+				t.Errorf("new chat after change %d: model %q, approval %q; want %s and %s", i, c.Model, c.ApprovalMode, s.OpenAI.Model, s.ApprovalMode)
+			}
+			if err := e.app.CloseChat(c.SessionID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := providerChildren(t); n != 1 {
+			t.Fatalf("after settings change %d: %d provider processes; want 1", i+1, n)
+		}
+	}
+	if got := e.app.rt.RunningProviders(); len(got) != 1 {
+		t.Errorf("running providers = %v; want one", got)
+	}
+	again, err := e.app.ResumeChat(chat.SessionID) // the open chat, as it is
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Model != chat.Model || again.ApprovalMode != "bypass" || strings.Contains(again.Model, "model-19") {
+		t.Errorf("the open chat now says model %q, approval %q; want what it was opened with (%q, bypass)", again.Model, again.ApprovalMode, chat.Model)
+	}
+	if info, _ := e.app.Info(); !strings.Contains(info.Model, "model-19") || info.ApprovalMode != "bypass" {
+		t.Errorf("Info = model %q approval %q; want the settings new chats use", info.Model, info.ApprovalMode)
+	}
+}

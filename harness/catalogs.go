@@ -1,0 +1,81 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/openworker/desktop/harness/mcp"
+)
+
+// catalog is one MCP provider's tool list as discovered once.
+type catalog struct {
+	p       *mcp.Provider
+	version uint64 // p.CatalogVersion() just before the listing
+	tools   map[string]mcp.RemoteTool
+	started bool  // the provider is running (err, if any, is the listing's)
+	err     error // the start failed (started false) or the listing did
+}
+
+// provider returns the running MCP provider of namespace ns in generation
+// g, starting it on first use.
+func (rt *Runtime) provider(ctx context.Context, g *generation, ns string) (*mcp.Provider, error) {
+	srv, ok := g.reg.Server(ns)
+	if !ok {
+		return nil, fmt.Errorf("no MCP provider is registered under namespace %q", ns)
+	}
+	return rt.mcp.Provider(ctx, srv)
+}
+
+// catalogs starts the providers of namespaces in g and lists their tools,
+// at most Options.Parallel at once (docs/mcp.md): ten providers that each
+// take a second to start take about a second, not ten. Every namespace
+// gets an entry; failures are in its err.
+func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []string) map[string]*catalog {
+	out := make(map[string]*catalog, len(namespaces))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, rt.opts.Parallel)
+	for _, ns := range namespaces {
+		mu.Lock()
+		_, dup := out[ns]
+		if !dup {
+			out[ns] = nil
+		}
+		mu.Unlock()
+		if dup {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			c := rt.listCatalog(ctx, g, ns)
+			mu.Lock()
+			out[ns] = c
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// listCatalog starts (or reuses) one provider and lists its tools.
+func (rt *Runtime) listCatalog(ctx context.Context, g *generation, ns string) *catalog {
+	p, err := rt.provider(ctx, g, ns)
+	if err != nil {
+		return &catalog{err: err}
+	}
+	c := &catalog{p: p, started: true, version: p.CatalogVersion()}
+	list, err := p.ListTools(ctx)
+	if err != nil {
+		c.err = fmt.Errorf("list the tools of MCP provider %q: %w", ns, err)
+		return c
+	}
+	c.tools = make(map[string]mcp.RemoteTool, len(list))
+	for _, t := range list {
+		c.tools[t.Name] = t
+	}
+	return c
+}

@@ -1,0 +1,172 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/openworker/desktop/harness/bundle"
+)
+
+// CheckReport is a bundles folder as loaded and resolved: what `openworker
+// check` prints and the app's Coworkers screen shows (docs/bundles.md).
+type CheckReport struct {
+	Dir    string            `json:"coworkers"`
+	OK     []CheckedCoworker `json:"ok"`     // bundles that loaded and resolved, in folder order
+	Broken []CheckedBundle   `json:"broken"` // load errors first, then resolve errors
+}
+
+// CheckedCoworker is one bundle that loaded and resolved.
+type CheckedCoworker struct {
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Version     string         `json:"version"`
+	Dir         string         `json:"dir"`
+	ToolsFormat int            `json:"tools_version"`
+	Tools       []ResolvedTool `json:"tools"`
+}
+
+// CheckedBundle is one bundle that failed to load (ID empty) or to resolve
+// (ID and Name set). File, Line and Col say where (Line 0 when the problem
+// is a whole file); Message is the whole error as the CLI prints it,
+// Reason the same without the position, Fix what to change.
+type CheckedBundle struct {
+	Dir     string `json:"dir"`
+	ID      string `json:"id,omitempty"`
+	Name    string `json:"name,omitempty"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+	Reason  string `json:"reason,omitempty"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// resolveFix is the advice for a bundle that loads but does not resolve.
+const resolveFix = "fix the name in tools.json, or add the missing MCP provider to servers.json"
+
+// Check loads the bundles folder dir afresh and resolves every bundle
+// against the newest registry generation, at most Options.Parallel bundles
+// at once (their providers start in parallel too) and each within
+// Options.CheckTimeout. Outcomes are cached by generation, folder and
+// bundle digest (an edited bundle has a new digest), except those cut
+// short by a timeout or ctx; ForgetChecks drops the cache. The error is
+// only for a folder that cannot be read.
+func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) {
+	set, err := bundles(dir)
+	if err != nil {
+		return nil, err
+	}
+	g, err := rt.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer rt.release(g)
+	rep := &CheckReport{Dir: dir, OK: []CheckedCoworker{}, Broken: []CheckedBundle{}}
+	for _, le := range set.Errors {
+		rep.Broken = append(rep.Broken, CheckedBundle{Dir: le.Dir, File: le.File, Line: le.Line, Col: le.Col,
+			Message: le.Error(), Reason: le.Msg, Fix: le.Fix})
+	}
+	results := make([]checked, len(set.Bundles))
+	sem := make(chan struct{}, rt.opts.Parallel)
+	var wg sync.WaitGroup
+	for i, b := range set.Bundles {
+		key := checkKey{gen: g.id, dir: b.Dir, digest: b.Digest}
+		if r, ok := rt.checks.get(key); ok {
+			results[i] = r
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			bctx, cancel := ctx, context.CancelFunc(func() {})
+			if rt.opts.CheckTimeout > 0 {
+				bctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
+			}
+			defer cancel()
+			res, err := rt.resolve(bctx, g, b)
+			r := checked{err: err}
+			if err == nil {
+				r.tools = res.Tools
+			}
+			results[i] = r
+			if bctx.Err() == nil {
+				rt.checks.put(key, r)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, b := range set.Bundles {
+		r := results[i]
+		if r.err != nil {
+			rep.Broken = append(rep.Broken, brokenBundle(b, r.err))
+			continue
+		}
+		rep.OK = append(rep.OK, CheckedCoworker{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version, Dir: b.Dir,
+			ToolsFormat: b.Tools.Version, Tools: append([]ResolvedTool{}, r.tools...)})
+	}
+	return rep, nil
+}
+
+// ForgetChecks drops every cached Check outcome, so the next Check
+// resolves every bundle again (for example after a provider was fixed).
+func (rt *Runtime) ForgetChecks() { rt.checks.reset() }
+
+func brokenBundle(b *bundle.Bundle, err error) CheckedBundle {
+	cb := CheckedBundle{Dir: b.Dir, ID: b.ID, Name: b.Name, File: b.Tools.File, Message: err.Error(), Reason: err.Error(), Fix: resolveFix}
+	var re *ResolveError
+	if errors.As(err, &re) {
+		if re.File != "" {
+			cb.File = re.File
+		}
+		cb.Line, cb.Col = re.Line, re.Col
+		if re.File != "" && re.Line > 0 {
+			cb.Reason = strings.TrimPrefix(cb.Reason, fmt.Sprintf("%s:%d:%d: ", re.File, re.Line, re.Col))
+		}
+	}
+	return cb
+}
+
+// checked is the cached outcome of resolving one bundle.
+type checked struct {
+	tools []ResolvedTool
+	err   error
+}
+
+type checkKey struct {
+	gen         uint64
+	dir, digest string
+}
+
+// checkCache keeps Check outcomes; safe for concurrent use.
+type checkCache struct {
+	mu sync.Mutex
+	m  map[checkKey]checked
+}
+
+func (c *checkCache) get(k checkKey) (checked, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	return r, ok
+}
+
+func (c *checkCache) put(k checkKey, r checked) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[checkKey]checked{}
+	}
+	c.m[k] = r
+}
+
+func (c *checkCache) reset() {
+	c.mu.Lock()
+	c.m = nil
+	c.mu.Unlock()
+}
