@@ -70,7 +70,7 @@ func (c *config) journalCommand() *cobra.Command {
 			for _, s := range ss {
 				status := s.Status
 				if s.Interrupted {
-					status = "interrupted" // open, its process gone
+					status = journal.SessionInterrupted // open, its process gone
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.FirstPrompt, 50))
 			}
@@ -100,16 +100,18 @@ func (c *config) journalCommand() *cobra.Command {
 			return nil
 		}),
 	}
-	var outcome string
+	var flag string
+	var outcome journal.Effect
 	reconcile := &cobra.Command{
-		Use:   "reconcile INVOCATION --outcome applied|not-applied",
+		Use:   "reconcile INVOCATION --outcome applied|not_applied",
 		Short: "record the real outcome of an invocation whose status is unknown",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErr("reconcile needs one INVOCATION id (see journal show), e.g. journal reconcile inv_... --outcome applied")
 			}
-			if outcome != "applied" && outcome != "not-applied" {
-				return usageErr("--outcome must be applied or not-applied")
+			var err error
+			if outcome, err = journal.ParseOutcome(flag); err != nil { // "not-applied", the older spelling, too
+				return usageErr("--outcome must be applied or not_applied")
 			}
 			return nil
 		},
@@ -124,7 +126,7 @@ func (c *config) journalCommand() *cobra.Command {
 			return nil
 		}),
 	}
-	reconcile.Flags().StringVar(&outcome, "outcome", "", "applied or not-applied")
+	reconcile.Flags().StringVar(&flag, "outcome", "", "applied or not_applied")
 	verify := &cobra.Command{
 		Use:   "verify",
 		Short: "check the journal's hash chain and report the first broken link",
@@ -178,7 +180,7 @@ func writeJSON(w io.Writer, v any) error {
 
 func printDetail(w io.Writer, d journal.SessionDetail) {
 	s := d.Session
-	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(s.Status+" "+s.Error), s.Model, s.Identity)
+	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
 	for _, t := range d.Turns {
 		fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
 		if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
@@ -193,7 +195,7 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 				line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
 			}
 			if inv.Reconciled != "" {
-				line += "  reconciled: " + inv.Reconciled
+				line += "  reconciled: " + string(inv.Reconciled)
 			}
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}
