@@ -31,14 +31,14 @@ func (a *App) SessionDetail(sessionID string) (journal.SessionDetail, error) {
 }
 
 // Reconcile records what really happened to an invocation whose status is
-// "unknown" (SPEC §8): outcome "applied" or "not-applied". It never re-runs
+// "unknown" (SPEC §8): outcome "applied" or "not_applied". It never re-runs
 // the call. It returns the updated invocation.
 func (a *App) Reconcile(invocationID, outcome string) (journal.Invocation, error) {
 	j, err := a.openJournal()
 	if err != nil {
 		return journal.Invocation{}, err
 	}
-	if err := j.Reconcile(a.base, invocationID, outcome); err != nil {
+	if err := j.Reconcile(a.base, invocationID, journal.Effect(outcome)); err != nil {
 		return journal.Invocation{}, err
 	}
 	return j.Invocation(a.base, invocationID)

@@ -54,7 +54,7 @@ func startTestHook(a *App) {
 			if j != nil {
 				turns, _ := j.Turns(r.Context(), id)
 				for _, t := range turns {
-					cs.Turns = append(cs.Turns, t.Status)
+					cs.Turns = append(cs.Turns, string(t.Status))
 				}
 			}
 			out.Chats = append(out.Chats, cs)

@@ -22,7 +22,7 @@ func (e *env) turnStatuses(sessionID string) []string {
 	}
 	var out []string
 	for _, t := range turns {
-		out = append(out, t.Status)
+		out = append(out, string(t.Status))
 	}
 	return out
 }
@@ -100,9 +100,9 @@ func TestCancelDuringToolCall(t *testing.T) {
 				t.Fatalf("turn 2 prompted (%d prompts); the session grant should have held until the cancel", p.count.Load())
 			}
 			invs := e.invocations(s.ID())
-			want := "unknown"
+			want := harness.StatusUnknown
 			if risk == tool.ReadOnly {
-				want = "failed"
+				want = harness.StatusFailed
 			}
 			if last := invs[len(invs)-1]; last.Status != want || last.ErrorCode != "cancelled" {
 				t.Fatalf("cancelled invocation = %s/%s; want %s/cancelled", last.Status, last.ErrorCode, want)

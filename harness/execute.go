@@ -17,12 +17,13 @@ import (
 )
 
 // Invocation statuses (SPEC §8), plus "refused" for a call stopped before
-// any I/O.
+// any I/O: the journal's (see journal.InvocationStatus), as journaled and
+// reported in EventToolFinished.
 const (
-	StatusSucceeded = "succeeded"
-	StatusFailed    = "failed"
-	StatusUnknown   = "unknown"
-	StatusRefused   = "refused"
+	StatusSucceeded = journal.InvSucceeded
+	StatusFailed    = journal.InvFailed
+	StatusUnknown   = journal.InvUnknown
+	StatusRefused   = journal.InvRefused
 )
 
 // Image bounds for tool results forwarded to the model.
@@ -63,7 +64,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		if err := s.rt.journal.RefuseInvocation(bg, inv, approval); err != nil { // one commit: decision (if any) + refusal
 			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
 		}
-		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: StatusRefused, Error: msg})
+		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: string(StatusRefused), Error: msg})
 		return reply(fmt.Sprintf("error (%s): %s", code, msg), true)
 	}
 
@@ -176,7 +177,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		t.stop = "the journal failed: " + jerr.Error()
 	}
 	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name,
-		Status: fin.Status, Text: msg.Text, Error: fin.Error, DurationMS: fin.DurationMS})
+		Status: string(fin.Status), Text: msg.Text, Error: fin.Error, DurationMS: fin.DurationMS})
 	return msg
 }
 

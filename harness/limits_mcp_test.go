@@ -158,9 +158,9 @@ func TestMCPLimitsAndCrash(t *testing.T) {
 						}
 						return
 					}
-					want := "unknown"
+					want := harness.StatusUnknown
 					if ro {
-						want = "failed"
+						want = harness.StatusFailed
 					}
 					if res.Status != harness.TurnStopped || invs[0].Status != want {
 						t.Fatalf("result %+v, invocation %s (%s: %s); want stopped and %s", res, invs[0].Status, invs[0].ErrorCode, invs[0].Error, want)

@@ -191,7 +191,8 @@ func TestPanicStackGoesToTheLogOnly(t *testing.T) {
 // stops saying why.
 func TestLargeResultsAreJournaled(t *testing.T) {
 	for _, c := range []struct {
-		name, text, want, turn string
+		name, text, want string
+		turn             journal.TurnStatus
 	}{
 		{"angle brackets", strings.Repeat("<", 200_000), strings.Repeat("<", 1000), harness.TurnCompleted},
 		{"control characters", strings.Repeat("\x01", 200_000), `"omitted":"the result was too large to journal`, harness.TurnStopped},

@@ -72,7 +72,10 @@ func TestResumeAnswersDanglingToolCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i, c := range []struct{ id, call, status string }{
+	for i, c := range []struct {
+		id, call string
+		status   journal.InvocationStatus
+	}{
 		{"inv_a", "call_0", journal.InvSucceeded}, {"inv_b", "call_0", journal.InvExecuting},
 		{"inv_c", "call_1", journal.InvExecuting}, {"inv_e", "call_3", journal.InvSucceeded},
 	} {

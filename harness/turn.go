@@ -14,22 +14,23 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// Turn statuses, as journaled and reported in EventTurnFinished.
+// Turn statuses, as journaled and reported in EventTurnFinished (the
+// journal's, see journal.TurnStatus).
 const (
-	TurnCompleted = "completed" // the model answered without a tool call
-	TurnStopped   = "stopped"   // a limit, budget or failed call stopped it
-	TurnFailed    = "failed"    // the model provider failed
-	TurnCancelled = "cancelled"
+	TurnCompleted = journal.TurnCompleted // the model answered without a tool call
+	TurnStopped   = journal.TurnStopped   // a limit, budget or failed call stopped it
+	TurnFailed    = journal.TurnFailed    // the model provider failed
+	TurnCancelled = journal.TurnCancelled
 )
 
 // TurnResult is how a turn ended.
 type TurnResult struct {
-	TurnID   string `json:"turn_id"`
-	Status   string `json:"status"`
-	Reason   string `json:"reason,omitempty"`
-	Text     string `json:"text"` // the final assistant text
-	Attempts int    `json:"attempts"`
-	Calls    int    `json:"calls"`
+	TurnID   string             `json:"turn_id"`
+	Status   journal.TurnStatus `json:"status"`
+	Reason   string             `json:"reason,omitempty"`
+	Text     string             `json:"text"` // the final assistant text
+	Attempts int                `json:"attempts"`
+	Calls    int                `json:"calls"`
 }
 
 // ModelError is returned by Send when the model provider fails. The turn is
@@ -186,14 +187,14 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 		s.failure = ""
 	}
 	s.mu.Unlock()
-	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: res.Status, Text: res.Text, Error: res.Reason, Attempt: t.attempts})
+	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: string(res.Status), Text: res.Text, Error: res.Reason, Attempt: t.attempts})
 	return res, err
 }
 
 func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 	s := t.s
 	res := &TurnResult{TurnID: t.id}
-	finish := func(status, reason string) *TurnResult {
+	finish := func(status journal.TurnStatus, reason string) *TurnResult {
 		res.Status, res.Reason, res.Attempts, res.Calls = status, reason, t.attempts, t.calls
 		return res
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
@@ -221,7 +222,7 @@ func TestInvalidArgumentsAreRefused(t *testing.T) {
 		t.Fatalf("Send = %+v, %v", res, err)
 	}
 	invs := e.invocations(s.ID())
-	want := []string{"refused", "refused", "refused", "succeeded"}
+	want := []journal.InvocationStatus{harness.StatusRefused, harness.StatusRefused, harness.StatusRefused, harness.StatusSucceeded}
 	if len(invs) != len(want) {
 		t.Fatalf("got %d invocations, want %d", len(invs), len(want))
 	}
@@ -299,9 +300,9 @@ func TestTimeoutEndsReadOnlyAsFailedAndWriteAsUnknown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := "unknown"
+		want := harness.StatusUnknown
 		if risk == tool.ReadOnly {
-			want = "failed"
+			want = harness.StatusFailed
 		}
 		invs := e.invocations(s.ID())
 		if res.Status != harness.TurnStopped || len(invs) != 1 || invs[0].Status != want || invs[0].ErrorCode != "limit_exceeded" {

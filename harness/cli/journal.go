@@ -15,9 +15,35 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// journalFlags are the flags every journal subcommand shares.
+type journalFlags struct {
+	db     string // --db; "" for DefaultDBPath()
+	asJSON bool   // --json
+}
+
+// withJournal opens the --db journal for one subcommand and closes it
+// after.
+func (f *journalFlags) withJournal(fn func(cmd *cobra.Command, args []string, j *journal.Journal) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if f.db == "" {
+			f.db = DefaultDBPath()
+		}
+		if _, err := os.Stat(f.db); err != nil {
+			return usageErr("no journal at %s (pass --db FILE)", f.db)
+		}
+		j, err := journal.Open(f.db, nil)
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		return fn(cmd, args, j)
+	}
+}
+
+// journalCommand is "openworker journal" with its subcommands list, show,
+// reconcile, verify, policies and revoke.
 func (c *config) journalCommand() *cobra.Command {
-	var db string
-	var asJSON bool
+	f := &journalFlags{}
 	cmd := &cobra.Command{
 		Use:   "journal",
 		Short: "read the journal of sessions, tool invocations and approvals",
@@ -29,59 +55,57 @@ func (c *config) journalCommand() *cobra.Command {
 			return usageErr("journal needs a command: list, show, reconcile, verify, policies or revoke")
 		},
 	}
-	cmd.PersistentFlags().StringVar(&db, "db", "", "journal file (default "+DefaultDBPath()+")")
-	cmd.PersistentFlags().BoolVar(&asJSON, "json", false, "print JSON")
-	// withJournal opens the --db journal for one subcommand and closes it
-	// after.
-	withJournal := func(fn func(cmd *cobra.Command, args []string, j *journal.Journal) error) func(*cobra.Command, []string) error {
-		return func(cmd *cobra.Command, args []string) error {
-			if db == "" {
-				db = DefaultDBPath()
-			}
-			if _, err := os.Stat(db); err != nil {
-				return usageErr("no journal at %s (pass --db FILE)", db)
-			}
-			j, err := journal.Open(db, nil)
-			if err != nil {
-				return err
-			}
-			defer j.Close()
-			return fn(cmd, args, j)
-		}
-	}
-	list := &cobra.Command{
+	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default "+DefaultDBPath()+")")
+	cmd.PersistentFlags().BoolVar(&f.asJSON, "json", false, "print JSON")
+	cmd.AddCommand(c.journalListCommand(f), c.journalShowCommand(f), c.journalReconcileCommand(f), c.journalVerifyCommand(f))
+	cmd.AddCommand(c.policyCommands(f.withJournal, &f.asJSON)...)
+	return cmd
+}
+
+// journalListCommand is "journal list": sessions, newest first.
+func (c *config) journalListCommand(f *journalFlags) *cobra.Command {
+	return &cobra.Command{
 		Use:   "list",
 		Short: "list sessions, newest first",
 		Args:  cobra.NoArgs,
-		RunE: withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
+		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			ss, err := j.Sessions(cmd.Context(), 100)
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if f.asJSON {
 				return writeJSON(c.stdout, ss)
 			}
 			if len(ss) == 0 {
 				fmt.Fprintf(c.stderr, "no sessions in %s yet\n", j.Path())
 				return nil
 			}
-			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tFIRST PROMPT")
-			for _, s := range ss {
-				status := s.Status
-				if s.Interrupted {
-					status = "interrupted" // open, its process gone
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.FirstPrompt, 50))
-			}
-			return tw.Flush()
+			return printSessions(c.stdout, ss)
 		}),
 	}
-	show := &cobra.Command{
+}
+
+// printSessions writes the table of journal list.
+func printSessions(w io.Writer, ss []journal.Session) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tFIRST PROMPT")
+	for _, s := range ss {
+		status := s.Status
+		if s.Interrupted {
+			status = journal.SessionInterrupted // open, its process gone
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.FirstPrompt, 50))
+	}
+	return tw.Flush()
+}
+
+// journalShowCommand is "journal show [SESSION]": one session in full.
+func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
+	return &cobra.Command{
 		Use:   "show [SESSION]",
 		Short: "show a session (default the newest): turns, messages, invocations, approvals",
 		Args:  cobra.MaximumNArgs(1),
-		RunE: withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
+		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
 			id, err := sessionArg(cmd.Context(), j, args)
 			if err != nil {
 				return err
@@ -93,27 +117,35 @@ func (c *config) journalCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if f.asJSON {
 				return writeJSON(c.stdout, d)
 			}
 			printDetail(c.stdout, d)
 			return nil
 		}),
 	}
-	var outcome string
-	reconcile := &cobra.Command{
-		Use:   "reconcile INVOCATION --outcome applied|not-applied",
+}
+
+// journalReconcileCommand is "journal reconcile INVOCATION --outcome
+// applied|not_applied" ("not-applied", the older spelling, is accepted and
+// recorded as not_applied).
+func (c *config) journalReconcileCommand(f *journalFlags) *cobra.Command {
+	var flag string
+	var outcome journal.Effect
+	cmd := &cobra.Command{
+		Use:   "reconcile INVOCATION --outcome applied|not_applied",
 		Short: "record the real outcome of an invocation whose status is unknown",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErr("reconcile needs one INVOCATION id (see journal show), e.g. journal reconcile inv_... --outcome applied")
 			}
-			if outcome != "applied" && outcome != "not-applied" {
-				return usageErr("--outcome must be applied or not-applied")
+			var err error
+			if outcome, err = journal.ParseOutcome(flag); err != nil {
+				return usageErr("--outcome must be applied or not_applied")
 			}
 			return nil
 		},
-		RunE: withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
+		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
 			if err := j.Reconcile(cmd.Context(), args[0], outcome); err != nil {
 				if errors.Is(err, journal.ErrNotFound) || errors.Is(err, journal.ErrBadTransition) {
 					return badInput(err)
@@ -124,26 +156,24 @@ func (c *config) journalCommand() *cobra.Command {
 			return nil
 		}),
 	}
-	reconcile.Flags().StringVar(&outcome, "outcome", "", "applied or not-applied")
-	verify := &cobra.Command{
+	cmd.Flags().StringVar(&flag, "outcome", "", "applied or not_applied")
+	return cmd
+}
+
+// journalVerifyCommand is "journal verify": the hash chain, exit 1 when it
+// is broken.
+func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
+	return &cobra.Command{
 		Use:   "verify",
 		Short: "check the journal's hash chain and report the first broken link",
 		Args:  cobra.NoArgs,
-		RunE: withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
+		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			rep, err := j.Verify(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				if err := writeJSON(c.stdout, rep); err != nil {
-					return err
-				}
-			} else {
-				if rep.OK {
-					fmt.Fprintf(c.stdout, "ok: %d chain entries and %d rows verified; head %s\n", rep.Entries, rep.Rows, rep.Head)
-				} else {
-					fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%d breaks found)\n", rep.First, len(rep.Breaks))
-				}
+			if err := c.printVerify(rep, f.asJSON); err != nil {
+				return err
 			}
 			if !rep.OK {
 				return &exitError{ExitFailure, errors.New("the journal's hash chain is broken")}
@@ -151,9 +181,19 @@ func (c *config) journalCommand() *cobra.Command {
 			return nil
 		}),
 	}
-	cmd.AddCommand(list, show, reconcile, verify)
-	cmd.AddCommand(c.policyCommands(withJournal, &asJSON)...)
-	return cmd
+}
+
+// printVerify writes the report of journal verify, as JSON or one line.
+func (c *config) printVerify(rep journal.VerifyReport, asJSON bool) error {
+	switch {
+	case asJSON:
+		return writeJSON(c.stdout, rep)
+	case rep.OK:
+		fmt.Fprintf(c.stdout, "ok: %d chain entries and %d rows verified; head %s\n", rep.Entries, rep.Rows, rep.Head)
+	default:
+		fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%d breaks found)\n", rep.First, len(rep.Breaks))
+	}
+	return nil
 }
 
 func sessionArg(ctx context.Context, j *journal.Journal, args []string) (string, error) {
@@ -178,7 +218,7 @@ func writeJSON(w io.Writer, v any) error {
 
 func printDetail(w io.Writer, d journal.SessionDetail) {
 	s := d.Session
-	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(s.Status+" "+s.Error), s.Model, s.Identity)
+	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
 	for _, t := range d.Turns {
 		fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
 		if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
@@ -193,7 +233,7 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 				line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
 			}
 			if inv.Reconciled != "" {
-				line += "  reconciled: " + inv.Reconciled
+				line += "  reconciled: " + string(inv.Reconciled)
 			}
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}

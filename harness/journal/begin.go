@@ -25,7 +25,7 @@ const sqlMarkExecuting = `UPDATE invocations SET status='executing', started_at=
 
 // newInvocation checks inv for a first write with status want (prepared,
 // executing or refused) and normalizes its arguments and creation time.
-func (j *Journal) newInvocation(op string, inv *Invocation, want string) error {
+func (j *Journal) newInvocation(op string, inv *Invocation, want InvocationStatus) error {
 	if inv.ID == "" || inv.SessionID == "" {
 		return fmt.Errorf("journal: %s: invocation ID %q and session ID %q must both be set", op, inv.ID, inv.SessionID)
 	}
@@ -54,8 +54,9 @@ func (j *Journal) newInvocation(op string, inv *Invocation, want string) error {
 
 // insertInvocation inserts inv with status (prepared, executing or
 // refused) and returns the row's payload, built from the values written.
-func (j *Journal) insertInvocation(ctx context.Context, tx *sql.Tx, inv Invocation, status string, started time.Time) (rowPayload, error) {
-	effect, finished := "", ""
+func (j *Journal) insertInvocation(ctx context.Context, tx *sql.Tx, inv Invocation, status InvocationStatus, started time.Time) (rowPayload, error) {
+	var effect Effect
+	finished := ""
 	if status == InvRefused {
 		effect, finished = EffectNotApplied, j.stamp()
 	}
@@ -65,12 +66,12 @@ func (j *Journal) insertInvocation(ctx context.Context, tx *sql.Tx, inv Invocati
 	}
 	startedText := timeOrEmpty(started)
 	_, err = st.ExecContext(ctx, inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias,
-		inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(inv.Arguments), status, inv.ErrorCode,
-		inv.Error, effect, formatTime(inv.CreatedAt), nullString(startedText), nullString(finished), j.owner.token)
+		inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(inv.Arguments), string(status), inv.ErrorCode,
+		inv.Error, string(effect), formatTime(inv.CreatedAt), nullString(startedText), nullString(finished), j.owner.token)
 	if err != nil {
 		return nil, fmt.Errorf("journal: record invocation %s: %w", inv.ID, err)
 	}
-	return invocationPayload(inv, status, effect, startedText, finished, j.owner.token), nil
+	return invocationPayload(inv, string(status), string(effect), startedText, finished, j.owner.token), nil
 }
 
 // executingRow is what FinishInvocation needs of an invocation this
@@ -193,7 +194,7 @@ func (j *Journal) BeginInvocation(ctx context.Context, inv Invocation, a *Approv
 		if err != nil {
 			return err
 		}
-		prepared := p.set("status", InvPrepared).without("started_at")
+		prepared := p.set("status", string(InvPrepared)).without("started_at")
 		links = append(links, linkOf("invocations", inv.ID, prepared), linkOf("invocations", inv.ID, p))
 		executing = executingRow{started, p}
 		return j.appendChain(ctx, tx, links...)
@@ -227,7 +228,7 @@ func (j *Journal) MarkExecuting(ctx context.Context, id string) error {
 		}
 		_, p, err := returnedRow("invocations", rows)
 		if errors.Is(err, errNoRow) {
-			return transitionError(ctx, tx, "invocation", "invocations", id, InvExecuting, InvPrepared)
+			return transitionError(ctx, tx, "invocation", "invocations", id, string(InvExecuting), string(InvPrepared))
 		}
 		if err != nil {
 			return fmt.Errorf("journal: mark invocation %s executing: %w", id, err)

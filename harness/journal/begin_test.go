@@ -265,7 +265,7 @@ func TestPayloadColumns(t *testing.T) {
 			t.Errorf("columns of %s = %v; payloads.go lists %v", table, got, want)
 		}
 	}
-	inv := invocationPayload(testInv("s", "i"), InvExecuting, "", "t", "", "o")
+	inv := invocationPayload(testInv("s", "i"), string(InvExecuting), "", "t", "", "o")
 	for _, c := range invocationColumns {
 		if _, ok := inv.get(c); !ok && c != "result" && c != "reconciled_at" && c != "finished_at" {
 			t.Errorf("invocationPayload has no %s", c)

@@ -104,7 +104,7 @@ func prepare(t *testing.T, j *Journal, sid, id string) {
 	}
 }
 
-func status(t *testing.T, j *Journal, id string) string {
+func status(t *testing.T, j *Journal, id string) InvocationStatus {
 	t.Helper()
 	inv, err := j.Invocation(context.Background(), id)
 	if err != nil {

@@ -21,64 +21,41 @@ import (
 // leaves evidence: Open turns a leftover "executing" into "unknown", and
 // only a person may then record what really happened (Reconcile).
 type Invocation struct {
-	ID               string          `json:"id"`
-	SessionID        string          `json:"session_id"`
-	TurnID           string          `json:"turn_id,omitempty"`
-	CallID           string          `json:"call_id"` // the model's tool call ID
-	Tool             string          `json:"tool"`    // qualified name; "" if the alias was unknown
-	Alias            string          `json:"alias"`   // the name the model used
-	Provider         string          `json:"provider"`
-	RemoteName       string          `json:"remote_name"`
-	Risk             string          `json:"risk"`
-	DescriptorDigest string          `json:"descriptor_digest"`
-	Arguments        json.RawMessage `json:"arguments"`
-	Status           string          `json:"status"`
-	Result           json.RawMessage `json:"result,omitempty"`
-	ResultDigest     string          `json:"result_digest,omitempty"` // "sha256:<hex>" of Result's bytes
-	ErrorCode        string          `json:"error_code,omitempty"`
-	Error            string          `json:"error,omitempty"`
-	Effect           string          `json:"effect"`     // "", "applied", "not_applied", "unknown"
-	Reconciled       string          `json:"reconciled"` // "", "applied", "not-applied"
-	ReconciledBy     string          `json:"reconciled_by,omitempty"`
-	ReconciledAt     time.Time       `json:"reconciled_at,omitzero"`
-	DurationMS       int64           `json:"duration_ms"`
-	CreatedAt        time.Time       `json:"created_at"`
-	StartedAt        time.Time       `json:"started_at,omitzero"`
-	FinishedAt       time.Time       `json:"finished_at,omitzero"`
+	ID               string           `json:"id"`
+	SessionID        string           `json:"session_id"`
+	TurnID           string           `json:"turn_id,omitempty"`
+	CallID           string           `json:"call_id"` // the model's tool call ID
+	Tool             string           `json:"tool"`    // qualified name; "" if the alias was unknown
+	Alias            string           `json:"alias"`   // the name the model used
+	Provider         string           `json:"provider"`
+	RemoteName       string           `json:"remote_name"`
+	Risk             string           `json:"risk"`
+	DescriptorDigest string           `json:"descriptor_digest"`
+	Arguments        json.RawMessage  `json:"arguments"`
+	Status           InvocationStatus `json:"status"`
+	Result           json.RawMessage  `json:"result,omitempty"`
+	ResultDigest     string           `json:"result_digest,omitempty"` // "sha256:<hex>" of Result's bytes
+	ErrorCode        string           `json:"error_code,omitempty"`
+	Error            string           `json:"error,omitempty"`
+	Effect           Effect           `json:"effect"`     // "", "applied", "not_applied", "unknown"
+	Reconciled       Effect           `json:"reconciled"` // "" (not reconciled), "applied", "not_applied"
+	ReconciledBy     string           `json:"reconciled_by,omitempty"`
+	ReconciledAt     time.Time        `json:"reconciled_at,omitzero"`
+	DurationMS       int64            `json:"duration_ms"`
+	CreatedAt        time.Time        `json:"created_at"`
+	StartedAt        time.Time        `json:"started_at,omitzero"`
+	FinishedAt       time.Time        `json:"finished_at,omitzero"`
 }
-
-// Invocation statuses.
-const (
-	InvPrepared  = "prepared"
-	InvExecuting = "executing"
-	InvSucceeded = "succeeded"
-	InvFailed    = "failed"
-	InvUnknown   = "unknown"
-	InvRefused   = "refused"
-)
-
-// Effects.
-const (
-	EffectApplied    = "applied"
-	EffectNotApplied = "not_applied"
-	EffectUnknown    = "unknown"
-)
-
-// Reconcile outcomes.
-const (
-	OutcomeApplied    = "applied"
-	OutcomeNotApplied = "not-applied"
-)
 
 // Finish is the terminal evidence of an executing invocation.
 type Finish struct {
-	Status    string          // succeeded | failed | unknown
-	Result    json.RawMessage // normalized result JSON (no image bytes); may be empty
+	Status    InvocationStatus // succeeded | failed | unknown
+	Result    json.RawMessage  // normalized result JSON (no image bytes); may be empty
 	ErrorCode string
 	Error     string
 	// Effect defaults to "applied" for succeeded, "unknown" for unknown and
 	// "" (not stated) for failed; set "not_applied" only when certain.
-	Effect     string
+	Effect     Effect
 	DurationMS int64 // 0 means measured from the executing commit
 }
 
@@ -139,7 +116,7 @@ func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) err
 				dur = max(now.Sub(started).Milliseconds(), 0)
 			}
 		}
-		args := []any{f.Status, jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, effect, dur, formatTime(now), id}
+		args := []any{string(f.Status), jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, string(effect), dur, formatTime(now), id}
 		if cached != nil {
 			// This Journal wrote the executing row: its payload is known.
 			st, err := j.stmt(ctx, tx, sqlFinishInvocation)
@@ -153,7 +130,7 @@ func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) err
 			if n, _ := res.RowsAffected(); n == 0 {
 				return finishError(ctx, tx, id, f.Status)
 			}
-			p := finishedPayload(cached.payload, f.Status, f.Result, digest, f.ErrorCode, f.Error, effect, dur, formatTime(now))
+			p := finishedPayload(cached.payload, string(f.Status), f.Result, digest, f.ErrorCode, f.Error, string(effect), dur, formatTime(now))
 			return j.appendChain(ctx, tx, linkOf("invocations", id, p))
 		}
 		st, err := j.stmt(ctx, tx, sqlFinishInvocation+` RETURNING *`)
@@ -183,7 +160,7 @@ const sqlFinishInvocation = `UPDATE invocations SET status=?, result=?, result_d
 	effect=?, duration_ms=?, finished_at=? WHERE id=? AND status='executing'`
 
 // finishError says why FinishInvocation updated no row.
-func finishError(ctx context.Context, tx *sql.Tx, id, to string) error {
+func finishError(ctx context.Context, tx *sql.Tx, id string, to InvocationStatus) error {
 	var status string
 	err := tx.QueryRowContext(ctx, `SELECT status FROM invocations WHERE id=?`, id).Scan(&status)
 	if err == sql.ErrNoRows {
@@ -197,25 +174,23 @@ func finishError(ctx context.Context, tx *sql.Tx, id, to string) error {
 }
 
 // ReconcileAs records, for an invocation whose status is "unknown", what
-// really happened: outcome "applied" or "not-applied", who said so and
-// when. The status stays "unknown" (the harness never learned it); Effect
-// becomes "applied" or "not_applied". Reconciling any other status, or
-// twice, is an error wrapping ErrBadTransition.
-func (j *Journal) ReconcileAs(ctx context.Context, id, outcome, who string) error {
-	effect := ""
-	switch outcome {
-	case OutcomeApplied:
-		effect = EffectApplied
-	case OutcomeNotApplied:
-		effect = EffectNotApplied
-	default:
-		return fmt.Errorf("journal: reconcile invocation %s: outcome %q; want %q or %q", id, outcome, OutcomeApplied, OutcomeNotApplied)
+// really happened: outcome OutcomeApplied ("applied") or OutcomeNotApplied
+// ("not_applied"; the older spelling "not-applied" is accepted and stored
+// as "not_applied"), who said so and when. The status stays "unknown" (the
+// harness never learned it); Effect becomes the outcome. Reconciling any
+// other status, or twice, is an error wrapping ErrBadTransition.
+func (j *Journal) ReconcileAs(ctx context.Context, id string, outcome Effect, who string) error {
+	outcome, err := ParseOutcome(string(outcome))
+	if err != nil {
+		return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)
 	}
 	if who == "" {
 		return fmt.Errorf("journal: reconcile invocation %s: say who records the outcome", id)
 	}
 	return j.write(ctx, func(tx *sql.Tx) error {
-		var status, prior, by string
+		var status InvocationStatus
+		var prior Effect
+		var by string
 		var at sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT status, reconciled, reconciled_by, reconciled_at FROM invocations WHERE id=?`, id).
 			Scan(&status, &prior, &by, &at)
@@ -231,10 +206,10 @@ func (j *Journal) ReconcileAs(ctx context.Context, id, outcome, who string) erro
 		}
 		if prior != "" {
 			return fmt.Errorf("journal: invocation %s was already reconciled as %s by %s at %s: %w",
-				id, prior, by, at.String, ErrBadTransition)
+				id, prior.normalize(), by, at.String, ErrBadTransition)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE invocations SET reconciled=?, reconciled_by=?, reconciled_at=?, effect=?
-			WHERE id=?`, outcome, who, j.stamp(), effect, id); err != nil {
+			WHERE id=?`, string(outcome), who, j.stamp(), string(outcome), id); err != nil {
 			return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)
 		}
 		return j.chainRow(ctx, tx, "invocations", id)
@@ -243,7 +218,7 @@ func (j *Journal) ReconcileAs(ctx context.Context, id, outcome, who string) erro
 
 // Reconcile is ReconcileAs with who = "user:" + the operating-system user
 // name (or "user" when it cannot be read).
-func (j *Journal) Reconcile(ctx context.Context, id, outcome string) error {
+func (j *Journal) Reconcile(ctx context.Context, id string, outcome Effect) error {
 	return j.ReconcileAs(ctx, id, outcome, currentUser())
 }
 
@@ -266,6 +241,7 @@ func scanInvocation(sc scanner) (Invocation, error) {
 		&v.DescriptorDigest, &args, &v.Status, &result, &v.ResultDigest, &v.ErrorCode, &v.Error, &v.Effect,
 		&v.Reconciled, &v.ReconciledBy, &recAt, &v.DurationMS, &created, &started, &finished)
 	v.TurnID, v.Arguments = turn.String, json.RawMessage(args)
+	v.Reconciled = v.Reconciled.normalize() // rows reconciled before schema v8 say "not-applied"
 	if result.Valid {
 		v.Result = json.RawMessage(result.String)
 	}

@@ -62,7 +62,7 @@ func TestInvocationTransitions(t *testing.T) {
 	mkSession(t, j, "s1")
 	n := 0
 	// reach returns a fresh invocation in status from.
-	reach := func(from string) string {
+	reach := func(from InvocationStatus) string {
 		n++
 		id := "inv" + string(rune('a'+n))
 		if from == InvRefused {
@@ -96,11 +96,11 @@ func TestInvocationTransitions(t *testing.T) {
 		"prepared/MarkExecuting": true,
 		"executing/succeeded":    true, "executing/failed": true, "executing/unknown": true,
 	}
-	for _, from := range []string{InvPrepared, InvExecuting, InvSucceeded, InvFailed, InvUnknown, InvRefused} {
+	for _, from := range []InvocationStatus{InvPrepared, InvExecuting, InvSucceeded, InvFailed, InvUnknown, InvRefused} {
 		for name, op := range ops {
 			id := reach(from)
 			err := op(id)
-			if legal[from+"/"+name] {
+			if legal[string(from)+"/"+name] {
 				if err != nil {
 					t.Errorf("%s from %s = %v, want nil", name, from, err)
 				}
@@ -108,7 +108,7 @@ func TestInvocationTransitions(t *testing.T) {
 			}
 			if !errors.Is(err, ErrBadTransition) {
 				t.Errorf("%s from %s = %v, want ErrBadTransition", name, from, err)
-			} else if !strings.Contains(err.Error(), "is "+from) {
+			} else if !strings.Contains(err.Error(), "is "+string(from)) {
 				t.Errorf("%s from %s: error %q does not name the current state", name, from, err)
 			}
 			if got := status(t, j, id); got != from {
@@ -202,7 +202,7 @@ func TestReconcile(t *testing.T) {
 		t.Errorf("reconciled invocation = %+v", inv)
 	}
 	err = j.Reconcile(ctx, "u", OutcomeApplied)
-	if !errors.Is(err, ErrBadTransition) || !strings.Contains(err.Error(), "already reconciled as not-applied by user:alice") {
+	if !errors.Is(err, ErrBadTransition) || !strings.Contains(err.Error(), "already reconciled as not_applied by user:alice") {
 		t.Errorf("second Reconcile = %v", err)
 	}
 	if got, _ := j.Unreconciled(ctx); len(got) != 0 {
@@ -265,5 +265,65 @@ func TestCancelledContext(t *testing.T) {
 	}
 	if err := j.FinishSession(ctx, "s1", SessionClosed, ""); err != nil {
 		t.Errorf("FinishSession with a cancelled ctx = %v", err)
+	}
+}
+
+// TestReconcileSpellings: the outcome not_applied is stored as spelled
+// like the effect, whether given as "not_applied" or as the older
+// "not-applied"; other words are refused.
+func TestReconcileSpellings(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	j := openAt(t, path)
+	mkSession(t, j, "s1")
+	raw := rawDB(t, path)
+	for _, in := range []Effect{"not_applied", "not-applied", "applied"} {
+		id := "u-" + string(in)
+		prepare(t, j, "s1", id)
+		j.MarkExecuting(ctx, id)
+		if err := j.FinishInvocation(ctx, id, Finish{Status: InvUnknown, Error: "timeout"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Reconcile(ctx, id, in); err != nil {
+			t.Fatalf("Reconcile(%q) = %v", in, err)
+		}
+		want := EffectNotApplied
+		if in == "applied" {
+			want = EffectApplied
+		}
+		var reconciled, effect string
+		if err := raw.QueryRow(`SELECT reconciled, effect FROM invocations WHERE id=?`, id).Scan(&reconciled, &effect); err != nil {
+			t.Fatal(err)
+		}
+		if reconciled != string(want) || effect != string(want) {
+			t.Errorf("Reconcile(%q) stored reconciled %q, effect %q; want %q for both", in, reconciled, effect, want)
+		}
+		if inv, _ := j.Invocation(ctx, id); inv.Reconciled != want {
+			t.Errorf("Reconcile(%q): Invocation.Reconciled = %q, want %q", in, inv.Reconciled, want)
+		}
+	}
+	prepare(t, j, "s1", "u-bad")
+	j.MarkExecuting(ctx, "u-bad")
+	j.FinishInvocation(ctx, "u-bad", Finish{Status: InvUnknown})
+	for _, bad := range []Effect{"", "unknown", "Not_Applied", "not applied"} {
+		if err := j.Reconcile(ctx, "u-bad", bad); err == nil || !strings.Contains(err.Error(), `want "applied" or "not_applied"`) {
+			t.Errorf("Reconcile(%q) = %v; want an error naming applied and not_applied", bad, err)
+		}
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify: %v", rep.First)
+	}
+}
+
+func TestParseOutcome(t *testing.T) {
+	for in, want := range map[string]Effect{"applied": EffectApplied, "not_applied": EffectNotApplied, "not-applied": EffectNotApplied} {
+		if got, err := ParseOutcome(in); err != nil || got != want {
+			t.Errorf("ParseOutcome(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "unknown", "yes", " applied"} {
+		if got, err := ParseOutcome(in); err == nil {
+			t.Errorf("ParseOutcome(%q) = %q, nil; want an error", in, got)
+		}
 	}
 }

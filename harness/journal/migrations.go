@@ -31,6 +31,7 @@ var migrations = []migration{
 	{5, "index of the chain entries of user policies", migrate5},
 	{6, "session owners", migrate6},
 	{7, "the model and approval mode of each turn", migrate7},
+	{8, "invocations reconciled as not_applied, the spelling of the effect", migrate8},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -343,6 +344,55 @@ func migrate7(ctx context.Context, tx *sql.Tx) error {
 	)
 }
 
+// migrate8 rebuilds invocations so that its CHECK accepts the reconcile
+// outcome "not_applied", spelled as the effect is; before, the outcome was
+// "not-applied" and the effect "not_applied". Rows are copied as they are
+// (columns, values, rowids, as migrate4 does), so rows reconciled before
+// keep "not-applied" in the column: rewriting them would change their
+// chain payloads (Verify: "row changed after it was written"), and
+// re-chaining them here would also chain whatever a hand edit had put in
+// a row, hiding it. The old spelling stays allowed for those rows and is
+// read as "not_applied" (scanInvocation); ReconcileAs writes only
+// "not_applied".
+func migrate8(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`CREATE TABLE invocations_v8 (
+			id                TEXT PRIMARY KEY,
+			session_id        TEXT NOT NULL REFERENCES sessions(id),
+			turn_id           TEXT REFERENCES turns(id),
+			call_id           TEXT NOT NULL,
+			tool              TEXT NOT NULL,
+			alias             TEXT NOT NULL,
+			provider          TEXT NOT NULL,
+			remote_name       TEXT NOT NULL,
+			risk              TEXT NOT NULL,
+			descriptor_digest TEXT NOT NULL,
+			arguments         TEXT NOT NULL,
+			status            TEXT NOT NULL CHECK (status = 'prepared' OR status = 'executing' OR status = 'succeeded'
+			                                      OR status = 'failed' OR status = 'unknown' OR status = 'refused'),
+			result            TEXT,
+			result_digest     TEXT NOT NULL,
+			error_code        TEXT NOT NULL,
+			error             TEXT NOT NULL,
+			effect            TEXT NOT NULL CHECK (effect = '' OR effect = 'applied' OR effect = 'not_applied' OR effect = 'unknown'),
+			reconciled        TEXT NOT NULL CHECK (reconciled = '' OR reconciled = 'applied' OR reconciled = 'not_applied'
+			                                      OR reconciled = 'not-applied'), -- 'not-applied': rows from before version 8
+			reconciled_by     TEXT NOT NULL,
+			reconciled_at     TEXT,
+			duration_ms       INTEGER NOT NULL,
+			created_at        TEXT NOT NULL,
+			started_at        TEXT,
+			finished_at       TEXT,
+			owner             TEXT
+		)`,
+		`INSERT INTO invocations_v8(rowid, `+invocationColumnListV8+`) SELECT rowid, `+invocationColumnListV8+` FROM invocations`,
+		`DROP TABLE invocations`,
+		`ALTER TABLE invocations_v8 RENAME TO invocations`,
+		`CREATE INDEX invocations_session ON invocations(session_id, created_at)`,
+		`CREATE INDEX invocations_status ON invocations(status)`,
+	)
+}
+
 // The columns of the two tables at version 4 (frozen: later versions may
 // add columns, this migration must keep copying these).
 const (
@@ -352,3 +402,7 @@ const (
 	approvalColumnList = `id, session_id, turn_id, invocation_id, call_id, tool, decision, scope, source, reason, identity,
 		created_at`
 )
+
+// invocationColumnListV8 is the columns of invocations at version 8
+// (frozen, as above); versions 5 to 7 added none.
+const invocationColumnListV8 = invocationColumnList

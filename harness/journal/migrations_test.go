@@ -248,20 +248,29 @@ func TestMigrate4(t *testing.T) {
 		`INSERT INTO approvals(session_id, invocation_id, call_id, tool, decision, scope, source, reason, identity, created_at)
 			VALUES ('ses_old','x','c','t','deny','call','prompt','','i','t')`,
 	} {
-		rows, err := j.db.Query(`EXPLAIN ` + q)
-		if err != nil {
-			t.Fatal(err)
+		if opensEphemeral(t, j.db, q) {
+			t.Errorf("writing a row opens a temporary b-tree: %.60s", q)
 		}
-		for rows.Next() {
-			var addr, p1, p2, p3, p5 any
-			var op, p4, comment any
-			rows.Scan(&addr, &op, &p1, &p2, &p3, &p4, &p5, &comment)
-			if fmt.Sprint(op) == "OpenEphemeral" {
-				t.Errorf("writing a row opens a temporary b-tree: %.60s", q)
-			}
-		}
-		rows.Close()
 	}
+}
+
+// opensEphemeral reports whether SQLite's program for q builds a temporary
+// b-tree (OpenEphemeral), as a CHECK with an IN list does.
+func opensEphemeral(t *testing.T, db *sql.DB, q string) bool {
+	t.Helper()
+	rows, err := db.Query(`EXPLAIN ` + q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	found := false
+	for rows.Next() {
+		var addr, p1, p2, p3, p5 any
+		var op, p4, comment any
+		rows.Scan(&addr, &op, &p1, &p2, &p3, &p4, &p5, &comment)
+		found = found || fmt.Sprint(op) == "OpenEphemeral"
+	}
+	return found
 }
 
 // TestMigrate5 upgrades a version-4 file with a chained user policy: the
@@ -352,6 +361,113 @@ func TestMigrate7(t *testing.T) {
 	}
 	if rep := mustVerify(t, j); !rep.OK {
 		t.Errorf("Verify after a new turn: %v", rep.First)
+	}
+}
+
+// TestMigrate8 upgrades a version-7 file holding an invocation reconciled
+// as "not-applied", as versions before 8 wrote it: the rebuild keeps rows,
+// rowids and the chain; the old row keeps its stored spelling (its chain
+// entry covers it) and reads as not_applied; a new reconciliation stores
+// not_applied; the rules still hold and writing a row builds no temporary
+// b-tree.
+func TestMigrate8(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(ctx, j.db, path, 7, j.now); err != nil {
+		t.Fatal(err)
+	}
+	// inv_crashed recovered as unknown and reconciled by the old code, and
+	// inv_new left unknown for after the upgrade.
+	err := j.write(ctx, func(tx *sql.Tx) error {
+		if err := execAll(ctx, tx,
+			`UPDATE invocations SET status='unknown', effect='unknown' WHERE id='inv_crashed'`,
+			`UPDATE invocations SET reconciled='not-applied', reconciled_by='user:old', reconciled_at='2025-01-03T00:00:00.000000000Z',
+				effect='not_applied' WHERE id='inv_crashed'`,
+			`INSERT INTO invocations SELECT 'inv_new', session_id, turn_id, 'c3', tool, alias, provider, remote_name, risk,
+				descriptor_digest, arguments, 'unknown', NULL, '', 'timeout', 'no answer', 'unknown', '', '', NULL, 0,
+				created_at, started_at, finished_at, owner FROM invocations WHERE id='inv_crashed'`,
+		); err != nil {
+			return err
+		}
+		for _, id := range []string{"inv_crashed", "inv_new"} {
+			if err := j.chainRow(ctx, tx, "invocations", id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.db.Exec(`UPDATE invocations SET reconciled='not_applied' WHERE id='inv_new'`); err == nil {
+		t.Fatal("version 7 accepted reconciled = 'not_applied'; this test no longer starts from the old rule")
+	}
+	rowids := func() string {
+		var s string
+		j.db.QueryRow(`SELECT group_concat(id || ':' || rowid || ':' || reconciled, ',') FROM (SELECT id, rowid, reconciled FROM invocations ORDER BY rowid)`).Scan(&s)
+		return s
+	}
+	before := rowids()
+	if err := migrate(ctx, j.db, path, 8, j.now); err != nil {
+		t.Fatalf("migrate 7→8 = %v", err)
+	}
+	if after := rowids(); after != before {
+		t.Errorf("invocations after rebuild = %s, want %s (rows kept as stored)", after, before)
+	}
+	if rep := mustVerify(t, j); !rep.OK || rep.Rows == 0 {
+		t.Fatalf("Verify after migrate 7→8: %+v", rep)
+	}
+	old, err := j.Invocation(ctx, "inv_crashed")
+	if err != nil || old.Reconciled != EffectNotApplied || old.Effect != EffectNotApplied || old.ReconciledBy != "user:old" {
+		t.Errorf("old reconciled row = %+v, %v; want reconciled not_applied by user:old", old, err)
+	}
+	d, err := j.Detail(ctx, "ses_old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inv := range d.Invocations {
+		if inv.ID == "inv_crashed" && inv.Reconciled != EffectNotApplied {
+			t.Errorf("Detail: old row reconciled = %q, want not_applied", inv.Reconciled)
+		}
+	}
+	err = j.ReconcileAs(ctx, "inv_crashed", OutcomeApplied, "user:new")
+	if !errors.Is(err, ErrBadTransition) || !strings.Contains(err.Error(), "already reconciled as not_applied by user:old") {
+		t.Errorf("reconciling the old row again = %v; want ErrBadTransition naming not_applied", err)
+	}
+	if err := j.ReconcileAs(ctx, "inv_new", OutcomeNotApplied, "user:new"); err != nil {
+		t.Fatalf("ReconcileAs after migrate 7→8 = %v", err)
+	}
+	var stored string
+	j.db.QueryRow(`SELECT reconciled FROM invocations WHERE id='inv_new'`).Scan(&stored)
+	if stored != "not_applied" {
+		t.Errorf("stored outcome = %q, want not_applied", stored)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Errorf("Verify after a new reconciliation: %v", rep.First)
+	}
+	for _, bad := range []string{
+		`UPDATE invocations SET status='done' WHERE id='inv_done'`,
+		`UPDATE invocations SET effect='maybe' WHERE id='inv_done'`,
+		`UPDATE invocations SET effect='not-applied' WHERE id='inv_done'`,
+		`UPDATE invocations SET reconciled='yes' WHERE id='inv_done'`,
+		`UPDATE invocations SET reconciled='unknown' WHERE id='inv_done'`,
+		`UPDATE invocations SET session_id='nope' WHERE id='inv_done'`,
+	} {
+		if _, err := j.db.Exec(bad); err == nil {
+			t.Errorf("version 8 accepted: %s", bad)
+		}
+	}
+	var idx string
+	j.db.QueryRow(`SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='invocations' AND sql IS NOT NULL ORDER BY name)`).Scan(&idx)
+	if idx != "invocations_session,invocations_status" {
+		t.Errorf("indexes of invocations after version 8 = %s", idx)
+	}
+	q := `INSERT INTO invocations(` + invocationColumnListV8 + `) VALUES ('x','ses_old',NULL,'c','t','a','p','r','k','d','{}',
+		'executing',NULL,'','','','','','',NULL,0,'t',NULL,NULL,'o')`
+	if opensEphemeral(t, j.db, q) {
+		t.Errorf("writing an invocation opens a temporary b-tree after version 8")
 	}
 }
 

@@ -36,7 +36,7 @@ func TestReopenRecoversExecuting(t *testing.T) {
 	if j2.Recovered() != 2 {
 		t.Errorf("Recovered() = %d, want 2", j2.Recovered())
 	}
-	for id, want := range map[string]string{"e1": InvUnknown, "e2": InvUnknown, "p1": InvPrepared, "done": InvSucceeded} {
+	for id, want := range map[string]InvocationStatus{"e1": InvUnknown, "e2": InvUnknown, "p1": InvPrepared, "done": InvSucceeded} {
 		inv, err := j2.Invocation(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -172,7 +172,7 @@ func TestCrashRecovery(t *testing.T) {
 	}
 }
 
-func turnStatus(t *testing.T, j *Journal, sid, id string) string {
+func turnStatus(t *testing.T, j *Journal, sid, id string) TurnStatus {
 	t.Helper()
 	ts, err := j.Turns(context.Background(), sid)
 	if err != nil {
@@ -229,7 +229,7 @@ func TestReopenFailsRunningTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"s1-t1": TurnFailed, "s1-t2": TurnCompleted, "s1-live": TurnRunning}
+	want := map[string]TurnStatus{"s1-t1": TurnFailed, "s1-t2": TurnCompleted, "s1-live": TurnRunning}
 	for _, tr := range ts {
 		if tr.Status != want[tr.ID] {
 			t.Errorf("turn %s = %s, want %s", tr.ID, tr.Status, want[tr.ID])

@@ -19,7 +19,7 @@ type Session struct {
 	Provider        string          `json:"provider"` // model provider
 	Model           string          `json:"model"`
 	Approve         string          `json:"approve"` // approval mode: "ask" | "bypass"
-	Status          string          `json:"status"`
+	Status          SessionStatus   `json:"status"`  // "open", "closed" or "failed"
 	Error           string          `json:"error"`
 	CreatedAt       time.Time       `json:"created_at"`
 	UpdatedAt       time.Time       `json:"updated_at"`
@@ -33,13 +33,6 @@ type Session struct {
 	// and it can be continued. Filled in by Sessions.
 	Interrupted bool `json:"interrupted,omitempty"`
 }
-
-// Session statuses.
-const (
-	SessionOpen   = "open"
-	SessionClosed = "closed"
-	SessionFailed = "failed"
-)
 
 // MaxJSONBytes bounds each JSON field (message content, arguments, result,
 // identity parts). Images are never stored: callers journal their digests.
@@ -86,7 +79,7 @@ func (j *Journal) CreateSession(ctx context.Context, s Session) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, coworker, coworker_version, identity, identity_parts,
 			provider, model, approve, status, error, created_at, updated_at, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			s.ID, s.Coworker, s.CoworkerVersion, s.Identity, jsonOrNull(s.IdentityParts),
-			s.Provider, s.Model, s.Approve, SessionOpen, "", formatTime(created), formatTime(created), j.owner.token)
+			s.Provider, s.Model, s.Approve, string(SessionOpen), "", formatTime(created), formatTime(created), j.owner.token)
 		if err != nil {
 			return fmt.Errorf("journal: create session %s: %w", s.ID, err)
 		}
@@ -97,19 +90,19 @@ func (j *Journal) CreateSession(ctx context.Context, s Session) error {
 // FinishSession moves an open session to status "closed" or "failed" with
 // an optional error message. Finishing a session that is not open returns
 // ErrBadTransition. Cancelling ctx does not stop the commit.
-func (j *Journal) FinishSession(ctx context.Context, id, status, errMsg string) error {
+func (j *Journal) FinishSession(ctx context.Context, id string, status SessionStatus, errMsg string) error {
 	ctx = context.WithoutCancel(ctx)
 	if status != SessionClosed && status != SessionFailed {
 		return fmt.Errorf("journal: FinishSession %s: status %q; want %q or %q", id, status, SessionClosed, SessionFailed)
 	}
 	return j.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error=?, updated_at=? WHERE id=? AND status='open'`,
-			status, errMsg, j.stamp(), id)
+			string(status), errMsg, j.stamp(), id)
 		if err != nil {
 			return fmt.Errorf("journal: finish session %s: %w", id, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return transitionError(ctx, tx, "session", "sessions", id, status, SessionOpen)
+			return transitionError(ctx, tx, "session", "sessions", id, string(status), string(SessionOpen))
 		}
 		return j.chainRow(ctx, tx, "sessions", id)
 	})
@@ -138,7 +131,7 @@ type Reopening struct {
 func (j *Journal) ReopenSession(ctx context.Context, id string, by Reopening) error {
 	ctx = context.WithoutCancel(ctx)
 	return j.write(ctx, func(tx *sql.Tx) error {
-		var status string
+		var status SessionStatus
 		var owner sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT status, owner FROM sessions WHERE id=?`, id).Scan(&status, &owner)
 		if err == sql.ErrNoRows {
@@ -157,7 +150,7 @@ func (j *Journal) ReopenSession(ctx context.Context, id string, by Reopening) er
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error='', updated_at=?, owner=?,
 			provider=coalesce(nullif(?, ''), provider), model=coalesce(nullif(?, ''), model), approve=coalesce(nullif(?, ''), approve)
-			WHERE id=?`, SessionOpen, j.stamp(), j.owner.token, by.Provider, by.Model, by.Approve, id); err != nil {
+			WHERE id=?`, string(SessionOpen), j.stamp(), j.owner.token, by.Provider, by.Model, by.Approve, id); err != nil {
 			return fmt.Errorf("journal: reopen session %s: %w", id, err)
 		}
 		return j.chainRow(ctx, tx, "sessions", id)

@@ -103,12 +103,12 @@ func TestSessionsAndTurns(t *testing.T) {
 	if err := j.FinishTurn(ctx, "nope", TurnStopped, "", 0, 0); !errors.Is(err, ErrNotFound) {
 		t.Errorf("FinishTurn(nope) = %v, want ErrNotFound", err)
 	}
-	for _, st := range []string{TurnStopped, TurnFailed, TurnCancelled} {
-		id := "s2-" + st
+	for _, st := range []TurnStatus{TurnStopped, TurnFailed, TurnCancelled} {
+		id := "s2-" + string(st)
 		if err := j.StartTurn(ctx, Turn{ID: id, SessionID: "s2"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := j.FinishTurn(ctx, id, st, "reason "+st, 1, 0); err != nil {
+		if err := j.FinishTurn(ctx, id, st, "reason "+string(st), 1, 0); err != nil {
 			t.Errorf("FinishTurn(%s) = %v", st, err)
 		}
 	}
@@ -296,8 +296,8 @@ func TestReopenSession(t *testing.T) {
 	if err := j.ReopenSession(ctx, "nope", Reopening{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("ReopenSession(nope) = %v, want ErrNotFound", err)
 	}
-	for _, st := range []string{SessionClosed, SessionFailed} {
-		if err := j.FinishSession(ctx, "s1", st, "because "+st); err != nil {
+	for _, st := range []SessionStatus{SessionClosed, SessionFailed} {
+		if err := j.FinishSession(ctx, "s1", st, "because "+string(st)); err != nil {
 			t.Fatal(err)
 		}
 		before, _ := j.Session(ctx, "s1")
@@ -311,10 +311,10 @@ func TestReopenSession(t *testing.T) {
 		if s.Status != SessionOpen || s.Error != "" || s.UpdatedAt.Before(before.UpdatedAt) {
 			t.Errorf("after ReopenSession(%s): status %q error %q updated %v (was %v)", st, s.Status, s.Error, s.UpdatedAt, before.UpdatedAt)
 		}
-		if err := j.StartTurn(ctx, Turn{ID: "t-" + st, SessionID: "s1", Prompt: "again"}); err != nil {
+		if err := j.StartTurn(ctx, Turn{ID: "t-" + string(st), SessionID: "s1", Prompt: "again"}); err != nil {
 			t.Errorf("StartTurn after reopening a %s session = %v", st, err)
 		}
-		if err := j.FinishTurn(ctx, "t-"+st, TurnCompleted, "", 1, 0); err != nil {
+		if err := j.FinishTurn(ctx, "t-"+string(st), TurnCompleted, "", 1, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -13,31 +13,22 @@ import (
 // it. Status is "running", then one of "completed", "stopped", "failed",
 // "cancelled".
 type Turn struct {
-	ID         string    `json:"id"`
-	SessionID  string    `json:"session_id"`
-	Seq        int       `json:"seq"` // 1, 2, ... within the session
-	Prompt     string    `json:"prompt"`
-	Status     string    `json:"status"`
-	Reason     string    `json:"reason"`   // why it stopped or failed
-	Attempts   int       `json:"attempts"` // model requests made
-	Calls      int       `json:"calls"`    // tool calls made
-	StartedAt  time.Time `json:"started_at"`
-	FinishedAt time.Time `json:"finished_at,omitzero"`
+	ID         string     `json:"id"`
+	SessionID  string     `json:"session_id"`
+	Seq        int        `json:"seq"` // 1, 2, ... within the session
+	Prompt     string     `json:"prompt"`
+	Status     TurnStatus `json:"status"`
+	Reason     string     `json:"reason"`   // why it stopped or failed
+	Attempts   int        `json:"attempts"` // model requests made
+	Calls      int        `json:"calls"`    // tool calls made
+	StartedAt  time.Time  `json:"started_at"`
+	FinishedAt time.Time  `json:"finished_at,omitzero"`
 	// Model and Approve are the model (provider description) and approval
 	// mode this turn ran with: a continued session may use others than it
 	// started with. "" for turns from before schema v7.
 	Model   string `json:"model,omitempty"`
 	Approve string `json:"approve,omitempty"`
 }
-
-// Turn statuses.
-const (
-	TurnRunning   = "running"
-	TurnCompleted = "completed"
-	TurnStopped   = "stopped"
-	TurnFailed    = "failed"
-	TurnCancelled = "cancelled"
-)
 
 // StartTurn records a turn with status "running" in an open session. A zero
 // Seq is given the next number in the session; StartedAt defaults to now.
@@ -53,7 +44,7 @@ func (j *Journal) StartTurn(ctx context.Context, t Turn) error {
 		started = j.now()
 	}
 	return j.write(ctx, func(tx *sql.Tx) error {
-		var status string
+		var status SessionStatus
 		err := tx.QueryRowContext(ctx, `SELECT status FROM sessions WHERE id=?`, t.SessionID).Scan(&status)
 		if err == sql.ErrNoRows {
 			return fmt.Errorf("journal: start turn %s: session %s: %w", t.ID, t.SessionID, ErrNotFound)
@@ -74,7 +65,7 @@ func (j *Journal) StartTurn(ctx context.Context, t Turn) error {
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO turns(id, session_id, seq, prompt, status, reason, attempts, calls,
 			started_at, finished_at, owner, model, approve) VALUES (?,?,?,?,?,?,?,?,?,NULL,?,?,?)`,
-			t.ID, t.SessionID, seq, t.Prompt, TurnRunning, "", 0, 0, formatTime(started), j.owner.token,
+			t.ID, t.SessionID, seq, t.Prompt, string(TurnRunning), "", 0, 0, formatTime(started), j.owner.token,
 			nullString(t.Model), nullString(t.Approve))
 		if err != nil {
 			return fmt.Errorf("journal: start turn %s: %w", t.ID, err)
@@ -87,7 +78,7 @@ func (j *Journal) StartTurn(ctx context.Context, t Turn) error {
 // cancelled, with the reason and the number of model attempts and tool
 // calls. A turn that is not running returns ErrBadTransition.
 // Cancelling ctx does not stop the commit.
-func (j *Journal) FinishTurn(ctx context.Context, id, status, reason string, attempts, calls int) error {
+func (j *Journal) FinishTurn(ctx context.Context, id string, status TurnStatus, reason string, attempts, calls int) error {
 	ctx = context.WithoutCancel(ctx)
 	switch status {
 	case TurnCompleted, TurnStopped, TurnFailed, TurnCancelled:
@@ -96,12 +87,12 @@ func (j *Journal) FinishTurn(ctx context.Context, id, status, reason string, att
 	}
 	return j.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE turns SET status=?, reason=?, attempts=?, calls=?, finished_at=?
-			WHERE id=? AND status='running'`, status, reason, attempts, calls, j.stamp(), id)
+			WHERE id=? AND status='running'`, string(status), reason, attempts, calls, j.stamp(), id)
 		if err != nil {
 			return fmt.Errorf("journal: finish turn %s: %w", id, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return transitionError(ctx, tx, "turn", "turns", id, status, TurnRunning)
+			return transitionError(ctx, tx, "turn", "turns", id, string(status), string(TurnRunning))
 		}
 		return j.chainRow(ctx, tx, "turns", id)
 	})

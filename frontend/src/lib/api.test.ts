@@ -14,6 +14,13 @@ describe("api wrappers", () => {
     expect(b.OpenChat).toHaveBeenCalledWith("helper");
   });
 
+  it("reconcile sends the outcome spelled as the journal stores it", async () => {
+    const b = { Reconcile: vi.fn(async (id: string, outcome: string) => ({ id, reconciled: outcome })) } as unknown as Backend;
+    const api = makeApi(b, () => () => {});
+    await expect(api.reconcile("inv_1", "not_applied")).resolves.toMatchObject({ id: "inv_1", reconciled: "not_applied" });
+    expect(b.Reconcile).toHaveBeenCalledWith("inv_1", "not_applied");
+  });
+
   it("reject with an Error carrying the Go message", async () => {
     const b = { Send: vi.fn(async () => { throw "a turn is already running in this chat"; }) } as unknown as Backend;
     const api = makeApi(b, () => () => {});

@@ -4,7 +4,7 @@
 import * as Bindings from "../wailsjs/go/app/App";
 import { EventsOn, BrowserOpenURL } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, CoworkerList, Decision, Invocation, JournalSession, PendingApproval,
+  AppInfo, ChatInfo, CoworkerList, Decision, Invocation, JournalSession, Outcome, PendingApproval,
   SessionDetail, Settings, SettingsView, TurnResult,
 } from "./types";
 import type { AppEventName } from "./events";
@@ -47,7 +47,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     setWindowFocused: (focused: boolean) => call<void>(() => b.SetWindowFocused(focused)),
     sessions: async () => (await call<JournalSession[] | null>(() => b.Sessions())) ?? [],
     sessionDetail: (id: string) => call<SessionDetail>(() => b.SessionDetail(id)),
-    reconcile: (invocationId: string, outcome: "applied" | "not-applied") =>
+    reconcile: (invocationId: string, outcome: Outcome) =>
       call<Invocation>(() => b.Reconcile(invocationId, outcome)),
     getSettings: () => call<SettingsView>(() => b.GetSettings()),
     // The generated signature wants the generated class; the JSON shape is the same.

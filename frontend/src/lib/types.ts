@@ -176,6 +176,13 @@ export interface JournalSession {
   interrupted?: boolean;
 }
 
+/**
+ * What a person records for a call whose status is "unknown" (Go:
+ * journal.OutcomeApplied, journal.OutcomeNotApplied): spelled as the
+ * journal's effects are.
+ */
+export type Outcome = "applied" | "not_applied";
+
 export interface Invocation {
   id: string;
   session_id: string;
@@ -191,7 +198,8 @@ export interface Invocation {
   error_code?: string;
   error?: string;
   effect: string;
-  reconciled: string;
+  /** "" until a person reconciles an unknown call, then the Outcome. */
+  reconciled: "" | Outcome;
   reconciled_by?: string;
   duration_ms: number;
   created_at: string;
