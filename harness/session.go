@@ -225,9 +225,9 @@ func (s *Session) Close() error {
 	s.rt.mu.Unlock()
 	defer s.rt.release(s.gen)
 	if failure != "" {
-		return s.rt.journal.FinishSession(context.Background(), s.id, "failed", failure)
+		return s.rt.journal.FinishSession(context.Background(), s.id, journal.SessionFailed, failure)
 	}
-	return s.rt.journal.FinishSession(context.Background(), s.id, "closed", "")
+	return s.rt.journal.FinishSession(context.Background(), s.id, journal.SessionClosed, "")
 }
 
 // revokeAll drops the session's grants and calls Revoke on every selected
