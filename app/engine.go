@@ -11,7 +11,7 @@ import (
 )
 
 // modelConfig builds the provider configuration from the settings, the
-// keychain and the environment (SPEC §10 variables fill what is unset).
+// keychain and the environment (the variables of docs/cli.md fill what is unset).
 // A keychain failure is returned as warn: the environment may still supply
 // a key.
 func (a *App) modelConfig(s Settings) (c model.Config, warn error) {

@@ -35,7 +35,7 @@ type resolution struct {
 	err   error
 }
 
-// resolveCache keeps resolutions by bundle Digest (SPEC §7: the digest
+// resolveCache keeps resolutions by bundle Digest (docs/identity.md: the digest
 // covers every file of the bundle, so an edit gives a new key). The
 // registry is frozen, so a digest resolves the same way until an MCP
 // provider changes its catalog; the cache is dropped when the bundles

@@ -10,7 +10,7 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// Turn budgets (SPEC §9).
+// Turn budgets (docs/turns.md).
 const (
 	DefaultMaxAttempts = 16
 	DefaultMaxCalls    = 64
@@ -18,7 +18,7 @@ const (
 
 // Options configure a Runtime. Zero values mean the documented defaults.
 type Options struct {
-	// Coworkers is the bundles folder (SPEC §4).
+	// Coworkers is the bundles folder (docs/bundles.md).
 	Coworkers string
 	// Journal is an open journal; when nil, DBPath is opened (and closed
 	// with the runtime).
@@ -31,7 +31,7 @@ type Options struct {
 	Approve consent.Mode
 	// Prompter asks the person in Ask mode. nil denies every prompt.
 	Prompter consent.Prompter
-	// PromptTimeout bounds one prompt; default 5 minutes (SPEC §7).
+	// PromptTimeout bounds one prompt; default 5 minutes (docs/consent.md).
 	PromptTimeout time.Duration
 	// Workspace is handed to tools in tool.Call.Workspace.
 	Workspace string
@@ -43,7 +43,7 @@ type Options struct {
 	RememberFailedStarts bool
 	// Executable is hashed into every execution identity; default os.Executable().
 	Executable string
-	// Limits bound every call; zero fields mean SPEC §6 defaults.
+	// Limits bound every call; zero fields mean the defaults of docs/limits.md.
 	Limits tool.Limits
 	// MaxAttempts and MaxCalls bound one turn; 0 means 16 and 64. Options
 	// may lower them, never raise them.

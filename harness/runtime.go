@@ -37,8 +37,8 @@ type Runtime struct {
 	resumeMu sync.Mutex // one ResumeSession at a time (a double click, two session.open lines)
 }
 
-// Open freezes reg and opens the runtime (SPEC §10, the seed's
-// Runtime::open_with_registry). It fails when a registration failed (the
+// Open freezes reg and opens the runtime (the embedding entry
+// point, docs/cli.md#embedding). It fails when a registration failed (the
 // registry kept the error) or when the journal cannot be opened. Without a
 // Journal or DBPath the runtime can check and resolve bundles but not open
 // sessions.
