@@ -31,7 +31,7 @@ func (a *App) SessionDetail(sessionID string) (journal.SessionDetail, error) {
 }
 
 // Reconcile records what really happened to an invocation whose status is
-// "unknown" (SPEC §8): outcome "applied" or "not_applied". It never re-runs
+// "unknown" (docs/journal.md): outcome "applied" or "not_applied". It never re-runs
 // the call. It returns the updated invocation.
 func (a *App) Reconcile(invocationID, outcome string) (journal.Invocation, error) {
 	j, err := a.openJournal()

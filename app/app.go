@@ -212,7 +212,7 @@ func (a *App) registerServers() {
 
 // recoveredNotice is the one notice for what the journal recovered at
 // start: tool calls left "executing" (now "unknown") and turns left
-// "running" (now "failed") by a process that stopped (SPEC §8). "" when
+// "running" (now "failed") by a process that stopped (docs/journal.md). "" when
 // nothing was recovered.
 func recoveredNotice(calls, turns int) string {
 	var what []string
@@ -309,7 +309,7 @@ func (a *App) Info() (AppInfo, error) {
 
 // SetWindowFocused tells the app whether its window has the focus; the UI
 // calls it on focus and blur. A prompt raised while unfocused also raises a
-// native notification (SPEC §7).
+// native notification (docs/consent.md).
 func (a *App) SetWindowFocused(focused bool) error {
 	a.focused.Store(focused)
 	return nil

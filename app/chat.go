@@ -17,7 +17,7 @@ type ChatInfo struct {
 	SessionID    string     `json:"session_id"`
 	Coworker     string     `json:"coworker"`
 	CoworkerName string     `json:"coworker_name"`
-	Identity     string     `json:"identity"` // execution identity (SPEC §7)
+	Identity     string     `json:"identity"` // execution identity (docs/identity.md)
 	Model        string     `json:"model"`
 	ApprovalMode string     `json:"approval_mode"`
 	Running      bool       `json:"running"` // a turn is running
@@ -38,7 +38,7 @@ type ToolInfo struct {
 var ErrTurnRunning = harness.ErrTurnRunning
 
 // OpenChat starts a session with the coworker whose bundle id is given
-// (loading and resolving its bundle, SPEC §4) with the settings in use now,
+// (loading and resolving its bundle, docs/bundles.md) with the settings in use now,
 // and returns it. Errors say what to fix: no model configured, a broken
 // bundle, a missing tool.
 func (a *App) OpenChat(coworker string) (ChatInfo, error) {
@@ -59,7 +59,7 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 // journal records as reopened, with the settings in use now. A chat open
 // in this window is returned as it is. The coworker is loaded and resolved
 // again; a changed execution identity (a changed bundle, policy, tool or
-// app build, SPEC §7) is refused with a message naming what changed, and
+// app build, docs/identity.md) is refused with a message naming what changed, and
 // the person starts a new chat instead. Grants are not restored. The
 // chat's earlier messages and tool calls are in SessionDetail.
 func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
@@ -155,7 +155,7 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 }
 
 // Cancel cancels the chat's running turn, if any; Send then returns with
-// status "cancelled". Cancelling is not rollback (SPEC §6).
+// status "cancelled". Cancelling is not rollback (docs/limits.md).
 func (a *App) Cancel(sessionID string) error {
 	s, err := a.chat(sessionID)
 	if err != nil {
@@ -176,7 +176,7 @@ func (a *App) CloseChat(sessionID string) error {
 }
 
 // RespondApproval answers a consent prompt: decision is "allow_once",
-// "allow_session", "allow_always" or "deny" (SPEC §7).
+// "allow_session", "allow_always" or "deny" (docs/consent.md).
 func (a *App) RespondApproval(id, decision string) error {
 	return a.prompter.Respond(id, consent.Decision(decision))
 }

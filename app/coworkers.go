@@ -11,7 +11,7 @@ import (
 )
 
 // CoworkerList is the bundles folder as loaded: the coworkers that work and
-// the bundles that do not, each with its error and the fix (SPEC §4).
+// the bundles that do not, each with its error and the fix (docs/bundles.md).
 type CoworkerList struct {
 	Dir       string         `json:"dir"`
 	Coworkers []CoworkerInfo `json:"coworkers"`

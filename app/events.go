@@ -9,7 +9,7 @@ type EventName string
 
 // Events to the UI. The payload type of each is in its comment.
 const (
-	// EventHarness carries one harness.Event of an open chat (SPEC §10 names
+	// EventHarness carries one harness.Event of an open chat (docs/stdio-protocol.md names
 	// in Event.Type, mirrored as HarnessEventType in TypeScript).
 	EventHarness EventName = "harness:event"
 	// EventApprovalRequest carries a PendingApproval: show the consent modal.
@@ -55,7 +55,7 @@ type Emitter interface {
 }
 
 // Notifier raises a native notification (used when the window is not
-// focused and a prompt waits, SPEC §7). It is satisfied by the platform
+// focused and a prompt waits, docs/consent.md). It is satisfied by the platform
 // adapter; nil means no native notifications.
 type Notifier interface {
 	Notify(title, body string) error

@@ -12,7 +12,7 @@ import (
 
 // ErrUsage is wrapped by the error Run returns for a bad command line (an
 // unknown flag, a flag without its value, a stray argument); the CLI exits
-// with status 2 for it (CONVENTIONS exit codes). The message says what was
+// with status 2 for it (docs/cli.md#exit-codes). The message says what was
 // wrong and lists the flags, without a program-name prefix.
 var ErrUsage = errors.New("usage")
 

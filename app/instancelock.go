@@ -19,7 +19,7 @@ var ErrAlreadyRunning = errors.New("OpenWorker is already running")
 // instanceLock is an exclusive, non-blocking OS lock on a file (flock on
 // unix, LockFileEx on Windows). It backs Wails' single-instance lock, which
 // on Linux needs a D-Bus session bus: without one, a second start would open
-// a second window on the same journal (SPEC issue 5). The OS drops the lock
+// a second window on the same journal (docs/cli.md#the-desktop-app). The OS drops the lock
 // when the process ends, however it ends, so a crash leaves no stale lock.
 type instanceLock struct {
 	f *os.File

@@ -10,7 +10,7 @@ import (
 // notifyTimeout bounds one native notification call.
 const notifyTimeout = 5 * time.Second
 
-// platformNotifier adapts the platform adapter (SPEC §12) to Notifier.
+// platformNotifier adapts the platform adapter (docs/platform.md) to Notifier.
 type platformNotifier struct{ a platform.Adapter }
 
 func (p platformNotifier) Notify(title, body string) error {

@@ -15,7 +15,7 @@ import (
 type Paths struct {
 	ConfigDir        string // <os.UserConfigDir()>/OpenWorker
 	Settings         string // settings.json (no secrets)
-	Journal          string // journal.db (SPEC §8; --db overrides)
+	Journal          string // journal.db (docs/journal.md; --db overrides)
 	LogFile          string // logs/openworker.log (rotated)
 	DefaultCoworkers string // <documents>/OpenWorker Coworkers
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/openworker/desktop/harness/journal"
 )
 
-// PendingApproval is a consent prompt waiting for the person (SPEC §7).
+// PendingApproval is a consent prompt waiting for the person (docs/consent.md).
 type PendingApproval struct {
 	ID       string          `json:"id"`
 	Request  consent.Request `json:"request"`
@@ -96,7 +96,7 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 
 // Respond answers the prompt id. It fails with ErrNoSuchApproval when the
 // prompt is not waiting, and for a decision that is not one of the four
-// answers of SPEC §7.
+// answers of docs/consent.md.
 func (m *modalPrompter) Respond(id string, d consent.Decision) error {
 	if !d.Valid() {
 		return fmt.Errorf("%q is not an answer; use allow_once, allow_session, allow_always or deny", d)

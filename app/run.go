@@ -99,7 +99,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		OnShutdown: func(context.Context) { a.shutdown() },
 		Bind:       []any{a},
 		// One instance per config folder: a second start shows the first
-		// window and exits (SPEC issue 5, Wails' single-instance lock).
+		// window and exits (docs/cli.md#the-desktop-app, Wails' single-instance lock).
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId:               instanceID(a.paths.ConfigDir),
 			OnSecondInstanceLaunch: func(options.SecondInstanceData) { ui.show() },

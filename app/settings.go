@@ -24,13 +24,13 @@ type Settings struct {
 	Provider  string           `json:"provider"`
 	OpenAI    ProviderSettings `json:"openai"`
 	Anthropic ProviderSettings `json:"anthropic"`
-	// CoworkersDir is the bundles folder (SPEC §4); "" means the default
+	// CoworkersDir is the bundles folder (docs/bundles.md); "" means the default
 	// folder under the person's documents.
 	CoworkersDir string `json:"coworkers_dir"`
-	// ServersPath is the servers.json of MCP providers (SPEC §3); "" for
+	// ServersPath is the servers.json of MCP providers (docs/registry.md); "" for
 	// none. Read at start: a change needs a restart (the registry is frozen).
 	ServersPath string `json:"servers_path"`
-	// ApprovalMode is "ask" or "bypass" (SPEC §7).
+	// ApprovalMode is "ask" or "bypass" (docs/consent.md).
 	ApprovalMode string `json:"approval_mode"`
 }
 

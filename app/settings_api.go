@@ -16,8 +16,8 @@ type SettingsView struct {
 	// could not be read from the keychain; each message names that
 	// provider's environment variable. Absent when the read worked.
 	KeychainErrors map[string]string `json:"keychain_errors"`
-	// KeyFromEnv maps a provider to whether its SPEC §10 environment
-	// variable (OPENAI_API_KEY, ANTHROPIC_API_KEY) is set for this run.
+	// KeyFromEnv maps a provider to whether its environment
+	// variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, docs/cli.md) is set for this run.
 	KeyFromEnv map[string]bool `json:"key_from_env"`
 	Model      string          `json:"model"`
 	ModelError string          `json:"model_error"`

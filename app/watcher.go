@@ -16,7 +16,7 @@ import (
 const watchDebounce = 250 * time.Millisecond
 
 // watchDepth is how deep under the bundles folder folders are watched:
-// <bundles>/<id>/coworker/skills/<skill> is depth 4 (SPEC §4 layout).
+// <bundles>/<id>/coworker/skills/<skill> is depth 4 (docs/bundles.md layout).
 const watchDepth = 4
 
 // dirWatcher calls onChange (at most once per watchDebounce) when anything

@@ -50,7 +50,7 @@ func TestAnthropicEndToEnd(t *testing.T) {
 	}
 }
 
-// SPEC §3, §9: every alias is checked at session open against the
+// docs/registry.md, docs/turns.md: every alias is checked at session open against the
 // provider's tool-name rules; an alias of 65-80 bytes is a valid name but
 // fails NewSession with a clear error, never an HTTP 400 mid-turn.
 func TestLongAliasFailsSessionOpen(t *testing.T) {

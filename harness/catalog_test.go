@@ -18,7 +18,7 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// SPEC §5, §7: catalogs are rediscovered at turn preparation; a changed
+// docs/mcp.md, docs/consent.md: catalogs are rediscovered at turn preparation; a changed
 // description or schema is a new descriptor that never inherits an
 // approval, so the person is asked again and a catalog_changed warning is
 // journaled; a tool the provider no longer lists is refused before I/O.

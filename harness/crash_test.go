@@ -67,7 +67,7 @@ func TestCrashChild(t *testing.T) {
 	t.Fatal("the turn returned; the tool should have blocked until the process was killed")
 }
 
-// SPEC §8: a process killed while a tool executes leaves the invocation
+// docs/journal.md: a process killed while a tool executes leaves the invocation
 // "executing"; reopening the journal makes it "unknown", it is never re-run,
 // the tool ran exactly once, and the hash chain still verifies. The user's
 // answer is recorded once through `openworker journal reconcile`.

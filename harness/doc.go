@@ -1,5 +1,5 @@
 // Package harness is the OpenWorker runtime: it opens a frozen tool registry,
-// loads coworker bundles, and runs sessions whose turns follow SPEC §9:
+// loads coworker bundles, and runs sessions whose turns follow docs/turns.md:
 //
 //	prepare (bundle, resolution, MCP catalogs, identity pin)
 //	→ provider attempt (instructions, skills, model_context facts, history,

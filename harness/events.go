@@ -3,7 +3,7 @@ package harness
 import "encoding/json"
 
 // EventType names an event a session reports while a turn runs. The names are
-// part of the stdio protocol (SPEC §10) and are mirrored by the desktop UI.
+// part of the stdio protocol (docs/stdio-protocol.md) and are mirrored by the desktop UI.
 type EventType string
 
 // Events of a turn, in the order they usually happen.

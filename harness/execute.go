@@ -16,7 +16,7 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// Invocation statuses (SPEC §8), plus "refused" for a call stopped before
+// Invocation statuses (docs/journal.md), plus "refused" for a call stopped before
 // any I/O: the journal's (see journal.InvocationStatus), as journaled and
 // reported in EventToolFinished.
 const (
@@ -111,7 +111,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		return refuse("denied", out.Reason)
 	}
 
-	// Consent is rechecked at execution time (SPEC §7): a prompt may have
+	// Consent is rechecked at execution time (docs/consent.md): a prompt may have
 	// waited minutes, and the session, policies or descriptor may have moved.
 	if why := t.recheck(ctx, rtool, out.Source == consent.SourcePrompt); why != "" {
 		if ctx.Err() != nil {
@@ -252,7 +252,7 @@ func errorCode(ctx context.Context, err error) string {
 }
 
 // checkOutput bounds a result: valid structured JSON and at most
-// Limits.ResultBytes of structured + text (SPEC §6).
+// Limits.ResultBytes of structured + text (docs/limits.md).
 func checkOutput(o tool.Output, l tool.Limits) error {
 	if len(o.Structured) > 0 && !json.Valid(o.Structured) {
 		return fmt.Errorf("the result's structured value is not valid JSON: %w", tool.ErrLimit)
@@ -311,7 +311,7 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) strin
 	return ""
 }
 
-// forwardImages rechecks consent before images reach the model (SPEC §7);
+// forwardImages rechecks consent before images reach the model (docs/consent.md);
 // when it no longer holds, the images are withheld and a warning journaled.
 func (t *turn) forwardImages(ctx context.Context, rt *ResolvedTool, imgs []tool.Image) []model.Image {
 	if why := t.recheck(ctx, rt, true); why != "" {

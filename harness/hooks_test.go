@@ -46,7 +46,7 @@ func jsonString(n int, c string) json.RawMessage {
 	return json.RawMessage(`"` + strings.Repeat(c, n-2) + `"`)
 }
 
-// SPEC §2: model_context facts are refreshed on every provider attempt,
+// docs/turns.md: model_context facts are refreshed on every provider attempt,
 // only for selected tools, bounded to 4 KB per tool and 16 KB in total,
 // within 50 ms, and never journaled as history.
 func TestModelContextFacts(t *testing.T) {
@@ -126,7 +126,7 @@ func TestModelContextFacts(t *testing.T) {
 	}
 }
 
-// SPEC §2: TurnFinished ends every turn with completed true or false; a
+// docs/turns.md: TurnFinished ends every turn with completed true or false; a
 // tool without it gets Revoke; cancellation and close call Revoke
 // directly, hook or not.
 func TestTurnFinishedAndRevoke(t *testing.T) {

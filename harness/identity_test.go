@@ -51,7 +51,7 @@ func (e *env) reopen(tools []tool.Tool, exe string, replies ...modeltest.Reply) 
 	return rt, srv
 }
 
-// SPEC §7: resuming a session whose execution identity changed is refused
+// docs/identity.md: resuming a session whose execution identity changed is refused
 // with a message that says which part changed; with nothing changed it
 // resumes with its history.
 func TestResumeRefusedWhenIdentityChanges(t *testing.T) {

@@ -104,7 +104,7 @@ func TestImagesReachTheModelNotTheJournal(t *testing.T) {
 	}
 }
 
-// SPEC §7: consent is rechecked before images are forwarded; when it no
+// docs/consent.md: consent is rechecked before images are forwarded; when it no
 // longer holds they are withheld with a journaled images_withheld warning.
 func TestImagesWithheldWhenConsentNoLongerHolds(t *testing.T) {
 	t.Run("user policy deny saved during the call", func(t *testing.T) {

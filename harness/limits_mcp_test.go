@@ -104,7 +104,7 @@ func httpMisbehaving(t *testing.T, ns, counter string) tool.MCPServer {
 }
 
 // MCP calls get the same result, progress and time bounds as native calls
-// (SPEC §6), over stdio and streamable HTTP; a provider crash mid-call stops
+// (docs/limits.md), over stdio and streamable HTTP; a provider crash mid-call stops
 // the turn. A write ends unknown, a read-only call failed, and the server
 // counts exactly one execution: nothing is replayed.
 func TestMCPLimitsAndCrash(t *testing.T) {

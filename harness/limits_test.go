@@ -16,7 +16,7 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// Each native limit of SPEC §6, exactly at the bound (the call succeeds and
+// Each native limit of docs/limits.md, exactly at the bound (the call succeeds and
 // the turn completes) and one over (the turn stops, the write ends unknown,
 // nothing is replayed).
 func TestNativeLimitsAtAndOver(t *testing.T) {

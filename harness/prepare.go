@@ -11,7 +11,7 @@ import (
 )
 
 // prepare rediscovers the catalogs of the session's MCP providers at turn
-// preparation (SPEC §5). A selected tool whose description or schema changed
+// preparation (docs/mcp.md). A selected tool whose description or schema changed
 // is a new descriptor: its grants are dropped, so the person is asked again
 // (user policies are keyed by descriptor digest and no longer match). A
 // selected tool the provider no longer lists is marked missing: a call to it
@@ -83,10 +83,10 @@ func (t *turn) prepare(ctx context.Context) error {
 // a changed tool list since the turn listed it (tools/list_changed), the
 // catalog is listed again; if the called tool's descriptor changed (or the
 // tool is gone) the session takes the new descriptor, the tool's grants are
-// dropped and the call must be refused before any I/O (SPEC §5, §9): the
+// dropped and the call must be refused before any I/O (docs/mcp.md, docs/turns.md): the
 // person will be asked again for the new descriptor. It returns why, or "".
 //
-// With always set (just before the call, SPEC §9: "before each call the
+// With always set (just before the call, docs/turns.md: "before each call the
 // harness resolves the exact descriptor pinned for the session") the
 // catalog is listed whatever the notifications said: a provider may change
 // a tool without announcing it, or announce it late (go-sdk debounces the
@@ -144,7 +144,7 @@ func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool, always bool
 
 // currentPin returns the digest of a native tool's descriptor as it is just
 // before a call: a tool whose descriptor changed since the session pinned it
-// fails before any I/O (SPEC §9). The descriptor's JSON is compared with the
+// fails before any I/O (docs/turns.md). The descriptor's JSON is compared with the
 // pinned JSON first, so the digest is recomputed only when it changed.
 func currentPin(rt *ResolvedTool) (string, error) {
 	if rt.native == nil {

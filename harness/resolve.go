@@ -21,7 +21,7 @@ import (
 // "mcp:<namespace>".
 const ProviderNative = "native"
 
-// ResolvedTool is one selected tool, resolved exactly (SPEC §4).
+// ResolvedTool is one selected tool, resolved exactly (docs/bundles.md).
 type ResolvedTool struct {
 	Name       string             `json:"name"`     // qualified name
 	Alias      string             `json:"alias"`    // the name the model sees

@@ -13,7 +13,7 @@ import (
 )
 
 // IdentityChangedError refuses to resume a session whose execution identity
-// changed (SPEC §7): approvals are bound to the identity, so a changed
+// changed (docs/identity.md): approvals are bound to the identity, so a changed
 // bundle, policy, selection, descriptor or executable needs a new session.
 type IdentityChangedError struct {
 	SessionID string
@@ -33,7 +33,7 @@ type heldError string
 func (e heldError) Error() string { return string(e) }
 func (e heldError) Unwrap() error { return journal.ErrHeldElsewhere }
 
-// ResumeSession continues a journaled session (SPEC §7, §8): it resolves
+// ResumeSession continues a journaled session (docs/identity.md, docs/journal.md): it resolves
 // the coworker again, recomputes the execution identity and refuses with
 // *IdentityChangedError when it differs from the pinned one. It refuses a
 // session that another live process holds open or runs a turn in, and a
@@ -222,7 +222,7 @@ func (s *Session) answerDangling(ctx context.Context, msgs []journal.Message, in
 // lostAnswer is the tool result given, on resume, to a tool call that the
 // earlier process never answered, from what the journal knows of its
 // invocation (nil: there is none, so the call never started: the
-// invocation row is committed before any I/O, SPEC §8).
+// invocation row is committed before any I/O, docs/journal.md).
 func lostAnswer(inv *journal.Invocation) string {
 	const stopped = "OpenWorker stopped before this call's result was passed on"
 	switch {

@@ -66,7 +66,7 @@ type turn struct {
 
 // Send runs one turn: it adds prompt to the history and runs provider
 // attempts until the model answers without a tool call or the budget is
-// spent (SPEC §9). It returns a result for completed, stopped and cancelled
+// spent (docs/turns.md). It returns a result for completed, stopped and cancelled
 // turns, and a *ModelError (with a result) when the provider fails.
 // Send waits for a running turn to end first; TrySend refuses instead.
 func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
@@ -224,7 +224,7 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		}
 		res.Text = resp.Text
 		bg := context.WithoutCancel(ctx)
-		// The budget (SPEC §9) lets at most MaxCalls-proposed calls run and
+		// The budget (docs/turns.md) lets at most MaxCalls-proposed calls run and
 		// one more be refused as over budget; a reply asking for more (a
 		// runaway model: 10,000 calls) keeps only those, so the history and
 		// the journal stay bounded. The rest were never going to run.
@@ -289,8 +289,8 @@ func (s *Session) historyCopy() []model.Message {
 // appendMessage adds a message to the journal and the history, or to
 // neither: a message the journal refuses (over journal.MaxJSONBytes, or a
 // failing disk) is not sent to the model either, and the turn stops with
-// the reason, so that the record and the conversation never part (SPEC
-// §8). Image bytes never reach the journal: only their digests and sizes.
+// the reason, so that the record and the conversation never part
+// (docs/journal.md). Image bytes never reach the journal: only their digests and sizes.
 func (t *turn) appendMessage(ctx context.Context, m model.Message) error {
 	content, err := marshalNoHTML(journalMessage(m))
 	if err == nil {
@@ -351,7 +351,7 @@ func journalMessage(m model.Message) any {
 }
 
 // turnFinished calls TurnFinished on selected native tools that have it and
-// Revoke on the others (the default is to revoke, SPEC §2).
+// Revoke on the others (the default is to revoke, docs/turns.md).
 func (t *turn) turnFinished(completed bool) {
 	for _, rt := range t.s.res.Tools {
 		switch h := rt.native.(type) {
@@ -366,7 +366,7 @@ func (t *turn) turnFinished(completed bool) {
 var errNoFacts = errors.New("no facts")
 
 // facts collects model_context facts of the selected native tools, within
-// 50 ms, 4 KB per tool and 16 KB in all (SPEC §2). Dropped facts are
+// 50 ms, 4 KB per tool and 16 KB in all (docs/turns.md). Dropped facts are
 // journaled as warnings.
 func (t *turn) facts(ctx context.Context) string {
 	const perTool, total, budget = 4 << 10, 16 << 10, 50 * time.Millisecond

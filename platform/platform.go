@@ -1,5 +1,5 @@
 // Package platform is the one way OpenWorker reaches native notifications and
-// dialogs (SPEC §11–§12). The CLI and the app call Default() and never
+// dialogs (docs/tools.md, docs/platform.md). The CLI and the app call Default() and never
 // osascript, Win32 or D-Bus directly.
 //
 //	a := platform.Default()

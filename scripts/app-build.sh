@@ -11,7 +11,7 @@
 # main.commit and main.date (scripts/release-lib.sh). The date is the last
 # commit's unless SOURCE_DATE_EPOCH says otherwise, so building the same
 # tree again gives the same executable: its SHA-256 is part of every
-# session's execution identity (SPEC §7), and a changed one means earlier
+# session's execution identity (docs/identity.md), and a changed one means earlier
 # chats cannot be continued.
 set -euo pipefail
 cd "$(dirname "$0")/.."

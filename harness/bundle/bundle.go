@@ -1,4 +1,4 @@
-// Package bundle loads coworker bundles (SPEC §4): one folder per coworker,
+// Package bundle loads coworker bundles (docs/bundles.md): one folder per coworker,
 //
 //	<bundles>/<id>/coworker/manifest.md              front matter + instructions
 //	<bundles>/<id>/coworker/tools.json               the tool selection (v1, v2, v3)
@@ -59,14 +59,14 @@ const (
 	MaxVersionChars     = 64        // characters of version
 )
 
-// IDPattern is the rule for a coworker id (SPEC §4); the folder must be
+// IDPattern is the rule for a coworker id (docs/bundles.md); the folder must be
 // named after it.
 var IDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 
 // skillPattern is the rule for a skill folder name.
 var skillPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
-// Policy values of the manifest (SPEC §7).
+// Policy values of the manifest (docs/consent.md).
 const (
 	PolicyAsk   = "ask"
 	PolicyAllow = "allow"
@@ -88,7 +88,7 @@ type Bundle struct {
 	Policy map[string]string
 	Tools  Selection // tools.json
 	Dir    string    // the bundle folder, <bundles>/<id>, as given to Load
-	// Digest is "sha256:<hex>" of the bundle's bytes (SPEC §7): for each of
+	// Digest is "sha256:<hex>" of the bundle's bytes (docs/identity.md): for each of
 	// coworker/manifest.md, coworker/tools.json and every loaded
 	// coworker/skills/<skill>/SKILL.md, sorted by that slash-separated path
 	// relative to Dir, the path, a NUL byte, the byte length in decimal, a

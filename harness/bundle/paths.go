@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Links in a bundle (SPEC §4: a bundle is its own folder). The bundle folder
+// Links in a bundle (docs/bundles.md: a bundle is its own folder). The bundle folder
 // itself may be a symbolic link (a user links a coworker they develop
 // elsewhere into the bundles folder); it is resolved first, and every file
 // and folder the bundle reads (coworker/manifest.md, coworker/tools.json,

@@ -9,7 +9,7 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// Selection is a parsed tools.json: the tools a coworker may use (SPEC §4).
+// Selection is a parsed tools.json: the tools a coworker may use (docs/bundles.md).
 // There is no second allow-list: tools it does not name are never shown to
 // the model. Exactly one of the fields below Version is set, by version:
 //
@@ -239,7 +239,7 @@ func parseV1(root *jsonfile.Node) (Selection, error) {
 	return sel, nil
 }
 
-// checkAliases reports two selected names with one model alias (SPEC §3),
+// checkAliases reports two selected names with one model alias (docs/registry.md),
 // at the later one, naming both.
 func checkAliases(names seen) error {
 	byAlias := map[string]string{}

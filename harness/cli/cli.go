@@ -1,5 +1,5 @@
 // Package cli is the shared command-line entry point of OpenWorker
-// (SPEC §10): the product's main.go and every partner binary build a tool
+// (docs/cli.md): the product's main.go and every partner binary build a tool
 // registry and call MainWithRegistry, which runs the subcommands
 //
 //	openworker                      start the desktop app (when the binary has one)
@@ -28,7 +28,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit codes (SPEC §10).
+// Exit codes (docs/cli.md).
 const (
 	ExitOK      = 0
 	ExitFailure = 1
@@ -88,7 +88,7 @@ func WithIO(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) strin
 }
 
 // MainWithRegistry runs the CLI with os.Args and exits the process with the
-// exit code. It is the seed's main_with_registry.
+// exit code (docs/cli.md).
 func MainWithRegistry(reg *tool.Registry, opts ...Option) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Run(ctx, reg, os.Args[1:], opts...)

@@ -8,7 +8,7 @@ import (
 )
 
 // policyCommands lists the saved "always allow" answers and takes them back
-// (SPEC §7: a user policy is keyed by coworker, tool and descriptor digest).
+// (docs/consent.md: a user policy is keyed by coworker, tool and descriptor digest).
 func (c *config) policyCommands(withJournal func(func(*cobra.Command, []string, *journal.Journal) error) func(*cobra.Command, []string) error, asJSON *bool) []*cobra.Command {
 	var coworker string
 	list := &cobra.Command{

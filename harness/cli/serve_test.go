@@ -180,7 +180,7 @@ func field(m map[string]any, path ...string) any {
 	return v
 }
 
-// SPEC §10: the real binary speaks the JSON-lines protocol: a whole turn
+// docs/stdio-protocol.md: the real binary speaks the JSON-lines protocol: a whole turn
 // with an approval, bad lines answered with errors, turn.cancel, and
 // session.close.
 func TestServeStdioProtocol(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package consent decides whether a tool call may run (SPEC §7): policies
+// Package consent decides whether a tool call may run (docs/consent.md): policies
 // from the manifest and the user's saved choices, grants given during a
 // session, the human prompt, and the execution identity approvals are bound
 // to.

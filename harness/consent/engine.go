@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultPromptTimeout is how long an unanswered prompt waits before it is
-// taken as a deny (SPEC §7).
+// taken as a deny (docs/consent.md).
 const DefaultPromptTimeout = 5 * time.Minute
 
 // Sources of an outcome, as journaled.

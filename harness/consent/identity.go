@@ -11,7 +11,7 @@ import (
 	"github.com/gowebpki/jcs"
 )
 
-// IdentityParts are what a session's execution identity covers (SPEC §7).
+// IdentityParts are what a session's execution identity covers (docs/identity.md).
 type IdentityParts struct {
 	Bundle      string                `json:"bundle"`      // bundle digest: manifest, tools.json, skills
 	Policies    map[string]string     `json:"policies"`    // the manifest's policies

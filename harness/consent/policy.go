@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Policy is a standing answer for a coworker and tool (SPEC §7).
+// Policy is a standing answer for a coworker and tool (docs/consent.md).
 type Policy string
 
 const (

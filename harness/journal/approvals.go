@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Approval is one consent decision about one call (SPEC §7), bound to the
+// Approval is one consent decision about one call (docs/consent.md), bound to the
 // session's execution identity.
 type Approval struct {
 	ID           int64  `json:"id"` // assigned by RecordApproval

@@ -10,7 +10,7 @@ import (
 )
 
 // The write paths of an invocation before it runs. The harness makes two
-// durable commits per executed call (SPEC §8): BeginInvocation (consent
+// durable commits per executed call (docs/journal.md): BeginInvocation (consent
 // decision, prepared and executing rows) before any I/O, FinishInvocation
 // after. PrepareInvocation and MarkExecuting make the same history in two
 // commits; RefuseInvocation records a call refused before any I/O.

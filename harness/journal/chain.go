@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// The hash chain (SPEC §8: "journal rows are hash-chained so that tampering
-// is detectable").
+// The hash chain (docs/journal.md#hash-chain-and-verify: tampering
+// with a journaled row is detectable).
 //
 // Every insert into or update of a chained table appends, in the same
 // transaction, one entry to table chain:

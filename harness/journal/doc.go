@@ -1,4 +1,4 @@
-// Package journal is OpenWorker's durable record (SPEC §8): sessions with
+// Package journal is OpenWorker's durable record (docs/journal.md): sessions with
 // their execution identity, turns, messages, consent decisions, tool
 // invocations, warnings and the user's saved policies, in one SQLite file
 // (github.com/mattn/go-sqlite3, cgo).
@@ -14,7 +14,7 @@
 //	out, callErr := provider.Call(ctx, ...)       // exactly one call
 //	err = j.FinishInvocation(ctx, inv.ID, journal.Finish{Status: "succeeded", Result: out})
 //
-// Two durable commits per call, the minimum SPEC §8 allows.
+// Two durable commits per call, the minimum docs/journal.md allows.
 // PrepareInvocation + MarkExecuting write the same history in two commits;
 // RefuseInvocation records a call refused before any I/O with its consent
 // decision, in one commit.

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Invocation is one tool call (SPEC §8). Its Status moves
+// Invocation is one tool call (docs/journal.md). Its Status moves
 //
 //	prepared → executing → succeeded | failed | unknown
 //

@@ -31,7 +31,7 @@ var (
 // RecoveredReason is the error text an invocation gets when Open finds it
 // still executing: its process stopped between the durable "executing"
 // commit and the terminal commit, so nobody knows whether its effect
-// happened (SPEC §8). It is never re-run automatically.
+// happened (docs/journal.md). It is never re-run automatically.
 const RecoveredReason = "the app stopped while this call was running; it needs reconciliation"
 
 // RecoveredCode is the ErrorCode of an invocation recovered by Open.
@@ -236,7 +236,7 @@ func queryAll[T any](ctx context.Context, q querier, what string, scan func(scan
 }
 
 // DefaultPath returns the journal's default location,
-// <user config dir>/OpenWorker/journal.db (DESIGN.md; `--db` overrides):
+// <user config dir>/OpenWorker/journal.db (docs/cli.md; `--db` overrides):
 // ~/.config on Linux, ~/Library/Application Support on macOS, %AppData% on
 // Windows.
 func DefaultPath() (string, error) {

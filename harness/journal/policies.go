@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// User policies are the person's saved answers (SPEC §7): "always allow
+// User policies are the person's saved answers (docs/consent.md): "always allow
 // for this coworker" and explicit allow/deny/ask choices. They are keyed by
 // coworker, qualified tool name and descriptor digest, so a changed tool
 // (new digest) finds no policy and asks again.

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Crash recovery (SPEC §8): an invocation still "executing" when its
+// Crash recovery (docs/journal.md): an invocation still "executing" when its
 // process is gone becomes "unknown", and a turn still "running" becomes
 // "failed". Several processes may have the same
 // journal open (the desktop app and a CLI run), so "gone" must be decided

@@ -10,7 +10,7 @@ import (
 )
 
 // Session is one conversation with a coworker, bound to its execution
-// identity (SPEC §7). Status is "open", then "closed" or "failed".
+// identity (docs/identity.md). Status is "open", then "closed" or "failed".
 type Session struct {
 	ID              string          `json:"id"`
 	Coworker        string          `json:"coworker"`
@@ -66,7 +66,7 @@ func (j *Journal) CreateSession(ctx context.Context, s Session) error {
 	case s.Coworker == "":
 		return fmt.Errorf("journal: CreateSession %s: empty coworker", s.ID)
 	case s.Identity == "":
-		return fmt.Errorf("journal: CreateSession %s: empty execution identity (SPEC §7)", s.ID)
+		return fmt.Errorf("journal: CreateSession %s: empty execution identity (docs/identity.md)", s.ID)
 	}
 	if err := checkJSON("session identity parts", s.IdentityParts); err != nil {
 		return err

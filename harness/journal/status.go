@@ -50,7 +50,7 @@ const (
 	TurnCancelled TurnStatus = "cancelled"
 )
 
-// InvocationStatus is the status of an Invocation (SPEC §8):
+// InvocationStatus is the status of an Invocation (docs/journal.md):
 //
 //	"prepared"   selected, validated, consented to and within budget; no I/O yet
 //	"executing"  committed durably just before the one provider call

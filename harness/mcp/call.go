@@ -42,7 +42,7 @@ type ProgressFunc func(message string, data json.RawMessage) error
 //     the exit status and the stderr tail; the Provider is then dead
 //     (Alive reports false) and the Manager starts a new one on next use.
 //
-// Bounds on the result size and the call time are the harness's (SPEC §6).
+// Bounds on the result size and the call time are the harness's (docs/limits.md).
 func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessage, progress func(msg string, data json.RawMessage) error) (tool.Output, error) {
 	if progress != nil && p.secrets.active() {
 		inner := progress

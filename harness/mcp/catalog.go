@@ -16,7 +16,7 @@ const maxCatalogPages = 100
 
 // RemoteTool is one tool of a provider's catalog, as the server lists it.
 // The hints are the server's tool annotations (nil when it sent none); they
-// are hints only, never permissions (SPEC §7).
+// are hints only, never permissions (docs/consent.md).
 type RemoteTool struct {
 	Name         string          // the remote name, without namespace; may contain '.'
 	Title        string          // display title, if any
@@ -34,8 +34,8 @@ type RemoteTool struct {
 
 // ListTools returns the provider's full catalog, following pagination (at
 // most 100 pages), in the server's order. It is meant for turn preparation
-// (SPEC §5): a changed description or schema is a new descriptor. Names are
-// returned as listed; checking them against the naming rules (SPEC §3) is the
+// (docs/mcp.md): a changed description or schema is a new descriptor. Names are
+// returned as listed; checking them against the naming rules (docs/registry.md) is the
 // resolver's job.
 func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
 	if !p.Alive() {
@@ -114,7 +114,7 @@ func schemaJSON(s any) (json.RawMessage, error) {
 // Classification External.
 //
 // Risk is derived cautiously, because annotations are hints from the server
-// (SPEC §7): ReadOnly only when readOnlyHint is true, NonIdempotentWrite
+// (docs/consent.md): ReadOnly only when readOnlyHint is true, NonIdempotentWrite
 // otherwise. Risk decides only whether an interrupted call ends as "failed"
 // or "unknown" in the journal; it never grants or skips consent.
 func (t RemoteTool) Descriptor(namespace string) tool.Descriptor {

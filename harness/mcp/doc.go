@@ -1,4 +1,4 @@
-// Package mcp connects the harness to MCP providers (SPEC §5) through the
+// Package mcp connects the harness to MCP providers (docs/mcp.md) through the
 // official go-sdk: stdio providers run as child processes, streamable HTTP
 // providers are reached at a URL (a loopback service).
 //

@@ -53,7 +53,7 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // redactURL drops credentials and the query from u for error messages
-// (SPEC §6: secrets never appear in errors).
+// (docs/limits.md: secrets never appear in errors).
 func redactURL(u string) string {
 	pu, err := url.Parse(u)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// setupCommand starts the provider without a console window (SPEC §5).
+// setupCommand starts the provider without a console window (docs/mcp.md).
 func setupCommand(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: windows.CREATE_NO_WINDOW}
 }

@@ -20,7 +20,7 @@ import (
 // defaults.
 type Options struct {
 	// InstallDir is the app's install folder: a relative stdio Program or Dir
-	// resolves against it (SPEC §5). Empty means the folder of the running
+	// resolves against it (docs/mcp.md). Empty means the folder of the running
 	// executable.
 	InstallDir string
 	// StderrLimit is how many bytes of a stdio provider's stderr are kept

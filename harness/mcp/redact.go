@@ -16,7 +16,7 @@ const minSecret = 4
 
 // redactor replaces a server's secrets (tool.MCPServer.Secrets) in results,
 // progress, stderr and errors, so they never reach the model, the journal or
-// a log (SPEC §6). The zero value does nothing.
+// a log (docs/limits.md). The zero value does nothing.
 type redactor struct {
 	r       *strings.Replacer
 	secrets []string // those of at least minSecret bytes

@@ -28,7 +28,7 @@ type stdioProcess struct {
 	tree *procTree
 }
 
-// newStdio builds the command for srv (SPEC §5): Program resolved against
+// newStdio builds the command for srv (docs/mcp.md): Program resolved against
 // the install folder, the parent's environment plus srv.Env, srv.Dir, no
 // console window on Windows, its own process group on Unix, and stderr
 // drained continuously into a bounded tail buffer. It returns the process

@@ -235,7 +235,7 @@ func TestStdioCloseKillsTree(t *testing.T) {
 }
 
 // Env, a relative program and a relative working folder resolve against the
-// install folder (SPEC §5).
+// install folder (docs/mcp.md).
 func TestStdioInstallDirEnvAndDir(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {

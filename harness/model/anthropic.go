@@ -25,7 +25,7 @@ import (
 //     API requires; empty messages are dropped (the API rejects them).
 //   - MaxTokens is Request.MaxTokens or 4096.
 //
-// Each Stream is exactly one HTTP attempt (retries disabled, SPEC §9).
+// Each Stream is exactly one HTTP attempt (retries disabled, docs/turns.md).
 type anthropicProvider struct {
 	cfg Config
 	svc anthropic.MessageService

@@ -54,7 +54,7 @@ type Config struct {
 }
 
 // FromEnv returns c with its empty fields filled the way the ecosystem's own
-// tools fill them (SPEC §10). getenv is usually os.Getenv; tests pass a fake.
+// tools fill them (docs/cli.md#environment-variables). getenv is usually os.Getenv; tests pass a fake.
 // Fields already set are kept.
 //
 // For "openai" (or empty Provider):

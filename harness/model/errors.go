@@ -39,7 +39,7 @@ func checkToolName(provider, alias string) error {
 // with an error wrapping ErrResponseTooLarge.
 const (
 	// MaxToolCalls is the most tool calls accepted in one response. The
-	// harness itself runs far fewer per turn (SPEC §9: 64); the rest are
+	// harness itself runs far fewer per turn (docs/turns.md: 64); the rest are
 	// returned so that it can refuse them and journal the refusal.
 	MaxToolCalls = 16384
 	// MaxResponseBytes bounds the text plus all tool names and arguments of

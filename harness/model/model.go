@@ -1,7 +1,7 @@
 // Package model talks to language-model providers: any OpenAI-compatible
 // Chat Completions endpoint (through github.com/openai/openai-go/v3) and
 // Anthropic Messages (through github.com/anthropics/anthropic-sdk-go/v2),
-// both streaming (SPEC §9).
+// both streaming (docs/turns.md).
 //
 // A Provider turns a Request (system text, history, tools under their model
 // aliases) into a Response (text and tool calls), reporting text deltas as
@@ -14,7 +14,7 @@
 //
 // Behaviour common to both providers:
 //   - One Stream is one HTTP attempt: the SDKs' retries are off, because the
-//     harness counts attempts against the turn budget (SPEC §9). Stream has
+//     harness counts attempts against the turn budget (docs/turns.md). Stream has
 //     no timeout of its own; the caller's context bounds it.
 //   - Failures other than the caller's context are *RequestError values
 //     whose message names the base URL and model and never the API key

@@ -30,7 +30,7 @@ import (
 //     and as max_tokens elsewhere (what compatible servers understand).
 //
 // Each Stream is exactly one HTTP attempt: retries are disabled, because the
-// harness counts attempts against the turn budget (SPEC §9).
+// harness counts attempts against the turn budget (docs/turns.md).
 type openAIProvider struct {
 	cfg Config
 	svc openai.ChatCompletionService

@@ -1,5 +1,5 @@
 // Package protocol is the JSON-lines harness protocol of
-// `openworker serve --stdio` (SPEC §10), for a UI that keeps the harness in
+// `openworker serve --stdio` (docs/stdio-protocol.md), for a UI that keeps the harness in
 // a separate process.
 //
 // Each line is one JSON object. The client sends requests

@@ -34,7 +34,7 @@ func NewCall(sessionID, turnID, callID, workspace string, limits Limits, sink fu
 
 // Progress reports progress to the user: a short message and optional JSON
 // data. At most 64 events per call, 4 KB per message and 16 KB of progress
-// JSON in total (SPEC §6). Over a limit it returns an error wrapping ErrLimit,
+// JSON in total (docs/limits.md). Over a limit it returns an error wrapping ErrLimit,
 // forwards nothing, and the harness stops the turn when the call ends.
 func (c *Call) Progress(message string, data json.RawMessage) error {
 	if c == nil {

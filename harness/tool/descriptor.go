@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// Risk declares the effect a call may have (SPEC §2). It decides, among other
+// Risk declares the effect a call may have (docs/partner-tools.md). It decides, among other
 // things, whether an interrupted call ends as "failed" (read-only) or as
-// "unknown" (a write whose outcome needs reconciliation, SPEC §8).
+// "unknown" (a write whose outcome needs reconciliation, docs/journal.md).
 type Risk string
 
 const (
@@ -30,7 +30,7 @@ const (
 	Unsupported Cancellation = "unsupported"
 )
 
-// Classification is the trust class of a tool (SPEC §7). Every tool is
+// Classification is the trust class of a tool (docs/consent.md). Every tool is
 // External unless it declares otherwise; the class never sandboxes host code.
 type Classification string
 
@@ -43,7 +43,7 @@ const (
 
 // Descriptor is what the harness, the user and the model know of a tool.
 //
-// Name is the qualified name "namespace.tool" (SPEC §3). InputSchema is a JSON
+// Name is the qualified name "namespace.tool" (docs/registry.md). InputSchema is a JSON
 // Schema 2020-12 document whose root is an object; OutputSchema is optional.
 // Version is the semver of the implementation: bump it whenever behaviour or a
 // schema changes. Zero Risk, Cancellation and Classification mean
@@ -78,7 +78,7 @@ func (d Descriptor) WithDefaults() Descriptor {
 	return d
 }
 
-// Validate checks the descriptor's own fields: the name rules of SPEC §3, an
+// Validate checks the descriptor's own fields: the name rules of docs/registry.md, an
 // object-root input schema, a version, and known effect declarations.
 func (d Descriptor) Validate() error {
 	if _, _, err := SplitName(d.Name); err != nil {

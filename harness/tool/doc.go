@@ -26,7 +26,7 @@
 //	reg := tool.NewRegistry()
 //	if err := reg.Register(lookup{}); err != nil { ... }
 //
-// Naming rules (SPEC §3) are enforced by Register, RegisterMCP and
+// Naming rules (docs/registry.md) are enforced by Register, RegisterMCP and
 // RegisterServersFile, and again when the runtime opens the registry; every
 // error names both conflicting sides. See docs/partner-tools.md.
 package tool

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Limits bound every call (SPEC §6). The harness enforces them for native and
+// Limits bound every call (docs/limits.md). The harness enforces them for native and
 // MCP calls alike; a tool never gets to raise them.
 type Limits struct {
 	CallTimeout        time.Duration // per call; default 75 s
@@ -15,7 +15,7 @@ type Limits struct {
 	ResultBytes        int           // normalized result (structured + text); default 256 KB
 }
 
-// Default limits, from SPEC §6.
+// Default limits, from docs/limits.md.
 const (
 	DefaultCallTimeout        = 75 * time.Second
 	DefaultProgressEvents     = 64
@@ -24,7 +24,7 @@ const (
 	DefaultResultBytes        = 256 << 10
 )
 
-// DefaultLimits returns the limits of SPEC §6.
+// DefaultLimits returns the limits of docs/limits.md.
 func DefaultLimits() Limits {
 	return Limits{
 		CallTimeout:        DefaultCallTimeout,

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Name limits and reserved words (SPEC §3).
+// Name limits and reserved words (docs/registry.md).
 const (
 	// MaxNameBytes bounds a selected qualified name and its alias alike.
 	MaxNameBytes = 80
@@ -16,7 +16,7 @@ const (
 )
 
 // Alias returns the model alias of a qualified name: every "." becomes "__"
-// (SPEC §3), so "example.web_search" becomes "example__web_search". The alias
+// (docs/registry.md), so "example.web_search" becomes "example__web_search". The alias
 // is an encoding, not a second name space.
 func Alias(name string) string { return strings.ReplaceAll(name, ".", AliasSeparator) }
 

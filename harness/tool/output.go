@@ -14,7 +14,7 @@ import (
 // object the model sent, already validated against the input schema.
 //
 // Return a *ToolError for an expected failure the model may act on; any
-// other error, a panic or a limit breach stops the turn (SPEC §2, §6).
+// other error, a panic or a limit breach stops the turn (docs/partner-tools.md, docs/limits.md).
 type Tool interface {
 	Descriptor() Descriptor
 	Call(ctx context.Context, c *Call, args json.RawMessage) (Output, error)
@@ -55,7 +55,7 @@ type Image struct {
 // Structured is a JSON value (usually an object); Text is the form given to
 // the model, derived from Structured when empty. Never put base64 images in
 // Text: use Images. Structured and Text together are bounded to 256 KB
-// (SPEC §6).
+// (docs/limits.md).
 type Output struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 	Text       string          `json:"text,omitempty"`

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Pin records the schema digests of one version of one tool (SPEC §2).
+// Pin records the schema digests of one version of one tool (docs/partner-tools.md).
 type Pin struct {
 	Version string `json:"version"`
 	Input   string `json:"input"`            // "sha256:<hex>" of the canonical input schema

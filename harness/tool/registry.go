@@ -33,7 +33,7 @@ type MCPServer struct {
 	Headers   map[string]string
 	Source    string
 	// Secrets are values that must never appear in errors, logs, results
-	// or the journal (SPEC §6): the harness replaces them with
+	// or the journal (docs/limits.md): the harness replaces them with
 	// "[redacted]" in everything the provider sends back. RegisterServersFile
 	// adds every value expanded from ${VAR} and every header value.
 	Secrets []string
@@ -55,7 +55,7 @@ func (s MCPServer) where() string {
 var ErrFrozen = errors.New("registry is frozen: register every tool and provider before the runtime opens it")
 
 // Registry holds the native tools and MCP providers of one host. It is filled
-// at startup and frozen when the runtime opens it (SPEC §3). Its methods are
+// at startup and frozen when the runtime opens it (docs/registry.md). Its methods are
 // safe for concurrent use. The zero value is not ready; use NewRegistry.
 type Registry struct {
 	mu      sync.RWMutex
@@ -79,7 +79,7 @@ func NewRegistry() *Registry {
 
 // Register adds a native tool. It fails, naming both sides, on a duplicate
 // name, a namespace already used by an MCP provider, a reserved namespace, a
-// bad name (SPEC §3) or an alias collision with another native tool. The
+// bad name (docs/registry.md) or an alias collision with another native tool. The
 // error is also kept, so the runtime refuses to open a registry whose
 // registration failed even if the caller ignored it.
 func (r *Registry) Register(t Tool) error {

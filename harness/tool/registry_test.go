@@ -42,7 +42,7 @@ func httpMCP(ns, url string) step {
 	return step{mcp: &MCPServer{Namespace: ns, Transport: TransportStreamableHTTP, URL: url}}
 }
 
-// TestRegistryNamingRules covers every startup failure of SPEC §3. All steps
+// TestRegistryNamingRules covers every startup failure of docs/registry.md. All steps
 // but the last must succeed; the last must fail with exactly want, which
 // names both sides where there are two.
 func TestRegistryNamingRules(t *testing.T) {

@@ -28,7 +28,7 @@ func SchemaID(name, version, kind string) string {
 }
 
 // SchemaDigest returns "sha256:<hex>" of the RFC 8785 (JCS) canonical form of
-// a JSON schema (SPEC §2). Key order and whitespace do not change the digest;
+// a JSON schema (docs/partner-tools.md). Key order and whitespace do not change the digest;
 // any change of a keyword or value does. An empty schema has the digest "";
 // invalid JSON is an error.
 func SchemaDigest(schema json.RawMessage) (string, error) {
@@ -44,7 +44,7 @@ func SchemaDigest(schema json.RawMessage) (string, error) {
 }
 
 // errRemoteRef is returned by the loader of every typed tool's validator:
-// schemas are resolved offline and a remote $ref is never fetched (SPEC §2).
+// schemas are resolved offline and a remote $ref is never fetched (docs/partner-tools.md).
 var errRemoteRef = errors.New("remote $ref is not allowed: typed tool schemas are resolved offline and never fetch anything")
 
 // compileSchema sets the dialect and $id of s, resolves it for validation with

@@ -20,7 +20,7 @@ var lookupEnv = os.LookupEnv
 const MaxServersFileBytes = jsonfile.MaxSize
 
 // RegisterServersFile registers every MCP provider of a servers.json file
-// (SPEC §3, the --servers flag). Two shapes are read:
+// (docs/registry.md, the --servers flag). Two shapes are read:
 //
 //	{"servers": {"acer":   {"transport": "stdio", "command": "bin/acer-mcp",
 //	                        "args": [], "env": {"LOG": "1"}, "cwd": ""},
@@ -35,7 +35,7 @@ const MaxServersFileBytes = jsonfile.MaxSize
 //
 // Rules:
 //   - A "url" must be http:// or https:// on a loopback host (127.0.0.0/8,
-//     ::1 or localhost): SPEC §3 allows streamable HTTP for a local service
+//     ::1 or localhost): docs/registry.md allows streamable HTTP for a local service
 //     only. Any other host is an error naming the file, line and column.
 //   - Unknown fields, wrong types, duplicate keys, malformed JSON and files
 //     over 1 MiB are errors naming the file, line and column.
@@ -199,7 +199,7 @@ func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer
 			return s, u.Err(fmt.Sprintf("%q is not an http:// or https:// URL", s.URL), `write it like "http://127.0.0.1:8931/mcp"`)
 		}
 		if !loopbackHost(p.Hostname()) {
-			return s, u.Err(fmt.Sprintf("%q is not a loopback address; a streamable_http provider must be a service on this computer (SPEC §3)", p.Hostname()),
+			return s, u.Err(fmt.Sprintf("%q is not a loopback address; a streamable_http provider must be a service on this computer (docs/registry.md)", p.Hostname()),
 				`run the provider locally and use 127.0.0.1, [::1] or localhost, like "http://127.0.0.1:8931/mcp"`)
 		}
 		if v := e.Get("headers"); v != nil {

@@ -149,7 +149,7 @@ func TestRegisterServersFileMissingAndLarge(t *testing.T) {
 	}
 }
 
-// SPEC §3: streamable HTTP is for a local service; only loopback hosts
+// docs/registry.md: streamable HTTP is for a local service; only loopback hosts
 // are accepted.
 func TestServersFileURLMustBeLoopback(t *testing.T) {
 	for _, tc := range []struct {

@@ -49,7 +49,7 @@ type ModelTexter interface {
 	ModelText() string
 }
 
-// NewTyped builds a Tool from Go input and output types (SPEC §2).
+// NewTyped builds a Tool from Go input and output types (docs/partner-tools.md).
 //
 // d gives the name, description, version and effect declarations; its
 // InputSchema and OutputSchema must be empty because NewTyped generates them

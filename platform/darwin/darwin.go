@@ -1,4 +1,4 @@
-// Package darwin is the macOS platform adapter (SPEC §12): notifications and
+// Package darwin is the macOS platform adapter (docs/platform.md): notifications and
 // dialogs through /usr/bin/osascript.
 //
 // Every string of a request is passed to osascript as a separate argv item

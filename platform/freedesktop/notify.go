@@ -1,5 +1,5 @@
 // Package freedesktop is the Linux (and BSD) platform adapter for
-// development and CI (SPEC §12): notifications through the D-Bus service
+// development and CI (docs/platform.md): notifications through the D-Bus service
 // org.freedesktop.Notifications and dialogs through zenity when it is on
 // PATH. Without zenity, Ask returns an error wrapping errors.ErrUnsupported.
 //

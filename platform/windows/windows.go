@@ -1,4 +1,4 @@
-// Package windows is the Windows platform adapter (SPEC §12): dialogs through
+// Package windows is the Windows platform adapter (docs/platform.md): dialogs through
 // user32 MessageBoxTimeoutW / MessageBoxW and toast notifications through the
 // Windows Runtime.
 //

@@ -1,4 +1,4 @@
-// Package device is the device-tools MCP server (SPEC §11): read-only tools
+// Package device is the device-tools MCP server (docs/tools.md): read-only tools
 // that report the battery, the system and disk usage of the machine it runs
 // on. The product serves it with `openworker mcp serve device` and registers
 // it as the MCP provider "device"; tests serve it in memory or over HTTP.

@@ -27,7 +27,7 @@ type ConfirmOutput struct {
 }
 
 // progressEvery is how often confirm reports that it is still waiting. With
-// MaxTimeout 60 s that is at most 6 of the 64 progress events of SPEC §6.
+// MaxTimeout 60 s that is at most 6 of the 64 progress events of docs/limits.md.
 var progressEvery = 10 * time.Second
 
 // timeoutGrace bounds the wait beyond the dialog's own timeout, in case an

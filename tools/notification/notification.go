@@ -1,4 +1,4 @@
-// Package notification provides the reference notification tools (SPEC §11):
+// Package notification provides the reference notification tools (docs/tools.md):
 // notification.show shows a native notification and notification.confirm
 // asks the local user a question in a native dialog. Both are typed tools
 // (tool.NewTyped) that reach the OS only through a platform.Adapter.
@@ -36,7 +36,7 @@ const (
 	MaxTitle    = 256  // notification title
 	MaxBody     = 4096 // notification body and question
 	MaxLabel    = 32   // each button label
-	MaxTimeout  = 60   // seconds: under the 75 s call bound of SPEC §6
+	MaxTimeout  = 60   // seconds: under the 75 s call bound of docs/limits.md
 	DefTimeout  = 60   // seconds
 	NoAnswer    = "no_answer"
 	PinFileName = "pins.json"

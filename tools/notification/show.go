@@ -23,7 +23,7 @@ type ShowOutput struct {
 //
 // Risk is non_idempotent_write: each call puts another notification on the
 // user's screen (repeating it shows it again), and an interrupted call may or
-// may not have shown it, which SPEC §8 records as "unknown", not "failed".
+// may not have shown it, which the journal (docs/journal.md) records as "unknown", not "failed".
 func newShow(a platform.Adapter) (*Pinned, error) {
 	d := tool.Descriptor{
 		Name:        ShowName,

@@ -36,7 +36,7 @@ export interface ChatState {
   ended: boolean;
 }
 
-/** At most this many progress lines are kept per card (SPEC §6 allows 64). */
+/** At most this many progress lines are kept per card (docs/limits.md allows 64). */
 export const MaxProgress = 64;
 
 export function emptyChat(): ChatState {
@@ -248,7 +248,7 @@ export function formatArgs(args: unknown): string {
   return JSON.stringify(args, null, 2);
 }
 
-/** A consent decision (SPEC §7) in words. */
+/** A consent decision (docs/consent.md) in words. */
 export function decisionLabel(d: string): string {
   const words: Record<string, string> = {
     allow_once: "allowed once", allow_session: "allowed for this session",

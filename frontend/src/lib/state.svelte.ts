@@ -70,7 +70,7 @@ class AppState {
   /**
    * continueChat opens a journaled session as a chat (or shows it if it is
    * open), with its earlier messages and tool calls. A refusal (a changed
-   * coworker or app, SPEC §7) is shown as an error banner. Returns whether
+   * coworker or app, docs/identity.md) is shown as an error banner. Returns whether
    * the chat is open.
    */
   async continueChat(sessionId: string): Promise<boolean> {

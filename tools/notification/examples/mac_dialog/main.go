@@ -4,7 +4,7 @@
 //	go run ./tools/notification/examples/mac_dialog [--yes] [--message TEXT]
 //
 // It bypasses the harness: no coworker, consent engine or journal is
-// involved, so it is no evidence of harness approvals (SPEC §11). Exit
+// involved, so it is no evidence of harness approvals (docs/tools.md). Exit
 // codes: 0 answered, 1 dialog failure or refusal, 2 bad usage or not macOS.
 package main
 
