@@ -143,8 +143,8 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 		}
 	}()
 	r, err := s.TrySend(a.base, prompt, func(e harness.Event) {
-		if e.Type == harness.EventError {
-			e.Error += modelHint(e.Error)
+		if e.Type == harness.EventError && e.Code == harness.CodeModelUnreachable {
+			e.Error += modelHint
 		}
 		a.emit.Emit(EventHarness, e)
 	})
@@ -186,11 +186,7 @@ func (a *App) PendingApprovals() ([]PendingApproval, error) {
 	return a.prompter.Pending(), nil
 }
 
-// modelHint says what to do about a model server that refused the
-// connection (the first-run case: no local Ollama), for the chat's error.
-func modelHint(msg string) string {
-	if !strings.Contains(msg, "connection refused") {
-		return ""
-	}
-	return ". Is the model server running at that address? " + startModelAdvice + " and start a new chat"
-}
+// modelHint says what to do about a model server that does not answer
+// (harness.CodeModelUnreachable; the first-run case: no local Ollama), for
+// the chat's error.
+const modelHint = ". Is the model server running at that address? " + startModelAdvice + " and start a new chat"

@@ -22,6 +22,26 @@ const (
 	EventError            EventType = "error"
 )
 
+// Codes say, for a program, why an EventError or EventWarning was sent or
+// why a turn failed (Event.Code, TurnResult.Code): a host decides by the
+// code, never by matching the text, which is for people and may change.
+// Warnings use the codes of the journal's warnings (for example
+// "catalog_changed", "tool_missing", "model_context_dropped",
+// "tool_calls_dropped").
+const (
+	// CodeModelUnreachable: nothing answered at the model's address (the
+	// connection was refused, the host was not found, or the dial failed).
+	CodeModelUnreachable = "model_unreachable"
+	// CodeModelFailed: the model provider answered with an error or broke
+	// off (HTTP status, malformed stream, response over the limits).
+	CodeModelFailed = "model_failed"
+	// CodeProviderFailed: an MCP provider of the selection did not start or
+	// did not list its tools at turn preparation.
+	CodeProviderFailed = "provider_failed"
+	// CodeJournalFailed: the journal refused a record, so the turn stopped.
+	CodeJournalFailed = "journal_failed"
+)
+
 // Event is one thing that happened in a session. Fields not meaningful for a
 // type are empty. Events flow one way, harness → subscriber; a sink must not
 // block for long (it runs on the turn's goroutine).
@@ -38,6 +58,7 @@ type Event struct {
 	Data       json.RawMessage `json:"data,omitempty"`
 	Status     string          `json:"status,omitempty"`
 	Error      string          `json:"error,omitempty"`
+	Code       string          `json:"code,omitempty"` // EventError and EventWarning, and a failed EventTurnFinished: one of the Code constants
 	DurationMS int64           `json:"duration_ms,omitempty"`
 	Attempt    int             `json:"attempt,omitempty"`
 }

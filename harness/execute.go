@@ -126,7 +126,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	// One durable commit: the approval, the prepared and the executing rows.
 	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
 		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", invID, "err", err)
-		t.stop = "the journal failed: " + err.Error()
+		t.stop, t.code = "the journal failed: "+err.Error(), CodeJournalFailed
 		return reply("error: not run, the journal failed", true)
 	}
 	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
@@ -174,7 +174,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	}
 	if jerr := s.rt.journal.FinishInvocation(bg, invID, fin); jerr != nil {
 		s.rt.opts.Logger.Error("journal terminal row", "invocation", invID, "err", jerr)
-		t.stop = "the journal failed: " + jerr.Error()
+		t.stop, t.code = "the journal failed: "+jerr.Error(), CodeJournalFailed
 	}
 	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name,
 		Status: string(fin.Status), Text: msg.Text, Error: fin.Error, DurationMS: fin.DurationMS})

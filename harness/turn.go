@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/openworker/desktop/harness/journal"
@@ -31,6 +33,9 @@ type TurnResult struct {
 	Text     string             `json:"text"` // the final assistant text
 	Attempts int                `json:"attempts"`
 	Calls    int                `json:"calls"`
+	// Code says why a failed or stopped turn ended, for a program: one of
+	// the Code constants, or "" (a budget, a cancel, a refused call).
+	Code string `json:"code,omitempty"`
 }
 
 // ModelError is returned by Send when the model provider fails. The turn is
@@ -50,6 +55,18 @@ func (e *ModelError) Error() string {
 }
 func (e *ModelError) Unwrap() error { return e.Err }
 
+// Code is CodeModelUnreachable when nothing answered at the model's
+// address (a refused connection, an unknown host, a failed dial), else
+// CodeModelFailed.
+func (e *ModelError) Code() string {
+	var op *net.OpError
+	var dns *net.DNSError
+	if errors.Is(e.Err, syscall.ECONNREFUSED) || errors.As(e.Err, &dns) || errors.As(e.Err, &op) && op.Op == "dial" {
+		return CodeModelUnreachable
+	}
+	return CodeModelFailed
+}
+
 // turn is the state of one running turn.
 type turn struct {
 	s        *Session
@@ -59,6 +76,7 @@ type turn struct {
 	calls    int    // calls executed (the executing row committed)
 	proposed int    // tool calls of the model handled, run or refused
 	stop     string // reason the turn stopped, or ""
+	code     string // the Code of stop, or ""
 	// catalogSeen is each MCP provider's CatalogVersion when its catalog
 	// was last listed in this turn.
 	catalogSeen map[string]uint64
@@ -157,16 +175,16 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 	var res *TurnResult
 	var err error
 	if jerr := t.appendMessage(bg, model.Message{Role: model.User, Text: prompt}); jerr != nil {
-		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: t.stop}
+		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: t.stop, Code: CodeJournalFailed}
 		err = fmt.Errorf("journal the prompt: %w", jerr)
-		sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: t.stop})
+		sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: t.stop, Code: CodeJournalFailed})
 	} else if perr := t.prepare(ctx); perr != nil {
-		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: perr.Error()}
+		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: perr.Error(), Code: CodeProviderFailed}
 		if ctx.Err() != nil {
-			res.Status, res.Reason = TurnCancelled, "the turn was cancelled"
+			res.Status, res.Reason, res.Code = TurnCancelled, "the turn was cancelled", ""
 		} else {
 			err = perr
-			sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: perr.Error()})
+			sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: perr.Error(), Code: CodeProviderFailed})
 		}
 	} else {
 		res, err = t.run(ctx)
@@ -187,7 +205,7 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 		s.failure = ""
 	}
 	s.mu.Unlock()
-	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: string(res.Status), Text: res.Text, Error: res.Reason, Attempt: t.attempts})
+	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: string(res.Status), Text: res.Text, Error: res.Reason, Code: res.Code, Attempt: t.attempts})
 	return res, err
 }
 
@@ -196,6 +214,9 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 	res := &TurnResult{TurnID: t.id}
 	finish := func(status journal.TurnStatus, reason string) *TurnResult {
 		res.Status, res.Reason, res.Attempts, res.Calls = status, reason, t.attempts, t.calls
+		if res.Code == "" && status != TurnCancelled {
+			res.Code = t.code
+		}
 		return res
 	}
 	specs := make([]model.ToolSpec, 0, len(s.res.Tools))
@@ -219,7 +240,8 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 				return finish(TurnCancelled, "the turn was cancelled"), nil
 			}
 			merr := &ModelError{Provider: s.opts.Model.Describe(), Err: err}
-			t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: merr.Error()})
+			t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: merr.Error(), Code: merr.Code()})
+			res.Code = merr.Code()
 			return finish(TurnFailed, merr.Error()), merr
 		}
 		res.Text = resp.Text
@@ -299,7 +321,7 @@ func (t *turn) appendMessage(ctx context.Context, m model.Message) error {
 	if err != nil {
 		t.s.rt.opts.Logger.Error("journal message", "session", t.s.id, "role", m.Role, "err", err)
 		if t.stop == "" {
-			t.stop = "the journal could not record a message, so the turn stopped: " + err.Error()
+			t.stop, t.code = "the journal could not record a message, so the turn stopped: "+err.Error(), CodeJournalFailed
 		}
 		return err
 	}
@@ -420,5 +442,5 @@ func callWithin(d time.Duration, f func() json.RawMessage) (json.RawMessage, err
 
 func (t *turn) warn(ctx context.Context, code, msg string) {
 	_ = t.s.rt.journal.Warn(context.WithoutCancel(ctx), t.s.id, t.id, code, msg)
-	t.sink.emit(Event{Type: EventWarning, SessionID: t.s.id, TurnID: t.id, Status: code, Text: msg})
+	t.sink.emit(Event{Type: EventWarning, SessionID: t.s.id, TurnID: t.id, Status: code, Code: code, Text: msg})
 }

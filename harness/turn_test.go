@@ -348,10 +348,20 @@ func TestUnreachableModelFailsTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Send(context.Background(), "x", nil)
+	var errorCodes []string
+	res, err := s.Send(context.Background(), "x", func(ev harness.Event) {
+		if ev.Type == harness.EventError {
+			errorCodes = append(errorCodes, ev.Code)
+		}
+	})
 	var merr *harness.ModelError
 	if !errors.As(err, &merr) || !contains(err.Error(), "http://127.0.0.1:1/v1") || res.Status != harness.TurnFailed {
 		t.Fatalf("Send = %+v, %v; want a ModelError naming the base URL", res, err)
+	}
+	// A host decides by the code, not by the text (connection refused).
+	if merr.Code() != harness.CodeModelUnreachable || res.Code != harness.CodeModelUnreachable ||
+		len(errorCodes) != 1 || errorCodes[0] != harness.CodeModelUnreachable {
+		t.Errorf("codes: error %q, result %q, events %v; want %s", merr.Code(), res.Code, errorCodes, harness.CodeModelUnreachable)
 	}
 	// The session stays usable: the person may retry in it.
 	if sess, _ := e.rt.Journal().Session(context.Background(), s.ID()); sess.Status != "open" {

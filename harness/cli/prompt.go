@@ -31,8 +31,8 @@ type terminalPrompter struct {
 
 func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
 	if !p.interactive {
-		// The refusal line printed for the call says why.
-		return consent.Deny, consent.ErrNoTerminal
+		// The refusal line printed for the call says why, and how to go on.
+		return consent.Deny, fmt.Errorf("%w (use --approve bypass to run without prompts)", consent.ErrNoTerminal)
 	}
 	p.readMu.Lock() // one prompt at a time
 	defer p.readMu.Unlock()

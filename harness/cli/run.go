@@ -86,7 +86,7 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	switch {
 	case errors.As(err, &merr):
 		hint := ""
-		if strings.Contains(err.Error(), "connection refused") {
+		if merr.Code() == harness.CodeModelUnreachable {
 			hint = "; is the model server running at that address? Start Ollama (ollama serve) or pass --base-url and --model"
 		}
 		return fmt.Errorf("the model request failed (session %s journaled as failed): %w%s", s.ID(), err, hint)

@@ -65,4 +65,4 @@ type Prompter interface {
 
 // ErrNoTerminal is returned by a terminal prompter that has no terminal to
 // ask on; the call is denied.
-var ErrNoTerminal = errors.New("no terminal to ask for approval; the call is denied (use --approve bypass to run without prompts)")
+var ErrNoTerminal = errors.New("no terminal to ask for approval; the call is denied")

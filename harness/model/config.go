@@ -157,7 +157,7 @@ func New(c Config) (Provider, error) {
 		return nil, fmt.Errorf("%w: unknown provider %q (want %q or %q)", ErrConfig, c.Provider, ProviderOpenAI, ProviderAnthropic)
 	}
 	if strings.TrimSpace(c.Model) == "" {
-		return nil, fmt.Errorf("%w: no model name for provider %s at %s (set --model)", ErrConfig, c.Provider, redactURL(c.BaseURL))
+		return nil, fmt.Errorf("%w: no model name for provider %s at %s (set a model name)", ErrConfig, c.Provider, redactURL(c.BaseURL))
 	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -168,9 +168,9 @@ func New(c Config) (Provider, error) {
 	if strings.TrimSpace(c.APIKey) == "" {
 		switch {
 		case c.Provider == ProviderAnthropic && c.BaseURL == DefaultAnthropicBaseURL:
-			return nil, fmt.Errorf("%w: the Anthropic API needs a key: set ANTHROPIC_API_KEY (or pass --base-url for a compatible local endpoint)", ErrConfig)
+			return nil, fmt.Errorf("%w: the Anthropic API needs a key: set ANTHROPIC_API_KEY (or use the base URL of a compatible local endpoint)", ErrConfig)
 		case c.Provider == ProviderOpenAI && c.BaseURL == DefaultOpenAIBaseURL:
-			return nil, fmt.Errorf("%w: the OpenAI API needs a key: set OPENAI_API_KEY (or pass --base-url for a local endpoint such as Ollama)", ErrConfig)
+			return nil, fmt.Errorf("%w: the OpenAI API needs a key: set OPENAI_API_KEY (or use the base URL of a local endpoint such as Ollama)", ErrConfig)
 		}
 	}
 	if c.HTTPClient == nil {
