@@ -17,8 +17,9 @@ const (
 )
 
 // DefaultParallel bounds how many MCP providers start or list their tools
-// at once, and how many bundles Check resolves at once.
-const DefaultParallel = 8
+// at once, and how many bundles Check resolves at once (16: enough for a
+// coworker with a dozen providers, few enough not to fork a hundred at once).
+const DefaultParallel = 16
 
 // Options configure a Runtime: what lives as long as the process. Zero
 // values mean the documented defaults. What may differ from one session to
@@ -47,7 +48,7 @@ type Options struct {
 	// may lower them, never raise them.
 	MaxAttempts, MaxCalls int
 	// Parallel bounds concurrent provider starts and discoveries, and
-	// concurrent bundle resolutions in Check; 0 means DefaultParallel (8).
+	// concurrent bundle resolutions in Check; 0 means DefaultParallel (16).
 	Parallel int
 	// CheckTimeout bounds resolving one bundle in Check (its providers must
 	// start and list their tools within it); 0 means no bound beyond the

@@ -1,0 +1,83 @@
+//go:build unix
+
+package harness_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// TestCheckCachesByDigest: Check reports every bundle, caches what it
+// found by bundle digest (a provider that fails to start is not started
+// again), does not cache a bundle cut short by CheckTimeout, and resolves
+// afresh after ForgetChecks or an edit of the bundle.
+func TestCheckCachesByDigest(t *testing.T) {
+	dir := t.TempDir()
+	starts := func(name string) int {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		return strings.Count(string(b), "start\n")
+	}
+	reg := tool.NewRegistry()
+	echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
+	for _, err := range []error{
+		reg.Register(echo),
+		reg.RegisterMCP(tool.MCPServer{Namespace: "flaky", Program: "sh", Args: []string{"-c", "echo start >> " + filepath.Join(dir, "flaky") + "; echo fatal: no config >&2; exit 3"}}),
+		reg.RegisterMCP(tool.MCPServer{Namespace: "hang", Program: "sh", Args: []string{"-c", "echo start >> " + filepath.Join(dir, "hang") + "; exec sleep 30"}}),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	bundles := filepath.Join(dir, "coworkers")
+	writeBundle(t, bundles, "good", []string{"test.echo"}, "")
+	writeBundle(t, bundles, "flaky", []string{"flaky.anything"}, "")
+	writeBundle(t, bundles, "hangs", []string{"hang.anything"}, "")
+	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: bundles, CheckTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	check := func(broken int) *harness.CheckReport {
+		t.Helper()
+		rep, err := rt.Check(context.Background(), bundles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.OK) != 1 || rep.OK[0].ID != "good" || len(rep.Broken) != broken {
+			t.Fatalf("report = %+v; want good ok and %d broken", rep, broken)
+		}
+		for _, b := range rep.Broken {
+			want := map[string]string{"flaky": "fatal: no config", "hangs": `mcp provider "hang" did not start`}[b.ID]
+			if want == "" || !strings.Contains(b.Message, want) || b.Line != 1 || b.Fix == "" || strings.HasPrefix(b.Reason, b.File) {
+				t.Errorf("broken %s = %+v; want a message with %q at line 1, a fix, and a reason without the position", b.ID, b, want)
+			}
+		}
+		return rep
+	}
+	check(2)
+	check(2)
+	if f, h := starts("flaky"), starts("hang"); f != 1 || h != 2 {
+		t.Errorf("after two checks: flaky started %d times (want 1: cached), hang %d (want 2: a timeout is not cached)", f, h)
+	}
+	if err := os.RemoveAll(filepath.Join(bundles, "hangs")); err != nil { // each check of it costs the timeout
+		t.Fatal(err)
+	}
+	rt.ForgetChecks()
+	check(1)
+	if f := starts("flaky"); f != 2 {
+		t.Errorf("after ForgetChecks flaky started %d times in all, want 2", f)
+	}
+	// An edited bundle has a new digest: resolved afresh.
+	writeBundle(t, bundles, "flaky", []string{"flaky.other"}, "")
+	check(1)
+	if f := starts("flaky"); f != 3 {
+		t.Errorf("after editing the bundle flaky started %d times in all, want 3", f)
+	}
+}
