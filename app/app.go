@@ -13,6 +13,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -197,7 +198,7 @@ func (a *App) registerServers() {
 	if path == "" || a.reg == nil || a.reg.Frozen() {
 		return
 	}
-	servers, err := tool.ReadServersFile(path)
+	servers, err := mcp.ReadServersFile(path)
 	if err != nil {
 		a.notice(NoticeError, "servers.json was not loaded, its MCP providers are unavailable: "+err.Error())
 		return

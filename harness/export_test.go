@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
@@ -31,4 +32,27 @@ func BenchCaller(ctx context.Context, s *Session) (func(alias, args string) mode
 		}
 		return msg
 	}, nil
+}
+
+// SetModelContextBudget replaces the 50 ms ModelContext budget until the
+// returned function restores it.
+func SetModelContextBudget(d time.Duration) (restore func()) {
+	old := modelContextBudget
+	modelContextBudget = d
+	return func() { modelContextBudget = old }
+}
+
+// FactsOf starts a journaled turn of s and returns a function that
+// collects its model_context facts (what each provider attempt does),
+// without a model round trip. For hooks_test.go only.
+func FactsOf(ctx context.Context, s *Session) (func(ctx context.Context) string, error) {
+	t := &turn{s: s, id: journal.NewID("turn_")}
+	s.mu.Lock()
+	s.seq++
+	seq := s.seq
+	s.mu.Unlock()
+	if err := s.rt.journal.StartTurn(ctx, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: "facts"}); err != nil {
+		return nil, err
+	}
+	return t.facts, nil
 }

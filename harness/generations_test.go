@@ -17,9 +17,9 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
-	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestToolsAndResumeWhileATurnRuns: the app reads a chat's tools and
@@ -117,7 +117,7 @@ func TestServersEditWhileATurnRuns(t *testing.T) {
 		if err := os.WriteFile(path, cfg, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		servers, err := tool.ReadServersFile(path)
+		servers, err := mcp.ReadServersFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}

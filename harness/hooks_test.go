@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/openworker/desktop/harness"
@@ -48,8 +49,11 @@ func jsonString(n int, c string) json.RawMessage {
 
 // docs/turns.md: model_context facts are refreshed on every provider attempt,
 // only for selected tools, bounded to 4 KB per tool and 16 KB in total,
-// within 50 ms, and never journaled as history.
+// and never journaled as history. The 50 ms budget is widened so that no
+// fact here is dropped for time on a loaded machine;
+// TestModelContextBudget checks the budget itself on synctest's clock.
 func TestModelContextFacts(t *testing.T) {
+	t.Cleanup(harness.SetModelContextBudget(time.Hour))
 	live := &factTool{testTool: &testTool{name: "fact.live", risk: tool.ReadOnly}, fact: func(n int32) json.RawMessage {
 		return json.RawMessage(fmt.Sprintf(`{"attempt_fact":%d}`, n))
 	}}
@@ -60,28 +64,19 @@ func TestModelContextFacts(t *testing.T) {
 	c := &factTool{testTool: &testTool{name: "fact.c"}, fact: func(int32) json.RawMessage { return jsonString(4096-len(`{"attempt_fact":1}`), "c") }}
 	d := &factTool{testTool: &testTool{name: "fact.d"}, fact: func(int32) json.RawMessage { return jsonString(4096, "d") }}
 	one := &factTool{testTool: &testTool{name: "fact.e"}, fact: func(int32) json.RawMessage { return json.RawMessage(`7`) }}
-	slow := &factTool{testTool: &testTool{name: "fact.slow"}, fact: func(int32) json.RawMessage {
-		time.Sleep(time.Second)
-		return json.RawMessage(`"SLOW-FACT"`)
-	}}
 	e := newEnv(t, envOpts{
-		tools: []tool.Tool{live, unselected, at, over, b, c, slow, d, one},
+		tools: []tool.Tool{live, unselected, at, over, b, c, d, one},
 		// In order: live (18 B) + at + b + c (4 KB - 18 B) + d fill 16 KB
 		// exactly; the 1-byte fact of fact.e overflows.
-		selected: []string{"fact.live", "fact.at", "fact.over", "fact.b", "fact.c", "fact.slow", "fact.d", "fact.e"},
+		selected: []string{"fact.live", "fact.at", "fact.over", "fact.b", "fact.c", "fact.d", "fact.e"},
 		replies: []modeltest.Reply{
 			{ToolCalls: []model.ToolCall{call("c1", "fact__live", `{"text":"x"}`)}},
 			{Text: "done"},
 		},
 	})
-	start := time.Now()
 	s, res, err := e.send("go")
 	if err != nil || res.Status != harness.TurnCompleted {
 		t.Fatalf("Send = %+v, %v", res, err)
-	}
-	// Two attempts, each waits at most ~50 ms for the slow fact.
-	if took := time.Since(start); took > 900*time.Millisecond {
-		t.Fatalf("the turn took %v; a blocking ModelContext must be dropped after 50 ms", took)
 	}
 	reqs := e.model.Requests()
 	if len(reqs) != 2 {
@@ -96,7 +91,7 @@ func TestModelContextFacts(t *testing.T) {
 				t.Errorf("attempt %d system prompt lacks a fact within the bounds (%.40s…)", i+1, want)
 			}
 		}
-		for _, bad := range []string{"HIDDEN-FACT", "ooooo", "SLOW-FACT", "fact__e"} {
+		for _, bad := range []string{"HIDDEN-FACT", "ooooo", "fact__e"} {
 			if strings.Contains(r.System, bad) {
 				t.Errorf("attempt %d system prompt holds %q, which must be dropped", i+1, bad)
 			}
@@ -108,14 +103,14 @@ func TestModelContextFacts(t *testing.T) {
 	dropped := map[string]int{}
 	for _, w := range e.warnings(s.ID()) {
 		if w.Code == "model_context_dropped" {
-			for _, name := range []string{"fact.over", "fact.slow", "fact.d", "fact.e", "fact.at", "fact.b", "fact.c", "fact.live"} {
+			for _, name := range []string{"fact.over", "fact.d", "fact.e", "fact.at", "fact.b", "fact.c", "fact.live"} {
 				if strings.Contains(w.Message, name+" ") {
 					dropped[name]++
 				}
 			}
 		}
 	}
-	want := map[string]int{"fact.over": 2, "fact.slow": 2, "fact.e": 2}
+	want := map[string]int{"fact.over": 2, "fact.e": 2}
 	if fmt.Sprint(dropped) != fmt.Sprint(want) {
 		t.Errorf("dropped-fact warnings per tool = %v, want %v (one per attempt)", dropped, want)
 	}
@@ -123,6 +118,60 @@ func TestModelContextFacts(t *testing.T) {
 		if strings.Contains(string(m.Content), "attempt_fact") || strings.Contains(string(m.Content), "aaaa") {
 			t.Fatalf("a fact was journaled as a message: %.200s", m.Content)
 		}
+	}
+}
+
+// docs/turns.md: a ModelContext hook is waited for 50 ms at most; one that
+// blocks is dropped with a warning and the facts of the other tools are
+// kept. The facts run in a synctest bubble: its clock advances only when
+// every goroutine of the bubble is blocked, so the budget is exact
+// whatever the machine's load.
+func TestModelContextBudget(t *testing.T) {
+	var release chan struct{} // made in the bubble: a hook blocked on it is durably blocked
+	slow := &factTool{testTool: &testTool{name: "fact.slow"}, fact: func(int32) json.RawMessage {
+		<-release
+		return json.RawMessage(`"SLOW-FACT"`)
+	}}
+	before := &factTool{testTool: &testTool{name: "fact.before"}, fact: func(int32) json.RawMessage { return json.RawMessage(`"BEFORE-FACT"`) }}
+	after := &factTool{testTool: &testTool{name: "fact.after"}, fact: func(int32) json.RawMessage { return json.RawMessage(`"AFTER-FACT"`) }}
+	e := newEnv(t, envOpts{tools: []tool.Tool{before, slow, after}, selected: []string{"fact.before", "fact.slow", "fact.after"}})
+	ctx := context.Background()
+	s, err := e.rt.NewSession(ctx, "tester", e.so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := harness.FactsOf(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		release = make(chan struct{})
+		defer close(release)
+		start := time.Now()
+		got := facts(ctx)
+		if took := time.Since(start); took != 50*time.Millisecond {
+			t.Errorf("facts took %v of the bubble's clock, want exactly the 50ms budget of the one blocking hook", took)
+		}
+		for _, want := range []string{`- fact__before: "BEFORE-FACT"`, `- fact__after: "AFTER-FACT"`} {
+			if !strings.Contains(got, want) {
+				t.Errorf("facts = %q, want it to hold %q", got, want)
+			}
+		}
+		if strings.Contains(got, "SLOW") || strings.Contains(got, "fact__slow") {
+			t.Errorf("facts = %q, want the blocking hook dropped", got)
+		}
+	})
+	if n := slow.asked.Load(); n != 1 {
+		t.Errorf("the blocking hook was asked %d times, want 1", n)
+	}
+	var dropped []string
+	for _, w := range e.warnings(s.ID()) {
+		if w.Code == "model_context_dropped" {
+			dropped = append(dropped, w.Message)
+		}
+	}
+	if want := "model_context of fact.slow took longer than 50ms; dropped"; len(dropped) != 1 || dropped[0] != want {
+		t.Errorf("dropped-fact warnings = %q, want [%q]", dropped, want)
 	}
 }
 

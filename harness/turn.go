@@ -387,11 +387,16 @@ func (t *turn) turnFinished(completed bool) {
 
 var errNoFacts = errors.New("no facts")
 
+// modelContextBudget is how long facts waits for one ModelContext hook
+// (docs/turns.md: 50 ms). A variable only so tests can widen it.
+var modelContextBudget = 50 * time.Millisecond
+
 // facts collects model_context facts of the selected native tools, within
 // 50 ms, 4 KB per tool and 16 KB in all (docs/turns.md). Dropped facts are
 // journaled as warnings.
 func (t *turn) facts(ctx context.Context) string {
-	const perTool, total, budget = 4 << 10, 16 << 10, 50 * time.Millisecond
+	const perTool, total = 4 << 10, 16 << 10
+	budget := modelContextBudget
 	var sb strings.Builder
 	used := 0 // fact bytes; the "- alias: " framing is not the tool's
 	for _, rt := range t.s.res.Tools {

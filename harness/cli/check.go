@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
@@ -53,7 +54,7 @@ func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
 
 func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers string) (*harness.CheckReport, error) {
 	if servers != "" {
-		if err := reg.RegisterServersFile(servers); err != nil {
+		if err := mcp.RegisterServersFile(reg, servers); err != nil {
 			return nil, badInput(err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -123,7 +124,7 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 		}
 	}
 	if f.servers != "" {
-		if err := reg.RegisterServersFile(f.servers); err != nil {
+		if err := mcp.RegisterServersFile(reg, f.servers); err != nil {
 			return nil, none, badInput(err)
 		}
 	}

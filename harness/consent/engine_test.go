@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -120,13 +121,59 @@ func TestPromptFailuresDeny(t *testing.T) {
 		{"no prompter", &Engine{Mode: Ask}, SourceError, "no one can be asked"},
 		{"prompter error", &Engine{Mode: Ask, Prompter: &answer{err: errors.New("window closed")}}, SourceError, "window closed"},
 		{"bogus answer", &Engine{Mode: Ask, Prompter: &answer{d: "maybe"}}, SourceError, "not a decision"},
-		{"timeout", &Engine{Mode: Ask, Prompter: &answer{wait: true}, Timeout: 20 * time.Millisecond}, SourceTimeout, "nobody answered"},
 		{"user says no", &Engine{Mode: Ask, Prompter: &answer{d: Deny}}, SourcePrompt, "you denied"},
 	} {
 		out := tc.e.Decide(context.Background(), subject(nil))
 		if out.Decision != Deny || out.Source != tc.source || !strings.Contains(out.Reason, tc.reason) {
 			t.Errorf("%s: Decide = %+v, want deny from %s mentioning %q", tc.name, out, tc.source, tc.reason)
 		}
+	}
+}
+
+// lateAnswer answers d after delay, or gives up when the prompt's context
+// ends first.
+type lateAnswer struct {
+	d     Decision
+	delay time.Duration
+}
+
+func (a lateAnswer) Prompt(ctx context.Context, _ Request) (Decision, error) {
+	select {
+	case <-time.After(a.delay):
+		return a.d, nil
+	case <-ctx.Done():
+		return Deny, ctx.Err()
+	}
+}
+
+// An unanswered prompt denies after the engine's timeout (5 minutes by
+// default), and an answer just before it counts. The prompts run in a
+// synctest bubble, whose clock is exact and advances only when every
+// goroutine waits, so no case races the machine's speed.
+func TestPromptTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		e        *Engine
+		decision Decision
+		source   string
+		reason   string
+		took     time.Duration
+	}{
+		{"default timeout", &Engine{Mode: Ask, Prompter: &answer{wait: true}}, Deny, SourceTimeout, "nobody answered within 5m0s", DefaultPromptTimeout},
+		{"set timeout", &Engine{Mode: Ask, Prompter: &answer{wait: true}, Timeout: 20 * time.Millisecond}, Deny, SourceTimeout, "nobody answered within 20ms", 20 * time.Millisecond},
+		{"late answer", &Engine{Mode: Ask, Prompter: lateAnswer{AllowOnce, time.Second}, Timeout: time.Second - time.Nanosecond}, Deny, SourceTimeout, "nobody answered within 999.999999ms", time.Second - time.Nanosecond},
+		{"answer in time", &Engine{Mode: Ask, Prompter: lateAnswer{AllowOnce, time.Second - time.Nanosecond}, Timeout: time.Second}, AllowOnce, SourcePrompt, "", time.Second - time.Nanosecond},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			start := time.Now()
+			out := tc.e.Decide(context.Background(), subject(nil))
+			if took := time.Since(start); took != tc.took {
+				t.Errorf("%s: Decide took %v of the bubble's clock, want %v", tc.name, took, tc.took)
+			}
+			if out.Decision != tc.decision || out.Source != tc.source || !strings.Contains(out.Reason, tc.reason) {
+				t.Errorf("%s: Decide = %+v, want %s from %s mentioning %q", tc.name, out, tc.decision, tc.source, tc.reason)
+			}
+		})
 	}
 }
 

@@ -28,5 +28,10 @@
 // buffer (64 KB by default) that errors quote. Close ends the whole process
 // tree.
 //
+// servers.json (docs/registry.md, the --servers flag) is parsed here too:
+// ReadServersFile returns its providers as tool.MCPServer values, and
+// RegisterServersFile registers them in a tool.Registry, keeping every
+// problem (through Registry.Fail and RegisterMCP) so Freeze reports it.
+//
 // The package never writes to stdout; it logs to Options.Logger.
 package mcp

@@ -19,11 +19,25 @@ import (
 
 // A real third-party MCP server from npm, run with node:
 // @modelcontextprotocol/server-everything, pinned in testdata/npm
-// (package.json, package-lock.json). The test installs it with
-// testdata/npm/install.sh when node_modules is missing; it skips when node
-// is not installed, and with -short.
+// (package.json, package-lock.json) and installed by
+// testdata/npm/install.sh (scripts/test.sh runs it before go test). The
+// test never installs anything itself: go test must not write
+// node_modules into the source tree. Without node or the installed
+// server it skips, unless the environment variable CI is set: there it
+// fails, so CI cannot skip it silently. It skips with -short.
 
 const npmDir = "testdata/npm"
+
+const installHint = "run sh harness/mcp/testdata/npm/install.sh (scripts/test.sh does)"
+
+// skipOrFailInCI skips the test, or fails it when CI is set.
+func skipOrFailInCI(t *testing.T, msg string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set, so this test may not skip)", msg)
+	}
+	t.Skip(msg)
+}
 
 func everythingServer(t *testing.T) tool.MCPServer {
 	t.Helper()
@@ -32,24 +46,14 @@ func everythingServer(t *testing.T) tool.MCPServer {
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not on PATH; install Node.js 18+ to run the server-everything test")
+		skipOrFailInCI(t, "node is not on PATH; install Node.js 18+ to run the server-everything test")
 	}
 	entry, err := filepath.Abs(filepath.Join(npmDir, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(entry); err != nil {
-		if _, err := exec.LookPath("npm"); err != nil {
-			t.Fatalf("server-everything is not installed and npm is missing; run: sh harness/mcp/%s/install.sh", npmDir)
-		}
-		t.Logf("installing server-everything with %s/install.sh", npmDir)
-		out, err := exec.Command("sh", filepath.Join(npmDir, "install.sh")).CombinedOutput()
-		if err != nil {
-			t.Fatalf("sh harness/mcp/%s/install.sh failed: %v\n%s", npmDir, err, out)
-		}
-		if _, err := os.Stat(entry); err != nil {
-			t.Fatalf("install.sh ran but %s is missing: %v", entry, err)
-		}
+		skipOrFailInCI(t, "server-everything is not installed: "+installHint)
 	}
 	return tool.MCPServer{Namespace: "everything", Program: node, Args: []string{entry, "stdio"},
 		Env: map[string]string{"OW_FROM_SERVERS_JSON": "kept"}}
@@ -145,8 +149,9 @@ func TestNPMServerEverything(t *testing.T) {
 	// session stays usable.
 	cctx, cancel := context.WithCancel(ctx)
 	time.AfterFunc(300*time.Millisecond, cancel)
-	within(t, 2*time.Second, "cancelled long operation", func() {
-		_, err = p.CallTool(cctx, "trigger-long-running-operation", json.RawMessage(`{"duration":30,"steps":3}`), nil)
+	// 120 s if not cancelled: far over hangGuard.
+	within(t, hangGuard, "cancelled long operation", func() {
+		_, err = p.CallTool(cctx, "trigger-long-running-operation", json.RawMessage(`{"duration":120,"steps":3}`), nil)
 	})
 	if err == nil || cctx.Err() == nil {
 		t.Errorf("cancelled call = %v", err)
@@ -156,7 +161,7 @@ func TestNPMServerEverything(t *testing.T) {
 	}
 
 	pid := p.stdio.pid()
-	within(t, 5*time.Second, "Close", func() { p.Close() })
+	within(t, hangGuard, "Close", func() { p.Close() })
 	if !processGone(pid) {
 		t.Errorf("node pid %d runs after Close", pid)
 	}

@@ -36,12 +36,13 @@ type progressOut struct {
 type httpFixture struct {
 	url          string
 	rejected     atomic.Int32 // requests without the headers
+	waitStarted  chan struct{}
 	waitCanceled chan struct{}
 	progCanceled chan struct{}
 }
 
 func newHTTPFixture(t *testing.T) *httpFixture {
-	f := &httpFixture{waitCanceled: make(chan struct{}, 1), progCanceled: make(chan struct{}, 1)}
+	f := &httpFixture{waitStarted: make(chan struct{}, 1), waitCanceled: make(chan struct{}, 1), progCanceled: make(chan struct{}, 1)}
 	s := sdk.NewServer(&sdk.Implementation{Name: "lights", Version: "2.1.0"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "progress", Description: "reports progress count times",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
@@ -63,6 +64,10 @@ func newHTTPFixture(t *testing.T) *httpFixture {
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "wait", Description: "blocks until cancelled"},
 		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			select {
+			case f.waitStarted <- struct{}{}:
+			default:
+			}
 			select {
 			case <-ctx.Done():
 				f.waitCanceled <- struct{}{}
@@ -188,15 +193,16 @@ func TestHTTPProgressLimitCancels(t *testing.T) {
 	p := connectHTTP(t, f)
 	c := tool.NewCall("s", "t", "c", "", tool.Limits{ProgressEvents: 2}, nil)
 	var err error
-	within(t, 3*time.Second, "CallTool over the progress limit", func() {
-		_, err = p.CallTool(context.Background(), "progress", json.RawMessage(`{"count":50,"delay_ms":50}`), c.Progress)
+	// 1000 steps 100 ms apart: a call not cancelled would outlast hangGuard.
+	within(t, hangGuard, "CallTool over the progress limit", func() {
+		_, err = p.CallTool(context.Background(), "progress", json.RawMessage(`{"count":1000,"delay_ms":100}`), c.Progress)
 	})
 	if !errors.Is(err, tool.ErrLimit) {
 		t.Fatalf("CallTool = %v, want an error wrapping tool.ErrLimit", err)
 	}
 	select {
 	case <-f.progCanceled:
-	case <-time.After(3 * time.Second):
+	case <-time.After(hangGuard):
 		t.Error("the server's handler did not see the cancellation")
 	}
 }
@@ -205,15 +211,22 @@ func TestHTTPCancel(t *testing.T) {
 	f := newHTTPFixture(t)
 	p := connectHTTP(t, f)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	go func() { // cancel once the handler runs, not after a guessed delay
+		select {
+		case <-f.waitStarted:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
 	var err error
-	within(t, 2*time.Second, "cancelled CallTool", func() { _, err = p.CallTool(ctx, "wait", nil, nil) })
+	within(t, hangGuard, "cancelled CallTool", func() { _, err = p.CallTool(ctx, "wait", nil, nil) })
+	cancel()
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("CallTool = %v, want context.Canceled", err)
 	}
 	select {
 	case <-f.waitCanceled:
-	case <-time.After(3 * time.Second):
+	case <-time.After(hangGuard):
 		t.Error("the server's handler did not see the cancellation")
 	}
 	// The session survives a cancelled call.

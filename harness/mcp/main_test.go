@@ -111,6 +111,7 @@ func helperServer() *sdk.Server {
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "wait", Description: "blocks until cancelled"},
 		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "wait: handler started")
 			select {
 			case <-ctx.Done():
 				fmt.Fprintln(os.Stderr, "wait: handler saw cancellation")
@@ -132,6 +133,13 @@ func selfServer(t *testing.T, ns, kind string) tool.MCPServer {
 	return tool.MCPServer{Namespace: ns, Transport: tool.TransportStdio, Program: exe,
 		Env: map[string]string{serverEnv: kind, "GORACE": "atexit_sleep_ms=0"}}
 }
+
+// hangGuard bounds a wait that only catches a hang (a call or a Close that
+// never returns). It is far longer than any of them takes on a loaded
+// machine, and shorter than what the code under test would wait for on its
+// own when broken (a minute in the "wait" handlers), so it measures no
+// speed.
+const hangGuard = 30 * time.Second
 
 // within fails the test if f does not return within d.
 func within(t *testing.T, d time.Duration, what string, f func()) {

@@ -88,7 +88,7 @@ func TestManager(t *testing.T) {
 	}
 
 	pid2 := second.stdio.pid()
-	within(t, 5*time.Second, "Manager.Close", func() {
+	within(t, hangGuard, "Manager.Close", func() {
 		if err := m.Close(); err != nil {
 			t.Error(err)
 		}
@@ -137,17 +137,33 @@ func TestManagerRememberFailedStarts(t *testing.T) {
 
 func TestManagerWaitRespectsContext(t *testing.T) {
 	mute := selfServer(t, "mute", "hang")
-	m := NewManager(&Options{StartTimeout: time.Second})
+	m := NewManager(&Options{StartTimeout: time.Hour})
 	defer m.Close()
-	go m.Provider(context.Background(), mute) // holds the start for 1 s
-	time.Sleep(100 * time.Millisecond)
+	// The first use starts a server that never answers initialize: the
+	// start holds the namespace until startCtx ends.
+	startCtx, stopStart := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() { _, err := m.Provider(startCtx, mute); first <- err }()
+	defer func() { stopStart(); <-first }()
+	waitFor(t, hangGuard, "the first use holds the start", func() bool {
+		m.mu.Lock()
+		e := m.entries[Key(mute)]
+		m.mu.Unlock()
+		return e != nil && len(e.sem) == 1
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	within(t, time.Second, "Provider waiting on a slow start", func() {
-		if _, err := m.Provider(ctx, mute); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Provider = %v, want context.DeadlineExceeded", err)
+	within(t, hangGuard, "Provider waiting on a slow start", func() {
+		_, err := m.Provider(ctx, mute)
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), `waiting for MCP provider "mute" to start`) {
+			t.Errorf("Provider = %v, want it to give up waiting with context.DeadlineExceeded", err)
 		}
 	})
+	select {
+	case err := <-first:
+		t.Fatalf("the first start ended (%v) before it was cancelled", err)
+	default:
+	}
 }
 
 // TestManagerRetain: a configuration in keep keeps its process, one that is

@@ -26,7 +26,8 @@
 //	reg := tool.NewRegistry()
 //	if err := reg.Register(lookup{}); err != nil { ... }
 //
-// Naming rules (docs/registry.md) are enforced by Register, RegisterMCP and
-// RegisterServersFile, and again when the runtime opens the registry; every
-// error names both conflicting sides. See docs/partner-tools.md.
+// Naming rules (docs/registry.md) are enforced by Register and RegisterMCP (which
+// harness/mcp.RegisterServersFile calls for each servers.json entry), and
+// again when the runtime opens the registry; every error names both
+// conflicting sides. See docs/partner-tools.md.
 package tool

@@ -34,8 +34,9 @@ type MCPServer struct {
 	Source    string
 	// Secrets are values that must never appear in errors, logs, results
 	// or the journal (docs/limits.md): the harness replaces them with
-	// "[redacted]" in everything the provider sends back. RegisterServersFile
-	// adds every value expanded from ${VAR} and every header value.
+	// "[redacted]" in everything the provider sends back.
+	// mcp.RegisterServersFile adds every value expanded from ${VAR} and
+	// every header value.
 	Secrets []string
 }
 
@@ -158,6 +159,23 @@ func (r *Registry) registerMCP(s MCPServer) error {
 	}
 	r.servers[s.Namespace] = s
 	return nil
+}
+
+// Fail records a registration error that did not come from Register or
+// RegisterMCP, such as a bad entry of a servers.json file (package
+// harness/mcp), so that Freeze reports it and the runtime refuses to open
+// the registry. It returns err, or ErrFrozen (keeping nothing) once the
+// registry is frozen. A nil err is ignored.
+func (r *Registry) Fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.frozen {
+		return ErrFrozen
+	}
+	return r.keep(err)
 }
 
 func (r *Registry) keep(err error) error {

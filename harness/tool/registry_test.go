@@ -226,3 +226,28 @@ func TestRegistryWithServers(t *testing.T) {
 		t.Errorf("RegisterMCP on a generation = %v, want ErrFrozen", err)
 	}
 }
+
+func TestRegistryFail(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Fail(nil); err != nil {
+		t.Errorf("Fail(nil) = %v, want nil", err)
+	}
+	bad := errors.New("servers.json:3:5: unknown field")
+	if err := r.Fail(bad); err != bad {
+		t.Errorf("Fail = %v, want the error itself", err)
+	}
+	if err := r.Fail(ErrFrozen); !errors.Is(err, ErrFrozen) {
+		t.Errorf("Fail(ErrFrozen) = %v", err)
+	}
+	ferr := r.Freeze()
+	if !errors.Is(ferr, bad) || errors.Is(ferr, ErrFrozen) {
+		t.Fatalf("Freeze = %v, want the failed error kept (and ErrFrozen not)", ferr)
+	}
+	late := errors.New("late")
+	if err := r.Fail(late); !errors.Is(err, ErrFrozen) {
+		t.Errorf("Fail after Freeze = %v, want ErrFrozen", err)
+	}
+	if again := r.Freeze(); errors.Is(again, late) || again.Error() != ferr.Error() {
+		t.Errorf("Freeze after a late Fail = %v, want %v", again, ferr)
+	}
+}

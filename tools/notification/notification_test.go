@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -181,38 +183,52 @@ func TestConfirmRejects(t *testing.T) {
 	}
 }
 
+// confirm reports every progressEvery (10 s) that it still waits, and a
+// cancel closes the dialog. The call runs in a synctest bubble: its clock
+// is exact and advances only when every goroutine waits, so the count of
+// events does not depend on the machine's speed.
 func TestConfirmProgressAndCancel(t *testing.T) {
-	old := progressEvery
-	progressEvery = 20 * time.Millisecond
-	defer func() { progressEvery = old }()
-	f := &fakeAdapter{block: true}
-	_, confirm := toolsOf(t, f)
-	var log progressLog
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(110*time.Millisecond, cancel)
-	_, err := confirm.Call(ctx, log.call(), json.RawMessage(`{"question":"?","timeout_seconds":30}`))
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("confirm after cancel = %v, want context.Canceled", err)
-	}
-	if !f.closed {
-		t.Error("the dialog was not closed on cancellation")
-	}
-	if n := len(log.events); n < 3 || n > 6 || !strings.HasPrefix(log.events[0], `waiting for an answer {"timeout_seconds":30,"waited_seconds":`) {
-		t.Errorf("progress events = %q", log.events)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeAdapter{block: true}
+		_, confirm := toolsOf(t, f)
+		var log progressLog
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(45*time.Second, cancel)
+		start := time.Now()
+		_, err := confirm.Call(ctx, log.call(), json.RawMessage(`{"question":"?","timeout_seconds":60}`))
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("confirm after cancel = %v, want context.Canceled", err)
+		}
+		if took := time.Since(start); took != 45*time.Second {
+			t.Errorf("confirm returned after %v, want at the cancel (45s)", took)
+		}
+		if !f.closed {
+			t.Error("the dialog was not closed on cancellation")
+		}
+		var want []string
+		for _, s := range []int{10, 20, 30, 40} {
+			want = append(want, fmt.Sprintf(`waiting for an answer {"timeout_seconds":60,"waited_seconds":%d}`, s))
+		}
+		if fmt.Sprint(log.events) != fmt.Sprint(want) {
+			t.Errorf("progress events = %q, want %q", log.events, want)
+		}
+	})
 }
 
 func TestConfirmStopsOnProgressLimit(t *testing.T) {
-	old := progressEvery
-	progressEvery = time.Millisecond
-	defer func() { progressEvery = old }()
-	f := &fakeAdapter{block: true}
-	_, confirm := toolsOf(t, f)
-	c := tool.NewCall("s", "t", "c", "", tool.Limits{ProgressEvents: 3}, nil)
-	_, err := confirm.Call(context.Background(), c, json.RawMessage(`{"question":"?"}`))
-	if !errors.Is(err, tool.ErrLimit) || !f.closed {
-		t.Errorf("confirm over the progress limit = %v (dialog closed: %v)", err, f.closed)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeAdapter{block: true}
+		_, confirm := toolsOf(t, f)
+		c := tool.NewCall("s", "t", "c", "", tool.Limits{ProgressEvents: 3}, nil)
+		start := time.Now()
+		_, err := confirm.Call(context.Background(), c, json.RawMessage(`{"question":"?","timeout_seconds":60}`))
+		if !errors.Is(err, tool.ErrLimit) || !f.closed {
+			t.Errorf("confirm over the progress limit = %v (dialog closed: %v)", err, f.closed)
+		}
+		if took := time.Since(start); took != 40*time.Second {
+			t.Errorf("confirm stopped after %v, want at the 4th progress event (40s)", took)
+		}
+	})
 }
 
 func TestModelContext(t *testing.T) {

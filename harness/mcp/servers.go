@@ -1,4 +1,4 @@
-package tool
+package mcp
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness/internal/jsonfile"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // lookupEnv reads the environment for ${VAR} expansion; tests replace it.
@@ -19,8 +20,8 @@ var lookupEnv = os.LookupEnv
 // MaxServersFileBytes bounds a servers.json file (1 MiB).
 const MaxServersFileBytes = jsonfile.MaxSize
 
-// RegisterServersFile registers every MCP provider of a servers.json file
-// (docs/registry.md, the --servers flag). Two shapes are read:
+// RegisterServersFile registers in reg every MCP provider of a servers.json
+// file (docs/registry.md, the --servers flag). Two shapes are read:
 //
 //	{"servers": {"acer":   {"transport": "stdio", "command": "bin/acer-mcp",
 //	                        "args": [], "env": {"LOG": "1"}, "cwd": ""},
@@ -45,28 +46,27 @@ const MaxServersFileBytes = jsonfile.MaxSize
 //   - "command" is kept verbatim: a relative program resolves against the
 //     app's install folder when the provider starts (package harness/mcp).
 //   - A relative "cwd" resolves against the folder of the servers.json file.
-//   - Each entry becomes an MCPServer whose Source is "PATH:LINE" (the line of
-//     its namespace key) and goes through RegisterMCP, so the naming rules
-//     apply and their errors name the file and line too.
+//   - Each entry becomes a tool.MCPServer whose Source is "PATH:LINE" (the
+//     line of its namespace key) and goes through reg.RegisterMCP, so the
+//     naming rules apply and their errors name the file and line too.
 //
 // Every bad entry is reported (joined); good entries are still registered.
-// Like every registration error, these are kept and returned again by
-// Freeze. After Freeze it returns ErrFrozen and reads nothing.
-func (r *Registry) RegisterServersFile(path string) error {
-	if r.Frozen() {
-		return ErrFrozen
+// Like every registration error, these are kept by reg (parse errors through
+// reg.Fail) and returned again by Freeze. After Freeze it returns
+// tool.ErrFrozen and reads nothing.
+func RegisterServersFile(reg *tool.Registry, path string) error {
+	if reg.Frozen() {
+		return tool.ErrFrozen
 	}
 	servers, errs := readServersFile(path)
-	if len(errs) > 0 {
-		r.mu.Lock()
-		for _, err := range errs {
-			r.keep(err)
+	for _, err := range errs {
+		if errors.Is(reg.Fail(err), tool.ErrFrozen) {
+			return tool.ErrFrozen
 		}
-		r.mu.Unlock()
 	}
 	for _, s := range servers {
-		if err := r.RegisterMCP(s); err != nil {
-			if errors.Is(err, ErrFrozen) {
+		if err := reg.RegisterMCP(s); err != nil {
+			if errors.Is(err, tool.ErrFrozen) {
 				return err
 			}
 			errs = append(errs, err)
@@ -78,12 +78,12 @@ func (r *Registry) RegisterServersFile(path string) error {
 // ReadServersFile parses a servers.json file without registering anything:
 // the providers in file order, or every problem found. It is what
 // RegisterServersFile and `openworker check --servers` use.
-func ReadServersFile(path string) ([]MCPServer, error) {
+func ReadServersFile(path string) ([]tool.MCPServer, error) {
 	s, errs := readServersFile(path)
 	return s, errors.Join(errs...)
 }
 
-func readServersFile(path string) ([]MCPServer, []error) {
+func readServersFile(path string) ([]tool.MCPServer, []error) {
 	data, err := jsonfile.ReadFile(path, MaxServersFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, []error{fmt.Errorf("servers file %s does not exist; check the --servers path, or write one like {\"servers\": {}}", path)}
@@ -116,7 +116,7 @@ func readServersFile(path string) ([]MCPServer, []error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	var out []MCPServer
+	var out []tool.MCPServer
 	var errs []error
 	for _, f := range list.Fields {
 		s, err := parseServer(path, dir, f, ecosystem)
@@ -129,8 +129,8 @@ func readServersFile(path string) ([]MCPServer, []error) {
 	return out, errs
 }
 
-func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer, error) {
-	s := MCPServer{Namespace: f.Key, Source: fmt.Sprintf("%s:%d", path, f.Line)}
+func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (tool.MCPServer, error) {
+	s := tool.MCPServer{Namespace: f.Key, Source: fmt.Sprintf("%s:%d", path, f.Line)}
 	e := f.Value
 	if err := e.Expect(jsonfile.Object); err != nil {
 		return s, err
@@ -149,7 +149,7 @@ func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer
 		typeKey = "type"
 	}
 	switch s.Transport {
-	case TransportStdio:
+	case tool.TransportStdio:
 		if err := e.Keys(typeKey, "command", "args", "env", "cwd"); err != nil {
 			return s, hintTransport(err, "streamable_http")
 		}
@@ -183,7 +183,7 @@ func parseServer(path, dir string, f *jsonfile.Field, ecosystem bool) (MCPServer
 				s.Dir = filepath.Join(dir, s.Dir)
 			}
 		}
-	case TransportStreamableHTTP:
+	case tool.TransportStreamableHTTP:
 		if err := e.Keys(typeKey, "url", "headers"); err != nil {
 			return s, hintTransport(err, "stdio")
 		}
@@ -267,7 +267,7 @@ func serversTransport(f *jsonfile.Field) (string, error) {
 		return "", err
 	}
 	switch v {
-	case TransportStdio, TransportStreamableHTTP:
+	case tool.TransportStdio, tool.TransportStreamableHTTP:
 		return v, nil
 	case "sse":
 		return "", t.Err("SSE transport is not supported; use streamable_http", "")
@@ -288,18 +288,18 @@ func ecosystemTransport(path string, f *jsonfile.Field) (string, error) {
 		var want string
 		switch v {
 		case "stdio":
-			want = TransportStdio
+			want = tool.TransportStdio
 		case "http", "streamable_http", "streamableHttp":
-			want = TransportStreamableHTTP
+			want = tool.TransportStreamableHTTP
 		case "sse":
 			return "", t.Err("SSE transport is not supported; use streamable_http", `serve the provider over streamable HTTP and set "type": "http"`)
 		default:
 			return "", t.Err(fmt.Sprintf("unknown type %q", v), `use "stdio" or "http"`)
 		}
-		if want == TransportStdio && !cmd {
+		if want == tool.TransportStdio && !cmd {
 			return "", t.Err(fmt.Sprintf("server %q is of type %q but has no \"command\"", f.Key, v), "")
 		}
-		if want == TransportStreamableHTTP && !u {
+		if want == tool.TransportStreamableHTTP && !u {
 			return "", t.Err(fmt.Sprintf("server %q is of type %q but has no \"url\"", f.Key, v), "")
 		}
 	}
@@ -307,9 +307,9 @@ func ecosystemTransport(path string, f *jsonfile.Field) (string, error) {
 	case cmd && u:
 		return "", e.Get("url").Err(fmt.Sprintf("server %q has both \"command\" and \"url\"", f.Key), `keep "command" for a program to start or "url" for a running service`)
 	case cmd:
-		return TransportStdio, nil
+		return tool.TransportStdio, nil
 	case u:
-		return TransportStreamableHTTP, nil
+		return tool.TransportStreamableHTTP, nil
 	}
 	return "", f.Err(path, fmt.Sprintf("server %q has neither \"command\" nor \"url\"", f.Key), `add "command" to start a program or "url" to reach a running service`)
 }

@@ -1,6 +1,8 @@
-package tool
+package mcp
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // fakeEnv replaces the environment seen by ${VAR} expansion for one test.
@@ -21,23 +24,34 @@ func fakeEnv(t *testing.T, env map[string]string) {
 
 var testEnv = map[string]string{"ACER_TOKEN": "s3cret", "LIGHTS_TOKEN": "l1ghts", "EMPTY": ""}
 
+// namedTool is a minimal native tool with a given qualified name.
+type namedTool struct{ name string }
+
+func (n namedTool) Descriptor() tool.Descriptor {
+	return tool.Descriptor{Name: n.name, Version: "1.0.0", InputSchema: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (namedTool) Call(context.Context, *tool.Call, json.RawMessage) (tool.Output, error) {
+	return tool.Output{}, nil
+}
+
 func serversPath(name string) string { return filepath.Join("testdata", "servers", name) }
 
 func TestRegisterServersFileGood(t *testing.T) {
 	fakeEnv(t, testEnv)
-	r := NewRegistry()
+	r := tool.NewRegistry()
 	p := serversPath("good.json")
-	if err := r.RegisterServersFile(p); err != nil {
+	if err := RegisterServersFile(r, p); err != nil {
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(filepath.Dir(p))
-	want := []MCPServer{
-		{Namespace: "acer", Transport: TransportStdio, Program: "bin/acer-mcp-launcher", Args: []string{"--log", "debug"},
+	want := []tool.MCPServer{
+		{Namespace: "acer", Transport: tool.TransportStdio, Program: "bin/acer-mcp-launcher", Args: []string{"--log", "debug"},
 			Env: map[string]string{"LOG": "1", "TOKEN": "s3cret", "PRICE": "$5 and $HOME"},
 			Dir: filepath.Join(abs, "work"), Source: p + ":3", Secrets: []string{"s3cret"}},
-		{Namespace: "lights", Transport: TransportStreamableHTTP, URL: "http://127.0.0.1:8931/mcp",
+		{Namespace: "lights", Transport: tool.TransportStreamableHTTP, URL: "http://127.0.0.1:8931/mcp",
 			Headers: map[string]string{"Authorization": "Bearer l1ghts"}, Source: p + ":10", Secrets: []string{"Bearer l1ghts", "l1ghts"}},
-		{Namespace: "plain", Transport: TransportStdio, Program: "/usr/bin/plain", Source: p + ":15"},
+		{Namespace: "plain", Transport: tool.TransportStdio, Program: "/usr/bin/plain", Source: p + ":15"},
 	}
 	if d := cmp.Diff(want, r.Servers()); d != "" {
 		t.Errorf("Servers() (-want +got):\n%s", d)
@@ -49,19 +63,19 @@ func TestRegisterServersFileGood(t *testing.T) {
 
 func TestRegisterServersFileEcosystem(t *testing.T) {
 	fakeEnv(t, testEnv)
-	r := NewRegistry()
+	r := tool.NewRegistry()
 	p := serversPath("ecosystem.json")
-	if err := r.RegisterServersFile(p); err != nil {
+	if err := RegisterServersFile(r, p); err != nil {
 		t.Fatal(err)
 	}
-	want := []MCPServer{
-		{Namespace: "files", Transport: TransportStdio, Program: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"},
+	want := []tool.MCPServer{
+		{Namespace: "files", Transport: tool.TransportStdio, Program: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"},
 			Env: map[string]string{"A": "s3cret"}, Source: p + ":3", Secrets: []string{"s3cret"}},
-		{Namespace: "remote", Transport: TransportStreamableHTTP, URL: "https://127.0.0.1:9443/mcp", Headers: map[string]string{"X-Key": "l1ghts"}, Source: p + ":4", Secrets: []string{"l1ghts"}},
-		{Namespace: "typed-http", Transport: TransportStreamableHTTP, URL: "http://localhost:1/mcp", Source: p + ":6"},
-		{Namespace: "typed-s_h", Transport: TransportStreamableHTTP, URL: "http://localhost:3/mcp", Source: p + ":8"},
-		{Namespace: "typed-sh", Transport: TransportStreamableHTTP, URL: "http://localhost:2/mcp", Source: p + ":7"},
-		{Namespace: "typed-stdio", Transport: TransportStdio, Program: "tool", Source: p + ":5"},
+		{Namespace: "remote", Transport: tool.TransportStreamableHTTP, URL: "https://127.0.0.1:9443/mcp", Headers: map[string]string{"X-Key": "l1ghts"}, Source: p + ":4", Secrets: []string{"l1ghts"}},
+		{Namespace: "typed-http", Transport: tool.TransportStreamableHTTP, URL: "http://localhost:1/mcp", Source: p + ":6"},
+		{Namespace: "typed-s_h", Transport: tool.TransportStreamableHTTP, URL: "http://localhost:3/mcp", Source: p + ":8"},
+		{Namespace: "typed-sh", Transport: tool.TransportStreamableHTTP, URL: "http://localhost:2/mcp", Source: p + ":7"},
+		{Namespace: "typed-stdio", Transport: tool.TransportStdio, Program: "tool", Source: p + ":5"},
 	}
 	if d := cmp.Diff(want, r.Servers()); d != "" {
 		t.Errorf("Servers() (-want +got):\n%s", d)
@@ -98,9 +112,9 @@ func TestRegisterServersFileErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			r := NewRegistry()
+			r := tool.NewRegistry()
 			p := serversPath(tc.file)
-			err := r.RegisterServersFile(p)
+			err := RegisterServersFile(r, p)
 			var e *jsonfile.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("RegisterServersFile = %v, want a positioned error", err)
@@ -122,7 +136,7 @@ func TestServersFileNeverLeaksSecrets(t *testing.T) {
 	fakeEnv(t, testEnv)
 	// unset-env.json expands ACER_TOKEN successfully before failing on the
 	// next variable: the error must not carry the expanded value.
-	err := NewRegistry().RegisterServersFile(serversPath("unset-env.json"))
+	err := RegisterServersFile(tool.NewRegistry(), serversPath("unset-env.json"))
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("error = %v", err)
 	}
@@ -131,7 +145,7 @@ func TestServersFileNeverLeaksSecrets(t *testing.T) {
 func TestRegisterServersFileMissingAndLarge(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.json")
-	err := NewRegistry().RegisterServersFile(missing)
+	err := RegisterServersFile(tool.NewRegistry(), missing)
 	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "does not exist; check the --servers path") {
 		t.Errorf("missing file: %v", err)
 	}
@@ -140,11 +154,11 @@ func TestRegisterServersFileMissingAndLarge(t *testing.T) {
 	if err := os.WriteFile(big, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err = NewRegistry().RegisterServersFile(big)
+	err = RegisterServersFile(tool.NewRegistry(), big)
 	if err == nil || !strings.Contains(err.Error(), big) || !strings.Contains(err.Error(), "the limit is 1048576 bytes") {
 		t.Errorf("big file: %v", err)
 	}
-	if err := NewRegistry().RegisterServersFile(dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
+	if err := RegisterServersFile(tool.NewRegistry(), dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Errorf("folder: %v", err)
 	}
 }
@@ -192,8 +206,8 @@ func TestServersFileURLMustBeLoopback(t *testing.T) {
 
 func TestRegisterServersFileNamingRules(t *testing.T) {
 	p := serversPath("reserved.json")
-	r := NewRegistry()
-	err := r.RegisterServersFile(p)
+	r := tool.NewRegistry()
+	err := RegisterServersFile(r, p)
 	for _, frag := range []string{
 		`MCP provider "openworker" from ` + p + `:3: namespace "openworker" is reserved`,
 		`MCP provider "bad ns" from ` + p + `:4: namespace "bad ns" has ' ' at byte 3`,
@@ -208,7 +222,7 @@ func TestRegisterServersFileNamingRules(t *testing.T) {
 	if ferr := r.Freeze(); ferr == nil || !strings.Contains(ferr.Error(), "reserved") || !strings.Contains(ferr.Error(), "bad ns") {
 		t.Errorf("Freeze = %v, want both kept errors", ferr)
 	}
-	if err := r.RegisterServersFile(p); !errors.Is(err, ErrFrozen) {
+	if err := RegisterServersFile(r, p); !errors.Is(err, tool.ErrFrozen) {
 		t.Errorf("after Freeze: %v, want ErrFrozen", err)
 	}
 }
@@ -217,32 +231,32 @@ func TestServersFileNamespaceConflicts(t *testing.T) {
 	fakeEnv(t, testEnv)
 	good, other := serversPath("good.json"), serversPath("other-acer.json")
 
-	r := NewRegistry()
-	if err := r.RegisterServersFile(good); err != nil {
+	r := tool.NewRegistry()
+	if err := RegisterServersFile(r, good); err != nil {
 		t.Fatal(err)
 	}
-	err := r.RegisterServersFile(other)
+	err := RegisterServersFile(r, other)
 	want := `namespace "acer" has two MCP providers: MCP provider "acer" from ` + good + `:3 and MCP provider "acer" from ` + other + `:3`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("second provider: %v, want %q", err, want)
 	}
 
-	r = NewRegistry()
+	r = tool.NewRegistry()
 	if err := r.Register(namedTool{"acer.battery_get"}); err != nil {
 		t.Fatal(err)
 	}
-	err = r.RegisterServersFile(other)
-	want = `namespace "acer" of MCP provider "acer" from ` + other + `:3 is already the namespace of native tool "acer.battery_get" (tool.namedTool)`
+	err = RegisterServersFile(r, other)
+	want = `namespace "acer" of MCP provider "acer" from ` + other + `:3 is already the namespace of native tool "acer.battery_get" (mcp.namedTool)`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("native first: %v, want %q", err, want)
 	}
 
-	r = NewRegistry()
-	if err := r.RegisterServersFile(other); err != nil {
+	r = tool.NewRegistry()
+	if err := RegisterServersFile(r, other); err != nil {
 		t.Fatal(err)
 	}
 	err = r.Register(namedTool{"acer.battery_get"})
-	want = `namespace "acer" of native tool "acer.battery_get" (tool.namedTool) is already the namespace of MCP provider "acer" from ` + other + `:3`
+	want = `namespace "acer" of native tool "acer.battery_get" (mcp.namedTool) is already the namespace of MCP provider "acer" from ` + other + `:3`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("servers file first: %v, want %q", err, want)
 	}
