@@ -13,7 +13,6 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -49,7 +48,9 @@ type App struct {
 	modelErr         error            // why there is no model provider
 	modelDescription string           // Describe() of the provider new chats use
 	keychainErr      error            // the keychain could not be read
-	serversLoaded    string           // servers.json registered at start
+	serversLoaded    string           // the servers.json whose providers are in use
+	serversErr       error            // the last problem reading it, or nil
+	serversWatcher   *dirWatcher
 	rtErr            error            // why rt is nil
 	notices          []Notice         // problems found at start, shown by the UI
 	modelBaseURL     string           // the model's base URL in use (defaults applied)
@@ -130,7 +131,6 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		a.notice(NoticeError, "Settings were not loaded: "+err.Error())
 	}
 	a.settings = cfg.override(s)
-	a.registerServers()
 	if j, err := journal.Open(paths.Journal, nil); err != nil {
 		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
 	} else {
@@ -149,6 +149,9 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	}
 	if a.journal != nil {
 		a.openRuntime()
+		if err := a.applyServersLocked(); err != nil {
+			a.notice(NoticeError, "servers.json: "+err.Error())
+		}
 		a.applyModelLocked()
 		if a.modelErr == nil {
 			if msg := modelUnreachable(a.modelBaseURL); msg != "" {
@@ -188,27 +191,6 @@ func (c config) override(s Settings) Settings {
 		s.CoworkersDir = c.Coworkers
 	}
 	return s
-}
-
-// registerServers registers the servers.json providers before the registry
-// freezes. A file with an error is not registered at all (so one typo does
-// not stop the app); the error is shown as a notice naming file and line.
-func (a *App) registerServers() {
-	path := a.settings.ServersPath
-	if path == "" || a.reg == nil || a.reg.Frozen() {
-		return
-	}
-	servers, err := mcp.ReadServersFile(path)
-	if err != nil {
-		a.notice(NoticeError, "servers.json was not loaded, its MCP providers are unavailable: "+err.Error())
-		return
-	}
-	a.serversLoaded = path
-	for _, s := range servers {
-		if err := a.reg.RegisterMCP(s); err != nil {
-			a.notice(NoticeError, "servers.json: "+err.Error())
-		}
-	}
 }
 
 // recoveredNotice is the one notice for what the journal recovered at
@@ -265,6 +247,7 @@ func (a *App) startup() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.rewatchLocked()
+	a.rewatchServersLocked()
 	startTestHook(a)
 }
 
@@ -275,7 +258,8 @@ func (a *App) shutdown() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	_ = a.watcher.Close()
-	a.watcher = nil
+	_ = a.serversWatcher.Close()
+	a.watcher, a.serversWatcher = nil, nil
 	var errs []error
 	if a.rt != nil {
 		errs = append(errs, a.rt.Close()) // every chat, and every provider process once

@@ -117,3 +117,75 @@ func TestSettingsChangesKeepOneProviderProcess(t *testing.T) {
 		t.Errorf("Info = model %q approval %q; want the settings new chats use", info.Model, info.ApprovalMode)
 	}
 }
+
+// TestServersFileLiveReload: an edit of servers.json applies while the
+// app runs (no restart): a new provider is there for the coworkers list and
+// new chats, an unchanged one keeps its process, a broken edit is a notice
+// naming the file and line and changes nothing, and Settings can switch
+// the file off.
+func TestServersFileLiveReload(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := filepath.Join(t.TempDir(), "servers.json")
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(servers, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entry := func(extra string) string {
+		b, _ := json.Marshal(map[string]any{"transport": "stdio", "command": exe, "env": map[string]string{serveDeviceEnv: "1", "EXTRA": extra}})
+		return string(b)
+	}
+	write(`{"servers": {"device": ` + entry("a") + `}}`)
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Approve: "bypass"}})
+	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
+	writeBundle(t, e.bundles, "dev2", "device2.battery_status_get")
+	listed := func(l CoworkerList, id string) bool {
+		for _, c := range l.Coworkers {
+			if c.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	if _, err := e.app.OpenChat("dev"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.OpenChat("dev2"); err == nil {
+		t.Fatal("dev2 opened before its provider was added")
+	}
+
+	write(`{"servers": {"device": ` + entry("a") + `, "device2": ` + entry("b") + `}}`)
+	e.rec.waitFor(t, EventCoworkersChanged, func(p any) bool { return listed(p.(CoworkerList), "dev2") })
+	if _, err := e.app.OpenChat("dev2"); err != nil {
+		t.Fatalf("dev2 after the edit: %v", err)
+	}
+	if n := providerChildren(t); n != 2 {
+		t.Errorf("%d provider processes; want 2 (device kept its process, device2 started)", n)
+	}
+
+	write("{\"servers\": {\n  \"device\": {\"transport\": \"stdio\", \"comand\": \"x\"}}}")
+	n := e.rec.waitFor(t, EventNotice, func(p any) bool { return strings.Contains(p.(Notice).Message, servers+":2:") }).(Notice)
+	if n.Level != NoticeError {
+		t.Errorf("notice = %+v", n)
+	}
+	if _, err := e.app.OpenChat("dev2"); err != nil {
+		t.Errorf("a broken servers.json dropped the providers in use: %v", err)
+	}
+	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:") {
+		t.Errorf("ServersError = %q; want the file and line", v.ServersError)
+	}
+
+	v, _ := e.app.GetSettings()
+	s := v.Settings
+	s.ServersPath = ""
+	if v, err = e.app.SaveSettings(s); err != nil || v.ServersError != "" || v.ServersLoaded != "" {
+		t.Fatalf("SaveSettings without servers.json = %+v, %v", v, err)
+	}
+	if _, err := e.app.OpenChat("dev"); err == nil {
+		t.Error("dev opened after servers.json was switched off")
+	}
+}

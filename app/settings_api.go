@@ -25,8 +25,10 @@ type SettingsView struct {
 	// address (see modelUnreachable); "" otherwise.
 	ModelWarning  string `json:"model_warning"`
 	SettingsFile  string `json:"settings_file"`
-	ServersLoaded string `json:"servers_loaded"` // servers.json in use since start
-	Restart       bool   `json:"restart"`        // a change needs a restart (servers.json)
+	ServersLoaded string `json:"servers_loaded"` // the servers.json whose providers are in use
+	// ServersError is the last problem reading servers.json (file, line,
+	// column and fix), or "": the providers in use stay until it is fixed.
+	ServersError string `json:"servers_error"`
 }
 
 // GetSettings returns the settings in use.
@@ -53,13 +55,16 @@ func (a *App) viewLocked() SettingsView {
 	} else {
 		v.ModelWarning = modelUnreachable(a.modelBaseURL)
 	}
-	v.Restart = a.settings.ServersPath != a.serversLoaded
+	if a.serversErr != nil {
+		v.ServersError = a.serversErr.Error()
+	}
 	return v
 }
 
 // SaveSettings validates and saves s, then applies it: new chats use the
-// new provider, folder and approval mode at once; chats already open keep
-// theirs. A changed servers.json path applies at the next start.
+// new model, folder, approval mode and servers.json at once; chats already
+// open keep theirs. A servers.json with an error is reported in the view
+// (ServersError) and changes no provider.
 func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
 	s.Anthropic.BaseURL = strings.TrimSpace(s.Anthropic.BaseURL)
@@ -72,8 +77,14 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
+	serversChanged := s.ServersPath != a.settings.ServersPath
 	a.settings = s
 	a.applyModelLocked()
+	if serversChanged {
+		_ = a.applyServersLocked() // its error is in the view
+		a.rewatchServersLocked()
+		dirChanged = true // the coworkers resolve anew
+	}
 	if dirChanged {
 		a.rewatchLocked()
 		dir := a.coworkersDir()

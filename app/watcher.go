@@ -26,6 +26,7 @@ const watchDepth = 4
 type dirWatcher struct {
 	w        *fsnotify.Watcher
 	root     string
+	only     string // when set, the one file under root whose changes count
 	onChange func()
 	done     chan struct{}
 	wg       sync.WaitGroup
@@ -51,6 +52,9 @@ func watchDir(root string, onChange func()) (*dirWatcher, error) {
 func (d *dirWatcher) addTree() error {
 	if err := d.w.Add(d.root); err != nil {
 		return err
+	}
+	if d.only != "" {
+		return nil
 	}
 	_ = filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil || !e.IsDir() || p == d.root {
@@ -91,7 +95,7 @@ func (d *dirWatcher) loop() {
 			if !ok {
 				return
 			}
-			if ev.Op == fsnotify.Chmod {
+			if ev.Op == fsnotify.Chmod || d.only != "" && filepath.Clean(ev.Name) != d.only {
 				continue
 			}
 			if timer == nil {
@@ -110,6 +114,28 @@ func (d *dirWatcher) loop() {
 			d.onChange()
 		}
 	}
+}
+
+// watchFile calls onChange (debounced as watchDir) when the file at path is
+// written, replaced (an editor's save-by-rename), created or removed. It
+// watches the file's folder, since a replaced file is a new inode.
+func watchFile(path string, onChange func()) (*dirWatcher, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	d := &dirWatcher{w: w, root: filepath.Dir(abs), only: filepath.Clean(abs), onChange: onChange, done: make(chan struct{})}
+	if err := d.addTree(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	d.wg.Add(1)
+	go d.loop()
+	return d, nil
 }
 
 // Close stops watching and waits for the loop to end.

@@ -71,8 +71,9 @@ export interface ChatInfo {
   coworker: string;
   coworker_name: string;
   identity: string;
-  model: string;
+  model: string; // what the chat was opened with and keeps
   approval_mode: string;
+  running: boolean;
   tools: ToolInfo[] | null;
 }
 
@@ -89,6 +90,7 @@ export interface HarnessEvent {
   data?: unknown;
   status?: string;
   error?: string;
+  code?: string; // machine-readable reason of an error, warning or failed turn
   duration_ms?: number;
   attempt?: number;
 }
@@ -155,7 +157,7 @@ export interface SettingsView {
   model_warning: string;
   settings_file: string;
   servers_loaded: string;
-  restart: boolean;
+  servers_error: string;
 }
 
 export interface JournalSession {

@@ -117,6 +117,7 @@ export namespace app {
 	    identity: string;
 	    model: string;
 	    approval_mode: string;
+	    running: boolean;
 	    tools: ToolInfo[];
 	
 	    static createFrom(source: any = {}) {
@@ -131,6 +132,7 @@ export namespace app {
 	        this.identity = source["identity"];
 	        this.model = source["model"];
 	        this.approval_mode = source["approval_mode"];
+	        this.running = source["running"];
 	        this.tools = this.convertValues(source["tools"], ToolInfo);
 	    }
 	
@@ -343,7 +345,7 @@ export namespace app {
 	    model_warning: string;
 	    settings_file: string;
 	    servers_loaded: string;
-	    restart: boolean;
+	    servers_error: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -360,7 +362,7 @@ export namespace app {
 	        this.model_warning = source["model_warning"];
 	        this.settings_file = source["settings_file"];
 	        this.servers_loaded = source["servers_loaded"];
-	        this.restart = source["restart"];
+	        this.servers_error = source["servers_error"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -430,6 +432,7 @@ export namespace harness {
 	    text: string;
 	    attempts: number;
 	    calls: number;
+	    code?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new TurnResult(source);
@@ -443,6 +446,7 @@ export namespace harness {
 	        this.text = source["text"];
 	        this.attempts = source["attempts"];
 	        this.calls = source["calls"];
+	        this.code = source["code"];
 	    }
 	}
 
