@@ -51,9 +51,9 @@ type App struct {
 	serversLoaded    string           // the servers.json whose providers are in use
 	serversErr       error            // the last problem reading it, or nil
 	serversWatcher   *dirWatcher
-	rtErr            error            // why rt is nil
-	notices          []Notice         // problems found at start, shown by the UI
-	modelBaseURL     string           // the model's base URL in use (defaults applied)
+	rtErr            error    // why rt is nil
+	notices          []Notice // problems found at start, shown by the UI
+	modelBaseURL     string   // the model's base URL in use (defaults applied)
 	watcher          *dirWatcher
 }
 
