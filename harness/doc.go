@@ -11,9 +11,13 @@
 //
 // Embed it with Open:
 //
-//	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, DBPath: db, Model: provider})
-//	s, err := rt.NewSession(ctx, "device-assistant")
-//	res, err := s.Send(ctx, "How is my battery?", func(e harness.Event) { ... })
+//	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, DBPath: db}) // once per process
+//	s, err := rt.NewSession(ctx, "device-assistant", harness.SessionOptions{Model: provider})
+//	res, err := s.TrySend(ctx, "How is my battery?", func(e harness.Event) { ... })
+//
+// The runtime lives as long as the process (journal, MCP processes, open
+// sessions, registry generations: docs/cli.md#embedding); each session
+// keeps the SessionOptions and the registry generation it was opened with.
 //
 // The harness knows no window: consent goes through a consent.Prompter and
 // events through a Sink.
