@@ -141,21 +141,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 	reg := g.reg
 	names := b.Tools.Explicit()
 	whole := b.Tools.WholeProviders()
-	// Every provider the selection names starts and lists at once.
-	var discover []string
-	for _, ns := range whole {
-		if _, ok := reg.Server(ns); ok {
-			discover = append(discover, ns)
-		}
-	}
-	for _, name := range names {
-		if ns, _, err := tool.SplitName(name); err == nil && !reg.IsNative(ns) {
-			if _, ok := reg.Server(ns); ok {
-				discover = append(discover, ns)
-			}
-		}
-	}
-	cats := rt.catalogs(ctx, g, discover)
+	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names)) // all at once
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
 		c := cats[ns]
 		if c.err != nil {
@@ -253,6 +239,25 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 			Msg: "the manifest's policy names it, but the selection does not contain it; fix the name (names are exact and case-sensitive) or remove the entry"}
 	}
 	return res, nil
+}
+
+// providersOf lists the registered MCP namespaces a selection names: its
+// whole providers and the namespaces of its explicit names.
+func providersOf(reg *tool.Registry, whole, names []string) []string {
+	var out []string
+	for _, ns := range whole {
+		if _, ok := reg.Server(ns); ok {
+			out = append(out, ns)
+		}
+	}
+	for _, name := range names {
+		if ns, _, err := tool.SplitName(name); err == nil && !reg.IsNative(ns) {
+			if _, ok := reg.Server(ns); ok {
+				out = append(out, ns)
+			}
+		}
+	}
+	return out
 }
 
 // pinDescriptor computes the digests a session pins for one descriptor: each

@@ -128,21 +128,8 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 	}
 	s := rt.session(gen, id, so, res, identity, parts)
 	s.seq = len(turns)
-	for _, m := range msgs {
-		var mm model.Message
-		err := json.Unmarshal(m.Content, &mm)
-		if err == nil {
-			switch {
-			case mm.Role != model.User && mm.Role != model.Assistant && mm.Role != model.ToolRole:
-				err = fmt.Errorf("role %q", mm.Role)
-			case string(mm.Role) != m.Role:
-				err = fmt.Errorf("role %q in a %q row", mm.Role, m.Role)
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("session %s cannot be resumed: journaled message %d is not a message the model can be sent (%v); the journal may have been edited: run `openworker journal verify`", id, m.ID, err)
-		}
-		s.history = append(s.history, mm)
+	if s.history, err = history(id, msgs); err != nil {
+		return nil, err
 	}
 	if err := rt.journal.ReopenSession(ctx, id, journal.Reopening{Provider: so.Model.Name(), Model: so.Model.Describe(), Approve: string(so.Approve)}); err != nil {
 		if errors.Is(err, journal.ErrHeldElsewhere) {
@@ -157,6 +144,29 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 		return nil, err
 	}
 	return s, nil
+}
+
+// history decodes the journaled messages of session id, refusing one that
+// is not a message the model can be sent (an edited journal).
+func history(id string, msgs []journal.Message) ([]model.Message, error) {
+	out := make([]model.Message, 0, len(msgs))
+	for _, m := range msgs {
+		var mm model.Message
+		err := json.Unmarshal(m.Content, &mm)
+		if err == nil {
+			switch {
+			case mm.Role != model.User && mm.Role != model.Assistant && mm.Role != model.ToolRole:
+				err = fmt.Errorf("role %q", mm.Role)
+			case string(mm.Role) != m.Role:
+				err = fmt.Errorf("role %q in a %q row", mm.Role, m.Role)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("session %s cannot be resumed: journaled message %d is not a message the model can be sent (%v); the journal may have been edited: run `openworker journal verify`", id, m.ID, err)
+		}
+		out = append(out, mm)
+	}
+	return out, nil
 }
 
 // answerDangling rebuilds the history so that every assistant tool call is
