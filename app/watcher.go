@@ -33,11 +33,16 @@ type dirWatcher struct {
 }
 
 func watchDir(root string, onChange func()) (*dirWatcher, error) {
+	return newWatcher(root, "", onChange)
+}
+
+// newWatcher watches root (and, when only is "", its tree).
+func newWatcher(root, only string, onChange func()) (*dirWatcher, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	d := &dirWatcher{w: w, root: root, onChange: onChange, done: make(chan struct{})}
+	d := &dirWatcher{w: w, root: root, only: only, onChange: onChange, done: make(chan struct{})}
 	if err := d.addTree(); err != nil {
 		w.Close()
 		return nil, err
@@ -124,18 +129,7 @@ func watchFile(path string, onChange func()) (*dirWatcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return nil, err
-	}
-	d := &dirWatcher{w: w, root: filepath.Dir(abs), only: filepath.Clean(abs), onChange: onChange, done: make(chan struct{})}
-	if err := d.addTree(); err != nil {
-		w.Close()
-		return nil, err
-	}
-	d.wg.Add(1)
-	go d.loop()
-	return d, nil
+	return newWatcher(filepath.Dir(abs), filepath.Clean(abs), onChange)
 }
 
 // Close stops watching and waits for the loop to end.

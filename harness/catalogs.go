@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/openworker/desktop/harness/mcp"
 )
@@ -32,32 +31,20 @@ func (rt *Runtime) provider(ctx context.Context, g *generation, ns string) (*mcp
 // take a second to start take about a second, not ten. Every namespace
 // gets an entry; failures are in its err.
 func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []string) map[string]*catalog {
-	out := make(map[string]*catalog, len(namespaces))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, rt.opts.Parallel)
+	var unique []string
+	seen := make(map[string]bool, len(namespaces))
 	for _, ns := range namespaces {
-		mu.Lock()
-		_, dup := out[ns]
-		if !dup {
-			out[ns] = nil
+		if !seen[ns] {
+			seen[ns] = true
+			unique = append(unique, ns)
 		}
-		mu.Unlock()
-		if dup {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			c := rt.listCatalog(ctx, g, ns)
-			mu.Lock()
-			out[ns] = c
-			mu.Unlock()
-		}()
 	}
-	wg.Wait()
+	list := make([]*catalog, len(unique))
+	forEach(len(unique), rt.opts.Parallel, func(i int) { list[i] = rt.listCatalog(ctx, g, unique[i]) })
+	out := make(map[string]*catalog, len(unique))
+	for i, ns := range unique {
+		out[ns] = list[i]
+	}
 	return out
 }
 

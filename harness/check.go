@@ -71,36 +71,28 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 			Message: le.Error(), Reason: le.Msg, Fix: le.Fix})
 	}
 	results := make([]checked, len(set.Bundles))
-	sem := make(chan struct{}, rt.opts.Parallel)
-	var wg sync.WaitGroup
-	for i, b := range set.Bundles {
+	forEach(len(set.Bundles), rt.opts.Parallel, func(i int) {
+		b := set.Bundles[i]
 		key := checkKey{gen: g.id, dir: b.Dir, digest: b.Digest}
 		if r, ok := rt.checks.get(key); ok {
 			results[i] = r
-			continue
+			return
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			bctx, cancel := ctx, context.CancelFunc(func() {})
-			if rt.opts.CheckTimeout > 0 {
-				bctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
-			}
-			defer cancel()
-			res, err := rt.resolve(bctx, g, b)
-			r := checked{err: err}
-			if err == nil {
-				r.tools = res.Tools
-			}
-			results[i] = r
-			if bctx.Err() == nil {
-				rt.checks.put(key, r)
-			}
-		}()
-	}
-	wg.Wait()
+		bctx, cancel := ctx, context.CancelFunc(func() {})
+		if rt.opts.CheckTimeout > 0 {
+			bctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
+		}
+		defer cancel()
+		res, err := rt.resolve(bctx, g, b)
+		r := checked{err: err}
+		if err == nil {
+			r.tools = res.Tools
+		}
+		results[i] = r
+		if bctx.Err() == nil { // a timeout or a cancel is tried again next time
+			rt.checks.put(key, r)
+		}
+	})
 	for i, b := range set.Bundles {
 		r := results[i]
 		if r.err != nil {
