@@ -20,6 +20,7 @@ import (
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestToolsAndResumeWhileATurnRuns: the app reads a chat's tools and
@@ -230,4 +231,40 @@ func alive(pid int) bool {
 	}
 	f := strings.Fields(string(b))
 	return len(f) < 3 || f[2] != "Z"
+}
+
+// TestResumeWhileClosing: a resume that comes after a close has begun (the
+// stdio protocol's session.close then session.open, a chat closed and
+// continued at once) waits for the close and reopens the session from the
+// journal, instead of returning the session that is going away.
+func TestResumeWhileClosing(t *testing.T) {
+	g := newGate()
+	e := newEnv(t, envOpts{mode: consent.Ask, prompter: g, tools: []tool.Tool{&testTool{name: "test.echo", risk: tool.ReadOnly}},
+		selected: []string{"test.echo"}, replies: []modeltest.Reply{
+			{ToolCalls: []model.ToolCall{call("c1", "test__echo", `{}`)}}, {Text: "after resume"}}})
+	s := e.open()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	turn := make(chan error, 1)
+	go func() { _, err := s.Send(ctx, "echo", nil); turn <- err }()
+	<-g.asked // the turn runs
+	closed := s.CloseAsync()
+	rs, err := e.rt.ResumeSession(ctx, s.ID(), e.so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs == s {
+		t.Fatal("ResumeSession returned the session that was being closed")
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	<-turn
+	if got, ok := e.rt.Session(s.ID()); !ok || got != rs {
+		t.Fatal("the reopened session is not the open one")
+	}
+	res, err := rs.TrySend(ctx, "again", nil)
+	if err != nil || res.Text != "after resume" {
+		t.Fatalf("a turn in the reopened session = %+v, %v", res, err)
+	}
 }

@@ -47,7 +47,8 @@ func (e heldError) Unwrap() error { return journal.ErrHeldElsewhere }
 // finished), so the history is one every provider accepts. Grants of the
 // earlier process are not restored: the person is asked again. Resuming a
 // session this Runtime already holds returns that Session as it is, with
-// the options it was opened with (so is then ignored). A resumed session
+// the options it was opened with (so is then ignored); one being closed is
+// reopened once its close is journaled. A resumed session
 // uses the newest registry generation and the settings in so.
 func (rt *Runtime) ResumeSession(ctx context.Context, id string, so SessionOptions) (*Session, error) {
 	so, err := rt.sessionOptions(so)
@@ -57,7 +58,15 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string, so SessionOptio
 	rt.resumeMu.Lock()
 	defer rt.resumeMu.Unlock()
 	if live, ok := rt.Session(id); ok {
-		return live, nil
+		done := live.closingDone()
+		if done == nil {
+			return live, nil
+		}
+		select { // being closed: reopen it once the close is journaled
+		case <-done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("resume session %s: it is being closed: %w", id, ctx.Err())
+		}
 	}
 	gen, err := rt.acquire()
 	if err != nil {

@@ -129,9 +129,8 @@ func (rt *Runtime) SetServers(servers []tool.MCPServer) error {
 	}
 	rt.install(reg)
 	rt.checks.reset()
-	keep := rt.liveServersLocked()
 	rt.mu.Unlock()
-	if perr := rt.mcp.Retain(keep); perr != nil {
+	if perr := rt.mcp.Retain(rt.liveServers); perr != nil {
 		rt.opts.Logger.Warn("end unused MCP providers", "err", perr)
 	}
 	return err
@@ -159,16 +158,20 @@ func (rt *Runtime) release(g *generation) {
 		return
 	}
 	delete(rt.gens, g.id)
-	keep := rt.liveServersLocked()
 	rt.mu.Unlock()
-	if err := rt.mcp.Retain(keep); err != nil {
+	if err := rt.mcp.Retain(rt.liveServers); err != nil {
 		rt.opts.Logger.Warn("end unused MCP providers", "err", err)
 	}
 }
 
-// liveServersLocked lists the providers of the generations in use: the
-// newest, and every older one a session still uses (dropping the others).
-func (rt *Runtime) liveServersLocked() []tool.MCPServer {
+// liveServers lists the providers of the generations in use: the newest,
+// and every older one a session still uses (forgetting the others). It is
+// the keep list of mcp.Manager.Retain, evaluated under the Manager's lock
+// (the lock order is Manager, then Runtime; the Runtime never calls the
+// Manager with rt.mu held).
+func (rt *Runtime) liveServers() []tool.MCPServer {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
 	var out []tool.MCPServer
 	for id, g := range rt.gens {
 		if g != rt.gen && g.refs <= 0 {

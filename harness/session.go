@@ -36,8 +36,10 @@ type Session struct {
 	history []model.Message
 	seq     int
 	cancel  context.CancelFunc // of the running turn
+	closing bool               // Close has begun
 	closed  bool
-	failure string // why the last turn failed, or ""
+	failure string        // why the last turn failed, or ""
+	done    chan struct{} // closed when Close has journaled the end
 }
 
 // ErrSessionClosed is returned by Send on a closed session.
@@ -137,7 +139,7 @@ func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker str
 
 // session builds a Session on gen with its own consent engine.
 func (rt *Runtime) session(gen *generation, id string, so SessionOptions, res *Resolution, identity string, parts consent.IdentityParts) *Session {
-	s := &Session{rt: rt, gen: gen, opts: so, id: id, res: res, identity: identity, parts: parts, opened: sessionOrder.Add(1),
+	s := &Session{rt: rt, gen: gen, opts: so, id: id, res: res, identity: identity, parts: parts, opened: sessionOrder.Add(1), done: make(chan struct{}),
 		consent: &consent.Engine{Mode: so.Approve, Prompter: so.Prompter, Timeout: so.PromptTimeout}}
 	if rt.journal != nil {
 		s.consent.Store = rt.journal
@@ -206,9 +208,10 @@ func (s *Session) Cancel() {
 // access of the session, journals the session closed — or failed, when its
 // last turn failed — and gives back its registry generation (an older
 // generation's providers end with its last session). Closing twice is
-// harmless.
+// harmless. From the moment Close begins, ResumeSession of the session
+// waits for it to end and then reopens it from the journal.
 func (s *Session) Close() error {
-	s.Cancel()
+	s.beginClose()
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
 	s.mu.Lock()
@@ -219,6 +222,7 @@ func (s *Session) Close() error {
 	s.closed = true
 	failure := s.failure
 	s.mu.Unlock()
+	defer close(s.done)
 	s.revokeAll()
 	s.rt.mu.Lock()
 	delete(s.rt.sessions, s.id)
@@ -228,6 +232,38 @@ func (s *Session) Close() error {
 		return s.rt.journal.FinishSession(context.Background(), s.id, journal.SessionFailed, failure)
 	}
 	return s.rt.journal.FinishSession(context.Background(), s.id, journal.SessionClosed, "")
+}
+
+// CloseAsync begins Close now and finishes it on another goroutine; the
+// channel yields Close's error. For a caller that must not wait (the stdio
+// protocol's read loop) but must order the close before what it reads
+// next: a resume that follows waits for this close.
+func (s *Session) CloseAsync() <-chan error {
+	s.beginClose()
+	errc := make(chan error, 1)
+	go func() { errc <- s.Close() }()
+	return errc
+}
+
+// beginClose marks the session closing and cancels its running turn.
+func (s *Session) beginClose() {
+	s.mu.Lock()
+	s.closing = true
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.mu.Unlock()
+}
+
+// closingDone returns a channel closed when the session's Close has ended,
+// or nil when no Close has begun.
+func (s *Session) closingDone() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing {
+		return nil
+	}
+	return s.done
 }
 
 // revokeAll drops the session's grants and calls Revoke on every selected

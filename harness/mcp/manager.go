@@ -117,16 +117,20 @@ func (m *Manager) Provider(ctx context.Context, srv tool.MCPServer) (*Provider, 
 	return p, nil
 }
 
-// Retain ends every provider whose configuration is not among keep (by
-// Key) and forgets it, in parallel, waiting for starts in progress. It is
-// how a registry generation that no session uses any more gives back its
-// processes. It returns the close errors, joined.
-func (m *Manager) Retain(keep []tool.MCPServer) error {
-	want := make(map[string]bool, len(keep))
-	for _, s := range keep {
+// Retain ends every provider whose configuration is not among those keep
+// returns (by Key) and forgets it, in parallel, waiting for starts in
+// progress. It is how a registry generation that no session uses any more
+// gives back its processes. keep is called with the Manager's lock held,
+// so the list it returns is the one in force when providers are dropped:
+// a configuration a caller starts after keep was decided elsewhere is never
+// dropped by a stale list. keep must not call the Manager. It returns the
+// close errors, joined.
+func (m *Manager) Retain(keep func() []tool.MCPServer) error {
+	m.mu.Lock()
+	want := map[string]bool{}
+	for _, s := range keep() {
 		want[Key(s)] = true
 	}
-	m.mu.Lock()
 	var drop []*entry
 	for k, e := range m.entries {
 		if !want[k] {

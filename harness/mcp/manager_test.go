@@ -195,7 +195,7 @@ func TestManagerRetain(t *testing.T) {
 	if got := m.Running(); strings.Join(got, ",") != "helper,helper" {
 		t.Errorf("Running = %v, want two helpers", got)
 	}
-	if err := m.Retain([]tool.MCPServer{b}); err != nil {
+	if err := m.Retain(func() []tool.MCPServer { return []tool.MCPServer{b} }); err != nil {
 		t.Fatal(err)
 	}
 	if pa.Alive() || !processGone(pa.stdio.pid()) || !pb.Alive() {

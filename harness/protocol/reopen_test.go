@@ -71,7 +71,8 @@ func (l *lines) wait(t *testing.T, subs ...string) string {
 
 // Opening a session again while one of its turns runs keeps that turn's
 // state: a second turn.send is busy, not run beside it. Resuming an unknown
-// session is not_found.
+// session is not_found. A session.open right after a session.close reopens
+// the session once it is closed.
 func TestSessionOpenAgainKeepsTheRunningTurn(t *testing.T) {
 	dir := t.TempDir()
 	cw := filepath.Join(dir, "bundles", "waiter", "coworker")
@@ -83,7 +84,7 @@ func TestSessionOpenAgainKeepsTheRunningTurn(t *testing.T) {
 	if err := reg.Register(wt); err != nil {
 		t.Fatal(err)
 	}
-	srvModel := modeltest.NewOpenAI(t, modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "slow__wait", Arguments: `{}`}}}, modeltest.Reply{Text: "done"})
+	srvModel := modeltest.NewOpenAI(t, modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "slow__wait", Arguments: `{}`}}}, modeltest.Reply{Text: "done"}, modeltest.Reply{Text: "reopened"})
 	provider, err := model.New(model.Config{Provider: "openai", BaseURL: srvModel.URL, Model: "test", APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +134,20 @@ func TestSessionOpenAgainKeepsTheRunningTurn(t *testing.T) {
 	send(5, "session.open", `{"session_id":"ses_nope"}`)
 	if line := out.wait(t, `"id":5`); !strings.Contains(line, `"not_found"`) {
 		t.Errorf("session.open of an unknown session = %s; want not_found", line)
+	}
+	// A close and a reopen read back to back: the open waits for the close
+	// and reopens the session, so the next turn runs in it.
+	send(6, "session.close", `{"session_id":"`+sid+`"}`)
+	send(7, "session.open", `{"session_id":"`+sid+`"}`)
+	if line := out.wait(t, `"id":6`); !strings.Contains(line, `"closed":true`) {
+		t.Fatalf("session.close = %s", line)
+	}
+	if line := out.wait(t, `"id":7`); !strings.Contains(line, sid) || strings.Contains(line, `"error"`) {
+		t.Fatalf("session.open right after session.close = %s", line)
+	}
+	send(8, "turn.send", `{"session_id":"`+sid+`","text":"still there?"}`)
+	if line := out.wait(t, `"id":8`); !strings.Contains(line, `"completed"`) || !strings.Contains(line, "reopened") {
+		t.Errorf("turn.send after the reopen = %s; want it to run in the reopened session", line)
 	}
 	pw.Close()
 	if err := <-served; err != nil {

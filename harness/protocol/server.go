@@ -270,8 +270,9 @@ func (srv *Server) sessionClose(req Request) {
 	if !ok {
 		return
 	}
-	srv.background(func() { // Close waits for a running turn
-		if err := s.Close(); err != nil {
+	errc := s.CloseAsync() // begun here, in request order: a session.open read next waits for it
+	srv.background(func() {
+		if err := <-errc; err != nil {
 			srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
 			return
 		}
