@@ -27,7 +27,9 @@ func (e *env) turnStatuses(sessionID string) []string {
 	return out
 }
 
-// Session.Cancel during a streaming reply stops the provider stream at once.
+// Session.Cancel during a streaming reply stops the provider stream at once:
+// the reply would take 73 s (367 chunks 200 ms apart), so a Send that
+// returns cancelled within hangGuard did not wait for it.
 func TestCancelDuringModelStream(t *testing.T) {
 	echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
 	e := newEnv(t, envOpts{
@@ -35,18 +37,19 @@ func TestCancelDuringModelStream(t *testing.T) {
 		replies: []modeltest.Reply{{Text: strings.Repeat("slow words ", 100), Delay: 200 * time.Millisecond}},
 	})
 	s := e.open()
-	var cancelled time.Time
-	res, err := s.Send(context.Background(), "talk", func(ev harness.Event) {
-		if ev.Type == harness.EventText && cancelled.IsZero() {
-			cancelled = time.Now()
-			go s.Cancel()
-		}
+	var res *harness.TurnResult
+	var err error
+	within(t, hangGuard, "Send cancelled at its first text", func() {
+		cancelled := false
+		res, err = s.Send(context.Background(), "talk", func(ev harness.Event) {
+			if ev.Type == harness.EventText && !cancelled {
+				cancelled = true
+				go s.Cancel()
+			}
+		})
 	})
 	if err != nil || res.Status != harness.TurnCancelled {
 		t.Fatalf("Send = %+v, %v; want cancelled", res, err)
-	}
-	if took := time.Since(cancelled); took > 2*time.Second {
-		t.Fatalf("Send returned %v after Cancel; the stream must stop promptly (the reply would take 60 s)", took)
 	}
 	if got := e.turnStatuses(s.ID()); len(got) != 1 || got[0] != "cancelled" {
 		t.Fatalf("journaled turns = %v; want [cancelled]", got)
@@ -83,18 +86,17 @@ func TestCancelDuringToolCall(t *testing.T) {
 				t.Fatalf("turn 1 = %+v, %v, prompts %d", res, err, p.count.Load())
 			}
 			block = true
-			var at time.Time
 			go func() {
 				<-started
-				at = time.Now()
 				s.Cancel()
 			}()
-			res, err := s.Send(context.Background(), "two", nil)
+			// The tool returns only when its context ends: without the
+			// cancel that is CallTimeout, 75 s, far past hangGuard.
+			var res *harness.TurnResult
+			var err error
+			within(t, hangGuard, "Send cancelled during the call", func() { res, err = s.Send(context.Background(), "two", nil) })
 			if err != nil || res.Status != harness.TurnCancelled {
 				t.Fatalf("turn 2 = %+v, %v; want cancelled", res, err)
-			}
-			if took := time.Since(at); took > time.Second {
-				t.Fatalf("Send returned %v after Cancel", took)
 			}
 			if p.count.Load() != 1 {
 				t.Fatalf("turn 2 prompted (%d prompts); the session grant should have held until the cancel", p.count.Load())

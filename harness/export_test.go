@@ -14,6 +14,22 @@ import (
 // executing row, the call under limits, the terminal row) in a journaled
 // turn of s, without a model round trip. For bench_test.go only.
 func BenchCaller(ctx context.Context, s *Session) (func(alias, args string) model.Message, error) {
+	call, err := ToolCaller(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return func(alias, args string) model.Message {
+		msg, stop := call(alias, args)
+		if stop != "" {
+			panic("benchmark call stopped the turn: " + stop)
+		}
+		return msg
+	}, nil
+}
+
+// ToolCaller is BenchCaller returning, with each call's tool message, the
+// reason it stopped the turn ("" if it did not).
+func ToolCaller(ctx context.Context, s *Session) (func(alias, args string) (msg model.Message, stop string), error) {
 	t := &turn{s: s, id: journal.NewID("turn_")}
 	s.mu.Lock()
 	s.seq++
@@ -23,14 +39,11 @@ func BenchCaller(ctx context.Context, s *Session) (func(alias, args string) mode
 		return nil, err
 	}
 	n := 0
-	return func(alias, args string) model.Message {
+	return func(alias, args string) (model.Message, string) {
 		n++
 		t.proposed, t.calls, t.stop = 0, 0, ""
 		msg := t.call(ctx, model.ToolCall{ID: fmt.Sprintf("call_%d", n), Name: alias, Arguments: args}, 0)
-		if t.stop != "" {
-			panic("benchmark call stopped the turn: " + t.stop)
-		}
-		return msg
+		return msg, t.stop
 	}, nil
 }
 

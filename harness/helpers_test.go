@@ -258,6 +258,27 @@ func (p *fixedPrompter) Prompt(ctx context.Context, r consent.Request) (consent.
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
+// hangGuard bounds a wait that only catches a hang (a turn that ignores
+// Cancel, a tool that is never abandoned). It is far longer than any of
+// them takes on a loaded machine, and shorter than what the code under
+// test would take when broken (the slow scripted replies take over a
+// minute, CallTimeout defaults to 75 s), so it measures no speed.
+const hangGuard = 30 * time.Second
+
+// within fails the test if f does not return within d.
+func within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	start := time.Now()
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+		t.Logf("%s took %v", what, time.Since(start).Round(time.Millisecond))
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %v", what, d)
+	}
+}
+
 // open opens a session with the tester coworker.
 func (e *env) open() *harness.Session {
 	e.t.Helper()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/openworker/desktop/harness"
@@ -107,7 +108,9 @@ func TestNativeLimitsAtAndOver(t *testing.T) {
 }
 
 // A tool that ignores its context is abandoned: the turn does not wait for
-// it beyond the bound plus a short grace, and the write ends unknown.
+// it (it never returns during the test, so a turn that waited would hang
+// past hangGuard), and the write ends unknown. How long the harness waits
+// is TestStuckToolAbandonedAfterBoundAndGrace.
 func TestTimeoutOfAToolThatIgnoresCancellation(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
@@ -119,17 +122,58 @@ func TestTimeoutOfAToolThatIgnoresCancellation(t *testing.T) {
 		tools: []tool.Tool{stuck}, selected: []string{"test.stuck"}, limits: tool.Limits{CallTimeout: 100 * time.Millisecond},
 		replies: []modeltest.Reply{{ToolCalls: []model.ToolCall{call("c1", "test__stuck", `{}`)}}, {Text: "never"}},
 	})
-	start := time.Now()
-	s, res, err := e.send("go")
+	var s *harness.Session
+	var res *harness.TurnResult
+	var err error
+	within(t, hangGuard, "the turn with a stuck tool", func() { s, res, err = e.send("go") })
 	if err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("the turn took %v; a stuck tool must be abandoned after the bound and a short grace", took)
 	}
 	invs := e.invocations(s.ID())
 	if res.Status != harness.TurnStopped || invs[0].Status != "unknown" || !strings.Contains(invs[0].Error, "longer than 100ms") {
 		t.Fatalf("result %+v, invocation %+v; want stopped, unknown, naming the bound", res, invs[0])
+	}
+}
+
+// A stuck tool is waited for exactly its CallTimeout plus the harness's 2 s
+// grace for a tool to return after its context ends (execute.go), then
+// abandoned. The call runs in a synctest bubble, whose clock advances
+// only when every goroutine of the bubble is blocked, so the wait is
+// exact whatever the machine's load.
+func TestStuckToolAbandonedAfterBoundAndGrace(t *testing.T) {
+	const bound, grace = 100 * time.Millisecond, 2 * time.Second
+	var release chan struct{} // made in the bubble: a tool blocked on it is durably blocked
+	stuck := &testTool{name: "test.stuck", risk: tool.NonIdempotentWrite, fn: func(context.Context, *tool.Call, json.RawMessage) (tool.Output, error) {
+		<-release
+		return tool.Output{Text: "late"}, nil
+	}}
+	e := newEnv(t, envOpts{tools: []tool.Tool{stuck}, selected: []string{"test.stuck"}, limits: tool.Limits{CallTimeout: bound}})
+	ctx := context.Background()
+	s, err := e.rt.NewSession(ctx, "tester", e.so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	callTool, err := harness.ToolCaller(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		release = make(chan struct{})
+		defer close(release)
+		start := time.Now()
+		msg, stop := callTool("test__stuck", `{}`)
+		if took := time.Since(start); took != bound+grace {
+			t.Errorf("the call took %v of the bubble's clock, want exactly the %v bound and the %v grace", took, bound, grace)
+		}
+		if !msg.IsError || !strings.Contains(msg.Text, "limit_exceeded") {
+			t.Errorf("tool result = %+v, want a limit_exceeded error", msg)
+		}
+		if !strings.Contains(stop, "longer than 100ms") {
+			t.Errorf("the call stopped the turn with %q, want the bound named", stop)
+		}
+	})
+	if invs := e.invocations(s.ID()); len(invs) != 1 || invs[0].Status != "unknown" || !strings.Contains(invs[0].Error, "longer than 100ms") {
+		t.Fatalf("invocations = %+v, want one, unknown, naming the bound", invs)
 	}
 }
 

@@ -2,11 +2,11 @@ package bundle
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // writeBundle writes a bundle folder named folder under a temp dir.
@@ -206,28 +206,28 @@ func FuzzManifest(f *testing.F) {
 }
 
 // Deep YAML would make the recursive YAML parser slow or overflow its stack;
-// it is refused up front, quickly, with a position.
+// it is refused up front, with a position. "Up front" is what the error
+// shows: its message and position come from the depth (or size) check
+// that runs before go-yaml, which reports neither; no clock is read.
 func TestDeepFrontMatter(t *testing.T) {
+	deep := fmt.Sprintf("front matter is nested more than %d levels deep", maxYAMLDepth)
 	tests := []struct {
 		name, fm  string
 		line, col int
+		msg       string
 	}{
-		{"flow sequences", "id: " + strings.Repeat("[", 60000), 2, 4 + maxYAMLDepth + 1},
-		{"flow maps", "id: ok\nname: " + strings.Repeat("{a: ", 200), 3, 6 + 4*maxYAMLDepth + 1},
-		{"block sequences", "skills:\n" + strings.Repeat("- ", 30000) + "x", 3, 2*maxYAMLDepth + 1},
-		{"too large", "description: " + strings.Repeat("x", MaxFrontMatterBytes), 2, 1},
+		{"flow sequences", "id: " + strings.Repeat("[", 60000), 2, 4 + maxYAMLDepth + 1, deep},
+		{"flow maps", "id: ok\nname: " + strings.Repeat("{a: ", 200), 3, 6 + 4*maxYAMLDepth + 1, deep},
+		{"block sequences", "skills:\n" + strings.Repeat("- ", 30000) + "x", 3, 2*maxYAMLDepth + 1, deep},
+		{"too large", "description: " + strings.Repeat("x", MaxFrontMatterBytes), 2, 1, fmt.Sprintf("the limit is %d", MaxFrontMatterBytes)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeBundle(t, "ok", map[string]string{"coworker/manifest.md": "---\n" + tc.fm + "\n---\nYou help.\n", "coworker/tools.json": emptyTools})
-			start := time.Now()
 			_, err := Load(dir)
 			var le *LoadError
-			if !errors.As(err, &le) || le.Line != tc.line || le.Col != tc.col {
-				t.Fatalf("Load = %v, want an error at %d:%d", err, tc.line, tc.col)
-			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("took %v", d)
+			if !errors.As(err, &le) || le.Line != tc.line || le.Col != tc.col || !strings.Contains(le.Msg, tc.msg) {
+				t.Fatalf("Load = %v, want an error at %d:%d saying %q", err, tc.line, tc.col, tc.msg)
 			}
 		})
 	}

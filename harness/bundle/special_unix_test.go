@@ -11,16 +11,20 @@ import (
 	"time"
 )
 
-// within runs f and fails the test if it has not returned after 10 s
-// (a named pipe opened for reading blocks until a writer comes).
+// hangGuard bounds a wait that only catches a hang: a named pipe opened
+// for reading blocks until a writer comes, which is never. It is far
+// longer than loading a bundle takes on a loaded machine.
+const hangGuard = 30 * time.Second
+
+// within runs f and fails the test if it has not returned within hangGuard.
 func within(t *testing.T, what string, f func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() { defer close(done); f() }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s still blocked after 10s", what)
+	case <-time.After(hangGuard):
+		t.Fatalf("%s still blocked after %v", what, hangGuard)
 	}
 }
 

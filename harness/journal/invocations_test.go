@@ -3,11 +3,13 @@ package journal
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -213,27 +215,42 @@ func TestReconcile(t *testing.T) {
 	}
 }
 
+// TestNewID runs on synctest's clock: each time.Sleep advances it by
+// exactly 10 ms, so the time prefix must grow at every step, and it must
+// encode that clock's Unix milliseconds.
 func TestNewID(t *testing.T) {
 	a := NewID("inv_")
 	if len(a) != 4+26 || !strings.HasPrefix(a, "inv_") {
 		t.Errorf("NewID(inv_) = %q, want inv_ + 26 characters", a)
 	}
-	seen := map[string]bool{}
-	prev := ""
-	for i := 0; i < 1000; i++ {
-		id := NewID("")
-		if seen[id] {
-			t.Fatalf("NewID repeated %q", id)
-		}
-		seen[id] = true
-		if i%200 == 0 { // across milliseconds, IDs sort by time
-			if id[:9] < prev { // the first 9 characters are 45 bits of time
-				t.Errorf("NewID time prefix went backwards: %q after %q", id, prev)
+	synctest.Test(t, func(t *testing.T) {
+		seen := map[string]bool{}
+		prev := ""
+		for i := 0; i < 1000; i++ {
+			id := NewID("")
+			if seen[id] {
+				t.Fatalf("NewID repeated %q", id)
+			}
+			seen[id] = true
+			if i%200 != 0 {
+				continue
+			}
+			// The first 9 characters are 45 of the 48 bits of time: the
+			// same within 8 ms, greater after 10.
+			if id[:9] <= prev {
+				t.Errorf("NewID time prefix did not grow across 10 ms: %q after %q", id, prev)
 			}
 			prev = id[:9]
+			b, err := crockford.DecodeString(id[:10] + "000000") // 60 bits: the 48 of time, then zeros
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ms, want := binary.BigEndian.Uint64(append(b[:6:6], 0, 0))>>16, uint64(time.Now().UnixMilli()); ms != want {
+				t.Errorf("NewID encodes %d ms, want the clock's %d", ms, want)
+			}
 			time.Sleep(10 * time.Millisecond)
 		}
-	}
+	})
 }
 
 // TestCancelledContext: a cancelled turn must not start a call, but must

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +17,12 @@ import (
 )
 
 const testKey = "sk-test-0123456789abcdef"
+
+// hangGuard bounds a wait that only catches a hang (a Stream that ignores
+// its cancelled context). It is far longer than a cancelled Stream takes
+// on a loaded machine and shorter than the slow scripted replies take in
+// full, so it measures no speed.
+const hangGuard = 30 * time.Second
 
 // kinds runs f once per provider against a scripted server of that kind.
 func kinds(t *testing.T, f func(t *testing.T, start func(...modeltest.Reply) (*modeltest.Server, model.Provider))) {
@@ -237,9 +245,14 @@ func TestUnreachableBaseURL(t *testing.T) {
 		{"openai", "http://127.0.0.1:1/v1"},
 		{"anthropic", "http://127.0.0.1:1"},
 	} {
-		p := newProvider(t, tt.kind, tt.url)
-		start := time.Now()
-		_, err := p.Stream(context.Background(), userRequest("hi"), nil)
+		// Count the attempts instead of timing them: the SDKs retry a
+		// refused connection with backoff unless retries are off.
+		rt := &countingTransport{base: http.DefaultTransport}
+		p, err := model.New(model.Config{Provider: tt.kind, BaseURL: tt.url, Model: "test-model", APIKey: testKey, HTTPClient: &http.Client{Transport: rt}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Stream(context.Background(), userRequest("hi"), nil)
 		if err == nil {
 			t.Fatalf("%s: Stream to a closed port succeeded", tt.kind)
 		}
@@ -256,10 +269,21 @@ func TestUnreachableBaseURL(t *testing.T) {
 		if !errors.As(err, &re) || re.StatusCode != 0 {
 			t.Errorf("%s: error is not a RequestError without status: %#v", tt.kind, err)
 		}
-		if d := time.Since(start); d > 3*time.Second {
-			t.Errorf("%s: took %v; a single attempt (no retries) was expected", tt.kind, d)
+		if n := rt.n.Load(); n != 1 {
+			t.Errorf("%s: %d attempts; a single attempt (no retries) was expected", tt.kind, n)
 		}
 	}
+}
+
+// countingTransport counts the requests it carries.
+type countingTransport struct {
+	base http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.base.RoundTrip(r)
 }
 
 func TestHTTPErrors(t *testing.T) {
@@ -294,19 +318,20 @@ func TestHTTPErrors(t *testing.T) {
 	}
 }
 
+// Cancelling mid-stream ends Stream: the reply would take 200 s (1000
+// chunks 200 ms apart), so a Stream that returns within hangGuard did not
+// wait for it.
 func TestCancelMidStream(t *testing.T) {
 	kinds(t, func(t *testing.T, start func(...modeltest.Reply) (*modeltest.Server, model.Provider)) {
-		_, p := start(modeltest.Reply{Text: strings.Repeat("slow text ", 50), Delay: 200 * time.Millisecond})
+		_, p := start(modeltest.Reply{Text: strings.Repeat("slow text ", 300), Delay: 200 * time.Millisecond})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		var first time.Time
 		var deltas int
 		done := make(chan error, 1)
 		go func() {
 			_, err := p.Stream(ctx, userRequest("hi"), func(string) {
 				deltas++
 				if deltas == 2 {
-					first = time.Now()
 					cancel()
 				}
 			})
@@ -317,11 +342,8 @@ func TestCancelMidStream(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("Stream after cancel = %v, want context.Canceled", err)
 			}
-			if d := time.Since(first); d > time.Second {
-				t.Errorf("Stream returned %v after cancel, want promptly", d)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("Stream did not return after cancel")
+		case <-time.After(hangGuard):
+			t.Fatalf("Stream did not return within %v of its start; cancel was not honoured", hangGuard)
 		}
 	})
 }

@@ -15,6 +15,12 @@ import (
 // TestReadFileRefusesSpecialFiles: a named pipe must not block ReadFile (it
 // would hang `openworker check` forever), and a device or socket is named
 // for what it is, not reported as "0 bytes" or read without end.
+
+// hangGuard bounds a wait that only catches a hang: a named pipe opened for
+// reading blocks until a writer comes, which is never. It is far longer
+// than reading a file takes on a loaded machine.
+const hangGuard = 30 * time.Second
+
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "manifest.md")
@@ -44,12 +50,12 @@ func TestReadFileRefusesSpecialFiles(t *testing.T) {
 			if !ok || e.File != tc.path || e.Msg != tc.what || e.Fix == "" {
 				t.Errorf("ReadFile(%s) = %v, want a *Error %q with a fix", filepath.Base(tc.path), err, tc.what)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(hangGuard):
 			// Unblock the reader so the test can end, then fail.
 			if w, err := os.OpenFile(tc.path, os.O_WRONLY, 0); err == nil {
 				w.Close()
 			}
-			t.Fatalf("ReadFile(%s) is still blocked after 5s", filepath.Base(tc.path))
+			t.Fatalf("ReadFile(%s) is still blocked after %v", filepath.Base(tc.path), hangGuard)
 		}
 	}
 }

@@ -1,15 +1,18 @@
 package modeltest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -169,12 +172,24 @@ func TestConcurrentRequestsGetDistinctReplies(t *testing.T) {
 	}
 }
 
+// hangGuard bounds a wait that only catches a hang. It is far longer than
+// anything here takes on a loaded machine and far shorter than the
+// one-hour delays it guards, so it measures no speed.
+const hangGuard = 30 * time.Second
+
+// Server.Close returns, and the pending request ends, with a one-hour
+// delay outstanding (httptest's Close waits for every request in flight).
 func TestCloseEndsDelays(t *testing.T) {
 	s := NewOpenAI(t, Reply{Text: "x", Delay: time.Hour})
+	// Cancelled when the test ends, so a failing test does not wait out
+	// the hour in its cleanup.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		resp, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader(`{"messages":[]}`))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/chat/completions", strings.NewReader(`{"messages":[]}`))
+		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			resp.Body.Close()
 		}
@@ -182,10 +197,36 @@ func TestCloseEndsDelays(t *testing.T) {
 	for len(s.Requests()) == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	start := time.Now()
-	s.Close()
-	<-done
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Close took %v with a pending one-hour delay", d)
+	closed := make(chan struct{})
+	go func() { s.Close(); <-done; close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(hangGuard):
+		t.Fatalf("Close and the pending request did not return within %v of a one-hour delay", hangGuard)
 	}
+}
+
+// Handler.Close ends a pending delay at once, and the rest of the reply is
+// sent without delays. On synctest's clock "at once" is exact: no time
+// passes between Close and the end of the reply.
+func TestHandlerCloseEndsDelaysAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := NewHandler(OpenAI, Reply{Text: "abcdef", Delay: time.Hour})
+		rec := httptest.NewRecorder()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/chat/completions", strings.NewReader(`{"messages":[],"stream":true}`)))
+		}()
+		synctest.Wait() // the handler waits in its first delay
+		start := time.Now()
+		h.Close()
+		<-done
+		if took := time.Since(start); took != 0 {
+			t.Errorf("the reply ended %v after Close, want at once", took)
+		}
+		if body := rec.Body.String(); !strings.Contains(body, `"abc"`) || !strings.Contains(body, `"def"`) || !strings.Contains(body, "[DONE]") {
+			t.Errorf("body = %q, want the whole reply", body)
+		}
+	})
 }
