@@ -27,7 +27,7 @@ type appFlag struct {
 var appFlags = []appFlag{
 	{"config-dir", "DIR", "settings, journal and logs (default <user config dir>/OpenWorker)", func(c *config) *string { return &c.ConfigDir }},
 	{"db", "FILE", "the journal file (default <config dir>/journal.db)", func(c *config) *string { return &c.DBPath }},
-	{"coworkers", "DIR", "coworker bundles folder for this run (not saved)", func(c *config) *string { return &c.Coworkers }},
+	{"coworkers", "DIR", "coworker bundles folder for this run (saved only if you save Settings)", func(c *config) *string { return &c.Coworkers }},
 	{"coworker", "ID", "open a chat with this coworker at start", func(c *config) *string { return &c.OpenCoworker }},
 	{"provider", "NAME", "model provider for this run: openai | anthropic", func(c *config) *string { return &c.Provider }},
 	{"base-url", "URL", "model endpoint for this run", func(c *config) *string { return &c.BaseURL }},

@@ -69,7 +69,7 @@ func TestCoworkersListsUnresolvableBundlesAsBroken(t *testing.T) {
 		"missing-tool": {`selects "test.nope": namespace "test" is native and has no tool "nope"`, true, 1},
 		"unknown-ns":   {`no native tool or MCP provider has the namespace "acme"`, true, 1},
 		"bad-v2-name":  {`"slow.bad name!"`, false, 1},
-		"hangs":        {`mcp provider "slow" did not start`, true, 1},
+		"hangs":        {`mcp provider "slow" (from ` + servers + `:1) did not start`, true, 1},
 	} {
 		b, ok := broken[id]
 		if !ok {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // CheckReport is a bundles folder as loaded and resolved: what `openworker
@@ -96,7 +97,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 	for i, b := range set.Bundles {
 		r := results[i]
 		if r.err != nil {
-			rep.Broken = append(rep.Broken, brokenBundle(b, r.err))
+			rep.Broken = append(rep.Broken, brokenBundle(g.reg, b, r.err))
 			continue
 		}
 		rep.OK = append(rep.OK, CheckedCoworker{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version, Dir: b.Dir,
@@ -109,10 +110,13 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 // resolves every bundle again (for example after a provider was fixed).
 func (rt *Runtime) ForgetChecks() { rt.checks.reset() }
 
-func brokenBundle(b *bundle.Bundle, err error) CheckedBundle {
+func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle {
 	cb := CheckedBundle{Dir: b.Dir, ID: b.ID, Name: b.Name, File: b.Tools.File, Message: err.Error(), Reason: err.Error(), Fix: resolveFix}
 	var re *ResolveError
 	if errors.As(err, &re) {
+		if re.Provider != "" {
+			cb.Fix = providerFix(reg, re.Provider)
+		}
 		if re.File != "" {
 			cb.File = re.File
 		}
@@ -122,6 +126,16 @@ func brokenBundle(b *bundle.Bundle, err error) CheckedBundle {
 		}
 	}
 	return cb
+}
+
+// providerFix is the advice for a bundle whose MCP provider ns did not
+// start or list its tools: the selection may well be right.
+func providerFix(reg *tool.Registry, ns string) string {
+	where := "where it is registered"
+	if srv, ok := reg.Server(ns); ok && srv.Source != "" {
+		where = srv.Source
+	}
+	return fmt.Sprintf("MCP provider %q did not start or list its tools: check its command, arguments and environment at %s, or run that command by hand to see why", ns, where)
 }
 
 // checked is the cached outcome of resolving one bundle.

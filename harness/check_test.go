@@ -28,7 +28,7 @@ func TestCheckCachesByDigest(t *testing.T) {
 	echo := &testTool{name: "test.echo", risk: tool.ReadOnly}
 	for _, err := range []error{
 		reg.Register(echo),
-		reg.RegisterMCP(tool.MCPServer{Namespace: "flaky", Program: "sh", Args: []string{"-c", "echo start >> " + filepath.Join(dir, "flaky") + "; echo fatal: no config >&2; exit 3"}}),
+		reg.RegisterMCP(tool.MCPServer{Namespace: "flaky", Program: "sh", Args: []string{"-c", "echo start >> " + filepath.Join(dir, "flaky") + "; echo fatal: no config >&2; exit 3"}, Source: "servers.json:3"}),
 		reg.RegisterMCP(tool.MCPServer{Namespace: "hang", Program: "sh", Args: []string{"-c", "echo start >> " + filepath.Join(dir, "hang") + "; exec sleep 30"}}),
 	} {
 		if err != nil {
@@ -57,6 +57,12 @@ func TestCheckCachesByDigest(t *testing.T) {
 			want := map[string]string{"flaky": "fatal: no config", "hangs": `mcp provider "hang" did not start`}[b.ID]
 			if want == "" || !strings.Contains(b.Message, want) || b.Line != 1 || b.Fix == "" || strings.HasPrefix(b.Reason, b.File) {
 				t.Errorf("broken %s = %+v; want a message with %q at line 1, a fix, and a reason without the position", b.ID, b, want)
+			}
+		}
+		for _, b := range rep.Broken {
+			if b.ID == "flaky" && (!strings.Contains(b.Fix, `MCP provider "flaky" did not start`) || !strings.Contains(b.Fix, "servers.json:3") ||
+				!strings.Contains(b.Message, `(from servers.json:3)`)) {
+				t.Errorf("flaky: fix %q, message %q; want the provider named with where it is defined", b.Fix, b.Message)
 			}
 		}
 		return rep

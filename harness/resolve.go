@@ -61,6 +61,10 @@ type ResolveError struct {
 	Msg       string
 	File      string
 	Line, Col int
+	// Provider is the MCP namespace whose provider did not start or list
+	// its tools, when that is the problem (the selection itself may be
+	// right); "" otherwise.
+	Provider string
 }
 
 func (e *ResolveError) Error() string {
@@ -158,7 +162,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 		}
 		c, err := catalog(ns)
 		if err != nil {
-			return nil, resolveErr(b, ns, err.Error())
+			e := resolveErr(b, ns, err.Error())
+			e.Provider = ns
+			return nil, e
 		}
 		remote := make([]string, 0, len(c))
 		for n := range c {
@@ -194,7 +200,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 			}
 			c, err := catalog(ns)
 			if err != nil {
-				return nil, resolveErr(b, name, err.Error())
+				e := resolveErr(b, name, err.Error())
+				e.Provider = ns
+				return nil, e
 			}
 			r, ok := c[remote]
 			if !ok {

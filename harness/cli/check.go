@@ -67,6 +67,9 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers str
 	if err != nil {
 		return nil, badInput(err)
 	}
+	if ctx.Err() != nil { // Ctrl-C: what did not finish is not broken
+		return nil, &exitError{ExitFailure, fmt.Errorf("check was interrupted before every bundle was resolved; nothing is reported (%w)", context.Cause(ctx))}
+	}
 	return rep, nil
 }
 

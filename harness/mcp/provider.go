@@ -174,7 +174,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 func (p *Provider) startError(ctx context.Context, err error) error {
 	ns := p.srv.Namespace
 	if p.stdio == nil {
-		return scrubURL(fmt.Errorf("mcp provider %q at %s did not start: %w", ns, redactURL(p.srv.URL), err), p.srv.URL)
+		return scrubURL(fmt.Errorf("mcp provider %q%s at %s did not start: %w", ns, p.definedAt(), redactURL(p.srv.URL), err), p.srv.URL)
 	}
 	exit := p.stdio.stop()
 	what := "did not start"
@@ -184,10 +184,24 @@ func (p *Provider) startError(ctx context.Context, err error) error {
 		cause = fmt.Errorf("no answer to initialize within %v (the start timeout or the caller's deadline): %w", p.opts.StartTimeout, err)
 	case ctx.Err() != nil:
 		cause = fmt.Errorf("start cancelled: %w", context.Cause(ctx))
-	case exit != nil && p.stdio.started():
+	case exit != nil && p.stdio.started() && p.stdio.exitedByItself():
 		what, cause = "exited during start", exit
+	case exit != nil && p.stdio.started():
+		// Ended by a signal, most often the SDK's own after the handshake
+		// failed (output that is not JSON-RPC, a closed pipe): the SDK's
+		// error is the cause.
+		cause = fmt.Errorf("%w (the process was then ended: %v)", err, exit)
 	}
-	return fmt.Errorf("mcp provider %q %s: %w%s", ns, what, cause, stderrSuffix(p.stdio.stderr.String()))
+	return fmt.Errorf("mcp provider %q%s %s: %w%s", ns, p.definedAt(), what, cause, stderrSuffix(p.stdio.stderr.String()))
+}
+
+// definedAt names where the provider's entry was read, " (from
+// servers.json:7)", or "" when it was registered in code.
+func (p *Provider) definedAt() string {
+	if p.srv.Source == "" {
+		return ""
+	}
+	return " (from " + p.srv.Source + ")"
 }
 
 // maxStderrInError bounds the stderr tail quoted in an error message;

@@ -140,6 +140,13 @@ func (s *stdioProcess) pid() int {
 
 func (s *stdioProcess) started() bool { return s.cmd.Process != nil }
 
+// exitedByItself reports whether the reaped process exited with a status
+// of its own, rather than being ended by a signal.
+func (s *stdioProcess) exitedByItself() bool {
+	ps := s.cmd.ProcessState
+	return ps != nil && ps.Exited()
+}
+
 func (s *stdioProcess) procTree() *procTree {
 	s.mu.Lock()
 	defer s.mu.Unlock()
