@@ -50,10 +50,16 @@ func (r *recorder) all(name EventName) []any {
 	return out
 }
 
-// waitFor waits up to 10 s for an event of name whose payload satisfies ok.
+// hangGuard bounds every wait of these tests for something that must
+// happen: far beyond any plausible slowness of a loaded machine, short of
+// the failure it guards against (a hang).
+const hangGuard = 30 * time.Second
+
+// waitFor waits up to hangGuard for an event of name whose payload
+// satisfies ok.
 func (r *recorder) waitFor(t *testing.T, name EventName, ok func(any) bool) any {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(hangGuard)
 	for {
 		for _, p := range r.all(name) {
 			if ok == nil || ok(p) {
@@ -64,7 +70,7 @@ func (r *recorder) waitFor(t *testing.T, name EventName, ok func(any) bool) any 
 		case <-r.wake:
 		case <-time.After(50 * time.Millisecond):
 		case <-deadline:
-			t.Fatalf("no %s event within 10 s", name)
+			t.Fatalf("no %s event within %v", name, hangGuard)
 		}
 	}
 }

@@ -128,7 +128,7 @@ func TestPrompterAnswersAndCancels(t *testing.T) {
 		if d != consent.Deny {
 			t.Fatalf("cancelled prompt = %s, want deny", d)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("a cancelled prompt did not return")
 	}
 	if c := rec.waitFor(t, EventApprovalClosed, nil).(ApprovalClosed); c.Reason != "the turn was cancelled" {
