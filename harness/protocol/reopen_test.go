@@ -48,10 +48,10 @@ func (l *lines) Write(p []byte) (int, error) {
 }
 
 // wait returns the first output line containing every one of subs, or fails
-// after 10 s.
+// after 30 s (a hang guard).
 func (l *lines) wait(t *testing.T, subs ...string) string {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		l.mu.Lock()
 		all := l.buf.String()
 		l.mu.Unlock()
@@ -65,7 +65,7 @@ func (l *lines) wait(t *testing.T, subs ...string) string {
 			return line
 		}
 	}
-	t.Fatalf("no output line with %q within 10 s", subs)
+	t.Fatalf("no output line with %q within 30 s", subs)
 	return ""
 }
 

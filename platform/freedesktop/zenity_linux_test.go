@@ -25,7 +25,7 @@ func TestZenityDiesWithParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pid int
-	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(hangGuard); pid == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			parent.Process.Kill()
 			t.Fatal("the fake zenity never started")
@@ -35,7 +35,7 @@ func TestZenityDiesWithParent(t *testing.T) {
 	}
 	parent.Process.Kill()
 	parent.Wait()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(hangGuard); ; time.Sleep(10 * time.Millisecond) {
 		// The zenity child is reparented; signal 0 fails once it is gone
 		// (reaped by init, or a zombie we cannot see as alive via /proc).
 		if !alive(pid) {

@@ -39,7 +39,7 @@ func TestServePipes(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve returned %v after the client closed, want nil", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second): // a hang guard
 		t.Fatal("Serve did not return after the client closed")
 	}
 }
