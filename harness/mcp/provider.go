@@ -151,9 +151,26 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
 	}
 	start := time.Now()
+	// A start that runs out of time or is cancelled ends the process at
+	// once: it never answered initialize, so it gets no closing grace (the
+	// SDK would wait closeGrace for it before giving up).
+	killed := make(chan struct{})
+	stopKill := context.AfterFunc(ctx, func() {
+		defer close(killed)
+		if p.stdio != nil {
+			if tree := p.stdio.procTree(); tree != nil {
+				_ = tree.kill()
+			}
+		}
+	})
 	cs, err := client.Connect(ctx, t, nil)
+	if !stopKill() && err == nil { // the deadline came just as the handshake ended
+		<-killed
+		cs.Close()
+		err = fmt.Errorf("start cancelled at the end of the handshake: %w", context.Cause(ctx))
+	}
 	if err != nil {
-		return nil, p.secrets.err(p.startError(ctx, err))
+		return nil, p.secrets.err(p.startError(ctx, err, time.Since(start)))
 	}
 	p.session = cs
 	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
@@ -171,7 +188,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 // startError describes a failed start. The SDK has already closed the
 // session, which for stdio waited for the process, so its exit status and
 // complete stderr are known when it exited.
-func (p *Provider) startError(ctx context.Context, err error) error {
+func (p *Provider) startError(ctx context.Context, err error, waited time.Duration) error {
 	ns := p.srv.Namespace
 	if p.stdio == nil {
 		return scrubURL(fmt.Errorf("mcp provider %q%s at %s did not start: %w", ns, p.definedAt(), redactURL(p.srv.URL), err), p.srv.URL)
@@ -181,7 +198,7 @@ func (p *Provider) startError(ctx context.Context, err error) error {
 	var cause error = err
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		cause = fmt.Errorf("no answer to initialize within %v (the start timeout or the caller's deadline): %w", p.opts.StartTimeout, err)
+		cause = fmt.Errorf("no answer to initialize within %s: %w", startLimit(waited, p.opts.StartTimeout), err)
 	case ctx.Err() != nil:
 		cause = fmt.Errorf("start cancelled: %w", context.Cause(ctx))
 	case exit != nil && p.stdio.started() && p.stdio.exitedByItself():
@@ -202,6 +219,15 @@ func (p *Provider) definedAt() string {
 		return ""
 	}
 	return " (from " + p.srv.Source + ")"
+}
+
+// startLimit names the bound that ended a start which waited so long: the
+// start timeout, or the caller's shorter deadline (a check of one bundle).
+func startLimit(waited, startTimeout time.Duration) string {
+	if waited >= startTimeout-100*time.Millisecond {
+		return fmt.Sprintf("%v (the start timeout)", startTimeout)
+	}
+	return fmt.Sprintf("%v (the caller's deadline)", waited.Round(100*time.Millisecond))
 }
 
 // maxStderrInError bounds the stderr tail quoted in an error message;
