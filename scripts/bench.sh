@@ -6,6 +6,7 @@
 #
 #   scripts/bench.sh              all figures
 #   ROUNDS=5 scripts/bench.sh     more rounds (median is printed)
+#   BIN=/path/openworker scripts/bench.sh   measure that binary (e.g. an older build)
 #
 # Figure 1: `openworker check` of a bundle that selects 10 stdio MCP
 # providers which each sleep 0.2 s before they start, divided by the same
@@ -18,8 +19,12 @@ rounds=${ROUNDS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-step "build openworker"
-go build -o "$work/openworker" .
+if [ -n "${BIN:-}" ]; then
+  cp "$BIN" "$work/openworker"
+else
+  step "build openworker"
+  go build -o "$work/openworker" .
+fi
 
 # setup N: a servers.json with N providers dev0..dev(N-1), each
 # `sh -c 'sleep 0.2; exec openworker mcp serve device'`, and one bundle
