@@ -63,6 +63,9 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 // the person starts a new chat instead. Grants are not restored. The
 // chat's earlier messages and tool calls are in SessionDetail.
 func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
+	if s, err := a.chat(sessionID); err == nil {
+		return chatInfo(s), nil // open here: as it is, whatever Settings say now
+	}
 	rt, so, err := a.ready()
 	if err != nil {
 		return ChatInfo{}, err
