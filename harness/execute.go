@@ -65,7 +65,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
 		}
 		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: string(StatusRefused), Error: msg})
-		return reply(fmt.Sprintf("error (%s): %s", code, msg), true)
+		return reply(code+": "+msg, true) // the provider marks it an error (docs/turns.md)
 	}
 
 	// Every tool call of the model counts against the budget, refused ones
@@ -127,7 +127,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
 		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", invID, "err", err)
 		t.stop, t.code = "the journal failed: "+err.Error(), CodeJournalFailed
-		return reply("error: not run, the journal failed", true)
+		return reply("not run: the journal failed", true)
 	}
 	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
 
@@ -159,7 +159,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	case errors.As(err, &te):
 		fin.Status, fin.ErrorCode, fin.Error = StatusFailed, te.Code, te.Message
 		fin.Result = resultJSON(output)
-		msg = reply("error ("+te.Code+"): "+te.Message, true)
+		msg = reply(te.Error(), true)
 	default:
 		fin.Status = StatusFailed
 		if d.Risk != tool.ReadOnly {
@@ -170,7 +170,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		if ctx.Err() != nil {
 			t.stop = "the turn was cancelled"
 		}
-		msg = reply("error: the call did not complete ("+fin.ErrorCode+"); the turn was stopped", true)
+		msg = reply("the call did not complete ("+fin.ErrorCode+"); the turn was stopped", true)
 	}
 	if jerr := s.rt.journal.FinishInvocation(bg, invID, fin); jerr != nil {
 		s.rt.opts.Logger.Error("journal terminal row", "invocation", invID, "err", jerr)

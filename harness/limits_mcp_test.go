@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -77,6 +78,14 @@ func misbehavingServer(counter string) *sdk.Server {
 			func(_ context.Context, _ *sdk.CallToolRequest, in countIn) (*sdk.CallToolResult, any, error) {
 				count("result" + suffix)
 				return text(in.Count), nil, nil
+			})
+		// rpcfail's handler fails the ordinary way of a raw handler (and of
+		// mark3labs/mcp-go's `return nil, err`): a JSON-RPC error answer.
+		s.AddTool(&sdk.Tool{Name: "rpcfail" + suffix, Description: "answers with a JSON-RPC error", Annotations: ann,
+			InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				count("rpcfail" + suffix)
+				return nil, errors.New("the backend refused: quota exceeded")
 			})
 		sdk.AddTool(s, &sdk.Tool{Name: "progress" + suffix, Description: "sends count progress notifications", Annotations: ann},
 			func(ctx context.Context, req *sdk.CallToolRequest, in countIn) (*sdk.CallToolResult, any, error) {
@@ -180,5 +189,42 @@ func TestMCPLimitsAndCrash(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestToolErrorAnswerIsAResult: a JSON-RPC error answer to tools/call is a
+// definite answer from the server, for a write tool too: the invocation is
+// failed with the server's message, the model gets it as an error result,
+// the other calls of the same reply run and the turn goes on.
+func TestToolErrorAnswerIsAResult(t *testing.T) {
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			counter := filepath.Join(t.TempDir(), "calls.txt")
+			srv := selfMCP(t, "bad", counter)
+			if transport == "http" {
+				srv = httpMisbehaving(t, "bad", counter)
+			}
+			e := newEnv(t, envOpts{servers: []tool.MCPServer{srv}, selected: []string{"bad.rpcfail", "bad.result"},
+				replies: []modeltest.Reply{
+					{ToolCalls: []model.ToolCall{call("c1", "bad__rpcfail", `{}`), call("c2", "bad__result", `{"count":3}`)}},
+					{Text: "the first call failed, the second worked"},
+				}})
+			s, res, err := e.send("go")
+			if err != nil || res.Status != harness.TurnCompleted {
+				t.Fatalf("turn = %+v, %v; want completed", res, err)
+			}
+			invs := e.invocations(s.ID())
+			if len(invs) != 2 || invs[0].Status != harness.StatusFailed || invs[1].Status != harness.StatusSucceeded {
+				t.Fatalf("invocations = %+v; want failed then succeeded", invs)
+			}
+			if invs[0].ErrorCode != "mcp_error" || !strings.Contains(invs[0].Error, "the backend refused: quota exceeded") {
+				t.Errorf("failed invocation = %s: %s; want the server's message", invs[0].ErrorCode, invs[0].Error)
+			}
+			tr := e.model.Requests()[1].ToolResults()
+			// Chat Completions has no error flag: the provider prefixes "error: ", once.
+			if len(tr) != 2 || tr[0].Text != "error: mcp_error: the backend refused: quota exceeded" || tr[1].Text != "rrr" {
+				t.Errorf("tool results sent to the model = %+v", tr)
+			}
+		})
 	}
 }

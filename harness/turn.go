@@ -337,7 +337,7 @@ func (t *turn) appendMessage(ctx context.Context, m model.Message) error {
 func (t *turn) appendAnswer(ctx context.Context, m model.Message) {
 	if t.appendMessage(ctx, m) != nil {
 		t.appendMessage(ctx, model.Message{Role: model.ToolRole, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: true,
-			Text: "error: the result of this call could not be journaled, so it is not shown; the turn stopped"})
+			Text: "the result of this call could not be journaled, so it is not shown; the turn stopped"})
 	}
 }
 

@@ -34,6 +34,9 @@ type ProgressFunc func(message string, data json.RawMessage) error
 //   - success: the normalized output (see normalize) and nil;
 //   - a result flagged isError: the normalized output and a *tool.ToolError
 //     with Code "mcp_error" and the result's text as Message;
+//   - a JSON-RPC error answer (a raw handler's error, mark3labs/mcp-go's
+//     `return nil, err`, an unknown tool): a *tool.ToolError with Code
+//     "mcp_error" and the server's message; the session is fine;
 //   - progress returned an error (e.g. wrapping tool.ErrLimit): the call is
 //     cancelled (the server is notified) and that error is returned;
 //   - ctx done: the server is sent notifications/cancelled and an error
@@ -87,6 +90,16 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 		}
 	}
 	what := fmt.Sprintf("tools/call %q", name)
+	var wire *jsonrpc.Error
+	if err != nil && ctx.Err() == nil && errors.As(err, &wire) && p.Alive() {
+		// A JSON-RPC error answer (a raw handler's or mcp-go's `return nil,
+		// err`) is a definite answer: the tool failed, the session is fine.
+		msg := wire.Message
+		if msg == "" {
+			msg = fmt.Sprintf("the server answered with JSON-RPC error %d and no message", wire.Code)
+		}
+		return tool.Output{}, &tool.ToolError{Code: "mcp_error", Message: msg}
+	}
 	if err != nil {
 		return tool.Output{}, p.callError(ctx, what, err)
 	}

@@ -72,14 +72,14 @@ func TestStdioDevice(t *testing.T) {
 		t.Errorf("battery_status_get without a battery: message %q, want \"no battery present\"", bat.Message)
 	}
 
-	// A JSON-RPC error (unknown tool) is a plain error, at once, and the
-	// provider stays up.
+	// A JSON-RPC error (unknown tool) is a definite answer: a ToolError,
+	// at once, and the provider stays up.
 	within(t, hangGuard, "CallTool of an unknown tool", func() {
 		_, err = p.CallTool(ctx, "no_such_tool", nil, nil)
 	})
 	var te *tool.ToolError
-	if err == nil || errors.As(err, &te) || !p.Alive() {
-		t.Errorf("CallTool(no_such_tool) = %v, alive %v; want a plain error and a live provider", err, p.Alive())
+	if !errors.As(err, &te) || te.Code != "mcp_error" || !strings.Contains(te.Message, "no_such_tool") || !p.Alive() {
+		t.Errorf("CallTool(no_such_tool) = %v, alive %v; want an mcp_error ToolError naming the tool and a live provider", err, p.Alive())
 	}
 
 	var mu sync.Mutex
