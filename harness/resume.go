@@ -55,19 +55,28 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string, so SessionOptio
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
-	rt.resumeMu.Lock()
-	defer rt.resumeMu.Unlock()
-	if live, ok := rt.Session(id); ok {
-		done := live.closingDone()
-		if done == nil {
-			return live, nil
+	for {
+		// A session open here is returned; one being closed is waited for
+		// (without holding resumeMu, so other resumes go on), then reopened.
+		if live, ok := rt.Session(id); ok {
+			done := live.closingDone()
+			if done == nil {
+				return live, nil
+			}
+			select {
+			case <-done:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("resume session %s: it is being closed: %w", id, ctx.Err())
+			}
+			continue
 		}
-		select { // being closed: reopen it once the close is journaled
-		case <-done:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("resume session %s: it is being closed: %w", id, ctx.Err())
+		rt.resumeMu.Lock()
+		if _, ok := rt.Session(id); !ok {
+			break // resumeMu held
 		}
+		rt.resumeMu.Unlock() // opened or closing meanwhile: look again
 	}
+	defer rt.resumeMu.Unlock()
 	gen, err := rt.acquire()
 	if err != nil {
 		return nil, err

@@ -184,7 +184,7 @@ func (s *Session) Generation() uint64 { return s.gen.id }
 func (s *Session) Tools() []ResolvedTool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]ResolvedTool(nil), s.res.Tools...)
+	return append([]ResolvedTool{}, s.res.Tools...) // [] in JSON, never null
 }
 
 // Running reports whether a turn is running.
@@ -224,14 +224,18 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	defer close(s.done)
 	s.revokeAll()
+	status := journal.SessionClosed
+	if failure != "" {
+		status = journal.SessionFailed
+	}
+	err := s.rt.journal.FinishSession(context.Background(), s.id, status, failure)
+	// Only now does it leave the registry: a resume meanwhile finds it
+	// closing and waits for done, so it reopens the row closed here.
 	s.rt.mu.Lock()
 	delete(s.rt.sessions, s.id)
 	s.rt.mu.Unlock()
-	defer s.rt.release(s.gen)
-	if failure != "" {
-		return s.rt.journal.FinishSession(context.Background(), s.id, journal.SessionFailed, failure)
-	}
-	return s.rt.journal.FinishSession(context.Background(), s.id, journal.SessionClosed, "")
+	s.rt.release(s.gen)
+	return err
 }
 
 // CloseAsync begins Close now and finishes it on another goroutine; the

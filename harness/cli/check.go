@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/mcp"
@@ -86,5 +87,8 @@ func printCheck(w io.Writer, rep *harness.CheckReport) {
 			name = filepath.Base(e.Dir)
 		}
 		fmt.Fprintf(w, "broken  %s\n          %s\n", name, e.Message)
+		if e.Fix != "" && !strings.Contains(e.Message, e.Fix) { // a load error's message holds its fix
+			fmt.Fprintf(w, "          fix: %s\n", e.Fix)
+		}
 	}
 }

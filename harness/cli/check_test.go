@@ -61,3 +61,29 @@ func TestCheckInterrupted(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q; want the interruption said and no bundle called broken", stdout.String(), stderr.String())
 	}
 }
+
+// TestCheckPrintsTheFix: the text report of a bundle whose provider does
+// not start names where servers.json defines it and prints the fix, as
+// --json does.
+func TestCheckPrintsTheFix(t *testing.T) {
+	dir := t.TempDir()
+	servers := filepath.Join(dir, "servers.json")
+	os.WriteFile(servers, []byte("{\"servers\": {\n  \"gone\": {\"transport\": \"stdio\", \"command\": \"sh\", \"args\": [\"-c\", \"echo no config >&2; exit 3\"]}}}"), 0o644)
+	cw := filepath.Join(dir, "coworkers", "user", "coworker")
+	os.MkdirAll(cw, 0o755)
+	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: user\nname: User\nversion: 1.0.0\n---\nUse it.\n"), 0o644)
+	os.WriteFile(filepath.Join(cw, "tools.json"), []byte(`{"version": 3, "tools": ["gone.anything"]}`), 0o644)
+	cmd := exec.Command(binary, "check", "--coworkers", filepath.Join(dir, "coworkers"), "--servers", servers)
+	cmd.Env = binEnv(t)
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("check = %v; want exit 2 for a broken bundle", err)
+	}
+	for _, want := range []string{"broken  user", `(from ` + servers + `:2) exited during start`, "no config",
+		`fix: MCP provider "gone" did not start or list its tools: check its command, arguments and environment at ` + servers + ":2"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("check printed:\n%s\nwant it to contain %q", out, want)
+		}
+	}
+}
