@@ -51,6 +51,14 @@ func newStdio(srv tool.MCPServer, o Options, observe func(jsonrpc.Message)) (*st
 		if !filepath.IsAbs(srv.Dir) && install != "" {
 			cmd.Dir = filepath.Join(install, srv.Dir)
 		}
+		// os/exec reports a missing folder as a missing program: say which.
+		if st, err := os.Stat(cmd.Dir); err != nil || !st.IsDir() {
+			where := "its \"cwd\""
+			if srv.Source != "" {
+				where += " at " + srv.Source
+			}
+			return nil, nil, fmt.Errorf("the working folder %s does not exist or is not a folder; fix %s", cmd.Dir, where)
+		}
 	}
 	s := &stdioProcess{cmd: cmd, stderr: newTailBuffer(o.StderrLimit)}
 	// os/exec copies stderr into the buffer from its own goroutine for the

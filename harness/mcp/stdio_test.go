@@ -167,6 +167,21 @@ func TestStdioGarbageOnStdout(t *testing.T) {
 	mustContain(t, "error", err.Error(), `mcp provider "garbage" (from servers.json:4) did not start`)
 }
 
+// A cwd that does not exist is named as the problem, with where the entry
+// is, not reported as a missing program.
+func TestStdioMissingCwd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "no-such-folder")
+	srv := tool.MCPServer{Namespace: "acer", Program: "sh", Args: []string{"-c", "exit 0"}, Dir: dir, Source: "servers.json:3"}
+	_, err := Connect(context.Background(), srv, nil)
+	if err == nil {
+		t.Fatal("Connect succeeded with a missing cwd")
+	}
+	mustContain(t, "error", err.Error(), `mcp provider "acer"`, "the working folder "+dir+" does not exist", `fix its "cwd" at servers.json:3`)
+	if strings.Contains(err.Error(), "program") {
+		t.Errorf("error = %v; the program is fine", err)
+	}
+}
+
 func TestStdioProgramMissing(t *testing.T) {
 	srv := tool.MCPServer{Namespace: "acer", Program: "bin/no-such-launcher"}
 	_, err := Connect(context.Background(), srv, &Options{InstallDir: t.TempDir()})
