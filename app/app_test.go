@@ -294,6 +294,17 @@ func TestBrokenBundleListedWithFix(t *testing.T) {
 	if _, err := e.app.OpenChat("helper"); err != nil {
 		t.Fatalf("a good coworker beside a broken one: %v", err)
 	}
+	// A file in the folder (a zipped bundle) is listed with what to do.
+	zip := filepath.Join(e.bundles, "helper2.zip")
+	os.WriteFile(zip, []byte("PK"), 0o644)
+	l, _ = e.app.Coworkers()
+	found := false
+	for _, b := range l.Broken {
+		found = found || b.File == zip && strings.Contains(b.Message, "not a coworker folder") && strings.Contains(b.Fix, "unpack")
+	}
+	if !found || len(l.Coworkers) != 1 {
+		t.Errorf("list with a file in the folder = %+v; want the file listed with a fix", l)
+	}
 }
 
 func TestLiveReloadOfCoworkers(t *testing.T) {

@@ -82,6 +82,9 @@ func loadCoworkers(dir string) (CoworkerList, []*bundle.Bundle) {
 	for _, e := range set.Errors {
 		l.Broken = append(l.Broken, BrokenBundle{Dir: e.Dir, File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Fix: e.Fix})
 	}
+	for _, f := range set.Skipped {
+		l.Broken = append(l.Broken, skippedFile(dir, f))
+	}
 	return l, set.Bundles
 }
 

@@ -13,6 +13,12 @@ type ResolvedToolInfo struct {
 	Provider string `json:"provider"` // "native" or "mcp:<namespace>"
 }
 
+// skippedFile is the entry of a file (not a folder) in the bundles folder.
+func skippedFile(dir, file string) BrokenBundle {
+	return BrokenBundle{Dir: file, File: file, Message: "this is a file, not a coworker folder, so it was skipped",
+		Fix: "each coworker is a folder <id>/coworker/manifest.md; move the file out of " + dir + ", or unpack it there if it is a zipped bundle"}
+}
+
 // checkedList resolves the bundles folder dir with the harness's one check
 // (harness.Runtime.Check, what `openworker check` prints) and turns the
 // report into the list the UI shows. rt nil (the harness did not start)
@@ -35,6 +41,9 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string) CoworkerL
 	for _, cb := range rep.Broken {
 		l.Broken = append(l.Broken, BrokenBundle{ID: cb.ID, Name: cb.Name, Dir: cb.Dir, File: cb.File, Line: cb.Line, Col: cb.Col,
 			Message: cb.Reason, Fix: cb.Fix})
+	}
+	for _, f := range rep.Skipped {
+		l.Broken = append(l.Broken, skippedFile(dir, f))
 	}
 	for _, c := range rep.OK {
 		tools := make([]ResolvedToolInfo, len(c.Tools))

@@ -17,6 +17,9 @@ type CheckReport struct {
 	Dir    string            `json:"coworkers"`
 	OK     []CheckedCoworker `json:"ok"`     // bundles that loaded and resolved, in folder order
 	Broken []CheckedBundle   `json:"broken"` // load errors first, then resolve errors
+	// Skipped are files (not folders) in the bundles folder: each coworker
+	// is a folder, so they were passed over.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // CheckedCoworker is one bundle that loaded and resolved.
@@ -66,7 +69,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 		return nil, err
 	}
 	defer rt.release(g)
-	rep := &CheckReport{Dir: dir, OK: []CheckedCoworker{}, Broken: []CheckedBundle{}}
+	rep := &CheckReport{Dir: dir, OK: []CheckedCoworker{}, Broken: []CheckedBundle{}, Skipped: set.Skipped}
 	for _, le := range set.Errors {
 		rep.Broken = append(rep.Broken, CheckedBundle{Dir: le.Dir, File: le.File, Line: le.Line, Col: le.Col,
 			Message: le.Error(), Reason: le.Msg, Fix: le.Fix})

@@ -109,6 +109,10 @@ type Skill struct {
 type Set struct {
 	Bundles []*Bundle
 	Errors  []*LoadError
+	// Skipped are the entries of the folder that are not folders (a
+	// notes.txt, a bundle still zipped, a broken link), in folder order;
+	// names starting with "." are not listed.
+	Skipped []string
 }
 
 // Get returns the bundle with id.
@@ -140,6 +144,7 @@ func LoadDir(dir string) (*Set, error) {
 		}
 		p := filepath.Join(dir, e.Name())
 		if st, err := os.Stat(p); err != nil || !st.IsDir() { // follows symlinks
+			set.Skipped = append(set.Skipped, p)
 			continue
 		}
 		b, err := Load(p)

@@ -75,6 +75,9 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers str
 }
 
 func printCheck(w io.Writer, rep *harness.CheckReport) {
+	for _, f := range rep.Skipped {
+		fmt.Fprintf(w, "skipped %s\n          a file, not a coworker folder (<id>/coworker/manifest.md); move it out of %s or unpack it there\n", f, rep.Dir)
+	}
 	for _, cw := range rep.OK {
 		fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", cw.ID, cw.Name, cw.Version, cw.ToolsFormat)
 		for _, t := range cw.Tools {

@@ -87,3 +87,22 @@ func TestCheckPrintsTheFix(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckWarnsOfFiles: a file in the bundles folder (a zipped bundle, a
+// note) is not silently ignored: check says it was skipped and why.
+func TestCheckWarnsOfFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "coworkers")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "helper.zip"), []byte("PK"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".DS_Store"), []byte("x"), 0o644)
+	cmd := exec.Command(binary, "check", "--coworkers", dir)
+	cmd.Env = binEnv(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("check = %v", err)
+	}
+	if !strings.Contains(string(out), "skipped "+filepath.Join(dir, "helper.zip")) || !strings.Contains(string(out), "a file, not a coworker folder") ||
+		strings.Contains(string(out), ".DS_Store") {
+		t.Errorf("check printed:\n%s\nwant helper.zip named as skipped, and nothing of .DS_Store", out)
+	}
+}
