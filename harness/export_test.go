@@ -30,12 +30,8 @@ func BenchCaller(ctx context.Context, s *Session) (func(alias, args string) mode
 // ToolCaller is BenchCaller returning, with each call's tool message, the
 // reason it stopped the turn ("" if it did not).
 func ToolCaller(ctx context.Context, s *Session) (func(alias, args string) (msg model.Message, stop string), error) {
-	t := &turn{s: s, id: journal.NewID("turn_")}
-	s.mu.Lock()
-	s.seq++
-	seq := s.seq
-	s.mu.Unlock()
-	if err := s.rt.journal.StartTurn(ctx, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: "benchmark"}); err != nil {
+	t, err := journaledTurn(ctx, s, "benchmark")
+	if err != nil {
 		return nil, err
 	}
 	n := 0
@@ -59,13 +55,22 @@ func SetModelContextBudget(d time.Duration) (restore func()) {
 // collects its model_context facts (what each provider attempt does),
 // without a model round trip. For hooks_test.go only.
 func FactsOf(ctx context.Context, s *Session) (func(ctx context.Context) string, error) {
+	t, err := journaledTurn(ctx, s, "facts")
+	if err != nil {
+		return nil, err
+	}
+	return t.facts, nil
+}
+
+// journaledTurn starts a journaled turn of s without a model round trip.
+func journaledTurn(ctx context.Context, s *Session, prompt string) (*turn, error) {
 	t := &turn{s: s, id: journal.NewID("turn_")}
 	s.mu.Lock()
 	s.seq++
 	seq := s.seq
 	s.mu.Unlock()
-	if err := s.rt.journal.StartTurn(ctx, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: "facts"}); err != nil {
+	if err := s.rt.journal.StartTurn(ctx, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: prompt}); err != nil {
 		return nil, err
 	}
-	return t.facts, nil
+	return t, nil
 }
