@@ -18,7 +18,10 @@ import (
 // did not finish as broken (exit 2 means bad input).
 func TestCheckInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	started := filepath.Join(dir, "started")
+	started := filepath.Join(dir, "started") // a FIFO: reading it waits for the provider's start
+	if err := syscall.Mkfifo(started, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	servers := filepath.Join(dir, "servers.json")
 	os.WriteFile(servers, []byte(`{"servers": {"slow": {"transport": "stdio", "command": "sh", "args": ["-c", "echo x > `+started+`; exec sleep 60"]}}}`), 0o644)
 	cw := filepath.Join(dir, "coworkers", "waiter", "coworker")
@@ -32,14 +35,13 @@ func TestCheckInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(hangGuard); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(started); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the provider never started; stderr: %s", stderr.String())
-		}
+	read := make(chan struct{})
+	go func() { os.ReadFile(started); close(read) }()
+	select {
+	case <-read:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		t.Fatalf("the provider never started; stderr: %s", stderr.String())
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)

@@ -110,8 +110,11 @@ func helperServer() *sdk.Server {
 			return nil, spawnOut{PID: cmd.Process.Pid}, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "wait", Description: "blocks until cancelled"},
-		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "wait: handler started")
+			if token := req.Params.GetProgressToken(); token != nil { // so a caller can act once it runs
+				_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Message: "handler started"})
+			}
 			select {
 			case <-ctx.Done():
 				fmt.Fprintln(os.Stderr, "wait: handler saw cancellation")

@@ -308,8 +308,8 @@ func TestStdioInstallDirEnvAndDir(t *testing.T) {
 }
 
 // Cancelling the call context returns at once and the server's handler sees
-// the cancellation. The cancel comes once the handler runs (it says so on
-// stderr), not after a guessed delay that a loaded machine may outlast.
+// the cancellation. The cancel comes once the handler runs (its first
+// progress event says so), not after a guessed delay a loaded machine may outlast.
 func TestStdioCancel(t *testing.T) {
 	p, err := Connect(context.Background(), selfServer(t, "helper", "helper"), nil)
 	if err != nil {
@@ -317,17 +317,12 @@ func TestStdioCancel(t *testing.T) {
 	}
 	defer p.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for !strings.Contains(p.StderrTail(), "wait: handler started") && ctx.Err() == nil {
-			time.Sleep(5 * time.Millisecond)
-		}
-		cancel()
-	}()
+	defer cancel()
 	var callErr error
 	within(t, hangGuard, "cancelled CallTool", func() {
-		_, callErr = p.CallTool(ctx, "wait", nil, nil)
+		// The handler's first progress event says it runs: cancel then.
+		_, callErr = p.CallTool(ctx, "wait", nil, func(string, json.RawMessage) error { cancel(); return nil })
 	})
-	cancel()
 	if !errors.Is(callErr, context.Canceled) {
 		t.Errorf("CallTool = %v, want context.Canceled", callErr)
 	}

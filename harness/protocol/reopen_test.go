@@ -35,23 +35,33 @@ func (w waitTool) Call(ctx context.Context, _ *tool.Call, _ json.RawMessage) (to
 	return tool.Output{Structured: json.RawMessage(`{"ok":true}`)}, nil
 }
 
-// lines is the server's output, safe to read while it writes.
+// lines is the server's output, safe to read while it writes; each write
+// wakes a waiter.
 type lines struct {
-	mu  sync.Mutex
-	buf strings.Builder
+	mu   sync.Mutex
+	buf  strings.Builder
+	wake chan struct{} // capacity 1
 }
+
+func newLines() *lines { return &lines{wake: make(chan struct{}, 1)} }
 
 func (l *lines) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
+	n, err := l.buf.Write(p)
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+	return n, err
 }
 
-// wait returns the first output line containing every one of subs, or fails
-// after 30 s (a hang guard).
+// wait returns the first output line containing every one of subs, looking
+// again after each write, or fails after 30 s (a hang guard).
 func (l *lines) wait(t *testing.T, subs ...string) string {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	deadline := time.After(30 * time.Second)
+	for {
 		l.mu.Lock()
 		all := l.buf.String()
 		l.mu.Unlock()
@@ -64,9 +74,13 @@ func (l *lines) wait(t *testing.T, subs ...string) string {
 			}
 			return line
 		}
+		select {
+		case <-l.wake:
+		case <-deadline:
+			t.Fatalf("no output line with %q within 30 s", subs)
+			return ""
+		}
 	}
-	t.Fatalf("no output line with %q within 30 s", subs)
-	return ""
 }
 
 // Opening a session again while one of its turns runs keeps that turn's
@@ -95,7 +109,7 @@ func TestSessionOpenAgainKeepsTheRunningTurn(t *testing.T) {
 	}
 	defer rt.Close()
 	pr, pw := io.Pipe()
-	out := &lines{}
+	out := newLines()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	served := make(chan error, 1)

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestZenityDiesWithParent kills (SIGKILL) a process that is showing a
@@ -18,47 +20,47 @@ func TestZenityDiesWithParent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The fake writes its pid into a FIFO: reading it waits for the start
+	// itself, with no polling.
 	pidFile := filepath.Join(t.TempDir(), "zenity.pid")
+	if err := unix.Mkfifo(pidFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	parent := exec.Command(exe, "-test.run=^$")
 	parent.Env = append(os.Environ(), "ASK_PARENT=1", "FAKE_ZENITY=pid-sleep", "FAKE_ZENITY_PIDFILE="+pidFile)
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
+	read := make(chan []byte, 1)
+	go func() { b, _ := os.ReadFile(pidFile); read <- b }()
 	var pid int
-	for deadline := time.Now().Add(hangGuard); pid == 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			parent.Process.Kill()
-			t.Fatal("the fake zenity never started")
-		}
-		b, _ := os.ReadFile(pidFile)
+	select {
+	case b := <-read:
 		pid, _ = strconv.Atoi(string(b))
+	case <-time.After(hangGuard):
+		parent.Process.Kill()
+		t.Fatal("the fake zenity never started")
 	}
+	if pid == 0 {
+		parent.Process.Kill()
+		t.Fatal("the fake zenity wrote no pid")
+	}
+	// A pidfd becomes readable when the process exits, whoever reaps it.
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		parent.Process.Kill()
+		t.Fatalf("pidfd_open(%d): %v", pid, err)
+	}
+	defer unix.Close(fd)
 	parent.Process.Kill()
 	parent.Wait()
-	for deadline := time.Now().Add(hangGuard); ; time.Sleep(10 * time.Millisecond) {
-		// The zenity child is reparented; signal 0 fails once it is gone
-		// (reaped by init, or a zombie we cannot see as alive via /proc).
-		if !alive(pid) {
-			return
-		}
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("zenity (pid %d) outlived its killed parent", pid)
-		}
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(hangGuard/time.Millisecond))
+	for err == unix.EINTR {
+		n, err = unix.Poll(fds, int(hangGuard/time.Millisecond))
 	}
-}
-
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
+	if err != nil || n == 0 {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("zenity (pid %d) outlived its killed parent (poll: %d, %v)", pid, n, err)
 	}
-	// The state follows the ")" that ends the command name.
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == ')' {
-			return i+2 < len(b) && b[i+2] != 'Z'
-		}
-	}
-	return true
 }
