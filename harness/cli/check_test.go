@@ -13,6 +13,16 @@ import (
 	"time"
 )
 
+// checkCommand writes a bundle "user" selecting tool into dir/coworkers and
+// returns `openworker check` of that folder with servers.
+func checkCommand(dir, tool, servers string) *exec.Cmd {
+	cw := filepath.Join(dir, "coworkers", "user", "coworker")
+	os.MkdirAll(cw, 0o755)
+	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: user\nname: User\nversion: 1.0.0\n---\nUse it.\n"), 0o644)
+	os.WriteFile(filepath.Join(cw, "tools.json"), []byte(`{"version": 3, "tools": ["`+tool+`"]}`), 0o644)
+	return exec.Command(binary, "check", "--coworkers", filepath.Join(dir, "coworkers"), "--servers", servers)
+}
+
 // TestCheckInterrupted: Ctrl-C while a provider starts ends `check` with
 // exit 1 and says it was interrupted; it does not report the bundles it
 // did not finish as broken (exit 2 means bad input).
@@ -24,11 +34,7 @@ func TestCheckInterrupted(t *testing.T) {
 	}
 	servers := filepath.Join(dir, "servers.json")
 	os.WriteFile(servers, []byte(`{"servers": {"slow": {"transport": "stdio", "command": "sh", "args": ["-c", "echo x > `+started+`; exec sleep 60"]}}}`), 0o644)
-	cw := filepath.Join(dir, "coworkers", "waiter", "coworker")
-	os.MkdirAll(cw, 0o755)
-	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: waiter\nname: Waiter\nversion: 1.0.0\n---\nWait.\n"), 0o644)
-	os.WriteFile(filepath.Join(cw, "tools.json"), []byte(`{"version": 3, "tools": ["slow.anything"]}`), 0o644)
-	cmd := exec.Command(binary, "check", "--coworkers", filepath.Join(dir, "coworkers"), "--servers", servers)
+	cmd := checkCommand(dir, "slow.anything", servers)
 	cmd.Env = binEnv(t)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -71,11 +77,7 @@ func TestCheckPrintsTheFix(t *testing.T) {
 	dir := t.TempDir()
 	servers := filepath.Join(dir, "servers.json")
 	os.WriteFile(servers, []byte("{\"servers\": {\n  \"gone\": {\"transport\": \"stdio\", \"command\": \"sh\", \"args\": [\"-c\", \"echo no config >&2; exit 3\"]}}}"), 0o644)
-	cw := filepath.Join(dir, "coworkers", "user", "coworker")
-	os.MkdirAll(cw, 0o755)
-	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: user\nname: User\nversion: 1.0.0\n---\nUse it.\n"), 0o644)
-	os.WriteFile(filepath.Join(cw, "tools.json"), []byte(`{"version": 3, "tools": ["gone.anything"]}`), 0o644)
-	cmd := exec.Command(binary, "check", "--coworkers", filepath.Join(dir, "coworkers"), "--servers", servers)
+	cmd := checkCommand(dir, "gone.anything", servers)
 	cmd.Env = binEnv(t)
 	out, err := cmd.Output()
 	var ee *exec.ExitError
