@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-
-	"github.com/openworker/desktop/harness/bundle"
 )
 
 // CoworkerList is the bundles folder as loaded: the coworkers that work and
@@ -64,28 +62,6 @@ func (a *App) listCoworkers(dir string) CoworkerList {
 	l := checkedList(a.base, rt, dir)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
-}
-
-// loadCoworkers loads dir: the list with its load errors, and the bundles
-// that loaded (not yet resolved).
-func loadCoworkers(dir string) (CoworkerList, []*bundle.Bundle) {
-	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		l.Error = fmt.Sprintf("the coworkers folder %s does not exist or is not a folder; choose another one", dir)
-		return l, nil
-	}
-	set, err := bundle.LoadDir(dir)
-	if err != nil {
-		l.Error = err.Error()
-		return l, nil
-	}
-	for _, e := range set.Errors {
-		l.Broken = append(l.Broken, BrokenBundle{Dir: e.Dir, File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Fix: e.Fix})
-	}
-	for _, f := range set.Skipped {
-		l.Broken = append(l.Broken, skippedFile(dir, f))
-	}
-	return l, set.Bundles
 }
 
 // SetCoworkersDir makes dir the bundles folder, saves that choice, and

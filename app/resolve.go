@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/bundle"
 )
 
 // ResolvedToolInfo is one tool a coworker's tools.json selects, as resolved:
@@ -20,13 +23,29 @@ func skippedFile(dir, file string) BrokenBundle {
 }
 
 // checkedList resolves the bundles folder dir with the harness's one check
-// (harness.Runtime.Check, what `openworker check` prints) and turns the
-// report into the list the UI shows. rt nil (the harness did not start)
-// lists the bundles that load, unresolved: opening a chat then says why.
+// (harness.Runtime.Check, what `openworker check` prints; it loads the
+// folder once) and turns the report into the list the UI shows. rt nil
+// (the harness did not start) lists the bundles that load, unresolved:
+// opening a chat then says why.
 func checkedList(ctx context.Context, rt *harness.Runtime, dir string) CoworkerList {
-	l, bundles := loadCoworkers(dir)
-	if l.Error != "" || rt == nil {
-		for _, b := range bundles {
+	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		l.Error = fmt.Sprintf("the coworkers folder %s does not exist or is not a folder; choose another one", dir)
+		return l
+	}
+	if rt == nil {
+		set, err := bundle.LoadDir(dir)
+		if err != nil {
+			l.Error = err.Error()
+			return l
+		}
+		for _, e := range set.Errors {
+			l.Broken = append(l.Broken, BrokenBundle{Dir: e.Dir, File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Fix: e.Fix})
+		}
+		for _, f := range set.Skipped {
+			l.Broken = append(l.Broken, skippedFile(dir, f))
+		}
+		for _, b := range set.Bundles {
 			l.Coworkers = append(l.Coworkers, CoworkerInfo{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version,
 				Dir: b.Dir, Tools: []ResolvedToolInfo{}})
 		}
@@ -37,8 +56,7 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string) CoworkerL
 		l.Error = err.Error()
 		return l
 	}
-	l.Broken = l.Broken[:0]
-	for _, cb := range rep.Broken {
+	for _, cb := range rep.Broken { // load errors (Reason is the message without the position) and resolve errors
 		l.Broken = append(l.Broken, BrokenBundle{ID: cb.ID, Name: cb.Name, Dir: cb.Dir, File: cb.File, Line: cb.Line, Col: cb.Col,
 			Message: cb.Reason, Fix: cb.Fix})
 	}

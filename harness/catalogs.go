@@ -9,11 +9,10 @@ import (
 
 // catalog is one MCP provider's tool list as discovered once.
 type catalog struct {
-	p       *mcp.Provider
-	version uint64 // p.CatalogVersion() just before the listing
+	p       *mcp.Provider // nil when the start failed
+	version uint64        // p.CatalogVersion() just before the listing
 	tools   map[string]mcp.RemoteTool
-	started bool  // the provider is running (err, if any, is the listing's)
-	err     error // the start failed (started false) or the listing did
+	err     error // the start failed (p nil) or the listing did
 }
 
 // provider returns the running MCP provider of namespace ns in generation
@@ -54,7 +53,7 @@ func (rt *Runtime) listCatalog(ctx context.Context, g *generation, ns string) *c
 	if err != nil {
 		return &catalog{err: err}
 	}
-	c := &catalog{p: p, started: true, version: p.CatalogVersion()}
+	c := &catalog{p: p, version: p.CatalogVersion()}
 	list, err := p.ListTools(ctx)
 	if err != nil {
 		c.err = fmt.Errorf("list the tools of MCP provider %q: %w", ns, err)

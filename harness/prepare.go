@@ -35,7 +35,7 @@ func (t *turn) prepare(ctx context.Context) error {
 		ns, _, _ := tool.SplitName(rt.Name)
 		c := cats[ns]
 		switch {
-		case c.err != nil && !c.started:
+		case c.err != nil && c.p == nil:
 			return fmt.Errorf("prepare the turn: MCP provider %q: %w", ns, c.err)
 		case c.err != nil:
 			return fmt.Errorf("prepare the turn: %w", c.err)

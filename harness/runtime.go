@@ -149,16 +149,16 @@ func (rt *Runtime) acquire() (*generation, error) {
 }
 
 // release drops a reference to g; when g is older than the newest and no
-// longer used, it is forgotten and the providers only it listed are ended.
+// longer used, the providers only it listed are ended (liveServers forgets
+// it).
 func (rt *Runtime) release(g *generation) {
 	rt.mu.Lock()
 	g.refs--
-	if g.refs > 0 || g == rt.gen || rt.closed {
-		rt.mu.Unlock()
+	unused := g.refs <= 0 && g != rt.gen && !rt.closed
+	rt.mu.Unlock()
+	if !unused {
 		return
 	}
-	delete(rt.gens, g.id)
-	rt.mu.Unlock()
 	if err := rt.mcp.Retain(rt.liveServers); err != nil {
 		rt.opts.Logger.Warn("end unused MCP providers", "err", err)
 	}
@@ -217,9 +217,6 @@ func bundles(dir string) (*bundle.Set, error) {
 	}
 	return bundle.LoadDir(dir)
 }
-
-// Bundles loads the default bundles folder (Options.Coworkers) afresh.
-func (rt *Runtime) Bundles() (*bundle.Set, error) { return bundles(rt.opts.Coworkers) }
 
 // Close closes every open session, ends every MCP provider process once
 // and closes the journal if the runtime opened it.
