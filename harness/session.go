@@ -253,10 +253,8 @@ func (s *Session) CloseAsync() <-chan error {
 func (s *Session) beginClose() {
 	s.mu.Lock()
 	s.closing = true
-	if s.cancel != nil {
-		s.cancel()
-	}
 	s.mu.Unlock()
+	s.Cancel()
 }
 
 // closingDone returns a channel closed when the session's Close has ended,
