@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 )
 
-// Transports of an MCP provider (servers.json "transport").
+// Transports of an MCP provider (servers.json "transport"; docs/mcp.md).
 const (
 	TransportStdio          = "stdio"
 	TransportStreamableHTTP = "streamable_http"
+	// TransportSSE is the legacy HTTP+SSE transport of MCP 2024-11-05,
+	// still served by older remote servers.
+	TransportSSE = "sse"
 )
 
 // MCPServer describes how to reach an MCP provider whose tools appear under
@@ -32,6 +36,14 @@ type MCPServer struct {
 	URL       string
 	Headers   map[string]string
 	Source    string
+	// Name is the server's name as written in its config file when
+	// Namespace had to be derived from it (a dotted name such as
+	// "awslabs.core-mcp-server"); "" when they are the same.
+	Name string
+	// Timeout bounds one call of this provider (a config file's
+	// "timeout"); 0 means the Limits' CallTimeout. It never exceeds
+	// DefaultCallTimeout (docs/limits.md).
+	Timeout time.Duration
 	// Secrets are values that must never appear in errors, logs, results
 	// or the journal (docs/limits.md): the harness replaces them with
 	// "[redacted]" in everything the provider sends back.
