@@ -25,7 +25,14 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) { testbin.Main(m, &binary) }
+// TestMain builds the binary once for the package, or, when mcpgoEnv is
+// set, makes this test binary the mcp-go server a servers.json names.
+func TestMain(m *testing.M) {
+	if os.Getenv(mcpgoEnv) != "" {
+		os.Exit(serveMCPGo())
+	}
+	testbin.Main(m, &binary)
+}
 
 // writeCoworker writes a bundle selecting the device tool system_info_get
 // (served by the binary itself as the MCP provider "device").
