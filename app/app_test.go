@@ -63,7 +63,7 @@ func TestTurnWithConsentSucceeds(t *testing.T) {
 	}
 	done := sendAsync(e.app, chat.SessionID, "say hello")
 	p := e.rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
-	if p.Request.Tool != "test.echo" || p.Request.Coworker != "helper" || p.Request.Classification != "External" ||
+	if p.Request.Tool != "test.echo" || p.Request.Coworker != "helper" || p.Request.Classification != "External" || p.Request.Placement != tool.PlacementLocal ||
 		!strings.Contains(string(p.Request.Arguments), "hello") || p.Deadline.IsZero() {
 		t.Fatalf("approval request = %+v", p)
 	}
@@ -104,7 +104,7 @@ func TestTurnWithConsentSucceeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Invocations) != 1 || d.Invocations[0].Status != journal.InvSucceeded || d.Invocations[0].Tool != "test.echo" {
+	if len(d.Invocations) != 1 || d.Invocations[0].Status != journal.InvSucceeded || d.Invocations[0].Tool != "test.echo" || d.Invocations[0].Placement != tool.PlacementLocal {
 		t.Fatalf("invocations = %+v, want one succeeded test.echo", d.Invocations)
 	}
 	if len(d.Approvals) != 1 || d.Approvals[0].Decision != "allow_once" || d.Approvals[0].Source != consent.SourcePrompt {

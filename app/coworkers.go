@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/openworker/desktop/harness/model"
 )
 
 // CoworkerList is the bundles folder as loaded: the coworkers that work and
@@ -25,6 +27,9 @@ type CoworkerInfo struct {
 	Version     string             `json:"version"`
 	Dir         string             `json:"dir"`
 	Tools       []ResolvedToolInfo `json:"tools"` // as resolved, in tools.json order
+	// LeftOut are the tools of whole providers the model's tool-name rule
+	// refuses, each with its warning (docs/bundles.md).
+	LeftOut []LeftOutInfo `json:"left_out"`
 }
 
 // BrokenBundle is a bundle that did not load (ID and Name empty, File,
@@ -43,9 +48,11 @@ type BrokenBundle struct {
 }
 
 // Coworkers loads the bundles folder afresh and resolves every bundle's
-// tools with harness.Runtime.Check (cached by bundle digest), so a bundle
-// that `openworker check` reports broken is listed as broken here. It may
-// take up to checkTimeout when an MCP provider starts slowly.
+// tools with harness.Runtime.Check (cached by bundle digest) under the
+// tool-name rule of the model provider new chats use, so a bundle that
+// `openworker check --provider` reports broken is listed as broken here
+// and a chat opens with the tools listed. It may take up to checkTimeout
+// when an MCP provider starts slowly.
 func (a *App) Coworkers() (CoworkerList, error) {
 	a.mu.Lock()
 	dir := a.coworkersDir()
@@ -57,11 +64,24 @@ func (a *App) Coworkers() (CoworkerList, error) {
 // chats use.
 func (a *App) listCoworkers(dir string) CoworkerList {
 	a.mu.Lock()
-	rt := a.rt
+	rt, rule := a.rt, a.nameRuleLocked()
 	a.mu.Unlock()
-	l := checkedList(a.base, rt, dir)
+	l := checkedList(a.base, rt, dir, rule)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
+}
+
+// nameRuleLocked is the tool-name rule of the model provider new chats
+// use: the provider's own, or when it could not be built, the rule of the
+// provider the settings name. a.mu must be held.
+func (a *App) nameRuleLocked() model.NameRule {
+	if a.model != nil {
+		return a.model
+	}
+	if r, err := model.ToolNames(a.settings.Provider); err == nil {
+		return r
+	}
+	return model.SharedToolNames
 }
 
 // SetCoworkersDir makes dir the bundles folder, saves that choice, and

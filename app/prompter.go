@@ -10,6 +10,7 @@ import (
 
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // PendingApproval is a consent prompt waiting for the person (docs/consent.md).
@@ -73,8 +74,12 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 		// lock screen. The window shows them.
 		// In the background: a slow notification daemon must not delay the
 		// modal, and the prompt's deadline still bounds the wait.
+		where := ""
+		if req.Placement != "" && req.Placement != tool.PlacementLocal {
+			where = " on " + req.Placement // a remote host: say so before the window is even seen
+		}
 		go func() {
-			_ = m.notify.Notify("OpenWorker needs your approval", fmt.Sprintf("%s wants to run %s.", who, req.Tool))
+			_ = m.notify.Notify("OpenWorker needs your approval", fmt.Sprintf("%s wants to run %s%s.", who, req.Tool, where))
 		}()
 	}
 	select {

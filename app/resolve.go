@@ -7,6 +7,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/model"
 )
 
 // ResolvedToolInfo is one tool a coworker's tools.json selects, as resolved:
@@ -14,6 +15,17 @@ import (
 type ResolvedToolInfo struct {
 	Name     string `json:"name"`     // qualified name, e.g. device.system_info_get
 	Provider string `json:"provider"` // "native" or "mcp:<namespace>"
+	// Placement is where its calls go: "on this computer" or a remote host
+	// name (docs/consent.md#placement).
+	Placement string `json:"placement"`
+}
+
+// LeftOutInfo is a tool of a whole provider (tools.json version 1) that
+// was left out because the model provider's tool-name rule refuses its
+// name (docs/bundles.md): the Coworkers card shows Message as a warning.
+type LeftOutInfo struct {
+	Tool    string `json:"tool"`    // qualified name
+	Message string `json:"message"` // the warning: the tool, the rule it breaks, where in tools.json
 }
 
 // skippedFile is the entry of a file (not a folder) in the bundles folder.
@@ -26,8 +38,9 @@ func skippedFile(dir, file string) BrokenBundle {
 // (harness.Runtime.Check, what `openworker check` prints; it loads the
 // folder once) and turns the report into the list the UI shows. rt nil
 // (the harness did not start) lists the bundles that load, unresolved:
-// opening a chat then says why.
-func checkedList(ctx context.Context, rt *harness.Runtime, dir string) CoworkerList {
+// opening a chat then says why. rule is the tool-name rule of the model
+// provider new chats use (nil: the rule both providers share).
+func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule model.NameRule) CoworkerList {
 	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		l.Error = fmt.Sprintf("the coworkers folder %s does not exist or is not a folder; choose another one", dir)
@@ -47,11 +60,11 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string) CoworkerL
 		}
 		for _, b := range set.Bundles {
 			l.Coworkers = append(l.Coworkers, CoworkerInfo{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version,
-				Dir: b.Dir, Tools: []ResolvedToolInfo{}})
+				Dir: b.Dir, Tools: []ResolvedToolInfo{}, LeftOut: []LeftOutInfo{}})
 		}
 		return l
 	}
-	rep, err := rt.Check(ctx, dir)
+	rep, err := rt.Check(ctx, dir, rule)
 	if err != nil {
 		l.Error = err.Error()
 		return l
@@ -66,10 +79,14 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string) CoworkerL
 	for _, c := range rep.OK {
 		tools := make([]ResolvedToolInfo, len(c.Tools))
 		for i, t := range c.Tools {
-			tools[i] = ResolvedToolInfo{Name: t.Name, Provider: t.Provider}
+			tools[i] = ResolvedToolInfo{Name: t.Name, Provider: t.Provider, Placement: t.Placement}
+		}
+		left := make([]LeftOutInfo, len(c.LeftOut))
+		for i, lo := range c.LeftOut {
+			left[i] = LeftOutInfo{Tool: lo.Tool, Message: lo.Message}
 		}
 		l.Coworkers = append(l.Coworkers, CoworkerInfo{ID: c.ID, Name: c.Name, Description: c.Description, Version: c.Version,
-			Dir: c.Dir, Tools: tools})
+			Dir: c.Dir, Tools: tools, LeftOut: left})
 	}
 	return l
 }

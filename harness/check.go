@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -20,6 +21,10 @@ type CheckReport struct {
 	// Skipped are files (not folders) in the bundles folder: each coworker
 	// is a folder, so they were passed over.
 	Skipped []string `json:"skipped,omitempty"`
+	// NameRule says which tool-name rule the aliases were checked against
+	// (the model provider's, or the one every provider shares when none is
+	// configured), as a sentence for people (docs/bundles.md).
+	NameRule string `json:"name_rule"`
 }
 
 // CheckedCoworker is one bundle that loaded and resolved.
@@ -31,6 +36,9 @@ type CheckedCoworker struct {
 	Dir         string         `json:"dir"`
 	ToolsFormat int            `json:"tools_version"`
 	Tools       []ResolvedTool `json:"tools"`
+	// LeftOut are the tools of whole providers (tools.json version 1)
+	// whose names the rule refuses, each with its warning.
+	LeftOut []LeftOut `json:"left_out,omitempty"`
 }
 
 // CheckedBundle is one bundle that failed to load (ID empty) or to resolve
@@ -53,13 +61,20 @@ type CheckedBundle struct {
 const resolveFix = "fix the name in tools.json, or add the missing MCP provider to servers.json"
 
 // Check loads the bundles folder dir afresh and resolves every bundle
-// against the newest registry generation, at most Options.Parallel bundles
-// at once (their providers start in parallel too) and each within
-// Options.CheckTimeout. Outcomes are cached by generation, folder and
-// bundle digest (an edited bundle has a new digest), except those cut
+// against the newest registry generation and rule, the tool-name rule of
+// the model provider sessions would use (a model.Provider, or
+// model.ToolNames of its name; nil means model.SharedToolNames, and the
+// report says so), so that Check and NewSession agree: a name Check
+// reports is one a session refuses. At most Options.Parallel bundles
+// resolve at once (their providers start in parallel too), each within
+// Options.CheckTimeout. Outcomes are cached by generation, rule, folder
+// and bundle digest (an edited bundle has a new digest), except those cut
 // short by a timeout or ctx; ForgetChecks drops the cache. The error is
 // only for a folder that cannot be read.
-func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) {
+func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (*CheckReport, error) {
+	if rule == nil {
+		rule = model.SharedToolNames
+	}
 	set, err := bundles(dir)
 	if err != nil {
 		return nil, err
@@ -69,7 +84,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 		return nil, err
 	}
 	defer rt.release(g)
-	rep := &CheckReport{Dir: dir, OK: []CheckedCoworker{}, Broken: []CheckedBundle{}, Skipped: set.Skipped}
+	rep := &CheckReport{Dir: dir, OK: []CheckedCoworker{}, Broken: []CheckedBundle{}, Skipped: set.Skipped, NameRule: describeRule(rule)}
 	for _, le := range set.Errors {
 		rep.Broken = append(rep.Broken, CheckedBundle{Dir: le.Dir, File: le.File, Line: le.Line, Col: le.Col,
 			Message: le.Error(), Reason: le.Msg, Fix: le.Fix})
@@ -77,7 +92,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 	results := make([]checked, len(set.Bundles))
 	forEach(len(set.Bundles), rt.opts.Parallel, func(i int) {
 		b := set.Bundles[i]
-		key := checkKey{gen: g.id, dir: b.Dir, digest: b.Digest}
+		key := checkKey{gen: g.id, rule: rule.Name(), dir: b.Dir, digest: b.Digest}
 		if r, ok := rt.checks.get(key); ok {
 			results[i] = r
 			return
@@ -87,10 +102,10 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 			bctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
 		}
 		defer cancel()
-		res, err := rt.resolve(bctx, g, b)
+		res, err := rt.resolve(bctx, g, b, rule)
 		r := checked{err: err}
 		if err == nil {
-			r.tools = res.Tools
+			r.tools, r.leftOut = res.Tools, res.LeftOut
 		}
 		results[i] = r
 		if bctx.Err() == nil { // a timeout or a cancel is tried again next time
@@ -104,7 +119,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string) (*CheckReport, error) 
 			continue
 		}
 		rep.OK = append(rep.OK, CheckedCoworker{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version, Dir: b.Dir,
-			ToolsFormat: b.Tools.Version, Tools: append([]ResolvedTool{}, r.tools...)})
+			ToolsFormat: b.Tools.Version, Tools: append([]ResolvedTool{}, r.tools...), LeftOut: append([]LeftOut(nil), r.leftOut...)})
 	}
 	return rep, nil
 }
@@ -119,6 +134,9 @@ func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle
 	if errors.As(err, &re) {
 		if re.Provider != "" {
 			cb.Fix = providerFix(reg, re.Provider)
+		}
+		if re.Fix != "" {
+			cb.Fix = re.Fix
 		}
 		if re.File != "" {
 			cb.File = re.File
@@ -141,15 +159,24 @@ func providerFix(reg *tool.Registry, ns string) string {
 	return fmt.Sprintf("MCP provider %q did not start or list its tools: check its command, arguments and environment at %s, or run that command by hand to see why", ns, where)
 }
 
+// describeRule says which tool-name rule a Check applied.
+func describeRule(rule model.NameRule) string {
+	if rule.Name() == model.AnyProvider {
+		return fmt.Sprintf("tool aliases must match %s, the rule both model providers (openai, anthropic) share; no model provider is configured", model.ToolNamePattern)
+	}
+	return fmt.Sprintf("tool aliases must match %s, the rule of the %s model provider", model.ToolNamePattern, rule.Name())
+}
+
 // checked is the cached outcome of resolving one bundle.
 type checked struct {
-	tools []ResolvedTool
-	err   error
+	tools   []ResolvedTool
+	leftOut []LeftOut
+	err     error
 }
 
 type checkKey struct {
-	gen         uint64
-	dir, digest string
+	gen               uint64
+	rule, dir, digest string
 }
 
 // checkCache keeps Check outcomes; safe for concurrent use.

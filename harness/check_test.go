@@ -46,7 +46,7 @@ func TestCheckCachesByDigest(t *testing.T) {
 	defer rt.Close()
 	check := func(broken int) *harness.CheckReport {
 		t.Helper()
-		rep, err := rt.Check(context.Background(), bundles)
+		rep, err := rt.Check(context.Background(), bundles, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,6 +60,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 			Arguments: args, Status: StatusRefused, ErrorCode: code, Error: msg}
 		if selected {
 			inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest = rtool.Provider, rtool.Remote, string(rtool.Descriptor.Risk), rtool.Pin.Digest
+			inv.Placement = rtool.Placement
 		}
 		if err := s.rt.journal.RefuseInvocation(bg, inv, approval); err != nil { // one commit: decision (if any) + refusal
 			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
@@ -97,7 +98,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 
 	d := rtool.Descriptor
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
-		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
+		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
 	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: rtool.Pin.Digest, OnPrompt: func() {
 		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
 	}})
@@ -122,7 +123,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 
 	t.calls++
 	inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: call.ID, Tool: rtool.Name, Alias: call.Name, Provider: rtool.Provider,
-		RemoteName: rtool.Remote, Risk: string(d.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: args}
+		RemoteName: rtool.Remote, Placement: rtool.Placement, Risk: string(d.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: args}
 	// One durable commit: the approval, the prepared and the executing rows.
 	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
 		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", invID, "err", err)

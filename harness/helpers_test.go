@@ -44,6 +44,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveMisbehaveEnv) != "" {
 		serveMisbehaving() // limits_mcp_test.go; exits
 	}
+	if os.Getenv(serveNamesEnv) != "" {
+		serveNames() // names_test.go; exits
+	}
 	os.Exit(m.Run())
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -23,10 +24,11 @@ const ProviderNative = "native"
 
 // ResolvedTool is one selected tool, resolved exactly (docs/bundles.md).
 type ResolvedTool struct {
-	Name       string             `json:"name"`     // qualified name
-	Alias      string             `json:"alias"`    // the name the model sees
-	Provider   string             `json:"provider"` // "native" or "mcp:<namespace>"
-	Remote     string             `json:"remote"`   // the provider's own tool name
+	Name       string             `json:"name"`      // qualified name
+	Alias      string             `json:"alias"`     // the name the model sees
+	Provider   string             `json:"provider"`  // "native" or "mcp:<namespace>"
+	Remote     string             `json:"remote"`    // the provider's own tool name
+	Placement  string             `json:"placement"` // where calls go: tool.PlacementLocal or a host (docs/consent.md#placement)
 	Descriptor tool.Descriptor    `json:"-"`
 	Pin        consent.PinnedDesc `json:"pin"`
 
@@ -40,8 +42,30 @@ type ResolvedTool struct {
 type Resolution struct {
 	Bundle  *bundle.Bundle
 	Tools   []ResolvedTool
+	LeftOut []LeftOut // whole providers' tools the name rule refuses, not in Tools
 	byAlias map[string]int
 }
+
+// LeftOut is a tool of a whole-provider selection (tools.json version 1)
+// that was left out because its name cannot be given a model alias under
+// the name rule in force (docs/bundles.md#names-the-model-cannot-take).
+// An explicit selection of such a name is a ResolveError instead.
+type LeftOut struct {
+	Tool     string `json:"tool"`     // qualified name, as the provider lists it
+	Provider string `json:"provider"` // "mcp:<namespace>"
+	Reason   string `json:"reason"`   // the rule it breaks, naming the name or alias
+	// File, Line and Col say where the provider's namespace stands in
+	// tools.json.
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	// Message is the whole warning, as `openworker check` prints it and
+	// the journal keeps it.
+	Message string `json:"message"`
+}
+
+// CodeToolLeftOut is the journal's warning code for a LeftOut tool.
+const CodeToolLeftOut = "tool_left_out"
 
 // ByAlias returns the selected tool a model alias names, or false. There is
 // no fuzzy matching: an alias is either selected exactly or refused.
@@ -65,7 +89,14 @@ type ResolveError struct {
 	// its tools, when that is the problem (the selection itself may be
 	// right); "" otherwise.
 	Provider string
+	// Fix is what to change, when the resolver knows better than the
+	// generic advice (a name the model cannot take); "" otherwise.
+	Fix string
 }
+
+// nameFix is the advice for an explicitly selected name that cannot be
+// given a model alias under the rule.
+const nameFix = "remove the name from tools.json (a model cannot be offered a tool under it), or have the tool renamed in its provider"
 
 func (e *ResolveError) Error() string {
 	where := ""
@@ -87,6 +118,18 @@ func resolveErr(b *bundle.Bundle, name, msg string) *ResolveError {
 		}
 	}
 	return &ResolveError{Coworker: b.ID, Tool: name, Msg: msg, File: b.Tools.File, Line: p.Line, Col: p.Col}
+}
+
+// leftOut builds the LeftOut of a whole-provider tool from the error that
+// rules out its name.
+func leftOut(b *bundle.Bundle, name string, e *ResolveError) LeftOut {
+	ns, _, _ := strings.Cut(name, ".")
+	where := ""
+	if e.File != "" && e.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d: ", e.File, e.Line, e.Col)
+	}
+	return LeftOut{Tool: name, Provider: "mcp:" + ns, Reason: e.Msg, File: e.File, Line: e.Line, Col: e.Col,
+		Message: fmt.Sprintf("%scoworker %q leaves out %q of MCP provider %q: %s; the other tools of the provider are selected", where, b.ID, name, ns, e.Msg)}
 }
 
 // listNames renders up to 12 names for an error message.
@@ -130,20 +173,28 @@ func nativeTools(reg *tool.Registry, ns string) []string {
 
 // Resolve resolves a bundle's tools.json against the newest registry
 // generation, discovering the catalogs of the MCP providers it names (in
-// parallel, docs/mcp.md). A missing tool, an unknown namespace or a
-// provider that fails to start is an error; nothing falls back.
-func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle) (*Resolution, error) {
+// parallel, docs/mcp.md). Every alias must fit rule, the tool-name rule
+// of the model provider the selection is for (a model.Provider; nil means
+// model.SharedToolNames). A missing tool, an unknown namespace, a name the
+// rule refuses or a provider that fails to start is an error; nothing
+// falls back. The one exception: a tool of a whole provider (version 1)
+// whose name cannot be given an alias is left out (Resolution.LeftOut).
+func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle, rule model.NameRule) (*Resolution, error) {
 	g, err := rt.acquire()
 	if err != nil {
 		return nil, err
 	}
 	defer rt.release(g)
-	return rt.resolve(ctx, g, b)
+	return rt.resolve(ctx, g, b, rule)
 }
 
-func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle) (*Resolution, error) {
+func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle, rule model.NameRule) (*Resolution, error) {
+	if rule == nil {
+		rule = model.SharedToolNames
+	}
 	reg := g.reg
 	names := b.Tools.Explicit()
+	explicit := len(names) // the names after these are the tools of whole providers
 	whole := b.Tools.WholeProviders()
 	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names)) // all at once
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
@@ -177,7 +228,10 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 	}
 
 	res := &Resolution{Bundle: b, byAlias: map[string]int{}}
-	for _, name := range names {
+	for i, name := range names {
+		// A name the model cannot take fails an explicit selection, and
+		// leaves a whole provider's tool out (docs/bundles.md).
+		ofWhole := i >= explicit
 		ns, remote, err := tool.SplitName(name)
 		if err != nil {
 			return nil, resolveErr(b, name, err.Error())
@@ -189,14 +243,20 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 			if !ok {
 				return nil, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(reg, ns))))
 			}
-			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Descriptor: d, native: t}
+			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
 		default:
 			if _, ok := reg.Server(ns); !ok {
 				return nil, resolveErr(b, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q (names are exact and case-sensitive); known namespaces: %s; or add a provider to servers.json", ns, knownNamespaces(reg)))
 			}
 			if err := tool.CheckMCPName(name); err != nil {
-				return nil, resolveErr(b, name, err.Error())
+				e := resolveErr(b, name, err.Error())
+				if ofWhole {
+					res.LeftOut = append(res.LeftOut, leftOut(b, name, e))
+					continue
+				}
+				e.Fix = nameFix
+				return nil, e
 			}
 			c, err := catalog(ns)
 			if err != nil {
@@ -212,17 +272,18 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 				}
 				return nil, resolveErr(b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(listed)))
 			}
-			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Descriptor: r.Descriptor(ns).WithDefaults()}
-		}
-		if len(name) > tool.MaxNameBytes {
-			return nil, resolveErr(b, name, fmt.Sprintf("the name is %d bytes; at most %d", len(name), tool.MaxNameBytes))
+			srv, _ := reg.Server(ns)
+			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Placement: srv.Placement(), Descriptor: r.Descriptor(ns).WithDefaults()}
 		}
 		rtool.Alias = tool.Alias(name)
-		if len(rtool.Alias) > tool.MaxNameBytes {
-			return nil, resolveErr(b, name, fmt.Sprintf("the alias %q is %d bytes; at most %d", rtool.Alias, len(rtool.Alias), tool.MaxNameBytes))
-		}
-		if i, dup := res.byAlias[rtool.Alias]; dup {
-			return nil, resolveErr(b, name, fmt.Sprintf("its model alias %q collides with %q; rename one of them", rtool.Alias, res.Tools[i].Name))
+		if why := res.aliasProblem(name, rtool.Alias, rule); why != "" {
+			e := resolveErr(b, name, why)
+			if ofWhole {
+				res.LeftOut = append(res.LeftOut, leftOut(b, name, e))
+				continue
+			}
+			e.Fix = nameFix
+			return nil, e
 		}
 		pin, err := pinDescriptor(rtool.Descriptor)
 		if err != nil {
@@ -243,10 +304,35 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle)
 		if name == "*" || selected[name] {
 			continue
 		}
-		return nil, &ResolveError{Coworker: b.ID, Tool: name, File: filepath.Join(b.Dir, "coworker", "manifest.md"),
-			Msg: "the manifest's policy names it, but the selection does not contain it; fix the name (names are exact and case-sensitive) or remove the entry"}
+		msg := "the manifest's policy names it, but the selection does not contain it; fix the name (names are exact and case-sensitive) or remove the entry"
+		for _, l := range res.LeftOut {
+			if l.Tool == name {
+				msg = "the manifest's policy names it, but it was left out of the selection (" + l.Reason + "); remove the entry"
+			}
+		}
+		return nil, &ResolveError{Coworker: b.ID, Tool: name, File: filepath.Join(b.Dir, "coworker", "manifest.md"), Msg: msg}
 	}
 	return res, nil
+}
+
+// aliasProblem says why the selected name, with model alias alias, cannot
+// be offered to a model under rule, or "": a name or alias over
+// tool.MaxNameBytes, an alias the rule refuses, or an alias another
+// selected tool already has.
+func (res *Resolution) aliasProblem(name, alias string, rule model.NameRule) string {
+	if len(name) > tool.MaxNameBytes {
+		return fmt.Sprintf("the name is %d bytes; at most %d", len(name), tool.MaxNameBytes)
+	}
+	if len(alias) > tool.MaxNameBytes {
+		return fmt.Sprintf("the alias %q is %d bytes; at most %d", alias, len(alias), tool.MaxNameBytes)
+	}
+	if err := rule.CheckToolName(alias); err != nil {
+		return err.Error()
+	}
+	if i, dup := res.byAlias[alias]; dup {
+		return fmt.Sprintf("its model alias %q collides with %q; rename one of them", alias, res.Tools[i].Name)
+	}
+	return ""
 }
 
 // providersOf lists the registered MCP namespaces a selection names: its

@@ -102,7 +102,7 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 	if !ok {
 		return nil, fmt.Errorf("session %s cannot be resumed: coworker %q is no longer in %s", id, js.Coworker, so.Coworkers)
 	}
-	res, err := rt.resolve(ctx, gen, b)
+	res, err := rt.resolve(ctx, gen, b, so.Model)
 	if err != nil {
 		return nil, err
 	}

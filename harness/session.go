@@ -54,9 +54,10 @@ var sessionOrder atomic.Uint64
 // NewSession opens a session with the coworker whose bundle id is given,
 // with the settings in so: it loads the bundle from so.Coworkers, resolves
 // its selection against the newest registry generation (starting the MCP
-// providers it uses, in parallel), checks every alias against the model
-// provider's tool-name rules, pins the execution identity and journals the
-// session.
+// providers it uses, in parallel) and the model provider's tool-name rule
+// (a whole provider's tool whose name breaks it is left out and journaled
+// as a tool_left_out warning, docs/bundles.md), pins the execution
+// identity and journals the session.
 func (rt *Runtime) NewSession(ctx context.Context, coworker string, so SessionOptions) (*Session, error) {
 	so, err := rt.sessionOptions(so)
 	if err != nil {
@@ -106,14 +107,9 @@ func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker str
 		}
 		return nil, fmt.Errorf("no coworker %q in %s (found: %s)", coworker, so.Coworkers, strings.Join(ids, ", "))
 	}
-	res, err := rt.resolve(ctx, gen, b)
+	res, err := rt.resolve(ctx, gen, b, so.Model) // the model provider's tool-name rule, as Check applies it
 	if err != nil {
 		return nil, err
-	}
-	for _, t := range res.Tools {
-		if err := so.Model.CheckToolName(t.Alias); err != nil {
-			return nil, fmt.Errorf("coworker %q selects %q: %w", b.ID, t.Name, err)
-		}
 	}
 	parts, err := rt.identityParts(res)
 	if err != nil {
@@ -130,6 +126,13 @@ func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker str
 	})
 	if err != nil {
 		return nil, fmt.Errorf("journal the session: %w", err)
+	}
+	for _, l := range res.LeftOut {
+		if err := rt.journal.AddWarning(ctx, journal.Warning{SessionID: s.id, Code: CodeToolLeftOut, Tool: l.Tool, Message: l.Message}); err != nil {
+			err = fmt.Errorf("journal the session: %w", err)
+			_ = rt.journal.FinishSession(context.WithoutCancel(ctx), s.id, journal.SessionFailed, err.Error())
+			return nil, err
+		}
 	}
 	if err := rt.add(s); err != nil {
 		return nil, err

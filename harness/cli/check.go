@@ -10,22 +10,33 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
 
 func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
-	var dir, servers string
+	var dir, servers, provider string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "check --coworkers DIR [--servers FILE] [--json]",
+		Use:   "check --coworkers DIR [--servers FILE] [--provider openai|anthropic] [--json]",
 		Short: "load every coworker bundle and resolve its tools",
-		Args:  cobra.NoArgs,
+		Long: `Load every coworker bundle and resolve its tools, as run would.
+
+Each tool's model alias is checked against the tool-name rule of the model
+provider named by --provider (the one run would use); without it, against
+the rule both providers share. A whole provider's tool (tools.json
+version 1) whose name the rule refuses is left out with a warning.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
 				return usageErr("check needs --coworkers DIR")
 			}
-			rep, err := c.check(cmd.Context(), reg, dir, servers)
+			rule, err := model.ToolNames(provider)
+			if err != nil {
+				return usageErr("--provider %q: use openai or anthropic", provider)
+			}
+			rep, err := c.check(cmd.Context(), reg, dir, servers, rule)
 			if err != nil {
 				return err
 			}
@@ -49,11 +60,12 @@ func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&dir, "coworkers", "", "the coworker bundles folder")
 	cmd.Flags().StringVar(&servers, "servers", "", "servers.json naming MCP providers")
+	cmd.Flags().StringVar(&provider, "provider", "", "apply the tool-name rule of this model provider: openai or anthropic (default: the rule both share)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers string) (*harness.CheckReport, error) {
+func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers string, rule model.NameRule) (*harness.CheckReport, error) {
 	if servers != "" {
 		if err := mcp.RegisterServersFile(reg, servers); err != nil {
 			return nil, badInput(err)
@@ -64,7 +76,7 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers str
 		return nil, badInput(err)
 	}
 	defer rt.Close()
-	rep, err := rt.Check(ctx, dir)
+	rep, err := rt.Check(ctx, dir, rule)
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -78,10 +90,20 @@ func printCheck(w io.Writer, rep *harness.CheckReport) {
 	for _, f := range rep.Skipped {
 		fmt.Fprintf(w, "skipped %s\n          a file, not a coworker folder (<id>/coworker/manifest.md); move it out of %s or unpack it there\n", f, rep.Dir)
 	}
+	if len(rep.OK)+len(rep.Broken) > 0 {
+		fmt.Fprintf(w, "names   %s\n", rep.NameRule)
+	}
 	for _, cw := range rep.OK {
 		fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", cw.ID, cw.Name, cw.Version, cw.ToolsFormat)
 		for _, t := range cw.Tools {
-			fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s)\n", t.Name, t.Provider, t.Remote, t.Alias)
+			where := ""
+			if t.Placement != tool.PlacementLocal {
+				where = "; calls go to " + t.Placement
+			}
+			fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s%s)\n", t.Name, t.Provider, t.Remote, t.Alias, where)
+		}
+		for _, l := range cw.LeftOut {
+			fmt.Fprintf(w, "          warning: %s\n", l.Message)
 		}
 	}
 	for _, e := range rep.Broken {

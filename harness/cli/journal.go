@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
 
@@ -219,6 +220,11 @@ func writeJSON(w io.Writer, v any) error {
 func printDetail(w io.Writer, d journal.SessionDetail) {
 	s := d.Session
 	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
+	for _, wa := range d.Warnings {
+		if wa.TurnID == "" { // the session's own, such as a tool left out at opening
+			fmt.Fprintf(w, "warning  %s: %s\n", wa.Code, clip(wa.Message, 300))
+		}
+	}
 	for _, t := range d.Turns {
 		fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
 		if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
@@ -229,6 +235,9 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 				continue
 			}
 			line := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, inv.Tool, inv.Status, inv.DurationMS)
+			if inv.Placement != "" && inv.Placement != tool.PlacementLocal {
+				line += "  on " + inv.Placement
+			}
 			if inv.Error != "" {
 				line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
 			}

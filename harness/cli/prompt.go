@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/tool"
 	"golang.org/x/term"
 )
 
@@ -47,8 +48,8 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 		}()
 	})
 	p.lock.Lock()
-	fmt.Fprintf(p.out, "\n%s wants to run %s (%s, %s, risk %s)\n  arguments: %s\n",
-		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, r.Provider, r.Classification, r.Risk, clip(string(r.Arguments), 500))
+	fmt.Fprintf(p.out, "\n%s wants to run %s %s (%s, %s, risk %s)\n  arguments: %s\n",
+		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk, clip(string(r.Arguments), 500))
 	p.lock.Unlock()
 	for {
 		p.lock.Lock()
@@ -76,6 +77,19 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 			p.lock.Unlock()
 		}
 	}
+}
+
+// placementPhrase says where a call goes (docs/consent.md#placement): "on
+// this computer" as it is, a remote host as "on mcp.example.com (a remote
+// host)".
+func placementPhrase(placement string) string {
+	switch placement {
+	case tool.PlacementLocal:
+		return placement
+	case "":
+		return "(placement unknown)"
+	}
+	return "on " + placement + " (a remote host)"
 }
 
 func nonEmpty(a, b string) string {

@@ -40,17 +40,21 @@ func (d Decision) Allows() bool { return d == AllowOnce || d == AllowSession || 
 // Valid reports whether d is one of the four answers.
 func (d Decision) Valid() bool { return d.Allows() || d == Deny }
 
-// Request is what the person is asked about: who wants to run what, with
-// which arguments.
+// Request is what the person is asked about: who wants to run what, where,
+// with which arguments.
 type Request struct {
-	SessionID      string          `json:"session_id"`
-	TurnID         string          `json:"turn_id"`
-	CallID         string          `json:"call_id"`
-	Coworker       string          `json:"coworker"`
-	CoworkerName   string          `json:"coworker_name"`
-	Tool           string          `json:"tool"` // qualified name
-	Description    string          `json:"description"`
-	Provider       string          `json:"provider"` // "native" or "mcp:<namespace>"
+	SessionID    string `json:"session_id"`
+	TurnID       string `json:"turn_id"`
+	CallID       string `json:"call_id"`
+	Coworker     string `json:"coworker"`
+	CoworkerName string `json:"coworker_name"`
+	Tool         string `json:"tool"` // qualified name
+	Description  string `json:"description"`
+	Provider     string `json:"provider"` // "native" or "mcp:<namespace>"
+	// Placement says where the call goes: "on this computer"
+	// (tool.PlacementLocal) or the remote host name, e.g.
+	// "mcp.example.com" (docs/consent.md#placement). Every prompt shows it.
+	Placement      string          `json:"placement"`
 	Classification string          `json:"classification"`
 	Risk           string          `json:"risk"`
 	Arguments      json.RawMessage `json:"arguments"`

@@ -17,8 +17,8 @@ import (
 
 const sqlInsertInvocation = `INSERT INTO invocations(id, session_id, turn_id, call_id, tool, alias, provider,
 	remote_name, risk, descriptor_digest, arguments, status, result, result_digest, error_code, error, effect,
-	reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, owner)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,?,?,?)`
+	reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, owner, placement)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,?,?,?,?)`
 
 const sqlMarkExecuting = `UPDATE invocations SET status='executing', started_at=?, owner=?
 	WHERE id=? AND status='prepared' RETURNING *`
@@ -67,7 +67,8 @@ func (j *Journal) insertInvocation(ctx context.Context, tx *sql.Tx, inv Invocati
 	startedText := timeOrEmpty(started)
 	_, err = st.ExecContext(ctx, inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias,
 		inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(inv.Arguments), string(status), inv.ErrorCode,
-		inv.Error, string(effect), formatTime(inv.CreatedAt), nullString(startedText), nullString(finished), j.owner.token)
+		inv.Error, string(effect), formatTime(inv.CreatedAt), nullString(startedText), nullString(finished), j.owner.token,
+		nullString(inv.Placement))
 	if err != nil {
 		return nil, fmt.Errorf("journal: record invocation %s: %w", inv.ID, err)
 	}

@@ -11,8 +11,8 @@ import (
 
 func testInv(sid, id string) Invocation {
 	return Invocation{ID: id, SessionID: sid, TurnID: sid + "-t1", CallID: "call-" + id, Tool: "notes.append",
-		Alias: "notes_append", Provider: "native", RemoteName: "append", Risk: "write", DescriptorDigest: "sha256:d",
-		Arguments: json.RawMessage(`{"text":"hi"}`)}
+		Alias: "notes_append", Provider: "native", RemoteName: "append", Placement: "on this computer", Risk: "write",
+		DescriptorDigest: "sha256:d", Arguments: json.RawMessage(`{"text":"hi"}`)}
 }
 
 func testApproval(sid, id, decision string) *Approval {

@@ -21,14 +21,18 @@ import (
 // leaves evidence: Open turns a leftover "executing" into "unknown", and
 // only a person may then record what really happened (Reconcile).
 type Invocation struct {
-	ID               string           `json:"id"`
-	SessionID        string           `json:"session_id"`
-	TurnID           string           `json:"turn_id,omitempty"`
-	CallID           string           `json:"call_id"` // the model's tool call ID
-	Tool             string           `json:"tool"`    // qualified name; "" if the alias was unknown
-	Alias            string           `json:"alias"`   // the name the model used
-	Provider         string           `json:"provider"`
-	RemoteName       string           `json:"remote_name"`
+	ID         string `json:"id"`
+	SessionID  string `json:"session_id"`
+	TurnID     string `json:"turn_id,omitempty"`
+	CallID     string `json:"call_id"` // the model's tool call ID
+	Tool       string `json:"tool"`    // qualified name; "" if the alias was unknown
+	Alias      string `json:"alias"`   // the name the model used
+	Provider   string `json:"provider"`
+	RemoteName string `json:"remote_name"`
+	// Placement says where the call goes: "on this computer" or a remote
+	// host name (docs/consent.md#placement); "" in rows from before
+	// schema version 9 and for an alias that names no selected tool.
+	Placement        string           `json:"placement,omitempty"`
 	Risk             string           `json:"risk"`
 	DescriptorDigest string           `json:"descriptor_digest"`
 	Arguments        json.RawMessage  `json:"arguments"`
@@ -231,16 +235,16 @@ func currentUser() string {
 
 const invocationCols = `id, session_id, turn_id, call_id, tool, alias, provider, remote_name, risk, descriptor_digest,
 	arguments, status, result, result_digest, error_code, error, effect, reconciled, reconciled_by, reconciled_at,
-	duration_ms, created_at, started_at, finished_at`
+	duration_ms, created_at, started_at, finished_at, placement`
 
 func scanInvocation(sc scanner) (Invocation, error) {
 	var v Invocation
-	var turn, result, recAt, created, started, finished sql.NullString
+	var turn, result, recAt, created, started, finished, placement sql.NullString
 	var args string
 	err := sc.Scan(&v.ID, &v.SessionID, &turn, &v.CallID, &v.Tool, &v.Alias, &v.Provider, &v.RemoteName, &v.Risk,
 		&v.DescriptorDigest, &args, &v.Status, &result, &v.ResultDigest, &v.ErrorCode, &v.Error, &v.Effect,
-		&v.Reconciled, &v.ReconciledBy, &recAt, &v.DurationMS, &created, &started, &finished)
-	v.TurnID, v.Arguments = turn.String, json.RawMessage(args)
+		&v.Reconciled, &v.ReconciledBy, &recAt, &v.DurationMS, &created, &started, &finished, &placement)
+	v.TurnID, v.Arguments, v.Placement = turn.String, json.RawMessage(args), placement.String
 	v.Reconciled = v.Reconciled.normalize() // rows reconciled before schema v8 say "not-applied"
 	if result.Valid {
 		v.Result = json.RawMessage(result.String)

@@ -32,6 +32,7 @@ var migrations = []migration{
 	{6, "session owners", migrate6},
 	{7, "the model and approval mode of each turn", migrate7},
 	{8, "invocations reconciled as not_applied, the spelling of the effect", migrate8},
+	{9, "the placement of each invocation; the tool a warning is about", migrate9},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -390,6 +391,18 @@ func migrate8(ctx context.Context, tx *sql.Tx) error {
 		`ALTER TABLE invocations_v8 RENAME TO invocations`,
 		`CREATE INDEX invocations_session ON invocations(session_id, created_at)`,
 		`CREATE INDEX invocations_status ON invocations(status)`,
+	)
+}
+
+// migrate9 records where each call went (invocations.placement: "on this
+// computer" or a remote host name, docs/consent.md#placement) and which
+// tool a warning is about (warnings.tool, for example a tool left out of
+// a whole-provider selection). Both are nullable with no default: rows
+// from before have NULL, left out of chain payloads, so they still verify.
+func migrate9(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`ALTER TABLE invocations ADD COLUMN placement TEXT`,
+		`ALTER TABLE warnings ADD COLUMN tool TEXT`,
 	)
 }
 

@@ -419,6 +419,12 @@ func TestMigrate8(t *testing.T) {
 	if rep := mustVerify(t, j); !rep.OK || rep.Rows == 0 {
 		t.Fatalf("Verify after migrate 7→8: %+v", rep)
 	}
+	// What follows reads and writes through the current code, which knows
+	// the columns of later versions (nullable: the rules checked here are
+	// version 8's).
+	if err := migrate(ctx, j.db, path, SchemaVersion(), j.now); err != nil {
+		t.Fatal(err)
+	}
 	old, err := j.Invocation(ctx, "inv_crashed")
 	if err != nil || old.Reconciled != EffectNotApplied || old.Effect != EffectNotApplied || old.ReconciledBy != "user:old" {
 		t.Errorf("old reconciled row = %+v, %v; want reconciled not_applied by user:old", old, err)
@@ -468,6 +474,76 @@ func TestMigrate8(t *testing.T) {
 		'executing',NULL,'','','','','','',NULL,0,'t',NULL,NULL,'o')`
 	if opensEphemeral(t, j.db, q) {
 		t.Errorf("writing an invocation opens a temporary b-tree after version 8")
+	}
+}
+
+// TestMigrate9 upgrades a version-8 file with rows in it: the old
+// invocations and warnings read with no placement and no tool and still
+// verify; new rows keep the placement of a call and the tool of a
+// warning, both covered by the chain (a changed placement is a break).
+func TestMigrate9(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j := openVersion(t, path, 1)
+	fillV1(t, j)
+	if err := migrate(ctx, j.db, path, 8, j.now); err != nil {
+		t.Fatal(err)
+	}
+	err := j.write(ctx, func(tx *sql.Tx) error { // a warning as version 8 wrote it
+		res, err := tx.ExecContext(ctx, `INSERT INTO warnings(session_id, turn_id, code, message, created_at)
+			VALUES ('ses_old', NULL, 'catalog_changed', 'before the upgrade', '2025-01-02T03:04:05.000000000Z')`)
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		return j.chainRow(ctx, tx, "warnings", id)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(ctx, j.db, path, 9, j.now); err != nil {
+		t.Fatalf("migrate 8→9 = %v", err)
+	}
+	if rep := mustVerify(t, j); !rep.OK || rep.Rows == 0 {
+		t.Fatalf("Verify after migrate 8→9: %+v", rep)
+	}
+	old, err := j.Invocation(ctx, "inv_done")
+	if err != nil || old.Placement != "" {
+		t.Errorf("old invocation = %+v, %v; want no placement", old, err)
+	}
+	inv := Invocation{ID: "inv_remote", SessionID: "ses_old", Tool: "docs.search", Alias: "docs__search", Provider: "mcp:docs",
+		RemoteName: "search", Placement: "mcp.example.com", Arguments: []byte(`{"q":"x"}`)}
+	if err := j.BeginInvocation(ctx, inv, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.FinishInvocation(ctx, inv.ID, Finish{Status: InvSucceeded, Result: []byte(`{"ok":true}`)}); err != nil {
+		t.Fatal(err)
+	}
+	refused := Invocation{ID: "inv_refused", SessionID: "ses_old", Tool: "docs.search", Alias: "docs__search", Placement: "mcp.example.com",
+		ErrorCode: "denied", Error: "no"}
+	if err := j.RefuseInvocation(ctx, refused, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.AddWarning(ctx, Warning{SessionID: "ses_old", Code: "tool_left_out", Tool: "docs.x", Message: "left out"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"inv_remote", "inv_refused"} {
+		if got, err := j.Invocation(ctx, id); err != nil || got.Placement != "mcp.example.com" {
+			t.Errorf("%s = %+v, %v; want placement mcp.example.com", id, got, err)
+		}
+	}
+	ws, err := j.Warnings(ctx, "ses_old")
+	if err != nil || len(ws) != 2 || ws[0].Tool != "" || ws[1].Tool != "docs.x" || ws[1].Code != "tool_left_out" {
+		t.Errorf("warnings = %+v, %v; want the old one without a tool, the new one with docs.x", ws, err)
+	}
+	if rep := mustVerify(t, j); !rep.OK {
+		t.Fatalf("Verify after new rows: %v", rep.First)
+	}
+	if _, err := j.db.Exec(`UPDATE invocations SET placement='on this computer' WHERE id='inv_remote'`); err != nil {
+		t.Fatal(err)
+	}
+	if rep := mustVerify(t, j); rep.OK {
+		t.Error("Verify did not notice a changed placement")
 	}
 }
 
@@ -530,11 +606,12 @@ func TestOpenRefusesFutureSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	if _, err := rawDB(t, path).Exec(`INSERT INTO schema_migrations VALUES (9, '2030-01-01T00:00:00.000000000Z')`); err != nil {
+	future := SchemaVersion() + 1
+	if _, err := rawDB(t, path).Exec(`INSERT INTO schema_migrations VALUES (?, '2030-01-01T00:00:00.000000000Z')`, future); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Open(path, nil)
-	want := fmt.Sprintf("journal.db has schema version 9; this OpenWorker understands up to %d; update the app", SchemaVersion())
+	want := fmt.Sprintf("journal.db has schema version %d; this OpenWorker understands up to %d; update the app", future, SchemaVersion())
 	if !errors.Is(err, ErrFutureSchema) || !strings.Contains(err.Error(), want) {
 		t.Errorf("Open(future) = %v, want %q", err, want)
 	}

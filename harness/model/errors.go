@@ -7,12 +7,54 @@ import (
 	"strings"
 )
 
-// toolNameRE is the tool-name rule of both the OpenAI function-calling API
-// and the Anthropic Messages API.
-var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// ToolNamePattern is the tool-name rule of both the OpenAI
+// function-calling API and the Anthropic Messages API: what a tool's model
+// alias must match (docs/registry.md#model-alias).
+const ToolNamePattern = `^[a-zA-Z0-9_-]{1,64}$`
+
+var toolNameRE = regexp.MustCompile(ToolNamePattern)
+
+// NameRule is a model provider's rule for the tool names (model aliases) a
+// request may carry. Every Provider is one; ToolNames returns one without
+// building a provider (no key, address or model needed).
+type NameRule interface {
+	// Name is the provider's name ("openai", "anthropic"), or AnyProvider
+	// for SharedToolNames.
+	Name() string
+	// CheckToolName returns nil when alias fits the rule, else an error
+	// naming the alias, why it fails and the rule (ToolNamePattern).
+	CheckToolName(alias string) error
+}
+
+// AnyProvider is the Name of SharedToolNames.
+const AnyProvider = "any"
+
+// SharedToolNames is the rule every provider shares (ToolNamePattern):
+// what applies when no provider is configured, as in `openworker check`
+// without --provider.
+var SharedToolNames NameRule = nameRule(AnyProvider)
+
+// ToolNames returns the tool-name rule of the provider named ("openai",
+// "anthropic"); "" returns SharedToolNames. Another name is an error
+// wrapping ErrConfig.
+func ToolNames(provider string) (NameRule, error) {
+	switch provider {
+	case "":
+		return SharedToolNames, nil
+	case ProviderOpenAI, ProviderAnthropic:
+		return nameRule(provider), nil
+	}
+	return nil, fmt.Errorf("%w: unknown provider %q (want %q or %q)", ErrConfig, provider, ProviderOpenAI, ProviderAnthropic)
+}
+
+// nameRule is the rule of the provider it names (or AnyProvider).
+type nameRule string
+
+func (r nameRule) Name() string                     { return string(r) }
+func (r nameRule) CheckToolName(alias string) error { return checkToolName(string(r), alias) }
 
 // checkToolName reports whether alias fits toolNameRE, naming the alias,
-// the rule that failed and the provider.
+// the rule that failed and the provider (AnyProvider: both of them).
 func checkToolName(provider, alias string) error {
 	if toolNameRE.MatchString(alias) {
 		return nil
@@ -31,7 +73,11 @@ func checkToolName(provider, alias string) error {
 			}
 		}
 	}
-	return fmt.Errorf("tool alias %q is not accepted by the %s provider: %s; tool names must match ^[a-zA-Z0-9_-]{1,64}$", alias, provider, why)
+	who := "the " + provider + " provider"
+	if provider == AnyProvider {
+		who = "the model providers (openai, anthropic)"
+	}
+	return fmt.Errorf("tool alias %q is not accepted by %s: %s; tool names must match %s", alias, who, why, ToolNamePattern)
 }
 
 // Limits on one response, so that a misbehaving or hostile endpoint cannot

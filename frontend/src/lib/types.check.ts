@@ -18,6 +18,7 @@ export const typesMatchGo: [
   Covers<app.Notice, T.Notice>,
   Covers<app.AppInfo, T.AppInfo>,
   Covers<app.ResolvedToolInfo, T.ResolvedToolInfo>,
+  Covers<app.LeftOutInfo, T.LeftOutInfo>,
   Covers<app.CoworkerInfo, T.CoworkerInfo>,
   Covers<app.BrokenBundle, T.BrokenBundle>,
   Covers<app.CoworkerList, T.CoworkerList>,
@@ -35,4 +36,4 @@ export const typesMatchGo: [
   Covers<journal.Approval, T.Approval>,
   Covers<journal.Message, T.JournalMessage>,
   Covers<journal.SessionDetail, T.SessionDetail>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -25,9 +25,19 @@ export interface AppInfo {
   start_coworker: string;
 }
 
+/** Where a call goes (docs/consent.md#placement): PLACEMENT_LOCAL or a remote host name. */
+export const PLACEMENT_LOCAL = "on this computer";
+
 export interface ResolvedToolInfo {
   name: string;
   provider: string;
+  placement: string;
+}
+
+/** A whole provider's tool left out because the model cannot take its name. */
+export interface LeftOutInfo {
+  tool: string;
+  message: string;
 }
 
 export interface CoworkerInfo {
@@ -37,6 +47,7 @@ export interface CoworkerInfo {
   version: string;
   dir: string;
   tools: ResolvedToolInfo[] | null;
+  left_out: LeftOutInfo[] | null;
 }
 
 /** A bundle that did not load (id empty) or did not resolve (id and name set). */
@@ -115,6 +126,8 @@ export interface ConsentRequest {
   tool: string;
   description: string;
   provider: string;
+  /** "on this computer" or the remote host name the call goes to. */
+  placement: string;
   classification: string;
   risk: string;
   arguments: unknown;
@@ -193,6 +206,8 @@ export interface Invocation {
   tool: string;
   alias: string;
   provider: string;
+  /** "on this computer" or a remote host; absent in rows from before schema v9. */
+  placement?: string;
   risk: string;
   arguments: unknown;
   status: string;
@@ -249,5 +264,5 @@ export interface SessionDetail extends JournalSession {
   messages: JournalMessage[] | null;
   invocations: Invocation[] | null;
   approvals: Approval[] | null;
-  warnings: { code: string; message: string }[] | null;
+  warnings: { code: string; tool?: string; message: string }[] | null;
 }

@@ -154,9 +154,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class LeftOutInfo {
+	    tool: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LeftOutInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.message = source["message"];
+	    }
+	}
 	export class ResolvedToolInfo {
 	    name: string;
 	    provider: string;
+	    placement: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResolvedToolInfo(source);
@@ -166,6 +181,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.provider = source["provider"];
+	        this.placement = source["placement"];
 	    }
 	}
 	export class CoworkerInfo {
@@ -175,6 +191,7 @@ export namespace app {
 	    version: string;
 	    dir: string;
 	    tools: ResolvedToolInfo[];
+	    left_out: LeftOutInfo[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerInfo(source);
@@ -188,6 +205,7 @@ export namespace app {
 	        this.version = source["version"];
 	        this.dir = source["dir"];
 	        this.tools = this.convertValues(source["tools"], ResolvedToolInfo);
+	        this.left_out = this.convertValues(source["left_out"], LeftOutInfo);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -244,6 +262,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	
 	export class PendingApproval {
 	    id: string;
@@ -397,6 +416,7 @@ export namespace consent {
 	    tool: string;
 	    description: string;
 	    provider: string;
+	    placement: string;
 	    classification: string;
 	    risk: string;
 	    arguments: number[];
@@ -415,6 +435,7 @@ export namespace consent {
 	        this.tool = source["tool"];
 	        this.description = source["description"];
 	        this.provider = source["provider"];
+	        this.placement = source["placement"];
 	        this.classification = source["classification"];
 	        this.risk = source["risk"];
 	        this.arguments = source["arguments"];
@@ -516,6 +537,7 @@ export namespace journal {
 	    alias: string;
 	    provider: string;
 	    remote_name: string;
+	    placement?: string;
 	    risk: string;
 	    descriptor_digest: string;
 	    arguments: number[];
@@ -551,6 +573,7 @@ export namespace journal {
 	        this.alias = source["alias"];
 	        this.provider = source["provider"];
 	        this.remote_name = source["remote_name"];
+	        this.placement = source["placement"];
 	        this.risk = source["risk"];
 	        this.descriptor_digest = source["descriptor_digest"];
 	        this.arguments = source["arguments"];
@@ -691,6 +714,7 @@ export namespace journal {
 	    session_id: string;
 	    turn_id?: string;
 	    code: string;
+	    tool?: string;
 	    message: string;
 	    // Go type: time
 	    created_at: any;
@@ -705,6 +729,7 @@ export namespace journal {
 	        this.session_id = source["session_id"];
 	        this.turn_id = source["turn_id"];
 	        this.code = source["code"];
+	        this.tool = source["tool"];
 	        this.message = source["message"];
 	        this.created_at = this.convertValues(source["created_at"], null);
 	    }

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { isRemote, placementText } from "./placement";
+
+describe("placement", () => {
+  it("says a local call is on this computer", () => {
+    expect(placementText("on this computer")).toBe("on this computer");
+    expect(isRemote("on this computer")).toBe(false);
+  });
+  it("names the remote host", () => {
+    expect(placementText("mcp.example.com")).toBe("on mcp.example.com (a remote host)");
+    expect(isRemote("mcp.example.com")).toBe(true);
+  });
+  it("does not guess when the placement is missing (rows from before schema v9)", () => {
+    expect(placementText(undefined)).toBe("unknown");
+    expect(placementText("")).toBe("unknown");
+    expect(isRemote("")).toBe(false);
+  });
+});
