@@ -99,7 +99,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	d := rtool.Descriptor
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
 		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
-	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: rtool.Pin.Digest, OnPrompt: func() {
+	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: consent.ApprovalDigest(rtool.Pin.Digest, rtool.Placement), OnPrompt: func() {
 		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
 	}})
 	approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: call.ID, Tool: rtool.Name,
@@ -296,7 +296,7 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) strin
 		return "the coworker's manifest denies " + rt.Name
 	}
 	if st := s.consent.Store; st != nil && reread {
-		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, rt.Pin.Digest); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
+		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, consent.ApprovalDigest(rt.Pin.Digest, rt.Placement)); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
 			return "you chose to always deny " + rt.Name + " for this coworker"
 		}
 	}

@@ -396,7 +396,11 @@ func (rt *Runtime) identityParts(res *Resolution) (consent.IdentityParts, error)
 		p.Policies[k] = v
 	}
 	for _, t := range res.Tools {
-		p.Selection[t.Name] = consent.Selected{Provider: t.Provider, Remote: t.Remote}
+		sel := consent.Selected{Provider: t.Provider, Remote: t.Remote}
+		if t.Placement != tool.PlacementLocal {
+			sel.Placement = t.Placement
+		}
+		p.Selection[t.Name] = sel
 		p.Descriptors[t.Name] = t.Pin
 	}
 	return p, nil

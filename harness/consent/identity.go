@@ -24,6 +24,10 @@ type IdentityParts struct {
 type Selected struct {
 	Provider string `json:"provider"` // "native" or "mcp:<namespace>"
 	Remote   string `json:"remote"`   // the provider's own tool name
+	// Placement is the remote host a call goes to, "" on this computer
+	// (docs/consent.md#placement): a provider moved to another host is
+	// another identity.
+	Placement string `json:"placement,omitempty"`
 }
 
 // PinnedDesc pins one selected descriptor.
@@ -93,3 +97,19 @@ func FileDigest(path string) (string, error) {
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// ApprovalDigest is the digest an approval of a tool binds to
+// (docs/consent.md#placement): the descriptor digest for a call that runs on
+// this computer, and the digest with "@" and the remote host for one that
+// does not. A session grant or an "always allow" given to a tool on this
+// computer therefore does not carry over when its provider moves to a
+// remote host (or from one host to another).
+func ApprovalDigest(descriptorDigest, placement string) string {
+	if placement == "" || placement == localPlacement {
+		return descriptorDigest
+	}
+	return descriptorDigest + "@" + placement
+}
+
+// localPlacement is tool.PlacementLocal (package consent does not import tool).
+const localPlacement = "on this computer"
