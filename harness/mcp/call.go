@@ -83,7 +83,7 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 			p.mu.Unlock()
 		}()
 	}
-	res, err := p.session.CallTool(cctx, params)
+	res, err := p.sessionCall(cctx, params)
 	if st != nil {
 		if perr := st.finish(ctx); perr != nil {
 			return tool.Output{}, perr

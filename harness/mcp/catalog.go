@@ -49,7 +49,11 @@ func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
 		if page == maxCatalogPages {
 			return nil, fmt.Errorf("mcp provider %q: tools/list returned more than %d pages; the catalog looks endless", p.srv.Namespace, maxCatalogPages)
 		}
-		res, err := p.session.ListTools(ctx, params)
+		var res *sdk.ListToolsResult
+		err := p.request(ctx, "tools/list", false, func(ctx context.Context, cs *sdk.ClientSession) (err error) {
+			res, err = cs.ListTools(ctx, params)
+			return err
+		})
 		if err != nil {
 			return nil, p.callError(ctx, "tools/list", err)
 		}
@@ -69,7 +73,7 @@ func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
 
 func (p *Provider) remoteTool(t *sdk.Tool) (RemoteTool, error) {
 	// Secrets of the server never reach the model through a description.
-	rt := RemoteTool{Name: t.Name, Title: p.secrets.text(t.Title), Description: p.secrets.text(t.Description), ServerVersion: p.version}
+	rt := RemoteTool{Name: t.Name, Title: p.secrets.text(t.Title), Description: p.secrets.text(t.Description), ServerVersion: p.ServerVersion()}
 	var err error
 	if rt.InputSchema, err = schemaJSON(t.InputSchema); err != nil {
 		return RemoteTool{}, fmt.Errorf("mcp provider %q: tool %q: input schema: %w", p.srv.Namespace, t.Name, err)

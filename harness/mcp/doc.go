@@ -1,6 +1,6 @@
 // Package mcp connects the harness to MCP providers (docs/mcp.md) through the
 // official go-sdk: stdio providers run as child processes, streamable HTTP
-// providers are reached at a URL (a loopback service).
+// and legacy HTTP+SSE providers are reached at a URL.
 //
 // A Provider is one connected server, the tools of one namespace. Connect
 // starts it, ListTools discovers its catalog at turn preparation,
@@ -25,8 +25,13 @@
 // the child gets the parent's environment plus the entry's env, runs in its
 // own process group (Unix) or Job object (Windows, without a console
 // window), and its stderr is drained continuously into a bounded tail
-// buffer (64 KB by default) that errors quote. Close ends the whole process
-// tree.
+// buffer (64 KB by default) that errors quote. Lines of stdout that are not
+// JSON-RPC are skipped and logged (docs/mcp.md#noise-on-stdout). Close ends
+// the whole process tree.
+//
+// Streamable HTTP providers open a new session, once, when the server
+// answers a request with "no such session" before running it
+// (docs/mcp.md#stale-sessions).
 //
 // servers.json (docs/registry.md, the --servers flag) is parsed here too:
 // ReadServersFile returns its providers as tool.MCPServer values, and

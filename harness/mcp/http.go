@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,32 +11,94 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// newStreamableHTTP returns the transport of a streamable HTTP provider:
-// srv.URL, with srv.Headers added to every request (servers.json
-// "headers", already expanded from the environment by the registry).
+// httpDialer makes the transports of a streamable HTTP provider, one per
+// MCP session (a server that restarted or dropped the session gets a new
+// one, stale.go): srv.URL, with srv.Headers added to every request
+// (servers.json "headers", already expanded by the registry). Its sessions
+// share one connection pool.
 //
 // observe counts the progress notifications of event-stream responses in
 // wire order (see progress.go).
-func newStreamableHTTP(srv tool.MCPServer, observe func(token string)) (sdk.Transport, error) {
+type httpDialer struct {
+	url     string
+	base    http.RoundTripper
+	headers http.Header
+	observe func(token string)
+}
+
+func newHTTPDialer(srv tool.MCPServer, observe func(token string)) *httpDialer {
 	h := make(http.Header, len(srv.Headers))
 	for k, v := range srv.Headers {
 		h.Set(k, v)
 	}
-	rt := &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: h, observe: observe}
-	return &sdk.StreamableClientTransport{
-		Endpoint:   srv.URL,
-		HTTPClient: &http.Client{Transport: rt},
-		MaxRetries: 2,
-	}, nil
+	return &httpDialer{url: srv.URL, base: http.DefaultTransport.(*http.Transport).Clone(), headers: h, observe: observe}
 }
 
-// headerTransport adds fixed headers to each request and observes
-// event-stream responses. It never modifies the caller's request (the
-// http.RoundTripper contract): it sends a clone.
+// transport returns the transport of a new session and the mark its
+// requests set when the server no longer knows the session.
+func (d *httpDialer) transport() (sdk.Transport, *staleMark) {
+	mark := &staleMark{}
+	rt := &headerTransport{base: d.base, headers: d.headers, observe: d.observe, stale: mark}
+	return &sdk.StreamableClientTransport{
+		Endpoint:   d.url,
+		HTTPClient: &http.Client{Transport: rt},
+		MaxRetries: 2,
+	}, mark
+}
+
+// newSSE returns the transport of a legacy HTTP+SSE provider (MCP
+// 2024-11-05, tool.TransportSSE): a GET of srv.URL opens the event stream,
+// messages are POSTed to the endpoint it names; srv.Headers go with every
+// request. A broken stream ends the session; the Manager opens a new one on
+// the next use.
+func newSSE(srv tool.MCPServer, observe func(token string)) sdk.Transport {
+	d := newHTTPDialer(srv, observe)
+	rt := &headerTransport{base: d.base, headers: d.headers, observe: observe}
+	return &sseTransport{inner: &sdk.SSEClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: rt}}}
+}
+
+// sseTransport keeps the SSE stream open after the start: the SDK ties the
+// stream's GET to the context given to Connect, which here is the start's,
+// and ends when the start does. The start bound still ends a GET that
+// hangs before the stream is open.
+type sseTransport struct{ inner *sdk.SSEClientTransport }
+
+func (t *sseTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	life, end := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, end)
+	conn, err := t.inner.Connect(life)
+	if !stop() && err == nil { // the start ended just as the stream opened
+		conn.Close()
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		end()
+		return nil, err
+	}
+	return &sseConn{Connection: conn, end: end}, nil
+}
+
+// sseConn ends the stream's context when the connection closes.
+type sseConn struct {
+	sdk.Connection
+	end context.CancelFunc
+}
+
+func (c *sseConn) Close() error {
+	err := c.Connection.Close()
+	c.end()
+	return err
+}
+
+// headerTransport adds fixed headers to each request, observes
+// event-stream responses, and (streamable HTTP) notes answers that say the
+// server no longer knows the session (stale.go). It never modifies the
+// caller's request (the http.RoundTripper contract): it sends a clone.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers http.Header
 	observe func(token string)
+	stale   *staleMark // nil for SSE
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -46,6 +109,9 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(r)
+	if t.stale != nil {
+		noteAnswer(r, resp, err, t.stale)
+	}
 	if err == nil {
 		observeSSE(resp, t.observe)
 	}

@@ -42,6 +42,8 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "noisy":
+		noisyServer()
 	case "exit-at-start":
 		if f := os.Getenv(startsEnv); f != "" { // count the starts
 			if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {

@@ -135,20 +135,6 @@ func (st *callState) finish(ctx context.Context) error {
 	return st.err
 }
 
-// observedConn counts progress notifications read from a stdio connection.
-type observedConn struct {
-	sdk.Connection
-	observe func(jsonrpc.Message)
-}
-
-func (c *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if err == nil {
-		c.observe(msg)
-	}
-	return msg, err
-}
-
 // maxSSELine bounds the line an sseObserver buffers; past it the observer
 // gives up on that line (delivery order then becomes best effort).
 const maxSSELine = 1 << 20

@@ -86,37 +86,69 @@ var ErrClosed = errors.New("mcp provider is closed")
 // Provider is one connected MCP server: the tools of one namespace. It is
 // safe for concurrent use; calls run concurrently over one session.
 type Provider struct {
-	srv     tool.MCPServer
-	opts    Options
-	session *sdk.ClientSession
-	version string // serverInfo.version from the handshake
+	srv    tool.MCPServer
+	opts   Options
+	client *sdk.Client
+	conn   atomic.Pointer[conn] // the current MCP session
 
-	stdio *stdioProcess // nil for streamable HTTP
+	stdio *stdioProcess // nil unless stdio
+	http  *httpDialer   // nil unless streamable HTTP: opens new sessions (stale.go)
 
 	secrets redactor // the server's secrets, replaced in all it sends back
 
 	seq atomic.Uint64
-	// catalog counts notifications/tools/list_changed from the server.
+	// catalog counts notifications/tools/list_changed from the server, and
+	// the new sessions opened after a stale one.
 	catalog atomic.Uint64
 	mu      sync.Mutex
 	calls   map[string]*callState // progress token → in-flight call
 
-	done      chan struct{} // closed when the session ends, for any reason
+	reopenMu sync.Mutex // held while a new session is opened (stale.go)
+	stateMu  sync.Mutex // guards closed and the swap of conn
+	closed   bool
+
+	done      chan struct{} // closed when the provider is over: closed, or its session ended for good
+	doneOnce  sync.Once
 	closeOnce sync.Once
 	closeErr  error // the provider's exit (stdio: cmd.Wait) once closed
 }
 
+// conn is one MCP session of a provider.
+type conn struct {
+	cs      *sdk.ClientSession
+	version string        // serverInfo.version from its handshake
+	stale   *staleMark    // streamable HTTP only: the server forgot the session
+	ended   chan struct{} // closed when cs ended
+}
+
+// gone reports whether the session ended after the server said it no
+// longer knows it; the provider then opens a new one on the next request.
+func (c *conn) gone() bool {
+	if c.stale == nil || c.stale.get() == 0 {
+		return false
+	}
+	select {
+	case <-c.ended:
+		return true
+	default:
+		return false
+	}
+}
+
 // CatalogVersion counts the tools/list_changed notifications the server
 // has sent (MCP spec: a server that declares tools.listChanged sends one
-// whenever its tool list changes). A caller that remembers the count at
-// discovery knows the catalog may have changed when it differs.
+// whenever its tool list changes), and the new sessions a streamable HTTP
+// provider opened after the server restarted (docs/mcp.md#stale-sessions).
+// A caller that remembers the count at discovery knows the catalog may
+// have changed when it differs.
 func (p *Provider) CatalogVersion() uint64 { return p.catalog.Load() }
 
-// Connect starts (stdio) or reaches (streamable HTTP) the provider srv and
-// completes the MCP initialize handshake, within opts.StartTimeout and ctx;
-// ctx bounds only the start, not the provider's life. For a stdio provider
-// that fails to start or exits during the handshake, the error holds its
-// exit status and stderr tail, e.g.
+// Connect starts (stdio) or reaches (streamable HTTP, SSE) the provider srv
+// and completes the MCP initialize handshake, within opts.StartTimeout and
+// ctx; ctx bounds only the start, not the provider's life. For a stdio
+// provider that fails to start or exits during the handshake, the error
+// holds its exit status, stderr tail and the last lines of stdout that were
+// not JSON-RPC (docs/mcp.md#noise-on-stdout), e.g.
 //
 //	mcp provider "device" exited during start: exit status 1; stderr: ...
 //
@@ -127,7 +159,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 		srv.Transport = tool.TransportStdio
 	}
 	p := &Provider{srv: srv, opts: o, calls: map[string]*callState{}, done: make(chan struct{}), secrets: newRedactor(srv.Secrets)}
-	client := sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
+	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler: p.onProgress,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
 		Capabilities:                &sdk.ClientCapabilities{}, // no roots, sampling or elicitation
@@ -136,16 +168,20 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	defer cancel()
 
 	var (
-		t   sdk.Transport
-		err error
+		t     sdk.Transport
+		stale *staleMark
+		err   error
 	)
 	switch srv.Transport {
 	case tool.TransportStdio:
-		p.stdio, t, err = newStdio(srv, o, p.observeMessage)
+		p.stdio, t, err = newStdio(srv, o, newNoiseLog(o.Logger, srv.Namespace, p.secrets.text), p.observeMessage)
 	case tool.TransportStreamableHTTP:
-		t, err = newStreamableHTTP(srv, p.observeToken)
+		p.http = newHTTPDialer(srv, p.observeToken)
+		t, stale = p.http.transport()
+	case tool.TransportSSE:
+		t = newSSE(srv, p.observeToken)
 	default:
-		err = fmt.Errorf("unknown transport %q; use %q or %q", srv.Transport, tool.TransportStdio, tool.TransportStreamableHTTP)
+		err = fmt.Errorf("unknown transport %q; use %q, %q or %q", srv.Transport, tool.TransportStdio, tool.TransportStreamableHTTP, tool.TransportSSE)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
@@ -163,7 +199,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 			}
 		}
 	})
-	cs, err := client.Connect(ctx, t, nil)
+	cs, err := p.client.Connect(ctx, t, nil)
 	if !stopKill() && err == nil { // the deadline came just as the handshake ended
 		<-killed
 		cs.Close()
@@ -172,18 +208,44 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	if err != nil {
 		return nil, p.secrets.err(p.startError(ctx, err, time.Since(start)))
 	}
-	p.session = cs
+	c, _ := p.adopt(cs, stale) // not closed yet: no one else has p
+	o.Logger.Info("mcp provider started", "namespace", srv.Namespace, "transport", srv.Transport,
+		"server_version", c.version, "pid", p.stdio.pid(), "duration", time.Since(start))
+	return p, nil
+}
+
+// adopt makes cs the provider's session, unless the provider was closed
+// (false). When the session ends, the provider is over (Alive reports
+// false), unless it was a streamable HTTP session the server forgot (the
+// next request opens a new one) or a new session already replaced it.
+func (p *Provider) adopt(cs *sdk.ClientSession, stale *staleMark) (*conn, bool) {
+	c := &conn{cs: cs, stale: stale, ended: make(chan struct{})}
 	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
-		p.version = r.ServerInfo.Version
+		c.version = r.ServerInfo.Version
+	}
+	p.stateMu.Lock()
+	open := !p.closed
+	if open {
+		p.conn.Store(c)
+	}
+	p.stateMu.Unlock()
+	if !open {
+		return nil, false
 	}
 	go func() {
 		cs.Wait()
-		close(p.done)
+		close(c.ended)
+		p.stateMu.Lock()
+		over := p.conn.Load() == c && (p.closed || !c.gone())
+		p.stateMu.Unlock()
+		if over {
+			p.end()
+		}
 	}()
-	o.Logger.Info("mcp provider started", "namespace", srv.Namespace, "transport", srv.Transport,
-		"server_version", p.version, "pid", p.stdio.pid(), "duration", time.Since(start))
-	return p, nil
+	return c, true
 }
+
+func (p *Provider) end() { p.doneOnce.Do(func() { close(p.done) }) }
 
 // startError describes a failed start. The SDK has already closed the
 // session, which for stdio waited for the process, so its exit status and
@@ -209,7 +271,7 @@ func (p *Provider) startError(ctx context.Context, err error, waited time.Durati
 		// error is the cause.
 		cause = fmt.Errorf("%w (the process was then ended: %v)", err, exit)
 	}
-	return fmt.Errorf("mcp provider %q%s %s: %w%s", ns, p.definedAt(), what, cause, stderrSuffix(p.stdio.stderr.String()))
+	return fmt.Errorf("mcp provider %q%s %s: %w%s%s", ns, p.definedAt(), what, cause, stderrSuffix(p.stdio.stderr.String()), p.stdio.noise.suffix())
 }
 
 // definedAt names where the provider's entry was read, " (from
@@ -254,8 +316,8 @@ func stderrSuffix(tail string) string {
 func (p *Provider) Namespace() string { return p.srv.Namespace }
 
 // ServerVersion returns the version the server announced in the handshake
-// (possibly empty).
-func (p *Provider) ServerVersion() string { return p.version }
+// of the current session (possibly empty).
+func (p *Provider) ServerVersion() string { return p.conn.Load().version }
 
 // StderrTail returns the most recent stderr output of a stdio provider, at
 // most Options.StderrLimit bytes (plus a leading "…" when older output was
@@ -268,7 +330,9 @@ func (p *Provider) StderrTail() string {
 }
 
 // Alive reports whether the session is still open: false once the provider
-// exited, the connection broke, or Close was called.
+// exited, the connection broke, or Close was called. A streamable HTTP
+// provider whose server forgot its session is alive: its next request
+// opens a new session (docs/mcp.md#stale-sessions).
 func (p *Provider) Alive() bool {
 	select {
 	case <-p.done:
@@ -284,20 +348,24 @@ func (p *Provider) Alive() bool {
 // returns the first result; a provider killed at close is not an error.
 func (p *Provider) Close() error {
 	p.closeOnce.Do(func() {
+		p.stateMu.Lock()
+		p.closed = true
+		c := p.conn.Load()
+		p.stateMu.Unlock()
 		if p.stdio == nil {
-			p.closeErr = p.session.Close()
+			p.closeErr = c.cs.Close()
 		} else {
 			start := time.Now()
-			p.closeErr = p.stdio.shutdown(p.session)
+			p.closeErr = p.stdio.shutdown(c.cs)
 			p.opts.Logger.Info("mcp provider closed", "namespace", p.srv.Namespace, "pid", p.stdio.pid(),
 				"exit", p.stdio.exitString(), "duration", time.Since(start))
 		}
-		// The session is closed, so its Wait returns at once; waiting for
-		// done here means Alive is false as soon as Close returns.
+		// The session is closed, so its Wait returns at once.
 		select {
-		case <-p.done:
+		case <-c.ended:
 		case <-time.After(closeDoneWait):
 		}
+		p.end() // Alive is false as soon as Close returns
 	})
 	if p.closeErr != nil {
 		return fmt.Errorf("close mcp provider %q: %w", p.srv.Namespace, p.closeErr)

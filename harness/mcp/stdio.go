@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -19,10 +18,15 @@ import (
 )
 
 // stdioProcess is a provider's child process: its command, the bounded tail
-// of its stderr, and the process tree Close ends.
+// of its stderr, the lines of its stdout that were not JSON-RPC, and the
+// process tree Close ends.
 type stdioProcess struct {
 	cmd    *exec.Cmd
 	stderr *tailBuffer
+	noise  *noiseLog
+
+	exited  chan struct{} // closed once cmd.Wait returned (never if it did not start)
+	waitErr error         // cmd.Wait's result; read after exited
 
 	mu   sync.Mutex
 	tree *procTree
@@ -32,8 +36,9 @@ type stdioProcess struct {
 // the install folder, the parent's environment plus srv.Env, srv.Dir, no
 // console window on Windows, its own process group on Unix, and stderr
 // drained continuously into a bounded tail buffer. It returns the process
-// and a transport that starts it.
-func newStdio(srv tool.MCPServer, o Options, observe func(jsonrpc.Message)) (*stdioProcess, sdk.Transport, error) {
+// and a transport that starts it; lines of stdout that are not JSON-RPC go
+// to noise.
+func newStdio(srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonrpc.Message)) (*stdioProcess, sdk.Transport, error) {
 	install := o.InstallDir
 	if install == "" {
 		if exe, err := os.Executable(); err == nil {
@@ -60,14 +65,14 @@ func newStdio(srv tool.MCPServer, o Options, observe func(jsonrpc.Message)) (*st
 			return nil, nil, fmt.Errorf("the working folder %s does not exist or is not a folder; fix %s", cmd.Dir, where)
 		}
 	}
-	s := &stdioProcess{cmd: cmd, stderr: newTailBuffer(o.StderrLimit)}
+	s := &stdioProcess{cmd: cmd, stderr: newTailBuffer(o.StderrLimit), noise: noise, exited: make(chan struct{})}
 	// os/exec copies stderr into the buffer from its own goroutine for the
-	// life of the process; Wait (run by the SDK at close) ends that copy.
-	// WaitDelay stops a grandchild that holds stderr open from blocking Wait.
+	// life of the process; Wait ends that copy. WaitDelay stops a
+	// grandchild that holds stderr open from blocking Wait.
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = time.Second
 	setupCommand(cmd)
-	return s, &stdioTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: closeGrace}, proc: s, observe: observe}, nil
+	return s, &stdioTransport{proc: s, observe: observe}, nil
 }
 
 // resolveProgram finds the program to run. An absolute path is used as is;
@@ -114,31 +119,6 @@ func mergeEnv(parent []string, extra map[string]string) []string {
 	return env
 }
 
-// stdioTransport starts the process through the SDK's CommandTransport, then
-// takes hold of its process tree before the handshake begins.
-type stdioTransport struct {
-	inner   *sdk.CommandTransport
-	proc    *stdioProcess
-	observe func(jsonrpc.Message)
-}
-
-func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
-	conn, err := t.inner.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tree, err := newProcTree(t.proc.cmd)
-	if err != nil {
-		t.proc.cmd.Process.Kill()
-		conn.Close()
-		return nil, err
-	}
-	t.proc.mu.Lock()
-	t.proc.tree = tree
-	t.proc.mu.Unlock()
-	return &observedConn{Connection: conn, observe: t.observe}, nil
-}
-
 func (s *stdioProcess) pid() int {
 	if s == nil || s.cmd.Process == nil {
 		return 0
@@ -148,9 +128,23 @@ func (s *stdioProcess) pid() int {
 
 func (s *stdioProcess) started() bool { return s.cmd.Process != nil }
 
+// reaped reports whether cmd.Wait has returned; only then may ProcessState
+// be read.
+func (s *stdioProcess) reaped() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
 // exitedByItself reports whether the reaped process exited with a status
 // of its own, rather than being ended by a signal.
 func (s *stdioProcess) exitedByItself() bool {
+	if !s.reaped() {
+		return false
+	}
 	ps := s.cmd.ProcessState
 	return ps != nil && ps.Exited()
 }
@@ -163,33 +157,30 @@ func (s *stdioProcess) procTree() *procTree {
 
 // stop cleans up after a failed start, when the SDK has already closed the
 // session (and so waited for the process): it kills what is left of the
-// tree and returns the exit status, or nil when the process never ran or
-// was not reaped.
+// tree, reaps the process and returns its exit status, or nil when it
+// never ran.
 func (s *stdioProcess) stop() error {
 	if t := s.procTree(); t != nil {
 		t.kill()
 		t.release()
 	}
+	if !s.started() {
+		return nil
+	}
+	<-s.exited // killed above; WaitDelay bounds the wait for stderr
 	if ps := s.cmd.ProcessState; ps != nil {
 		return errors.New(ps.String())
 	}
 	return nil
 }
 
-// shutdown closes the session (closing the child's stdin), lets the child
-// exit for up to closeGrace, then kills the whole tree and reaps it. A child
-// killed here is not an error.
+// shutdown closes the session, whose connection closes the child's stdin,
+// lets it exit for up to closeGrace, then kills the whole tree and reaps it
+// (stdioConn.Close), then kills what is left of the tree. A child killed
+// here is not an error.
 func (s *stdioProcess) shutdown(cs *sdk.ClientSession) error {
-	errc := make(chan error, 1)
-	go func() { errc <- cs.Close() }()
+	err := cs.Close()
 	tree := s.procTree()
-	var err error
-	select {
-	case err = <-errc:
-	case <-time.After(closeGrace):
-		tree.kill()
-		err = <-errc
-	}
 	kerr := tree.kill() // grandchildren outliving the provider
 	tree.release()
 	var exit *exec.ExitError
@@ -200,8 +191,11 @@ func (s *stdioProcess) shutdown(cs *sdk.ClientSession) error {
 }
 
 // exitString describes how the process ended ("exit status 1", "signal:
-// killed"), or "" while it runs. Call it only after the process was reaped.
+// killed"), or "" while it runs.
 func (s *stdioProcess) exitString() string {
+	if !s.reaped() {
+		return ""
+	}
 	if ps := s.cmd.ProcessState; ps != nil {
 		return ps.String()
 	}

@@ -156,7 +156,7 @@ func (r *Registry) registerMCP(s MCPServer) error {
 		if s.Program == "" {
 			return fmt.Errorf("%s: the stdio transport needs a program (\"command\")", s.where())
 		}
-	case TransportStreamableHTTP:
+	case TransportStreamableHTTP, TransportSSE:
 		if s.URL == "" {
 			return fmt.Errorf("%s: the streamable_http transport needs a \"url\"", s.where())
 		}

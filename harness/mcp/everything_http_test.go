@@ -1,0 +1,213 @@
+//go:build unix
+
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// nodeServer runs server-everything in one of its HTTP modes
+// ("streamableHttp", "sse") on 127.0.0.1:port (testdata/npm/loopback.cjs
+// keeps it off other interfaces), and restarts it on the same port.
+type nodeServer struct {
+	t          *testing.T
+	node, mode string
+	args       []string
+	port       int
+	cmd        *exec.Cmd
+	lines      chan string // its stdout and stderr, line by line
+}
+
+func startNodeServer(t *testing.T, mode string) *nodeServer {
+	t.Helper()
+	stdio := everythingServer(t) // skips without node or the installed server
+	preload, err := filepath.Abs(filepath.Join(npmDir, "loopback.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &nodeServer{t: t, node: stdio.Program, mode: mode, port: freePort(t),
+		args: []string{"--require", preload, stdio.Args[0], mode}}
+	s.start()
+	t.Cleanup(s.stop)
+	return s
+}
+
+func (s *nodeServer) url(path string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d%s", s.port, path)
+}
+
+// start runs the server and returns once it says it listens.
+func (s *nodeServer) start() {
+	s.t.Helper()
+	cmd := exec.Command(s.node, s.args...)
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(s.port))
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	lines := make(chan string, 1024)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			default: // nobody waits for this one
+			}
+		}
+		close(lines)
+	}()
+	go func() { cmd.Wait(); pw.Close() }()
+	s.cmd, s.lines = cmd, lines
+	s.waitLine("unning on port", "istening on port")
+}
+
+// waitLine waits for a line of the server's output holding one of subs.
+func (s *nodeServer) waitLine(subs ...string) {
+	s.t.Helper()
+	timeout := time.After(hangGuard)
+	for {
+		select {
+		case l, ok := <-s.lines:
+			if !ok {
+				s.t.Fatalf("server-everything %s exited before printing %q", s.mode, subs)
+			}
+			for _, sub := range subs {
+				if strings.Contains(l, sub) {
+					return
+				}
+			}
+		case <-timeout:
+			s.t.Fatalf("server-everything %s did not print %q within %v", s.mode, subs, hangGuard)
+		}
+	}
+}
+
+func (s *nodeServer) stop() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		s.cmd.Process.Kill()
+		for range s.lines { // until its output closes: it exited
+		}
+		s.cmd = nil
+	}
+}
+
+// restart kills the server (every session it knew is gone) and starts a
+// new one on the same port.
+func (s *nodeServer) restart() {
+	s.t.Helper()
+	s.stop()
+	s.start()
+}
+
+// server-everything over streamable HTTP, restarted 10 times between
+// uses on the same port: it answers the old Mcp-Session-Id with 400, and
+// each first listing or call after a restart still succeeds, through a new
+// session. Even restarts use the provider at once (the request is
+// refused: a new session, the request again); odd ones wait until the
+// client's event stream has come back to the new server (the SDK then
+// closes the stale session, and the next request opens a new one first).
+func TestStaleSessionServerEverything(t *testing.T) {
+	s := startNodeServer(t, "streamableHttp")
+	logs := &logRecorder{}
+	m := NewManager(&Options{Logger: slog.New(logs), StartTimeout: 60 * time.Second})
+	defer m.Close()
+	srv := tool.MCPServer{Namespace: "everything", Transport: tool.TransportStreamableHTTP, URL: s.url("/mcp")}
+	ctx := context.Background()
+	p, err := m.Provider(ctx, srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const restarts = 10
+	ok := 0
+	for i := range restarts {
+		s.restart()
+		if i%2 == 1 {
+			s.waitLine("Received MCP GET request")
+		}
+		p, err := m.Provider(ctx, srv)
+		if err == nil {
+			if i%2 == 0 {
+				var tools []RemoteTool
+				if tools, err = p.ListTools(ctx); err == nil && len(tools) == 0 {
+					err = fmt.Errorf("an empty catalog")
+				}
+			} else {
+				var out tool.Output
+				out, err = p.CallTool(ctx, "echo", json.RawMessage(`{"message":"after restart `+strconv.Itoa(i)+`"}`), nil)
+				if err == nil && out.Text != "Echo: after restart "+strconv.Itoa(i) {
+					err = fmt.Errorf("echo = %q", out.Text)
+				}
+			}
+		}
+		if err != nil {
+			t.Errorf("restart %d: first use failed: %v", i+1, err)
+			continue
+		}
+		ok++
+	}
+	if ok != restarts {
+		t.Errorf("%d of %d first uses after a restart succeeded", ok, restarts)
+	}
+	// Each restart cost one new session: opened by the provider, or, when
+	// the event stream gave up first, by the Manager starting it anew.
+	reopened, started := logs.count("opened a new session"), logs.count("mcp provider started")
+	t.Logf("new sessions: %d by the provider, %d starts", reopened, started)
+	if reopened+started != restarts+1 {
+		t.Errorf("%d reopened + %d started sessions, want %d", reopened, started, restarts+1)
+	}
+}
+
+// server-everything's legacy HTTP+SSE mode (MCP 2024-11-05) through the
+// SDK's SSE client: catalog, a call and progress, long after the start
+// (whose context ended) — the event stream outlives it.
+func TestSSEServerEverything(t *testing.T) {
+	s := startNodeServer(t, "sse")
+	ctx := context.Background()
+	p, err := Connect(ctx, tool.MCPServer{Namespace: "everything", Transport: tool.TransportSSE, URL: s.url("/sse")}, &Options{StartTimeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tools, err := p.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, rt := range tools {
+		found = found || rt.Name == "echo"
+	}
+	if !found {
+		t.Fatalf("catalog of %d tools lacks echo", len(tools))
+	}
+	out, err := p.CallTool(ctx, "echo", json.RawMessage(`{"message":"over sse"}`), nil)
+	if err != nil || out.Text != "Echo: over sse" {
+		t.Errorf("echo = %q, %v", out.Text, err)
+	}
+	var events []string
+	c := tool.NewCall("s", "t", "c", "", tool.Limits{}, func(msg string, data json.RawMessage) { events = append(events, string(data)) })
+	out, err = p.CallTool(ctx, "trigger-long-running-operation", json.RawMessage(`{"duration":1,"steps":2}`), c.Progress)
+	if err != nil || !strings.Contains(out.Text, "Long running operation completed") {
+		t.Fatalf("long operation = %q, %v", out.Text, err)
+	}
+	if strings.Join(events, "|") != `{"progress":1,"total":2}|{"progress":2,"total":2}` {
+		t.Errorf("progress = %q", events)
+	}
+}
