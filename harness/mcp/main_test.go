@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/openworker/desktop/harness/mcp/mcptest"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/tools/device"
 )
@@ -39,6 +40,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "helper server starting")
 		if err := helperServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "helper server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "results":
+		if err := mcptest.Serve(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "results server:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
