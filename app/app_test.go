@@ -90,7 +90,7 @@ func TestTurnWithConsentSucceeds(t *testing.T) {
 	// The UI saw the whole turn, in order.
 	var types []string
 	for _, ev := range e.rec.all(EventHarness) {
-		h := ev.(harness.Event)
+		h := ev.(ChatEvent)
 		if h.Type != harness.EventText {
 			types = append(types, string(h.Type))
 		}
@@ -170,7 +170,7 @@ func TestModelFailuresKeepTheChatUsable(t *testing.T) {
 	if res.Status != harness.TurnFailed || !strings.Contains(res.Reason, "model crashed") || !strings.Contains(res.Reason, "127.0.0.1") {
 		t.Fatalf("turn = %+v, want failed naming the endpoint and the message", res)
 	}
-	errEv := e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(harness.Event).Type == harness.EventError }).(harness.Event)
+	errEv := e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(ChatEvent).Type == harness.EventError }).(ChatEvent)
 	if !strings.Contains(errEv.Error, "model crashed") {
 		t.Fatalf("error event = %+v", errEv)
 	}
@@ -209,7 +209,7 @@ func TestUnreachableModel(t *testing.T) {
 	if res.Status != harness.TurnFailed || !strings.Contains(res.Reason, l.Addr().String()) {
 		t.Fatalf("turn = %+v, want failed naming %s", res, url)
 	}
-	ev := e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(harness.Event).Type == harness.EventError }).(harness.Event)
+	ev := e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(ChatEvent).Type == harness.EventError }).(ChatEvent)
 	if !strings.Contains(ev.Error, l.Addr().String()) || !strings.Contains(ev.Error, "choose another provider and model in Settings") {
 		t.Errorf("the chat's error = %q; want the address and what to do", ev.Error)
 	}
@@ -225,7 +225,7 @@ func TestCancelStopsTheTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := sendAsync(e.app, chat.SessionID, "take your time")
-	e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(harness.Event).Type == harness.EventText })
+	e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(ChatEvent).Type == harness.EventText })
 	if _, err := e.app.Send(chat.SessionID, "second"); err != ErrTurnRunning {
 		t.Fatalf("Send during a turn = %v, want ErrTurnRunning", err)
 	}

@@ -149,7 +149,7 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 		if e.Type == harness.EventError && e.Code == harness.CodeModelUnreachable {
 			e.Error += modelHint
 		}
-		a.emit.Emit(EventHarness, e)
+		a.emit.Emit(EventHarness, chatEvent(e))
 	})
 	if r != nil {
 		return *r, nil

@@ -1,6 +1,10 @@
 package app
 
-import "github.com/openworker/desktop/harness"
+import (
+	"encoding/base64"
+
+	"github.com/openworker/desktop/harness"
+)
 
 // EventName names an event the app sends to the UI over the Wails event
 // bus. Every name is mirrored in frontend/src/lib/events.ts, and
@@ -9,8 +13,9 @@ type EventName string
 
 // Events to the UI. The payload type of each is in its comment.
 const (
-	// EventHarness carries one harness.Event of an open chat (docs/stdio-protocol.md names
-	// in Event.Type, mirrored as HarnessEventType in TypeScript).
+	// EventHarness carries a ChatEvent: one harness.Event of an open chat
+	// (docs/stdio-protocol.md names in Event.Type, mirrored as
+	// HarnessEventType in TypeScript).
 	EventHarness EventName = "harness:event"
 	// EventApprovalRequest carries a PendingApproval: show the consent modal.
 	EventApprovalRequest EventName = "approval:request"
@@ -68,4 +73,28 @@ type Dialogs interface {
 	ChooseDirectory(title, start string) (string, error)
 	// ChooseFile asks for a file to open; "" when the person cancels.
 	ChooseFile(title, start string) (string, error)
+}
+
+// ChatEvent is the payload of EventHarness: the harness event as it is,
+// and for the tool.finished of a call that returned images, the images as
+// data: URLs in the order of the result's image blocks, so the tool card
+// shows them (docs/mcp.md#results). Only PNG and JPEG reach this point
+// (docs/limits.md), at most 4 of at most 5 MiB each.
+type ChatEvent struct {
+	harness.Event
+	ImageURLs []ImageURL `json:"image_urls,omitempty"`
+}
+
+// ImageURL is one image of a tool result.
+type ImageURL struct {
+	MIMEType string `json:"mime_type"`
+	URL      string `json:"url"` // data:<mime type>;base64,<data>
+}
+
+func chatEvent(e harness.Event) ChatEvent {
+	c := ChatEvent{Event: e}
+	for _, im := range e.Images {
+		c.ImageURLs = append(c.ImageURLs, ImageURL{im.MIMEType, "data:" + im.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)})
+	}
+	return c
 }

@@ -1,6 +1,10 @@
 package harness
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/openworker/desktop/harness/tool"
+)
 
 // EventType names an event a session reports while a turn runs. The names are
 // part of the stdio protocol (docs/stdio-protocol.md) and are mirrored by the desktop UI.
@@ -61,6 +65,15 @@ type Event struct {
 	Code       string          `json:"code,omitempty"` // EventError and EventWarning, and a failed EventTurnFinished: one of the Code constants
 	DurationMS int64           `json:"duration_ms,omitempty"`
 	Attempt    int             `json:"attempt,omitempty"`
+
+	// The result of a succeeded call (EventToolFinished), for a host to
+	// show: its structured value and its blocks in the provider's order
+	// (tool.Output; docs/mcp.md#results). Images holds the pixels of the
+	// image blocks, for a host in the same process; it is never encoded
+	// (the stdio protocol carries no pixels, the journal only digests).
+	Structured json.RawMessage `json:"structured,omitempty"`
+	Content    []tool.Block    `json:"content,omitempty"`
+	Images     []tool.Image    `json:"-"`
 }
 
 // Sink receives events. It may be nil.

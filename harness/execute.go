@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
@@ -147,6 +148,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 
 	var fin journal.Finish
 	fin.DurationMS = dur.Milliseconds()
+	var result tool.Output // what a host is shown of a succeeded call
 	var msg model.Message
 	var te *tool.ToolError
 	switch {
@@ -154,6 +156,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		fin.Status = StatusSucceeded
 		fin.Result = resultJSON(output)
 		msg = reply(output.ModelText(), false)
+		result = output
 		if len(output.Images) > 0 {
 			msg.Images = t.forwardImages(ctx, rtool, output.Images)
 		}
@@ -178,7 +181,8 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		t.stop, t.code = "the journal failed: "+jerr.Error(), CodeJournalFailed
 	}
 	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name,
-		Status: string(fin.Status), Text: msg.Text, Error: fin.Error, DurationMS: fin.DurationMS})
+		Status: string(fin.Status), Text: msg.Text, Error: fin.Error, DurationMS: fin.DurationMS,
+		Structured: result.Structured, Content: result.Content, Images: result.Images})
 	return msg
 }
 
@@ -261,6 +265,19 @@ func checkOutput(o tool.Output, l tool.Limits) error {
 	if n := len(o.Structured) + len(o.Text); n > l.ResultBytes {
 		return fmt.Errorf("the result is %d bytes, over the limit of %d: %w", n, l.ResultBytes, tool.ErrLimit)
 	}
+	n, images := 0, 0
+	for _, b := range o.Content {
+		n += b.Size()
+		if b.Type == tool.BlockImage {
+			images++
+		}
+	}
+	if n > l.ResultBytes {
+		return fmt.Errorf("the result's content blocks hold %d bytes of text, over the limit of %d: %w", n, l.ResultBytes, tool.ErrLimit)
+	}
+	if images != 0 && images != len(o.Images) {
+		return fmt.Errorf("the result has %d image blocks for %d images; each image block stands for one image (tool.Block)", images, len(o.Images))
+	}
 	if len(o.Images) > MaxImages {
 		return fmt.Errorf("the result has %d images, over the limit of %d: %w", len(o.Images), MaxImages, tool.ErrLimit)
 	}
@@ -326,8 +343,9 @@ func (t *turn) forwardImages(ctx context.Context, rt *ResolvedTool, imgs []tool.
 	return out
 }
 
-// resultJSON is the journaled form of an output: structured, text, and image
-// digests and sizes (never pixels).
+// resultJSON is the journaled form of an output: structured, text, the
+// content blocks, and image digests and sizes (never pixels). When that is
+// over journal.MaxJSONBytes, the blocks are left out first.
 func resultJSON(o tool.Output) json.RawMessage {
 	type img struct {
 		MIMEType string `json:"mime_type"`
@@ -337,20 +355,26 @@ func resultJSON(o tool.Output) json.RawMessage {
 	v := struct {
 		Structured json.RawMessage `json:"structured,omitempty"`
 		Text       string          `json:"text,omitempty"`
+		Content    []tool.Block    `json:"content,omitempty"`
 		Images     []img           `json:"images,omitempty"`
-	}{Structured: o.Structured, Text: o.Text}
+	}{Structured: o.Structured, Text: o.Text, Content: o.Content}
 	if len(v.Structured) > 0 && !json.Valid(v.Structured) {
 		v.Structured = nil
 	}
 	for _, im := range o.Images {
 		v.Images = append(v.Images, img{im.MIMEType, digestBytes(im.Data), len(im.Data)})
 	}
-	raw, _ := marshalNoHTML(v)
+	raw, _ := jsonenc.Marshal(v)
+	if len(raw) > journal.MaxJSONBytes && v.Content != nil {
+		// The blocks repeat what Text says; what the model got comes first.
+		v.Content = nil
+		raw, _ = jsonenc.Marshal(v)
+	}
 	if len(raw) > journal.MaxJSONBytes {
 		// Within ResultBytes, a text of control characters still grows up
 		// to six times when escaped. The terminal row must commit, so the
 		// journal keeps what the result was instead of the result itself.
-		raw, _ = json.Marshal(struct {
+		raw, _ = jsonenc.Marshal(struct {
 			Omitted string `json:"omitted"`
 			Bytes   int    `json:"bytes"`
 			Digest  string `json:"digest"`
@@ -365,6 +389,5 @@ func digestBytes(b []byte) string {
 }
 
 func mustJSONString(s string) json.RawMessage {
-	raw, _ := json.Marshal(s)
-	return raw
+	return jsonenc.String(s)
 }

@@ -47,6 +47,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveNamesEnv) != "" {
 		serveNames() // names_test.go; exits
 	}
+	if os.Getenv(serveResultsEnv) != "" {
+		serveResults() // results_test.go; exits
+	}
 	os.Exit(m.Run())
 }
 

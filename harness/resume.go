@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 )
@@ -236,7 +237,7 @@ func (s *Session) answerDangling(ctx context.Context, msgs []journal.Message, in
 				continue
 			}
 			answer := model.Message{Role: model.ToolRole, ToolCallID: c.ID, ToolName: c.Name, IsError: true, Text: lostAnswer(inv)}
-			content, _ := marshalNoHTML(journalMessage(answer))
+			content, _ := jsonenc.Marshal(journalMessage(answer))
 			if _, err := s.rt.journal.AppendMessage(ctx, journal.Message{SessionID: s.id, TurnID: turnID, Role: string(answer.Role), Content: content}); err != nil {
 				return fmt.Errorf("resume session %s: journal the answer to unanswered tool call %s: %w", s.id, c.ID, err)
 			}

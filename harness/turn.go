@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
@@ -314,7 +314,7 @@ func (s *Session) historyCopy() []model.Message {
 // the reason, so that the record and the conversation never part
 // (docs/journal.md). Image bytes never reach the journal: only their digests and sizes.
 func (t *turn) appendMessage(ctx context.Context, m model.Message) error {
-	content, err := marshalNoHTML(journalMessage(m))
+	content, err := jsonenc.Marshal(journalMessage(m))
 	if err == nil {
 		_, err = t.s.rt.journal.AppendMessage(ctx, journal.Message{SessionID: t.s.id, TurnID: t.id, Role: string(m.Role), Content: content})
 	}
@@ -339,19 +339,6 @@ func (t *turn) appendAnswer(ctx context.Context, m model.Message) {
 		t.appendMessage(ctx, model.Message{Role: model.ToolRole, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: true,
 			Text: "the result of this call could not be journaled, so it is not shown; the turn stopped"})
 	}
-}
-
-// marshalNoHTML is json.Marshal without HTML escaping: "<", ">" and "&"
-// stay one byte each instead of six, so what the journal stores is no
-// larger than it needs to be (it holds at most journal.MaxJSONBytes).
-func marshalNoHTML(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 type journaledImage struct {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 )
 
@@ -58,7 +59,7 @@ func normalizeJSON(raw []byte) (json.RawMessage, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	b, err := marshalNoHTML(v)
+	b, err := jsonenc.Marshal(v)
 	if err != nil {
 		return nil, err
 	}

@@ -214,6 +214,7 @@ func sessionArg(ctx context.Context, j *journal.Journal, args []string) (string,
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // show "<b>" as the journal holds it
 	return enc.Encode(v)
 }
 

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 )
 
 // The write paths of an invocation before it runs. The harness makes two
@@ -37,7 +39,7 @@ func (j *Journal) newInvocation(op string, inv *Invocation, want InvocationStatu
 			return fmt.Errorf("journal: %s %s: a refused call needs an ErrorCode or Error saying why", op, inv.ID)
 		}
 		if len(inv.Arguments) > 0 && !json.Valid(inv.Arguments) {
-			inv.Arguments, _ = json.Marshal(string(inv.Arguments))
+			inv.Arguments = jsonenc.String(string(inv.Arguments))
 		}
 	}
 	if len(inv.Arguments) == 0 {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -30,10 +29,15 @@ type ProgressFunc func(message string, data json.RawMessage) error
 // notifications to progress (may be nil) until it returns; none is
 // forwarded after it returns.
 //
-// Results:
+// Results (docs/mcp.md#results):
 //   - success: the normalized output (see normalize) and nil;
 //   - a result flagged isError: the normalized output and a *tool.ToolError
 //     with Code "mcp_error" and the result's text as Message;
+//   - a success whose structuredContent breaks the outputSchema the latest
+//     ListTools gave the tool (or is missing while it declares one): the
+//     output and a *tool.ToolError with Code CodeOutputInvalid naming the
+//     JSON Pointer and the rule of each violation. A tool without an
+//     outputSchema, or not listed yet, is not checked;
 //   - a JSON-RPC error answer (a raw handler's error, mark3labs/mcp-go's
 //     `return nil, err`, an unknown tool): a *tool.ToolError with Code
 //     "mcp_error" and the server's message; the session is fine;
@@ -104,12 +108,17 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 		return tool.Output{}, p.callError(ctx, what, err)
 	}
 	out := normalize(res)
-	if res.IsError {
-		msg := out.Text
+	if res.IsError { // an error result is not checked against the outputSchema
+		msg := out.ModelText()
 		if msg == "" {
 			msg = "the tool reported an error without a message"
 		}
 		return out, &tool.ToolError{Code: "mcp_error", Message: msg}
+	}
+	if o := p.outputs.get(name); o != nil {
+		if err := o.check(out.Structured); err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }
@@ -162,63 +171,4 @@ func (p *Provider) deadError(what string) error {
 	default:
 	}
 	return fmt.Errorf("mcp provider %q exited during %s: %s%s: %w", p.srv.Namespace, what, exit, stderrSuffix(p.StderrTail()), ErrClosed)
-}
-
-// normalize turns a tools/call result into a tool.Output: Structured is the
-// structuredContent, Text the text blocks joined with "\n", Images the
-// image blocks; other blocks (audio, resource links, embedded resources)
-// are described in a short line of Text. When a result has structured
-// content and text that is only its JSON serialization, the text is dropped
-// (the harness derives it from Structured).
-func normalize(res *sdk.CallToolResult) tool.Output {
-	var out tool.Output
-	if res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil && string(b) != "null" {
-			out.Structured = b
-		}
-	}
-	var text []string
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *sdk.TextContent:
-			text = append(text, c.Text)
-		case *sdk.ImageContent:
-			out.Images = append(out.Images, tool.Image{MIMEType: c.MIMEType, Data: c.Data})
-		case *sdk.AudioContent:
-			text = append(text, fmt.Sprintf("[audio %s, %d bytes, not shown]", c.MIMEType, len(c.Data)))
-		case *sdk.ResourceLink:
-			text = append(text, fmt.Sprintf("[resource link %s %q]", c.URI, c.Name))
-		case *sdk.EmbeddedResource:
-			text = append(text, describeResource(c.Resource))
-		default:
-			text = append(text, fmt.Sprintf("[%T content, not shown]", c))
-		}
-	}
-	out.Text = strings.Join(text, "\n")
-	if out.Structured != nil && sameJSON(out.Structured, out.Text) {
-		out.Text = ""
-	}
-	return out
-}
-
-func describeResource(r *sdk.ResourceContents) string {
-	switch {
-	case r == nil:
-		return "[embedded resource]"
-	case r.Text != "":
-		return fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text)
-	default:
-		return fmt.Sprintf("[resource %s, %s, %d bytes, not shown]", r.URI, r.MIMEType, len(r.Blob))
-	}
-}
-
-// sameJSON reports whether text is a JSON serialization of the value in b.
-func sameJSON(b json.RawMessage, text string) bool {
-	var x, y any
-	if json.Unmarshal(b, &x) != nil || json.Unmarshal([]byte(text), &y) != nil {
-		return false
-	}
-	bx, _ := json.Marshal(x)
-	by, _ := json.Marshal(y)
-	return string(bx) == string(by)
 }

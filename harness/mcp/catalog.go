@@ -65,6 +65,7 @@ func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
 			out = append(out, rt)
 		}
 		if res.NextCursor == "" {
+			p.outputs.set(out)
 			return out, nil
 		}
 		params = &sdk.ListToolsParams{Cursor: res.NextCursor}

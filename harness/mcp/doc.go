@@ -19,7 +19,13 @@
 //	tools, err := p.ListTools(ctx)
 //	out, err := p.CallTool(ctx, "battery_status_get", nil, call.Progress)
 //	var te *tool.ToolError
-//	if errors.As(err, &te) { ... }         // the tool failed; tell the model
+//	if errors.As(err, &te) { ... }         // the tool failed (mcp_error, output_invalid); tell the model
+//
+// A result becomes a tool.Output with every content block the spec defines
+// (text, images, audio, resource links, embedded resources) and its
+// structuredContent, checked against the tool's outputSchema as listed
+// (docs/mcp.md#results). Package mcptest holds a server that returns each
+// kind, for tests.
 //
 // Stdio providers: a relative program resolves against the install folder;
 // the child gets the parent's environment plus the entry's env, runs in its

@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/openworker/desktop/harness/mcp/mcptest"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/tools/device"
 )
@@ -44,6 +45,12 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "noisy":
 		noisyServer()
+	case "results":
+		if err := mcptest.Serve(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "results server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "exit-at-start":
 		if f := os.Getenv(startsEnv); f != "" { // count the starts
 			if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 )
 
 // Progress ordering. The SDK hands the response of a call to the caller as
@@ -92,7 +94,7 @@ func (p *Provider) onProgress(_ context.Context, req *sdk.ProgressNotificationCl
 	if prm.Total > 0 {
 		data["total"] = prm.Total
 	}
-	b, _ := json.Marshal(data)
+	b, _ := jsonenc.Marshal(data)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.handled++

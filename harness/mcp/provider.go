@@ -96,6 +96,8 @@ type Provider struct {
 
 	secrets redactor // the server's secrets, replaced in all it sends back
 
+	outputs outputSchemas // of the latest catalog listing (outputschema.go)
+
 	seq atomic.Uint64
 	// catalog counts notifications/tools/list_changed from the server, and
 	// the new sessions opened after a stale one.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -30,10 +31,16 @@ func newRedactor(secrets []string) redactor {
 		}
 		kept = append(kept, s)
 		pairs = append(pairs, s, Redacted)
-		// The same value as it appears inside a JSON string.
-		if q, err := json.Marshal(s); err == nil {
-			if inner := string(q[1 : len(q)-1]); inner != s {
-				pairs = append(pairs, inner, Redacted)
+		// The same value as it appears inside a JSON string: as jsonenc
+		// writes it (structured results) and as encoding/json's default
+		// HTML escaping would.
+		seen := map[string]bool{s: true}
+		for _, enc := range []func(any) ([]byte, error){jsonenc.Marshal, json.Marshal} {
+			if q, err := enc(s); err == nil {
+				if inner := string(q[1 : len(q)-1]); !seen[inner] {
+					seen[inner] = true
+					pairs = append(pairs, inner, Redacted)
+				}
 			}
 		}
 	}
@@ -87,6 +94,14 @@ func (r redactor) output(o tool.Output) tool.Output {
 	}
 	o.Text = r.text(o.Text)
 	o.Structured = r.json(o.Structured)
+	if o.Content != nil {
+		blocks := make([]tool.Block, len(o.Content))
+		for i, b := range o.Content {
+			b.Text, b.URI, b.Name, b.Title, b.Description = r.text(b.Text), r.text(b.URI), r.text(b.Name), r.text(b.Title), r.text(b.Description)
+			blocks[i] = b
+		}
+		o.Content = blocks
+	}
 	return o
 }
 

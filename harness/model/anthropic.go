@@ -9,6 +9,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 )
 
 // anthropicProvider streams Anthropic Messages.
@@ -142,7 +144,7 @@ func (p *anthropicProvider) blockStart(col *collector, ev anthropic.MessageStrea
 		// Streaming sends input {} here and the JSON in deltas; a compatible
 		// server may instead send the whole input here.
 		if in, ok := b.Input.(map[string]any); ok && len(in) > 0 {
-			raw, _ := json.Marshal(in)
+			raw, _ := jsonenc.Marshal(in)
 			if err := col.grow(len(raw)); err != nil {
 				return err
 			}

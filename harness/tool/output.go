@@ -54,12 +54,56 @@ type Image struct {
 //
 // Structured is a JSON value (usually an object); Text is the form given to
 // the model, derived from Structured when empty. Never put base64 images in
-// Text: use Images. Structured and Text together are bounded to 256 KB
-// (docs/limits.md).
+// Text: use Images. Structured and Text together are bounded to 256 KB, and
+// so are the texts and names of Content (docs/limits.md).
+//
+// Content lists the result's blocks in the order the provider sent them,
+// for a host to show (the app's tool cards) and for the journal; the model
+// gets Text, Structured and Images, never Content. An MCP provider fills it
+// (docs/mcp.md#results); a native tool may leave it nil.
 type Output struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 	Text       string          `json:"text,omitempty"`
+	Content    []Block         `json:"content,omitempty"`
 	Images     []Image         `json:"-"`
+}
+
+// Block types: the content block kinds of MCP (docs/mcp.md#results).
+const (
+	BlockText         = "text"
+	BlockImage        = "image"
+	BlockAudio        = "audio"
+	BlockResourceLink = "resource_link"
+	BlockResource     = "resource" // an embedded resource
+)
+
+// Block is one content block of a result, as its provider sent it. It never
+// holds pixels or other binary data: an image block stands for the Output's
+// next Image (the n-th image block is Images[n]), and audio and binary
+// resources are named with their MIME type and size only.
+type Block struct {
+	Type        string `json:"type"`                  // one of the Block constants; another kind the provider sent is kept by its name
+	Text        string `json:"text,omitempty"`        // text: the text; resource: the embedded text
+	URI         string `json:"uri,omitempty"`         // resource_link, resource
+	Name        string `json:"name,omitempty"`        // resource_link
+	Title       string `json:"title,omitempty"`       // resource_link
+	Description string `json:"description,omitempty"` // resource_link
+	MIMEType    string `json:"mime_type,omitempty"`   // image, audio, resource_link, resource
+	// Bytes is the decoded size of an image, an audio clip or a binary
+	// resource, and the size a resource link declares (0: not given).
+	Bytes int64 `json:"bytes,omitempty"`
+}
+
+// Size is the number of bytes of text and names the block holds, as
+// counted against the result bound (docs/limits.md): Text, URI, Name,
+// Title, Description and MIMEType, except an image's MIME type (images
+// have bounds of their own).
+func (b Block) Size() int {
+	n := len(b.Text) + len(b.URI) + len(b.Name) + len(b.Title) + len(b.Description)
+	if b.Type != BlockImage {
+		n += len(b.MIMEType)
+	}
+	return n
 }
 
 // ModelText returns the text the model sees: Text, or else Structured

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openworker/desktop/harness/internal/jsonenc"
 )
 
 // Typed is a Tool built by NewTyped from Go input and output types. It is
@@ -157,7 +159,7 @@ func (t *Typed[In, Out]) Call(ctx context.Context, c *Call, args json.RawMessage
 	if err != nil {
 		return Output{}, err
 	}
-	raw, err := json.Marshal(out)
+	raw, err := jsonenc.Marshal(out)
 	if err != nil {
 		return Output{}, fmt.Errorf("tool %s: encode output: %w", t.desc.Name, err)
 	}

@@ -1,12 +1,14 @@
 // The chat reducer: folds the harness events of one session into what the
 // Chat screen shows. Pure functions, so they are unit-tested without a UI.
 import { HarnessEventType as T } from "./events";
-import type { HarnessEvent, PendingApproval, ApprovalClosed, Invocation, SessionDetail } from "./types";
+import type { HarnessEvent, PendingApproval, ApprovalClosed, Invocation, JournaledResult, SessionDetail } from "./types";
+import type { CardResult } from "./result";
 
 export type ToolStatus =
   | "proposed" | "awaiting_approval" | "running" | "succeeded" | "failed" | "unknown" | "refused";
 
-export interface ToolCardItem {
+/** A tool call's card; its result fields (CardResult) are what lib/result.ts shows. */
+export interface ToolCardItem extends CardResult {
   kind: "tool";
   key: string; // invocation id
   callId: string;
@@ -16,7 +18,6 @@ export interface ToolCardItem {
   decision?: string;
   decisionReason?: string;
   progress: { text: string; data?: unknown }[];
-  result?: string;
   error?: string;
   durationMs?: number;
 }
@@ -108,6 +109,7 @@ export function reduce(s: ChatState, e: HarnessEvent): ChatState {
       return updateCard(s, e.invocation_id, (c) => ({
         ...c, tool: e.tool || c.tool, status: (e.status as ToolStatus) || "failed",
         result: e.text, error: e.error, durationMs: e.duration_ms,
+        structured: e.structured, content: e.content, images: e.image_urls,
       }));
     case T.Warning:
       return { ...s, items: [...s.items, { kind: "notice", key: `w:${s.items.length}`, level: "warning", text: e.text ?? "" }] };
@@ -213,10 +215,15 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
           // shown as the raw text
         }
       }
+      // A succeeded call's journaled result has its blocks and structured
+      // value; its images only as sizes (the journal keeps no pixels).
+      const jr = status === "succeeded" && inv?.result && typeof inv.result === "object" ? (inv.result as JournaledResult) : undefined;
       push({
         kind: "tool", key: inv?.id ?? `h:${m.id}:${n}`, callId: tc.id, tool: inv?.tool || names.get(tc.name) || tc.name, args, status,
         decision: dec?.decision, decisionReason: dec?.reason, progress: [],
         result: ans && !ans.isError ? ans.text : undefined,
+        structured: jr?.structured, content: jr?.content,
+        images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
         error: inv?.error || (ans?.isError ? ans.text : undefined),
         durationMs: inv ? inv.duration_ms : undefined,
       });
@@ -257,16 +264,7 @@ export function decisionLabel(d: string): string {
   return words[d] ?? d.replaceAll("_", " ");
 }
 
-/** Pretty-prints a result that is JSON (so long lines break between values); other text as is. */
-export function formatResult(text: string): string {
-  const t = text.trim();
-  if (!t.startsWith("{") && !t.startsWith("[")) return text;
-  try {
-    return JSON.stringify(JSON.parse(t), null, 2);
-  } catch {
-    return text;
-  }
-}
+export { formatResult } from "./result";
 
 /** Formats a duration in ms as "850 ms" or "2.4 s". */
 export function formatDuration(ms?: number): string {

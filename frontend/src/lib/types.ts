@@ -104,6 +104,39 @@ export interface HarnessEvent {
   code?: string; // machine-readable reason of an error, warning or failed turn
   duration_ms?: number;
   attempt?: number;
+  /** tool.finished of a succeeded call: its structured value (docs/mcp.md#results). */
+  structured?: unknown;
+  /** tool.finished of a succeeded call: its blocks, in the provider's order. */
+  content?: ResultBlock[];
+  /** tool.finished: the images of the image blocks, in order (app.ChatEvent). */
+  image_urls?: ImageURL[];
+}
+
+/** One content block of a tool result (Go: tool.Block; docs/mcp.md#results). */
+export interface ResultBlock {
+  type: "text" | "image" | "audio" | "resource_link" | "resource" | string;
+  text?: string;
+  uri?: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mime_type?: string;
+  /** Decoded size of an image, audio clip or binary resource; declared size of a link. */
+  bytes?: number;
+}
+
+/** An image of a tool result as a data: URL (Go: app.ImageURL). */
+export interface ImageURL {
+  mime_type: string;
+  url: string;
+}
+
+/** A journaled result (Invocation.result): what the model got, the blocks, image digests. */
+export interface JournaledResult {
+  structured?: unknown;
+  text?: string;
+  content?: ResultBlock[];
+  images?: { mime_type: string; digest: string; bytes: number }[];
 }
 
 export interface TurnResult {

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { flushSync, mount, unmount } from "svelte";
+import ToolCard from "./ToolCard.svelte";
+import type { ToolCardItem } from "../lib/chat";
+
+const png = "data:image/png;base64,iVBORw0KGgo=";
+
+const mounted: ReturnType<typeof mount>[] = [];
+afterEach(() => mounted.splice(0).forEach((c) => unmount(c)));
+
+/** Mounts a card in jsdom, as the Chat screen does, and returns its element. */
+function render(card: ToolCardItem): HTMLElement {
+  const target = document.createElement("div");
+  mounted.push(mount(ToolCard, { target, props: { card } }));
+  flushSync();
+  return target;
+}
+
+const base: ToolCardItem = { kind: "tool", key: "inv1", callId: "c1", tool: "results.blocks", args: {}, status: "succeeded", progress: [] };
+
+describe("ToolCard", () => {
+  it("renders each block of the result: text, image, audio, link, embedded resources, structured JSON", () => {
+    const el = render({
+      ...base, result: "ignored: the blocks are shown", structured: { html: "<b>bold</b>" },
+      content: [
+        { type: "text", text: "Here is <everything>:" },
+        { type: "image", mime_type: "image/png", bytes: 75 },
+        { type: "audio", mime_type: "audio/wav", bytes: 44 },
+        { type: "resource_link", uri: "file:///srv/report.pdf", name: "report.pdf", title: "Q3 report", mime_type: "application/pdf", bytes: 2048, description: "the quarterly report" },
+        { type: "resource", uri: "file:///srv/notes.txt", mime_type: "text/plain", text: "line 1\n<i>line 2</i>" },
+        { type: "resource", uri: "file:///srv/data.bin", mime_type: "application/octet-stream", bytes: 300 },
+      ],
+      images: [{ mime_type: "image/png", url: png }],
+    });
+    const text = el.textContent ?? "";
+    expect(el.querySelector("pre.block.text")?.textContent).toBe("Here is <everything>:");
+    expect(el.querySelector("img.image")?.getAttribute("src")).toBe(png);
+    expect(text).toContain("Audio (audio/wav, 44 bytes), not played");
+    const link = el.querySelector(".block.link")!;
+    expect(link.textContent).toContain("Q3 report");
+    expect(link.textContent).toContain("(report.pdf)");
+    expect(link.querySelector("code")?.textContent).toBe("file:///srv/report.pdf");
+    expect(link.textContent).toContain("application/pdf · 2.0 KB");
+    expect(link.textContent).toContain("the quarterly report");
+    const [notes, blob] = Array.from(el.querySelectorAll(".block.resource"));
+    expect(notes.querySelector("code")?.textContent).toBe("file:///srv/notes.txt");
+    expect(notes.querySelector("pre")?.textContent).toBe("line 1\n<i>line 2</i>");
+    expect(blob.textContent).toContain("300 bytes of binary data, not shown");
+    expect(el.querySelector("pre.block.json")?.textContent).toBe('{\n  "html": "<b>bold</b>"\n}');
+    // Markup from the tool is text, never HTML.
+    expect(el.querySelector("b, i")).toBeNull();
+    expect(text).not.toContain("ignored");
+  });
+
+  it("shows a plain text result, and an error instead of a result", () => {
+    expect(render({ ...base, result: "Echo: hi" }).querySelector("pre.block.text")?.textContent).toBe("Echo: hi");
+    const failed = render({ ...base, status: "failed", error: "output_invalid: structuredContent does not match", result: undefined });
+    expect(failed.querySelector(".error")?.textContent).toContain("output_invalid");
+    expect(failed.querySelector(".result-blocks")).toBeNull();
+  });
+
+  it("names an image the journal kept only as a size", () => {
+    const el = render({ ...base, content: [{ type: "image", mime_type: "image/jpeg", bytes: 2048 }], images: [{ mime_type: "image/jpeg", bytes: 2048 }] });
+    expect(el.querySelector("img")).toBeNull();
+    expect(el.textContent).toContain("Image (image/jpeg, 2.0 KB), not kept in the journal");
+  });
+});
