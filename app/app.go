@@ -13,6 +13,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -50,6 +51,7 @@ type App struct {
 	keychainErr      error            // the keychain could not be read
 	serversLoaded    string           // the servers.json whose providers are in use
 	serversErr       error            // the last problem reading it, or nil
+	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
 	serversWatcher   *dirWatcher
 	rtErr            error    // why rt is nil
 	notices          []Notice // problems found at start, shown by the UI

@@ -167,7 +167,8 @@ func TestServersFileLiveReload(t *testing.T) {
 		t.Errorf("%d provider processes; want 2 (device kept its process, device2 started)", n)
 	}
 
-	write("{\"servers\": {\n  \"device\": {\"transport\": \"stdio\", \"comand\": \"x\"}}}")
+	// A file that cannot be read at all changes nothing.
+	write("{\"servers\": {\n  \"device\": {\"transport\": \"stdio\" \"command\": \"x\"}}}")
 	n := e.rec.waitFor(t, EventNotice, func(p any) bool { return strings.Contains(p.(Notice).Message, servers+":2:") }).(Notice)
 	if n.Level != NoticeError {
 		t.Errorf("notice = %+v", n)
@@ -177,6 +178,22 @@ func TestServersFileLiveReload(t *testing.T) {
 	}
 	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:") {
 		t.Errorf("ServersError = %q; want the file and line", v.ServersError)
+	}
+
+	// One bad entry disables only its provider: device2 stays, device is
+	// broken with its file and line.
+	write("{\"servers\": {\n  \"device\": {\"transport\": \"stdio\", \"comand\": \"x\"},\n  \"device2\": " + entry("b") + "}}")
+	n = e.rec.waitFor(t, EventNotice, func(p any) bool {
+		return strings.Contains(p.(Notice).Message, servers+`:2:3: server "device" has no "command"`)
+	}).(Notice)
+	if _, err := e.app.OpenChat("dev2"); err != nil {
+		t.Errorf("a bad entry of another provider stopped dev2: %v", err)
+	}
+	if _, err := e.app.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), servers+`:2:3`) {
+		t.Errorf("dev with its provider broken: %v; want the entry's file and line", err)
+	}
+	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:3") || len(v.ServersNotices) != 1 || !strings.Contains(v.ServersNotices[0], `unknown key "comand"`) {
+		t.Errorf("ServersError = %q, notices %q", v.ServersError, v.ServersNotices)
 	}
 
 	v, _ := e.app.GetSettings()

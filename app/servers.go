@@ -1,38 +1,115 @@
 package app
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// applyServersLocked reads the servers.json of the settings (none when the
-// path is "") and makes its MCP providers the runtime's: a new registry
-// generation (harness.Runtime.SetServers, docs/registry.md). New chats use
-// it; open chats keep the generation they were opened on until they close,
-// and a provider whose entry did not change keeps its process. A file that
-// cannot be read changes nothing: the providers in use stay. The error
-// names the file, line and column. a.mu must be held.
+// ServerInput is an input (${input:ID}) of the servers file in use: asked
+// once, kept in the OS keychain (docs/servers.md#inputs). The answer itself
+// is never shown.
+type ServerInput struct {
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Password    bool   `json:"password"`
+	Answered    bool   `json:"answered"` // the keychain holds an answer
+}
+
+// applyServersLocked reads the servers file of the settings (none when the
+// path is "") in any format mcp.ReadConfig reads, and makes its MCP
+// providers the runtime's: a new registry generation
+// (harness.Runtime.SetServers, docs/registry.md). New chats use it; open
+// chats keep the generation they were opened on until they close, and a
+// provider whose entry did not change keeps its process.
+//
+// A bad entry disables only its provider (a coworker that uses it does not
+// resolve, every other one does); the error names the file, line and
+// column. A file that cannot be read at all changes nothing: the providers
+// in use stay. Inputs are answered from the OS keychain only (SetServerInput
+// keeps an answer there); an unanswered one disables its entry with an
+// error saying so. a.mu must be held.
 func (a *App) applyServersLocked() error {
 	if a.rt == nil {
 		return nil
 	}
 	path := a.settings.ServersPath
 	var servers []tool.MCPServer
+	var broken []tool.BrokenMCP
+	var cfg *mcp.Config
 	if path != "" {
-		s, err := mcp.ReadServersFile(path)
+		warn := func(err error) { a.log.Warn("servers file input", "path", path, "err", err) }
+		c, err := mcp.ReadConfig(path, &mcp.ConfigOptions{Inputs: mcp.KeychainInputs(nil, warn)})
 		if err != nil {
 			a.serversErr = err
+			if a.serversLoaded == "" && a.serversCfg == nil {
+				// Nothing of a servers file is in use yet: say why its
+				// providers are missing when a coworker names one.
+				_ = a.rt.SetServers(nil, tool.BrokenMCP{Source: path, Err: err})
+			}
 			return err
 		}
-		servers = s
+		cfg = c
+		servers, broken = c.Servers()
 	}
-	a.serversLoaded = path
-	err := a.rt.SetServers(servers) // the bad entries are left out, the others in use
+	a.serversLoaded, a.serversCfg = path, cfg
+	err := a.rt.SetServers(servers, broken...) // the bad entries are left out, the others in use
+	if cfg != nil {
+		err = errors.Join(cfg.Err(), err)
+	}
 	a.serversErr = err
 	return err
 }
 
-// rewatchServersLocked watches the servers.json in use and applies every
+// serverInputsLocked lists the inputs of the servers file in use and
+// whether each is answered. a.mu must be held.
+func (a *App) serverInputsLocked() []ServerInput {
+	if a.serversCfg == nil {
+		return nil
+	}
+	var out []ServerInput
+	for _, in := range a.serversCfg.Inputs() {
+		ok, _ := mcp.InputStored(in.ID, in.Description)
+		out = append(out, ServerInput{ID: in.ID, Description: in.Description, Password: in.Password, Answered: ok})
+	}
+	return out
+}
+
+// SetServerInput keeps value in the OS keychain as the answer to the input
+// id of the servers file in use, and applies the file again: the entries
+// that needed it start working for new chats. An empty value removes the
+// stored answer. The value is never written to a file, the journal or the
+// log.
+func (a *App) SetServerInput(id, value string) (SettingsView, error) {
+	a.mu.Lock()
+	var found *mcp.ConfigInput
+	if a.serversCfg != nil {
+		for _, in := range a.serversCfg.Inputs() {
+			if in.ID == id {
+				found = &in
+				break
+			}
+		}
+	}
+	a.mu.Unlock()
+	if found == nil {
+		return SettingsView{}, fmt.Errorf("the servers file in use has no input %q", id)
+	}
+	if err := mcp.SetInput(found.ID, found.Description, value); err != nil {
+		return SettingsView{}, err
+	}
+	a.mu.Lock()
+	_ = a.applyServersLocked() // its error is in the view
+	dir := a.coworkersDir()
+	v := a.viewLocked()
+	a.mu.Unlock()
+	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+	return v, nil
+}
+
+// rewatchServersLocked watches the servers file in use and applies every
 // edit of it at once (live reload), announcing a problem as a notice and
 // the coworkers as resolved anew. a.mu must be held.
 func (a *App) rewatchServersLocked() {

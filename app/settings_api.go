@@ -28,7 +28,14 @@ type SettingsView struct {
 	ServersLoaded string `json:"servers_loaded"` // the servers.json whose providers are in use
 	// ServersError is the last problem reading servers.json (file, line,
 	// column and fix), or "": the providers in use stay until it is fixed.
+	// A problem of one entry disables only that provider.
 	ServersError string `json:"servers_error"`
+	// ServersNotices are what the servers file as read ignored or
+	// changed, each "PATH:LINE: ..." (docs/servers.md).
+	ServersNotices []string `json:"servers_notices"`
+	// ServerInputs are the inputs (${input:ID}) of the servers file in
+	// use; SetServerInput answers one.
+	ServerInputs []ServerInput `json:"server_inputs"`
 }
 
 // GetSettings returns the settings in use.
@@ -58,6 +65,10 @@ func (a *App) viewLocked() SettingsView {
 	if a.serversErr != nil {
 		v.ServersError = a.serversErr.Error()
 	}
+	if a.serversCfg != nil {
+		v.ServersNotices = a.serversCfg.AllNotices()
+	}
+	v.ServerInputs = a.serverInputsLocked()
 	return v
 }
 

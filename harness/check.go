@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -25,6 +26,28 @@ type CheckReport struct {
 	// (the model provider's, or the one every provider shares when none is
 	// configured), as a sentence for people (docs/bundles.md).
 	NameRule string `json:"name_rule"`
+	// BrokenServers are the MCP providers whose servers-file entry (or
+	// whole file) could not be used (tool.Registry.Broken): a problem of
+	// the servers file even when no bundle uses them (docs/servers.md).
+	BrokenServers []CheckedServer `json:"broken_servers,omitempty"`
+	// Notices are what the host read around the bundles, such as the
+	// keys a servers file ignored; Check leaves it empty for the host to
+	// fill (`openworker check` puts the servers file's notices here).
+	Notices []string `json:"notices,omitempty"`
+}
+
+// CheckedServer is one broken MCP provider of the servers file. File, Line
+// and Col say where (Line 0 for the whole file); Message is the whole
+// error, Reason the same without the position, Fix what to change.
+type CheckedServer struct {
+	Namespace string `json:"namespace,omitempty"` // "" when the whole file could not be read
+	Source    string `json:"source"`
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Col       int    `json:"col,omitempty"`
+	Message   string `json:"message"`
+	Reason    string `json:"reason,omitempty"`
+	Fix       string `json:"fix,omitempty"`
 }
 
 // CheckedCoworker is one bundle that loaded and resolved.
@@ -112,6 +135,13 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 			rt.checks.put(key, r)
 		}
 	})
+	for _, b := range g.reg.Broken() {
+		cs := CheckedServer{Namespace: b.Namespace, Source: b.Source, Message: b.Err.Error(), Reason: b.Err.Error()}
+		if e, ok := jsonfile.AsError(b.Err); ok {
+			cs.File, cs.Line, cs.Col, cs.Reason, cs.Fix = e.File, e.Line, e.Col, e.Msg, e.Fix
+		}
+		rep.BrokenServers = append(rep.BrokenServers, cs)
+	}
 	for i, b := range set.Bundles {
 		r := results[i]
 		if r.err != nil {
@@ -152,6 +182,14 @@ func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle
 // providerFix is the advice for a bundle whose MCP provider ns did not
 // start or list its tools: the selection may well be right.
 func providerFix(reg *tool.Registry, ns string) string {
+	if b, ok := reg.BrokenMCP(ns); ok {
+		return fmt.Sprintf("fix the entry of MCP provider %q at %s (the message says what to change), or remove it from tools.json", ns, b.Source)
+	}
+	for _, b := range reg.Broken() {
+		if b.Namespace == "" {
+			return fmt.Sprintf("fix the servers file %s (the message says where), or remove %q from tools.json", b.Source, ns)
+		}
+	}
 	where := "where it is registered"
 	if srv, ok := reg.Server(ns); ok && srv.Source != "" {
 		where = srv.Source

@@ -189,8 +189,8 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 // invoke makes exactly one provider call under the time bound. A native
 // panic is recovered; its stack goes to the log, never to the model.
 func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args json.RawMessage) (tool.Output, error) {
-	limits := t.s.rt.opts.Limits
-	cctx, cancel := context.WithTimeoutCause(ctx, limits.CallTimeout, fmt.Errorf("the call took longer than %s: %w", limits.CallTimeout, tool.ErrLimit))
+	bound, cause := t.callBound(rt)
+	cctx, cancel := context.WithTimeoutCause(ctx, bound, cause)
 	defer cancel()
 	if rt.native == nil {
 		ns, _, _ := tool.SplitName(rt.Name)
@@ -242,6 +242,25 @@ func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args 
 		}
 		return tool.Output{}, context.Cause(cctx)
 	}
+}
+
+// callBound is the time bound of one call and the error it ends with: the
+// runtime's Limits.CallTimeout, or the MCP provider's own timeout (a
+// config file's "timeout", tool.MCPServer.Timeout) when that is smaller
+// (docs/limits.md).
+func (t *turn) callBound(rt *ResolvedTool) (time.Duration, error) {
+	bound := t.s.rt.opts.Limits.CallTimeout
+	if rt.native == nil {
+		ns, _, _ := tool.SplitName(rt.Name)
+		if srv, ok := t.s.gen.reg.Server(ns); ok && srv.Timeout > 0 && srv.Timeout < bound {
+			where := "its entry"
+			if srv.Source != "" {
+				where = srv.Source
+			}
+			return srv.Timeout, fmt.Errorf("the call took longer than %s (the timeout of MCP provider %q at %s): %w", srv.Timeout, ns, where, tool.ErrLimit)
+		}
+	}
+	return bound, fmt.Errorf("the call took longer than %s: %w", bound, tool.ErrLimit)
 }
 
 func errorCode(ctx context.Context, err error) string {

@@ -208,6 +208,10 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	for _, ns := range whole {
 		if _, ok := reg.Server(ns); !ok {
 			e := resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json; known namespaces: %s", ns, knownNamespaces(reg)))
+			if msg, broken := unavailable(reg, ns); broken {
+				e = resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, %s", ns, msg))
+				e.Provider = ns
+			}
 			e.Tool = ""
 			return nil, e
 		}
@@ -247,6 +251,11 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			rtool.pinned, _ = json.Marshal(d)
 		default:
 			if _, ok := reg.Server(ns); !ok {
+				if msg, broken := unavailable(reg, ns); broken {
+					e := resolveErr(b, name, fmt.Sprintf("its MCP provider %q %s", ns, strings.TrimPrefix(msg, "which ")))
+					e.Provider = ns
+					return nil, e
+				}
 				return nil, resolveErr(b, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q (names are exact and case-sensitive); known namespaces: %s; or add a provider to servers.json", ns, knownNamespaces(reg)))
 			}
 			if err := tool.CheckMCPName(name); err != nil {
@@ -333,6 +342,22 @@ func (res *Resolution) aliasProblem(name, alias string, rule model.NameRule) str
 		return fmt.Sprintf("its model alias %q collides with %q; rename one of them", alias, res.Tools[i].Name)
 	}
 	return ""
+}
+
+// unavailable explains why the MCP namespace ns, which no working provider
+// has, is not there when the configuration says why: its entry is broken,
+// or the whole servers file could not be read (docs/servers.md). The text
+// starts with "which" and names the file, line and column and the fix.
+func unavailable(reg *tool.Registry, ns string) (string, bool) {
+	if b, ok := reg.BrokenMCP(ns); ok {
+		return fmt.Sprintf("which is disabled: its entry in the servers file is broken: %v", b.Err), true
+	}
+	for _, b := range reg.Broken() {
+		if b.Namespace == "" {
+			return fmt.Sprintf("which is not registered: the servers file could not be read, so none of its providers are: %v", b.Err), true
+		}
+	}
+	return "", false
 }
 
 // providersOf lists the registered MCP namespaces a selection names: its

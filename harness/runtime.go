@@ -119,9 +119,12 @@ func (rt *Runtime) Generation() uint64 {
 // processes no generation in use lists are ended, after the last session
 // of their generation closes. Entries that break the registry's rules are
 // left out and returned as errors, joined (the others are installed); the
-// execution identity of a session is unchanged by this.
-func (rt *Runtime) SetServers(servers []tool.MCPServer) error {
-	reg, err := rt.base.WithServers(servers)
+// execution identity of a session is unchanged by this. broken are the
+// entries of the servers file that could not be used (mcp.Config.Servers):
+// a bundle that uses one fails to resolve with its error, every other
+// bundle resolves (docs/servers.md).
+func (rt *Runtime) SetServers(servers []tool.MCPServer, broken ...tool.BrokenMCP) error {
+	reg, err := rt.base.WithServers(servers, broken...)
 	rt.mu.Lock()
 	if rt.closed {
 		rt.mu.Unlock()

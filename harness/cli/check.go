@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -16,10 +17,10 @@ import (
 )
 
 func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
-	var dir, servers, provider string
+	var dir, servers, provider, format string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "check --coworkers DIR [--servers FILE] [--provider openai|anthropic] [--json]",
+		Use:   "check --coworkers DIR [--servers FILE [--format FORMAT]] [--provider openai|anthropic] [--json]",
 		Short: "load every coworker bundle and resolve its tools",
 		Long: `Load every coworker bundle and resolve its tools, as run would.
 
@@ -36,7 +37,7 @@ version 1) whose name the rule refuses is left out with a warning.`,
 			if err != nil {
 				return usageErr("--provider %q: use openai or anthropic", provider)
 			}
-			rep, err := c.check(cmd.Context(), reg, dir, servers, rule)
+			rep, err := c.check(cmd.Context(), reg, dir, servers, format, rule)
 			if err != nil {
 				return err
 			}
@@ -52,24 +53,33 @@ version 1) whose name the rule refuses is left out with a warning.`,
 			} else {
 				printCheck(c.stdout, rep)
 			}
-			if len(rep.Broken) > 0 {
-				return &exitError{ExitUsage, fmt.Errorf("%d of %d coworker bundles in %s are broken", len(rep.Broken), len(rep.Broken)+len(rep.OK), dir)}
+			if len(rep.Broken) > 0 || len(rep.BrokenServers) > 0 {
+				return &exitError{ExitUsage, fmt.Errorf("%d of %d coworker bundles in %s are broken; %d entries of the servers file are broken",
+					len(rep.Broken), len(rep.Broken)+len(rep.OK), dir, len(rep.BrokenServers))}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&dir, "coworkers", "", "the coworker bundles folder")
-	cmd.Flags().StringVar(&servers, "servers", "", "servers.json naming MCP providers")
+	cmd.Flags().StringVar(&servers, "servers", "", "servers.json, or another MCP client's config file, naming MCP providers (docs/servers.md)")
+	cmd.Flags().StringVar(&format, "format", "", formatUsage())
 	cmd.Flags().StringVar(&provider, "provider", "", "apply the tool-name rule of this model provider: openai or anthropic (default: the rule both share)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers string, rule model.NameRule) (*harness.CheckReport, error) {
+func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, format string, rule model.NameRule) (*harness.CheckReport, error) {
+	var cfg *mcp.Config
 	if servers != "" {
-		if err := mcp.RegisterServersFile(reg, servers); err != nil {
-			return nil, badInput(err)
+		var err error
+		cfg, err = c.registerServers(ctx, reg, servers, format, true)
+		var ee *exitError
+		if errors.As(err, &ee) || errors.Is(err, tool.ErrFrozen) {
+			return nil, err
 		}
+		// Every other problem is recorded in reg and reported below.
+	} else if format != "" {
+		return nil, usageErr("--format names the format of the --servers file; give --servers FILE too")
 	}
 	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true})
 	if err != nil {
@@ -83,10 +93,26 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers str
 	if ctx.Err() != nil { // Ctrl-C: what did not finish is not broken
 		return nil, &exitError{ExitFailure, fmt.Errorf("check was interrupted before every bundle was resolved; nothing is reported (%w)", context.Cause(ctx))}
 	}
+	if cfg != nil {
+		rep.Notices = cfg.AllNotices()
+	}
 	return rep, nil
 }
 
 func printCheck(w io.Writer, rep *harness.CheckReport) {
+	for _, n := range rep.Notices {
+		fmt.Fprintf(w, "notice  %s\n", n)
+	}
+	for _, s := range rep.BrokenServers {
+		what := fmt.Sprintf("servers entry %q", s.Namespace)
+		if s.Namespace == "" {
+			what = "servers file " + s.Source
+		}
+		fmt.Fprintf(w, "broken  %s\n          %s\n", what, s.Message)
+		if s.Namespace != "" {
+			fmt.Fprintf(w, "          provider %q is disabled; bundles that do not use it are checked as usual\n", s.Namespace)
+		}
+	}
 	for _, f := range rep.Skipped {
 		fmt.Fprintf(w, "skipped %s\n          a file, not a coworker folder (<id>/coworker/manifest.md); move it out of %s or unpack it there\n", f, rep.Dir)
 	}

@@ -12,14 +12,14 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
 
 type runFlags struct {
-	coworkers, coworker, servers, provider, baseURL, modelName, approve, db, workspace string
+	coworkers, coworker, servers, format, provider, baseURL, modelName, approve, db, workspace string
+	askInputs                                                                                  bool // ${input:ID} of the servers file may be asked on the terminal
 }
 
 func (c *config) runCommand(reg *tool.Registry) *cobra.Command {
@@ -35,6 +35,7 @@ OLLAMA_HOST (default http://127.0.0.1:11434). Keys come from OPENAI_API_KEY
 and ANTHROPIC_API_KEY, never from flags.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.askInputs = true // run is a terminal command; serve's stdin is the protocol
 			return c.run(cmd.Context(), reg, f, strings.TrimSpace(strings.Join(args, " ")))
 		},
 	}
@@ -48,7 +49,8 @@ and ANTHROPIC_API_KEY, never from flags.`,
 func (f *runFlags) register(cmd *cobra.Command, approve string) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.coworkers, "coworkers", "", "the coworker bundles folder")
-	fl.StringVar(&f.servers, "servers", "", "servers.json naming MCP providers")
+	fl.StringVar(&f.servers, "servers", "", "servers.json, or another MCP client's config file, naming MCP providers (docs/servers.md)")
+	fl.StringVar(&f.format, "format", "", formatUsage())
 	fl.StringVar(&f.provider, "provider", "openai", "model provider: openai (any OpenAI-compatible endpoint) or anthropic")
 	fl.StringVar(&f.baseURL, "base-url", "", "model endpoint base URL (default from OPENAI_BASE_URL / OLLAMA_HOST)")
 	fl.StringVar(&f.modelName, "model", "", "model name")
@@ -124,9 +126,14 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 		}
 	}
 	if f.servers != "" {
-		if err := mcp.RegisterServersFile(reg, f.servers); err != nil {
-			return nil, none, badInput(err)
+		cfg, err := c.registerServers(ctx, reg, f.servers, f.format, f.askInputs)
+		var ee *exitError
+		if errors.As(err, &ee) || errors.Is(err, tool.ErrFrozen) {
+			return nil, none, err
 		}
+		c.warnServers(cfg, err)
+	} else if f.format != "" {
+		return nil, none, usageErr("--format names the format of the --servers file; give --servers FILE too")
 	}
 	provider, err := model.New(model.FromEnv(model.Config{Provider: f.provider, BaseURL: f.baseURL, Model: f.modelName}, c.getenv))
 	if err != nil {

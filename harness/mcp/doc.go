@@ -39,10 +39,13 @@
 // answers a request with "no such session" before running it
 // (docs/mcp.md#stale-sessions).
 //
-// servers.json (docs/registry.md, the --servers flag) is parsed here too:
-// ReadServersFile returns its providers as tool.MCPServer values, and
-// RegisterServersFile registers them in a tool.Registry, keeping every
-// problem (through Registry.Fail and RegisterMCP) so Freeze reports it.
+// Configuration files (docs/servers.md, the --servers flag) are read here
+// too: ReadConfig reads the product's servers.json or another MCP client's
+// file (Claude Desktop, VS Code, Cursor, Cline, Roo Code, Windsurf, Claude
+// Code, Amazon Q) by that format's own rules into ConfigEntry values,
+// RegisterServersFile registers them in a tool.Registry (a bad entry is a
+// broken provider there, not a registration error), and WriteServersFile
+// writes entries of any format in the product's form.
 //
 // The package never writes to stdout; it logs to Options.Logger.
 package mcp

@@ -47,13 +47,15 @@ func NewManager(opts *Options) *Manager {
 // Key identifies a provider configuration: its namespace and the SHA-256 of
 // everything that decides how it starts and what it is sent (transport,
 // program, args, env, folder, URL, headers, secrets), "ns@sha256:<hex>".
-// Source (where the entry was read) is not part of it, so moving an entry
-// within servers.json keeps its process.
+// Source (where the entry was read), Name (the name as written) and
+// Timeout (a bound of each call, applied by the harness) are not part of
+// it, so moving or renaming an entry within servers.json, or changing its
+// timeout, keeps its process.
 func Key(srv tool.MCPServer) string {
 	if srv.Transport == "" {
 		srv.Transport = tool.TransportStdio
 	}
-	srv.Source = ""
+	srv.Source, srv.Name, srv.Timeout = "", "", 0
 	raw, _ := json.Marshal(srv) // maps marshal with sorted keys
 	sum := sha256.Sum256(raw)
 	return srv.Namespace + "@sha256:" + hex.EncodeToString(sum[:])

@@ -22,8 +22,9 @@ const (
 //
 // For Transport "stdio" (the default), Program is started with Args, Env
 // (added to the parent's environment) and working directory Dir; a relative
-// Program resolves against the app's install folder. For "streamable_http",
-// URL names a local service and Headers are sent with every request.
+// Program resolves against the app's install folder. For "streamable_http"
+// and "sse", URL names the service (https:// on any host, http:// only on
+// this computer: docs/servers.md) and Headers are sent with every request.
 // Source says where the entry came from (a servers.json path, or "" when
 // registered from code) and appears in errors.
 type MCPServer struct {
@@ -47,8 +48,9 @@ type MCPServer struct {
 	// Secrets are values that must never appear in errors, logs, results
 	// or the journal (docs/limits.md): the harness replaces them with
 	// "[redacted]" in everything the provider sends back.
-	// mcp.RegisterServersFile adds every value expanded from ${VAR} and
-	// every header value.
+	// mcp.ReadConfig adds every value substituted from the environment or
+	// an input, every header value and credential-named env values
+	// (docs/servers.md).
 	Secrets []string
 }
 
@@ -77,7 +79,20 @@ type Registry struct {
 	descs   map[string]Descriptor // qualified name → descriptor (with defaults)
 	nsTool  map[string]string     // native namespace → first tool name in it
 	servers map[string]MCPServer  // namespace → provider
+	broken  []BrokenMCP           // providers whose configuration could not be used
 	errs    []error               // every registration error, reported again by Err
+}
+
+// BrokenMCP is an MCP provider whose configuration could not be used: a
+// bad entry of a servers file, or the whole file (docs/servers.md). It
+// disables only that provider: a bundle that uses its namespace fails to
+// resolve with Err, every other bundle resolves.
+type BrokenMCP struct {
+	// Namespace is the provider's namespace (or the name as written when
+	// none could be derived); "" when the whole file could not be read.
+	Namespace string
+	Source    string // "PATH:LINE" of the entry, or PATH for the whole file
+	Err       error  // names the file, line and column and the fix
 }
 
 // NewRegistry returns an empty, unfrozen registry.
@@ -141,6 +156,21 @@ func (r *Registry) RegisterMCP(s MCPServer) error {
 	return r.keep(r.registerMCP(s))
 }
 
+// RegisterMCPEntry is RegisterMCP for an entry of a configuration file
+// (package harness/mcp): a failure disables only that provider. The error
+// is returned and recorded as broken (RegisterBrokenMCP), not kept as a
+// registration error, so the runtime still opens and only the bundles that
+// use the namespace fail. ErrFrozen once frozen.
+func (r *Registry) RegisterMCPEntry(s MCPServer) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.registerMCP(s)
+	if err != nil && !errors.Is(err, ErrFrozen) {
+		r.broken = append(r.broken, BrokenMCP{Namespace: s.Namespace, Source: s.Source, Err: err})
+	}
+	return err
+}
+
 func (r *Registry) registerMCP(s MCPServer) error {
 	if r.frozen {
 		return ErrFrozen
@@ -158,10 +188,13 @@ func (r *Registry) registerMCP(s MCPServer) error {
 		}
 	case TransportStreamableHTTP, TransportSSE:
 		if s.URL == "" {
-			return fmt.Errorf("%s: the streamable_http transport needs a \"url\"", s.where())
+			return fmt.Errorf("%s: the %s transport needs a \"url\"", s.where(), s.Transport)
 		}
 	default:
-		return fmt.Errorf("%s: unknown transport %q; use \"stdio\" or \"streamable_http\"", s.where(), s.Transport)
+		return fmt.Errorf("%s: unknown transport %q; use \"stdio\", \"streamable_http\" or \"sse\"", s.where(), s.Transport)
+	}
+	if s.Timeout < 0 || s.Timeout > DefaultCallTimeout {
+		return fmt.Errorf("%s: timeout %s is outside 0 to %s (docs/limits.md)", s.where(), s.Timeout, DefaultCallTimeout)
 	}
 	if prev, ok := r.servers[s.Namespace]; ok {
 		return fmt.Errorf("namespace %q has two MCP providers: %s and %s", s.Namespace, prev.where(), s.where())
@@ -171,6 +204,54 @@ func (r *Registry) registerMCP(s MCPServer) error {
 	}
 	r.servers[s.Namespace] = s
 	return nil
+}
+
+// RegisterBrokenMCP records an MCP provider whose configuration could not
+// be used (a bad servers-file entry, or with namespace "" the whole file):
+// unlike Fail it does not stop the runtime from opening. Resolving a
+// bundle that uses namespace fails with err (docs/servers.md); Broken lists
+// every record, for `openworker check`. A namespace that is also native or
+// a working MCP provider keeps working; the record is only listed. It
+// returns ErrFrozen (keeping nothing) once the registry is frozen; a nil
+// err is ignored.
+func (r *Registry) RegisterBrokenMCP(namespace, source string, err error) error {
+	if err == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.frozen {
+		return ErrFrozen
+	}
+	r.broken = append(r.broken, BrokenMCP{Namespace: namespace, Source: source, Err: err})
+	return nil
+}
+
+// BrokenMCP returns the broken record of namespace when the namespace is
+// neither native nor a working MCP provider; the first one when there are
+// several.
+func (r *Registry) BrokenMCP(namespace string) (BrokenMCP, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if _, ok := r.servers[namespace]; ok || namespace == "" {
+		return BrokenMCP{}, false
+	}
+	if _, ok := r.nsTool[namespace]; ok {
+		return BrokenMCP{}, false
+	}
+	for _, b := range r.broken {
+		if b.Namespace == namespace {
+			return b, true
+		}
+	}
+	return BrokenMCP{}, false
+}
+
+// Broken returns every broken provider record, in the order recorded.
+func (r *Registry) Broken() []BrokenMCP {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]BrokenMCP(nil), r.broken...)
 }
 
 // Fail records a registration error that did not come from Register or
@@ -267,8 +348,11 @@ func (r *Registry) Servers() []MCPServer {
 // rules of RegisterMCP (a namespace already native, already an MCP
 // provider of r, or repeated in servers is an error naming both sides);
 // the entries that pass are in the new registry, and every error is
-// returned, joined, beside it. Errors kept by r (Err) are not carried over.
-func (r *Registry) WithServers(servers []MCPServer) (*Registry, error) {
+// returned, joined, beside it; an entry that fails is also recorded as
+// broken (RegisterBrokenMCP), so only the bundles that use it fail. The
+// broken records of r and broken are carried into the new registry.
+// Errors kept by r (Err) are not carried over.
+func (r *Registry) WithServers(servers []MCPServer, broken ...BrokenMCP) (*Registry, error) {
 	r.mu.RLock()
 	out := NewRegistry()
 	for k, v := range r.native {
@@ -283,11 +367,13 @@ func (r *Registry) WithServers(servers []MCPServer) (*Registry, error) {
 	for k, v := range r.servers {
 		out.servers[k] = v
 	}
+	out.broken = append(append(out.broken, r.broken...), broken...)
 	r.mu.RUnlock()
 	var errs []error
 	for _, s := range servers {
 		if err := out.registerMCP(s); err != nil {
 			errs = append(errs, err)
+			out.broken = append(out.broken, BrokenMCP{Namespace: s.Namespace, Source: s.Source, Err: err})
 		}
 	}
 	out.frozen = true

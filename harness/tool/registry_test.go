@@ -251,3 +251,62 @@ func TestRegistryFail(t *testing.T) {
 		t.Errorf("Freeze after a late Fail = %v, want %v", again, ferr)
 	}
 }
+
+// TestRegistryBrokenMCP: a broken provider never stops the registry from
+// freezing; it answers BrokenMCP for its namespace unless that namespace
+// works (native or a provider); RegisterMCPEntry records a failed entry as
+// broken instead of keeping it; generations carry the records.
+func TestRegistryBrokenMCP(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Register(namedTool{"ex.search"}); err != nil {
+		t.Fatal(err)
+	}
+	bad := errors.New("servers.json:3:5: bad entry")
+	for _, ns := range []string{"gone", "ex", ""} {
+		if err := r.RegisterBrokenMCP(ns, "servers.json:3", bad); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.RegisterBrokenMCP("nil", "x", nil); err != nil || len(r.Broken()) != 3 {
+		t.Errorf("a nil error was recorded: %v", r.Broken())
+	}
+	if err := r.RegisterMCPEntry(MCPServer{Namespace: "ex", Program: "bin/ex", Source: "servers.json:9"}); err == nil || !strings.Contains(err.Error(), "already the namespace of native tool") {
+		t.Errorf("RegisterMCPEntry(ex) = %v", err)
+	}
+	if err := r.RegisterMCPEntry(MCPServer{Namespace: "sse", Transport: TransportSSE, URL: "https://x.example.com/sse"}); err != nil {
+		t.Errorf("RegisterMCPEntry(sse) = %v", err)
+	}
+	if err := r.RegisterMCPEntry(MCPServer{Namespace: "slow", Program: "x", Timeout: DefaultCallTimeout + 1}); err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Errorf("RegisterMCPEntry(timeout over the bound) = %v", err)
+	}
+	if b, ok := r.BrokenMCP("gone"); !ok || b.Err != bad {
+		t.Errorf("BrokenMCP(gone) = %+v, %v", b, ok)
+	}
+	for _, ns := range []string{"ex", "sse", ""} {
+		if _, ok := r.BrokenMCP(ns); ok {
+			t.Errorf("BrokenMCP(%q) is broken; it works (or is the whole-file record)", ns)
+		}
+	}
+	if err := r.Freeze(); err != nil {
+		t.Fatalf("Freeze = %v; broken providers are not registration errors", err)
+	}
+	if n := len(r.Broken()); n != 5 {
+		t.Errorf("Broken() has %d records, want 5: %+v", n, r.Broken())
+	}
+	if err := r.RegisterBrokenMCP("late", "x", bad); !errors.Is(err, ErrFrozen) {
+		t.Errorf("after Freeze: %v", err)
+	}
+	gen, err := r.WithServers([]MCPServer{{Namespace: "ex", Program: "y"}}, BrokenMCP{Namespace: "new", Source: "s:1", Err: bad})
+	if err == nil {
+		t.Error("WithServers accepted a native namespace")
+	}
+	if _, ok := gen.BrokenMCP("new"); !ok {
+		t.Error("the generation lost the broken record it was given")
+	}
+	if _, ok := gen.BrokenMCP("gone"); !ok {
+		t.Error("the generation lost the base's broken record")
+	}
+	if n := len(gen.Broken()); n != 7 {
+		t.Errorf("generation has %d broken records, want 7 (5 of the base, 1 given, 1 refused)", n)
+	}
+}

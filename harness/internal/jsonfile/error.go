@@ -31,7 +31,7 @@ func (e *Error) Error() string {
 // multi-byte sequence). An offset outside data is clamped to it.
 func Position(data []byte, offset int) (line, col int) {
 	var p parser
-	p.data = data
+	p.data, p.src = data, data
 	if offset < 0 {
 		offset = 0
 	}

@@ -88,12 +88,23 @@ type Field struct {
 // is ignored. Parse never panics.
 func Parse(file string, data []byte) (*Node, error) {
 	if len(data) > MaxSize {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("file is %d bytes; the limit is %d bytes (1 MiB)", len(data), MaxSize), Fix: "make it smaller"}
+		return nil, tooBig(file, len(data))
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	return parse(file, data, data)
+}
+
+func tooBig(file string, n int) *Error {
+	return &Error{File: file, Msg: fmt.Sprintf("file is %d bytes; the limit is %d bytes (1 MiB)", n, MaxSize), Fix: "make it smaller"}
+}
+
+// parse parses data; src is the text positions are counted in (data
+// itself, or the JSONC text data was standardized from: same length, same
+// line breaks).
+func parse(file string, data, src []byte) (*Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	p := &parser{file: file, data: data, dec: dec}
+	p := &parser{file: file, data: data, src: src, dec: dec}
 	tok, off, err := p.next()
 	if err == io.EOF {
 		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "file is empty", Fix: "write a JSON object"}
@@ -118,13 +129,14 @@ func Parse(file string, data []byte) (*Node, error) {
 type parser struct {
 	file string
 	data []byte
+	src  []byte // where positions are counted: data, or the JSONC it came from
 	dec  *json.Decoder
 
 	off, line, col int // cursor of pos
 }
 
 func (p *parser) errAt(off int, msg, fix string) *Error {
-	line, col := Position(p.data, off)
+	line, col := Position(p.src, off)
 	return &Error{File: p.file, Line: line, Col: col, Msg: msg, Fix: fix}
 }
 
@@ -172,11 +184,11 @@ func (p *parser) pos(off int) (line, col int) {
 	if off < p.off || p.line == 0 {
 		p.off, p.line, p.col = 0, 1, 1
 	}
-	if off > len(p.data) {
-		off = len(p.data)
+	if off > len(p.src) {
+		off = len(p.src)
 	}
 	for ; p.off < off; p.off++ {
-		switch c := p.data[p.off]; {
+		switch c := p.src[p.off]; {
 		case c == '\n':
 			p.line, p.col = p.line+1, 1
 		case c&0xC0 != 0x80: // not a UTF-8 continuation byte

@@ -1,0 +1,69 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zalando/go-keyring"
+)
+
+// TestServerInputsAnsweredInSettings: a VS Code file's ${input:ID} is not
+// answered yet, so its entry is disabled with an error saying where to
+// answer it (the others load); Settings lists the input, SetServerInput
+// keeps the answer in the OS keychain and the provider works for new chats.
+func TestServerInputsAnsweredInSettings(t *testing.T) {
+	keyring.MockInit()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	servers := filepath.Join(dir, ".vscode", "mcp.json")
+	os.MkdirAll(filepath.Dir(servers), 0o755)
+	entry, _ := json.Marshal(map[string]any{"type": "stdio", "command": exe, "env": map[string]string{serveDeviceEnv: "1", "TOKEN": "${input:tok}"}})
+	os.WriteFile(servers, []byte(`{
+  // comments are fine
+  "inputs": [{"type": "promptString", "id": "tok", "description": "Device token", "password": true}],
+  "servers": {"device": `+string(entry)+`, "other": {"type": "stdio", "command": "x", "unknownKey": 1}}
+}`), 0o644)
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Approve: "bypass"}})
+	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
+	if _, err := e.app.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), `input "tok" (Device token)`) || !strings.Contains(err.Error(), "answer it once in the app (Settings)") {
+		t.Fatalf("OpenChat before the answer = %v", err)
+	}
+	v, _ := e.app.GetSettings()
+	if len(v.ServerInputs) != 1 || v.ServerInputs[0] != (ServerInput{ID: "tok", Description: "Device token", Password: true}) {
+		t.Errorf("ServerInputs = %+v", v.ServerInputs)
+	}
+	if len(v.ServersNotices) != 1 || !strings.Contains(v.ServersNotices[0], `unknown key "unknownKey" of server "other" is ignored`) {
+		t.Errorf("ServersNotices = %q", v.ServersNotices)
+	}
+	if _, err := e.app.SetServerInput("nope", "x"); err == nil {
+		t.Error("SetServerInput of an input the file does not have")
+	}
+	v, err = e.app.SetServerInput("tok", "s3cret-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.ServerInputs) != 1 || !v.ServerInputs[0].Answered || v.ServersError != "" {
+		t.Errorf("after the answer: inputs %+v, error %q", v.ServerInputs, v.ServersError)
+	}
+	if strings.Contains(mustJSON(t, v), "s3cret-token") {
+		t.Error("the settings view holds the answer")
+	}
+	if _, err := e.app.OpenChat("dev"); err != nil {
+		t.Errorf("OpenChat after the answer = %v", err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
