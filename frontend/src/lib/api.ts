@@ -55,6 +55,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.SetAPIKey(provider, key)),
     deleteApiKey: (provider: string) => call<SettingsView>(() => b.DeleteAPIKey(provider)),
     chooseServersFile: () => call<string>(() => b.ChooseServersFile()),
+    setServerInput: (id: string, value: string) => call<SettingsView>(() => b.SetServerInput(id, value)),
     on: subscribe,
   };
 }

@@ -30,6 +30,7 @@ export const typesMatchGo: [
   Covers<app.ProviderSettings, T.ProviderSettings>,
   Covers<app.Settings, T.Settings>,
   Covers<app.SettingsView, T.SettingsView>,
+  Covers<app.ServerInput, T.ServerInput>,
   Covers<journal.Session, T.JournalSession>,
   Covers<journal.Invocation, T.Invocation>,
   Covers<journal.Turn, T.JournalTurn>,

@@ -314,6 +314,24 @@ export namespace app {
 	    }
 	}
 	
+	export class ServerInput {
+	    id: string;
+	    description: string;
+	    password: boolean;
+	    answered: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.description = source["description"];
+	        this.password = source["password"];
+	        this.answered = source["answered"];
+	    }
+	}
 	export class Settings {
 	    provider: string;
 	    openai: ProviderSettings;
@@ -365,6 +383,8 @@ export namespace app {
 	    settings_file: string;
 	    servers_loaded: string;
 	    servers_error: string;
+	    servers_notices: string[];
+	    server_inputs: ServerInput[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -382,6 +402,8 @@ export namespace app {
 	        this.settings_file = source["settings_file"];
 	        this.servers_loaded = source["servers_loaded"];
 	        this.servers_error = source["servers_error"];
+	        this.servers_notices = source["servers_notices"];
+	        this.server_inputs = this.convertValues(source["server_inputs"], ServerInput);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

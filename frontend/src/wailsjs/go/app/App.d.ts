@@ -42,4 +42,6 @@ export function SetAPIKey(arg1:string,arg2:string):Promise<app.SettingsView>;
 
 export function SetCoworkersDir(arg1:string):Promise<app.CoworkerList>;
 
+export function SetServerInput(arg1:string,arg2:string):Promise<app.SettingsView>;
+
 export function SetWindowFocused(arg1:boolean):Promise<void>;

@@ -78,6 +78,10 @@ export function SetCoworkersDir(arg1) {
   return window['go']['app']['App']['SetCoworkersDir'](arg1);
 }
 
+export function SetServerInput(arg1, arg2) {
+  return window['go']['app']['App']['SetServerInput'](arg1, arg2);
+}
+
 export function SetWindowFocused(arg1) {
   return window['go']['app']['App']['SetWindowFocused'](arg1);
 }
