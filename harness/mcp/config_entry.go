@@ -605,7 +605,7 @@ func checkURL(raw string, n *jsonfile.Node) ([]string, error) {
 		}
 		return nil, n.Err(fmt.Sprintf("%q is not an http:// or https:// URL", what), `write it like "https://mcp.example.com/mcp" or "http://127.0.0.1:8931/mcp"`)
 	}
-	if p.Scheme == "http" && !loopbackHost(p.Hostname()) {
+	if p.Scheme == "http" && !tool.IsLoopbackHost(p.Hostname()) {
 		return nil, n.Err(fmt.Sprintf("%q is not this computer; plain http:// is allowed only for a loopback address, so nothing on the network can read or change the traffic", p.Hostname()),
 			fmt.Sprintf("use https://%s%s if the server offers it, or 127.0.0.1, [::1] or localhost for a server on this computer", p.Host, p.EscapedPath()))
 	}

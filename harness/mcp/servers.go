@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"errors"
-	"net"
-	"strings"
 
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -64,17 +62,4 @@ func ReadServersFile(path string) ([]tool.MCPServer, error) {
 	}
 	servers, _ := cfg.Servers()
 	return servers, cfg.Err()
-}
-
-// loopbackHost reports whether host (a URL's host without port or
-// brackets) names this computer: an IP address in 127.0.0.0/8 or ::1
-// (IPv4-mapped forms included) or the name "localhost" in any case.
-// Other names, "localhost." and "*.localhost" included, are refused: what
-// they resolve to is up to DNS.
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
