@@ -3,11 +3,15 @@ package harness_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/mcp"
@@ -168,5 +172,37 @@ func TestProviderTimeoutBoundsCalls(t *testing.T) {
 	if res.Status != harness.TurnStopped || len(invs) != 1 || invs[0].Status != harness.StatusFailed || invs[0].ErrorCode != "limit_exceeded" ||
 		!strings.Contains(invs[0].Error, `the call took longer than 300ms (the timeout of MCP provider "bad" at servers.json:7)`) {
 		t.Errorf("turn %+v, invocations %+v", res, invs)
+	}
+}
+
+// TestClaudeCodeSSEEntryRuns: a Claude Code .mcp.json entry of "type": "sse"
+// (with ${VAR:-default} in its header and a timeout in milliseconds)
+// reaches a real SSE server on 127.0.0.1 and its tool runs in a turn.
+func TestClaudeCodeSSEEntryRuns(t *testing.T) {
+	counter := filepath.Join(t.TempDir(), "calls.txt")
+	s := misbehavingServer(counter)
+	srv := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	os.WriteFile(path, []byte(`{"mcpServers": {"legacy.events": {"type": "sse", "url": "`+srv.URL+`",
+  "headers": {"X-Token": "${OW_TEST_UNSET_TOKEN:-fallback-token}"}, "timeout": 20000}}}`), 0o644)
+	cfg, err := mcp.ReadConfig(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers, broken := cfg.Servers()
+	if len(servers) != 1 || len(broken) != 0 || servers[0].Namespace != "legacy_events" || servers[0].Transport != tool.TransportSSE ||
+		servers[0].Timeout != 20*time.Second || servers[0].Headers["X-Token"] != "fallback-token" {
+		t.Fatalf("servers = %+v, broken %+v", servers, broken)
+	}
+	e := newEnv(t, envOpts{servers: servers, selected: []string{"legacy_events.result_ro"},
+		replies: []modeltest.Reply{{ToolCalls: []model.ToolCall{call("c1", "legacy_events__result_ro", `{"count":3}`)}}, {Text: "done"}}})
+	sess, res, err := e.send("go")
+	if err != nil || res.Status != harness.TurnCompleted {
+		t.Fatalf("turn = %+v, %v", res, err)
+	}
+	if invs := e.invocations(sess.ID()); len(invs) != 1 || invs[0].Status != harness.StatusSucceeded {
+		t.Errorf("invocations = %+v", invs)
 	}
 }
