@@ -7,6 +7,7 @@
 //	openworker check ...            load and resolve every coworker bundle
 //	openworker journal list|show|reconcile|verify
 //	openworker mcp serve NAME       an MCP server built into the binary, on stdio
+//	openworker servers import FILE  import another MCP client's config file
 //	openworker version
 //
 // Exit codes: 0 done, 1 runtime failure, 2 bad usage or bad input.
@@ -58,6 +59,7 @@ type config struct {
 	stderr       io.Writer
 	getenv       func(string) string
 	terminal     func() bool
+	serversHome  func() (ServersHome, error)
 }
 
 // WithVersion sets what `version` prints.
@@ -171,7 +173,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	if c.desktop != nil && c.desktopUsage != "" {
 		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
 	}
-	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.versionCommand())
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.serversCommand(), c.versionCommand())
 	return root
 }
 

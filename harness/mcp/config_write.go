@@ -92,6 +92,12 @@ func WriteServersFile(path string, entries []ConfigEntry) error {
 	if err != nil {
 		return err
 	}
+	return writeFileAtomic(path, data)
+}
+
+// writeFileAtomic replaces path with data in one step (a temporary file in
+// the same folder, synced, then renamed), mode 0600.
+func writeFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

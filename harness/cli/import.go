@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/openworker/desktop/harness/mcp"
+	"github.com/spf13/cobra"
+)
+
+// ServersHome is where `openworker servers import` writes for a binary
+// with a desktop app (docs/servers.md#import): Current is the servers file
+// the app uses now ("" for none), Dest the product servers.json to write
+// (Current itself when it is in the product's form), and Use, called after
+// a write, makes the app use Dest.
+type ServersHome struct {
+	Current, Dest string
+	Use           func(dest string) error
+}
+
+// WithServersHome tells `servers import` where the app keeps its servers
+// file. Without it, `servers import --write` needs --to.
+func WithServersHome(home func() (ServersHome, error)) Option {
+	return func(c *config) { c.serversHome = home }
+}
+
+func (c *config) serversCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "servers", Short: "MCP servers: import the config files of other MCP clients"}
+	var to, format string
+	var write, asJSON bool
+	imp := &cobra.Command{
+		Use:   "import [FILE] [--write] [--to SERVERS.JSON] [--format FORMAT] [--json]",
+		Short: "show what importing another client's MCP config does, and with --write do it",
+		Long: `Show what each server of FILE becomes in OpenWorker (namespace,
+transport, command or URL, what is ignored and why) and, with --write,
+add the servers to the app's servers.json. FILE may be any supported
+format (docs/servers.md): Claude Desktop, Cursor, VS Code, Cline, Roo
+Code, Windsurf, Claude Code, Amazon Q, or a plain mcpServers file.
+
+Without FILE, it lists the config files of other MCP clients found on
+this computer.
+
+The entries of the servers file in use are kept as they are; an entry
+whose namespace is already taken is skipped, never replaced. Before
+writing, the old file is copied to servers.json.bak. Values are written
+as they are in FILE: environment variables and inputs stay references,
+never their values.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return c.listClientConfigs()
+			}
+			f, err := mcp.ParseConfigFormat(format)
+			if err != nil {
+				return usageErr("--format: %v", err)
+			}
+			from, err := mcp.ReadConfig(args[0], &mcp.ConfigOptions{Format: f, Context: cmd.Context()})
+			if err != nil {
+				return badInput(err)
+			}
+			home := ServersHome{Dest: to}
+			if to == "" {
+				if c.serversHome == nil {
+					return usageErr("this binary has no app servers file; name the servers.json to write with --to")
+				}
+				if home, err = c.serversHome(); err != nil {
+					return err
+				}
+			}
+			current, err := currentServers(home)
+			if err != nil {
+				return err
+			}
+			plan, err := mcp.PlanImport(from, current, home.Dest)
+			if err != nil {
+				return badInput(err)
+			}
+			if asJSON {
+				enc := json.NewEncoder(c.stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(plan); err != nil {
+					return err
+				}
+			} else {
+				printImport(c.stdout, plan)
+			}
+			switch {
+			case !write && plan.Added() > 0:
+				fmt.Fprintf(c.stderr, "nothing written; run again with --write to add %d server(s) to %s\n", plan.Added(), plan.Dest)
+				return nil
+			case !write || plan.Added() == 0:
+				fmt.Fprintf(c.stderr, "nothing to add to %s\n", plan.Dest)
+				return nil
+			}
+			if err := plan.Write(); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stderr, "added %d server(s) to %s (the file before is %s.bak)\n", plan.Added(), plan.Dest, plan.Dest)
+			if to == "" && home.Use != nil {
+				if err := home.Use(plan.Dest); err != nil {
+					return fmt.Errorf("the servers were written, but the app could not be set to use %s: %w; choose it in Settings", plan.Dest, err)
+				}
+				if home.Current != plan.Dest {
+					fmt.Fprintf(c.stderr, "the app now uses %s (restart it if it is running)\n", plan.Dest)
+				}
+			}
+			return nil
+		},
+	}
+	imp.Flags().StringVar(&to, "to", "", "the servers.json to write (default: the app's)")
+	imp.Flags().StringVar(&format, "format", "", "format of FILE (default: detected from its name and content; docs/servers.md)")
+	imp.Flags().BoolVar(&write, "write", false, "write the servers file (without it, nothing is written)")
+	imp.Flags().BoolVar(&asJSON, "json", false, "print the plan as JSON")
+	cmd.AddCommand(imp)
+	return cmd
+}
+
+// currentServers reads the servers file whose entries an import keeps:
+// the one in use, else the destination when it exists. When the file in
+// use is another one (of another client's format) and the destination
+// exists too, the import would drop one of them: that is refused.
+func currentServers(home ServersHome) (*mcp.Config, error) {
+	read := func(path string) (*mcp.Config, error) {
+		cfg, err := mcp.ReadConfig(path, nil)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, badInput(fmt.Errorf("the servers file in use: %w", err))
+		}
+		if path == home.Dest && cfg.Format != mcp.FormatOpenWorker {
+			return nil, badInput(fmt.Errorf("%s is a %s file, and OpenWorker writes only its own servers.json form; name another file with --to", path, cfg.Format))
+		}
+		return cfg, nil
+	}
+	if home.Current == "" || home.Current == home.Dest {
+		return read(home.Dest)
+	}
+	if _, err := os.Stat(home.Dest); err == nil {
+		return nil, badInput(fmt.Errorf("the app uses %s, and %s exists too; importing would write one over the other: choose %s in Settings first",
+			home.Current, home.Dest, home.Dest))
+	}
+	return read(home.Current)
+}
+
+// listClientConfigs prints the other clients' config files that exist.
+func (c *config) listClientConfigs() error {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, cc := range mcp.ClientConfigs(runtime.GOOS, home, c.getenv) {
+		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintln(c.stdout, "MCP config files of other clients on this computer:")
+		}
+		n++
+		fmt.Fprintf(c.stdout, "  %-17s %s\n", cc.Client, cc.Path)
+	}
+	if n == 0 {
+		fmt.Fprintln(c.stdout, "no MCP config file of Claude Desktop, Cursor, VS Code, Windsurf, Cline or Roo Code was found; name any file: openworker servers import FILE")
+		return nil
+	}
+	fmt.Fprintln(c.stdout, "see what one becomes with: openworker servers import FILE")
+	return nil
+}
+
+func printImport(w io.Writer, p *mcp.ImportPlan) {
+	fmt.Fprintf(w, "%s (%s) → %s", p.From, p.Format, p.Dest)
+	if p.Kept > 0 {
+		fmt.Fprintf(w, " (its %d entries are kept)", p.Kept)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ACTION\tNAME\tNAMESPACE\tTRANSPORT\tRUNS\tCOMMAND OR URL")
+	for _, it := range p.Items {
+		action := string(it.Action)
+		if it.Disabled && it.Action == mcp.ImportAdd {
+			action = "add (disabled)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", action, oneLine(it.Name, 30), oneLine(it.Namespace, 30),
+			nonEmpty(it.Transport, "-"), nonEmpty(it.Placement, "-"), oneLine(nonEmpty(it.Target, "-"), 60))
+	}
+	tw.Flush()
+	for _, n := range p.Notices {
+		fmt.Fprintln(w, "notice:", n)
+	}
+	for _, it := range p.Items {
+		if it.Why != "" {
+			fmt.Fprintf(w, "skip %s: %s\n", it.Name, it.Why)
+		}
+		if len(it.Inputs) > 0 {
+			fmt.Fprintf(w, "%s asks for %s when first used (kept in the OS keychain)\n", it.Name, strings.Join(it.Inputs, ", "))
+		}
+		for _, n := range it.Notices {
+			fmt.Fprintln(w, "notice:", n)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package mcp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ImportAction is what importing one entry of another client's file does
+// (docs/servers.md#import).
+type ImportAction string
+
+const (
+	// ImportAdd: the entry is written to the servers file.
+	ImportAdd ImportAction = "add"
+	// ImportSame: the servers file already has this entry, as written.
+	ImportSame ImportAction = "same"
+	// ImportSkip: the entry is not written; Why says why.
+	ImportSkip ImportAction = "skip"
+)
+
+// ImportItem is one entry of the file being imported, as the person sees
+// it before confirming: what it becomes and what importing it does.
+type ImportItem struct {
+	Name      string       `json:"name"`      // as written in the file
+	Line      int          `json:"line"`      // of its name
+	Namespace string       `json:"namespace"` // its tools are NAMESPACE.tool
+	Transport string       `json:"transport"` // tool.TransportStdio, …; "" when unreadable
+	Target    string       `json:"target"`    // the command line, or the URL without credentials or query
+	EnvKeys   []string     `json:"env_keys"`  // names of its environment variables and headers (values are never shown)
+	Placement string       `json:"placement"` // tool.PlacementLocal or the remote host
+	Disabled  bool         `json:"disabled"`  // imported as disabled, as it is in the file
+	Inputs    []string     `json:"inputs"`    // ids of the ${input:ID} it asks for when first used
+	Action    ImportAction `json:"action"`
+	Why       string       `json:"why"`     // for ImportSkip: the reason and the fix; else ""
+	Notices   []string     `json:"notices"` // what is ignored or changed and why ("PATH:LINE: ...")
+}
+
+// ImportPlan is what importing a file into the product's servers.json
+// would do. Nothing is written until Write.
+type ImportPlan struct {
+	From    string       `json:"from"`    // the file imported
+	Format  ConfigFormat `json:"format"`  // its format
+	Dest    string       `json:"dest"`    // the servers.json written
+	Kept    int          `json:"kept"`    // entries of the current servers file, kept as they are
+	Items   []ImportItem `json:"items"`   // in the imported file's order
+	Notices []string     `json:"notices"` // about the imported file as a whole
+	// Digest is "sha256:<hex>" of the bytes Write writes: a preview and a
+	// later Write agree when the digests do (the app checks it).
+	Digest string `json:"digest"`
+
+	data []byte
+}
+
+// Added is the number of entries Write adds.
+func (p *ImportPlan) Added() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Action == ImportAdd {
+			n++
+		}
+	}
+	return n
+}
+
+// PlanImport plans importing from (a file of any format, read with
+// ReadConfig) into the product's servers.json at dest. current is the
+// servers file in use, whose entries are all kept as they are, first and
+// in their order; it may be nil (none), and its path may differ from dest
+// (a servers file of another format that the app used until now: its
+// entries move into dest too).
+//
+// Each entry of from is added unless:
+//   - it cannot be read (a malformed entry: its error, with file:line:col);
+//   - a kept entry has the same namespace: ImportSame when it is the same
+//     entry as written, else ImportSkip naming the line to rename.
+//
+// An entry whose only problem is a missing environment variable or input
+// is added with its reference (it fails to start until the value exists,
+// saying so), and a disabled entry is added disabled. The error is for
+// kept entries that cannot be written again (fix that file first); the
+// plan is then nil and nothing can be lost.
+func PlanImport(from, current *Config, dest string) (*ImportPlan, error) {
+	p := &ImportPlan{From: from.Path, Format: from.Format, Dest: dest, Notices: from.Notices}
+	var kept []ConfigEntry
+	byNS := map[string]ConfigEntry{}
+	if current != nil {
+		for _, e := range current.Entries {
+			if _, err := MarshalServersFile([]ConfigEntry{e}); err != nil {
+				return nil, fmt.Errorf("%s:%d: the entry %q of the servers file in use cannot be kept: %v; fix or remove it before importing", current.Path, e.Line, e.Name, err)
+			}
+			kept = append(kept, e)
+			byNS[e.Server.Namespace] = e
+		}
+	}
+	p.Kept = len(kept)
+	out := append([]ConfigEntry(nil), kept...)
+	for _, e := range from.Entries {
+		it := describeEntry(e)
+		one, err := MarshalServersFile([]ConfigEntry{e})
+		switch prev, taken := byNS[e.Server.Namespace]; {
+		case err != nil:
+			it.Action, it.Why = ImportSkip, entryProblem(e, err)
+		case taken:
+			same, _ := MarshalServersFile([]ConfigEntry{prev})
+			if bytes.Equal(same, one) {
+				it.Action = ImportSame
+			} else {
+				it.Action = ImportSkip
+				it.Why = fmt.Sprintf("the namespace %q is already the servers file's entry %q (%s:%d), for another server; rename one of them (import never replaces an entry)",
+					e.Server.Namespace, prev.Name, current.Path, prev.Line)
+			}
+		default:
+			it.Action = ImportAdd
+			out = append(out, e)
+			byNS[e.Server.Namespace] = e
+		}
+		p.Items = append(p.Items, it)
+	}
+	data, err := MarshalServersFile(out)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	p.data, p.Digest = data, "sha256:"+hex.EncodeToString(sum[:])
+	return p, nil
+}
+
+// entryProblem says why an entry cannot be imported.
+func entryProblem(e ConfigEntry, marshalErr error) string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
+	return marshalErr.Error()
+}
+
+// describeEntry is what an entry becomes, with no secret: values of env
+// and headers are left out, and the URL loses credentials and query.
+func describeEntry(e ConfigEntry) ImportItem {
+	s := e.Server
+	it := ImportItem{Name: e.Name, Line: e.Line, Namespace: s.Namespace, Transport: s.Transport, Disabled: e.Disabled, Notices: e.Notices}
+	if it.Namespace == "" {
+		it.Namespace = e.Name
+	}
+	if e.Err == nil || s.Program != "" || s.URL != "" {
+		it.Placement = s.Placement()
+	}
+	red := newRedactor(s.Secrets)
+	switch {
+	case s.URL != "":
+		it.Target = redactURL(s.URL)
+	case s.Program != "":
+		it.Target = red.text(commandLine(s.Program, s.Args))
+	}
+	for k := range s.Env {
+		it.EnvKeys = append(it.EnvKeys, k)
+	}
+	for k := range s.Headers {
+		it.EnvKeys = append(it.EnvKeys, k)
+	}
+	sort.Strings(it.EnvKeys)
+	for _, in := range e.Inputs() {
+		it.Inputs = append(it.Inputs, in.ID)
+	}
+	return it
+}
+
+// commandLine joins a program and its arguments for display, quoting
+// those with spaces or quotes.
+func commandLine(program string, args []string) string {
+	parts := make([]string, 0, 1+len(args))
+	for _, a := range append([]string{program}, args...) {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = fmt.Sprintf("%q", a)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Write writes the planned servers file: the current dest, if any, is
+// first copied to dest+".bak" (replacing an older copy, so the last file
+// before an import can always be restored, comments included), then dest
+// is replaced in one step (WriteServersFile's rules, mode 0600). A plan
+// that adds nothing writes nothing.
+func (p *ImportPlan) Write() error {
+	if p.Added() == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p.Dest), 0o700); err != nil {
+		return fmt.Errorf("write %s: %w", p.Dest, err)
+	}
+	old, err := os.ReadFile(p.Dest)
+	switch {
+	case err == nil:
+		if err := writeFileAtomic(p.Dest+".bak", old); err != nil {
+			return fmt.Errorf("keep a copy of %s before importing: %w", p.Dest, err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("read %s before importing: %w", p.Dest, err)
+	}
+	return writeFileAtomic(p.Dest, p.data)
+}

@@ -1,0 +1,160 @@
+package mcp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func readTestConfig(t *testing.T, path string) *Config {
+	t.Helper()
+	c, err := ReadConfig(path, &ConfigOptions{LookupEnv: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func itemNamed(t *testing.T, p *ImportPlan, name string) ImportItem {
+	t.Helper()
+	for _, it := range p.Items {
+		if it.Name == name {
+			return it
+		}
+	}
+	t.Fatalf("no item %q in %+v", name, p.Items)
+	return ImportItem{}
+}
+
+// Importing Claude Desktop's file into an existing servers.json keeps the
+// current entries, adds the good ones as written ($$ stays literal), skips
+// the broken one with its line, keeps a backup, and a second import adds
+// nothing.
+func TestImportClaudeDesktop(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "servers.json")
+	const current = `{
+  // mine
+  "servers": {
+    "lights": {"transport": "streamable_http", "url": "http://127.0.0.1:8931/mcp"},
+    "filesystem": {"transport": "stdio", "command": "my-fs"}
+  }
+}
+`
+	if err := os.WriteFile(dest, []byte(current), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	from := readTestConfig(t, filepath.Join("testdata", "configs", "claude-desktop", "claude_desktop_config.json"))
+	p, err := PlanImport(from, readTestConfig(t, dest), dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Format != "claude-desktop" || p.Kept != 2 {
+		t.Fatalf("format %q, kept %d; want claude-desktop, 2", p.Format, p.Kept)
+	}
+	aws := itemNamed(t, p, "awslabs.core-mcp-server")
+	if aws.Action != ImportAdd || aws.Namespace != "awslabs_core-mcp-server" || aws.Transport != "stdio" ||
+		aws.Target != "uvx awslabs.core-mcp-server@latest" || strings.Join(aws.EnvKeys, ",") != "DB_PASSWORD,FASTMCP_LOG_LEVEL,NOTE" ||
+		aws.Placement != "on this computer" {
+		t.Fatalf("awslabs item: %+v", aws)
+	}
+	if len(aws.Notices) == 0 {
+		t.Errorf("no notice for the derived namespace and the ignored _comment: %+v", aws)
+	}
+	fs := itemNamed(t, p, "filesystem")
+	if fs.Action != ImportSkip || !strings.Contains(fs.Why, dest+":5") || !strings.Contains(fs.Why, "rename") {
+		t.Fatalf("filesystem (taken namespace): %+v", fs)
+	}
+	bad := itemNamed(t, p, "no-command")
+	if bad.Action != ImportSkip || !strings.Contains(bad.Why, "claude_desktop_config.json:") {
+		t.Fatalf("no-command: %+v", bad)
+	}
+	if len(p.Notices) == 0 {
+		t.Errorf("no notice for the ignored top-level keys")
+	}
+	if p.Added() != 1 {
+		t.Fatalf("added %d, want 1", p.Added())
+	}
+	if err := p.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(dest + ".bak"); string(b) != current {
+		t.Fatalf("backup = %q, want the file as it was", b)
+	}
+	after := readTestConfig(t, dest)
+	if after.Format != "openworker" || len(after.Entries) != 3 {
+		t.Fatalf("written file: format %q, %d entries", after.Format, len(after.Entries))
+	}
+	for _, e := range after.Entries {
+		if e.Err != nil {
+			t.Fatalf("written entry %q: %v", e.Name, e.Err)
+		}
+		if e.Name == "awslabs_core-mcp-server" {
+			if got := e.Server.Env["DB_PASSWORD"]; got != "pa$$word" {
+				t.Errorf("DB_PASSWORD = %q after the round trip, want pa$$word", got)
+			}
+			if got := e.Server.Env["NOTE"]; got != "$HOME and ${HOME}" {
+				t.Errorf("NOTE = %q after the round trip, want it verbatim", got)
+			}
+		}
+	}
+
+	again, err := PlanImport(from, after, dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Added() != 0 || itemNamed(t, again, "awslabs.core-mcp-server").Action != ImportSame {
+		t.Fatalf("second import: %+v", again.Items)
+	}
+	before, _ := os.ReadFile(dest)
+	if err := again.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(dest); string(now) != string(before) {
+		t.Fatal("a plan that adds nothing rewrote the file")
+	}
+}
+
+// Secrets never appear in what the plan shows, and inputs stay references.
+func TestImportShowsNoSecret(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "mcp.json")
+	os.WriteFile(src, []byte(`{"mcpServers": {
+  "remote": {"url": "https://user:hunter22@mcp.example.com/mcp?key=s3cr3tkey", "headers": {"Authorization": "Bearer tok-abcdef"}},
+  "local": {"command": "srv", "args": ["--token", "tok-abcdef"], "env": {"API_TOKEN": "tok-abcdef"}}
+}}`), 0o600)
+	p, err := PlanImport(readTestConfig(t, src), nil, filepath.Join(dir, "out", "servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range p.Items {
+		for _, s := range []string{"hunter22", "s3cr3tkey", "tok-abcdef"} {
+			if strings.Contains(it.Target, s) {
+				t.Errorf("%s: target %q shows %q", it.Name, it.Target, s)
+			}
+		}
+	}
+	if r := itemNamed(t, p, "remote"); r.Placement != "mcp.example.com" || r.Target != "https://mcp.example.com/mcp" {
+		t.Errorf("remote: %+v", r)
+	}
+	if err := p.Write(); err != nil { // the dest folder does not exist yet
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "servers.json.bak")); err == nil {
+		t.Error("a backup of a file that did not exist")
+	}
+}
+
+// A servers file in use whose entry cannot be written again stops the
+// import before anything is written.
+func TestImportRefusesToLoseAnEntry(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "servers.json")
+	os.WriteFile(dest, []byte(`{"servers": {"broken": {"transport": "stdio"}}}`), 0o600)
+	from := readTestConfig(t, filepath.Join("testdata", "configs", "claude-desktop", "claude_desktop_config.json"))
+	_, err := PlanImport(from, readTestConfig(t, dest), dest)
+	if err == nil || !strings.Contains(err.Error(), dest+":1") || !strings.Contains(err.Error(), "broken") {
+		t.Fatalf("err = %v, want one naming %s:1 and the entry", err, dest)
+	}
+}
