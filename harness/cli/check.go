@@ -54,8 +54,23 @@ version 1) whose name the rule refuses is left out with a warning.`,
 				printCheck(c.stdout, rep)
 			}
 			if len(rep.Broken) > 0 || len(rep.BrokenServers) > 0 {
-				return &exitError{ExitUsage, fmt.Errorf("%d of %d coworker bundles in %s are broken; %d entries of the servers file are broken",
-					len(rep.Broken), len(rep.Broken)+len(rep.OK), dir, len(rep.BrokenServers))}
+				msg := fmt.Sprintf("%d of %d coworker bundles in %s are broken", len(rep.Broken), len(rep.Broken)+len(rep.OK), dir)
+				if n := len(rep.BrokenServers); n > 0 {
+					b := rep.BrokenServers[0]
+					where := b.Source
+					if b.File != "" {
+						where = fmt.Sprintf("%s:%d:%d", b.File, b.Line, b.Col)
+					}
+					switch {
+					case b.Namespace == "":
+						msg += "; the servers file cannot be read (" + where + ")"
+					case n == 1:
+						msg += fmt.Sprintf("; the servers file's entry %q is broken (%s)", b.Namespace, where)
+					default:
+						msg += fmt.Sprintf("; %d entries of the servers file are broken, the first %q (%s)", n, b.Namespace, where)
+					}
+				}
+				return &exitError{ExitUsage, errors.New(msg)}
 			}
 			return nil
 		},

@@ -351,7 +351,7 @@ func (rd *reader) productTransport(f *jsonfile.Field, nodes map[string]*jsonfile
 		need = "url"
 	}
 	if nodes[need] == nil {
-		return "", f.Err(rd.path, fmt.Sprintf("server %q has no %q", f.Key, need), "")
+		return "", f.Err(rd.path, fmt.Sprintf("server %q has no %q", f.Key, need), misspelt(f.Value, need))
 	}
 	return v, nil
 }
@@ -376,9 +376,9 @@ func (rd *reader) clientTransport(e *ConfigEntry, f *jsonfile.Field, nodes map[s
 		}
 		switch {
 		case tr == tool.TransportStdio && cmd == nil:
-			return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no \"command\"", name, v), "")
+			return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no \"command\"", name, v), misspelt(f.Value, "command"))
 		case tr != tool.TransportStdio && urlField == nil:
-			return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no %q", name, v, urlKey), "")
+			return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no %q", name, v, urlKey), misspelt(f.Value, urlKey))
 		}
 		return tr, nil
 	}
@@ -402,8 +402,46 @@ func (rd *reader) clientTransport(e *ConfigEntry, f *jsonfile.Field, nodes map[s
 		}
 		return tr, nil
 	}
-	return "", f.Err(rd.path, fmt.Sprintf("server %q has neither \"command\" nor %q", name, urlKey),
-		fmt.Sprintf(`add "command" to start a program or %q to reach a running service`, urlKey))
+	fix := fmt.Sprintf(`add "command" to start a program or %q to reach a running service`, urlKey)
+	if m := misspelt(f.Value, "command", urlKey); m != "" {
+		fix = m
+	}
+	return "", f.Err(rd.path, fmt.Sprintf("server %q has neither \"command\" nor %q", name, urlKey), fix)
+}
+
+// misspelt names a key of entry that looks like a misspelling of one of
+// want ("comand" for "command": another case, or at most two letters
+// added, dropped or changed), as the fix of a missing key; "" when none does.
+func misspelt(entry *jsonfile.Node, want ...string) string {
+	for _, f := range entry.Fields {
+		for _, w := range want {
+			if f.Key != w && (strings.EqualFold(f.Key, w) || editDistance(f.Key, w) <= 2) {
+				return fmt.Sprintf("%q (line %d) looks like a misspelling of %q: rename it", f.Key, f.Line, w)
+			}
+		}
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance of two short ASCII keys.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // timeout reads "timeout" in the format's unit, bounded by
