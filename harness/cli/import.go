@@ -99,10 +99,15 @@ never their values.`,
 				fmt.Fprintf(c.stderr, "nothing to add to %s\n", plan.Dest)
 				return nil
 			}
+			_, statErr := os.Stat(plan.Dest)
 			if err := plan.Write(); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stderr, "added %d server(s) to %s (the file before is %s.bak)\n", plan.Added(), plan.Dest, plan.Dest)
+			if statErr == nil {
+				fmt.Fprintf(c.stderr, "added %d server(s) to %s (the file before is %s.bak)\n", plan.Added(), plan.Dest, plan.Dest)
+			} else {
+				fmt.Fprintf(c.stderr, "added %d server(s) to the new file %s\n", plan.Added(), plan.Dest)
+			}
 			if to == "" && home.Use != nil {
 				if err := home.Use(plan.Dest); err != nil {
 					return fmt.Errorf("the servers were written, but the app could not be set to use %s: %w; choose it in Settings", plan.Dest, err)
@@ -128,10 +133,10 @@ never their values.`,
 // exists too, the import would drop one of them: that is refused.
 func currentServers(home ServersHome) (*mcp.Config, error) {
 	read := func(path string) (*mcp.Config, error) {
-		cfg, err := mcp.ReadConfig(path, nil)
-		if errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
+		cfg, err := mcp.ReadConfig(path, nil)
 		if err != nil {
 			return nil, badInput(fmt.Errorf("the servers file in use: %w", err))
 		}
