@@ -3,20 +3,16 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/openworker/desktop/harness/internal/npmtest"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
@@ -30,48 +26,12 @@ import (
 // invocation rows in the real SQLite file.
 //
 // The npm servers (@modelcontextprotocol/server-memory, server-filesystem,
-// server-everything) are pinned in harness/mcp/testdata/npm (package.json,
-// package-lock.json) and installed by its install.sh (scripts/test.sh runs
-// it before go test); go test never installs anything. Without node or the
-// installed servers these tests skip, unless the environment variable CI
-// is set: there they fail, so CI cannot skip them silently. They skip with
-// -short. (The rule of harness/mcp/everything_test.go.) The mcp-go server
-// is this test binary itself (mcpgo_server_test.go). The tests share
-// nothing (each has its folders, journal, model and servers) and run in
-// parallel.
-
-// npmModules is where install.sh puts the servers, from this package.
-const npmModules = "../mcp/testdata/npm/node_modules/@modelcontextprotocol"
-
-// skipOrFailInCI skips the test, or fails it when CI is set.
-func skipOrFailInCI(t *testing.T, msg string) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s (CI is set, so this test may not skip)", msg)
-	}
-	t.Skip(msg)
-}
-
-// npmServer returns node and the entry script of the installed npm
-// package @modelcontextprotocol/<pkg>, or skips (see above).
-func npmServer(t *testing.T, pkg string) (node, entry string) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: skipping the npm " + pkg + " test")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		skipOrFailInCI(t, "node is not on PATH; install Node.js 18+ to run the "+pkg+" test")
-	}
-	entry, err = filepath.Abs(filepath.Join(npmModules, pkg, "dist/index.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(entry); err != nil {
-		skipOrFailInCI(t, pkg+" is not installed: run sh harness/mcp/testdata/npm/install.sh (scripts/test.sh does)")
-	}
-	return node, entry
-}
+// server-everything) are pinned in harness/mcp/testdata/npm and found and
+// run through harness/internal/npmtest: without node or the installed
+// servers these tests skip, unless the environment variable CI is set
+// (there they fail), and they skip with -short. The mcp-go server is this
+// test binary itself (mcpgo_server_test.go). The tests share nothing (each
+// has its folders, journal, model and servers) and run in parallel.
 
 // realSetup is one coworker and the servers.json it runs with.
 type realSetup struct {
@@ -281,7 +241,7 @@ func call(id, name, args string) model.ToolCall {
 // manifest's policy approves both calls.
 func TestRealServerMemory(t *testing.T) {
 	t.Parallel()
-	node, entry := npmServer(t, "server-memory")
+	node, entry := npmtest.Server(t, "server-memory")
 	graph := filepath.Join(t.TempDir(), "memory.jsonl")
 	s := newSetup(t, "archivist", map[string]any{
 		"memory": map[string]any{"transport": "stdio", "command": node, "args": []string{entry},
@@ -351,7 +311,7 @@ func holdsAda(text string) bool {
 // the turn goes on.
 func TestRealServerFilesystem(t *testing.T) {
 	t.Parallel()
-	node, entry := npmServer(t, "server-filesystem")
+	node, entry := npmtest.Server(t, "server-filesystem")
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -407,12 +367,12 @@ func TestRealServerFilesystem(t *testing.T) {
 // get-sum through a run.
 func TestRealServerEverything(t *testing.T) {
 	t.Parallel()
-	node, entry := npmServer(t, "server-everything")
+	node, entry := npmtest.Server(t, "server-everything")
 	for _, transport := range []string{"stdio", "streamable_http"} {
 		t.Run(transport, func(t *testing.T) {
 			srv := map[string]any{"transport": "stdio", "command": node, "args": []string{entry, "stdio"}}
 			if transport == "streamable_http" {
-				srv = map[string]any{"transport": "streamable_http", "url": startEverythingHTTP(t, node, entry)}
+				srv = map[string]any{"transport": "streamable_http", "url": npmtest.StartEverything(t, "streamableHttp").URL("/mcp")}
 			}
 			s := newSetup(t, "helper", map[string]any{"everything": srv}, nil, "everything.echo", "everything.get-sum")
 			s.check(t)
@@ -438,53 +398,6 @@ func TestRealServerEverything(t *testing.T) {
 			}
 		})
 	}
-}
-
-// startEverythingHTTP starts server-everything's streamable HTTP transport
-// on a free port (PORT) and returns its MCP URL on 127.0.0.1 once it says
-// it listens. The server is stopped by the test's cleanup.
-func startEverythingHTTP(t *testing.T, node, entry string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(node, entry, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	listening := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		var seen []string
-		for sc.Scan() {
-			seen = append(seen, sc.Text())
-			if strings.Contains(sc.Text(), fmt.Sprintf("listening on port %d", port)) {
-				listening <- nil
-				for sc.Scan() { // keep draining
-				}
-				return
-			}
-		}
-		listening <- errors.New("exited before listening; stderr: " + strings.Join(seen, "\n"))
-	}()
-	select {
-	case err := <-listening:
-		if err != nil {
-			t.Fatal("server-everything streamableHttp " + err.Error())
-		}
-	case <-time.After(hangGuard):
-		t.Fatal("server-everything streamableHttp did not say it listens")
-	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 }
 
 // TestRealServerMCPGoHandlerError: a server built with mark3labs/mcp-go

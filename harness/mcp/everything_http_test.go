@@ -3,116 +3,18 @@
 package mcp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/harness/internal/npmtest"
 	"github.com/openworker/desktop/harness/tool"
 )
-
-// nodeServer runs server-everything in one of its HTTP modes
-// ("streamableHttp", "sse") on 127.0.0.1:port (testdata/npm/loopback.cjs
-// keeps it off other interfaces), and restarts it on the same port.
-type nodeServer struct {
-	t          *testing.T
-	node, mode string
-	args       []string
-	port       int
-	cmd        *exec.Cmd
-	lines      chan string // its stdout and stderr, line by line
-}
-
-func startNodeServer(t *testing.T, mode string) *nodeServer {
-	t.Helper()
-	stdio := everythingServer(t) // skips without node or the installed server
-	preload, err := filepath.Abs(filepath.Join(npmDir, "loopback.cjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &nodeServer{t: t, node: stdio.Program, mode: mode, port: freePort(t),
-		args: []string{"--require", preload, stdio.Args[0], mode}}
-	s.start()
-	t.Cleanup(s.stop)
-	return s
-}
-
-func (s *nodeServer) url(path string) string {
-	return fmt.Sprintf("http://127.0.0.1:%d%s", s.port, path)
-}
-
-// start runs the server and returns once it says it listens.
-func (s *nodeServer) start() {
-	s.t.Helper()
-	cmd := exec.Command(s.node, s.args...)
-	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(s.port))
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
-		s.t.Fatal(err)
-	}
-	lines := make(chan string, 1024)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			default: // nobody waits for this one
-			}
-		}
-		close(lines)
-	}()
-	go func() { cmd.Wait(); pw.Close() }()
-	s.cmd, s.lines = cmd, lines
-	s.waitLine("unning on port", "istening on port")
-}
-
-// waitLine waits for a line of the server's output holding one of subs.
-func (s *nodeServer) waitLine(subs ...string) {
-	s.t.Helper()
-	timeout := time.After(hangGuard)
-	for {
-		select {
-		case l, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("server-everything %s exited before printing %q", s.mode, subs)
-			}
-			for _, sub := range subs {
-				if strings.Contains(l, sub) {
-					return
-				}
-			}
-		case <-timeout:
-			s.t.Fatalf("server-everything %s did not print %q within %v", s.mode, subs, hangGuard)
-		}
-	}
-}
-
-func (s *nodeServer) stop() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		s.cmd.Process.Kill()
-		for range s.lines { // until its output closes: it exited
-		}
-		s.cmd = nil
-	}
-}
-
-// restart kills the server (every session it knew is gone) and starts a
-// new one on the same port.
-func (s *nodeServer) restart() {
-	s.t.Helper()
-	s.stop()
-	s.start()
-}
 
 // server-everything over streamable HTTP, restarted 10 times between
 // uses on the same port: it answers the old Mcp-Session-Id with 400, and
@@ -122,11 +24,11 @@ func (s *nodeServer) restart() {
 // client's event stream has come back to the new server (the SDK then
 // closes the stale session, and the next request opens a new one first).
 func TestStaleSessionServerEverything(t *testing.T) {
-	s := startNodeServer(t, "streamableHttp")
+	s := npmtest.StartEverything(t, "streamableHttp")
 	logs := &logRecorder{}
 	m := NewManager(&Options{Logger: slog.New(logs), StartTimeout: 60 * time.Second})
 	defer m.Close()
-	srv := tool.MCPServer{Namespace: "everything", Transport: tool.TransportStreamableHTTP, URL: s.url("/mcp")}
+	srv := tool.MCPServer{Namespace: "everything", Transport: tool.TransportStreamableHTTP, URL: s.URL("/mcp")}
 	ctx := context.Background()
 	p, err := m.Provider(ctx, srv)
 	if err != nil {
@@ -138,9 +40,9 @@ func TestStaleSessionServerEverything(t *testing.T) {
 	const restarts = 10
 	ok := 0
 	for i := range restarts {
-		s.restart()
+		s.Restart()
 		if i%2 == 1 {
-			s.waitLine("Received MCP GET request")
+			s.WaitLine("Received MCP GET request")
 		}
 		p, err := m.Provider(ctx, srv)
 		if err == nil {
@@ -179,9 +81,9 @@ func TestStaleSessionServerEverything(t *testing.T) {
 // SDK's SSE client: catalog, a call and progress, long after the start
 // (whose context ended) — the event stream outlives it.
 func TestSSEServerEverything(t *testing.T) {
-	s := startNodeServer(t, "sse")
+	s := npmtest.StartEverything(t, "sse")
 	ctx := context.Background()
-	p, err := Connect(ctx, tool.MCPServer{Namespace: "everything", Transport: tool.TransportSSE, URL: s.url("/sse")}, &Options{StartTimeout: 60 * time.Second})
+	p, err := Connect(ctx, tool.MCPServer{Namespace: "everything", Transport: tool.TransportSSE, URL: s.URL("/sse")}, &Options{StartTimeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

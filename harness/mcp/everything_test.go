@@ -6,55 +6,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/harness/internal/npmtest"
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// A real third-party MCP server from npm, run with node:
-// @modelcontextprotocol/server-everything, pinned in testdata/npm
-// (package.json, package-lock.json) and installed by
-// testdata/npm/install.sh (scripts/test.sh runs it before go test). The
-// test never installs anything itself: go test must not write
-// node_modules into the source tree. Without node or the installed
-// server it skips, unless the environment variable CI is set: there it
-// fails, so CI cannot skip it silently. It skips with -short.
-
-const npmDir = "testdata/npm"
-
-const installHint = "run sh harness/mcp/testdata/npm/install.sh (scripts/test.sh does)"
-
-// skipOrFailInCI skips the test, or fails it when CI is set.
-func skipOrFailInCI(t *testing.T, msg string) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s (CI is set, so this test may not skip)", msg)
-	}
-	t.Skip(msg)
-}
-
+// everythingServer is @modelcontextprotocol/server-everything over stdio
+// (harness/internal/npmtest: it skips, or fails in CI, without node or the
+// installed server), with one env entry from servers.json.
 func everythingServer(t *testing.T) tool.MCPServer {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: skipping the npm server-everything test")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		skipOrFailInCI(t, "node is not on PATH; install Node.js 18+ to run the server-everything test")
-	}
-	entry, err := filepath.Abs(filepath.Join(npmDir, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(entry); err != nil {
-		skipOrFailInCI(t, "server-everything is not installed: "+installHint)
-	}
+	node, entry := npmtest.Server(t, "server-everything")
 	return tool.MCPServer{Namespace: "everything", Program: node, Args: []string{entry, "stdio"},
 		Env: map[string]string{"OW_FROM_SERVERS_JSON": "kept"}}
 }

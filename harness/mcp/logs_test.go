@@ -3,10 +3,8 @@ package mcp
 import (
 	"context"
 	"log/slog"
-	"net"
 	"strings"
 	"sync"
-	"testing"
 )
 
 // logRecorder is a slog handler keeping every record, for asserting what
@@ -52,15 +50,4 @@ func (h *logRecorder) count(msg string) int {
 		}
 	}
 	return n
-}
-
-// freePort returns a port of 127.0.0.1 that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

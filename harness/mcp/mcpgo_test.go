@@ -17,6 +17,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/openworker/desktop/harness/internal/npmtest"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -37,7 +38,7 @@ type mcpGoServer struct {
 }
 
 func startMCPGoServer(t *testing.T) *mcpGoServer {
-	s := &mcpGoServer{t: t, port: freePort(t)}
+	s := &mcpGoServer{t: t, port: npmtest.FreePort(t)}
 	s.start()
 	t.Cleanup(func() { s.srv.Close() })
 	return s
