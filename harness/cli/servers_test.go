@@ -67,7 +67,7 @@ func TestCheckClientConfig(t *testing.T) {
 			t.Errorf("check printed:\n%s\nwant it to contain %q", out, want)
 		}
 	}
-	if !strings.Contains(stderr.String(), "1 of 3 coworker bundles") || !strings.Contains(stderr.String(), "1 entries of the servers file are broken") {
+	if !strings.Contains(stderr.String(), "1 of 3 coworker bundles") || !strings.Contains(stderr.String(), `the servers file's entry "awslabs_broken" is broken (`+servers+":5:5)") {
 		t.Errorf("stderr = %q", stderr.String())
 	}
 
