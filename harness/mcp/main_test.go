@@ -63,6 +63,12 @@ func TestMain(m *testing.M) {
 	case "hang":
 		// Never answers initialize; exits when stdin closes.
 		fmt.Fprintln(os.Stderr, "hanging before initialize")
+		if f := os.Getenv(readyEnv); f != "" { // say so to the test (a FIFO)
+			if fh, err := os.OpenFile(f, os.O_WRONLY, 0); err == nil {
+				fh.WriteString("ready\n")
+				fh.Close()
+			}
+		}
 		io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
 	case "sleep":
@@ -135,6 +141,10 @@ func helperServer() *sdk.Server {
 }
 
 // selfServer describes this test binary serving kind over stdio.
+// readyEnv names a FIFO the "hang" server writes a line to once its
+// stderr line is out.
+const readyEnv = "OW_MCP_TEST_READY_FIFO"
+
 func selfServer(t *testing.T, ns, kind string) tool.MCPServer {
 	t.Helper()
 	exe, err := os.Executable()

@@ -291,7 +291,11 @@ func startLimit(waited, startTimeout time.Duration) string {
 	if waited >= startTimeout-100*time.Millisecond {
 		return fmt.Sprintf("%v (the start timeout)", startTimeout)
 	}
-	return fmt.Sprintf("%v (the caller's deadline)", waited.Round(100*time.Millisecond))
+	unit := 100 * time.Millisecond
+	if waited < time.Second {
+		unit = time.Millisecond
+	}
+	return fmt.Sprintf("%v (the caller's deadline)", waited.Round(unit))
 }
 
 // maxStderrInError bounds the stderr tail quoted in an error message;

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
-	"time"
 
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -172,16 +172,55 @@ func TestStdioProgramMissing(t *testing.T) {
 	mustContain(t, "error", err.Error(), `mcp provider "acer" did not start`, "bin/no-such-launcher")
 }
 
+// A start that runs out of time names what the server printed on stderr.
+// The deadline comes when the server has printed it (it says so on a
+// FIFO), so a slow machine cannot make it come first.
 func TestStdioStartTimeout(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "ready")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := selfServer(t, "mute", "hang")
+	srv.Env[readyEnv] = fifo
+	ctx, expire := deadlineOnDemand()
+	go func() {
+		if b, err := os.ReadFile(fifo); err == nil && len(b) > 0 { // opening blocks until the server opens it
+			expire()
+		}
+	}()
 	var err error
 	within(t, hangGuard, "Connect to a silent server", func() {
-		_, err = Connect(context.Background(), selfServer(t, "mute", "hang"), &Options{StartTimeout: 300 * time.Millisecond})
+		_, err = Connect(ctx, srv, &Options{StartTimeout: hangGuard})
 	})
 	if err == nil {
 		t.Fatal("Connect succeeded for a server that never answers")
 	}
 	t.Logf("error: %v", err)
-	mustContain(t, "error", err.Error(), `mcp provider "mute" did not start: no answer to initialize within 300ms`, "stderr: hanging before initialize")
+	mustContain(t, "error", err.Error(), `mcp provider "mute" did not start: no answer to initialize within`, "stderr: hanging before initialize")
+}
+
+// deadlineOnDemand is a context whose deadline passes when expire is
+// called: Err is then context.DeadlineExceeded, as for a real deadline.
+func deadlineOnDemand() (context.Context, func()) {
+	d := &manualDeadline{Context: context.Background(), done: make(chan struct{})}
+	var once sync.Once
+	return d, func() { once.Do(func() { close(d.done) }) }
+}
+
+type manualDeadline struct {
+	context.Context
+	done chan struct{}
+}
+
+func (d *manualDeadline) Done() <-chan struct{} { return d.done }
+
+func (d *manualDeadline) Err() error {
+	select {
+	case <-d.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
 }
 
 // A server that floods stderr and dies mid-call: the error names the exit
