@@ -8,10 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +33,7 @@ func WithServersHome(home func() (ServersHome, error)) Option {
 	return func(c *config) { c.serversHome = home }
 }
 
-func (c *config) serversCommand() *cobra.Command {
+func (c *config) serversCommand(reg *tool.Registry) *cobra.Command {
 	cmd := &cobra.Command{Use: "servers", Short: "MCP servers: import the config files of other MCP clients"}
 	var to, format string
 	var write, asJSON bool
@@ -78,7 +80,7 @@ never their values.`,
 			if err != nil {
 				return err
 			}
-			plan, err := mcp.PlanImport(from, current, home.Dest)
+			plan, err := mcp.PlanImportInto(from, current, home.Dest, takenNamespaces(reg))
 			if err != nil {
 				return badInput(err)
 			}
@@ -125,6 +127,21 @@ never their values.`,
 	imp.Flags().BoolVar(&asJSON, "json", false, "print the plan as JSON")
 	cmd.AddCommand(imp)
 	return cmd
+}
+
+// takenNamespaces are the namespaces the binary's registry holds before
+// any servers file: what they are, for mcp.PlanImportInto.
+func takenNamespaces(reg *tool.Registry) map[string]string {
+	taken := map[string]string{}
+	for _, s := range reg.Servers() {
+		taken[s.Namespace] = "the built-in MCP provider " + strconv.Quote(s.Namespace)
+	}
+	for _, d := range reg.Descriptors() {
+		if ns, _, err := tool.SplitName(d.Name); err == nil {
+			taken[ns] = "the namespace of built-in tools such as " + d.Name
+		}
+	}
+	return taken
 }
 
 // currentServers reads the servers file whose entries an import keeps:
@@ -180,6 +197,18 @@ func (c *config) listClientConfigs() error {
 	return nil
 }
 
+// elideMiddle shortens s to at most n runes by cutting its middle, so
+// that both the program and the last arguments (what tells servers
+// apart) stay visible.
+func elideMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := n / 3
+	return string(r[:head]) + "…" + string(r[len(r)-(n-head-1):])
+}
+
 func printImport(w io.Writer, p *mcp.ImportPlan) {
 	fmt.Fprintf(w, "%s (%s) → %s", p.From, p.Format, p.Dest)
 	if p.Kept > 0 {
@@ -194,7 +223,7 @@ func printImport(w io.Writer, p *mcp.ImportPlan) {
 			action = "add (disabled)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", action, oneLine(it.Name, 30), oneLine(it.Namespace, 30),
-			nonEmpty(it.Transport, "-"), nonEmpty(it.Placement, "-"), oneLine(nonEmpty(it.Target, "-"), 60))
+			nonEmpty(it.Transport, "-"), nonEmpty(it.Placement, "-"), elideMiddle(oneLine(nonEmpty(it.Target, "-"), 1000), 72))
 	}
 	tw.Flush()
 	for _, n := range p.Notices {

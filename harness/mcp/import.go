@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -88,6 +89,17 @@ func (p *ImportPlan) Added() int {
 // kept entries that cannot be written again (fix that file first); the
 // plan is then nil and nothing can be lost.
 func PlanImport(from, current *Config, dest string) (*ImportPlan, error) {
+	return PlanImportInto(from, current, dest, nil)
+}
+
+// PlanImportInto is PlanImport for a binary whose registry already has
+// namespaces of its own: taken maps each to what holds it ("the built-in
+// MCP provider device", "native tools"), and an entry with such a
+// namespace is skipped, naming it, since it could never load. An entry
+// that would not load from the written file for any other reason than a
+// value it waits for (an environment variable, an input) is skipped with
+// its error, at its place in from.
+func PlanImportInto(from, current *Config, dest string, taken map[string]string) (*ImportPlan, error) {
 	p := &ImportPlan{From: from.Path, Format: from.Format, Dest: dest, Notices: from.Notices}
 	var kept []ConfigEntry
 	byNS := map[string]ConfigEntry{}
@@ -105,10 +117,17 @@ func PlanImport(from, current *Config, dest string) (*ImportPlan, error) {
 	for _, e := range from.Entries {
 		it := describeEntry(e)
 		one, err := MarshalServersFile([]ConfigEntry{e})
-		switch prev, taken := byNS[e.Server.Namespace]; {
+		if err == nil && e.Err != nil {
+			err = loadsOnceValuesExist(one)
+		}
+		switch prev, kept := byNS[e.Server.Namespace]; {
 		case err != nil:
 			it.Action, it.Why = ImportSkip, entryProblem(e, err)
-		case taken:
+		case taken[e.Server.Namespace] != "":
+			it.Action = ImportSkip
+			it.Why = fmt.Sprintf("the namespace %q is %s in this OpenWorker; rename the server in %s:%d",
+				e.Server.Namespace, taken[e.Server.Namespace], from.Path, e.Line)
+		case kept:
 			same, _ := MarshalServersFile([]ConfigEntry{prev})
 			if bytes.Equal(same, one) {
 				it.Action = ImportSame
@@ -131,6 +150,34 @@ func PlanImport(from, current *Config, dest string) (*ImportPlan, error) {
 	sum := sha256.Sum256(data)
 	p.data, p.Digest = data, "sha256:"+hex.EncodeToString(sum[:])
 	return p, nil
+}
+
+// loadsOnceValuesExist reads one entry written in the product's form (one)
+// as ReadConfig would, with every environment variable and input given a
+// value: the error is what still stops it (a plain http:// URL to another
+// computer, a sandbox it asks for), nil when only values were missing.
+func loadsOnceValuesExist(one []byte) error {
+	dir, err := os.MkdirTemp("", "openworker-import-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(path, one, 0o600); err != nil {
+		return err
+	}
+	cfg, err := ReadConfig(path, &ConfigOptions{Format: FormatOpenWorker,
+		LookupEnv: func(string) (string, bool) { return "value", true },
+		Inputs:    func(context.Context, string, string, bool) (string, error) { return "value", nil }})
+	if err != nil {
+		return err
+	}
+	for _, e := range cfg.Entries {
+		if e.Err != nil {
+			return e.Err
+		}
+	}
+	return nil
 }
 
 // entryProblem says why an entry cannot be imported.
@@ -157,7 +204,7 @@ func describeEntry(e ConfigEntry) ImportItem {
 	case s.URL != "":
 		it.Target = redactURL(s.URL)
 	case s.Program != "":
-		it.Target = red.text(commandLine(s.Program, s.Args))
+		it.Target = red.text(commandLine(s.Program, displayArgs(s.Args)))
 	}
 	for k := range s.Env {
 		it.EnvKeys = append(it.EnvKeys, k)
@@ -170,6 +217,67 @@ func describeEntry(e ConfigEntry) ImportItem {
 		it.Inputs = append(it.Inputs, in.ID)
 	}
 	return it
+}
+
+// displayArgs hides what looks like a credential in command-line
+// arguments, for display only: the value after a flag named like one
+// ("--api-key VALUE", "--token=VALUE"), a URL's password
+// ("postgresql://admin:PASSWORD@db/app") and well-known token shapes
+// ("sk-…", "ghp_…", "xoxb-…", "AKIA…").
+func displayArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		switch {
+		case i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && credentialName(args[i-1]) && !strings.HasPrefix(a, "-"):
+			a = Redacted
+		case strings.HasPrefix(a, "-") && strings.Contains(a, "="):
+			if name, _, _ := strings.Cut(a, "="); credentialName(name) {
+				a = name + "=" + Redacted
+			}
+		case tokenShaped(a):
+			a = Redacted
+		}
+		out[i] = hideURLPassword(a)
+	}
+	return out
+}
+
+// hideURLPassword replaces the password of every "scheme://user:pass@"
+// in s.
+func hideURLPassword(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i+3])
+		s = s[i+3:]
+		end := strings.IndexAny(s, "/?# ")
+		if end < 0 {
+			end = len(s)
+		}
+		if at := strings.LastIndex(s[:end], "@"); at >= 0 {
+			if colon := strings.Index(s[:at], ":"); colon >= 0 {
+				b.WriteString(s[:colon+1] + Redacted)
+				s = s[at:]
+			}
+		}
+	}
+}
+
+// tokenShaped reports whether s looks like a well-known API token.
+func tokenShaped(s string) bool {
+	if len(s) < 16 || strings.ContainsAny(s, " /") {
+		return false
+	}
+	for _, p := range []string{"sk-", "sk_live_", "ghp_", "gho_", "ghs_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "AKIA", "AIza"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // commandLine joins a program and its arguments for display, quoting

@@ -158,3 +158,52 @@ func TestImportRefusesToLoseAnEntry(t *testing.T) {
 		t.Fatalf("err = %v, want one naming %s:1 and the entry", err, dest)
 	}
 }
+
+// Credentials in arguments are hidden in what the plan shows (they are
+// still written as they are: the file is the person's own, mode 0600).
+func TestImportHidesCredentialsInArguments(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "mcp.json")
+	os.WriteFile(src, []byte(`{"mcpServers": {
+  "db": {"command": "npx", "args": ["-y", "@x/srv", "--api-key", "KEYVALUE1234", "--token=TOKVALUE5678", "postgresql://admin:PGPASSsecret@db.internal/app", "sk-live-ARGKEY123456789", "--verbose", "plain"]}
+}}`), 0o600)
+	p, err := PlanImport(readTestConfig(t, src), nil, filepath.Join(dir, "servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := itemNamed(t, p, "db").Target
+	want := "npx -y @x/srv --api-key [redacted] --token=[redacted] postgresql://admin:[redacted]@db.internal/app [redacted] --verbose plain"
+	if got != want {
+		t.Fatalf("target\n got %s\nwant %s", got, want)
+	}
+}
+
+// An entry that could never load from the written file is skipped with
+// its own error; one that only waits for a value is added; a namespace the
+// binary has already is skipped, naming what holds it.
+func TestImportSkipsWhatWouldNotLoad(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "mcp.json")
+	os.WriteFile(src, []byte(`{"mcpServers": {
+  "remote": {"url": "http://10.1.2.3:8080/mcp"},
+  "waits": {"command": "srv", "env": {"K": "${UNSET_FOR_THIS_TEST}"}},
+  "device": {"command": "other-device"}
+}}`), 0o600)
+	from, err := ReadConfig(src, &ConfigOptions{Format: FormatClaudeCode, LookupEnv: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := PlanImportInto(from, nil, filepath.Join(dir, "servers.json"), map[string]string{"device": "the built-in MCP provider"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := itemNamed(t, p, "remote"); r.Action != ImportSkip || !strings.Contains(r.Why, src+":2:") || !strings.Contains(r.Why, "10.1.2.3") {
+		t.Errorf("remote: %+v", r)
+	}
+	if w := itemNamed(t, p, "waits"); w.Action != ImportAdd {
+		t.Errorf("waits (only a variable missing): %+v", w)
+	}
+	if d := itemNamed(t, p, "device"); d.Action != ImportSkip || !strings.Contains(d.Why, "the built-in MCP provider") || !strings.Contains(d.Why, src+":4") {
+		t.Errorf("device: %+v", d)
+	}
+}
