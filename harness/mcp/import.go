@@ -296,23 +296,28 @@ func commandLine(program string, args []string) string {
 // Write writes the planned servers file: the current dest, if any, is
 // first copied to dest+".bak" (replacing an older copy, so the last file
 // before an import can always be restored, comments included), then dest
-// is replaced in one step (WriteServersFile's rules, mode 0600). A plan
-// that adds nothing writes nothing.
+// is replaced in one step (WriteServersFile's rules, mode 0600). When dest
+// is a symbolic link, the file it points to is written and the link
+// stays. A plan that adds nothing writes nothing.
 func (p *ImportPlan) Write() error {
 	if p.Added() == 0 {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p.Dest), 0o700); err != nil {
+	dest := p.Dest
+	if real, err := filepath.EvalSymlinks(dest); err == nil {
+		dest = real // a servers.json that is a link: write where it points, keep the link
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", p.Dest, err)
 	}
-	old, err := os.ReadFile(p.Dest)
+	old, err := os.ReadFile(dest)
 	switch {
 	case err == nil:
-		if err := writeFileAtomic(p.Dest+".bak", old); err != nil {
+		if err := writeFileAtomic(dest+".bak", old); err != nil {
 			return fmt.Errorf("keep a copy of %s before importing: %w", p.Dest, err)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("read %s before importing: %w", p.Dest, err)
 	}
-	return writeFileAtomic(p.Dest, p.data)
+	return writeFileAtomic(dest, p.data)
 }

@@ -207,3 +207,34 @@ func TestImportSkipsWhatWouldNotLoad(t *testing.T) {
 		t.Errorf("device: %+v", d)
 	}
 }
+
+// A servers.json that is a symbolic link stays one: the file it points to
+// is written (and backed up beside it).
+func TestImportWritesThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "servers.json")
+	os.MkdirAll(filepath.Dir(real), 0o700)
+	os.WriteFile(real, []byte(`{"servers": {}}`), 0o600)
+	link := filepath.Join(dir, "servers.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	src := filepath.Join(dir, "mcp.json")
+	os.WriteFile(src, []byte(`{"mcpServers": {"a": {"command": "srv"}}}`), 0o600)
+	p, err := PlanImport(readTestConfig(t, src), readTestConfig(t, link), link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if c := readTestConfig(t, real); len(c.Entries) != 1 {
+		t.Fatalf("the linked file has %d entries, want 1", len(c.Entries))
+	}
+	if _, err := os.Stat(real + ".bak"); err != nil {
+		t.Fatal("no backup beside the linked file:", err)
+	}
+}
