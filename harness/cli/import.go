@@ -190,7 +190,7 @@ func (c *config) listClientConfigs() error {
 		fmt.Fprintf(c.stdout, "  %-17s %s\n", cc.Client, cc.Path)
 	}
 	if n == 0 {
-		fmt.Fprintln(c.stdout, "no MCP config file of Claude Desktop, Cursor, VS Code, Windsurf, Cline or Roo Code was found; name any file: openworker servers import FILE")
+		fmt.Fprintln(c.stdout, "no MCP config file of another client (Claude Desktop, Cursor, VS Code, Windsurf, Cline, Roo Code, Amazon Q) was found in its usual place; name any file, such as a project's .mcp.json or .vscode/mcp.json: openworker servers import FILE")
 		return nil
 	}
 	fmt.Fprintln(c.stdout, "see what one becomes with: openworker servers import FILE")

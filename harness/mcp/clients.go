@@ -21,7 +21,8 @@ type ClientConfig struct {
 // The locations are the clients' documented defaults: Claude Desktop's
 // claude_desktop_config.json, Cursor's ~/.cursor/mcp.json, VS Code's user
 // mcp.json (stable and Insiders), Windsurf's ~/.codeium/windsurf/mcp_config.json,
-// and the Cline and Roo Code extension settings inside VS Code's folder.
+// the Cline and Roo Code extension settings inside VS Code's folder, and
+// Amazon Q's ~/.aws/amazonq/mcp.json.
 func ClientConfigs(goos, home string, getenv func(string) string) []ClientConfig {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -56,6 +57,7 @@ func ClientConfigs(goos, home string, getenv func(string) string) []ClientConfig
 		{"Windsurf", "windsurf", j(home, ".codeium", "windsurf", "mcp_config.json")},
 		{"Cline", "cline", j(code, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json")},
 		{"Roo Code", "roo", j(code, "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json")},
+		{"Amazon Q", "amazon-q", j(home, ".aws", "amazonq", "mcp.json")},
 	}
 }
 

@@ -25,6 +25,7 @@ func TestClientConfigs(t *testing.T) {
 		{"linux", "/home/ann", map[string]string{"XDG_CONFIG_HOME": "/xdg"}, "VS Code", "/xdg/Code/User/mcp.json"},
 		{"linux", "/home/ann", nil, "Cline", "/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
 		{"linux", "/home/ann", nil, "Windsurf", "/home/ann/.codeium/windsurf/mcp_config.json"},
+		{"windows", `C:\Users\ann`, nil, "Amazon Q", `C:\Users\ann\.aws\amazonq\mcp.json`},
 	}
 	for _, tt := range tests {
 		var got string
