@@ -25,6 +25,22 @@ import (
 // verbatim, so malformed arguments can be scripted: "{\"a\":").
 // Unknown fields are errors, so a typo does not silently change a test.
 
+// ScriptFormat is the script format above, as scriptmodel -h prints it.
+const ScriptFormat = `A script file is JSON: an array of replies, or {"replies": [...]}, one
+reply per model request, in order. Each reply has the optional fields
+  "text":        "streamed text",
+  "tool_calls":  [{"id": "optional", "name": "ns__tool", "arguments": {"any": "JSON"}}],
+  "err":         500,                  HTTP status to fail the request with
+  "err_message": "shown to the client",
+  "delay":       "250ms",              Go duration, or a number of milliseconds
+  "chunk":       3,                    bytes per streamed piece
+  "stop_reason": "stop"
+A tool call's "name" is the tool's alias: every "." of NAMESPACE.TOOL becomes
+"__". "arguments" may be JSON or a string sent verbatim. Example:
+  [{"tool_calls": [{"name": "device__battery_status_get", "arguments": {}}]},
+   {"text": "The battery is fine."}]
+`
+
 // ParseScript decodes a script (see above). Errors name the reply index.
 func ParseScript(data []byte) ([]Reply, error) {
 	data = bytes.TrimSpace(data)

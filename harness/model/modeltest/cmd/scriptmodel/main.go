@@ -54,6 +54,11 @@ type usageError struct{ error }
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("scriptmodel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: scriptmodel -script FILE [-addr 127.0.0.1:0] [-kind openai|anthropic]")
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, "\n"+modeltest.ScriptFormat)
+	}
 	script := fs.String("script", "", "JSON `file` of scripted replies (required)")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback `host:port` to listen on (port 0 picks one)")
 	kind := fs.String("kind", "openai", "API to speak: openai or anthropic")
