@@ -2,10 +2,8 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime"
 	"strconv"
@@ -76,9 +74,9 @@ never their values.`,
 					return err
 				}
 			}
-			current, err := currentServers(home)
+			current, err := mcp.ImportKept(home.Current, home.Dest)
 			if err != nil {
-				return err
+				return badInput(err)
 			}
 			plan, err := mcp.PlanImportInto(from, current, home.Dest, takenNamespaces(reg))
 			if err != nil {
@@ -142,34 +140,6 @@ func takenNamespaces(reg *tool.Registry) map[string]string {
 		}
 	}
 	return taken
-}
-
-// currentServers reads the servers file whose entries an import keeps:
-// the one in use, else the destination when it exists. When the file in
-// use is another one (of another client's format) and the destination
-// exists too, the import would drop one of them: that is refused.
-func currentServers(home ServersHome) (*mcp.Config, error) {
-	read := func(path string) (*mcp.Config, error) {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		cfg, err := mcp.ReadConfig(path, nil)
-		if err != nil {
-			return nil, badInput(fmt.Errorf("the servers file in use: %w", err))
-		}
-		if path == home.Dest && cfg.Format != mcp.FormatOpenWorker {
-			return nil, badInput(fmt.Errorf("%s is a %s file, and OpenWorker writes only its own servers.json form; name another file with --to", path, cfg.Format))
-		}
-		return cfg, nil
-	}
-	if home.Current == "" || home.Current == home.Dest {
-		return read(home.Dest)
-	}
-	if _, err := os.Stat(home.Dest); err == nil {
-		return nil, badInput(fmt.Errorf("the app uses %s, and %s exists too; importing would write one over the other: choose %s in Settings first",
-			home.Current, home.Dest, home.Dest))
-	}
-	return read(home.Current)
 }
 
 // listClientConfigs prints the other clients' config files that exist.

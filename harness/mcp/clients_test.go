@@ -26,6 +26,7 @@ func TestClientConfigs(t *testing.T) {
 		{"linux", "/home/ann", nil, "Cline", "/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
 		{"linux", "/home/ann", nil, "Windsurf", "/home/ann/.codeium/windsurf/mcp_config.json"},
 		{"windows", `C:\Users\ann`, nil, "Amazon Q", `C:\Users\ann\.aws\amazonq\mcp.json`},
+		{"darwin", "/Users/ann", nil, "Amazon Q", "/Users/ann/.aws/amazonq/mcp.json"},
 	}
 	for _, tt := range tests {
 		var got string
@@ -40,6 +41,17 @@ func TestClientConfigs(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s %s: got %q, want %q", tt.goos, tt.client, got, want)
+		}
+	}
+}
+
+// Each default location is read as its client's format from the path
+// alone, so a file found there and the same file picked by hand (the app's
+// import, `servers import FILE`) are read alike.
+func TestClientConfigsDetectedByPath(t *testing.T) {
+	for _, c := range ClientConfigs("linux", "/home/ann", nil) {
+		if got, _ := detectByPath(c.Path); string(got) != c.Format {
+			t.Errorf("%s: %s is detected as %q, want %q", c.Client, c.Path, got, c.Format)
 		}
 	}
 }

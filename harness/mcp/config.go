@@ -81,11 +81,12 @@ type ConfigOptions struct {
 // Cursor, Cline, Roo Code, Windsurf, Claude Code and Amazon Q. Comments and
 // trailing commas are accepted in every format.
 //
-// The error is only for the file as a whole: missing, not a regular file,
-// over 1 MiB, malformed JSON, no server list. A problem of one entry is in
-// that entry's Err (file, line, column and the fix); the other entries
-// are read as usual. Keys a format does not know, and keys OpenWorker does
-// not use (autoApprove, alwaysAllow, ...), are ignored with a notice.
+// The error is only for the file as a whole: missing (errors.Is(err,
+// fs.ErrNotExist)), not a regular file, over 1 MiB, malformed JSON, no
+// server list. A problem of one entry is in that entry's Err (file, line,
+// column and the fix); the other entries are read as usual. Keys a format
+// does not know, and keys OpenWorker does not use (autoApprove,
+// alwaysAllow, ...), are ignored with a notice.
 func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	var o ConfigOptions
 	if opts != nil {
@@ -99,7 +100,7 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	}
 	data, err := jsonfile.ReadFile(path, MaxServersFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("servers file %s does not exist; check the --servers path, or write one like {\"servers\": {}}", path)
+		return nil, notExistError(fmt.Sprintf("servers file %s does not exist; check the --servers path, or write one like {\"servers\": {}}", path))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("servers file: %w", err)
@@ -263,3 +264,10 @@ func (c *Config) Inputs() []ConfigInput {
 	}
 	return out
 }
+
+// notExistError is ReadConfig's message for a missing file; it matches
+// fs.ErrNotExist.
+type notExistError string
+
+func (e notExistError) Error() string { return string(e) }
+func (e notExistError) Unwrap() error { return fs.ErrNotExist }

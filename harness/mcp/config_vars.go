@@ -268,6 +268,46 @@ func (x *expander) productText(t template) (string, error) {
 	return b.String(), nil
 }
 
+// referencesOnly reports whether t is made of environment variables and
+// inputs only (no literal text): it holds no value as written.
+func (t template) referencesOnly() bool {
+	for _, p := range t {
+		if p.kind != partEnv && p.kind != partInput {
+			return false
+		}
+	}
+	return len(t) > 0
+}
+
+// displayText is t as a preview shows it: literal text as written,
+// environment variables and inputs as references (${VAR}, ${input:ID};
+// never their values), predefined folders substituted where they can be
+// and otherwise as written (${workspaceFolder}).
+func (x *expander) displayText(t template) string {
+	var b strings.Builder
+	for _, p := range t {
+		switch p.kind {
+		case partLit:
+			b.WriteString(p.text)
+		case partEnv:
+			b.WriteString("${" + p.text)
+			if p.hasDef {
+				b.WriteString(":-" + p.def)
+			}
+			b.WriteString("}")
+		case partInput:
+			b.WriteString("${input:" + p.text + "}")
+		default:
+			if v, _, err := x.expand(template{p}); err == nil {
+				b.WriteString(v)
+			} else {
+				b.WriteString("${" + p.text + "}")
+			}
+		}
+	}
+	return b.String()
+}
+
 func validVarName(s string) bool {
 	if s == "" || s[0] >= '0' && s[0] <= '9' {
 		return false

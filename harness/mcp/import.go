@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // ImportAction is what importing one entry of another client's file does
@@ -34,7 +36,7 @@ type ImportItem struct {
 	Line      int          `json:"line"`      // of its name
 	Namespace string       `json:"namespace"` // its tools are NAMESPACE.tool
 	Transport string       `json:"transport"` // tool.TransportStdio, …; "" when unreadable
-	Target    string       `json:"target"`    // the command line, or the URL without credentials or query
+	Target    string       `json:"target"`    // the command line, or the URL without credentials or query; references (${VAR}, ${input:ID}) where a value is missing or the entry is disabled
 	EnvKeys   []string     `json:"env_keys"`  // names of its environment variables and headers (values are never shown)
 	Placement string       `json:"placement"` // tool.PlacementLocal or the remote host
 	Disabled  bool         `json:"disabled"`  // imported as disabled, as it is in the file
@@ -199,18 +201,52 @@ func describeEntry(e ConfigEntry) ImportItem {
 	if e.Err == nil || s.Program != "" || s.URL != "" {
 		it.Placement = s.Placement()
 	}
-	red := newRedactor(s.Secrets)
-	switch {
+	secrets := s.Secrets
+	if raw := e.raw; raw != nil {
+		for _, p := range raw.env { // credentials written literally, as expandInto counts them
+			if v, lit := p.v.t.literalOnly(); lit && credentialName(p.key) {
+				secrets = append(secrets, v)
+			}
+		}
+	}
+	red := newRedactor(secrets)
+	switch raw := e.raw; {
+	case (e.Err != nil || e.Disabled) && raw != nil:
+		// A value is missing (an input not answered, a variable not set)
+		// or was not substituted (a disabled entry): the entry as written,
+		// references and all, is what is imported.
+		if raw.transport == tool.TransportStdio {
+			args := make([]string, len(raw.args))
+			for i, a := range raw.args {
+				args[i] = raw.x.displayText(a.t)
+			}
+			shown := displayArgs(args)
+			for i, a := range raw.args {
+				if a.t.referencesOnly() { // "--key ${input:key}" shows the reference: it holds no value
+					shown[i] = args[i]
+				}
+			}
+			it.Target = red.text(commandLine(raw.x.displayText(raw.command.t), shown))
+		} else {
+			// url.URL.String escapes the braces of a reference: put them back.
+			it.Target = strings.NewReplacer("$%7B", "${", "%7D", "}").Replace(redactURL(raw.x.displayText(raw.url.t)))
+		}
 	case s.URL != "":
 		it.Target = redactURL(s.URL)
 	case s.Program != "":
 		it.Target = red.text(commandLine(s.Program, displayArgs(s.Args)))
 	}
-	for k := range s.Env {
-		it.EnvKeys = append(it.EnvKeys, k)
-	}
-	for k := range s.Headers {
-		it.EnvKeys = append(it.EnvKeys, k)
+	if raw := e.raw; raw != nil { // the names as written, whether or not their values could be substituted
+		for _, p := range append(append([]kv(nil), raw.env...), raw.headers...) {
+			it.EnvKeys = append(it.EnvKeys, p.key)
+		}
+	} else {
+		for k := range s.Env {
+			it.EnvKeys = append(it.EnvKeys, k)
+		}
+		for k := range s.Headers {
+			it.EnvKeys = append(it.EnvKeys, k)
+		}
 	}
 	sort.Strings(it.EnvKeys)
 	for _, in := range e.Inputs() {

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -236,5 +238,82 @@ func TestImportWritesThroughALink(t *testing.T) {
 	}
 	if _, err := os.Stat(real + ".bak"); err != nil {
 		t.Fatal("no backup beside the linked file:", err)
+	}
+}
+
+// ImportKept picks the file whose entries an import keeps, and refuses
+// the cases where writing dest would lose a file.
+func TestImportKept(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "servers.json")
+	claude := filepath.Join(dir, "claude_desktop_config.json")
+	os.WriteFile(claude, []byte(`{"mcpServers": {"a.b": {"command": "x"}}}`), 0o600)
+
+	if _, err := ReadConfig(dest, nil); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), dest+" does not exist") {
+		t.Errorf("ReadConfig of a missing file = %v; want fs.ErrNotExist, naming it", err)
+	}
+	for _, current := range []string{"", dest, filepath.Join(dir, "gone.json")} {
+		if cfg, err := ImportKept(current, dest); cfg != nil || err != nil {
+			t.Errorf("ImportKept(%q) with no file = %v, %v; want nothing to keep", current, cfg, err)
+		}
+	}
+	// The app uses Claude Desktop's file: its entries move into dest.
+	cfg, err := ImportKept(claude, dest)
+	if err != nil || cfg == nil || cfg.Path != claude || len(cfg.Entries) != 1 {
+		t.Fatalf("ImportKept(claude) = %+v, %v", cfg, err)
+	}
+	// ... unless dest exists too: one would be written over the other.
+	os.WriteFile(dest, []byte(`{"servers": {}}`), 0o600)
+	if _, err := ImportKept(claude, dest); err == nil || !strings.Contains(err.Error(), "choose "+dest+" in Settings first") {
+		t.Errorf("ImportKept with both files = %v", err)
+	}
+	if cfg, err := ImportKept(dest, dest); err != nil || cfg == nil || cfg.Format != FormatOpenWorker {
+		t.Errorf("ImportKept(dest) = %+v, %v", cfg, err)
+	}
+	// A destination in another client's form is never rewritten.
+	if _, err := ImportKept("", claude); err == nil || !strings.Contains(err.Error(), claude+" is a claude-desktop file") {
+		t.Errorf("ImportKept into Claude Desktop's file = %v", err)
+	}
+	os.WriteFile(dest, []byte(`{"servers": {`), 0o600)
+	if _, err := ImportKept("", dest); err == nil || !strings.Contains(err.Error(), "the servers file in use: "+dest+":1") {
+		t.Errorf("ImportKept of a malformed file = %v", err)
+	}
+}
+
+// An entry whose input is not answered yet, or that is disabled, shows
+// what it becomes: its command line with the references (in the
+// product's form: ${env:X} is written ${X}), and the names of its
+// variables and headers, never a value.
+func TestImportShowsEntriesWithoutValues(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, ".vscode", "mcp.json")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte(`{
+  "inputs": [{"type": "promptString", "id": "key", "description": "API key", "password": true}],
+  "servers": {
+    "ask": {"type": "stdio", "command": "npx", "args": ["-y", "srv", "--key", "${input:key}", "--verbose"], "env": {"API_KEY": "${input:key}", "MODE": "fast"}},
+    "web": {"type": "http", "url": "https://mcp.example.com/${input:key}/mcp", "headers": {"X-Key": "${input:key}"}},
+    "off": {"type": "stdio", "command": "node", "args": ["${env:HOME_OF_SERVER}/server.js"], "env": {"DB_PASSWORD": "hunter22"}, "disabled": true}
+  }
+}`), 0o600)
+	p, err := PlanImport(readTestConfig(t, src), nil, filepath.Join(dir, "servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := itemNamed(t, p, "ask")
+	if ask.Action != ImportAdd || ask.Target != "npx -y srv --key ${input:key} --verbose" || strings.Join(ask.EnvKeys, ",") != "API_KEY,MODE" || strings.Join(ask.Inputs, ",") != "key" {
+		t.Errorf("ask = %+v", ask)
+	}
+	if web := itemNamed(t, p, "web"); web.Target != "https://mcp.example.com/${input:key}/mcp" || strings.Join(web.EnvKeys, ",") != "X-Key" {
+		t.Errorf("web = %+v", web)
+	}
+	off := itemNamed(t, p, "off")
+	if !off.Disabled || off.Target != "node ${HOME_OF_SERVER}/server.js" || strings.Join(off.EnvKeys, ",") != "DB_PASSWORD" {
+		t.Errorf("off = %+v", off)
+	}
+	for _, it := range p.Items {
+		if strings.Contains(it.Target, "hunter22") {
+			t.Errorf("%s shows a value: %q", it.Name, it.Target)
+		}
 	}
 }
