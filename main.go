@@ -31,6 +31,7 @@ func main() {
 	opts := []cli.Option{
 		cli.WithVersion(cli.Version{Version: version, Commit: commit, Date: date}),
 		cli.WithMCPServer("device", device.ServeStdio),
+		cli.WithServersHome(serversHome),
 	}
 	if app.WindowAvailable {
 		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {
@@ -42,6 +43,19 @@ func main() {
 		}, app.FlagUsage()))
 	}
 	cli.MainWithRegistry(reg, opts...)
+}
+
+// serversHome is where `openworker servers import --write` writes: the
+// app's servers file, by the app's own rule (app.ImportTarget), in the
+// config dir the app uses (OPENWORKER_CONFIG_DIR, else the default); after
+// the write the app's settings name that file (docs/servers.md#import).
+func serversHome() (cli.ServersHome, error) {
+	dir := os.Getenv("OPENWORKER_CONFIG_DIR")
+	current, dest, err := app.ImportTarget(dir)
+	if err != nil {
+		return cli.ServersHome{}, err
+	}
+	return cli.ServersHome{Current: current, Dest: dest, Use: func(d string) error { return app.UseServersFile(dir, d) }}, nil
 }
 
 // register adds the reference notification tools and the device provider,

@@ -42,6 +42,8 @@ type App struct {
 	base   context.Context // cancelled at shutdown: stops running turns
 	cancel context.CancelFunc
 
+	importMu sync.Mutex // one ApplyImport at a time: plan, compare and write as one step
+
 	mu               sync.Mutex
 	settings         Settings
 	rt               *harness.Runtime // the one runtime of the process; nil when it could not open

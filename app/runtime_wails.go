@@ -43,14 +43,15 @@ func (w *wailsUI) ChooseDirectory(title, start string) (string, error) {
 	return wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start, CanCreateDirectories: true})
 }
 
-// ChooseFile implements Dialogs.
+// ChooseFile implements Dialogs: JSON files first, any file on request
+// (config files such as .mcp.json or a .jsonc are all JSON underneath).
 func (w *wailsUI) ChooseFile(title, start string) (string, error) {
 	ctx := w.context()
 	if ctx == nil {
 		return "", nil
 	}
 	return wruntime.OpenFileDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start,
-		Filters: []wruntime.FileFilter{{DisplayName: "JSON files (*.json)", Pattern: "*.json"}}})
+		Filters: []wruntime.FileFilter{{DisplayName: "JSON files (*.json)", Pattern: "*.json"}, {DisplayName: "All files", Pattern: "*"}}})
 }
 
 // show brings the window to the front (a second instance was started).

@@ -110,8 +110,9 @@ func (a *App) SetServerInput(id, value string) (SettingsView, error) {
 }
 
 // rewatchServersLocked watches the servers file in use and applies every
-// edit of it at once (live reload), announcing a problem as a notice and
-// the coworkers as resolved anew. a.mu must be held.
+// edit of it at once (live reload), announcing a new problem as a notice
+// (one the file had before the edit is only in Settings) and the
+// coworkers as resolved anew. a.mu must be held.
 func (a *App) rewatchServersLocked() {
 	_ = a.serversWatcher.Close()
 	a.serversWatcher = nil
@@ -121,10 +122,11 @@ func (a *App) rewatchServersLocked() {
 	}
 	w, err := watchFile(path, func() {
 		a.mu.Lock()
+		before := a.serversErr
 		err := a.applyServersLocked()
 		dir := a.coworkersDir()
 		a.mu.Unlock()
-		if err != nil {
+		if err != nil && (before == nil || before.Error() != err.Error()) { // a problem already shown is not announced again
 			a.emit.Emit(EventNotice, Notice{Level: NoticeError, Message: "servers.json: " + err.Error()})
 		}
 		a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir))

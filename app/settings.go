@@ -27,8 +27,9 @@ type Settings struct {
 	// CoworkersDir is the bundles folder (docs/bundles.md); "" means the default
 	// folder under the person's documents.
 	CoworkersDir string `json:"coworkers_dir"`
-	// ServersPath is the servers.json of MCP providers (docs/registry.md); "" for
-	// none. Read at start: a change needs a restart (the registry is frozen).
+	// ServersPath is the servers file of MCP providers, in any format
+	// docs/servers.md lists; "" for none. A change applies to new chats
+	// at once; an import (ApplyImport) sets it to the file it wrote.
 	ServersPath string `json:"servers_path"`
 	// ApprovalMode is "ask" or "bypass" (docs/consent.md).
 	ApprovalMode string `json:"approval_mode"`

@@ -1,0 +1,228 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/openworker/desktop/harness/mcp"
+)
+
+// Importing another MCP client's config into the app's servers.json
+// (docs/servers.md#import): Settings → "Import MCP servers…" lists the
+// files found (FindServerConfigs) or picks one (ChooseImportFile), shows
+// what each entry becomes (PreviewImport) and writes only when the person
+// confirms (ApplyImport). `openworker servers import` uses the same rule
+// through ImportTarget and UseServersFile.
+
+// FoundServerConfig is another MCP client's config file at its default
+// location (mcp.ClientConfigs).
+type FoundServerConfig struct {
+	Client  string `json:"client"`  // "Claude Desktop", "Cursor", "VS Code", …
+	Path    string `json:"path"`    // absolute
+	Format  string `json:"format"`  // the format it is read as (docs/servers.md#formats)
+	Servers int    `json:"servers"` // its server entries, readable or not
+	// Error is why the file cannot be imported at all (malformed, no
+	// server list), with file, line and column; "" when it reads.
+	Error string `json:"error"`
+	InUse bool   `json:"in_use"` // it is the servers file the app uses now
+}
+
+// serversFileName is the app's own servers file in its config dir, the
+// destination of an import when the file in use is another client's.
+const serversFileName = "servers.json"
+
+// importDest is where an import writes when the app uses current ("" for
+// none) and keeps its files in configDir: current itself when it is in
+// the product's form or does not exist yet, else <configDir>/servers.json.
+// A current file that cannot be read is an error naming it.
+func importDest(current, configDir string) (string, error) {
+	fallback := filepath.Join(configDir, serversFileName)
+	if current == "" {
+		return fallback, nil
+	}
+	cfg, err := mcp.ReadConfig(current, nil)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return current, nil
+	case err != nil:
+		return "", fmt.Errorf("the servers file in use cannot be read, so an import cannot keep its entries: %w", err)
+	case cfg.Format == mcp.FormatOpenWorker:
+		return current, nil
+	}
+	return fallback, nil
+}
+
+// ImportTarget is where `openworker servers import --write` writes for the
+// app whose config dir is configDir ("" for the default,
+// <user config dir>/OpenWorker): current is the servers file its saved
+// settings name ("" for none), dest the file to write (importDest). The
+// error is for settings or a servers file that cannot be read.
+func ImportTarget(configDir string) (current, dest string, err error) {
+	paths, err := resolvePaths(configDir)
+	if err != nil {
+		return "", "", err
+	}
+	s, err := LoadSettings(paths.Settings)
+	if err != nil {
+		return "", "", err
+	}
+	dest, err = importDest(s.ServersPath, paths.ConfigDir)
+	return s.ServersPath, dest, err
+}
+
+// UseServersFile saves path as the servers file of the settings in
+// configDir ("" for the default): the app uses it from its next start
+// (a running app keeps the file it has until Settings are saved).
+// The other settings are kept as saved.
+func UseServersFile(configDir, path string) error {
+	paths, err := resolvePaths(configDir)
+	if err != nil {
+		return err
+	}
+	return saveServersPath(paths.Settings, path)
+}
+
+// saveServersPath changes only the servers file of the settings saved at
+// file; a settings file that cannot be read is not written over.
+func saveServersPath(file, servers string) error {
+	s, err := LoadSettings(file)
+	if err != nil {
+		return err
+	}
+	s.ServersPath = servers
+	return SaveSettings(file, s)
+}
+
+// FindServerConfigs lists the config files of other MCP clients (Claude
+// Desktop, Cursor, VS Code, Windsurf, Cline, Roo Code, Amazon Q) that
+// exist at their default locations for this user (HOME, and APPDATA or
+// XDG_CONFIG_HOME, as mcp.ClientConfigs reads them), each with its number
+// of servers or why it cannot be read. Nothing is asked and nothing is
+// written.
+func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil, fmt.Errorf("find the home folder: %w", err)
+	}
+	a.mu.Lock()
+	inUse := a.settings.ServersPath
+	a.mu.Unlock()
+	out := []FoundServerConfig{}
+	for _, cc := range mcp.ClientConfigs(runtime.GOOS, home, os.Getenv) {
+		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		f := FoundServerConfig{Client: cc.Client, Path: cc.Path, Format: cc.Format, InUse: cc.Path == inUse}
+		if cfg, err := mcp.ReadConfig(cc.Path, &mcp.ConfigOptions{Format: mcp.ConfigFormat(cc.Format)}); err != nil {
+			f.Error = err.Error()
+		} else {
+			f.Servers = len(cfg.Entries)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// ChooseImportFile asks for any MCP config file to import with the native
+// picker, starting in the home folder, and returns its path ("" when the
+// person cancels). Nothing is read or written.
+func (a *App) ChooseImportFile() (string, error) {
+	if a.dialogs == nil {
+		return "", errors.New("no file picker is available")
+	}
+	home, _ := os.UserHomeDir()
+	return a.dialogs.ChooseFile("Choose an MCP config file to import", home)
+}
+
+// PreviewImport plans importing the config file at path (any format
+// mcp.ReadConfig reads) into the app's servers file: what each entry
+// becomes (namespace, transport, command or URL without secrets, where it
+// runs, what is ignored and why, why an entry is skipped), where it is
+// written and the Digest ApplyImport needs. Nothing is asked: an entry
+// that needs an input or an unset environment variable is imported with
+// its reference (Settings asks for inputs afterwards). Nothing is written.
+func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
+	plan, _, err := a.planImport(path)
+	return plan, err
+}
+
+// ApplyImport plans the import of path again and writes it only when the
+// plan is the one previewed (its Digest equals digest; otherwise the file
+// or the servers file changed since the preview, and nothing is written).
+// The servers file before is kept as DEST.bak. Settings then use the
+// written file (saved, and applied at once: new chats get its providers;
+// open chats keep theirs). A plan that adds nothing writes nothing.
+func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
+	a.importMu.Lock()
+	defer a.importMu.Unlock()
+	plan, current, err := a.planImport(path)
+	if err != nil {
+		return SettingsView{}, err
+	}
+	if plan.Digest != digest {
+		return SettingsView{}, fmt.Errorf("the file changed since the preview (%s or the servers file %s); look again before importing", plan.From, plan.Dest)
+	}
+	if plan.Added() == 0 {
+		return a.GetSettings()
+	}
+	// Written and applied under a.mu: the live reload of the file this
+	// write causes comes after, finds the providers as applied here and
+	// says nothing new (rewatchServersLocked).
+	a.mu.Lock()
+	if a.settings.ServersPath != current {
+		a.mu.Unlock()
+		return SettingsView{}, errors.New("the servers file of Settings changed since the preview; look again before importing")
+	}
+	if err := plan.Write(); err != nil {
+		a.mu.Unlock()
+		return SettingsView{}, err
+	}
+	a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
+	saveErr := saveServersPath(a.paths.Settings, plan.Dest)
+	a.settings.ServersPath = plan.Dest
+	_ = a.applyServersLocked() // its error is in the view
+	if current != plan.Dest {
+		a.rewatchServersLocked()
+	}
+	dir := a.coworkersDir()
+	v := a.viewLocked()
+	a.mu.Unlock()
+	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+	if saveErr != nil {
+		return v, fmt.Errorf("the servers were added to %s and are in use, but the settings could not be saved, so the next start uses the old servers file: %w", plan.Dest, saveErr)
+	}
+	return v, nil
+}
+
+// planImport reads path and plans its import into the app's servers file;
+// current is the servers file in use when planned.
+func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
+	if path == "" {
+		return nil, "", errors.New("no file to import: choose one")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, "", err
+	}
+	a.mu.Lock()
+	current, configDir := a.settings.ServersPath, a.paths.ConfigDir
+	a.mu.Unlock()
+	from, err := mcp.ReadConfig(abs, nil) // Inputs nil: nothing is asked
+	if err != nil {
+		return nil, current, err
+	}
+	dest, err := importDest(current, configDir)
+	if err != nil {
+		return nil, current, err
+	}
+	kept, err := mcp.ImportKept(current, dest)
+	if err != nil {
+		return nil, current, err
+	}
+	plan, err := mcp.PlanImport(from, kept, dest)
+	return plan, current, err
+}
