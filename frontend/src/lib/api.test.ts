@@ -28,10 +28,18 @@ describe("api wrappers", () => {
   });
 
   it("turn null lists into empty ones", async () => {
-    const b = { Sessions: vi.fn(async () => null), PendingApprovals: vi.fn(async () => null) } as unknown as Backend;
+    const b = { Sessions: vi.fn(async () => null), PendingApprovals: vi.fn(async () => null), FindServerConfigs: vi.fn(async () => null) } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.sessions()).resolves.toEqual([]);
     await expect(api.pendingApprovals()).resolves.toEqual([]);
+    await expect(api.findServerConfigs()).resolves.toEqual([]);
+  });
+
+  it("passes the previewed digest to ApplyImport", async () => {
+    const b = { ApplyImport: vi.fn(async () => ({ settings: { servers_path: "/s.json" } })) } as unknown as Backend;
+    const api = makeApi(b, () => () => {});
+    await expect(api.applyImport("/c.json", "sha256:ab")).resolves.toEqual({ settings: { servers_path: "/s.json" } });
+    expect(b.ApplyImport).toHaveBeenCalledWith("/c.json", "sha256:ab");
   });
 
   it("subscribes through the given function", () => {

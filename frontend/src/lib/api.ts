@@ -4,8 +4,8 @@
 import * as Bindings from "../wailsjs/go/app/App";
 import { EventsOn, BrowserOpenURL } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, CoworkerList, Decision, Invocation, JournalSession, Outcome, PendingApproval,
-  SessionDetail, Settings, SettingsView, TurnResult,
+  AppInfo, ChatInfo, CoworkerList, Decision, FoundServerConfig, ImportPlan, Invocation, JournalSession, Outcome,
+  PendingApproval, SessionDetail, Settings, SettingsView, TurnResult,
 } from "./types";
 import type { AppEventName } from "./events";
 
@@ -56,6 +56,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     deleteApiKey: (provider: string) => call<SettingsView>(() => b.DeleteAPIKey(provider)),
     chooseServersFile: () => call<string>(() => b.ChooseServersFile()),
     setServerInput: (id: string, value: string) => call<SettingsView>(() => b.SetServerInput(id, value)),
+    findServerConfigs: async () => (await call<FoundServerConfig[] | null>(() => b.FindServerConfigs())) ?? [],
+    chooseImportFile: () => call<string>(() => b.ChooseImportFile()),
+    previewImport: (path: string) => call<ImportPlan>(() => b.PreviewImport(path)),
+    applyImport: (path: string, digest: string) => call<SettingsView>(() => b.ApplyImport(path, digest)),
     on: subscribe,
   };
 }

@@ -3,7 +3,7 @@
 // only name fields that the Go structs have, as the generated Wails models
 // (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
 // field renamed or removed in Go fails svelte-check here, naming the field.
-import type { app, consent, harness, journal } from "../wailsjs/go/models";
+import type { app, consent, harness, journal, mcp } from "../wailsjs/go/models";
 import type * as T from "./types";
 
 /** The data fields of a generated class (its methods left out). */
@@ -31,10 +31,13 @@ export const typesMatchGo: [
   Covers<app.Settings, T.Settings>,
   Covers<app.SettingsView, T.SettingsView>,
   Covers<app.ServerInput, T.ServerInput>,
+  Covers<app.FoundServerConfig, T.FoundServerConfig>,
+  Covers<mcp.ImportItem, T.ImportItem>,
+  Covers<mcp.ImportPlan, T.ImportPlan>,
   Covers<journal.Session, T.JournalSession>,
   Covers<journal.Invocation, T.Invocation>,
   Covers<journal.Turn, T.JournalTurn>,
   Covers<journal.Approval, T.Approval>,
   Covers<journal.Message, T.JournalMessage>,
   Covers<journal.SessionDetail, T.SessionDetail>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

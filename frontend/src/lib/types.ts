@@ -217,6 +217,55 @@ export interface ServerInput {
   answered: boolean;
 }
 
+/** Another MCP client's config file at its default place (Go: app.FoundServerConfig). */
+export interface FoundServerConfig {
+  client: string;
+  path: string;
+  format: string;
+  /** Its server entries, readable or not. */
+  servers: number;
+  /** Why it cannot be imported at all (file:line:col and the fix); "" when it reads. */
+  error: string;
+  in_use: boolean;
+}
+
+/** What importing one entry does (docs/servers.md#import). */
+export type ImportAction = "add" | "same" | "skip";
+
+/** One entry of the file being imported, as it becomes (Go: mcp.ImportItem). */
+export interface ImportItem {
+  name: string;
+  line: number;
+  namespace: string;
+  transport: string;
+  /** The command line, or the URL without credentials or query. */
+  target: string;
+  /** Names of its environment variables and headers; values are never sent. */
+  env_keys: string[] | null;
+  /** PLACEMENT_LOCAL or the remote host; "" when the entry cannot be read. */
+  placement: string;
+  disabled: boolean;
+  /** Ids of the ${input:ID} it asks for (in Settings, after the import). */
+  inputs: string[] | null;
+  action: ImportAction;
+  /** For "skip": the reason and the fix. */
+  why: string;
+  notices: string[] | null;
+}
+
+/** What an import would write (Go: mcp.ImportPlan); nothing is written until ApplyImport. */
+export interface ImportPlan {
+  from: string;
+  format: string;
+  dest: string;
+  /** Entries of the servers file in use, kept as they are. */
+  kept: number;
+  items: ImportItem[] | null;
+  notices: string[] | null;
+  /** Passed back to ApplyImport: it writes only the plan previewed. */
+  digest: string;
+}
+
 export interface JournalSession {
   id: string;
   coworker: string;

@@ -262,6 +262,28 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class FoundServerConfig {
+	    client: string;
+	    path: string;
+	    format: string;
+	    servers: number;
+	    error: string;
+	    in_use: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FoundServerConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.path = source["path"];
+	        this.format = source["format"];
+	        this.servers = source["servers"];
+	        this.error = source["error"];
+	        this.in_use = source["in_use"];
+	    }
+	}
 	
 	
 	export class PendingApproval {
@@ -897,6 +919,87 @@ export namespace journal {
 		}
 	}
 	
+
+}
+
+export namespace mcp {
+	
+	export class ImportItem {
+	    name: string;
+	    line: number;
+	    namespace: string;
+	    transport: string;
+	    target: string;
+	    env_keys: string[];
+	    placement: string;
+	    disabled: boolean;
+	    inputs: string[];
+	    action: string;
+	    why: string;
+	    notices: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.line = source["line"];
+	        this.namespace = source["namespace"];
+	        this.transport = source["transport"];
+	        this.target = source["target"];
+	        this.env_keys = source["env_keys"];
+	        this.placement = source["placement"];
+	        this.disabled = source["disabled"];
+	        this.inputs = source["inputs"];
+	        this.action = source["action"];
+	        this.why = source["why"];
+	        this.notices = source["notices"];
+	    }
+	}
+	export class ImportPlan {
+	    from: string;
+	    format: string;
+	    dest: string;
+	    kept: number;
+	    items: ImportItem[];
+	    notices: string[];
+	    digest: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportPlan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.format = source["format"];
+	        this.dest = source["dest"];
+	        this.kept = source["kept"];
+	        this.items = this.convertValues(source["items"], ImportItem);
+	        this.notices = source["notices"];
+	        this.digest = source["digest"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
