@@ -142,9 +142,11 @@ func (a *App) ChooseImportFile() (string, error) {
 // mcp.ReadConfig reads) into the app's servers file: what each entry
 // becomes (namespace, transport, command or URL without secrets, where it
 // runs, what is ignored and why, why an entry is skipped), where it is
-// written and the Digest ApplyImport needs. Nothing is asked: an entry
-// that needs an input or an unset environment variable is imported with
-// its reference (Settings asks for inputs afterwards). Nothing is written.
+// written and the Digest ApplyImport needs. An entry in a namespace of
+// the app's own tools (device, notification) is skipped, naming it
+// (mcp.PlanImportInto). Nothing is asked: an entry that needs an input or
+// an unset environment variable is imported with its reference (Settings
+// asks for inputs afterwards). Nothing is written.
 func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
 	plan, _, err := a.planImport(path)
 	return plan, err
@@ -223,6 +225,6 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, current, err
 	}
-	plan, err := mcp.PlanImport(from, kept, dest)
+	plan, err := mcp.PlanImportInto(from, kept, dest, mcp.TakenNamespaces(a.reg))
 	return plan, current, err
 }

@@ -293,6 +293,14 @@ func TestImportIntoTheApp(t *testing.T) {
 		t.Errorf("dev after the second import: %v", err)
 	}
 
+	// A server named like the app's own tools could never load: skipped.
+	own := filepath.Join(home, "own.json")
+	os.WriteFile(own, []byte(`{"mcpServers": {"test": {"command": "other-echo"}}}`), 0o600)
+	if plan, err := e.app.PreviewImport(own); err != nil || plan.Added() != 0 ||
+		!strings.Contains(planItem(t, plan, "test").Why, "built-in tools such as test.echo") {
+		t.Errorf("a server in the namespace of a native tool: %+v, %v", plan, err)
+	}
+
 	// The same file again adds nothing and writes nothing.
 	plan, err = e.app.PreviewImport(f.vscode)
 	if err != nil || plan.Added() != 0 {

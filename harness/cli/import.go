@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -78,7 +77,7 @@ never their values.`,
 			if err != nil {
 				return badInput(err)
 			}
-			plan, err := mcp.PlanImportInto(from, current, home.Dest, takenNamespaces(reg))
+			plan, err := mcp.PlanImportInto(from, current, home.Dest, mcp.TakenNamespaces(reg))
 			if err != nil {
 				return badInput(err)
 			}
@@ -125,21 +124,6 @@ never their values.`,
 	imp.Flags().BoolVar(&asJSON, "json", false, "print the plan as JSON")
 	cmd.AddCommand(imp)
 	return cmd
-}
-
-// takenNamespaces are the namespaces the binary's registry holds before
-// any servers file: what they are, for mcp.PlanImportInto.
-func takenNamespaces(reg *tool.Registry) map[string]string {
-	taken := map[string]string{}
-	for _, s := range reg.Servers() {
-		taken[s.Namespace] = "the built-in MCP provider " + strconv.Quote(s.Namespace)
-	}
-	for _, d := range reg.Descriptors() {
-		if ns, _, err := tool.SplitName(d.Name); err == nil {
-			taken[ns] = "the namespace of built-in tools such as " + d.Name
-		}
-	}
-	return taken
 }
 
 // listClientConfigs prints the other clients' config files that exist.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/openworker/desktop/harness/tool"
@@ -92,6 +93,23 @@ func (p *ImportPlan) Added() int {
 // plan is then nil and nothing can be lost.
 func PlanImport(from, current *Config, dest string) (*ImportPlan, error) {
 	return PlanImportInto(from, current, dest, nil)
+}
+
+// TakenNamespaces are the namespaces reg holds before any servers file
+// (its MCP providers and the namespaces of its native tools), each with
+// what holds it: the taken argument of PlanImportInto for a binary whose
+// base registry is reg.
+func TakenNamespaces(reg *tool.Registry) map[string]string {
+	taken := map[string]string{}
+	for _, s := range reg.Servers() {
+		taken[s.Namespace] = "the built-in MCP provider " + strconv.Quote(s.Namespace)
+	}
+	for _, d := range reg.Descriptors() {
+		if ns, _, err := tool.SplitName(d.Name); err == nil {
+			taken[ns] = "the namespace of built-in tools such as " + d.Name
+		}
+	}
+	return taken
 }
 
 // PlanImportInto is PlanImport for a binary whose registry already has
