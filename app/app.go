@@ -53,6 +53,7 @@ type App struct {
 	keychainErr      error            // the keychain could not be read
 	serversLoaded    string           // the servers.json whose providers are in use
 	serversErr       error            // the last problem reading it, or nil
+	serversWhole     bool             // serversErr is about the whole file (nothing of it was read)
 	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
 	serversWatcher   *dirWatcher
 	rtErr            error    // why rt is nil

@@ -176,8 +176,8 @@ func TestServersFileLiveReload(t *testing.T) {
 	if _, err := e.app.OpenChat("dev2"); err != nil {
 		t.Errorf("a broken servers.json dropped the providers in use: %v", err)
 	}
-	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:") {
-		t.Errorf("ServersError = %q; want the file and line", v.ServersError)
+	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:") || !v.ServersUnreadable {
+		t.Errorf("ServersError = %q, unreadable %v; want the file and line, and the whole file named unreadable", v.ServersError, v.ServersUnreadable)
 	}
 
 	// One bad entry disables only its provider: device2 stays, device is
@@ -192,8 +192,8 @@ func TestServersFileLiveReload(t *testing.T) {
 	if _, err := e.app.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), servers+`:2:3`) {
 		t.Errorf("dev with its provider broken: %v; want the entry's file and line", err)
 	}
-	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:3") || len(v.ServersNotices) != 1 || !strings.Contains(v.ServersNotices[0], `unknown key "comand"`) {
-		t.Errorf("ServersError = %q, notices %q", v.ServersError, v.ServersNotices)
+	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:3") || v.ServersUnreadable || len(v.ServersNotices) != 1 || !strings.Contains(v.ServersNotices[0], `unknown key "comand"`) {
+		t.Errorf("ServersError = %q, unreadable %v, notices %q", v.ServersError, v.ServersUnreadable, v.ServersNotices)
 	}
 
 	v, _ := e.app.GetSettings()

@@ -43,7 +43,7 @@ func (a *App) applyServersLocked() error {
 		warn := func(err error) { a.log.Warn("servers file input", "path", path, "err", err) }
 		c, err := mcp.ReadConfig(path, &mcp.ConfigOptions{Inputs: mcp.KeychainInputs(nil, warn)})
 		if err != nil {
-			a.serversErr = err
+			a.serversErr, a.serversWhole = err, true
 			if a.serversLoaded == "" && a.serversCfg == nil {
 				// Nothing of a servers file is in use yet: say why its
 				// providers are missing when a coworker names one.
@@ -59,7 +59,7 @@ func (a *App) applyServersLocked() error {
 	if cfg != nil {
 		err = errors.Join(cfg.Err(), err)
 	}
-	a.serversErr = err
+	a.serversErr, a.serversWhole = err, false
 	return err
 }
 

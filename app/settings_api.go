@@ -30,6 +30,11 @@ type SettingsView struct {
 	// column and fix), or "": the providers in use stay until it is fixed.
 	// A problem of one entry disables only that provider.
 	ServersError string `json:"servers_error"`
+	// ServersUnreadable says ServersError is about the whole file (it
+	// could not be read, so the providers in use stay as they were);
+	// otherwise it is about entries, each of which disables only its
+	// provider.
+	ServersUnreadable bool `json:"servers_unreadable"`
 	// ServersNotices are what the servers file as read ignored or
 	// changed, each "PATH:LINE: ..." (docs/servers.md).
 	ServersNotices []string `json:"servers_notices"`
@@ -63,7 +68,7 @@ func (a *App) viewLocked() SettingsView {
 		v.ModelWarning = modelUnreachable(a.modelBaseURL)
 	}
 	if a.serversErr != nil {
-		v.ServersError = a.serversErr.Error()
+		v.ServersError, v.ServersUnreadable = a.serversErr.Error(), a.serversWhole
 	}
 	if a.serversCfg != nil {
 		v.ServersNotices = a.serversCfg.AllNotices()

@@ -204,6 +204,7 @@ export interface SettingsView {
   settings_file: string;
   servers_loaded: string;
   servers_error: string;
+  servers_unreadable: boolean;
   /** What the servers file as read ignored or changed, each "PATH:LINE: ..." (docs/servers.md). */
   servers_notices: string[] | null;
   /** The ${input:ID} of the servers file in use; answers live in the OS keychain. */

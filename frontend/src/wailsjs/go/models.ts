@@ -405,6 +405,7 @@ export namespace app {
 	    settings_file: string;
 	    servers_loaded: string;
 	    servers_error: string;
+	    servers_unreadable: boolean;
 	    servers_notices: string[];
 	    server_inputs: ServerInput[];
 	
@@ -424,6 +425,7 @@ export namespace app {
 	        this.settings_file = source["settings_file"];
 	        this.servers_loaded = source["servers_loaded"];
 	        this.servers_error = source["servers_error"];
+	        this.servers_unreadable = source["servers_unreadable"];
 	        this.servers_notices = source["servers_notices"];
 	        this.server_inputs = this.convertValues(source["server_inputs"], ServerInput);
 	    }
