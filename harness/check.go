@@ -40,14 +40,21 @@ type CheckReport struct {
 // and Col say where (Line 0 for the whole file); Message is the whole
 // error, Reason the same without the position, Fix what to change.
 type CheckedServer struct {
-	Namespace string `json:"namespace,omitempty"` // "" when the whole file could not be read
-	Source    string `json:"source"`
-	File      string `json:"file,omitempty"`
-	Line      int    `json:"line,omitempty"`
-	Col       int    `json:"col,omitempty"`
-	Message   string `json:"message"`
-	Reason    string `json:"reason,omitempty"`
-	Fix       string `json:"fix,omitempty"`
+	Namespace string `json:"namespace,omitempty"` // "" when the whole file could not be read (or none could be derived)
+	// Name is the server's name as written when it is not Namespace.
+	Name string `json:"name,omitempty"`
+	// Entry is true for an entry, false for the whole file.
+	Entry bool `json:"entry"`
+	// Label names it for people: `servers entry "a b" (namespace a_b)`,
+	// `servers file PATH`.
+	Label   string `json:"label"`
+	Source  string `json:"source"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+	Reason  string `json:"reason,omitempty"`
+	Fix     string `json:"fix,omitempty"`
 }
 
 // CheckedCoworker is one bundle that loaded and resolved.
@@ -136,7 +143,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 		}
 	})
 	for _, b := range g.reg.Broken() {
-		cs := CheckedServer{Namespace: b.Namespace, Source: b.Source, Message: b.Err.Error(), Reason: b.Err.Error()}
+		cs := CheckedServer{Namespace: b.Namespace, Name: b.Name, Entry: !b.WholeFile(), Label: b.Label(), Source: b.Source, Message: b.Err.Error(), Reason: b.Err.Error()}
 		if e, ok := jsonfile.AsError(b.Err); ok {
 			cs.File, cs.Line, cs.Col, cs.Reason, cs.Fix = e.File, e.Line, e.Col, e.Msg, e.Fix
 		}
@@ -186,13 +193,17 @@ func providerFix(reg *tool.Registry, ns string) string {
 		return fmt.Sprintf("fix the entry of MCP provider %q at %s (the message says what to change), or remove it from tools.json", ns, b.Source)
 	}
 	for _, b := range reg.Broken() {
-		if b.Namespace == "" {
+		if b.WholeFile() {
 			return fmt.Sprintf("fix the servers file %s (the message says where), or remove %q from tools.json", b.Source, ns)
 		}
 	}
 	where := "where it is registered"
-	if srv, ok := reg.Server(ns); ok && srv.Source != "" {
+	srv, ok := reg.Server(ns)
+	if ok && srv.Source != "" {
 		where = srv.Source
+	}
+	if ok && srv.URL != "" {
+		return fmt.Sprintf("MCP provider %q did not answer: check that the server at its URL is running and reachable from this computer, and its URL and headers at %s", ns, where)
 	}
 	return fmt.Sprintf("MCP provider %q did not start or list its tools: check its command, arguments and environment at %s, or run that command by hand to see why", ns, where)
 }

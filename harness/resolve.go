@@ -13,6 +13,7 @@ import (
 	"github.com/gowebpki/jcs"
 	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
@@ -92,6 +93,10 @@ type ResolveError struct {
 	// Fix is what to change, when the resolver knows better than the
 	// generic advice (a name the model cannot take); "" otherwise.
 	Fix string
+	// StartFailed is set when Provider is registered but did not start or
+	// list its tools: a runtime failure (`openworker run` exits 1), not a
+	// bad bundle or servers-file entry (docs/cli.md#exit-codes).
+	StartFailed bool
 }
 
 // nameFix is the advice for an explicitly selected name that cannot be
@@ -218,7 +223,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		c, err := catalog(ns)
 		if err != nil {
 			e := resolveErr(b, ns, err.Error())
-			e.Provider = ns
+			e.Provider, e.StartFailed = ns, true
 			return nil, e
 		}
 		remote := make([]string, 0, len(c))
@@ -245,7 +250,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		case reg.IsNative(ns):
 			t, d, ok := reg.Tool(name)
 			if !ok {
-				return nil, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(reg, ns))))
+				return nil, shadowedErr(reg, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(reg, ns)))), ns)
 			}
 			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
@@ -270,7 +275,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			c, err := catalog(ns)
 			if err != nil {
 				e := resolveErr(b, name, err.Error())
-				e.Provider = ns
+				e.Provider, e.StartFailed = ns, true
 				return nil, e
 			}
 			r, ok := c[remote]
@@ -279,7 +284,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 				for n := range c {
 					listed = append(listed, ns+"."+n)
 				}
-				return nil, resolveErr(b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(listed)))
+				return nil, shadowedErr(reg, resolveErr(b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(listed))), ns)
 			}
 			srv, _ := reg.Server(ns)
 			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Placement: srv.Placement(), Descriptor: r.Descriptor(ns).WithDefaults()}
@@ -353,11 +358,37 @@ func unavailable(reg *tool.Registry, ns string) (string, bool) {
 		return fmt.Sprintf("which is disabled: its entry in the servers file is broken: %v", b.Err), true
 	}
 	for _, b := range reg.Broken() {
-		if b.Namespace == "" {
+		if b.WholeFile() {
 			return fmt.Sprintf("which is not registered: the servers file could not be read, so none of its providers are: %v", b.Err), true
 		}
 	}
 	return "", false
+}
+
+// shadowedErr adds the real cause to e, an error about a tool missing from
+// the working namespace ns, when an entry of the servers file wanted ns
+// too and was refused (it is the binary's own: docs/servers.md#namespaces):
+// the tool is most likely that entry's.
+func shadowedErr(reg *tool.Registry, e *ResolveError, ns string) *ResolveError {
+	for _, b := range reg.Broken() {
+		if b.Namespace != ns || b.WholeFile() {
+			continue
+		}
+		e.Msg += fmt.Sprintf("; the servers file's entry %q, which may hold that tool, could not take the namespace: %v", nameOf(b), b.Err)
+		if je, ok := jsonfile.AsError(b.Err); ok && je.Fix != "" {
+			e.Fix = je.Fix
+		}
+		return e
+	}
+	return e
+}
+
+// nameOf is the name of a broken entry as written.
+func nameOf(b tool.BrokenMCP) string {
+	if b.Name != "" {
+		return b.Name
+	}
+	return b.Namespace
 }
 
 // providersOf lists the registered MCP namespaces a selection names: its

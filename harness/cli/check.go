@@ -58,16 +58,20 @@ version 1) whose name the rule refuses is left out with a warning.`,
 				if n := len(rep.BrokenServers); n > 0 {
 					b := rep.BrokenServers[0]
 					where := b.Source
-					if b.File != "" {
-						where = fmt.Sprintf("%s:%d:%d", b.File, b.Line, b.Col)
-					}
 					switch {
-					case b.Namespace == "":
+					case b.File != "" && b.Line > 0:
+						where = fmt.Sprintf("%s:%d:%d", b.File, b.Line, b.Col)
+					case b.File != "":
+						where = b.File
+					}
+					entry := strings.TrimPrefix(b.Label, "servers ")
+					switch {
+					case !b.Entry:
 						msg += "; the servers file cannot be read (" + where + ")"
 					case n == 1:
-						msg += fmt.Sprintf("; the servers file's entry %q is broken (%s)", b.Namespace, where)
+						msg += fmt.Sprintf("; the servers file's %s is broken (%s)", entry, where)
 					default:
-						msg += fmt.Sprintf("; %d entries of the servers file are broken, the first %q (%s)", n, b.Namespace, where)
+						msg += fmt.Sprintf("; %d entries of the servers file are broken, the first %s (%s)", n, strings.TrimPrefix(entry, "entry "), where)
 					}
 				}
 				return &exitError{ExitUsage, errors.New(msg)}
@@ -119,13 +123,12 @@ func printCheck(w io.Writer, rep *harness.CheckReport) {
 		fmt.Fprintf(w, "notice  %s\n", n)
 	}
 	for _, s := range rep.BrokenServers {
-		what := fmt.Sprintf("servers entry %q", s.Namespace)
-		if s.Namespace == "" {
-			what = "servers file " + s.Source
-		}
-		fmt.Fprintf(w, "broken  %s\n          %s\n", what, s.Message)
-		if s.Namespace != "" {
+		fmt.Fprintf(w, "broken  %s\n          %s\n", s.Label, s.Message)
+		switch {
+		case s.Entry && s.Namespace != "":
 			fmt.Fprintf(w, "          provider %q is disabled; bundles that do not use it are checked as usual\n", s.Namespace)
+		case s.Entry:
+			fmt.Fprintf(w, "          this entry gives no provider; the others are checked as usual\n")
 		}
 	}
 	for _, f := range rep.Skipped {

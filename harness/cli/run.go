@@ -79,7 +79,7 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	provider := so.Model
 	s, err := rt.NewSession(ctx, f.coworker, so)
 	if err != nil {
-		return badInput(err)
+		return sessionErr(err)
 	}
 	defer s.Close()
 	fmt.Fprintf(c.stderr, "session %s with %s via %s\n", s.ID(), f.coworker, provider.Describe())
@@ -104,6 +104,18 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	default:
 		return fmt.Errorf("the turn %s: %s (session %s)", res.Status, res.Reason, s.ID())
 	}
+}
+
+// sessionErr is the exit of a session that did not open: 1 when an MCP
+// provider the bundle uses did not start or list its tools (a runtime
+// failure), else 2 (a broken bundle, a bad servers-file entry it uses, an
+// unknown coworker; docs/cli.md#exit-codes).
+func sessionErr(err error) error {
+	var re *harness.ResolveError
+	if errors.As(err, &re) && re.StartFailed {
+		return &exitError{ExitFailure, err}
+	}
+	return badInput(err)
 }
 
 // openRuntime checks the flags shared by run and serve, builds the model

@@ -61,7 +61,7 @@ func (c *config) warnServers(cfg *mcp.Config, err error) {
 	}
 	for _, e := range cfg.Entries {
 		if e.Err != nil && !e.Disabled {
-			fmt.Fprintf(c.stderr, "openworker: servers: %v\n  provider %q is disabled; bundles that do not use it still run\n", e.Err, nonEmpty(e.Server.Namespace, e.Name))
+			fmt.Fprintf(c.stderr, "openworker: servers: %v\n  %s is disabled; bundles that do not use it still run\n", e.Err, e.Label())
 		}
 	}
 }

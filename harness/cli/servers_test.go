@@ -56,7 +56,7 @@ func TestCheckClientConfig(t *testing.T) {
 		"notice  " + servers + `:2: top-level key "preferences" is ignored`,
 		"notice  " + servers + `:4: server "core.dev" gets the namespace "core_dev"`,
 		`"autoApprove" of server "core.dev" is ignored: approvals are asked in OpenWorker`,
-		`broken  servers entry "awslabs_broken"`,
+		`broken  servers entry "awslabs.broken" (namespace awslabs_broken)`,
 		servers + `:5:5: server "awslabs.broken" has neither "command" nor "url"`,
 		"ok      notify",
 		"ok      sysinfo",
@@ -67,7 +67,7 @@ func TestCheckClientConfig(t *testing.T) {
 			t.Errorf("check printed:\n%s\nwant it to contain %q", out, want)
 		}
 	}
-	if !strings.Contains(stderr.String(), "1 of 3 coworker bundles") || !strings.Contains(stderr.String(), `the servers file's entry "awslabs_broken" is broken (`+servers+":5:5)") {
+	if !strings.Contains(stderr.String(), "1 of 3 coworker bundles") || !strings.Contains(stderr.String(), `the servers file's entry "awslabs.broken" (namespace awslabs_broken) is broken (`+servers+":5:5)") {
 		t.Errorf("stderr = %q", stderr.String())
 	}
 

@@ -102,6 +102,9 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, notExistError(fmt.Sprintf("servers file %s does not exist; check the --servers path, or write one like {\"servers\": {}}", path))
 	}
+	if _, ok := jsonfile.AsError(err); ok { // it names the file already
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("servers file: %w", err)
 	}
@@ -126,8 +129,17 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	}
 	cfg := &Config{Path: path, Format: format}
 	list := root.Get(spec.root)
+	other := map[string]string{"servers": "mcpServers", "mcpServers": "servers"}[spec.root]
+	if f := root.Field(other); list == nil && f != nil {
+		return nil, f.Err(path, fmt.Sprintf("the %s format lists its servers under %q, and this file has %q instead", spec.label, spec.root, other),
+			"name the format of this file with --format, or leave --format out to detect it")
+	}
 	if list == nil {
-		return nil, root.Err(fmt.Sprintf("no %q object (the %s format lists its servers there)", spec.root, spec.label), rootFix(spec))
+		// The format is known (from the file's name or --format): a file
+		// without a server list names none, as a new Claude Desktop
+		// user's file with only "preferences".
+		cfg.Notices = append(cfg.Notices, fmt.Sprintf("%s:%d: this %s file names no MCP servers (it has no %q object): nothing is registered from it", path, root.Line, spec.label, spec.root))
+		list = &jsonfile.Node{Kind: jsonfile.Object, File: path, Path: spec.root, Line: root.Line, Col: root.Col}
 	}
 	if err := list.Expect(jsonfile.Object); err != nil {
 		return nil, err
@@ -149,13 +161,14 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	}
 	rd.x.input = rd.input
 	if spec.inputs {
-		if err := rd.readInputs(root.Get("inputs")); err != nil {
-			return nil, err
-		}
+		cfg.Notices = append(cfg.Notices, rd.readInputs(root.Get("inputs"))...)
 	}
 	seen := map[string]int{}
 	for _, f := range list.Fields {
 		cfg.Entries = append(cfg.Entries, rd.entry(f, seen))
+	}
+	if spec.inputs {
+		cfg.Notices = append(cfg.Notices, rd.unusedInputNotices(list)...)
 	}
 	return cfg, nil
 }
@@ -163,10 +176,10 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 // detectFormat names the format of a file from its name (byPath, when its
 // content agrees) or from its content.
 func detectFormat(path string, root *jsonfile.Node, byPath ConfigFormat) (ConfigFormat, error) {
-	if byPath != "" && root.Get(specs[byPath].root) != nil {
-		return byPath, nil
-	}
 	servers, eco := root.Field("servers"), root.Field("mcpServers")
+	if byPath != "" && (root.Get(specs[byPath].root) != nil || servers == nil && eco == nil) {
+		return byPath, nil // a file without a server list names none (ReadConfig)
+	}
 	switch {
 	case servers != nil && eco != nil:
 		return "", eco.Err(path, `both "servers" and "mcpServers" are present`, "keep one of them, or name the format (--format)")
@@ -185,14 +198,8 @@ func detectFormat(path string, root *jsonfile.Node, byPath ConfigFormat) (Config
 		}
 		return FormatOpenWorker, nil
 	}
-	return "", root.Err(`no "servers" or "mcpServers" object`, `write {"servers": {"NAMESPACE": {"transport": "stdio", "command": "..."}}}`)
-}
-
-func rootFix(spec *formatSpec) string {
-	if spec.product {
-		return `write {"servers": {"NAMESPACE": {"transport": "stdio", "command": "..."}}}`
-	}
-	return fmt.Sprintf(`write {%q: {"NAME": {"command": "..."}}}, or name another format (--format)`, spec.root)
+	return "", root.Err(`no "servers" or "mcpServers" object, so neither the file's name nor its content says which MCP client's file it is`,
+		`add the list of servers: OpenWorker's form {"servers": {"NAMESPACE": {"transport": "stdio", "command": "..."}}}, or the form most clients share {"mcpServers": {"NAME": {"command": "..."}}}; or name the format (--format)`)
 }
 
 // Servers splits the entries into the providers to register and the
@@ -208,17 +215,30 @@ func (c *Config) Servers() ([]tool.MCPServer, []tool.BrokenMCP) {
 			if e.Disabled {
 				continue
 			}
-			ns := e.Server.Namespace
-			if ns == "" {
-				ns = e.Name
-			}
-			broken = append(broken, tool.BrokenMCP{Namespace: ns, Source: e.Server.Source, Err: e.Err})
+			broken = append(broken, e.broken())
 		default:
 			servers = append(servers, e.Server)
 		}
 	}
 	return servers, broken
 }
+
+// broken is the record of an entry that cannot be used.
+func (e ConfigEntry) broken() tool.BrokenMCP {
+	ns := e.Server.Namespace
+	if ns == "" && e.Name != "" && tool.CheckNamespace(e.Name) == nil {
+		ns = e.Name
+	}
+	name := e.Name
+	if name == ns {
+		name = ""
+	}
+	return tool.BrokenMCP{Namespace: ns, Name: name, Source: e.Server.Source, Err: e.Err, Entry: true}
+}
+
+// Label names the entry for people: `servers entry "a b" (namespace
+// a_b)`, or `servers entry "x"` when the namespace is the name.
+func (e ConfigEntry) Label() string { return e.broken().Label() }
 
 // Err joins the errors of the entries that are not disabled, or nil.
 func (c *Config) Err() error {

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -16,15 +17,17 @@ import (
 
 // reader reads the entries of one file.
 type reader struct {
-	path    string
-	spec    *formatSpec
-	format  ConfigFormat
-	ctx     context.Context
-	ask     func(ctx context.Context, id, description string, password bool) (string, error)
-	inputs  map[string]*inputDef
-	answers map[string]string // asked once per read
-	x       *expander
-	cwdBase string // a relative cwd resolves against it
+	path   string
+	spec   *formatSpec
+	format ConfigFormat
+	ctx    context.Context
+	ask    func(ctx context.Context, id, description string, password bool) (string, error)
+	inputs map[string]*inputDef
+	// inputsErr is why no input can be asked: "inputs" is not an array.
+	inputsErr error
+	answers   map[string]string // asked once per read
+	x         *expander
+	cwdBase   string // a relative cwd resolves against it
 }
 
 // ConfigInput is an entry of a file's "inputs": a value asked of the
@@ -37,7 +40,8 @@ type ConfigInput struct {
 
 type inputDef struct {
 	ConfigInput
-	err error // why it cannot be asked (a type other than promptString)
+	line int   // where it is defined (the first definition of a repeated id)
+	err  error // why it cannot be asked: a type other than promptString, a bad field, a repeated id
 }
 
 // rawEntry is an entry as written: the templates of its values.
@@ -65,43 +69,113 @@ type kv struct {
 	v   tval
 }
 
-func (rd *reader) readInputs(n *jsonfile.Node) error {
+// readInputs reads the top-level "inputs" (docs/servers.md#inputs). A bad
+// definition never breaks the file: a problem of a definition with an id
+// is an error of the entries that use that id (d.err), and one that no
+// entry can refer to (no id) is a notice. It returns the notices.
+func (rd *reader) readInputs(n *jsonfile.Node) []string {
 	rd.inputs = map[string]*inputDef{}
 	if n == nil {
 		return nil
 	}
-	if err := n.Expect(jsonfile.Array); err != nil {
-		return err
+	if n.Kind != jsonfile.Array {
+		rd.inputsErr = fmt.Errorf(`the top-level "inputs" (line %d) must be an array of {"type": "promptString", "id": ..., "description": ...}, not %s`, n.Line, n.Kind)
+		return []string{fmt.Sprintf("%s:%d: %s; the entries that use ${input:...} cannot be used", rd.path, n.Line, rd.inputsErr)}
 	}
-	for _, it := range n.Items {
-		if err := it.Expect(jsonfile.Object); err != nil {
-			return err
+	var notices []string
+	for i, it := range n.Items {
+		if it.Kind != jsonfile.Object {
+			notices = append(notices, fmt.Sprintf("%s:%d: inputs[%d] is ignored: it must be an object like {\"type\": \"promptString\", \"id\": ..., \"description\": ...}, not %s", rd.path, it.Line, i, it.Kind))
+			continue
 		}
-		idn, err := it.Require("id", `give each input an "id", referenced as ${input:ID}`)
-		if err != nil {
-			return err
+		idn := it.Get("id")
+		if idn == nil || idn.Kind != jsonfile.String || idn.Str == "" {
+			why := `it has no "id"`
+			if idn != nil {
+				why = `its "id" is not a non-empty string`
+			}
+			notices = append(notices, fmt.Sprintf("%s:%d: inputs[%d] is ignored: %s, so no ${input:ID} can refer to it; give it one (\"id\": \"NAME\")", rd.path, it.Line, i, why))
+			continue
 		}
-		id, err := idn.AsString()
-		if err != nil {
-			return err
+		id := idn.Str
+		d := &inputDef{ConfigInput: ConfigInput{ID: id}, line: it.Line}
+		if prev := rd.inputs[id]; prev != nil {
+			prev.err = fmt.Errorf(`input %q is defined twice in "inputs" (lines %d and %d), so which one to ask is unclear: keep one of them`, id, prev.line, it.Line)
+			continue
 		}
-		d := &inputDef{ConfigInput: ConfigInput{ID: id}}
+		var problems []string
 		if v := it.Get("description"); v != nil {
-			d.Description, _ = v.AsString()
+			if v.Kind == jsonfile.String {
+				d.Description = v.Str
+			} else {
+				problems = append(problems, fmt.Sprintf(`its "description" must be a string, not %s`, v.Kind))
+			}
 		}
 		if v := it.Get("password"); v != nil {
-			d.Password, _ = v.AsBool()
+			if v.Kind == jsonfile.Bool {
+				d.Password = v.Bool
+			} else {
+				problems = append(problems, fmt.Sprintf(`its "password" must be true or false (without quotes), not %s`, v.Kind))
+			}
 		}
 		typ := "promptString"
 		if v := it.Get("type"); v != nil {
-			typ, _ = v.AsString()
+			if v.Kind == jsonfile.String {
+				typ = v.Str
+			} else {
+				problems = append(problems, fmt.Sprintf(`its "type" must be the string "promptString", not %s`, v.Kind))
+			}
 		}
-		if typ != "promptString" {
+		switch {
+		case len(problems) > 0:
+			d.err = fmt.Errorf("input %q (line %d) cannot be asked: %s", id, it.Line, strings.Join(problems, "; "))
+		case typ != "promptString":
 			d.err = fmt.Errorf(`input %q (line %d) is of type %q; OpenWorker asks only "promptString" inputs: make it {"type": "promptString", "id": %q, "description": ...}, or write the value itself`, id, it.Line, typ, id)
 		}
 		rd.inputs[id] = d
 	}
-	return nil
+	return notices
+}
+
+// unusedInputNotices names the definitions with a problem that no entry
+// uses (those that are used are errors of their entries).
+func (rd *reader) unusedInputNotices(list *jsonfile.Node) []string {
+	used := map[string]bool{}
+	var walk func(n *jsonfile.Node)
+	walk = func(n *jsonfile.Node) {
+		switch n.Kind {
+		case jsonfile.String:
+			for rest := n.Str; ; {
+				_, after, ok := strings.Cut(rest, "${input:")
+				if !ok {
+					break
+				}
+				id, tail, _ := strings.Cut(after, "}")
+				used[id], rest = true, tail
+			}
+		case jsonfile.Array:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		case jsonfile.Object:
+			for _, f := range n.Fields {
+				walk(f.Value)
+			}
+		}
+	}
+	walk(list)
+	ids := make([]string, 0, len(rd.inputs))
+	for id, d := range rd.inputs {
+		if d.err != nil && !used[id] {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return rd.inputs[ids[i]].line < rd.inputs[ids[j]].line })
+	var out []string
+	for _, id := range ids {
+		out = append(out, fmt.Sprintf("%s:%d: %v (no entry uses it)", rd.path, rd.inputs[id].line, rd.inputs[id].err))
+	}
+	return out
 }
 
 // input answers ${input:ID}, asking at most once per read.
@@ -110,6 +184,9 @@ func (rd *reader) input(id string) (string, error) {
 		return v, nil
 	}
 	d := rd.inputs[id]
+	if d == nil && rd.inputsErr != nil {
+		return "", rd.inputsErr
+	}
 	if d == nil {
 		return "", fmt.Errorf("${input:%s} names no entry of \"inputs\"", id)
 	}
@@ -141,14 +218,28 @@ func (rd *reader) entry(f *jsonfile.Field, seen map[string]int) ConfigEntry {
 	e.Server.Source = fmt.Sprintf("%s:%d", rd.path, f.Line)
 	ns, derived, err := DeriveNamespace(f.Key)
 	if err != nil {
-		e.Err = f.Err(rd.path, err.Error(), "rename the server: a namespace holds letters, digits, '_' and '-'")
+		fix := "rename the server: a namespace holds ASCII letters, digits, '_' and '-'"
+		var ne *namespaceError
+		if errors.As(err, &ne) {
+			fix = ne.fix
+		}
+		e.Err = f.Err(rd.path, err.Error(), fix)
 		return e
 	}
 	e.Server.Namespace = ns
 	if derived {
 		e.Server.Name = f.Key
-		e.Notices = append(e.Notices, fmt.Sprintf("%s:%d: server %q gets the namespace %q: a namespace holds only letters, digits, '_' and '-', so each run of other characters becomes '_' (docs/servers.md#namespaces); its tools are %s.TOOL",
+		e.Notices = append(e.Notices, fmt.Sprintf("%s:%d: server %q gets the namespace %q: a namespace holds only ASCII letters, digits, '_' and '-', so each run of other characters becomes '_' (docs/servers.md#namespaces); its tools are %s.TOOL",
 			rd.path, f.Line, f.Key, ns, ns))
+	}
+	switch room := maxAliasBytes - len(ns) - len(tool.AliasSeparator); {
+	case room < 1:
+		e.Err = f.Err(rd.path, fmt.Sprintf("server %q has a namespace of %d bytes, so none of its tools could be offered to a model: a tool's model alias %s__TOOL must fit in %d bytes", f.Key, len(ns), ns[:min(len(ns), 16)]+"…", maxAliasBytes),
+			fmt.Sprintf("rename the server to at most %d bytes (shorter leaves room for its tools' names)", maxAliasBytes-len(tool.AliasSeparator)-minToolRoom))
+		return e
+	case room < minToolRoom:
+		e.Notices = append(e.Notices, fmt.Sprintf("%s:%d: server %q has a namespace of %d bytes: a tool's model alias %s__TOOL must fit in %d bytes, so only its tools with names of at most %d bytes can be offered to a model; the others are left out (rename the server to keep them)",
+			rd.path, f.Line, f.Key, len(ns), ns, maxAliasBytes, room))
 	}
 	if line, dup := seen[ns]; dup {
 		e.Err = f.Err(rd.path, fmt.Sprintf("server %q has the namespace %q, which the server at line %d has already", f.Key, ns, line), "rename one of them")
@@ -300,6 +391,9 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	for _, in := range raw.inputs {
 		n := rd.inputNode(raw, in.ID)
 		d := rd.inputs[in.ID]
+		if d == nil && rd.inputsErr != nil {
+			return nil, n.Err(fmt.Sprintf("%s: %v", n.Name(), rd.inputsErr), `make "inputs" an array of input definitions`)
+		}
 		if d == nil {
 			return nil, n.Err(fmt.Sprintf("${input:%s} names no entry of the top-level \"inputs\"", in.ID),
 				fmt.Sprintf(`add {"type": "promptString", "id": %q, "description": "...", "password": true} to "inputs"`, in.ID))
@@ -444,31 +538,45 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// timeout reads "timeout" in the format's unit, bounded by
-// tool.DefaultCallTimeout.
+// minCallTimeout is the smallest "timeout" a configuration file may set:
+// a shorter bound would fail every call (docs/servers.md#keys).
+const minCallTimeout = time.Second
+
+// timeout reads "timeout" in the format's unit: a value under
+// minCallTimeout, zero or negative is ignored with a notice, one over
+// tool.DefaultCallTimeout (however large) is capped with a notice. A
+// value that is not a number is an error whose fix says to write one.
 func (rd *reader) timeout(e *ConfigEntry, t *jsonfile.Field, name string) (time.Duration, error) {
 	unit := rd.spec.timeoutUnit
 	if unit == 0 {
 		rd.notice(e, t.Line, "\"timeout\" of server %q is ignored: the %s format has no timeout, so its unit is unknown (name the format with --format)", name, rd.spec.label)
 		return 0, nil
 	}
-	if err := t.Value.Expect(jsonfile.Number); err != nil {
-		return 0, err
+	unitName := map[time.Duration]string{time.Second: "seconds", time.Millisecond: "milliseconds"}[unit]
+	example := map[time.Duration]string{time.Second: "60", time.Millisecond: "60000"}[unit]
+	if t.Value.Kind != jsonfile.Number {
+		fix := fmt.Sprintf(`write a number of %s without quotes, like "timeout": %s, or remove the key`, unitName, example)
+		if t.Value.Kind == jsonfile.String {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(t.Value.Str), 64); err == nil {
+				fix = fmt.Sprintf(`write the number without quotes: "timeout": %s (%s)`, strings.TrimSpace(t.Value.Str), unitName)
+			}
+		}
+		return 0, t.Value.Err(fmt.Sprintf("\"timeout\" of server %q must be a number, not %s", name, t.Value.Kind), fix)
 	}
 	n, err := strconv.ParseFloat(string(t.Value.Num), 64)
-	if err != nil || n <= 0 || n > 1e12 {
-		rd.notice(e, t.Line, "\"timeout\" %s of server %q is ignored: it must be a positive number", t.Value.Num, name)
+	over := err != nil || n*float64(unit) > float64(tool.DefaultCallTimeout) // ParseFloat fails only out of range
+	if !over && n <= 0 {
+		rd.notice(e, t.Line, "\"timeout\" %s of server %q is ignored: it must be a positive number of %s", t.Value.Num, name, unitName)
 		return 0, nil
 	}
-	unitName := map[time.Duration]string{time.Second: "seconds", time.Millisecond: "milliseconds"}[unit]
-	d := time.Duration(n * float64(unit))
-	if d < rd.spec.minTimeout {
-		rd.notice(e, t.Line, "\"timeout\" %s of server %q is ignored: the %s format counts it in %s and ignores values under %s", t.Value.Num, name, rd.spec.label, unitName, rd.spec.minTimeout)
-		return 0, nil
-	}
-	if d > tool.DefaultCallTimeout {
+	if over {
 		rd.notice(e, t.Line, "\"timeout\" %s %s of server %q is over OpenWorker's bound of %s per call (docs/limits.md): its calls are bounded by %s", t.Value.Num, unitName, name, tool.DefaultCallTimeout, tool.DefaultCallTimeout)
 		return tool.DefaultCallTimeout, nil
+	}
+	d := time.Duration(n * float64(unit))
+	if d < minCallTimeout {
+		rd.notice(e, t.Line, "\"timeout\" %s of server %q is ignored: the %s format counts it in %s, and OpenWorker ignores values under %s (%d ms), as Claude Code does: every call would time out", t.Value.Num, name, rd.spec.label, unitName, minCallTimeout, minCallTimeout.Milliseconds())
+		return 0, nil
 	}
 	return d, nil
 }
@@ -555,21 +663,27 @@ func (rd *reader) inputNode(raw *rawEntry, id string) *jsonfile.Node {
 func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 	s.Transport, s.Timeout = raw.transport, raw.timeout
 	var secrets []string
-	expand := func(tv tval) (string, error) {
+	expand := func(field string, tv tval) (string, error) {
 		v, sec, err := raw.x.expand(tv.t)
 		if err != nil {
 			return "", tv.n.Err(fmt.Sprintf("%s: %v", tv.n.Name(), err), "")
 		}
 		secrets = append(secrets, sec...)
+		if vars := tv.t.secretVars(); vars != "" {
+			if s.Vars == nil {
+				s.Vars = map[string]string{}
+			}
+			s.Vars[field] = vars
+		}
 		return v, nil
 	}
-	expandKVs := func(list []kv) (map[string]string, error) {
+	expandKVs := func(field string, list []kv) (map[string]string, error) {
 		if len(list) == 0 {
 			return nil, nil
 		}
 		out := make(map[string]string, len(list))
 		for _, p := range list {
-			v, err := expand(p.v)
+			v, err := expand(field+"."+p.key, p.v)
 			if err != nil {
 				return nil, err
 			}
@@ -579,20 +693,20 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 	}
 	var err error
 	if raw.transport == tool.TransportStdio {
-		if s.Program, err = expand(raw.command); err != nil {
+		if s.Program, err = expand("command", raw.command); err != nil {
 			return err
 		}
 		if s.Program == "" {
 			return raw.command.n.Err(`"command" is empty once its variables are substituted`, "name the program to start")
 		}
-		for _, a := range raw.args {
-			v, err := expand(a)
+		for i, a := range raw.args {
+			v, err := expand(fmt.Sprintf("args[%d]", i), a)
 			if err != nil {
 				return err
 			}
 			s.Args = append(s.Args, v)
 		}
-		if s.Env, err = expandKVs(raw.env); err != nil {
+		if s.Env, err = expandKVs("env", raw.env); err != nil {
 			return err
 		}
 		for k, v := range s.Env {
@@ -601,7 +715,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 			}
 		}
 		if raw.cwd != nil {
-			if s.Dir, err = expand(*raw.cwd); err != nil {
+			if s.Dir, err = expand("cwd", *raw.cwd); err != nil {
 				return err
 			}
 			if s.Dir != "" && !filepath.IsAbs(s.Dir) {
@@ -609,7 +723,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 			}
 		}
 	} else {
-		if s.URL, err = expand(raw.url); err != nil {
+		if s.URL, err = expand("url", raw.url); err != nil {
 			return err
 		}
 		sec, err := checkURL(s.URL, raw.url.n)
@@ -617,7 +731,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 			return err
 		}
 		secrets = append(secrets, sec...)
-		if s.Headers, err = expandKVs(raw.headers); err != nil {
+		if s.Headers, err = expandKVs("headers", raw.headers); err != nil {
 			return err
 		}
 		for _, h := range s.Headers { // header values are credentials more often than not

@@ -69,11 +69,8 @@ type formatSpec struct {
 	noTypeURL string
 	// timeoutUnit is the unit of "timeout"; 0 when the format has none.
 	timeoutUnit time.Duration
-	// minTimeout: smaller values are ignored with a notice (Claude Code
-	// ignores timeouts under 1000 ms).
-	minTimeout time.Duration
-	vars       syntax
-	inputs     bool // a top-level "inputs" array (VS Code, openworker)
+	vars        syntax
+	inputs      bool // a top-level "inputs" array (VS Code, openworker)
 	// ignored are keys of the format that OpenWorker reads but does not
 	// use, with the reason given in the notice.
 	ignored map[string]string
@@ -149,7 +146,7 @@ var specs = map[ConfigFormat]*formatSpec{
 		vars:    syntax{envColon: true, refused: []string{"file:"}},
 		ignored: ignored(nil)},
 	FormatClaudeCode: {label: "Claude Code", root: "mcpServers", typeKey: "type",
-		urlKeys: []string{"url"}, noTypeURL: tool.TransportStreamableHTTP, timeoutUnit: time.Millisecond, minTimeout: time.Second,
+		urlKeys: []string{"url"}, noTypeURL: tool.TransportStreamableHTTP, timeoutUnit: time.Millisecond,
 		vars:    syntax{shellVars: true},
 		ignored: ignored(nil),
 		refused: map[string]string{"headersHelper": `"headersHelper" runs a command to make the headers, which OpenWorker does not do; write static "headers" (with ${VAR} for secrets)`}},
@@ -158,7 +155,7 @@ var specs = map[ConfigFormat]*formatSpec{
 		vars:    syntax{envColon: true, refused: []string{"file:"}},
 		ignored: ignored(nil)},
 	FormatMCPServers: {label: "mcpServers", root: "mcpServers", typeKey: "type",
-		urlKeys: []string{"url"}, noTypeURL: tool.TransportStreamableHTTP, timeoutUnit: time.Millisecond, minTimeout: time.Second,
+		urlKeys: []string{"url"}, noTypeURL: tool.TransportStreamableHTTP, timeoutUnit: time.Millisecond,
 		vars: literal, ignored: ignored(nil)},
 }
 

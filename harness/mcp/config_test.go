@@ -27,7 +27,7 @@ func configPath(parts ...string) string {
 // want is what one entry of a fixture must become.
 type want struct {
 	name     string
-	server   tool.MCPServer // Namespace, Transport and values; Source and Secrets are checked apart
+	server   tool.MCPServer // Namespace, Transport and values; Source, Secrets and Vars are checked apart
 	secrets  []string
 	disabled bool
 	err      string // "LINE:COL: fragment" of Err, or ""
@@ -78,7 +78,7 @@ func checkEntries(t *testing.T, cfg *Config, wants []want) {
 			if d := cmp.Diff(w.secrets, got.Secrets, cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); d != "" {
 				t.Errorf("%s: secrets (-want +got):\n%s", w.name, d)
 			}
-			got.Source, got.Secrets = "", nil
+			got.Source, got.Secrets, got.Vars = "", nil, nil // Vars: TestConfigVarsNameTheFields
 			if d := cmp.Diff(w.server, got, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("%s (-want +got):\n%s", w.name, d)
 			}
@@ -280,7 +280,7 @@ func TestConfigClaudeCode(t *testing.T) {
 			Args: []string{"--name", "$USER", "${env:X}"}, Env: map[string]string{"LITERAL": "pa$$word"}}},
 		{name: "events", server: tool.MCPServer{Namespace: "events", Transport: "sse", URL: "https://events.example.com/sse"}},
 		{name: "short", server: tool.MCPServer{Namespace: "short", Transport: "stdio", Program: "x"},
-			notices: []string{`"timeout" 500 of server "short" is ignored: the Claude Code format counts it in milliseconds and ignores values under 1s`}},
+			notices: []string{`"timeout" 500 of server "short" is ignored: the Claude Code format counts it in milliseconds, and OpenWorker ignores values under 1s (1000 ms), as Claude Code does`}},
 		{name: "helper", err: `12:68: "headersHelper" runs a command to make the headers`},
 		{name: "unset", err: `13:44: "mcpServers.unset.env.K": environment variable NOT_SET_ANYWHERE is not set`},
 	})
@@ -299,11 +299,11 @@ func TestConfigAmazonQ(t *testing.T) {
 		{name: "awslabs_aws-documentation-mcp-server", err: `10:5: has the namespace "awslabs_aws-documentation-mcp-server", which the server at line 3 has already; rename one of them`},
 		{name: "find-a-domain", server: tool.MCPServer{Namespace: "find-a-domain", Transport: "streamable_http", URL: "https://api.findadomain.dev/mcp"},
 			notices: []string{`"oauthScopes" of server "find-a-domain" is ignored: OAuth sign-in is not supported yet`}},
-		{name: "....", err: `12:5: server "...." has no letter, digit, '_' or '-' to make a namespace of`},
+		{name: "....", err: `12:5: server "...." has no ASCII letter (a-z, A-Z), digit, '_' or '-' to make a namespace of; rename the server with ASCII letters`},
 	})
 	_, broken := cfg.Servers()
-	if len(broken) != 2 || broken[1].Namespace != "...." {
-		t.Errorf("broken = %+v; want both bad entries, the nameless one under its name", broken)
+	if len(broken) != 2 || broken[1].Namespace != "" || broken[1].Name != "...." || broken[1].WholeFile() || broken[1].Label() != `servers entry "...."` {
+		t.Errorf("broken = %+v; want both bad entries, the nameless one an entry under its name", broken)
 	}
 }
 

@@ -30,6 +30,7 @@ type part struct {
 	text   string // the literal text, the variable name or the input id
 	def    string // ${VAR:-def}
 	hasDef bool
+	src    string // a variable as written: "${env:TOKEN}"
 }
 
 // syntax is what a format substitutes in its values.
@@ -83,6 +84,9 @@ func (sy syntax) parse(s string) (template, error) {
 		end := strings.IndexByte(s[i+2:], '}')
 		if end < 0 {
 			if sy.strict {
+				if sy.dollarEscape {
+					return nil, fmt.Errorf("%q is not closed; write %s, or $$ for a literal $", s[i:], sy.example())
+				}
 				return nil, fmt.Errorf("%q is not closed; write %s", s[i:], sy.example())
 			}
 			lit.WriteString(s[i:])
@@ -95,6 +99,7 @@ func (sy syntax) parse(s string) (template, error) {
 		}
 		if ok {
 			flush()
+			p.src = "${" + inner + "}"
 			t = append(t, p)
 		} else {
 			lit.WriteString("${" + inner + "}")
@@ -139,7 +144,11 @@ func (sy syntax) variable(inner string) (part, bool, error) {
 		}
 	}
 	if sy.strict {
-		return part{}, false, fmt.Errorf("${%s} is not a variable OpenWorker can substitute; write %s, or $$ for a literal $", inner, sy.example())
+		literal := "or the value itself" // VS Code keeps "$$" as written: it has no escape
+		if sy.dollarEscape {
+			literal = "or $$ for a literal $"
+		}
+		return part{}, false, fmt.Errorf("${%s} is not a variable OpenWorker can substitute; write %s, %s", inner, sy.example(), literal)
 	}
 	return part{}, false, nil
 }
@@ -163,6 +172,18 @@ func (sy syntax) example() string {
 		return "the value itself"
 	}
 	return strings.Join(forms, ", ")
+}
+
+// secretVars lists the environment variables and inputs of t as written
+// ("${TOKEN}, ${input:key}"), or "" when it has none.
+func (t template) secretVars() string {
+	var out []string
+	for _, p := range t {
+		if p.kind == partEnv || p.kind == partInput {
+			out = append(out, p.src)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // literalOnly reports whether t has no variable, and its text.

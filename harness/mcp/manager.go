@@ -55,7 +55,7 @@ func Key(srv tool.MCPServer) string {
 	if srv.Transport == "" {
 		srv.Transport = tool.TransportStdio
 	}
-	srv.Source, srv.Name, srv.Timeout = "", "", 0
+	srv.Source, srv.Name, srv.Timeout, srv.Vars = "", "", 0, nil
 	raw, _ := json.Marshal(srv) // maps marshal with sorted keys
 	sum := sha256.Sum256(raw)
 	return srv.Namespace + "@sha256:" + hex.EncodeToString(sum[:])

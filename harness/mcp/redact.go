@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/openworker/desktop/harness/internal/jsonenc"
@@ -51,6 +53,55 @@ func newRedactor(secrets []string) redactor {
 }
 
 func (r redactor) active() bool { return r.r != nil }
+
+// startRedactor is the redactor of start errors: each whole value that
+// had variables substituted into it (tool.MCPServer.Vars) becomes
+// "[FIELD from ${VAR}]", so the error says which field and variable
+// without the value; any other secret becomes Redacted.
+func startRedactor(srv tool.MCPServer) redactor {
+	var pairs []string
+	fields := make([]string, 0, len(srv.Vars))
+	for f := range srv.Vars {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range fields {
+		v := fieldValue(srv, f)
+		if len(v) >= minSecret {
+			pairs = append(pairs, v, fmt.Sprintf("[%s from %s]", f, srv.Vars[f]))
+		}
+	}
+	base := newRedactor(srv.Secrets)
+	if len(pairs) == 0 {
+		return base
+	}
+	for _, s := range base.secrets {
+		pairs = append(pairs, s, Redacted)
+	}
+	return redactor{strings.NewReplacer(pairs...), base.secrets}
+}
+
+// fieldValue is the value of a field named as in tool.MCPServer.Vars.
+func fieldValue(srv tool.MCPServer, field string) string {
+	switch {
+	case field == "command":
+		return srv.Program
+	case field == "cwd":
+		return srv.Dir
+	case field == "url":
+		return srv.URL
+	case strings.HasPrefix(field, "env."):
+		return srv.Env[strings.TrimPrefix(field, "env.")]
+	case strings.HasPrefix(field, "headers."):
+		return srv.Headers[strings.TrimPrefix(field, "headers.")]
+	case strings.HasPrefix(field, "args["):
+		var i int
+		if _, err := fmt.Sscanf(field, "args[%d]", &i); err == nil && i >= 0 && i < len(srv.Args) {
+			return srv.Args[i]
+		}
+	}
+	return ""
+}
 
 // tail redacts a stderr tail, which may begin in the middle of a secret
 // (older output was dropped): a leading fragment that ends a secret is

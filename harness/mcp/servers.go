@@ -2,6 +2,10 @@ package mcp
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/openworker/desktop/harness/internal/jsonfile"
 
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -11,9 +15,12 @@ import (
 // any format ReadConfig reads (docs/servers.md). opts may be nil.
 //
 // One bad entry disables only its provider: it is recorded with
-// reg.RegisterBrokenMCP (so a bundle that uses its namespace fails to
+// reg.RegisterBroken (so a bundle that uses its namespace fails to
 // resolve with the entry's error, and `openworker check` names it), and
-// every other entry is registered. A file that cannot be read at all is
+// every other entry is registered. An entry the registry refuses (its
+// namespace is already the binary's own: the built-in device provider, the
+// native notification tools) gets that error in its ConfigEntry.Err, at
+// the entry's name, with the fix. A file that cannot be read at all is
 // recorded as broken too (namespace ""), so bundles without MCP providers
 // still resolve. Disabled entries are skipped. Nothing here is a
 // registration error that would stop the runtime from opening.
@@ -32,16 +39,31 @@ func RegisterServersFile(reg *tool.Registry, path string, opts *ConfigOptions) (
 		}
 		return nil, err
 	}
-	servers, broken := cfg.Servers()
 	var errs []error
-	for _, b := range broken {
-		if err := reg.RegisterBrokenMCP(b.Namespace, b.Source, b.Err); errors.Is(err, tool.ErrFrozen) {
-			return cfg, err
+	for i := range cfg.Entries {
+		e := &cfg.Entries[i]
+		if e.Disabled && e.Err == nil {
+			continue
 		}
-		errs = append(errs, b.Err)
-	}
-	for _, s := range servers {
-		if err := reg.RegisterMCPEntry(s); err != nil {
+		if e.Err == nil {
+			if err := reg.CheckMCP(e.Server); err != nil {
+				if errors.Is(err, tool.ErrFrozen) {
+					return cfg, err
+				}
+				e.Err = registrationError(reg, cfg.Path, e, err)
+			}
+		}
+		if e.Err != nil {
+			if e.Disabled {
+				continue
+			}
+			if err := reg.RegisterBroken(e.broken()); errors.Is(err, tool.ErrFrozen) {
+				return cfg, err
+			}
+			errs = append(errs, e.Err)
+			continue
+		}
+		if err := reg.RegisterMCPEntry(e.Server); err != nil {
 			if errors.Is(err, tool.ErrFrozen) {
 				return cfg, err
 			}
@@ -49,6 +71,49 @@ func RegisterServersFile(reg *tool.Registry, path string, opts *ConfigOptions) (
 		}
 	}
 	return cfg, errors.Join(errs...)
+}
+
+// registrationError is the error of an entry the registry refused, at
+// the entry's name: for a namespace the binary already has, what has it
+// and the fix (rename the server).
+func registrationError(reg *tool.Registry, path string, e *ConfigEntry, err error) error {
+	var taken *tool.NamespaceTakenError
+	if !errors.As(err, &taken) {
+		return &jsonfile.Error{File: path, Line: e.Line, Col: e.Col, Msg: fmt.Sprintf("server %q cannot be registered: %v", e.Name, err),
+			Fix: fmt.Sprintf("fix the entry in %s", path)}
+	}
+	ns := taken.Namespace
+	var owner string
+	switch {
+	case taken.NativeTool != "":
+		var names []string
+		for _, d := range reg.Descriptors() {
+			if strings.HasPrefix(d.Name, ns+".") {
+				names = append(names, d.Name)
+			}
+		}
+		owner = fmt.Sprintf("OpenWorker's built-in native tools %s", strings.Join(names, ", "))
+	case taken.BuiltIn():
+		owner = fmt.Sprintf("OpenWorker's built-in MCP provider %q", ns)
+		if taken.Provider.Program != "" {
+			owner += fmt.Sprintf(" (program %s)", taken.Provider.Program)
+		}
+	default:
+		owner = fmt.Sprintf("the MCP provider from %s", taken.Provider.Source)
+	}
+	return &jsonfile.Error{File: path, Line: e.Line, Col: e.Col,
+		Msg: fmt.Sprintf("server %q cannot have the namespace %q: %s %s it", e.Name, ns, owner, map[bool]string{true: "have", false: "has"}[taken.NativeTool != ""]),
+		Fix: fmt.Sprintf("rename the server in %s, and select its tools as NEW_NAME.TOOL: the namespace %s is %s", path, ns, ownerShort(taken))}
+}
+
+func ownerShort(taken *tool.NamespaceTakenError) string {
+	switch {
+	case taken.NativeTool != "":
+		return "OpenWorker's built-in native tools"
+	case taken.BuiltIn():
+		return "OpenWorker's built-in MCP provider"
+	}
+	return "another file's MCP provider (" + taken.Provider.Source + ")"
 }
 
 // ReadServersFile reads a configuration file without registering anything

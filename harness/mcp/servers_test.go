@@ -23,9 +23,10 @@ func TestRegisterServersFileGood(t *testing.T) {
 	want := []tool.MCPServer{
 		{Namespace: "acer", Transport: tool.TransportStdio, Program: "bin/acer-mcp-launcher", Args: []string{"--log", "debug"},
 			Env: map[string]string{"LOG": "1", "TOKEN": "s3cret", "PRICE": "$5 and $HOME"},
-			Dir: filepath.Join(abs, "work"), Source: p + ":3", Secrets: []string{"s3cret"}},
+			Dir: filepath.Join(abs, "work"), Source: p + ":3", Secrets: []string{"s3cret"}, Vars: map[string]string{"env.TOKEN": "${ACER_TOKEN}"}},
 		{Namespace: "lights", Transport: tool.TransportStreamableHTTP, URL: "http://127.0.0.1:8931/mcp",
-			Headers: map[string]string{"Authorization": "Bearer l1ghts"}, Source: p + ":10", Secrets: []string{"l1ghts", "Bearer l1ghts"}},
+			Headers: map[string]string{"Authorization": "Bearer l1ghts"}, Source: p + ":10", Secrets: []string{"l1ghts", "Bearer l1ghts"},
+			Vars: map[string]string{"headers.Authorization": "${LIGHTS_TOKEN}"}},
 		{Namespace: "plain", Transport: tool.TransportStdio, Program: "/usr/bin/plain", Source: p + ":15"},
 	}
 	if d := cmp.Diff(want, r.Servers()); d != "" {
@@ -244,7 +245,7 @@ func TestServersFileNamingRules(t *testing.T) {
 	p := serversPath("reserved.json")
 	r := tool.NewRegistry()
 	cfg, err := RegisterServersFile(r, p, nil)
-	if err == nil || !strings.Contains(err.Error(), p+`:3:3: server "openworker": namespace "openworker" is reserved`) {
+	if err == nil || !strings.Contains(err.Error(), p+`:3:3: server "openworker" would have the namespace "openworker", which is reserved for OpenWorker itself; rename the server: no server may be named "openworker"`) {
 		t.Errorf("RegisterServersFile = %v; want the reserved name at 3:3", err)
 	}
 	var names []string
@@ -276,10 +277,13 @@ func TestServersFileNamespaceConflicts(t *testing.T) {
 	if _, err := RegisterServersFile(r, good, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := RegisterServersFile(r, other, nil)
-	want := `namespace "acer" has two MCP providers: MCP provider "acer" from ` + good + `:3 and MCP provider "acer" from ` + other + `:3`
+	cfg, err := RegisterServersFile(r, other, nil)
+	want := other + `:3:3: server "acer" cannot have the namespace "acer": the MCP provider from ` + good + `:3 has it; rename the server in ` + other
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("second provider: %v, want %q", err, want)
+	}
+	if cfg == nil || cfg.Entries[0].Err == nil || cfg.Entries[0].Err.Error() != r.Broken()[0].Err.Error() {
+		t.Errorf("the entry's Err is not the broken record's: %+v, %+v", cfg, r.Broken())
 	}
 	if s, ok := r.Server("acer"); !ok || s.Source != good+":3" {
 		t.Errorf("acer = %+v; want the first one kept", s)
@@ -293,7 +297,7 @@ func TestServersFileNamespaceConflicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = RegisterServersFile(r, other, nil)
-	want = `namespace "acer" of MCP provider "acer" from ` + other + `:3 is already the namespace of native tool "acer.battery_get" (mcp.namedTool)`
+	want = other + `:3:3: server "acer" cannot have the namespace "acer": OpenWorker's built-in native tools acer.battery_get have it; rename the server in ` + other + `, and select its tools as NEW_NAME.TOOL`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("native first: %v, want %q", err, want)
 	}

@@ -47,6 +47,9 @@ func newStdio(srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonr
 	}
 	prog, err := resolveProgram(srv.Program, install)
 	if err != nil {
+		if vars := srv.Vars["command"]; vars != "" { // never the value (docs/servers.md#substitution)
+			return nil, nil, fmt.Errorf("the program (from %s in \"command\") cannot be found: %s", vars, startRedactor(srv).text(err.Error()))
+		}
 		return nil, nil, err
 	}
 	cmd := exec.Command(prog, srv.Args...)
@@ -62,7 +65,11 @@ func newStdio(srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonr
 			if srv.Source != "" {
 				where += " at " + srv.Source
 			}
-			return nil, nil, fmt.Errorf("the working folder %s does not exist or is not a folder; fix %s", cmd.Dir, where)
+			folder := cmd.Dir
+			if vars := srv.Vars["cwd"]; vars != "" { // never the value (docs/servers.md#substitution)
+				folder = "(from " + vars + ")"
+			}
+			return nil, nil, fmt.Errorf("the working folder %s does not exist or is not a folder; fix %s", folder, where)
 		}
 	}
 	s := &stdioProcess{cmd: cmd, stderr: newTailBuffer(o.StderrLimit), noise: noise, exited: make(chan struct{})}

@@ -68,7 +68,7 @@ func Example_registerNativeTool() {
 	fmt.Println(err)
 	// Output:
 	// tool "example.incident_lookup" is registered twice: first by tool_test.incidentLookup, then by tool_test.incidentLookup
-	// namespace "example" of MCP provider "example" (program x) is already the namespace of native tool "example.incident_lookup" (tool_test.incidentLookup); a namespace is either native or MCP
+	// namespace "example" of MCP provider "example" (program x) is already the namespace of native tool "example.incident_lookup"; a namespace is either native or MCP
 	// example__incident_lookup
 	// progress: looking up INC-42
 	// {"id":"INC-42","status":"resolved"} <nil>

@@ -52,6 +52,13 @@ type MCPServer struct {
 	// an input, every header value and credential-named env values
 	// (docs/servers.md).
 	Secrets []string
+	// Vars names, for each value that had environment variables or
+	// inputs substituted into it, those variables as written: "cwd" →
+	// "${CWD_SECRET}", "args[1]" → "${env:TOKEN}", "env.API_KEY",
+	// "headers.Authorization", "command", "url". Start errors name these
+	// instead of the values (docs/servers.md#substitution). Nil when
+	// nothing was substituted.
+	Vars map[string]string
 }
 
 func (s MCPServer) where() string {
@@ -89,10 +96,35 @@ type Registry struct {
 // resolve with Err, every other bundle resolves.
 type BrokenMCP struct {
 	// Namespace is the provider's namespace (or the name as written when
-	// none could be derived); "" when the whole file could not be read.
+	// none could be derived); "" when the whole file could not be read,
+	// unless Entry is set.
 	Namespace string
 	Source    string // "PATH:LINE" of the entry, or PATH for the whole file
 	Err       error  // names the file, line and column and the fix
+	// Name is the server's name as written in its file, when it is not
+	// Namespace (a derived namespace, or one that could not be derived).
+	Name string
+	// Entry marks the record of one entry even when Namespace is "" (a
+	// server named ""); without it, Namespace "" is the whole file.
+	Entry bool
+}
+
+// WholeFile reports whether the record is of a whole servers file that
+// could not be read, rather than of one entry.
+func (b BrokenMCP) WholeFile() bool { return b.Namespace == "" && !b.Entry }
+
+// Label names the record for people: `servers entry "a b" (namespace
+// a_b)`, `servers entry "x"`, or `servers file PATH`.
+func (b BrokenMCP) Label() string {
+	switch {
+	case b.WholeFile():
+		return "servers file " + b.Source
+	case b.Name != "" && b.Name != b.Namespace && b.Namespace != "":
+		return fmt.Sprintf("servers entry %q (namespace %s)", b.Name, b.Namespace)
+	case b.Namespace == "":
+		return fmt.Sprintf("servers entry %q", b.Name)
+	}
+	return fmt.Sprintf("servers entry %q", b.Namespace)
 }
 
 // NewRegistry returns an empty, unfrozen registry.
@@ -166,7 +198,7 @@ func (r *Registry) RegisterMCPEntry(s MCPServer) error {
 	defer r.mu.Unlock()
 	err := r.registerMCP(s)
 	if err != nil && !errors.Is(err, ErrFrozen) {
-		r.broken = append(r.broken, BrokenMCP{Namespace: s.Namespace, Source: s.Source, Err: err})
+		r.broken = append(r.broken, BrokenMCP{Namespace: s.Namespace, Source: s.Source, Err: err, Name: s.Name, Entry: true})
 	}
 	return err
 }
@@ -178,6 +210,29 @@ func (r *Registry) registerMCP(s MCPServer) error {
 	if s.Transport == "" {
 		s.Transport = TransportStdio
 	}
+	if err := r.checkMCP(s); err != nil {
+		return err
+	}
+	r.servers[s.Namespace] = s
+	return nil
+}
+
+// CheckMCP returns the error RegisterMCP would return for s (a
+// *NamespaceTakenError when the namespace is taken), registering and
+// recording nothing. ErrFrozen once frozen.
+func (r *Registry) CheckMCP(s MCPServer) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.frozen {
+		return ErrFrozen
+	}
+	if s.Transport == "" {
+		s.Transport = TransportStdio
+	}
+	return r.checkMCP(s)
+}
+
+func (r *Registry) checkMCP(s MCPServer) error {
 	if err := CheckNamespace(s.Namespace); err != nil {
 		return fmt.Errorf("%s: %w", s.where(), err)
 	}
@@ -197,13 +252,39 @@ func (r *Registry) registerMCP(s MCPServer) error {
 		return fmt.Errorf("%s: timeout %s is outside 0 to %s (docs/limits.md)", s.where(), s.Timeout, DefaultCallTimeout)
 	}
 	if prev, ok := r.servers[s.Namespace]; ok {
-		return fmt.Errorf("namespace %q has two MCP providers: %s and %s", s.Namespace, prev.where(), s.where())
+		return &NamespaceTakenError{Namespace: s.Namespace, Server: s, Provider: &prev}
 	}
 	if name, ok := r.nsTool[s.Namespace]; ok {
-		return fmt.Errorf("namespace %q of %s is already the namespace of native tool %q (%T); a namespace is either native or MCP", s.Namespace, s.where(), name, r.native[name])
+		return &NamespaceTakenError{Namespace: s.Namespace, Server: s, NativeTool: name}
 	}
-	r.servers[s.Namespace] = s
 	return nil
+}
+
+// NamespaceTakenError is the error of registering an MCP provider under a
+// namespace that already has one (Provider) or holds native tools
+// (NativeTool). Its message names both sides; harness/mcp turns it into an
+// error at the servers-file entry (docs/servers.md#namespaces).
+type NamespaceTakenError struct {
+	Namespace string
+	Server    MCPServer  // the provider that was refused
+	Provider  *MCPServer // the provider that has the namespace, or nil
+	// NativeTool is the first native tool registered in the namespace,
+	// or "" when Provider has it.
+	NativeTool string
+}
+
+func (e *NamespaceTakenError) Error() string {
+	if e.Provider != nil {
+		return fmt.Sprintf("namespace %q has two MCP providers: %s and %s; a namespace has one provider", e.Namespace, e.Provider.where(), e.Server.where())
+	}
+	return fmt.Sprintf("namespace %q of %s is already the namespace of native tool %q; a namespace is either native or MCP", e.Namespace, e.Server.where(), e.NativeTool)
+}
+
+// BuiltIn reports whether the namespace is taken by something registered
+// in code (native tools, or a provider without a Source) rather than by
+// another configuration file.
+func (e *NamespaceTakenError) BuiltIn() bool {
+	return e.Provider == nil || e.Provider.Source == ""
 }
 
 // RegisterBrokenMCP records an MCP provider whose configuration could not
@@ -215,7 +296,13 @@ func (r *Registry) registerMCP(s MCPServer) error {
 // returns ErrFrozen (keeping nothing) once the registry is frozen; a nil
 // err is ignored.
 func (r *Registry) RegisterBrokenMCP(namespace, source string, err error) error {
-	if err == nil {
+	return r.RegisterBroken(BrokenMCP{Namespace: namespace, Source: source, Err: err})
+}
+
+// RegisterBroken is RegisterBrokenMCP with the whole record: an entry's
+// name as written and whether it is an entry (BrokenMCP.Entry).
+func (r *Registry) RegisterBroken(b BrokenMCP) error {
+	if b.Err == nil {
 		return nil
 	}
 	r.mu.Lock()
@@ -223,7 +310,7 @@ func (r *Registry) RegisterBrokenMCP(namespace, source string, err error) error 
 	if r.frozen {
 		return ErrFrozen
 	}
-	r.broken = append(r.broken, BrokenMCP{Namespace: namespace, Source: source, Err: err})
+	r.broken = append(r.broken, b)
 	return nil
 }
 
@@ -373,7 +460,7 @@ func (r *Registry) WithServers(servers []MCPServer, broken ...BrokenMCP) (*Regis
 	for _, s := range servers {
 		if err := out.registerMCP(s); err != nil {
 			errs = append(errs, err)
-			out.broken = append(out.broken, BrokenMCP{Namespace: s.Namespace, Source: s.Source, Err: err})
+			out.broken = append(out.broken, BrokenMCP{Namespace: s.Namespace, Source: s.Source, Err: err, Name: s.Name, Entry: true})
 		}
 	}
 	out.frozen = true

@@ -56,7 +56,7 @@ func TestRegistryNamingRules(t *testing.T) {
 		{"duplicate qualified name", []step{native("ex.search"), other("ex.search")},
 			`tool "ex.search" is registered twice: first by tool.namedTool, then by tool.otherTool`},
 		{"native then MCP in one namespace", []step{native("acer.x"), stdio("acer", "bin/acer")},
-			`namespace "acer" of MCP provider "acer" (program bin/acer) is already the namespace of native tool "acer.x" (tool.namedTool); a namespace is either native or MCP`},
+			`namespace "acer" of MCP provider "acer" (program bin/acer) is already the namespace of native tool "acer.x"; a namespace is either native or MCP`},
 		{"MCP then native in one namespace", []step{stdio("acer", "bin/acer"), native("acer.x")},
 			`namespace "acer" of native tool "acer.x" (tool.namedTool) is already the namespace of MCP provider "acer" (program bin/acer); a namespace is either native or MCP`},
 		{"HTTP MCP then native", []step{httpMCP("lights", "http://127.0.0.1:8931/mcp"), native("lights.on")},
