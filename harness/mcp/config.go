@@ -83,10 +83,12 @@ type ConfigOptions struct {
 //
 // The error is only for the file as a whole: missing (errors.Is(err,
 // fs.ErrNotExist)), not a regular file, over 1 MiB, malformed JSON, no
-// server list. A problem of one entry is in that entry's Err (file, line,
-// column and the fix); the other entries are read as usual. Keys a format
-// does not know, and keys OpenWorker does not use (autoApprove,
-// alwaysAllow, ...), are ignored with a notice.
+// server list in a file of unknown format (a known format without one
+// names no servers: a notice). A problem of one entry, or of an input
+// definition it uses, is in that entry's Err (file, line, column and the
+// fix); the other entries are read as usual. Keys a format does not know,
+// and keys OpenWorker does not use (autoApprove, alwaysAllow, ...), are
+// ignored with a notice.
 func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	var o ConfigOptions
 	if opts != nil {

@@ -46,11 +46,8 @@ func RegisterServersFile(reg *tool.Registry, path string, opts *ConfigOptions) (
 			continue
 		}
 		if e.Err == nil {
-			if err := reg.CheckMCP(e.Server); err != nil {
-				if errors.Is(err, tool.ErrFrozen) {
-					return cfg, err
-				}
-				e.Err = registrationError(reg, cfg.Path, e, err)
+			if err := cfg.checkEntry(reg, e); errors.Is(err, tool.ErrFrozen) {
+				return cfg, err
 			}
 		}
 		if e.Err != nil {
@@ -71,6 +68,30 @@ func RegisterServersFile(reg *tool.Registry, path string, opts *ConfigOptions) (
 		}
 	}
 	return cfg, errors.Join(errs...)
+}
+
+// CheckRegistry gives each usable entry that reg would refuse (its
+// namespace is already the binary's own: a provider registered in code,
+// native tools) that error in its Err, at the entry's name with the fix
+// (docs/servers.md#namespaces), so Servers lists it as broken.
+// RegisterServersFile does this as it registers; a host that installs the
+// entries with harness.Runtime.SetServers calls it first with the registry
+// it gave the runtime.
+func (c *Config) CheckRegistry(reg *tool.Registry) {
+	for i := range c.Entries {
+		if e := &c.Entries[i]; e.Err == nil && !e.Disabled {
+			_ = c.checkEntry(reg, e)
+		}
+	}
+}
+
+// checkEntry sets e.Err when reg refuses e; it returns reg's error.
+func (c *Config) checkEntry(reg *tool.Registry, e *ConfigEntry) error {
+	err := reg.CheckMCP(e.Server)
+	if err != nil && !errors.Is(err, tool.ErrFrozen) {
+		e.Err = registrationError(reg, c.Path, e, err)
+	}
+	return err
 }
 
 // registrationError is the error of an entry the registry refused, at

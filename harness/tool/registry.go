@@ -217,15 +217,14 @@ func (r *Registry) registerMCP(s MCPServer) error {
 	return nil
 }
 
-// CheckMCP returns the error RegisterMCP would return for s (a
-// *NamespaceTakenError when the namespace is taken), registering and
-// recording nothing. ErrFrozen once frozen.
+// CheckMCP returns the error RegisterMCP would return for s on an
+// unfrozen registry (a *NamespaceTakenError when the namespace is taken),
+// registering and recording nothing; a frozen registry answers too, so a
+// host can check a servers file against the registry it gave the runtime
+// (mcp.Config.CheckRegistry).
 func (r *Registry) CheckMCP(s MCPServer) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if r.frozen {
-		return ErrFrozen
-	}
 	if s.Transport == "" {
 		s.Transport = TransportStdio
 	}
@@ -274,10 +273,14 @@ type NamespaceTakenError struct {
 }
 
 func (e *NamespaceTakenError) Error() string {
-	if e.Provider != nil {
-		return fmt.Sprintf("namespace %q has two MCP providers: %s and %s; a namespace has one provider", e.Namespace, e.Provider.where(), e.Server.where())
+	fix := ""
+	if e.Server.Source != "" {
+		fix = "; rename the one from " + e.Server.Source
 	}
-	return fmt.Sprintf("namespace %q of %s is already the namespace of native tool %q; a namespace is either native or MCP", e.Namespace, e.Server.where(), e.NativeTool)
+	if e.Provider != nil {
+		return fmt.Sprintf("namespace %q has two MCP providers: %s and %s; a namespace has one provider%s", e.Namespace, e.Provider.where(), e.Server.where(), fix)
+	}
+	return fmt.Sprintf("namespace %q of %s is already the namespace of native tool %q; a namespace is either native or MCP%s", e.Namespace, e.Server.where(), e.NativeTool, fix)
 }
 
 // BuiltIn reports whether the namespace is taken by something registered

@@ -310,3 +310,39 @@ func TestRegistryBrokenMCP(t *testing.T) {
 		t.Errorf("generation has %d broken records, want 7 (5 of the base, 1 given, 1 refused)", n)
 	}
 }
+
+// TestRegistryNamespaceTaken: a clash is a *NamespaceTakenError that names
+// both sides and the entry to rename, never a Go type; CheckMCP answers
+// it without registering, on a frozen registry too.
+func TestRegistryNamespaceTaken(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Register(namedTool{"note.show"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RegisterMCP(MCPServer{Namespace: "dev", Program: "/opt/ow"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s       MCPServer
+		want    string
+		builtIn bool
+	}{
+		{MCPServer{Namespace: "dev", Program: "x", Source: "f.json:2"}, `namespace "dev" has two MCP providers: MCP provider "dev" (program /opt/ow) and MCP provider "dev" from f.json:2; a namespace has one provider; rename the one from f.json:2`, true},
+		{MCPServer{Namespace: "note", Program: "x", Source: "f.json:3"}, `namespace "note" of MCP provider "note" from f.json:3 is already the namespace of native tool "note.show"; a namespace is either native or MCP; rename the one from f.json:3`, true},
+	} {
+		err := r.CheckMCP(tc.s)
+		var taken *NamespaceTakenError
+		if !errors.As(err, &taken) || err.Error() != tc.want || taken.BuiltIn() != tc.builtIn {
+			t.Errorf("CheckMCP(%s) = %v; want %q", tc.s.Namespace, err, tc.want)
+		}
+	}
+	if err := r.CheckMCP(MCPServer{Namespace: "free", Program: "x"}); err != nil {
+		t.Errorf("CheckMCP(free) = %v", err)
+	}
+	if _, ok := r.Server("free"); ok {
+		t.Error("CheckMCP registered the provider")
+	}
+}
