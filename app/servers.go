@@ -51,6 +51,7 @@ func (a *App) applyServersLocked() error {
 			}
 			return err
 		}
+		c.CheckRegistry(a.reg) // a namespace the app has already (device, notification) is that entry's error
 		cfg = c
 		servers, broken = c.Servers()
 	}

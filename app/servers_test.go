@@ -67,3 +67,29 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestServersEntryClashingWithTheAppsTools: an entry whose namespace is
+// already the app's (here the native "test" tools) is that entry's error,
+// at its name with the fix, as run and check report it; the app's own
+// tools and the other entries keep working.
+func TestServersEntryClashingWithTheAppsTools(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := filepath.Join(t.TempDir(), "claude_desktop_config.json")
+	dev, _ := json.Marshal(map[string]any{"command": exe, "env": map[string]string{serveDeviceEnv: "1"}})
+	os.WriteFile(servers, []byte("{\"mcpServers\": {\n  \"test\": {\"command\": \"x\"},\n  \"device\": "+string(dev)+"}}"), 0o644)
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Approve: "bypass"}})
+	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
+	v, _ := e.app.GetSettings()
+	if !strings.Contains(v.ServersError, servers+":2:3") || !strings.Contains(v.ServersError, "rename the server") || v.ServersUnreadable {
+		t.Errorf("ServersError = %q (unreadable %v); want the entry's file:line:col and the fix", v.ServersError, v.ServersUnreadable)
+	}
+	if _, err := e.app.OpenChat("dev"); err != nil {
+		t.Errorf("the other entry's provider: %v", err)
+	}
+	if _, err := e.app.OpenChat("helper"); err != nil {
+		t.Errorf("the app's own tools: %v", err)
+	}
+}
