@@ -177,7 +177,13 @@ func (c *stdioConn) Close() error {
 			s.procTree().kill()
 			<-s.exited // WaitDelay bounds the wait for stderr
 		}
-		// A grandchild may still hold stdout open: stop reading it.
+		// Read what the process wrote before it exited (a start error
+		// quotes its noise lines), then stop reading: a grandchild may
+		// still hold stdout open, so the wait is bounded.
+		select {
+		case <-c.readDone:
+		case <-time.After(stdoutDrain):
+		}
 		c.stdout.Close()
 		c.closeErr = s.waitErr
 	})
@@ -185,3 +191,8 @@ func (c *stdioConn) Close() error {
 }
 
 func (c *stdioConn) SessionID() string { return "" }
+
+// stdoutDrain bounds how long Close waits, once the process has exited,
+// for the rest of its stdout (the end of the pipe, unless a grandchild
+// holds it open).
+const stdoutDrain = 500 * time.Millisecond
