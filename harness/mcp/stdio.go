@@ -53,7 +53,7 @@ func newStdio(srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonr
 		return nil, nil, err
 	}
 	cmd := exec.Command(prog, srv.Args...)
-	cmd.Env = mergeEnv(os.Environ(), srv.Env)
+	cmd.Env = mergeEnv(processEnviron(), srv.Env) // docs/mcp.md#environment
 	if srv.Dir != "" {
 		cmd.Dir = srv.Dir
 		if !filepath.IsAbs(srv.Dir) && install != "" {

@@ -21,7 +21,7 @@ const (
 // Namespace.
 //
 // For Transport "stdio" (the default), Program is started with Args, Env
-// (added to the parent's environment) and working directory Dir; a relative
+// (added to the few variables it inherits: docs/mcp.md#environment) and working directory Dir; a relative
 // Program resolves against the app's install folder. For "streamable_http"
 // and "sse", URL names the service (https:// on any host, http:// only on
 // this computer: docs/servers.md) and Headers are sent with every request.
