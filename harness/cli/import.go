@@ -172,9 +172,12 @@ func printImport(w io.Writer, p *mcp.ImportPlan) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ACTION\tNAME\tNAMESPACE\tTRANSPORT\tRUNS\tCOMMAND OR URL")
 	for _, it := range p.Items {
-		action := string(it.Action)
-		if it.Disabled && it.Action == mcp.ImportAdd {
-			action = "add (disabled)"
+		action := string(it.Action) // the words of the app's preview (docs/servers.md#import)
+		switch {
+		case it.Disabled && it.Action == mcp.ImportAdd:
+			action = "add, off"
+		case it.Action == mcp.ImportSame:
+			action = "already there"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", action, oneLine(it.Name, 30), oneLine(it.Namespace, 30),
 			nonEmpty(it.Transport, "-"), nonEmpty(it.Placement, "-"), elideMiddle(oneLine(nonEmpty(it.Target, "-"), 1000), 72))
