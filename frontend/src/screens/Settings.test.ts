@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync, mount, tick, unmount } from "svelte";
+import type { SettingsView } from "../lib/types";
+
+// The Go side, as the bound methods answer (api.ts wraps them).
+const view = (): SettingsView => ({
+  settings: {
+    provider: "openai", openai: { base_url: "", model: "llama3.2" }, anthropic: { base_url: "", model: "" },
+    coworkers_dir: "", servers_path: "/home/ann/.vscode/mcp.json", approval_mode: "ask",
+  },
+  key_stored: { openai: false, anthropic: false }, keychain_errors: null, key_from_env: null,
+  model: "openai llama3.2", model_error: "", model_warning: "", settings_file: "/home/ann/.config/OpenWorker/settings.json",
+  servers_loaded: "/home/ann/.vscode/mcp.json", servers_error: "", servers_unreadable: false, servers_notices: null,
+  server_inputs: [{ id: "memory-file", description: "Memory file name", password: false, answered: false }],
+});
+const fake = vi.hoisted(() => ({
+  getSettings: vi.fn(), saveSettings: vi.fn(), setServerInput: vi.fn(), setApiKey: vi.fn(), info: vi.fn(),
+}));
+vi.mock("../lib/api", () => ({ api: fake }));
+
+const { default: Settings } = await import("./Settings.svelte");
+
+const mounted: ReturnType<typeof mount>[] = [];
+afterEach(() => {
+  mounted.splice(0).forEach((c) => unmount(c));
+  vi.clearAllMocks();
+});
+
+async function render(): Promise<HTMLElement> {
+  fake.getSettings.mockResolvedValue(view());
+  fake.saveSettings.mockResolvedValue(view());
+  fake.setServerInput.mockResolvedValue(view());
+  fake.setApiKey.mockResolvedValue(view());
+  const target = document.createElement("div");
+  document.body.append(target);
+  mounted.push(mount(Settings, { target }));
+  await vi.waitFor(() => expect(target.querySelector("form")).not.toBeNull(), { timeout: 30_000 });
+  flushSync();
+  return target;
+}
+
+// type writes value into input as a person does (bind:value listens to "input").
+function type(input: HTMLInputElement, value: string) {
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  flushSync();
+}
+
+function enter(input: HTMLInputElement): KeyboardEvent {
+  const e = new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true });
+  input.dispatchEvent(e);
+  return e;
+}
+
+const field = (root: HTMLElement, label: string) =>
+  [...root.querySelectorAll("label")].find((l) => l.textContent?.includes(label))!.querySelector("input")!;
+
+describe("Settings", () => {
+  it("saves an input's answer on Enter, not the Settings form", async () => {
+    const root = await render();
+    const answer = field(root, "(input memory-file)");
+    type(answer, "notes.json");
+    const e = enter(answer);
+    await tick();
+    expect(e.defaultPrevented).toBe(true); // the browser does not submit the form
+    expect(fake.setServerInput).toHaveBeenCalledWith("memory-file", "notes.json");
+    expect(fake.saveSettings).not.toHaveBeenCalled();
+  });
+
+  it("does nothing on Enter in an empty answer field", async () => {
+    const root = await render();
+    const e = enter(field(root, "(input memory-file)"));
+    expect(e.defaultPrevented).toBe(true);
+    expect(fake.setServerInput).not.toHaveBeenCalled();
+    expect(fake.saveSettings).not.toHaveBeenCalled();
+  });
+
+  it("saves an API key on Enter, not the Settings form", async () => {
+    const root = await render();
+    const key = root.querySelectorAll<HTMLInputElement>('input[type="password"]')[1]; // Anthropic's
+    type(key, "sk-ant-test");
+    const e = enter(key);
+    await tick();
+    expect(e.defaultPrevented).toBe(true);
+    expect(fake.setApiKey).toHaveBeenCalledWith("anthropic", "sk-ant-test");
+    expect(fake.saveSettings).not.toHaveBeenCalled();
+  });
+
+  it("leaves Enter in the other fields to the form, which saves the settings", async () => {
+    const root = await render();
+    const e = enter(field(root, "Coworkers folder"));
+    expect(e.defaultPrevented).toBe(false);
+    root.querySelector("form")!.requestSubmit();
+    await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1), { timeout: 30_000 });
+  });
+});
