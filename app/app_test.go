@@ -307,6 +307,24 @@ func TestBrokenBundleListedWithFix(t *testing.T) {
 	}
 }
 
+// TestUnresolvedCoworkerFixNamesImport: a coworker whose tools.json names an
+// MCP provider the servers file lacks is listed broken, and its fix says
+// where the app adds one (Settings → Import MCP servers…).
+func TestUnresolvedCoworkerFixNamesImport(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
+	l, _ := e.app.Coworkers()
+	var fix string
+	for _, b := range l.Broken {
+		if b.ID == "dev" {
+			fix = b.Fix
+		}
+	}
+	if fix != ResolveFixInApp || !strings.Contains(fix, "Settings → Import MCP servers…") || !strings.Contains(fix, "servers.json") {
+		t.Errorf("fix of the unresolved coworker = %q (list %+v)", fix, l)
+	}
+}
+
 func TestLiveReloadOfCoworkers(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
 	writeBundle(t, e.bundles, "newcomer", "test.echo")

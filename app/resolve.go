@@ -34,6 +34,18 @@ func skippedFile(dir, file string) BrokenBundle {
 		Fix: "each coworker is a folder <id>/coworker/manifest.md; move the file out of " + dir + ", or unpack it there if it is a zipped bundle"}
 }
 
+// ResolveFixInApp is BrokenBundle.Fix of a coworker that loads but does not
+// resolve: harness.ResolveFix and where the app adds a provider.
+const ResolveFixInApp = harness.ResolveFix + ", for instance with Settings → Import MCP servers…"
+
+// fixInApp is the fix of a checked bundle as the app words it.
+func fixInApp(fix string) string {
+	if fix == harness.ResolveFix {
+		return ResolveFixInApp
+	}
+	return fix
+}
+
 // checkedList resolves the bundles folder dir with the harness's one check
 // (harness.Runtime.Check, what `openworker check` prints; it loads the
 // folder once) and turns the report into the list the UI shows. rt nil
@@ -71,7 +83,7 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 	}
 	for _, cb := range rep.Broken { // load errors (Reason is the message without the position) and resolve errors
 		l.Broken = append(l.Broken, BrokenBundle{ID: cb.ID, Name: cb.Name, Dir: cb.Dir, File: cb.File, Line: cb.Line, Col: cb.Col,
-			Message: cb.Reason, Fix: cb.Fix})
+			Message: cb.Reason, Fix: fixInApp(cb.Fix)})
 	}
 	for _, f := range rep.Skipped {
 		l.Broken = append(l.Broken, skippedFile(dir, f))

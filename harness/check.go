@@ -87,8 +87,9 @@ type CheckedBundle struct {
 	Fix     string `json:"fix,omitempty"`
 }
 
-// resolveFix is the advice for a bundle that loads but does not resolve.
-const resolveFix = "fix the name in tools.json, or add the missing MCP provider to servers.json"
+// ResolveFix is CheckedBundle.Fix of a bundle that loads but does not
+// resolve (the app adds where it imports a provider, app.ResolveFixInApp).
+const ResolveFix = "fix the name in tools.json, or add the missing MCP provider to servers.json"
 
 // Check loads the bundles folder dir afresh and resolves every bundle
 // against the newest registry generation and rule, the tool-name rule of
@@ -166,7 +167,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 func (rt *Runtime) ForgetChecks() { rt.checks.reset() }
 
 func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle {
-	cb := CheckedBundle{Dir: b.Dir, ID: b.ID, Name: b.Name, File: b.Tools.File, Message: err.Error(), Reason: err.Error(), Fix: resolveFix}
+	cb := CheckedBundle{Dir: b.Dir, ID: b.ID, Name: b.Name, File: b.Tools.File, Message: err.Error(), Reason: err.Error(), Fix: ResolveFix}
 	var re *ResolveError
 	if errors.As(err, &re) {
 		if re.Provider != "" {
