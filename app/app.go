@@ -54,6 +54,8 @@ type App struct {
 	serversLoaded    string           // the servers.json whose providers are in use
 	serversErr       error            // the last problem reading it, or nil
 	serversWhole     bool             // serversErr is about the whole file (nothing of it was read)
+	serversRuntimeOK bool             // the runtime took the servers of the last read (serversErr is the file's only)
+	serversShown     Notice           // the servers banner last sent to the UI (reapplyServersLocked)
 	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
 	serversWatcher   *dirWatcher
 	rtErr            error    // why rt is nil
@@ -155,7 +157,9 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if a.journal != nil {
 		a.openRuntime()
 		if err := a.applyServersLocked(); err != nil {
-			a.notice(NoticeError, "servers.json: "+err.Error())
+			n := a.serversNoticeLocked()
+			a.log.Info("notice", "level", n.Level, "message", n.Message)
+			a.notices, a.serversShown = append(a.notices, n), n
 		}
 		a.applyModelLocked()
 		if a.modelErr == nil {

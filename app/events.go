@@ -47,10 +47,18 @@ const (
 )
 
 // Notice is a message for the person, shown as a banner in the window.
+// A notice with a Key replaces the banner shown with that key; one with a
+// Key and no Message removes it (docs/servers.md#notices).
 type Notice struct {
 	Level   string `json:"level"` // info | warning | error
 	Message string `json:"message"`
+	Key     string `json:"key,omitempty"` // e.g. NoticeKeyServers; "" for a notice of its own
 }
+
+// NoticeKeyServers keys the banner about the servers file in use: each
+// load of the file that changes its problem replaces it, and a load
+// without a problem removes it.
+const NoticeKeyServers = "servers"
 
 // Emitter sends events to the UI. The Wails implementation is in
 // runtime_wails.go; tests use a recording fake. Emit must not block for

@@ -186,7 +186,7 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 	a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
 	saveErr := saveServersPath(a.paths.Settings, plan.Dest)
 	a.settings.ServersPath = plan.Dest
-	_ = a.applyServersLocked() // its error is in the view
+	a.reapplyServersLocked(false)
 	if current != plan.Dest {
 		a.rewatchServersLocked()
 	}

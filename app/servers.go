@@ -43,7 +43,7 @@ func (a *App) applyServersLocked() error {
 		warn := func(err error) { a.log.Warn("servers file input", "path", path, "err", err) }
 		c, err := mcp.ReadConfig(path, &mcp.ConfigOptions{Inputs: mcp.KeychainInputs(nil, warn)})
 		if err != nil {
-			a.serversErr, a.serversWhole = err, true
+			a.serversErr, a.serversWhole, a.serversRuntimeOK = err, true, false
 			if a.serversLoaded == "" && a.serversCfg == nil {
 				// Nothing of a servers file is in use yet: say why its
 				// providers are missing when a coworker names one.
@@ -57,6 +57,7 @@ func (a *App) applyServersLocked() error {
 	}
 	a.serversLoaded, a.serversCfg = path, cfg
 	err := a.rt.SetServers(servers, broken...) // the bad entries are left out, the others in use
+	a.serversRuntimeOK = err == nil
 	if cfg != nil {
 		err = errors.Join(cfg.Err(), err)
 	}
@@ -102,7 +103,7 @@ func (a *App) SetServerInput(id, value string) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	a.mu.Lock()
-	_ = a.applyServersLocked() // its error is in the view
+	a.reapplyServersLocked(false)
 	dir := a.coworkersDir()
 	v := a.viewLocked()
 	a.mu.Unlock()
@@ -110,10 +111,76 @@ func (a *App) SetServerInput(id, value string) (SettingsView, error) {
 	return v, nil
 }
 
+// serversNoticeLocked is the banner (key NoticeKeyServers) for the
+// servers file as last applied: an error; a warning when every problem is
+// an entry that uses an input not answered yet (a normal state until the
+// person answers it in Settings); with no message when the file loaded
+// without a problem, which removes the banner. a.mu must be held.
+func (a *App) serversNoticeLocked() Notice {
+	if a.serversErr == nil {
+		return Notice{Level: NoticeInfo, Key: NoticeKeyServers}
+	}
+	level := NoticeError
+	if !a.serversWhole && a.serversRuntimeOK && onlyAwaitingAnswers(a.serversCfg) {
+		level = NoticeWarn
+	}
+	return Notice{Level: level, Message: "servers.json: " + a.serversErr.Error(), Key: NoticeKeyServers}
+}
+
+// onlyAwaitingAnswers is true when cfg has entries that cannot be used and
+// each of them uses an input the OS keychain has no answer to.
+func onlyAwaitingAnswers(cfg *mcp.Config) bool {
+	if cfg == nil {
+		return false
+	}
+	some := false
+	for _, e := range cfg.Entries {
+		if e.Err == nil || e.Disabled {
+			continue
+		}
+		awaiting := false
+		for _, in := range e.Inputs() {
+			if ok, err := mcp.InputStored(in.ID, in.Description); !ok && err == nil {
+				awaiting = true
+			}
+		}
+		if !awaiting {
+			return false
+		}
+		some = true
+	}
+	return some
+}
+
+// reapplyServersLocked applies the servers file again and updates the
+// servers banner (key NoticeKeyServers) when its problem changed. An edit
+// on disk (announce) raises it for a problem the file did not have before
+// the edit; an action in Settings (not announce, the view shows the
+// problem) only replaces or removes a banner already shown, so a stale
+// one never stays after the file loads cleanly. Emit does not block, so it
+// is sent under a.mu, in the order of the loads. a.mu must be held.
+func (a *App) reapplyServersLocked(announce bool) {
+	before := a.serversNoticeLocked()
+	_ = a.applyServersLocked() // its error is in the view
+	after := a.serversNoticeLocked()
+	none := a.serversShown.Message == "" // no servers banner is shown
+	switch {
+	case after == a.serversShown, after.Message == "" && none: // the screen stays as it is
+		return
+	case announce && after == before: // a problem the file had before the edit is only in Settings
+		return
+	case !announce && none: // Settings shows the problem
+		return
+	}
+	a.serversShown = after
+	a.emit.Emit(EventNotice, after)
+}
+
 // rewatchServersLocked watches the servers file in use and applies every
-// edit of it at once (live reload), announcing a new problem as a notice
-// (one the file had before the edit is only in Settings) and the
-// coworkers as resolved anew. a.mu must be held.
+// edit of it at once (live reload), announcing a new problem as the
+// servers notice (reapplyServersLocked; one the file had before the edit
+// is only in Settings) and the coworkers as resolved
+// anew. a.mu must be held.
 func (a *App) rewatchServersLocked() {
 	_ = a.serversWatcher.Close()
 	a.serversWatcher = nil
@@ -123,13 +190,9 @@ func (a *App) rewatchServersLocked() {
 	}
 	w, err := watchFile(path, func() {
 		a.mu.Lock()
-		before := a.serversErr
-		err := a.applyServersLocked()
+		a.reapplyServersLocked(true)
 		dir := a.coworkersDir()
 		a.mu.Unlock()
-		if err != nil && (before == nil || before.Error() != err.Error()) { // a problem already shown is not announced again
-			a.emit.Emit(EventNotice, Notice{Level: NoticeError, Message: "servers.json: " + err.Error()})
-		}
 		a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir))
 	})
 	if err != nil {

@@ -34,6 +34,17 @@ func TestServerInputsAnsweredInSettings(t *testing.T) {
 	if _, err := e.app.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), `input "tok" (Device token)`) || !strings.Contains(err.Error(), "answer it once in the app (Settings)") {
 		t.Fatalf("OpenChat before the answer = %v", err)
 	}
+	// The unanswered input is a warning banner keyed "servers", not an error.
+	info, _ := e.app.Info()
+	var shown []Notice
+	for _, n := range info.Notices {
+		if n.Key == NoticeKeyServers {
+			shown = append(shown, n)
+		}
+	}
+	if len(shown) != 1 || shown[0].Level != NoticeWarn || !strings.Contains(shown[0].Message, `input "tok" (Device token): it is not answered yet`) {
+		t.Errorf("servers notices at start = %+v; want one warning about the input", shown)
+	}
 	v, _ := e.app.GetSettings()
 	if len(v.ServerInputs) != 1 || v.ServerInputs[0] != (ServerInput{ID: "tok", Description: "Device token", Password: true}) {
 		t.Errorf("ServerInputs = %+v", v.ServerInputs)
@@ -53,6 +64,10 @@ func TestServerInputsAnsweredInSettings(t *testing.T) {
 	}
 	if strings.Contains(mustJSON(t, v), "s3cret-token") {
 		t.Error("the settings view holds the answer")
+	}
+	// The file now loads without a problem: the banner is removed.
+	if got := e.rec.all(EventNotice); len(got) != 1 || got[0] != (Notice{Level: NoticeInfo, Key: NoticeKeyServers}) {
+		t.Errorf("notices after the answer = %+v; want only the removal of the servers banner", got)
 	}
 	if _, err := e.app.OpenChat("dev"); err != nil {
 		t.Errorf("OpenChat after the answer = %v", err)

@@ -97,7 +97,7 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	a.settings = s
 	a.applyModelLocked()
 	if serversChanged {
-		_ = a.applyServersLocked() // its error is in the view
+		a.reapplyServersLocked(false)
 		a.rewatchServersLocked()
 		dirChanged = true // the coworkers resolve anew
 	}

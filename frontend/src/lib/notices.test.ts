@@ -43,4 +43,17 @@ describe("notices", () => {
     for (let i = 0; i < MAX_NOTICES + 2; i++) l = addNotice(l, { level: "error", message: `e${i}` }, "app", t0);
     expect(l.map((m) => m.message)).toEqual(Array.from({ length: MAX_NOTICES }, (_, i) => `e${i + 2}`));
   });
+
+  it("replaces a keyed notice and removes it with a keyed notice without a message", () => {
+    let l: ShownNotice[] = [];
+    l = addNotice(l, { level: "warning", message: "3 tool calls were interrupted" }, "app", t0);
+    l = addNotice(l, { level: "error", message: 'servers.json: input "memory-file" (Memory file name): it is not answered yet', key: "servers" }, "app", t0);
+    l = addNotice(l, { level: "warning", message: "servers.json: input \"tok\" (Token): it is not answered yet", key: "servers" }, "app", t0);
+    expect(l.map((m) => [m.level, m.message])).toEqual([
+      ["warning", "3 tool calls were interrupted"], ["warning", 'servers.json: input "tok" (Token): it is not answered yet'],
+    ]);
+    l = addNotice(l, { level: "info", message: "", key: "servers" }, "app", t0);
+    expect(l.map((m) => m.message)).toEqual(["3 tool calls were interrupted"]);
+    expect(addNotice(l, { level: "info", message: "", key: "servers" }, "app", t0)).toEqual(l); // nothing to remove
+  });
 });

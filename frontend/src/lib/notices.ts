@@ -27,18 +27,22 @@ let lastId = 0;
 
 /**
  * addNotice returns list with n added at the end. A notice with the same
- * level and message replaces the earlier one (no stacking of repeats); info
- * notices get an expiry INFO_TTL_MS after now.
+ * level and message replaces the earlier one (no stacking of repeats), and
+ * so does one with the same key (n.key, e.g. "servers"); a keyed notice
+ * with no message only removes the one with its key. Info notices get an
+ * expiry INFO_TTL_MS after now.
  */
 export function addNotice(list: ShownNotice[], n: Notice, scope: NoticeScope, now: number): ShownNotice[] {
+  const rest = list.filter((m) => !(m.level === n.level && m.message === n.message) && !(n.key && m.key === n.key));
+  if (n.key && !n.message) return rest;
   const shown: ShownNotice = {
     level: n.level,
     message: n.message,
+    ...(n.key ? { key: n.key } : {}),
     id: ++lastId,
     scope,
     expires: n.level === "info" ? now + INFO_TTL_MS : 0,
   };
-  const rest = list.filter((m) => !(m.level === n.level && m.message === n.message));
   return [...rest, shown].slice(-MAX_NOTICES);
 }
 

@@ -41,9 +41,9 @@ class AppState {
    * screen failed or succeeded) goes when the screen changes; "app" stays
    * until dismissed. Info banners go by themselves after INFO_TTL_MS.
    */
-  notify(level: Notice["level"], message: string, scope: NoticeScope = "view") {
-    this.notices = addNotice(this.notices, { level, message }, scope, Date.now());
-    if (level === "info") setTimeout(() => (this.notices = expireNotices(this.notices, Date.now())), INFO_TTL_MS + 50);
+  notify(level: Notice["level"], message: string, scope: NoticeScope = "view", key?: string) {
+    this.notices = addNotice(this.notices, { level, message, key }, scope, Date.now());
+    if (level === "info" && message) setTimeout(() => (this.notices = expireNotices(this.notices, Date.now())), INFO_TTL_MS + 50);
   }
 
   dismiss(id: number) {
@@ -122,12 +122,12 @@ export async function start() {
   api.on(AppEvent.ApprovalRequest, (p) => (app.approvals = addApproval(app.approvals, p as PendingApproval)));
   api.on(AppEvent.ApprovalClosed, (p) => (app.approvals = closeApproval(app.approvals, p as ApprovalClosed)));
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));
-  api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message, "app"));
+  api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message, "app", (p as Notice).key));
   window.addEventListener("focus", () => void api.setWindowFocused(true));
   window.addEventListener("blur", () => void api.setWindowFocused(false));
   try {
     app.info = await api.info();
-    for (const n of app.info.notices ?? []) app.notify(n.level, n.message, "app");
+    for (const n of app.info.notices ?? []) app.notify(n.level, n.message, "app", n.key);
     if (app.info.runtime_error) app.notify("error", app.info.runtime_error, "app");
     else if (app.info.model_error) app.notify("warning", app.info.model_error, "app");
     app.coworkers = await api.coworkers();

@@ -9,6 +9,8 @@ import type { HarnessEventName } from "./events";
 export interface Notice {
   level: "info" | "warning" | "error";
   message: string;
+  /** A keyed notice replaces the one shown with its key; with no message it removes it (Go: app.NoticeKeyServers). */
+  key?: string;
 }
 
 export interface AppInfo {

@@ -3,6 +3,7 @@ export namespace app {
 	export class Notice {
 	    level: string;
 	    message: string;
+	    key?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Notice(source);
@@ -12,6 +13,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.level = source["level"];
 	        this.message = source["message"];
+	        this.key = source["key"];
 	    }
 	}
 	export class AppInfo {
