@@ -5,9 +5,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,21 +42,7 @@ func TestStaleSessionServerEverything(t *testing.T) {
 		if i%2 == 1 {
 			s.WaitLine("Received MCP GET request")
 		}
-		p, err := m.Provider(ctx, srv)
-		if err == nil {
-			if i%2 == 0 {
-				var tools []RemoteTool
-				if tools, err = p.ListTools(ctx); err == nil && len(tools) == 0 {
-					err = fmt.Errorf("an empty catalog")
-				}
-			} else {
-				var out tool.Output
-				out, err = p.CallTool(ctx, "echo", json.RawMessage(`{"message":"after restart `+strconv.Itoa(i)+`"}`), nil)
-				if err == nil && out.Text != "Echo: after restart "+strconv.Itoa(i) {
-					err = fmt.Errorf("echo = %q", out.Text)
-				}
-			}
-		}
+		err := firstUse(ctx, m, srv, i, func(tools []RemoteTool) bool { return len(tools) > 0 }, "Echo: ")
 		if err != nil {
 			t.Errorf("restart %d: first use failed: %v", i+1, err)
 			continue

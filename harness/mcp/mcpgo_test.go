@@ -95,21 +95,7 @@ func TestStaleSessionMCPGo(t *testing.T) {
 	ok := 0
 	for i := range restarts {
 		s.restart()
-		p, err := m.Provider(ctx, srv)
-		if err == nil {
-			if i%2 == 0 {
-				var tools []RemoteTool
-				if tools, err = p.ListTools(ctx); err == nil && len(tools) != 2 {
-					err = fmt.Errorf("catalog %v", tools)
-				}
-			} else {
-				var out tool.Output
-				out, err = p.CallTool(ctx, "echo", json.RawMessage(`{"message":"hi `+strconv.Itoa(i)+`"}`), nil)
-				if err == nil && out.Text != "echo: hi "+strconv.Itoa(i) {
-					err = fmt.Errorf("echo = %q", out.Text)
-				}
-			}
-		}
+		err := firstUse(ctx, m, srv, i, func(tools []RemoteTool) bool { return len(tools) == 2 }, "echo: ")
 		if err != nil {
 			t.Errorf("restart %d: first use failed: %v", i+1, err)
 			continue
@@ -163,4 +149,27 @@ func TestMCPGoHandlerError(t *testing.T) {
 	if out, err := p.CallTool(context.Background(), "echo", json.RawMessage(`{"message":"still here"}`), nil); err != nil || out.Text != "echo: still here" || !p.Alive() {
 		t.Errorf("after the error: echo = %q, %v, alive %v", out.Text, err, p.Alive())
 	}
+}
+
+// firstUse is the first use of srv's provider after restart i: a
+// listing (even i), which catalogOK judges, or an echo call (odd i) whose
+// answer must be echoPrefix and the message.
+func firstUse(ctx context.Context, m *Manager, srv tool.MCPServer, i int, catalogOK func([]RemoteTool) bool, echoPrefix string) error {
+	p, err := m.Provider(ctx, srv)
+	if err != nil {
+		return err
+	}
+	if i%2 == 0 {
+		tools, err := p.ListTools(ctx)
+		if err == nil && !catalogOK(tools) {
+			err = fmt.Errorf("catalog %v", tools)
+		}
+		return err
+	}
+	msg := "after restart " + strconv.Itoa(i)
+	out, err := p.CallTool(ctx, "echo", json.RawMessage(`{"message":"`+msg+`"}`), nil)
+	if err == nil && out.Text != echoPrefix+msg {
+		err = fmt.Errorf("echo = %q", out.Text)
+	}
+	return err
 }
