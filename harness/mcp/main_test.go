@@ -30,6 +30,11 @@ func TestMain(m *testing.M) {
 	switch os.Getenv(serverEnv) {
 	case "":
 		os.Exit(m.Run())
+	case "parent": // starts a provider (pdeathsig_linux_test.go) and waits to be killed
+		srv := tool.MCPServer{Namespace: "orphan", Program: "sh", Args: []string{"-c", `echo $$ > "$OW_ORPHAN_PIDFILE"; exec sleep 600`},
+			Env: map[string]string{"OW_ORPHAN_PIDFILE": os.Getenv("OW_ORPHAN_PIDFILE")}}
+		Connect(context.Background(), srv, &Options{StartTimeout: 10 * time.Minute})
+		os.Exit(0)
 	case "device":
 		if err := device.ServeStdio(context.Background()); err != nil {
 			fmt.Fprintln(os.Stderr, "device server:", err)
