@@ -166,7 +166,7 @@ func (c *config) journalReconcileCommand(f *journalFlags) *cobra.Command {
 func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify",
-		Short: "check the journal's hash chain and report the first broken link",
+		Short: "check the journal file (PRAGMA integrity_check) and its hash chain, and report the first problem",
 		Args:  cobra.NoArgs,
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			rep, err := j.Verify(cmd.Context())
@@ -176,7 +176,10 @@ func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
 			if err := c.printVerify(rep, f.asJSON); err != nil {
 				return err
 			}
-			if !rep.OK {
+			switch {
+			case len(rep.Integrity) > 0:
+				return &exitError{ExitFailure, fmt.Errorf("the journal file %s is damaged (PRAGMA integrity_check); stop OpenWorker, keep a copy of the file, and restore a backup of it, or save what is readable with: sqlite3 %s .recover > recovered.sql (docs/journal.md#verify)", j.Path(), j.Path())}
+			case !rep.OK:
 				return &exitError{ExitFailure, errors.New("the journal's hash chain is broken")}
 			}
 			return nil
@@ -189,6 +192,11 @@ func (c *config) printVerify(rep journal.VerifyReport, asJSON bool) error {
 	switch {
 	case asJSON:
 		return writeJSON(c.stdout, rep)
+	case len(rep.Integrity) > 0:
+		fmt.Fprintf(c.stdout, "DAMAGED: PRAGMA integrity_check: %s (%d problems found)\n", strings.ReplaceAll(rep.Integrity[0], "\n", " "), len(rep.Integrity))
+		if rep.First != nil {
+			fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%d breaks found)\n", rep.First, len(rep.Breaks))
+		}
 	case rep.OK:
 		fmt.Fprintf(c.stdout, "ok: %d chain entries and %d rows verified; head %s\n", rep.Entries, rep.Rows, rep.Head)
 	default:

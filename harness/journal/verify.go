@@ -3,7 +3,10 @@ package journal
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 // Reasons a Break gives.
@@ -42,6 +45,11 @@ type VerifyReport struct {
 	Head    string  `json:"head"`    // hash of the last entry
 	First   *Break  `json:"first,omitempty"`
 	Breaks  []Break `json:"breaks,omitempty"` // in chain order, at most 100; First == &Breaks[0]
+	// Integrity holds what SQLite's PRAGMA integrity_check found wrong
+	// with the file itself (a damaged page, a broken index), at most 100
+	// lines; empty when the file is sound. A damaged file is not OK even
+	// when its chain still verifies (docs/journal.md#verify).
+	Integrity []string `json:"integrity,omitempty"`
 }
 
 type chainEntry struct {
@@ -69,18 +77,27 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 	}
 	defer conn.ExecContext(context.Background(), `ROLLBACK`)
 
+	if rep.Integrity, err = integrityCheck(ctx, conn); err != nil {
+		return rep, fmt.Errorf("journal: verify: integrity_check: %w", err)
+	}
 	entries, err := readChain(ctx, conn)
 	if err != nil {
+		if len(rep.Integrity) > 0 { // the damage is what stopped the read: report it
+			return rep, nil
+		}
 		return rep, err
 	}
 	current := map[string]string{}
 	for _, t := range chainedTables {
 		rows, err := conn.QueryContext(ctx, `SELECT * FROM `+t.name)
-		if err != nil {
-			return rep, fmt.Errorf("journal: verify: read %s: %w", t.name, err)
+		var digests map[string]string
+		if err == nil {
+			digests, err = rowDigests(t.name, rows)
 		}
-		digests, err := rowDigests(t.name, rows)
 		if err != nil {
+			if len(rep.Integrity) > 0 { // the damage is what stopped the read: report it
+				return rep, nil
+			}
 			return rep, fmt.Errorf("journal: verify: read %s: %w", t.name, err)
 		}
 		for ref, d := range digests {
@@ -131,7 +148,7 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 		}
 	}
 	rep.Entries, rep.Head = int64(len(entries)), prev
-	rep.OK = len(rep.Breaks) == 0
+	rep.OK = len(rep.Breaks) == 0 && len(rep.Integrity) == 0
 	if !rep.OK {
 		rep.First = &rep.Breaks[0]
 	}
@@ -153,4 +170,44 @@ func readChain(ctx context.Context, conn *sql.Conn) ([]chainEntry, error) {
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// integrityCheck runs PRAGMA integrity_check(100) on conn: nil when SQLite
+// answers "ok", else its lines. The error is for failing to run it.
+func integrityCheck(ctx context.Context, conn *sql.Conn) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, `PRAGMA integrity_check(100)`)
+	if err != nil {
+		if isCorrupt(err) {
+			return []string{err.Error()}, nil
+		}
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, err
+		}
+		if line != "ok" {
+			out = append(out, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if isCorrupt(err) {
+			return append(out, err.Error()), nil
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// isCorrupt reports whether err is SQLite's "database disk image is
+// malformed" (SQLITE_CORRUPT) or "file is not a database" (SQLITE_NOTADB).
+func isCorrupt(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB
+	}
+	return false
 }
