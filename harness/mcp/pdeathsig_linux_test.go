@@ -4,13 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/openworker/desktop/internal/testbin"
 )
 
 // TestProviderDiesWithOpenWorker SIGKILLs a process that has started a
@@ -22,41 +18,21 @@ func TestProviderDiesWithOpenWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	pidFile := filepath.Join(t.TempDir(), "provider.pid")
-	if err := unix.Mkfifo(pidFile, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	providerPID := testbin.PIDFromFIFO(t, pidFile, hangGuard)
 	parent := exec.Command(exe, "-test.run=^$")
 	parent.Env = append(os.Environ(), serverEnv+"=parent", "OW_ORPHAN_PIDFILE="+pidFile, "GORACE=atexit_sleep_ms=0")
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer parent.Process.Kill()
-	read := make(chan []byte, 1)
-	go func() { b, _ := os.ReadFile(pidFile); read <- b }() // opening the FIFO waits for the provider
-	var pid int
-	select {
-	case b := <-read:
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-	case <-time.After(hangGuard):
-		t.Fatal("the provider never started")
-	}
-	if pid == 0 {
-		t.Fatal("the provider wrote no pid")
-	}
-	fd, err := unix.PidfdOpen(pid, 0) // readable once the process exits, whoever reaps it
+	pid := providerPID()
+	exited, err := testbin.ExitWatch(pid, hangGuard)
 	if err != nil {
-		t.Fatalf("pidfd_open(%d): %v", pid, err)
+		t.Fatal(err)
 	}
-	defer unix.Close(fd)
 	parent.Process.Kill()
 	parent.Wait()
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(hangGuard/time.Millisecond))
-	for err == unix.EINTR {
-		n, err = unix.Poll(fds, int(hangGuard/time.Millisecond))
-	}
-	if err != nil || n == 0 {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Fatalf("the provider (pid %d) outlived its killed parent (poll: %d, %v)", pid, n, err)
+	if err := exited(); err != nil {
+		t.Fatalf("the provider outlived its killed parent: %v", err)
 	}
 }

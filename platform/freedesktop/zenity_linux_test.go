@@ -4,12 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"syscall"
 	"testing"
-	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/openworker/desktop/internal/testbin"
 )
 
 // TestZenityDiesWithParent kills (SIGKILL) a process that is showing a
@@ -23,44 +20,22 @@ func TestZenityDiesWithParent(t *testing.T) {
 	// The fake writes its pid into a FIFO: reading it waits for the start
 	// itself, with no polling.
 	pidFile := filepath.Join(t.TempDir(), "zenity.pid")
-	if err := unix.Mkfifo(pidFile, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	zenityPID := testbin.PIDFromFIFO(t, pidFile, hangGuard)
 	parent := exec.Command(exe, "-test.run=^$")
 	parent.Env = append(os.Environ(), "ASK_PARENT=1", "FAKE_ZENITY=pid-sleep", "FAKE_ZENITY_PIDFILE="+pidFile)
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	read := make(chan []byte, 1)
-	go func() { b, _ := os.ReadFile(pidFile); read <- b }()
-	var pid int
-	select {
-	case b := <-read:
-		pid, _ = strconv.Atoi(string(b))
-	case <-time.After(hangGuard):
-		parent.Process.Kill()
-		t.Fatal("the fake zenity never started")
-	}
-	if pid == 0 {
-		parent.Process.Kill()
-		t.Fatal("the fake zenity wrote no pid")
-	}
+	defer parent.Process.Kill()
+	pid := zenityPID()
 	// A pidfd becomes readable when the process exits, whoever reaps it.
-	fd, err := unix.PidfdOpen(pid, 0)
+	exited, err := testbin.ExitWatch(pid, hangGuard)
 	if err != nil {
-		parent.Process.Kill()
-		t.Fatalf("pidfd_open(%d): %v", pid, err)
+		t.Fatal(err)
 	}
-	defer unix.Close(fd)
 	parent.Process.Kill()
 	parent.Wait()
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(hangGuard/time.Millisecond))
-	for err == unix.EINTR {
-		n, err = unix.Poll(fds, int(hangGuard/time.Millisecond))
-	}
-	if err != nil || n == 0 {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Fatalf("zenity (pid %d) outlived its killed parent (poll: %d, %v)", pid, n, err)
+	if err := exited(); err != nil {
+		t.Fatalf("zenity outlived its killed parent: %v", err)
 	}
 }
