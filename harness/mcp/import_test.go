@@ -9,15 +9,6 @@ import (
 	"testing"
 )
 
-func readTestConfig(t *testing.T, path string) *Config {
-	t.Helper()
-	c, err := ReadConfig(path, &ConfigOptions{LookupEnv: func(string) (string, bool) { return "", false }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func itemNamed(t *testing.T, p *ImportPlan, name string) ImportItem {
 	t.Helper()
 	for _, it := range p.Items {
@@ -47,8 +38,8 @@ func TestImportClaudeDesktop(t *testing.T) {
 	if err := os.WriteFile(dest, []byte(current), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	from := readTestConfig(t, filepath.Join("testdata", "configs", "claude-desktop", "claude_desktop_config.json"))
-	p, err := PlanImport(from, readTestConfig(t, dest), dest)
+	from := readFixture(t, filepath.Join("testdata", "configs", "claude-desktop", "claude_desktop_config.json"), nil)
+	p, err := PlanImport(from, readFixture(t, dest, nil), dest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +75,7 @@ func TestImportClaudeDesktop(t *testing.T) {
 	if b, _ := os.ReadFile(dest + ".bak"); string(b) != current {
 		t.Fatalf("backup = %q, want the file as it was", b)
 	}
-	after := readTestConfig(t, dest)
+	after := readFixture(t, dest, nil)
 	if after.Format != "openworker" || len(after.Entries) != 3 {
 		t.Fatalf("written file: format %q, %d entries", after.Format, len(after.Entries))
 	}
@@ -126,7 +117,7 @@ func TestImportShowsNoSecret(t *testing.T) {
   "remote": {"url": "https://user:hunter22@mcp.example.com/mcp?key=s3cr3tkey", "headers": {"Authorization": "Bearer tok-abcdef"}},
   "local": {"command": "srv", "args": ["--token", "tok-abcdef"], "env": {"API_TOKEN": "tok-abcdef"}}
 }}`), 0o600)
-	p, err := PlanImport(readTestConfig(t, src), nil, filepath.Join(dir, "out", "servers.json"))
+	p, err := PlanImport(readFixture(t, src, nil), nil, filepath.Join(dir, "out", "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +145,8 @@ func TestImportRefusesToLoseAnEntry(t *testing.T) {
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "servers.json")
 	os.WriteFile(dest, []byte(`{"servers": {"broken": {"transport": "stdio"}}}`), 0o600)
-	from := readTestConfig(t, filepath.Join("testdata", "configs", "claude-desktop", "claude_desktop_config.json"))
-	_, err := PlanImport(from, readTestConfig(t, dest), dest)
+	from := readFixture(t, filepath.Join("testdata", "configs", "claude-desktop", "claude_desktop_config.json"), nil)
+	_, err := PlanImport(from, readFixture(t, dest, nil), dest)
 	if err == nil || !strings.Contains(err.Error(), dest+":1") || !strings.Contains(err.Error(), "broken") {
 		t.Fatalf("err = %v, want one naming %s:1 and the entry", err, dest)
 	}
@@ -169,7 +160,7 @@ func TestImportHidesCredentialsInArguments(t *testing.T) {
 	os.WriteFile(src, []byte(`{"mcpServers": {
   "db": {"command": "npx", "args": ["-y", "@x/srv", "--api-key", "KEYVALUE1234", "--token=TOKVALUE5678", "postgresql://admin:PGPASSsecret@db.internal/app", "sk-live-ARGKEY123456789", "--verbose", "plain"]}
 }}`), 0o600)
-	p, err := PlanImport(readTestConfig(t, src), nil, filepath.Join(dir, "servers.json"))
+	p, err := PlanImport(readFixture(t, src, nil), nil, filepath.Join(dir, "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +214,7 @@ func TestImportWritesThroughALink(t *testing.T) {
 	}
 	src := filepath.Join(dir, "mcp.json")
 	os.WriteFile(src, []byte(`{"mcpServers": {"a": {"command": "srv"}}}`), 0o600)
-	p, err := PlanImport(readTestConfig(t, src), readTestConfig(t, link), link)
+	p, err := PlanImport(readFixture(t, src, nil), readFixture(t, link, nil), link)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +224,7 @@ func TestImportWritesThroughALink(t *testing.T) {
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
 	}
-	if c := readTestConfig(t, real); len(c.Entries) != 1 {
+	if c := readFixture(t, real, nil); len(c.Entries) != 1 {
 		t.Fatalf("the linked file has %d entries, want 1", len(c.Entries))
 	}
 	if _, err := os.Stat(real + ".bak"); err != nil {
@@ -296,7 +287,7 @@ func TestImportShowsEntriesWithoutValues(t *testing.T) {
     "off": {"type": "stdio", "command": "node", "args": ["${env:HOME_OF_SERVER}/server.js"], "env": {"DB_PASSWORD": "hunter22"}, "disabled": true}
   }
 }`), 0o600)
-	p, err := PlanImport(readTestConfig(t, src), nil, filepath.Join(dir, "servers.json"))
+	p, err := PlanImport(readFixture(t, src, nil), nil, filepath.Join(dir, "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
