@@ -110,6 +110,12 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("servers file: %w", err)
 	}
+	return parseConfig(path, data, o)
+}
+
+// parseConfig is ReadConfig of data, the text of the file at path (used
+// for messages, detection and relative folders); o is filled.
+func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 	root, err := jsonfile.ParseJSONC(path, data)
 	if err != nil {
 		return nil, err

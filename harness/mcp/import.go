@@ -138,7 +138,7 @@ func PlanImportInto(from, current *Config, dest string, taken map[string]string)
 		it := describeEntry(e)
 		one, err := MarshalServersFile([]ConfigEntry{e})
 		if err == nil && e.Err != nil {
-			err = loadsOnceValuesExist(one)
+			err = loadsOnceValuesExist(one, dest)
 		}
 		switch prev, kept := byNS[e.Server.Namespace]; {
 		case err != nil:
@@ -172,21 +172,13 @@ func PlanImportInto(from, current *Config, dest string, taken map[string]string)
 	return p, nil
 }
 
-// loadsOnceValuesExist reads one entry written in the product's form (one)
-// as ReadConfig would, with every environment variable and input given a
-// value: the error is what still stops it (a plain http:// URL to another
-// computer, a sandbox it asks for), nil when only values were missing.
-func loadsOnceValuesExist(one []byte) error {
-	dir, err := os.MkdirTemp("", "openworker-import-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "servers.json")
-	if err := os.WriteFile(path, one, 0o600); err != nil {
-		return err
-	}
-	cfg, err := ReadConfig(path, &ConfigOptions{Format: FormatOpenWorker,
+// loadsOnceValuesExist reads one entry written in the product's form (one,
+// to be written at dest) as ReadConfig would, with every environment
+// variable and input given a value: the error is what still stops it (a
+// plain http:// URL to another computer, a sandbox it asks for), nil when
+// only values were missing.
+func loadsOnceValuesExist(one []byte, dest string) error {
+	cfg, err := parseConfig(dest, one, ConfigOptions{Format: FormatOpenWorker, Context: context.Background(),
 		LookupEnv: func(string) (string, bool) { return "value", true },
 		Inputs:    func(context.Context, string, string, bool) (string, error) { return "value", nil }})
 	if err != nil {
