@@ -10,22 +10,9 @@ import (
 	"github.com/openworker/desktop/harness/model"
 )
 
-// A script file is JSON: either an array of replies or {"replies": [...]}.
-// Each reply has the optional fields
-//
-//	"text":        "streamed text",
-//	"tool_calls":  [{"id": "optional", "name": "ns__tool", "arguments": {"any": "JSON"}}],
-//	"err":         500,                 // HTTP status to fail with
-//	"err_message": "shown to the client",
-//	"delay":       "250ms",             // Go duration, or a number of milliseconds
-//	"chunk":       3,
-//	"stop_reason": "stop"
-//
-// "arguments" may be a JSON value (sent as its text) or a string (sent
-// verbatim, so malformed arguments can be scripted: "{\"a\":").
-// Unknown fields are errors, so a typo does not silently change a test.
-
-// ScriptFormat is the script format above, as scriptmodel -h prints it.
+// ScriptFormat describes the script file ParseScript reads (scriptmodel -h
+// prints it). Unknown fields are errors, so a typo does not silently change
+// a test.
 const ScriptFormat = `A script file is JSON: an array of replies, or {"replies": [...]}, one
 reply per model request, in order. Each reply has the optional fields
   "text":        "streamed text",
@@ -41,7 +28,7 @@ A tool call's "name" is the tool's alias: every "." of NAMESPACE.TOOL becomes
    {"text": "The battery is fine."}]
 `
 
-// ParseScript decodes a script (see above). Errors name the reply index.
+// ParseScript decodes a script (ScriptFormat). Errors name the reply index.
 func ParseScript(data []byte) ([]Reply, error) {
 	data = bytes.TrimSpace(data)
 	var raw []json.RawMessage
