@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-// TestVerifyFindsADamagedPage flips one 4 KB page of a copy of a journal
-// (the page holding a message) and expects Verify to report what
-// PRAGMA integrity_check found, not "ok".
-func TestVerifyFindsADamagedPage(t *testing.T) {
+// damagedJournal writes a journal with 40 messages of 3 KB, closes it and
+// flips every byte of the 4 KB page holding message 21: one damaged data
+// page, the rest of the file sound. It returns the path.
+func damagedJournal(t *testing.T) string {
+	t.Helper()
 	ctx := context.Background()
 	path := testPath(t)
 	j, err := Open(path, &Options{Now: newClock().Now})
@@ -56,7 +57,15 @@ func TestVerifyFindsADamagedPage(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
 
+// TestVerifyFindsADamagedPage flips one 4 KB page of a copy of a journal
+// (the page holding a message) and expects Verify to report what
+// PRAGMA integrity_check found, not "ok".
+func TestVerifyFindsADamagedPage(t *testing.T) {
+	ctx := context.Background()
+	path := damagedJournal(t)
 	j2, err := Open(path, &Options{Now: newClock().Now})
 	if err != nil {
 		t.Fatalf("Open of a journal with one damaged data page = %v", err)

@@ -9,9 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
-
-	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver (cgo)
 )
 
 // Sentinel errors, matched with errors.Is.
@@ -47,6 +46,11 @@ type Options struct {
 	// Now returns the current time; nil means time.Now. Tests set it to get
 	// fixed timestamps. Every stored time is converted to UTC.
 	Now func() time.Time
+	// DeferCheck leaves Check (quick_check and the newest chain entries)
+	// to the caller, who runs it in the background: the desktop app, whose
+	// window should not wait for a cold read of a large file. Open still
+	// degrades the journal if migration or recovery meet a damaged file.
+	DeferCheck bool
 }
 
 // Journal is an open journal database. It is safe for concurrent use by
@@ -61,19 +65,27 @@ type Journal struct {
 	turns     int // turns recovered by Open
 	owner     *lease
 	stmts     stmtCache
-	executing sync.Map // invocation ID → executingRow this Journal committed, for FinishInvocation
+	executing sync.Map               // invocation ID → executingRow this Journal committed, for FinishInvocation
+	health    atomic.Pointer[Health] // nil while sound; see health.go
 }
 
 // Open opens (creating it and its parent directories if needed) the journal
-// at path, upgrades its schema (see migrations.go) and recovers interrupted
-// work whose process is gone: every invocation still "executing" becomes
-// "unknown" with RecoveredReason (Recovered reports how many), and every
-// turn still "running" becomes "failed" with RecoveredTurnReason
-// (RecoveredTurns).
+// at path, checks it (Check: quick_check and the newest chain entries;
+// unless Options.DeferCheck), upgrades its schema (see migrations.go) and
+// recovers interrupted work whose process is gone: every invocation still
+// "executing" becomes "unknown" with RecoveredReason (Recovered reports
+// how many), and every turn still "running" becomes "failed" with
+// RecoveredTurnReason (RecoveredTurns).
 //
-// Connections use WAL, synchronous=FULL, foreign_keys=ON,
-// busy_timeout=5000 ms and BEGIN IMMEDIATE for every transaction. A file
-// written by a newer app is refused with ErrFutureSchema.
+// Connections use WAL, synchronous=FULL, on macOS fullfsync and
+// checkpoint_fullfsync, foreign_keys=ON, busy_timeout=5000 ms and BEGIN
+// IMMEDIATE for every transaction; Open reads the durable settings back.
+// A file written by a newer app is refused with ErrFutureSchema.
+//
+// A problem the checks find does not fail Open: the journal opens
+// degraded (Health says what is wrong and what to do), reads work as far
+// as the file allows, and every write fails with ErrDegraded; no
+// migration or recovery is written (docs/journal.md#degraded).
 func Open(path string, opts *Options) (*Journal, error) {
 	if path == "" {
 		return nil, errors.New("journal: empty database path")
@@ -89,26 +101,50 @@ func Open(path string, opts *Options) (*Journal, error) {
 	if opts != nil && opts.Now != nil {
 		j.now = opts.Now
 	}
-	j.db, err = sql.Open("sqlite3", dsn(abs))
+	j.db, err = sql.Open(driverName, dsn(abs))
 	if err != nil {
 		return nil, fmt.Errorf("journal: open %s: %w", abs, err)
 	}
 	ctx := context.Background()
-	if err := j.db.PingContext(ctx); err != nil {
-		j.db.Close()
-		return nil, fmt.Errorf("journal: open %s: %w", abs, err)
-	}
-	if err := migrate(ctx, j.db, abs, len(migrations), j.now); err != nil {
-		j.db.Close()
-		return nil, err
-	}
-	if j.owner, err = acquireLease(abs); err != nil {
-		j.db.Close()
-		return nil, err
-	}
-	if j.recovered, j.turns, err = j.recover(ctx); err != nil {
+	fail := func(err error) (*Journal, error) {
 		j.Close()
 		return nil, err
+	}
+	if err := j.db.PingContext(ctx); err != nil {
+		if isCorrupt(err) {
+			j.degrade(ProblemDamaged, []string{err.Error()})
+			return fail(fmt.Errorf("journal: open: %s", j.Health()))
+		}
+		return fail(fmt.Errorf("journal: open %s: %w", abs, err))
+	}
+	if bad, err := readBackDurability(ctx, j.db); err != nil {
+		return fail(j.readError(fmt.Errorf("journal: open %s: %w", abs, err)))
+	} else if len(bad) > 0 {
+		j.degrade(ProblemNotDurable, bad)
+	}
+	if opts == nil || !opts.DeferCheck {
+		if _, err := j.Check(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	if j.Health().OK() {
+		if err := migrate(ctx, j.db, abs, len(migrations), j.now); err != nil {
+			if !isCorrupt(err) {
+				return fail(err)
+			}
+			j.degrade(ProblemDamaged, []string{err.Error()})
+		}
+	}
+	if j.owner, err = acquireLease(abs); err != nil {
+		return fail(err)
+	}
+	if j.Health().OK() {
+		if j.recovered, j.turns, err = j.recover(ctx); err != nil {
+			if !isCorrupt(err) {
+				return fail(err)
+			}
+			j.degrade(ProblemDamaged, []string{err.Error()})
+		}
 	}
 	return j, nil
 }
@@ -157,17 +193,23 @@ func (j *Journal) RecoveredTurns() int { return j.turns }
 
 // write runs fn in one BEGIN IMMEDIATE transaction and commits it (durably,
 // see dsn). fn's error rolls back.
+//
+// A degraded journal (Health) refuses every write with ErrDegraded, and a
+// write that meets a damaged file degrades the journal.
 func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if err := j.degradedError(); err != nil {
+		return err
+	}
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("journal: begin: %w", err)
+		return j.readError(fmt.Errorf("journal: begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return j.readError(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("journal: commit: %w", err)
+		return j.readError(fmt.Errorf("journal: commit: %w", err))
 	}
 	return nil
 }

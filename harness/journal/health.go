@@ -1,0 +1,276 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrDegraded is returned (wrapped, with the problem and what to do) by
+// every write to a journal in the degraded state: nothing new is written
+// into a file that is damaged, whose chain is broken or that cannot keep
+// its durability promise (docs/journal.md#degraded).
+var ErrDegraded = errors.New("nothing new is written into it")
+
+// Problem names why a journal is degraded.
+type Problem string
+
+const (
+	// ProblemDamaged: SQLite found the file itself damaged (quick_check,
+	// integrity_check, or "database disk image is malformed" on a read).
+	ProblemDamaged Problem = "damaged"
+	// ProblemChainBroken: rows differ from the hash chain: they were
+	// changed, removed or added outside the journal.
+	ProblemChainBroken Problem = "chain_broken"
+	// ProblemNotDurable: a setting a durable commit needs (WAL,
+	// synchronous=FULL, on macOS fullfsync) did not hold when read back.
+	ProblemNotDurable Problem = "not_durable"
+)
+
+// Health is what the checks at Open (or Check) found. The zero value
+// (Problem "") is a sound journal.
+type Health struct {
+	Problem Problem `json:"problem,omitempty"`
+	// Summary is one sentence naming the file and what is wrong.
+	Summary string `json:"summary,omitempty"`
+	// Details are SQLite's integrity lines, the chain breaks or the
+	// settings that did not hold; at most 100.
+	Details []string `json:"details,omitempty"`
+	// Fix says what the person can do (restore a backup, move the file
+	// aside, export what is readable).
+	Fix string `json:"fix,omitempty"`
+}
+
+// OK reports whether the journal is sound.
+func (h Health) OK() bool { return h.Problem == "" }
+
+// String is Summary and Fix in one line.
+func (h Health) String() string {
+	if h.OK() {
+		return "ok"
+	}
+	return h.Summary + " " + h.Fix
+}
+
+// tailEntries is how many of the newest chain entries Check verifies: a
+// bounded cost at every Open (milliseconds), against a full Verify whose
+// cost grows with the journal. Breaks in older rows are Verify's to find.
+const tailEntries = 1000
+
+// Health returns the journal's state: sound until a check or a read found
+// a problem. Once degraded, a Journal stays degraded until it is closed.
+func (j *Journal) Health() Health {
+	if h := j.health.Load(); h != nil {
+		return *h
+	}
+	return Health{}
+}
+
+// degrade puts the journal in the degraded state, keeping the first
+// problem found. It returns the state now in force.
+func (j *Journal) degrade(p Problem, details []string) Health {
+	if len(details) > maxBreaks {
+		details = details[:maxBreaks]
+	}
+	h := &Health{Problem: p, Details: details}
+	switch p {
+	case ProblemDamaged:
+		h.Summary = fmt.Sprintf("The journal %s is damaged (SQLite's check: %s).", j.path, firstLine(details))
+		h.Fix = fmt.Sprintf("Close OpenWorker, then restore a backup (%s.*-backup, if there is one) or move the file aside so that a new journal starts; "+
+			"`openworker journal show --json --db %s` and `sqlite3 %s .recover` export what is still readable.", j.path, j.path, j.path)
+	case ProblemChainBroken:
+		h.Summary = fmt.Sprintf("The journal %s does not match its hash chain: rows were changed, removed or added outside OpenWorker (%s).", j.path, firstLine(details))
+		h.Fix = fmt.Sprintf("`openworker journal verify --db %s` lists every break; keep the file as evidence and move it aside (or restore a backup) so that a new journal starts.", j.path)
+	case ProblemNotDurable:
+		h.Summary = fmt.Sprintf("The journal %s cannot commit durably: %s.", j.path, strings.Join(details, "; "))
+		h.Fix = "Keep the journal on a local disk: choose another file with --db, or another folder with OPENWORKER_CONFIG_DIR."
+	}
+	j.health.CompareAndSwap(nil, h)
+	return j.Health()
+}
+
+func firstLine(lines []string) string {
+	if len(lines) == 0 {
+		return "unknown"
+	}
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return fmt.Sprintf("%s; and %d more", lines[0], len(lines)-1)
+}
+
+// degradedError is what a write returns on a degraded journal.
+func (j *Journal) degradedError() error {
+	h := j.health.Load()
+	if h == nil {
+		return nil
+	}
+	return fmt.Errorf("journal: %s %s: %w", h.Summary, h.Fix, ErrDegraded)
+}
+
+// readError names the file and the next step for a read that failed
+// because the file is damaged, and degrades the journal; other errors pass
+// through unchanged.
+func (j *Journal) readError(err error) error {
+	if err == nil || !isCorrupt(err) {
+		return err
+	}
+	h := j.degrade(ProblemDamaged, []string{err.Error()})
+	return fmt.Errorf("%w (%s)", err, h.String())
+}
+
+// Check runs SQLite's PRAGMA quick_check on the file and verifies the
+// newest 1,000 chain entries (links, hashes, and each of their rows as it
+// is now); on a problem the journal becomes degraded and Health says what
+// to do. Open runs it unless Options.DeferCheck; its cost is one read of
+// the file (about 0.15 s for 300 MB in the page cache, seconds when cold).
+// The error is only for failing to run the checks.
+func (j *Journal) Check(ctx context.Context) (Health, error) {
+	conn, err := j.db.Conn(ctx)
+	if err != nil {
+		return j.Health(), fmt.Errorf("journal: check %s: %w", j.path, err)
+	}
+	defer conn.Close()
+	lines, err := pragmaCheck(ctx, conn, "quick_check")
+	if err != nil {
+		return j.Health(), fmt.Errorf("journal: check %s: quick_check: %w", j.path, err)
+	}
+	if len(lines) > 0 {
+		return j.degrade(ProblemDamaged, lines), nil
+	}
+	if v, err := schemaVersion(ctx, conn); err != nil || v == 0 { // a new file: nothing chained yet
+		return j.Health(), j.readError(err)
+	}
+	breaks, err := verifyTail(ctx, conn, tailEntries)
+	if err != nil {
+		if isCorrupt(err) {
+			return j.degrade(ProblemDamaged, []string{err.Error()}), nil
+		}
+		return j.Health(), fmt.Errorf("journal: check %s: chain: %w", j.path, err)
+	}
+	if len(breaks) > 0 {
+		return j.degrade(ProblemChainBroken, breakLines(breaks)), nil
+	}
+	return j.Health(), nil
+}
+
+func breakLines(bs []Break) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.String()
+	}
+	return out
+}
+
+// verifyTail checks the newest n chain entries as Verify does: each links
+// to the one before, its hash recomputes, and the newest entry of each row
+// matches the row now (or the row was deleted).
+func verifyTail(ctx context.Context, conn *sql.Conn, n int) ([]Break, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT seq, kind, ref, payload_digest, prev_hash, hash FROM chain
+		WHERE seq >= (SELECT coalesce(max(seq), 0) FROM chain) - ? ORDER BY seq`, n)
+	if err != nil {
+		return nil, err
+	}
+	var entries []chainEntry
+	for rows.Next() {
+		var e chainEntry
+		if err := rows.Scan(&e.seq, &e.kind, &e.ref, &e.digest, &e.prev, &e.hash); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		entries = append(entries, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var breaks []Break
+	latest := map[string]int64{}
+	for _, e := range entries {
+		latest[chainKey(e.kind, e.ref)] = e.seq
+	}
+	for i, e := range entries {
+		br := Break{Seq: e.seq, Table: e.kind, RowID: e.ref}
+		switch {
+		case i > 0 && e.seq != entries[i-1].seq+1:
+			br.Reason = ReasonLinkMissing
+		case i > 0 && e.prev != entries[i-1].hash, i == 0 && e.seq == 1 && e.prev != genesisHash:
+			br.Reason = ReasonPrevMismatch
+		case linkHash(e.prev, e.digest) != e.hash:
+			br.Reason = ReasonHashMismatch
+		case latest[chainKey(e.kind, e.ref)] == e.seq:
+			d, ok, err := rowDigest(ctx, conn, e.kind, e.ref)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				br.Reason = ReasonRowDeleted
+			} else if d != e.digest {
+				br.Reason = ReasonRowChanged
+			}
+		}
+		if br.Reason != "" {
+			breaks = append(breaks, br)
+		}
+	}
+	return breaks, nil
+}
+
+// rowDigest is the payload digest of one row as it is now.
+func rowDigest(ctx context.Context, conn *sql.Conn, table, ref string) (string, bool, error) {
+	if !isChained(table) {
+		return "", false, fmt.Errorf("chain entry names table %q, which is not chained", table)
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT * FROM `+table+` WHERE `+keyOf(table)+` = ?`, ref)
+	if err != nil {
+		return "", false, err
+	}
+	ds, err := rowDigests(table, rows)
+	if err != nil {
+		return "", false, err
+	}
+	d, ok := ds[ref]
+	return d, ok, nil
+}
+
+func isChained(table string) bool {
+	for _, t := range chainedTables {
+		if t.name == table {
+			return true
+		}
+	}
+	return false
+}
+
+// pragmaCheck runs PRAGMA name(100) (quick_check or integrity_check) on
+// conn: nil when SQLite answers "ok", else its lines. The error is for
+// failing to run it; a file too damaged to run it is a line, not an error.
+func pragmaCheck(ctx context.Context, conn *sql.Conn, name string) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, `PRAGMA `+name+`(100)`)
+	if err != nil {
+		if isCorrupt(err) {
+			return []string{err.Error()}, nil
+		}
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, err
+		}
+		if line != "ok" {
+			out = append(out, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if isCorrupt(err) {
+			return append(out, err.Error()), nil
+		}
+		return nil, err
+	}
+	return out, nil
+}

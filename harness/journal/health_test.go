@@ -1,0 +1,139 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOpenRefusesToWriteADamagedFile: after one page of the file is
+// flipped, Open opens it degraded (quick_check), every write fails with
+// ErrDegraded naming the file and what to do, and nothing is written.
+func TestOpenRefusesToWriteADamagedFile(t *testing.T) {
+	ctx := context.Background()
+	path := damagedJournal(t)
+	j, err := Open(path, nil)
+	if err != nil {
+		t.Fatalf("Open = %v; want a degraded journal", err)
+	}
+	defer j.Close()
+	h := j.Health()
+	if h.Problem != ProblemDamaged || !strings.Contains(h.Summary, path) || len(h.Details) == 0 {
+		t.Fatalf("Health = %+v; want damaged, naming %s, with SQLite's lines", h, path)
+	}
+	err = j.CreateSession(ctx, Session{ID: "s2", Coworker: "demo", Identity: "id"})
+	if !errors.Is(err, ErrDegraded) {
+		t.Fatalf("CreateSession on a damaged file = %v; want ErrDegraded", err)
+	}
+	for _, want := range []string{path, "is damaged", "restore a backup", "move the file aside"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if _, err := j.Session(ctx, "s2"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Session(s2) after a refused write = %v; want not found", err)
+	}
+	// Reads still work where the file allows: the session row is on a sound page.
+	if s, err := j.Session(ctx, "s1"); err != nil || s.ID != "s1" {
+		t.Errorf("Session(s1) of a damaged file = %+v, %v; want it read", s, err)
+	}
+}
+
+// TestOpenFindsABrokenChain: a row changed outside the journal, among the
+// newest chain entries, degrades the journal at Open.
+func TestOpenFindsABrokenChain(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	j := openAt(t, path)
+	mkSession(t, j, "s1")
+	j.Close()
+	if _, err := rawDB(t, path).Exec(`UPDATE turns SET prompt = 'something else' WHERE id = 's1-t1'`); err != nil {
+		t.Fatal(err)
+	}
+	j2 := openAt(t, path)
+	h := j2.Health()
+	if h.Problem != ProblemChainBroken || !strings.Contains(h.Details[0], "(turns row s1-t1): "+ReasonRowChanged) {
+		t.Fatalf("Health after a changed row = %+v; want chain_broken naming turns row s1-t1", h)
+	}
+	if err := j2.Warn(ctx, "s1", "", "x", "y"); !errors.Is(err, ErrDegraded) || !strings.Contains(err.Error(), "journal verify --db "+path) {
+		t.Errorf("Warn on a broken chain = %v; want ErrDegraded pointing at journal verify", err)
+	}
+}
+
+// TestDeferCheck: with DeferCheck, Open does not check and a later Check
+// degrades the journal.
+func TestDeferCheck(t *testing.T) {
+	path := damagedJournal(t)
+	j, err := Open(path, &Options{DeferCheck: true})
+	if err != nil {
+		t.Fatalf("Open(DeferCheck) = %v", err)
+	}
+	defer j.Close()
+	if !j.Health().OK() {
+		t.Fatalf("Health before Check = %+v; want not yet checked", j.Health())
+	}
+	h, err := j.Check(context.Background())
+	if err != nil || h.Problem != ProblemDamaged || j.Health().Problem != ProblemDamaged {
+		t.Fatalf("Check = %+v, %v; want damaged", h, err)
+	}
+}
+
+// TestDurabilityReadBack: Open reads journal_mode, synchronous and (where
+// demanded, as on macOS) fullfsync back. Demanding fullfsync on Linux
+// while the ConnectHook does not set it must degrade the journal; with the
+// hook setting it, every pooled connection reads it back on.
+func TestDurabilityReadBack(t *testing.T) {
+	oldFull, oldSet := fullFsync, setFullFsync
+	t.Cleanup(func() { fullFsync, setFullFsync = oldFull, oldSet })
+	fullFsync, setFullFsync = true, false
+	j, err := Open(filepath.Join(t.TempDir(), "j.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := j.Health()
+	j.Close()
+	if h.Problem != ProblemNotDurable || !strings.Contains(h.Summary, "fullfsync is 0, not 1") {
+		t.Fatalf("Health without fullfsync = %+v; want not_durable naming fullfsync", h)
+	}
+
+	setFullFsync = true
+	j = openAt(t, filepath.Join(t.TempDir(), "j.db"))
+	if !j.Health().OK() {
+		t.Fatalf("Health with fullfsync set = %+v", j.Health())
+	}
+	ctx := context.Background()
+	var conns []interface{ Close() error }
+	for range 3 { // distinct pooled connections, each made by the driver
+		c, err := j.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		for _, p := range []string{"fullfsync", "checkpoint_fullfsync", "synchronous"} {
+			var v int
+			if err := c.QueryRowContext(ctx, "PRAGMA "+p).Scan(&v); err != nil || (p == "synchronous" && v != 2) || (p != "synchronous" && v != 1) {
+				t.Errorf("connection %d: PRAGMA %s = %d, %v", len(conns), p, v, err)
+			}
+		}
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+// TestDurabilityReadBackSeesDeleteMode: a connection not in WAL mode (as
+// on a file system without shared memory) is named.
+func TestDurabilityReadBackSeesDeleteMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	db := rawDB(t, path)
+	if _, err := db.Exec(`PRAGMA journal_mode=DELETE`); err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	bad, err := readBackDurability(context.Background(), db)
+	if err != nil || len(bad) == 0 || !strings.Contains(bad[0], "journal_mode is delete, not wal") {
+		t.Fatalf("readBackDurability(DELETE mode) = %q, %v", bad, err)
+	}
+}
