@@ -33,6 +33,8 @@ type Options struct {
 	// with the runtime).
 	Journal *journal.Journal
 	DBPath  string
+	// CloseJournal hands Journal to the runtime: Close closes it too.
+	CloseJournal bool
 	// InstallDir resolves relative MCP programs; default the executable's folder.
 	InstallDir string
 	// RememberFailedStarts: an MCP provider that failed to start is not

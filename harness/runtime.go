@@ -70,7 +70,7 @@ func Open(ctx context.Context, reg *tool.Registry, opts Options) (*Runtime, erro
 			opts.InstallDir = filepath.Dir(exe)
 		}
 	}
-	rt := &Runtime{base: reg, opts: opts, journal: opts.Journal, sessions: map[string]*Session{}, gens: map[uint64]*generation{}}
+	rt := &Runtime{base: reg, opts: opts, journal: opts.Journal, ownJ: opts.CloseJournal, sessions: map[string]*Session{}, gens: map[uint64]*generation{}}
 	if rt.journal == nil && opts.DBPath != "" {
 		j, err := journal.Open(opts.DBPath, nil)
 		if err != nil {

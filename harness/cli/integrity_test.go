@@ -62,4 +62,30 @@ func TestJournalVerifyNamesADamagedFile(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
+
+	// run refuses to write into it, says what to do, and leaves it as it was.
+	before, _ := os.ReadFile(db)
+	code, out = runCLI(t, "run", "--db", db, "--coworkers", t.TempDir(), "--coworker", "helper",
+		"--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hello")
+	for _, want := range []string{"The journal " + db + " is damaged", "Nothing was run", "restore a backup", "move the file aside", "journal show --json"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run on a damaged journal (exit %d) lacks %q:\n%s", code, want, out)
+		}
+	}
+	if code != 1 {
+		t.Errorf("run on a damaged journal: exit %d, want 1", code)
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+		t.Error("run changed the damaged journal file")
+	}
+	if _, err := os.Stat(db + "-wal"); err == nil {
+		if fi, _ := os.Stat(db + "-wal"); fi.Size() > 0 {
+			t.Errorf("run left %d bytes in the WAL of the damaged journal", fi.Size())
+		}
+	}
+	// list reads what it can and warns on stderr.
+	code, _, stderr := runCLISplit(t, "journal", "list", "--db", db)
+	if !strings.Contains(stderr, "warning: The journal "+db+" is damaged") {
+		t.Errorf("list of a damaged journal (exit %d): stderr %q, want the warning", code, stderr)
+	}
 }

@@ -20,6 +20,7 @@ import (
 type journalFlags struct {
 	db     string // --db; "" for DefaultDBPath()
 	asJSON bool   // --json
+	c      *config
 }
 
 // withJournal opens the --db journal for one subcommand and closes it
@@ -32,7 +33,7 @@ func (f *journalFlags) withJournal(fn func(cmd *cobra.Command, args []string, j 
 		if _, err := os.Stat(f.db); err != nil {
 			return usageErr("no journal at %s (pass --db FILE)", f.db)
 		}
-		j, err := journal.Open(f.db, nil)
+		j, err := f.c.openJournal(f.db, false)
 		if err != nil {
 			return err
 		}
@@ -44,7 +45,7 @@ func (f *journalFlags) withJournal(fn func(cmd *cobra.Command, args []string, j 
 // journalCommand is "openworker journal" with its subcommands list, show,
 // reconcile, verify, policies and revoke.
 func (c *config) journalCommand() *cobra.Command {
-	f := &journalFlags{}
+	f := &journalFlags{c: c}
 	cmd := &cobra.Command{
 		Use:   "journal",
 		Short: "read the journal of sessions, tool invocations and approvals",

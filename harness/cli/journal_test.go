@@ -112,10 +112,14 @@ func TestJournalShowOldOutcomeSpelling(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw.Close()
-	code, out := runCLI(t, "journal", "show", "ses_1", "--json", "--db", db)
+	code, out, stderr := runCLISplit(t, "journal", "show", "ses_1", "--json", "--db", db)
 	var d journal.SessionDetail
 	if err := json.Unmarshal([]byte(out), &d); code != 0 || err != nil || len(d.Invocations) != 1 {
 		t.Fatalf("show --json: exit %d, %v\n%s", code, err, out)
+	}
+	// The edit outside the chain is said, and show goes on.
+	if !strings.Contains(stderr, "warning: The journal "+db+" does not match its hash chain") {
+		t.Errorf("show of a journal edited outside the chain: stderr %q, want the degraded warning", stderr)
 	}
 	if inv := d.Invocations[0]; inv.Reconciled != journal.EffectNotApplied || strings.Contains(out, "not-applied") {
 		t.Errorf("show --json: reconciled %q, want not_applied\n%s", inv.Reconciled, out)

@@ -20,6 +20,15 @@ func runCLI(t *testing.T, args ...string) (int, string) {
 	return code, out.String()
 }
 
+// runCLISplit is runCLI with stdout and stderr apart.
+func runCLISplit(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cli.Run(context.Background(), tool.NewRegistry(), args,
+		cli.WithIO(strings.NewReader(""), &out, &errb, func(string) string { return "" }, func() bool { return false }))
+	return code, out.String(), errb.String()
+}
+
 func TestPoliciesListAndRevoke(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "journal.db")
 	j, err := journal.Open(db, nil)

@@ -154,8 +154,13 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 	if f.db == "" {
 		f.db = DefaultDBPath()
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: f.coworkers, DBPath: f.db})
+	j, err := c.openJournal(f.db, true)
 	if err != nil {
+		return nil, none, err
+	}
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: f.coworkers, Journal: j, CloseJournal: true})
+	if err != nil {
+		j.Close()
 		return nil, none, badInput(err)
 	}
 	return rt, harness.SessionOptions{Model: provider, Approve: mode, Prompter: prompter, Workspace: f.workspace}, nil

@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/openworker/desktop/harness/journal"
+)
+
+// openJournal opens the journal at path for one subcommand, the same way
+// for all of them (docs/cli.md#exit-codes, docs/journal.md#degraded): a
+// journal that cannot be opened is a runtime failure (exit 1) whatever
+// the subcommand. A degraded journal is said on stderr; when the
+// subcommand is about to write (run, serve), it is refused instead, with
+// what to do, and exits 1.
+func (c *config) openJournal(path string, writes bool) (*journal.Journal, error) {
+	j, err := journal.Open(path, nil)
+	if err != nil {
+		return nil, &exitError{ExitFailure, err}
+	}
+	if h := j.Health(); !h.OK() {
+		if writes {
+			j.Close()
+			return nil, &exitError{ExitFailure, fmt.Errorf("%s Nothing was run: nothing new is written into this journal. %s", h.Summary, h.Fix)}
+		}
+		fmt.Fprintf(c.stderr, "warning: %s\n", h)
+	}
+	return j, nil
+}
