@@ -138,7 +138,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		a.notice(NoticeError, "Settings were not loaded: "+err.Error())
 	}
 	a.settings = cfg.override(s)
-	if j, err := journal.Open(paths.Journal, nil); err != nil {
+	if j, err := journal.Open(paths.Journal, &journal.Options{DeferCheck: true}); err != nil { // checked in the background: checkJournal
 		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
 	} else {
 		a.journal = j
@@ -258,6 +258,7 @@ func (a *App) startup() {
 	a.rewatchLocked()
 	a.rewatchServersLocked()
 	startTestHook(a)
+	go a.checkJournal()
 }
 
 // shutdown closes every chat, the runtime and the journal. Running turns are

@@ -1,0 +1,73 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+// NoticeKeyJournal keys the banner about the journal's health: "checking"
+// while a slow check runs, the problem when the journal is degraded
+// (docs/journal.md#degraded), removed when the check finds it sound.
+const NoticeKeyJournal = "journal"
+
+// slowCheck is how long the journal check runs before the window says it
+// is checking.
+const slowCheck = 2 * time.Second
+
+// checkJournal runs the journal's checks (quick_check and the newest chain
+// entries, journal.Journal.Check) off the window's thread: the journal is
+// opened with DeferCheck so that a cold read of a large file does not
+// hold the window. A problem becomes the journal banner; so does a
+// problem Open already found (a damaged file met by migration or
+// recovery, settings that do not commit durably).
+func (a *App) checkJournal() {
+	j := a.journal
+	if j == nil {
+		return
+	}
+	if h := j.Health(); !h.OK() {
+		a.setNotice(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
+		return
+	}
+	size := ""
+	if fi, err := os.Stat(j.Path()); err == nil {
+		size = fmt.Sprintf(" (%.0f MB)", float64(fi.Size())/1e6)
+	}
+	slow := time.AfterFunc(slowCheck, func() {
+		a.setNotice(Notice{Level: NoticeInfo, Message: "Checking the journal" + size + "… chats can be used meanwhile.", Key: NoticeKeyJournal})
+	})
+	h, err := j.Check(a.base)
+	shown := !slow.Stop()
+	switch {
+	case err != nil:
+		a.log.Warn("journal check", "err", err)
+		if shown {
+			a.setNotice(Notice{Level: NoticeWarn, Message: "The journal could not be checked: " + err.Error(), Key: NoticeKeyJournal})
+		}
+	case !h.OK():
+		a.log.Error("journal degraded", "problem", h.Problem, "summary", h.Summary)
+		a.setNotice(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
+	case shown:
+		a.setNotice(Notice{Level: NoticeInfo, Key: NoticeKeyJournal}) // no message: remove the banner
+	}
+}
+
+// setNotice shows n (or, keyed without a message, removes the banner of
+// its key), both in the notices Info returns and as an event.
+func (a *App) setNotice(n Notice) {
+	a.mu.Lock()
+	kept := a.notices[:0]
+	for _, o := range a.notices {
+		if n.Key == "" || o.Key != n.Key {
+			kept = append(kept, o)
+		}
+	}
+	a.notices = kept
+	if n.Message != "" {
+		a.notices = append(a.notices, n)
+	}
+	a.mu.Unlock()
+	a.log.Info("notice", "level", n.Level, "message", n.Message, "key", n.Key)
+	a.emit.Emit(EventNotice, n)
+}
