@@ -130,7 +130,7 @@ func Open(path string, opts *Options) (*Journal, error) {
 	if j.Health().OK() {
 		if err := migrate(ctx, j.db, abs, len(migrations), j.now); err != nil {
 			if !isCorrupt(err) {
-				return fail(err)
+				return fail(j.busyError(err))
 			}
 			j.degrade(ProblemDamaged, []string{err.Error()})
 		}
@@ -163,7 +163,7 @@ func dsn(path string) string {
 	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "FULL")
 	q.Set("_foreign_keys", "on")
-	q.Set("_busy_timeout", "5000")
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeoutMS))
 	q.Set("_txlock", "immediate")
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
@@ -202,16 +202,25 @@ func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
-		return j.readError(fmt.Errorf("journal: begin: %w", err))
+		return j.writeError(fmt.Errorf("journal: begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return j.readError(err)
+		return j.writeError(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return j.readError(fmt.Errorf("journal: commit: %w", err))
+		return j.writeError(fmt.Errorf("journal: commit: %w", err))
 	}
 	return nil
+}
+
+// writeError is what a failed write returns: a damaged file degrades the
+// journal and says what to do; a held lock names who holds the journal.
+func (j *Journal) writeError(err error) error {
+	if isBusy(err) {
+		return j.busyError(err)
+	}
+	return j.readError(err)
 }
 
 // stamp returns the current time in the stored format.

@@ -58,6 +58,11 @@ func schemaVersion(ctx context.Context, q interface {
 // build old-schema files). Each step commits on its own, so a failure
 // leaves the file at the last good version.
 func migrate(ctx context.Context, db *sql.DB, path string, target int, now func() time.Time) error {
+	// Up to date (the usual case): no write lock, so that opening a
+	// journal another process is writing does not wait for it.
+	if v, err := schemaVersion(ctx, db); err == nil && v == target {
+		return nil
+	}
 	for {
 		done, err := migrateStep(ctx, db, path, target, now)
 		if err != nil || done {

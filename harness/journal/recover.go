@@ -30,6 +30,9 @@ type lease struct {
 
 func ownersDir(dbPath string) string { return dbPath + ".owners" }
 
+// whoPath is the .who file beside a lease file: which process holds it.
+func whoPath(leasePath string) string { return strings.TrimSuffix(leasePath, ".lock") + ".who" }
+
 // acquireLease creates and locks a new lease file, and removes lease files
 // left by dead processes.
 func acquireLease(dbPath string) (*lease, error) {
@@ -54,6 +57,7 @@ func acquireLease(dbPath string) (*lease, error) {
 		pi, err2 := os.Stat(l.path)
 		if err1 == nil && err2 == nil && os.SameFile(fi, pi) {
 			l.file = f
+			_ = os.WriteFile(whoPath(l.path), []byte(whoAmI()+"\n"), 0o600) // for busyError; best effort
 			sweepLeases(dir, l.token)
 			return l, nil
 		}
@@ -69,6 +73,7 @@ func (l *lease) release() {
 	}
 	l.file.Close() // drops the lock: from now on our executing calls are recoverable
 	os.Remove(l.path)
+	os.Remove(whoPath(l.path))
 	l.file = nil
 }
 
@@ -112,6 +117,7 @@ func sweepLeases(dir, self string) {
 		f.Close() // Windows cannot remove an open file
 		if dead {
 			os.Remove(p)
+			os.Remove(whoPath(p))
 		}
 	}
 }
@@ -129,6 +135,12 @@ func (j *Journal) Recover(ctx context.Context) (invocations, turns int, err erro
 }
 
 func (j *Journal) recover(ctx context.Context) (invocations, turns int, err error) {
+	// Look first without the write lock: most opens find nothing to
+	// recover, and a journal another process is writing must not make
+	// them wait for its lock.
+	if some, err := j.anyDeadOwned(ctx); err != nil || !some {
+		return 0, 0, j.readError(err)
+	}
 	err = j.write(ctx, func(tx *sql.Tx) error {
 		alive := map[string]bool{}
 		now := j.stamp()
@@ -176,7 +188,7 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 // deadOwned runs query (rows of id, owner) and returns the ids whose owner
 // is gone: no live lease, or no owner at all (rows written before owners
 // were recorded). alive caches the answer per owner.
-func (j *Journal) deadOwned(ctx context.Context, tx *sql.Tx, alive map[string]bool, query string) ([]string, error) {
+func (j *Journal) deadOwned(ctx context.Context, tx querier, alive map[string]bool, query string) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
@@ -193,6 +205,22 @@ func (j *Journal) deadOwned(ctx context.Context, tx *sql.Tx, alive map[string]bo
 		}
 	}
 	return ids, rows.Err()
+}
+
+// anyDeadOwned reports whether recover has anything to do: an invocation
+// still executing or a turn still running whose owner is gone.
+func (j *Journal) anyDeadOwned(ctx context.Context) (bool, error) {
+	alive := map[string]bool{}
+	for _, q := range []string{
+		`SELECT id, coalesce(owner, '') FROM invocations WHERE status='executing'`,
+		`SELECT id, coalesce(owner, '') FROM turns WHERE status='running'`,
+	} {
+		ids, err := j.deadOwned(ctx, j.db, alive, q)
+		if err != nil || len(ids) > 0 {
+			return len(ids) > 0, err
+		}
+	}
+	return false, nil
 }
 
 // ownerLive reports whether the Journal whose lease token is owner is

@@ -87,8 +87,8 @@ func TestLiveOwnerNotRecovered(t *testing.T) {
 	}
 	// Lease files of closed Journals are removed.
 	ents, _ := os.ReadDir(ownersDir(a.Path()))
-	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), a.owner.token) {
-		t.Errorf("lease files = %v, want only %s's", ents, a.owner.token)
+	if len(ents) != 2 || !strings.HasPrefix(ents[0].Name(), a.owner.token) || !strings.HasPrefix(ents[1].Name(), a.owner.token) {
+		t.Errorf("lease files = %v, want only %s's .lock and .who", ents, a.owner.token)
 	}
 }
 
@@ -167,8 +167,8 @@ func TestCrashRecovery(t *testing.T) {
 	j.Close()
 	j = openAt(t, path)
 	ents, _ := os.ReadDir(ownersDir(j.Path()))
-	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), j.owner.token) {
-		t.Errorf("lease files after crash recovery = %v, want only ours", ents)
+	if len(ents) != 2 || !strings.HasPrefix(ents[0].Name(), j.owner.token) || !strings.HasPrefix(ents[1].Name(), j.owner.token) {
+		t.Errorf("lease files after crash recovery = %v, want only our .lock and .who", ents)
 	}
 }
 

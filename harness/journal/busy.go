@@ -1,0 +1,76 @@
+package journal
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// busyTimeoutMS is how long a write waits for another process's write
+// lock (SQLite's busy_timeout) before it fails; a variable for tests.
+var busyTimeoutMS = 5000
+
+// isBusy reports whether err is SQLite's "database is locked"
+// (SQLITE_BUSY after the busy timeout). It reads the message, as
+// isCorrupt does.
+func isBusy(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "database is locked")
+}
+
+// busyError names the file, how long the write waited and which OpenWorker
+// processes hold the journal open (their lease files say), so the person
+// knows what to wait for or stop. Other errors pass through.
+func (j *Journal) busyError(err error) error {
+	if !isBusy(err) {
+		return err
+	}
+	who := j.holders()
+	held := "a process that is not OpenWorker (a sqlite3 shell? a backup tool?)"
+	if len(who) > 0 {
+		held = strings.Join(who, ", ")
+	}
+	return fmt.Errorf("journal: %s is busy: another process has held its write lock for more than %.1f s (it is open in %s); wait for it to finish or stop it, then try again: %w",
+		j.path, float64(busyTimeoutMS)/1000, held, err)
+}
+
+// holders describes the other live Journals of this file: "pid 1234
+// (openworker run)", from the .who file beside each held lease.
+func (j *Journal) holders() []string {
+	dir := ownersDir(j.path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		tok, ok := strings.CutSuffix(e.Name(), ".lock")
+		if !ok || (j.owner != nil && tok == j.owner.token) || !ownerAlive(j.path, tok) {
+			continue
+		}
+		who, err := os.ReadFile(filepath.Join(dir, tok+".who"))
+		if err != nil {
+			out = append(out, "an OpenWorker process")
+			continue
+		}
+		out = append(out, strings.TrimSpace(string(who)))
+	}
+	return out
+}
+
+var commandWord = regexp.MustCompile(`^[a-z][a-z-]{0,20}$`)
+
+// whoAmI is what a lease's .who file says of this process: its pid, its
+// program's name and, if it looks like one, its subcommand (never other
+// arguments: a prompt or a key could be among them).
+func whoAmI() string {
+	prog := "openworker"
+	if len(os.Args) > 0 {
+		prog = filepath.Base(os.Args[0])
+	}
+	if len(os.Args) > 1 && commandWord.MatchString(os.Args[1]) {
+		prog += " " + os.Args[1]
+	}
+	return fmt.Sprintf("pid %d (%s)", os.Getpid(), prog)
+}
