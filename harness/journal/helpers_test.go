@@ -22,8 +22,18 @@ func TestMain(m *testing.M) {
 		crashChild(path)
 		return
 	}
+	for env, child := range testChildren {
+		if v := os.Getenv(env); v != "" {
+			child(v)
+			return
+		}
+	}
 	os.Exit(m.Run())
 }
+
+// testChildren are the other child modes of the test binary, by the
+// environment variable that selects them (set up by per-OS test files).
+var testChildren = map[string]func(string){}
 
 func crashChild(path string) {
 	ctx := context.Background()

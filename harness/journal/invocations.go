@@ -105,7 +105,7 @@ func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) err
 		e := v.(executingRow)
 		cached = &e
 	}
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.writeFinal(ctx, func(tx *sql.Tx) error {
 		dur := f.DurationMS
 		if dur == 0 {
 			started := time.Time{}

@@ -67,6 +67,7 @@ type Journal struct {
 	stmts     stmtCache
 	executing sync.Map               // invocation ID → executingRow this Journal committed, for FinishInvocation
 	health    atomic.Pointer[Health] // nil while sound; see health.go
+	full      atomic.Bool            // a write met a full disk; see reserve.go
 }
 
 // Open opens (creating it and its parent directories if needed) the journal
@@ -138,6 +139,9 @@ func Open(path string, opts *Options) (*Journal, error) {
 	if j.owner, err = acquireLease(abs); err != nil {
 		return fail(err)
 	}
+	if j.Health().OK() && !j.keepReserve() {
+		j.full.Store(true) // no room even for the reserve: new work waits for space
+	}
 	if j.Health().OK() {
 		if j.recovered, j.turns, err = j.recover(ctx); err != nil {
 			if !isCorrupt(err) {
@@ -195,8 +199,40 @@ func (j *Journal) RecoveredTurns() int { return j.turns }
 // see dsn). fn's error rolls back.
 //
 // A degraded journal (Health) refuses every write with ErrDegraded, and a
-// write that meets a damaged file degrades the journal.
+// write that meets a damaged file degrades the journal. A write that
+// meets a full disk fails with ErrDiskFull and makes the journal full
+// (reserve.go): new work is refused until there is space again.
 func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if err := j.refuseWhileFull(); err != nil {
+		return err
+	}
+	err := j.commit(ctx, fn)
+	if isFull(err) {
+		j.full.Store(true)
+		return j.fullError(err)
+	}
+	return err
+}
+
+// writeFinal is write for the terminal record of work already running (a
+// call's outcome, a turn's or session's end, recovery): it goes ahead on
+// a full journal, and if the disk is full it gives up the reserve and
+// tries once more.
+func (j *Journal) writeFinal(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	err := j.commit(ctx, fn)
+	if isFull(err) {
+		j.full.Store(true)
+		if j.giveUpReserve() {
+			err = j.commit(ctx, fn)
+		}
+		if isFull(err) {
+			return j.fullError(err)
+		}
+	}
+	return err
+}
+
+func (j *Journal) commit(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := j.degradedError(); err != nil {
 		return err
 	}

@@ -141,7 +141,7 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 	if some, err := j.anyDeadOwned(ctx); err != nil || !some {
 		return 0, 0, j.readError(err)
 	}
-	err = j.write(ctx, func(tx *sql.Tx) error {
+	err = j.writeFinal(ctx, func(tx *sql.Tx) error {
 		alive := map[string]bool{}
 		now := j.stamp()
 		ids, err := j.deadOwned(ctx, tx, alive, `SELECT id, coalesce(owner, '') FROM invocations WHERE status='executing' ORDER BY rowid`)

@@ -95,7 +95,7 @@ func (j *Journal) FinishSession(ctx context.Context, id string, status SessionSt
 	if status != SessionClosed && status != SessionFailed {
 		return fmt.Errorf("journal: FinishSession %s: status %q; want %q or %q", id, status, SessionClosed, SessionFailed)
 	}
-	return j.write(ctx, func(tx *sql.Tx) error {
+	return j.writeFinal(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status=?, error=?, updated_at=? WHERE id=? AND status='open'`,
 			string(status), errMsg, j.stamp(), id)
 		if err != nil {

@@ -85,7 +85,7 @@ func (j *Journal) FinishTurn(ctx context.Context, id string, status TurnStatus, 
 	default:
 		return fmt.Errorf("journal: FinishTurn %s: status %q; want completed, stopped, failed or cancelled", id, status)
 	}
-	return j.write(ctx, func(tx *sql.Tx) error {
+	return j.writeFinal(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE turns SET status=?, reason=?, attempts=?, calls=?, finished_at=?
 			WHERE id=? AND status='running'`, string(status), reason, attempts, calls, j.stamp(), id)
 		if err != nil {
