@@ -25,11 +25,15 @@ import (
 
 var binary string
 
-// TestMain builds the binary once for the package, or, when mcpgoEnv is
-// set, makes this test binary the mcp-go server a servers.json names.
+// TestMain builds the binary once for the package, or, when mcpgoEnv or
+// secretServerEnv is set, makes this test binary the mcp-go server or the
+// secret server (secrets_test.go) a servers.json names.
 func TestMain(m *testing.M) {
 	if os.Getenv(mcpgoEnv) != "" {
 		os.Exit(serveMCPGo())
+	}
+	if os.Getenv(secretServerEnv) != "" {
+		os.Exit(serveSecret())
 	}
 	testbin.Main(m, &binary)
 }
@@ -68,17 +72,32 @@ type client struct {
 
 func startServe(t *testing.T, modelURL, db string) (*client, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--stdio", "--coworkers", writeCoworker(t), "--db", db,
+	return startServeWith(t, binEnv(t), nil, nil, "--coworkers", writeCoworker(t), "--db", db,
 		"--base-url", modelURL, "--model", "test", "--approve", "ask")
-	cmd.Env = binEnv(t)
+}
+
+// startServeWith starts `openworker serve --stdio` with args in env,
+// copying its stdout and stderr as they come to tee and stderr (each may
+// be nil: stdout is then only parsed, stderr goes to the test's).
+func startServeWith(t *testing.T, env []string, tee, stderr io.Writer, args ...string) (*client, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--stdio"}, args...)...)
+	cmd.Env = env
 	cmd.Stderr = os.Stderr
+	if stderr != nil {
+		cmd.Stderr = stderr
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
+	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
+	}
+	var out io.Reader = pipe
+	if tee != nil {
+		out = io.TeeReader(pipe, tee)
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

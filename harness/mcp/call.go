@@ -27,7 +27,8 @@ type ProgressFunc func(message string, data json.RawMessage) error
 // CallTool makes exactly one tools/call of the remote tool name with args (a
 // JSON object; empty means {}), forwarding the server's progress
 // notifications to progress (may be nil) until it returns; none is
-// forwarded after it returns.
+// forwarded after it returns. The server's secrets are redacted from the
+// output, progress and errors (docs/mcp.md#secrets).
 //
 // Results (docs/mcp.md#results):
 //   - success: the normalized output (see normalize) and nil;
@@ -58,7 +59,7 @@ func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessa
 		}
 	}
 	out, err := p.callTool(ctx, name, args, progress)
-	return p.secrets.output(out), p.secrets.err(err)
+	return out, p.secrets.err(err)
 }
 
 func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessage, progress func(msg string, data json.RawMessage) error) (tool.Output, error) {
@@ -107,7 +108,7 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 	if err != nil {
 		return tool.Output{}, p.callError(ctx, what, err)
 	}
-	out := normalize(res)
+	out, structured := normalize(res, p.secrets)
 	if res.IsError { // an error result is not checked against the outputSchema
 		msg := out.ModelText()
 		if msg == "" {
@@ -116,7 +117,7 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 		return out, &tool.ToolError{Code: "mcp_error", Message: msg}
 	}
 	if o := p.outputs.get(name); o != nil {
-		if err := o.check(out.Structured); err != nil {
+		if err := o.check(structured); err != nil { // as the server sent it
 			return out, err
 		}
 	}

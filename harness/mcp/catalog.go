@@ -36,14 +36,23 @@ type RemoteTool struct {
 // most 100 pages), in the server's order. It is meant for turn preparation
 // (docs/mcp.md): a changed description or schema is a new descriptor. Names are
 // returned as listed; checking them against the naming rules (docs/registry.md) is the
-// resolver's job.
+// resolver's job. Every string of the catalog (names, titles,
+// descriptions, schemas, the server's version) and of its errors has the
+// server's secrets redacted (docs/mcp.md#secrets): a tool whose name holds
+// one is listed as, say, "get_[redacted]", which no selection can name.
 func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
+	out, err := p.listTools(ctx)
+	return out, p.secrets.err(err)
+}
+
+func (p *Provider) listTools(ctx context.Context) ([]RemoteTool, error) {
 	if !p.Alive() {
 		return nil, p.deadError("tools/list")
 	}
 	var (
-		out    []RemoteTool
-		params = &sdk.ListToolsParams{}
+		out     []RemoteTool
+		outputs = map[string]json.RawMessage{} // remote name → outputSchema as sent
+		params  = &sdk.ListToolsParams{}
 	)
 	for page := 0; ; page++ {
 		if page == maxCatalogPages {
@@ -58,43 +67,51 @@ func (p *Provider) ListTools(ctx context.Context) ([]RemoteTool, error) {
 			return nil, p.callError(ctx, "tools/list", err)
 		}
 		for _, t := range res.Tools {
-			rt, err := p.remoteTool(t)
+			rt, output, err := p.remoteTool(t)
 			if err != nil {
 				return nil, err
+			}
+			if output != nil {
+				outputs[t.Name] = output
 			}
 			out = append(out, rt)
 		}
 		if res.NextCursor == "" {
-			p.outputs.set(out)
+			p.outputs.set(outputs)
 			return out, nil
 		}
 		params = &sdk.ListToolsParams{Cursor: res.NextCursor}
 	}
 }
 
-func (p *Provider) remoteTool(t *sdk.Tool) (RemoteTool, error) {
-	// Secrets of the server never reach the model through a description.
-	rt := RemoteTool{Name: t.Name, Title: p.secrets.text(t.Title), Description: p.secrets.text(t.Description), ServerVersion: p.ServerVersion()}
-	var err error
-	if rt.InputSchema, err = schemaJSON(t.InputSchema); err != nil {
-		return RemoteTool{}, fmt.Errorf("mcp provider %q: tool %q: input schema: %w", p.srv.Namespace, t.Name, err)
+// remoteTool is t with the server's secrets redacted in every string, and
+// t's outputSchema as sent (nil when none), which results are checked
+// against: the check follows the server's own rules.
+func (p *Provider) remoteTool(t *sdk.Tool) (RemoteTool, json.RawMessage, error) {
+	r := p.secrets
+	rt := RemoteTool{Name: r.text(t.Name), Title: r.text(t.Title), Description: r.text(t.Description), ServerVersion: p.ServerVersion()}
+	in, err := schemaJSON(t.InputSchema)
+	if err != nil {
+		return RemoteTool{}, nil, fmt.Errorf("mcp provider %q: tool %q: input schema: %w", p.srv.Namespace, t.Name, err)
 	}
-	if len(rt.InputSchema) == 0 {
-		rt.InputSchema = json.RawMessage(`{"type":"object"}`)
+	if len(in) == 0 {
+		in = json.RawMessage(`{"type":"object"}`)
 	}
-	rt.InputSchema = p.secrets.json(rt.InputSchema)
-	if rt.OutputSchema, err = schemaJSON(t.OutputSchema); err != nil {
-		return RemoteTool{}, fmt.Errorf("mcp provider %q: tool %q: output schema: %w", p.srv.Namespace, t.Name, err)
+	rt.InputSchema = r.json(in)
+	output, err := schemaJSON(t.OutputSchema)
+	if err != nil {
+		return RemoteTool{}, nil, fmt.Errorf("mcp provider %q: tool %q: output schema: %w", p.srv.Namespace, t.Name, err)
 	}
+	rt.OutputSchema = r.json(output)
 	if a := t.Annotations; a != nil {
 		if rt.Title == "" {
-			rt.Title = a.Title
+			rt.Title = r.text(a.Title)
 		}
 		ro, idem := a.ReadOnlyHint, a.IdempotentHint
 		rt.ReadOnlyHint, rt.IdempotentHint = &ro, &idem
 		rt.DestructiveHint, rt.OpenWorldHint = a.DestructiveHint, a.OpenWorldHint
 	}
-	return rt, nil
+	return rt, output, nil
 }
 
 // schemaJSON marshals a schema the SDK decoded as a map; nil stays nil.

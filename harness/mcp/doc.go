@@ -27,6 +27,12 @@
 // (docs/mcp.md#results). Package mcptest holds a server that returns each
 // kind, for tests.
 //
+// Every string a server supplies (serverInfo, instructions, tool names,
+// descriptions and schemas, results, progress, errors, stderr) has the
+// server's secrets (tool.MCPServer.Secrets) redacted before it leaves the
+// package; adjacent text blocks are redacted together, so a secret split
+// across them is caught (docs/mcp.md#secrets).
+//
 // Stdio providers: a relative program resolves against the install folder;
 // the child gets the parent's environment plus the entry's env, runs in its
 // own process group (Unix) or Job object (Windows, without a console

@@ -56,6 +56,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "secret": // mcptest.SecretServer, its secret from mcptest.SecretEnv
+		if err := mcptest.ServeSecret(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "secret server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "exit-at-start":
 		if f := os.Getenv(startsEnv); f != "" { // count the starts
 			if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {

@@ -44,21 +44,22 @@ type outputSchema struct {
 	err    error
 }
 
-// set replaces the schemas with those of a complete listing.
-func (s *outputSchemas) set(tools []RemoteTool) {
+// set replaces the schemas with those of a complete listing: remote tool
+// name → outputSchema as the server sent it.
+func (s *outputSchemas) set(schemas map[string]json.RawMessage) {
 	s.mu.Lock()
 	old := s.byTool
 	s.mu.Unlock()
-	next := make(map[string]*outputSchema, len(tools))
-	for _, t := range tools {
-		if len(t.OutputSchema) == 0 {
+	next := make(map[string]*outputSchema, len(schemas))
+	for name, schema := range schemas {
+		if len(schema) == 0 {
 			continue
 		}
-		if o := old[t.Name]; o != nil && o.raw == string(t.OutputSchema) {
-			next[t.Name] = o
+		if o := old[name]; o != nil && o.raw == string(schema) {
+			next[name] = o
 			continue
 		}
-		next[t.Name] = compileOutputSchema(t.OutputSchema)
+		next[name] = compileOutputSchema(schema)
 	}
 	s.mu.Lock()
 	s.byTool = next

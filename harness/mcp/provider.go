@@ -118,7 +118,8 @@ type Provider struct {
 // conn is one MCP session of a provider.
 type conn struct {
 	cs      *sdk.ClientSession
-	version string        // serverInfo.version from its handshake
+	info    ServerInfo    // from its handshake, redacted
+	version string        // info.Version, or "" when the server sent no serverInfo
 	stale   *staleMark    // streamable HTTP only: the server forgot the session
 	ended   chan struct{} // closed when cs ended
 }
@@ -222,9 +223,8 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 // next request opens a new one) or a new session already replaced it.
 func (p *Provider) adopt(cs *sdk.ClientSession, stale *staleMark) (*conn, bool) {
 	c := &conn{cs: cs, stale: stale, ended: make(chan struct{})}
-	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
-		c.version = r.ServerInfo.Version
-	}
+	c.info = p.secrets.serverInfo(cs.InitializeResult())
+	c.version = c.info.Version
 	p.stateMu.Lock()
 	open := !p.closed
 	if open {
@@ -322,8 +322,14 @@ func stderrSuffix(tail string) string {
 func (p *Provider) Namespace() string { return p.srv.Namespace }
 
 // ServerVersion returns the version the server announced in the handshake
-// of the current session (possibly empty).
+// of the current session (possibly empty), with the server's secrets
+// redacted.
 func (p *Provider) ServerVersion() string { return p.conn.Load().version }
+
+// ServerInfo returns what the server said about itself in the handshake of
+// the current session, with the server's secrets redacted
+// (docs/mcp.md#secrets).
+func (p *Provider) ServerInfo() ServerInfo { return p.conn.Load().info }
 
 // StderrTail returns the most recent stderr output of a stdio provider, at
 // most Options.StderrLimit bytes (plus a leading "…" when older output was

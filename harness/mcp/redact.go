@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,9 +18,11 @@ const Redacted = "[redacted]"
 // "on") would blank out ordinary text.
 const minSecret = 4
 
-// redactor replaces a server's secrets (tool.MCPServer.Secrets) in results,
-// progress, stderr and errors, so they never reach the model, the journal or
-// a log (docs/limits.md). The zero value does nothing.
+// redactor replaces a server's secrets (tool.MCPServer.Secrets) in every
+// string the server supplies: serverInfo and instructions (adopt), tool
+// descriptors (remoteTool), results (normalize), progress, stderr and
+// errors, so they never reach the identity, the journal, the model, the UI
+// or a log (docs/mcp.md#secrets). The zero value does nothing.
 type redactor struct {
 	r       *strings.Replacer
 	secrets []string // those of at least minSecret bytes
@@ -139,23 +142,6 @@ func (r redactor) json(b json.RawMessage) json.RawMessage {
 	return out
 }
 
-func (r redactor) output(o tool.Output) tool.Output {
-	if r.r == nil {
-		return o
-	}
-	o.Text = r.text(o.Text)
-	o.Structured = r.json(o.Structured)
-	if o.Content != nil {
-		blocks := make([]tool.Block, len(o.Content))
-		for i, b := range o.Content {
-			b.Text, b.URI, b.Name, b.Title, b.Description = r.text(b.Text), r.text(b.URI), r.text(b.Name), r.text(b.Title), r.text(b.Description)
-			blocks[i] = b
-		}
-		o.Content = blocks
-	}
-	return o
-}
-
 // err returns err with its message redacted, keeping errors.Is and
 // errors.As working through Unwrap.
 func (r redactor) err(err error) error {
@@ -179,3 +165,77 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// texts redacts adjacent text blocks, which the model reads joined
+// (docs/mcp.md#secrets): each occurrence of a secret in their
+// concatenation, directly or with the "\n" the model's text puts between
+// blocks, becomes Redacted in every block that holds a piece of it, so a
+// secret split across two or more blocks reaches no one in halves. A
+// fragment is redacted only when the blocks together hold the whole
+// secret (of at least minSecret bytes); ordinary text at a boundary stays.
+// Each block keeps its own place: ts[i] becomes the i-th result.
+func (r redactor) texts(ts []string) []string {
+	out := make([]string, len(ts))
+	if r.r == nil || len(ts) < 2 {
+		for i, t := range ts {
+			out[i] = r.text(t)
+		}
+		return out
+	}
+	marks := make([][][2]int, len(ts)) // per block, byte ranges inside a secret
+	starts := make([]int, len(ts))
+	for _, sep := range []string{"", "\n"} {
+		var joined strings.Builder
+		for i, t := range ts {
+			if i > 0 {
+				joined.WriteString(sep)
+			}
+			starts[i] = joined.Len()
+			joined.WriteString(t)
+		}
+		all := joined.String()
+		for _, sec := range r.secrets {
+			for from := 0; ; {
+				k := strings.Index(all[from:], sec)
+				if k < 0 {
+					break
+				}
+				a := from + k
+				b := a + len(sec)
+				for i, t := range ts {
+					lo, hi := max(a, starts[i]), min(b, starts[i]+len(t))
+					if lo < hi {
+						marks[i] = append(marks[i], [2]int{lo - starts[i], hi - starts[i]})
+					}
+				}
+				from = a + 1 // overlapping occurrences too
+			}
+		}
+	}
+	for i, t := range ts {
+		out[i] = r.cut(t, marks[i])
+	}
+	return out
+}
+
+// cut replaces each run of t covered by the ranges with one Redacted and
+// redacts the rest as text does.
+func (r redactor) cut(t string, ranges [][2]int) string {
+	if len(ranges) == 0 {
+		return r.text(t)
+	}
+	slices.SortFunc(ranges, func(x, y [2]int) int { return x[0] - y[0] })
+	var b strings.Builder
+	done := 0
+	for i := 0; i < len(ranges); {
+		lo, hi := ranges[i][0], ranges[i][1]
+		for i++; i < len(ranges) && ranges[i][0] < hi; i++ { // overlapping: one run
+			hi = max(hi, ranges[i][1])
+		}
+		b.WriteString(r.text(t[done:lo]))
+		b.WriteString(Redacted)
+		done = hi
+	}
+	b.WriteString(r.text(t[done:]))
+	return b.String()
+}

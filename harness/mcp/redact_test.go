@@ -3,18 +3,25 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openworker/desktop/harness/mcp/mcptest"
 	"github.com/openworker/desktop/harness/tool"
 )
 
 func TestRedactorHidesSecretsEverywhere(t *testing.T) {
 	r := newRedactor([]string{"sk-supersecret-42", `pa"ss\word`, "on"})
-	out := r.output(tool.Output{
-		Text:       "token sk-supersecret-42 and on",
-		Structured: json.RawMessage(`{"a":"sk-supersecret-42","b":"pa\"ss\\word"}`),
-	})
+	out, raw := normalize(&sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: "token sk-supersecret-42 and on"}},
+		StructuredContent: map[string]any{"a": "sk-supersecret-42", "b": `pa"ss\word`},
+	}, r)
+	if !strings.Contains(string(raw), "sk-supersecret-42") {
+		t.Errorf("the structuredContent for the outputSchema check = %s, want it as sent", raw)
+	}
 	if out.Text != "token [redacted] and on" {
 		t.Errorf("Text = %q (short values like \"on\" stay)", out.Text)
 	}
@@ -45,5 +52,64 @@ func TestRedactorTailCutInsideASecret(t *testing.T) {
 	long := strings.Repeat("y", 10<<10)
 	if s := stderrSuffix(long); len(s) > maxStderrInError+32 {
 		t.Fatalf("stderrSuffix of 10 KB is %d bytes", len(s))
+	}
+}
+
+// A secret split across adjacent text blocks is redacted in each block
+// that holds a piece of it, however short; text at a boundary that does
+// not complete a secret stays.
+func TestRedactorSecretSplitAcrossBlocks(t *testing.T) {
+	const secret = "sk-SPLIT-0123456789"
+	r := newRedactor([]string{secret, "line-one-secret\nline-two-secret", "on"})
+	cases := []struct {
+		name     string
+		in, want []string
+	}{
+		{"two halves", []string{"key sk-SPLIT-01", "23456789 end"}, []string{"key [redacted]", "[redacted] end"}},
+		{"three ways", []string{"a sk-SP", "LIT-0123", "456789 b"}, []string{"a [redacted]", "[redacted]", "[redacted] b"}},
+		{"one byte left over", []string{"x sk-SPLIT-012345678", "9 y"}, []string{"x [redacted]", "[redacted] y"}},
+		{"one byte first", []string{"x s", "k-SPLIT-0123456789 y"}, []string{"x [redacted]", "[redacted] y"}},
+		{"whole ones stay whole", []string{secret, "and " + secret}, []string{"[redacted]", "and [redacted]"}},
+		{"split and whole", []string{secret + " sk-SPLIT", "-0123456789"}, []string{"[redacted] [redacted]", "[redacted]"}},
+		{"the model's newline between", []string{"a line-one-secret", "line-two-secret b"}, []string{"a [redacted]", "[redacted] b"}},
+		{"no whole secret", []string{"ends with sk-SPLIT-0", "1 and more"}, []string{"ends with sk-SPLIT-0", "1 and more"}},
+		{"short value across", []string{"o", "n and o", "n"}, []string{"o", "n and o", "n"}},
+		{"an empty block between", []string{"sk-SPLIT-", "", "0123456789"}, []string{"[redacted]", "", "[redacted]"}},
+	}
+	for _, c := range cases {
+		if got := r.texts(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("%s: texts(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+	}
+	if got := (redactor{}).texts([]string{"sk-SPLIT-", "0123456789"}); got[0] != "sk-SPLIT-" || got[1] != "0123456789" {
+		t.Errorf("the zero redactor changed blocks: %q", got)
+	}
+}
+
+// What the model reads (Text) and each block (Content) lose a secret the
+// server split across text blocks, also around an image; the blocks keep
+// their order and kinds.
+func TestNormalizeRedactsASplitSecret(t *testing.T) {
+	const secret = "sk-SPLIT-0123456789"
+	r := newRedactor([]string{secret})
+	text := func(s string) *sdk.TextContent { return &sdk.TextContent{Text: s} }
+	out, _ := normalize(&sdk.CallToolResult{Content: []sdk.Content{
+		text("token: sk-SPL"), text("IT-0123"), &sdk.ImageContent{MIMEType: "image/png", Data: mcptest.PNG}, text("456789, done"),
+		&sdk.ResourceLink{URI: "file:///r", Name: "r"}, text("after the link"),
+	}}, r)
+	if strings.Contains(out.Text, "SPL") || strings.Contains(out.Text, "456789") {
+		t.Errorf("the model reads %q", out.Text)
+	}
+	want := []string{"token: [redacted]", "[redacted]", "", "[redacted], done", "", "after the link"}
+	if len(out.Content) != len(want) {
+		t.Fatalf("blocks = %+v", out.Content)
+	}
+	for i, b := range out.Content {
+		if b.Text != want[i] {
+			t.Errorf("block %d (%s) = %q, want %q", i, b.Type, b.Text, want[i])
+		}
+	}
+	if out.Content[2].Type != tool.BlockImage || out.Content[4].Type != tool.BlockResourceLink {
+		t.Errorf("blocks = %+v", out.Content)
 	}
 }

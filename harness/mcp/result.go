@@ -13,7 +13,9 @@ import (
 )
 
 // normalize turns a tools/call result into a tool.Output, as docs/mcp.md
-// (Results) describes it:
+// (Results) describes it, with the server's secrets replaced by r in every
+// string (docs/mcp.md#secrets), and also returns structuredContent as the
+// server sent it, for the outputSchema check:
 //
 //   - Structured: structuredContent, encoded by jsonenc (no HTML escaping);
 //   - Content: every block, in the server's order (a text block that only
@@ -29,36 +31,40 @@ import (
 //     structured JSON is left empty: the model then reads Structured
 //     (tool.Output.ModelText), and the result bound counts it once.
 //
-// Binary data (audio, blobs) never reaches the model or the journal; its
-// size does. The result bound (256 KB, docs/limits.md) is the harness's.
-func normalize(res *sdk.CallToolResult) tool.Output {
-	var out tool.Output
+// Adjacent text blocks are redacted together (redactor.texts): a secret
+// split across them is redacted in each. Binary data (audio, blobs, image
+// pixels) never reaches the journal and is not redacted; audio and blobs
+// never reach the model either, only their size does. The result bound
+// (256 KB, docs/limits.md) is the harness's.
+func normalize(res *sdk.CallToolResult, r redactor) (out tool.Output, structured json.RawMessage) {
 	if res.StructuredContent != nil {
 		if b, err := jsonenc.Marshal(res.StructuredContent); err == nil && string(b) != "null" {
-			out.Structured = b
+			structured = b
+			out.Structured = r.json(b)
 		}
 	}
+	texts := redactTexts(res.Content, r)
 	var parts []string
-	texts := 0
-	for _, c := range res.Content {
+	for i, c := range res.Content {
 		switch c := c.(type) {
 		case *sdk.TextContent:
-			texts++
-			if out.Structured != nil && sameJSON(out.Structured, c.Text) {
+			if structured != nil && sameJSON(structured, c.Text) {
 				parts = append(parts, string(out.Structured))
 				continue
 			}
-			out.Content = append(out.Content, tool.Block{Type: tool.BlockText, Text: c.Text})
-			parts = append(parts, c.Text)
+			out.Content = append(out.Content, tool.Block{Type: tool.BlockText, Text: texts[i]})
+			parts = append(parts, texts[i])
 		case *sdk.ImageContent:
-			out.Content = append(out.Content, tool.Block{Type: tool.BlockImage, MIMEType: c.MIMEType, Bytes: int64(len(c.Data))})
-			out.Images = append(out.Images, tool.Image{MIMEType: c.MIMEType, Data: c.Data})
+			mime := r.text(c.MIMEType)
+			out.Content = append(out.Content, tool.Block{Type: tool.BlockImage, MIMEType: mime, Bytes: int64(len(c.Data))})
+			out.Images = append(out.Images, tool.Image{MIMEType: mime, Data: c.Data})
 		case *sdk.AudioContent:
-			b := tool.Block{Type: tool.BlockAudio, MIMEType: c.MIMEType, Bytes: int64(len(c.Data))}
+			b := tool.Block{Type: tool.BlockAudio, MIMEType: r.text(c.MIMEType), Bytes: int64(len(c.Data))}
 			out.Content = append(out.Content, b)
 			parts = append(parts, describe(b))
 		case *sdk.ResourceLink:
-			b := tool.Block{Type: tool.BlockResourceLink, URI: c.URI, Name: c.Name, Title: c.Title, Description: c.Description, MIMEType: c.MIMEType}
+			b := tool.Block{Type: tool.BlockResourceLink, URI: r.text(c.URI), Name: r.text(c.Name), Title: r.text(c.Title),
+				Description: r.text(c.Description), MIMEType: r.text(c.MIMEType)}
 			if c.Size != nil && *c.Size > 0 {
 				b.Bytes = *c.Size
 			}
@@ -66,8 +72,8 @@ func normalize(res *sdk.CallToolResult) tool.Output {
 			parts = append(parts, describe(b))
 		case *sdk.EmbeddedResource:
 			b := tool.Block{Type: tool.BlockResource}
-			if r := c.Resource; r != nil {
-				b.URI, b.MIMEType, b.Text, b.Bytes = r.URI, r.MIMEType, r.Text, int64(len(r.Blob))
+			if res := c.Resource; res != nil {
+				b.URI, b.MIMEType, b.Text, b.Bytes = r.text(res.URI), r.text(res.MIMEType), r.text(res.Text), int64(len(res.Blob))
 			}
 			out.Content = append(out.Content, b)
 			parts = append(parts, describe(b))
@@ -77,13 +83,46 @@ func normalize(res *sdk.CallToolResult) tool.Output {
 			parts = append(parts, describe(b))
 		}
 	}
-	if out.Structured != nil && texts == 0 {
+	if out.Structured != nil && len(texts) == 0 {
 		parts = append(parts, string(out.Structured))
 	}
-	out.Text = strings.Join(parts, "\n")
+	// Each part is redacted; this catches a secret that spans parts of
+	// other kinds too (a secret with a "\n" across two lines).
+	out.Text = r.text(strings.Join(parts, "\n"))
 	if out.Text == string(out.Structured) {
 		out.Text = ""
 	}
+	return out, structured
+}
+
+// redactTexts redacts the text blocks of content, each run of adjacent
+// ones together (redactor.texts); an image block between two text blocks
+// does not part them, since it adds nothing to the model's text. The
+// result is indexed like content, and empty when content has no text
+// block.
+func redactTexts(content []sdk.Content, r redactor) map[int]string {
+	out := map[int]string{}
+	var run []int
+	flush := func() {
+		ts := make([]string, len(run))
+		for k, i := range run {
+			ts[k] = content[i].(*sdk.TextContent).Text
+		}
+		for k, t := range r.texts(ts) {
+			out[run[k]] = t
+		}
+		run = run[:0]
+	}
+	for i, c := range content {
+		switch c.(type) {
+		case *sdk.TextContent:
+			run = append(run, i)
+		case *sdk.ImageContent:
+		default:
+			flush()
+		}
+	}
+	flush()
 	return out
 }
 

@@ -190,7 +190,7 @@ func TestOutputSchemaCompiledOncePerListing(t *testing.T) {
 	if again := p.outputs.get("bad_items"); again != first {
 		t.Error("an unchanged outputSchema was compiled again")
 	}
-	p.outputs.set([]RemoteTool{{Name: "bad_items", OutputSchema: json.RawMessage(`{"type":"object"}`)}})
+	p.outputs.set(map[string]json.RawMessage{"bad_items": json.RawMessage(`{"type":"object"}`)})
 	if changed := p.outputs.get("bad_items"); changed == first || changed.schema == nil {
 		t.Error("a changed outputSchema was not compiled anew")
 	}
@@ -199,11 +199,14 @@ func TestOutputSchemaCompiledOncePerListing(t *testing.T) {
 // A server's secret is redacted in the blocks as in Text.
 func TestRedactorHidesSecretsInBlocks(t *testing.T) {
 	r := newRedactor([]string{"tok-<secret>"})
-	out := r.output(tool.Output{
-		Structured: json.RawMessage(`{"a":"tok-<secret>","b":"tok-\u003csecret\u003e"}`),
-		Content: []tool.Block{{Type: tool.BlockResourceLink, URI: "https://x.test/?k=tok-<secret>", Name: "tok-<secret>", Description: "d tok-<secret>"},
-			{Type: tool.BlockResource, Text: "tok-<secret>"}},
-	})
+	out, _ := normalize(&sdk.CallToolResult{
+		StructuredContent: map[string]any{"a": "tok-<secret>"},
+		Content: []sdk.Content{
+			&sdk.ResourceLink{URI: "https://x.test/?k=tok-<secret>", Name: "tok-<secret>", Title: "t tok-<secret>", Description: "d tok-<secret>", MIMEType: "text/tok-<secret>"},
+			&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///tok-<secret>", MIMEType: "text/plain", Text: "tok-<secret>"}},
+			&sdk.ImageContent{MIMEType: "image/tok-<secret>", Data: mcptest.PNG},
+			&sdk.AudioContent{MIMEType: "audio/tok-<secret>", Data: []byte{1}},
+		}}, r)
 	b, _ := json.Marshal(out)
 	if strings.Contains(string(b), "secret") {
 		t.Errorf("a secret survives: %s", b)

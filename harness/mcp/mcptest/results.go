@@ -1,8 +1,11 @@
-// Package mcptest holds a real MCP server (go-sdk) for tests of what a
-// tool result becomes (docs/mcp.md#results): every content block kind,
-// structured content with and without text, and structured content that
-// breaks its outputSchema. Tests serve it over stdio from a re-executed
-// test binary (Serve) or over streamable HTTP on 127.0.0.1 (sdk handler).
+// Package mcptest holds real MCP servers (go-sdk) for tests. ResultsServer
+// shows what a tool result becomes (docs/mcp.md#results): every content
+// block kind, structured content with and without text, and structured
+// content that breaks its outputSchema. SecretServer echoes a secret into
+// everything a server supplies, to show none of it gets through
+// (docs/mcp.md#secrets). Tests serve them over stdio from a re-executed
+// test binary (Serve, ServeSecret) or over streamable HTTP on 127.0.0.1
+// (sdk handler).
 package mcptest
 
 import (
