@@ -30,7 +30,7 @@ func TestJournalVerifyNamesADamagedFile(t *testing.T) {
 	before, _ := os.ReadFile(db)
 	code, out = runCLI(t, "run", "--db", db, "--coworkers", t.TempDir(), "--coworker", "helper",
 		"--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hello")
-	for _, want := range []string{"The journal " + db + " is damaged", "Nothing was run", "restore a backup", "move the file aside", "journal show --json"} {
+	for _, want := range []string{"The journal " + db + " is damaged", "Nothing was run", "restore a backup", "move the file aside", "journal export --db " + db} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run on a damaged journal (exit %d) lacks %q:\n%s", code, want, out)
 		}
@@ -46,8 +46,19 @@ func TestJournalVerifyNamesADamagedFile(t *testing.T) {
 			t.Errorf("run left %d bytes in the WAL of the damaged journal", fi.Size())
 		}
 	}
+	// export saves every session it can still read, names the one it cannot, exits 1.
+	out2 := filepath.Join(t.TempDir(), "saved.jsonl")
+	code, _, stderr := runCLISplit(t, "journal", "export", "--db", db, "--to", out2)
+	saved, _ := os.ReadFile(out2)
+	if code != 1 || !strings.Contains(string(saved), `"id":"ses_ok"`) || strings.Contains(string(saved), `"id":"ses_1"`) ||
+		!strings.Contains(stderr, "session ses_1: not exported: ") || !strings.Contains(stderr, "exported 1 of 2 sessions") {
+		t.Errorf("export of a damaged journal: exit %d, stderr:\n%s\nsaved:\n%.300s", code, stderr, saved)
+	}
+	if code, _, _ := runCLISplit(t, "journal", "export", "--db", db, "--to", out2); code != 2 {
+		t.Errorf("export --to an existing file: exit %d, want 2 (never overwritten)", code)
+	}
 	// list reads what it can and warns on stderr.
-	code, _, stderr := runCLISplit(t, "journal", "list", "--db", db)
+	code, _, stderr = runCLISplit(t, "journal", "list", "--db", db)
 	if !strings.Contains(stderr, "warning: The journal "+db+" is damaged") {
 		t.Errorf("list of a damaged journal (exit %d): stderr %q, want the warning", code, stderr)
 	}

@@ -52,14 +52,14 @@ func (c *config) journalCommand() *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErr("unknown journal command %q; use list, show, reconcile, verify, policies or revoke", args[0])
+				return usageErr("unknown journal command %q; use list, show, export, reconcile, verify, policies or revoke", args[0])
 			}
-			return usageErr("journal needs a command: list, show, reconcile, verify, policies or revoke")
+			return usageErr("journal needs a command: list, show, export, reconcile, verify, policies or revoke")
 		},
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default "+DefaultDBPath()+")")
 	cmd.PersistentFlags().BoolVar(&f.asJSON, "json", false, "print JSON")
-	cmd.AddCommand(c.journalListCommand(f), c.journalShowCommand(f), c.journalReconcileCommand(f), c.journalVerifyCommand(f))
+	cmd.AddCommand(c.journalListCommand(f), c.journalShowCommand(f), c.journalReconcileCommand(f), c.journalVerifyCommand(f), c.journalExportCommand(f))
 	cmd.AddCommand(c.policyCommands(f.withJournal, &f.asJSON)...)
 	return cmd
 }

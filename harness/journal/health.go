@@ -79,7 +79,7 @@ func (j *Journal) degrade(p Problem, details []string) Health {
 	case ProblemDamaged:
 		h.Summary = fmt.Sprintf("The journal %s is damaged (SQLite's check: %s).", j.path, firstLine(details))
 		h.Fix = fmt.Sprintf("Close OpenWorker, then restore a backup (%s.*-backup, if there is one) or move the file aside so that a new journal starts; "+
-			"`openworker journal show --json --db %s` and `sqlite3 %s .recover` export what is still readable.", j.path, j.path, j.path)
+			"`openworker journal export --db %s --to FILE` saves what is still readable first.", j.path, j.path)
 	case ProblemChainBroken:
 		h.Summary = fmt.Sprintf("The journal %s does not match its hash chain: rows were changed, removed or added outside OpenWorker (%s).", j.path, firstLine(details))
 		h.Fix = fmt.Sprintf("`openworker journal verify --db %s` lists every break; keep the file as evidence and move it aside (or restore a backup) so that a new journal starts.", j.path)

@@ -16,8 +16,9 @@ import (
 // Marker is the text at the start of the message whose page Damaged flips.
 const Marker = "MARKER-DAMAGED-PAGE-"
 
-// Damaged writes a journal at path with session "ses_1" (coworker
-// "helper"), a completed turn and 40 user messages of 3 KB, closes it, and
+// Damaged writes a journal at path with session "ses_ok" (one turn, one
+// short message: on a sound page) and session "ses_1" (coworker "helper"),
+// a completed turn and 40 user messages of 3 KB, closes it, and
 // flips every byte of the 4 KB page holding message 21: one damaged data
 // page, the rest of the file sound (PRAGMA quick_check reports it).
 func Damaged(t testing.TB, path string) {
@@ -25,6 +26,15 @@ func Damaged(t testing.TB, path string) {
 	ctx := context.Background()
 	j, err := journal.Open(path, nil)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.CreateSession(ctx, journal.Session{ID: "ses_ok", Coworker: "helper", Identity: "sha256:id"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.StartTurn(ctx, journal.Turn{ID: "turn_ok", SessionID: "ses_ok", Prompt: "still readable"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.AppendMessage(ctx, journal.Message{SessionID: "ses_ok", TurnID: "turn_ok", Role: "user", Content: []byte(`"still readable"`)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.CreateSession(ctx, journal.Session{ID: "ses_1", Coworker: "helper", Identity: "sha256:id"}); err != nil {
