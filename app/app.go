@@ -142,6 +142,9 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
 	} else {
 		a.journal = j
+		if b := j.Backup(); b.Path != "" { // docs/journal.md#backups-and-upgrades
+			a.notice(NoticeInfo, fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path))
+		}
 		if msg := recoveredNotice(j.Recovered(), j.RecoveredTurns()); msg != "" {
 			a.notice(NoticeWarn, msg)
 		}

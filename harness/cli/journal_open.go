@@ -11,12 +11,14 @@ import (
 // journal that cannot be opened is a runtime failure (exit 1) whatever
 // the subcommand. A degraded journal is said on stderr; when the
 // subcommand is about to write (run, serve), it is refused instead, with
-// what to do, and exits 1.
+// what to do, and exits 1. A backup made before a schema upgrade is said
+// on stderr too (sayBackup).
 func (c *config) openJournal(path string, writes bool) (*journal.Journal, error) {
 	j, err := journal.Open(path, nil)
 	if err != nil {
 		return nil, &exitError{ExitFailure, err}
 	}
+	sayBackup(c.stderr, j)
 	if h := j.Health(); !h.OK() {
 		if writes {
 			j.Close()

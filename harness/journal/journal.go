@@ -68,6 +68,7 @@ type Journal struct {
 	executing sync.Map               // invocation ID → executingRow this Journal committed, for FinishInvocation
 	health    atomic.Pointer[Health] // nil while sound; see health.go
 	full      atomic.Bool            // a write met a full disk; see reserve.go
+	backup    UpgradeBackup          // the copy Open made before upgrading (backup.go)
 }
 
 // Open opens (creating it and its parent directories if needed) the journal
@@ -76,7 +77,9 @@ type Journal struct {
 // recovers interrupted work whose process is gone: every invocation still
 // "executing" becomes "unknown" with RecoveredReason (Recovered reports
 // how many), and every turn still "running" becomes "failed" with
-// RecoveredTurnReason (RecoveredTurns).
+// RecoveredTurnReason (RecoveredTurns). Before upgrading a file with an
+// older schema it copies the file next to it (Backup; an error wrapping
+// ErrBackup when it cannot, and then nothing is changed).
 //
 // Connections use WAL, synchronous=FULL, on macOS fullfsync and
 // checkpoint_fullfsync, foreign_keys=ON, busy_timeout=5000 ms and BEGIN
@@ -129,7 +132,7 @@ func Open(path string, opts *Options) (*Journal, error) {
 		}
 	}
 	if j.Health().OK() {
-		if err := migrate(ctx, j.db, abs, len(migrations), j.now); err != nil {
+		if j.backup, err = upgrade(ctx, j.db, abs, len(migrations), j.now); err != nil {
 			if !isCorrupt(err) {
 				return fail(j.busyError(err))
 			}

@@ -15,7 +15,10 @@ import (
 //   - a column added to a chained table must be nullable with no default,
 //     because the chain hashes each row's non-NULL columns: old rows then
 //     keep verifying (see chain.go);
-//   - write a TestMigrateN that starts from version N-1 with data in it.
+//   - write a TestMigrateN that starts from version N-1 with data in it;
+//   - check in the fixture of version N-1, written by the commit that had
+//     it: scripts/journal-fixtures.sh N-1 (TestFixturesCoverEveryPastVersion
+//     fails until it is there; TestFixturesUpgrade upgrades every fixture).
 type migration struct {
 	version int
 	name    string
@@ -55,51 +58,65 @@ func schemaVersion(ctx context.Context, q interface {
 }
 
 // migrate brings db up to version target (tests use a lower target to
-// build old-schema files). Each step commits on its own, so a failure
-// leaves the file at the last good version.
+// build old-schema files); see upgrade.
 func migrate(ctx context.Context, db *sql.DB, path string, target int, now func() time.Time) error {
+	_, err := upgrade(ctx, db, path, target, now)
+	return err
+}
+
+// upgrade brings db up to version target in one BEGIN IMMEDIATE
+// transaction: two apps opening at once upgrade one at a time, the second
+// finds nothing to do, and a failure leaves the file at the version it
+// had. A file that already has a schema (version > 0) is first copied next
+// to it under that same lock (writeBackup, backup.go); if the copy cannot
+// be written, nothing is migrated. It returns the copy it made.
+func upgrade(ctx context.Context, db *sql.DB, path string, target int, now func() time.Time) (UpgradeBackup, error) {
+	var b UpgradeBackup
 	// Up to date (the usual case): no write lock, so that opening a
 	// journal another process is writing does not wait for it.
 	if v, err := schemaVersion(ctx, db); err == nil && v == target {
-		return nil
+		return b, nil
 	}
-	for {
-		done, err := migrateStep(ctx, db, path, target, now)
-		if err != nil || done {
-			return err
-		}
-	}
-}
-
-func migrateStep(ctx context.Context, db *sql.DB, path string, target int, now func() time.Time) (done bool, err error) {
-	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: two apps opening at once migrate one at a time
+	conn, err := db.Conn(ctx)
 	if err != nil {
-		return false, fmt.Errorf("journal: migrate %s: %w", path, err)
+		return b, fmt.Errorf("journal: migrate %s: %w", path, err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE (dsn)
+	if err != nil {
+		return b, fmt.Errorf("journal: migrate %s: %w", path, err)
 	}
 	defer tx.Rollback()
 	v, err := schemaVersion(ctx, tx)
 	if err != nil {
-		return false, fmt.Errorf("journal: read schema version of %s: %w", path, err)
+		return b, fmt.Errorf("journal: read schema version of %s: %w", path, err)
 	}
 	if v > len(migrations) {
-		return false, fmt.Errorf("journal: %s has schema version %d; this OpenWorker understands up to %d; update the app: %w",
+		return b, fmt.Errorf("journal: %s has schema version %d; this OpenWorker understands up to %d; update the app: %w",
 			filepath.Base(path), v, len(migrations), ErrFutureSchema)
 	}
 	if v >= target {
-		return true, nil
+		return b, nil
 	}
-	m := migrations[v]
-	if err := m.up(ctx, tx); err != nil {
-		return false, fmt.Errorf("journal: migrate %s to version %d (%s): %w", path, m.version, m.name, err)
+	if v > 0 {
+		if b, err = writeBackup(ctx, db, path, v, target); err != nil {
+			return b, err
+		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)`,
-		m.version, formatTime(now())); err != nil {
-		return false, fmt.Errorf("journal: record migration %d in %s: %w", m.version, path, err)
+	for ; v < target; v++ {
+		m := migrations[v]
+		if err := m.up(ctx, tx); err != nil {
+			return b, withBackup(fmt.Errorf("journal: migrate %s to version %d (%s): %w", path, m.version, m.name, err), b)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)`,
+			m.version, formatTime(now())); err != nil {
+			return b, withBackup(fmt.Errorf("journal: record migration %d in %s: %w", m.version, path, err), b)
+		}
 	}
 	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("journal: commit migration %d in %s: %w", m.version, path, err)
+		return b, withBackup(fmt.Errorf("journal: commit the migration to version %d in %s: %w", target, path, err), b)
 	}
-	return false, nil
+	return b, nil
 }
 
 func execAll(ctx context.Context, tx *sql.Tx, stmts ...string) error {
