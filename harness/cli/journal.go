@@ -38,7 +38,7 @@ func (f *journalFlags) withJournal(fn func(cmd *cobra.Command, args []string, j 
 			return err
 		}
 		defer j.Close()
-		return fn(cmd, args, j)
+		return j.Explain(fn(cmd, args, j))
 	}
 }
 

@@ -110,12 +110,17 @@ func (j *Journal) degradedError() error {
 	return fmt.Errorf("journal: %s %s: %w", h.Summary, h.Fix, ErrDegraded)
 }
 
+// Explain is for an error a read of this journal returned: if the file
+// is damaged, it degrades the journal and adds the file and what to do
+// (Health); any other error is returned as it is.
+func (j *Journal) Explain(err error) error { return j.readError(err) }
+
 // readError names the file and the next step for a read that failed
 // because the file is damaged, and degrades the journal; other errors pass
 // through unchanged.
 func (j *Journal) readError(err error) error {
-	if err == nil || !isCorrupt(err) {
-		return err
+	if err == nil || !isCorrupt(err) || strings.Contains(err.Error(), j.path) {
+		return err // not damage, or already explained
 	}
 	h := j.degrade(ProblemDamaged, []string{err.Error()})
 	return fmt.Errorf("%w (%s)", err, h.String())
