@@ -125,11 +125,11 @@ func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker str
 		Provider: so.Model.Name(), Model: so.Model.Describe(), Approve: string(so.Approve),
 	})
 	if err != nil {
-		return nil, fmt.Errorf("journal the session: %w", err)
+		return nil, &JournalError{"journal the session", err}
 	}
 	for _, l := range res.LeftOut {
 		if err := rt.journal.AddWarning(ctx, journal.Warning{SessionID: s.id, Code: CodeToolLeftOut, Tool: l.Tool, Message: l.Message}); err != nil {
-			err = fmt.Errorf("journal the session: %w", err)
+			err = &JournalError{"journal the session", err}
 			_ = rt.journal.FinishSession(context.WithoutCancel(ctx), s.id, journal.SessionFailed, err.Error())
 			return nil, err
 		}

@@ -169,7 +169,7 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 	bg := context.WithoutCancel(ctx)
 	if err := j.StartTurn(bg, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: prompt,
 		Model: s.opts.Model.Describe(), Approve: string(s.opts.Approve)}); err != nil {
-		return nil, fmt.Errorf("journal the turn: %w", err)
+		return nil, &JournalError{"journal the turn", err}
 	}
 	sink.emit(Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt})
 	var res *TurnResult

@@ -2,11 +2,13 @@ package cli_test
 
 import (
 	"bytes"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/journal/journaltest"
 )
 
@@ -61,5 +63,31 @@ func TestJournalVerifyNamesADamagedFile(t *testing.T) {
 	code, _, stderr = runCLISplit(t, "journal", "list", "--db", db)
 	if !strings.Contains(stderr, "warning: The journal "+db+" is damaged") {
 		t.Errorf("list of a damaged journal (exit %d): stderr %q, want the warning", code, stderr)
+	}
+}
+
+// TestRunJournalRefusalExits1: when the journal refuses to record the
+// session (here a trigger in the file makes the insert fail, as a full
+// disk or a held lock would), run exits 1, a runtime failure, not 2.
+func TestRunJournalRefusalExits1(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "journal.db")
+	j, err := journal.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	raw, _ := sql.Open("sqlite3", "file:"+db)
+	if _, err := raw.Exec(`CREATE TRIGGER refuse BEFORE INSERT ON sessions BEGIN SELECT RAISE(FAIL, 'no room for this session'); END`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	dir := t.TempDir()
+	cw := filepath.Join(dir, "quiet", "coworker")
+	os.MkdirAll(cw, 0o755)
+	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: quiet\nname: Quiet\nversion: 1.0.0\n---\nSay hello.\n"), 0o644)
+	os.WriteFile(filepath.Join(cw, "tools.json"), []byte(`{"version":3,"tools":[]}`), 0o644)
+	code, out := runCLI(t, "run", "--db", db, "--coworkers", dir, "--coworker", "quiet", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hello")
+	if code != 1 || !strings.Contains(out, "journal the session: ") || !strings.Contains(out, "no room for this session") {
+		t.Errorf("run whose session the journal refuses: exit %d, want 1\n%s", code, out)
 	}
 }

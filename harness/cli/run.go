@@ -108,11 +108,13 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 
 // sessionErr is the exit of a session that did not open: 1 when an MCP
 // provider the bundle uses did not start or list its tools (a runtime
-// failure), else 2 (a broken bundle, a bad servers-file entry it uses, an
+// failure) or the journal refused to record the session (JournalError),
+// else 2 (a broken bundle, a bad servers-file entry it uses, an
 // unknown coworker; docs/cli.md#exit-codes).
 func sessionErr(err error) error {
 	var re *harness.ResolveError
-	if errors.As(err, &re) && re.StartFailed {
+	var je *harness.JournalError
+	if (errors.As(err, &re) && re.StartFailed) || errors.As(err, &je) {
 		return &exitError{ExitFailure, err}
 	}
 	return badInput(err)

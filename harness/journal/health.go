@@ -57,7 +57,7 @@ func (h Health) String() string {
 // tailEntries is how many of the newest chain entries Check verifies: a
 // bounded cost at every Open (milliseconds), against a full Verify whose
 // cost grows with the journal. Breaks in older rows are Verify's to find.
-const tailEntries = 1000
+var tailEntries = 1000 // a variable for tests
 
 // Health returns the journal's state: sound until a check or a read found
 // a problem. Once degraded, a Journal stays degraded until it is closed.
@@ -223,8 +223,34 @@ func verifyTail(ctx context.Context, conn *sql.Conn, n int) ([]Break, error) {
 	return breaks, nil
 }
 
+// checkUnchanged is the check before an update of a row this process did
+// not just write (recovery, reconciliation): the row as it is now must
+// match its newest chain entry. Otherwise the update would chain an edit
+// made outside the journal and a later Verify would call it sound; the
+// journal becomes degraded (chain_broken) and the update is refused.
+func (j *Journal) checkUnchanged(ctx context.Context, tx *sql.Tx, table, ref string) error {
+	var want string
+	err := tx.QueryRowContext(ctx, `SELECT payload_digest FROM chain WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1`, table, ref).Scan(&want)
+	reason := ReasonRowChanged
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		reason = ReasonRowUnchained
+	case err != nil:
+		return err
+	}
+	got, ok, err := rowDigest(ctx, tx, table, ref)
+	if err != nil {
+		return err
+	}
+	if ok && got == want {
+		return nil
+	}
+	j.degrade(ProblemChainBroken, []string{Break{Table: table, RowID: ref, Reason: reason}.String()})
+	return j.degradedError()
+}
+
 // rowDigest is the payload digest of one row as it is now.
-func rowDigest(ctx context.Context, conn *sql.Conn, table, ref string) (string, bool, error) {
+func rowDigest(ctx context.Context, conn querier, table, ref string) (string, bool, error) {
 	if !isChained(table) {
 		return "", false, fmt.Errorf("chain entry names table %q, which is not chained", table)
 	}

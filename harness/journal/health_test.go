@@ -137,3 +137,74 @@ func TestDurabilityReadBackSeesDeleteMode(t *testing.T) {
 		t.Fatalf("readBackDurability(DELETE mode) = %q, %v", bad, err)
 	}
 }
+
+// TestRecoveryDoesNotLaunderAnEdit: a row edited outside the journal,
+// older than the entries the check at open covers, is not rewritten (and
+// so chained) by recovery or reconciliation: the journal becomes
+// degraded, the row stays as the edit left it, and Verify still reports it.
+func TestRecoveryDoesNotLaunderAnEdit(t *testing.T) {
+	old := tailEntries
+	tailEntries = 1
+	t.Cleanup(func() { tailEntries = old })
+	ctx := context.Background()
+	path := testPath(t)
+	j := openAt(t, path)
+	mkSession(t, j, "s1")
+	if err := j.BeginInvocation(ctx, Invocation{ID: "inv_done", SessionID: "s1", TurnID: "s1-t1", Tool: "files.write"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.FinishInvocation(ctx, "inv_done", Finish{Status: InvSucceeded}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.BeginInvocation(ctx, Invocation{ID: "inv_unknown", SessionID: "s1", TurnID: "s1-t1", Tool: "files.write"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.FinishInvocation(ctx, "inv_unknown", Finish{Status: InvUnknown}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 { // newer entries, so that the edited rows are outside the checked tail
+		if err := j.Warn(ctx, "s1", "", "note", "later"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.FinishTurn(ctx, "s1-t1", TurnCompleted, "", 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+
+	// A succeeded call set back to executing by hand: recovery would make it unknown.
+	if _, err := rawDB(t, path).Exec(`UPDATE invocations SET status='executing', effect='', finished_at=NULL WHERE id='inv_done'`); err != nil {
+		t.Fatal(err)
+	}
+	j2 := openAt(t, path)
+	if h := j2.Health(); h.Problem != ProblemChainBroken || !strings.Contains(h.Details[0], "invocations row inv_done: "+ReasonRowChanged) {
+		t.Fatalf("Health after recovery met an edited row = %+v; want chain_broken naming inv_done", h)
+	}
+	if inv, _ := j2.Invocation(ctx, "inv_done"); inv.Status != InvExecuting {
+		t.Errorf("the edited row was recovered to %s; want it left as the edit made it", inv.Status)
+	}
+	if rep := mustVerify(t, j2); rep.OK {
+		t.Error("Verify calls the journal sound after recovery met an edited row")
+	}
+	j2.Close()
+
+	// An unknown call edited by hand: reconciling it is refused.
+	fresh := testPath(t)
+	j3 := openAt(t, fresh)
+	mkSession(t, j3, "s2")
+	if err := j3.BeginInvocation(ctx, Invocation{ID: "inv_u", SessionID: "s2", TurnID: "s2-t1", Tool: "files.write"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := j3.FinishInvocation(ctx, "inv_u", Finish{Status: InvUnknown}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j3.db.Exec(`UPDATE invocations SET error='edited' WHERE id='inv_u'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := j3.ReconcileAs(ctx, "inv_u", EffectApplied, "user:t"); !errors.Is(err, ErrDegraded) {
+		t.Fatalf("ReconcileAs of an edited row = %v; want ErrDegraded", err)
+	}
+	if rep := mustVerify(t, j3); rep.OK {
+		t.Error("Verify calls the journal sound after reconciling an edited row")
+	}
+}

@@ -212,6 +212,9 @@ func (j *Journal) ReconcileAs(ctx context.Context, id string, outcome Effect, wh
 			return fmt.Errorf("journal: invocation %s was already reconciled as %s by %s at %s: %w",
 				id, prior.normalize(), by, at.String, ErrBadTransition)
 		}
+		if err := j.checkUnchanged(ctx, tx, "invocations", id); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE invocations SET reconciled=?, reconciled_by=?, reconciled_at=?, effect=?
 			WHERE id=?`, string(outcome), who, j.stamp(), string(outcome), id); err != nil {
 			return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)

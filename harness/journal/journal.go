@@ -147,10 +147,17 @@ func Open(path string, opts *Options) (*Journal, error) {
 	}
 	if j.Health().OK() {
 		if j.recovered, j.turns, err = j.recover(ctx); err != nil {
-			if !isCorrupt(err) {
+			switch {
+			case isCorrupt(err):
+				j.degrade(ProblemDamaged, []string{err.Error()})
+			case errors.Is(err, ErrDegraded): // a row to recover was changed outside the journal
+			case isBusy(err):
+				// Another process holds the write lock: recovery waits
+				// for the next Open (or Recover), so reads go on.
+				j.recovered, j.turns = 0, 0
+			default:
 				return fail(err)
 			}
-			j.degrade(ProblemDamaged, []string{err.Error()})
 		}
 	}
 	return j, nil

@@ -149,6 +149,9 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 			return fmt.Errorf("journal: find interrupted invocations: %w", err)
 		}
 		for _, id := range ids {
+			if err := j.checkUnchanged(ctx, tx, "invocations", id); err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, `UPDATE invocations SET status='unknown', effect='unknown', error_code=?,
 				error=?, finished_at=? WHERE id=? AND status='executing'`, RecoveredCode, RecoveredReason, now, id); err != nil {
 				return fmt.Errorf("journal: recover invocation %s: %w", id, err)
@@ -163,6 +166,9 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 			return fmt.Errorf("journal: find interrupted turns: %w", err)
 		}
 		for _, id := range ids {
+			if err := j.checkUnchanged(ctx, tx, "turns", id); err != nil {
+				return err
+			}
 			// The counts are written when a turn ends; for one that never
 			// did, count what the journal holds: the model replies and the
 			// calls that started (at least that many attempts and calls).
