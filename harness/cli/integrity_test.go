@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"os"
 	"path/filepath"
@@ -89,5 +90,45 @@ func TestRunJournalRefusalExits1(t *testing.T) {
 	code, out := runCLI(t, "run", "--db", db, "--coworkers", dir, "--coworker", "quiet", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hello")
 	if code != 1 || !strings.Contains(out, "journal the session: ") || !strings.Contains(out, "no room for this session") {
 		t.Errorf("run whose session the journal refuses: exit %d, want 1\n%s", code, out)
+	}
+}
+
+// TestExportSkipsADamagedValue: a message whose stored JSON was damaged
+// inside its cell stops only its own session's export, which is named;
+// the other session is saved; show --json names the session too.
+func TestExportSkipsADamagedValue(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "journal.db")
+	j, err := journal.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"ses_a", "ses_b"} {
+		if err := j.CreateSession(ctx, journal.Session{ID: id, Coworker: "helper", Identity: "sha256:id"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.StartTurn(ctx, journal.Turn{ID: id + "-t1", SessionID: id, Prompt: "hi"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := j.AppendMessage(ctx, journal.Message{SessionID: id, TurnID: id + "-t1", Role: "user", Content: []byte(`"hi"`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	raw, _ := sql.Open("sqlite3", "file:"+db)
+	if _, err := raw.Exec(`UPDATE messages SET content = ? WHERE session_id = 'ses_a'`, "{\"text\": \"h\x00"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	to := filepath.Join(t.TempDir(), "saved.jsonl")
+	code, _, stderr := runCLISplit(t, "journal", "export", "--db", db, "--to", to)
+	saved, _ := os.ReadFile(to)
+	if code != 1 || !strings.Contains(stderr, "session ses_a: not exported: its journaled JSON is damaged") ||
+		!strings.Contains(string(saved), `"id":"ses_b"`) || strings.Contains(string(saved), `"id":"ses_a"`) {
+		t.Errorf("export with one damaged value: exit %d\nstderr: %s\nsaved: %.300s", code, stderr, saved)
+	}
+	code, _, stderr = runCLISplit(t, "journal", "show", "ses_a", "--json", "--db", db)
+	if code != 1 || !strings.Contains(stderr, "session ses_a cannot be shown as JSON") {
+		t.Errorf("show --json of the damaged session: exit %d, stderr %s", code, stderr)
 	}
 }

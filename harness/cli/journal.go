@@ -120,7 +120,10 @@ func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
 				return err
 			}
 			if f.asJSON {
-				return writeJSON(c.stdout, d)
+				if err := writeJSON(c.stdout, d); err != nil {
+					return fmt.Errorf("session %s cannot be shown as JSON: %w; `openworker journal export` saves every session that can be read", id, err)
+				}
+				return nil
 			}
 			printDetail(c.stdout, d)
 			return nil

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -206,5 +207,39 @@ func TestRecoveryDoesNotLaunderAnEdit(t *testing.T) {
 	}
 	if rep := mustVerify(t, j3); rep.OK {
 		t.Error("Verify calls the journal sound after reconciling an edited row")
+	}
+}
+
+// TestOpenUnreadableFile: a file whose header is damaged cannot be opened
+// at all; the error names the file, says so and points at a backup, not
+// at an export that would fail the same way. A new journal is 0600.
+func TestOpenUnreadableFile(t *testing.T) {
+	path := testPath(t)
+	j := openAt(t, path)
+	mkSession(t, j, "s1")
+	j.Close()
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("a new journal file: %v, %v; want mode 0600", fi.Mode(), err)
+	}
+	for _, c := range []struct {
+		name     string
+		from, to int
+	}{{"magic", 0, 16}, {"format numbers", 40, 80}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "journal.db")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := c.from; i < c.to; i++ {
+				data[i] ^= 0x5A
+			}
+			os.WriteFile(p, data, 0o600)
+			_, err = Open(p, nil)
+			if err == nil || !strings.Contains(err.Error(), p+" cannot be read at all") || !strings.Contains(err.Error(), "restore a backup") ||
+				strings.Contains(err.Error(), "export") {
+				t.Errorf("Open(header %s damaged) = %v", c.name, err)
+			}
+		})
 	}
 }

@@ -101,6 +101,25 @@ func Open(path string, opts *Options) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: create directory for %s: %w", abs, err)
 	}
+	// A new file is the person's record: readable by them only (SQLite
+	// gives its -wal and -shm the same mode).
+	if f, err := os.OpenFile(abs, os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	j, err := open(abs, opts)
+	if err != nil && isFull(err) && os.Remove(reservePath(abs)) == nil {
+		// Too full even to open (SQLite needs room for the -wal and -shm):
+		// the reserve makes that room, so that what is there can be read.
+		j, err = open(abs, opts)
+	}
+	if err != nil && isFull(err) && !errors.Is(err, ErrDiskFull) {
+		err = fmt.Errorf("journal: %w on %s: free some space on that disk, then try again: %w", ErrDiskFull, abs, err)
+	}
+	return j, err
+}
+
+func open(abs string, opts *Options) (*Journal, error) {
+	var err error
 	j := &Journal{path: abs, now: time.Now}
 	if opts != nil && opts.Now != nil {
 		j.now = opts.Now
@@ -114,15 +133,20 @@ func Open(path string, opts *Options) (*Journal, error) {
 		j.Close()
 		return nil, err
 	}
-	if err := j.db.PingContext(ctx); err != nil {
+	unreadable := func(err error) (*Journal, error) {
 		if isCorrupt(err) {
-			j.degrade(ProblemDamaged, []string{err.Error()})
-			return fail(fmt.Errorf("journal: open: %s", j.Health()))
+			err = fmt.Errorf("journal: %s cannot be read at all, it is too damaged (SQLite: %w). "+
+				"Close OpenWorker, then restore a backup (%s.*-backup, if there is one) or move the file aside so that a new journal starts", abs, err, abs)
+		} else {
+			err = fmt.Errorf("journal: open %s: %w", abs, err)
 		}
-		return fail(fmt.Errorf("journal: open %s: %w", abs, err))
+		return fail(err)
+	}
+	if err := j.db.PingContext(ctx); err != nil {
+		return unreadable(err)
 	}
 	if bad, err := readBackDurability(ctx, j.db); err != nil {
-		return fail(j.readError(fmt.Errorf("journal: open %s: %w", abs, err)))
+		return unreadable(err)
 	} else if len(bad) > 0 {
 		j.degrade(ProblemNotDurable, bad)
 	}

@@ -201,10 +201,12 @@ func integrityCheck(ctx context.Context, conn *sql.Conn) ([]string, error) {
 }
 
 // isCorrupt reports whether err is SQLite's "database disk image is
-// malformed" (SQLITE_CORRUPT) or "file is not a database" (SQLITE_NOTADB).
+// malformed" (SQLITE_CORRUPT), "file is not a database" (SQLITE_NOTADB)
+// or "unsupported file format" (a header whose schema format is damaged).
 // It reads the message: go-sqlite3's typed errors do not exist in a
 // cgo-free build, which the cgo-free packages that import this one vet.
 func isCorrupt(err error) bool {
 	msg := err.Error()
-	return strings.Contains(msg, "database disk image is malformed") || strings.Contains(msg, "file is not a database")
+	return strings.Contains(msg, "database disk image is malformed") || strings.Contains(msg, "file is not a database") ||
+		strings.Contains(msg, "unsupported file format") // a damaged header: the schema format number
 }
