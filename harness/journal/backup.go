@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Backups before migrations (docs/journal.md#backups-and-upgrades): before
@@ -126,7 +125,8 @@ func backupPath(path string, from int, existing []backupFile) string {
 // writer out, so the copy is the file as the upgrade found it, and a
 // second process opening the same file waits and then finds nothing to
 // upgrade (one backup). The copy is fsynced with its directory before the
-// upgrade starts; then older backups beyond KeptBackups are deleted. An
+// upgrade starts (older backups beyond KeptBackups are deleted once the
+// upgrade commits: pruneBackups). An
 // error wraps ErrBackup, names the copy's path and says what to do; a
 // partial copy is removed.
 func writeBackup(ctx context.Context, db *sql.DB, path string, from, to int) (UpgradeBackup, error) {
@@ -158,7 +158,6 @@ func writeBackup(ctx context.Context, db *sql.DB, path string, from, to int) (Up
 		return fail(dest, err)
 	}
 	syncDir(filepath.Dir(dest))
-	pruneBackups(path, KeptBackups)
 	return UpgradeBackup{Path: dest, From: from, To: to}, nil
 }
 
@@ -201,8 +200,14 @@ func syncDir(dir string) {
 // withBackup adds, to the error of a failed upgrade, where the copy from
 // before it is.
 func withBackup(err error, b UpgradeBackup) error {
-	if b.Path == "" || strings.Contains(err.Error(), b.Path) {
-		return err
+	if b.Path != "" {
+		// The file keeps its data as before the upgrade, so the copy adds
+		// nothing; kept, each retry would add one and push the older
+		// backups out (retention runs only after an upgrade commits).
+		os.Remove(b.Path)
 	}
-	return fmt.Errorf("%w (the file is unchanged; a copy from before the upgrade is at %s)", err, b.Path)
+	if isFull(err) {
+		return fmt.Errorf("%w (its data is unchanged); free some space on that disk, then open it again: %w", err, ErrDiskFull)
+	}
+	return fmt.Errorf("%w (its data is unchanged)", err)
 }

@@ -167,26 +167,43 @@ func TestBackupFailureChangesNothing(t *testing.T) {
 	}
 }
 
-// TestUpgradeFailureKeepsFileAndBackup: a migration that fails halfway
+// TestUpgradeFailureKeepsFileAndBackups: a migration that fails halfway
 // (migration 8 meets a table in the way) leaves the file at the version it
-// had, not at the last step that worked, and the error says where the
-// backup is.
-func TestUpgradeFailureKeepsFileAndBackup(t *testing.T) {
+// had, not at the last step that worked, and says its data is unchanged.
+// The copy made for this attempt is removed (it equals the file), and
+// retries never push out the older backups that were there.
+func TestUpgradeFailureKeepsFileAndBackups(t *testing.T) {
 	ctx := context.Background()
 	path := oldJournal(t, t.TempDir(), 6)
 	if _, err := rawDB(t, path).Exec(`CREATE TABLE invocations_v8 (x)`); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Open(path, nil)
-	backup := path + ".v6-backup"
-	if err == nil || !strings.Contains(err.Error(), "migrate") || !strings.Contains(err.Error(), "version 8") ||
-		!strings.Contains(err.Error(), "a copy from before the upgrade is at "+backup) {
-		t.Fatalf("Open = %v; want the failed migration 8 and the backup %s", err, backup)
-	}
-	for _, p := range []string{path, backup} {
-		if v, err := schemaVersion(ctx, rawDB(t, p)); err != nil || v != 6 {
-			t.Errorf("%s: schema version %d (%v), want 6", filepath.Base(p), v, err)
+	var older []string
+	for i := range KeptBackups {
+		p := fmt.Sprintf("%s.v5-backup-%d", path, i+2)
+		if err := os.WriteFile(p, []byte("an older backup"), 0o600); err != nil {
+			t.Fatal(err)
 		}
+		older = append(older, p)
+	}
+	for range 4 {
+		_, err := Open(path, nil)
+		if err == nil || !strings.Contains(err.Error(), "migrate") || !strings.Contains(err.Error(), "version 8") ||
+			!strings.Contains(err.Error(), "(its data is unchanged)") {
+			t.Fatalf("Open = %v; want the failed migration 8, data unchanged", err)
+		}
+	}
+	if v, err := schemaVersion(ctx, rawDB(t, path)); err != nil || v != 6 {
+		t.Errorf("schema version %d (%v), want 6", v, err)
+	}
+	bs, _ := backupsOf(path)
+	var names []string
+	for _, b := range bs {
+		names = append(names, b.path)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, older) {
+		t.Errorf("backups after 4 failed upgrades = %v; want only the older ones %v", names, older)
 	}
 }
 

@@ -116,6 +116,9 @@ func upgrade(ctx context.Context, db *sql.DB, path string, target int, now func(
 	if err := tx.Commit(); err != nil {
 		return b, withBackup(fmt.Errorf("journal: commit the migration to version %d in %s: %w", target, path, err), b)
 	}
+	if b.Path != "" {
+		pruneBackups(path, KeptBackups) // after the commit: a failed upgrade removes only its own copy
+	}
 	return b, nil
 }
 
