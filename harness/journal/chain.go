@@ -35,15 +35,20 @@ import (
 // can recompute the whole chain after a change. Compare Head() with a value
 // kept elsewhere to detect that.
 
-// chainedTables lists the tables under the chain and their key column.
-var chainedTables = []struct{ name, key string }{
-	{"sessions", "id"},
-	{"turns", "id"},
-	{"messages", "id"},
-	{"invocations", "id"},
-	{"approvals", "id"},
-	{"user_policies", "id"},
-	{"warnings", "id"},
+// chainedTables lists the tables under the chain and their key column;
+// rowid is true where the key is an INTEGER PRIMARY KEY (Verify orders
+// those keys as numbers).
+var chainedTables = []struct {
+	name, key string
+	rowid     bool
+}{
+	{"sessions", "id", false},
+	{"turns", "id", false},
+	{"messages", "id", true},
+	{"invocations", "id", false},
+	{"approvals", "id", true},
+	{"user_policies", "id", true},
+	{"warnings", "id", true},
 }
 
 const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
@@ -165,6 +170,12 @@ func keyOf(table string) string {
 	panic("journal: table not chained: " + table)
 }
 
+// chainEntry is one row of table chain.
+type chainEntry struct {
+	seq                           int64
+	kind, ref, digest, prev, hash string
+}
+
 // rowDigests reads rows (a SELECT * of table) and returns, for each row's
 // key as text, the hex SHA-256 of its canonical payload. It closes rows.
 func rowDigests(table string, rows *sql.Rows) (map[string]string, error) {
@@ -200,8 +211,3 @@ func (j *Journal) Head(ctx context.Context) (hash string, seq int64, err error) 
 
 // chainKey joins a table and a row key for maps.
 func chainKey(table, ref string) string { return table + "\x00" + ref }
-
-func splitChainKey(k string) (table, ref string) {
-	table, ref, _ = strings.Cut(k, "\x00")
-	return table, ref
-}

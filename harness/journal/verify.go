@@ -50,17 +50,20 @@ type VerifyReport struct {
 	Integrity []string `json:"integrity,omitempty"`
 }
 
-type chainEntry struct {
-	seq                           int64
-	kind, ref, digest, prev, hash string
-}
-
 // Verify recomputes the chain from the rows as they are now, in one read
 // snapshot: each entry must link to the one before (no gap in seq, prev
 // hash equal, hash recomputed), the newest entry of each row must match the
 // row's canonical payload, and every row must have an entry. Tampering is
-// reported in the VerifyReport (first break by seq, then up to 100); the
-// error is only for failing to read. Cost: one pass over every chained row.
+// reported in the VerifyReport (first break by seq, then up to 100; rows
+// outside the chain come last, by table and key); the error is only for
+// failing to read.
+//
+// It streams (docs/journal.md#scale): one pass over the chain in seq
+// order for the links, then one over the newest entry of each row, sorted
+// by table and key (SQLite's sorter, which spills to temporary files),
+// merged with each table read in key order. Its memory does not grow with
+// the journal: it holds a few hundred breaks at most, never the chain or
+// the rows.
 func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 	var rep VerifyReport
 	conn, err := j.db.Conn(ctx)
@@ -78,96 +81,60 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 	if rep.Integrity, err = integrityCheck(ctx, conn); err != nil {
 		return rep, fmt.Errorf("journal: verify: integrity_check: %w", err)
 	}
-	entries, err := readChain(ctx, conn)
+	var b breaks
+	rep.Entries, rep.Head, err = checkLinks(ctx, conn, &b)
+	if err == nil {
+		rep.Rows, err = checkRows(ctx, conn, &b)
+	}
 	if err != nil {
 		if len(rep.Integrity) > 0 { // the damage is what stopped the read: report it
 			return rep, nil
 		}
 		return rep, err
 	}
-	current := map[string]string{}
-	for _, t := range chainedTables {
-		rows, err := conn.QueryContext(ctx, `SELECT * FROM `+t.name)
-		var digests map[string]string
-		if err == nil {
-			digests, err = rowDigests(t.name, rows)
-		}
-		if err != nil {
-			if len(rep.Integrity) > 0 { // the damage is what stopped the read: report it
-				return rep, nil
-			}
-			return rep, fmt.Errorf("journal: verify: read %s: %w", t.name, err)
-		}
-		for ref, d := range digests {
-			current[chainKey(t.name, ref)] = d
-		}
-		rep.Rows += int64(len(digests))
-	}
-
-	latest := map[string]int64{}
-	for _, e := range entries {
-		latest[chainKey(e.kind, e.ref)] = e.seq
-	}
-	add := func(b Break) {
-		if len(rep.Breaks) < maxBreaks {
-			rep.Breaks = append(rep.Breaks, b)
-		}
-	}
-	prev, want := genesisHash, int64(1)
-	for _, e := range entries {
-		k := chainKey(e.kind, e.ref)
-		br := Break{Seq: e.seq, Table: e.kind, RowID: e.ref}
-		switch {
-		case e.seq != want:
-			br.Reason = ReasonLinkMissing
-		case e.prev != prev:
-			br.Reason = ReasonPrevMismatch
-		case linkHash(e.prev, e.digest) != e.hash:
-			br.Reason = ReasonHashMismatch
-		case latest[k] == e.seq:
-			if d, ok := current[k]; !ok {
-				br.Reason = ReasonRowDeleted
-			} else if d != e.digest {
-				br.Reason = ReasonRowChanged
-			}
-		}
-		if br.Reason != "" {
-			add(br)
-		}
-		prev, want = e.hash, e.seq+1
-	}
-	for _, t := range chainedTables { // stable order for rows outside the chain
-		for k := range current {
-			if table, ref := splitChainKey(k); table == t.name {
-				if _, ok := latest[k]; !ok {
-					add(Break{Table: table, RowID: ref, Reason: ReasonRowUnchained})
-				}
-			}
-		}
-	}
-	rep.Entries, rep.Head = int64(len(entries)), prev
+	rep.Breaks = b.list()
 	rep.OK = len(rep.Breaks) == 0 && len(rep.Integrity) == 0
-	if !rep.OK {
+	if len(rep.Breaks) > 0 {
 		rep.First = &rep.Breaks[0]
 	}
 	return rep, nil
 }
 
-func readChain(ctx context.Context, conn *sql.Conn) ([]chainEntry, error) {
+// checkLinks reads the chain in seq order and records in b every entry
+// that does not link to the one before. It returns the number of entries
+// and the hash of the last one (genesis for none).
+func checkLinks(ctx context.Context, conn *sql.Conn, b *breaks) (entries int64, head string, err error) {
 	rows, err := conn.QueryContext(ctx, `SELECT seq, kind, ref, payload_digest, prev_hash, hash FROM chain ORDER BY seq`)
 	if err != nil {
-		return nil, fmt.Errorf("journal: verify: read chain: %w", err)
+		return 0, "", fmt.Errorf("journal: verify: read chain: %w", err)
 	}
 	defer rows.Close()
-	var out []chainEntry
+	prev, want := genesisHash, int64(1)
+	var seq int64
+	var kind, ref, digest, prevHash, hash string
 	for rows.Next() {
-		var e chainEntry
-		if err := rows.Scan(&e.seq, &e.kind, &e.ref, &e.digest, &e.prev, &e.hash); err != nil {
-			return nil, fmt.Errorf("journal: verify: read chain: %w", err)
+		if err := rows.Scan(&seq, &kind, &ref, &digest, &prevHash, &hash); err != nil {
+			return 0, "", fmt.Errorf("journal: verify: read chain: %w", err)
 		}
-		out = append(out, e)
+		reason := ""
+		switch {
+		case seq != want:
+			reason = ReasonLinkMissing
+		case prevHash != prev:
+			reason = ReasonPrevMismatch
+		case linkHash(prevHash, digest) != hash:
+			reason = ReasonHashMismatch
+		}
+		if reason != "" {
+			b.link(Break{Seq: seq, Table: kind, RowID: ref, Reason: reason})
+		}
+		prev, want = hash, seq+1
+		entries++
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return 0, "", fmt.Errorf("journal: verify: read chain: %w", err)
+	}
+	return entries, prev, nil
 }
 
 // integrityCheck runs PRAGMA integrity_check(100) on conn: nil when SQLite
