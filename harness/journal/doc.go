@@ -26,7 +26,10 @@
 //
 // Every row written is also appended to a hash chain in the same
 // transaction; Verify recomputes it from the rows and reports the first
-// break. Stored times are UTC text with nanoseconds (see timeLayout).
+// break, streaming, in memory that does not grow with the file. Lists page
+// through indexes: SessionPage (sessions, newest first) and Unknown (calls
+// waiting for reconciliation, oldest first) take and return cursors
+// (docs/journal.md#scale). Stored times are UTC text with nanoseconds (see timeLayout).
 // Image bytes and secrets are never stored: callers pass digests, and JSON
 // fields are bounded by MaxJSONBytes.
 //

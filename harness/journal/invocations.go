@@ -277,8 +277,10 @@ func (j *Journal) Invocations(ctx context.Context, sessionID string) ([]Invocati
 }
 
 // Unreconciled returns every invocation, in any session, whose status is
-// "unknown" and that nobody has reconciled yet, oldest first.
+// "unknown" and that nobody has reconciled yet, oldest first (by
+// created_at, then id), in full. Unknown reads the same list in pages.
 func (j *Journal) Unreconciled(ctx context.Context) ([]Invocation, error) {
 	return queryAll(ctx, j.db, "unreconciled invocations", scanInvocation,
-		`SELECT `+invocationCols+` FROM invocations WHERE status='unknown' AND reconciled='' ORDER BY created_at, rowid`)
+		`SELECT `+invocationCols+` FROM invocations INDEXED BY invocations_unknown
+		WHERE status='unknown' AND reconciled='' ORDER BY created_at, id`)
 }

@@ -36,6 +36,7 @@ var migrations = []migration{
 	{7, "the model and approval mode of each turn", migrate7},
 	{8, "invocations reconciled as not_applied, the spelling of the effect", migrate8},
 	{9, "the placement of each invocation; the tool a warning is about", migrate9},
+	{10, "indexes of the newest sessions and of the invocations waiting for reconciliation", migrate10},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -428,6 +429,22 @@ func migrate9(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx,
 		`ALTER TABLE invocations ADD COLUMN placement TEXT`,
 		`ALTER TABLE warnings ADD COLUMN tool TEXT`,
+	)
+}
+
+// migrate10 indexes what lists read at any size (docs/journal.md#scale):
+// sessions by (created_at, id), the order and cursor of Journal.SessionPage
+// (newest first, so the newest session is one index step and each page a
+// range, not a sort of every session); it replaces sessions_created, its
+// prefix. And the invocations waiting for reconciliation (status
+// "unknown", not reconciled) by (created_at, id), the order and cursor of
+// Journal.Unknown; the index is partial, so the calls that end any other
+// way (nearly all) add no page to it.
+func migrate10(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`CREATE INDEX sessions_newest ON sessions(created_at, id)`,
+		`DROP INDEX sessions_created`,
+		`CREATE INDEX invocations_unknown ON invocations(created_at, id) WHERE status = 'unknown' AND reconciled = ''`,
 	)
 }
 

@@ -18,7 +18,7 @@ func TestSessionIDsPastADamagedIndex(t *testing.T) {
 		mkSession(t, j, id)
 	}
 	var root int64
-	if err := j.db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = 'sessions_created'`).Scan(&root); err != nil {
+	if err := j.db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = 'sessions_newest'`).Scan(&root); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -37,7 +37,7 @@ func TestSessionIDsPastADamagedIndex(t *testing.T) {
 	}
 	defer j2.Close()
 	if _, err := j2.scanIDs(ctx, `SELECT id FROM sessions ORDER BY created_at DESC, id DESC`); err == nil {
-		t.Fatal("the ordered read of sessions did not fail: it no longer uses sessions_created; flip the index it uses")
+		t.Fatal("the ordered read of sessions did not fail: it no longer uses sessions_newest; flip the index it uses")
 	}
 	ids, err := j2.SessionIDs(ctx)
 	slices.Sort(ids)

@@ -32,6 +32,11 @@ type Session struct {
 	// crashed or was killed with the session open): no one is running it,
 	// and it can be continued. Filled in by Sessions.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Unreconciled counts the session's invocations waiting for
+	// reconciliation (status "unknown", not reconciled): what the
+	// "needs attention" lists show (SessionQuery.NeedsAttention). Filled
+	// in by Sessions and SessionPage.
+	Unreconciled int `json:"unreconciled,omitempty"`
 }
 
 // MaxJSONBytes bounds each JSON field (message content, arguments, result,
@@ -226,24 +231,6 @@ func (j *Journal) Session(ctx context.Context, id string) (Session, error) {
 		return Session{}, fmt.Errorf("journal: session %s: %w", id, err)
 	}
 	return s, nil
-}
-
-// Sessions returns up to limit sessions, newest first, each with its
-// FirstPrompt and, for open ones, whether they are Interrupted; limit <= 0
-// means all.
-func (j *Journal) Sessions(ctx context.Context, limit int) ([]Session, error) {
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
-	}
-	alive := map[string]bool{}
-	return queryAll(ctx, j.db, "list sessions", func(sc scanner) (Session, error) {
-		var first, owner sql.NullString
-		s, err := scanSession(scannerFunc(func(dest ...any) error { return sc.Scan(append(dest, &first, &owner)...) }))
-		s.FirstPrompt = first.String
-		s.Interrupted = s.Status == SessionOpen && !j.ownerLive(alive, owner.String)
-		return s, err
-	}, `SELECT `+sessionCols+`, (SELECT prompt FROM turns WHERE turns.session_id = sessions.id ORDER BY seq LIMIT 1), owner
-		FROM sessions ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 }
 
 // scannerFunc adapts a func to scanner.
