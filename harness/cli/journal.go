@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
@@ -64,27 +66,153 @@ func (c *config) journalCommand() *cobra.Command {
 	return cmd
 }
 
-// journalListCommand is "journal list": sessions, newest first.
+// journalListCommand is "journal list": sessions, newest first, a page at
+// a time (--limit, --before, --needs-attention), or with --unknown every
+// invocation waiting for reconciliation, oldest first.
 func (c *config) journalListCommand(f *journalFlags) *cobra.Command {
-	return &cobra.Command{
-		Use:   "list",
-		Short: "list sessions, newest first",
+	limit := pageLimitFlag(journal.DefaultPageLimit)
+	var before string
+	var needsAttention, unknown bool
+	cmd := &cobra.Command{
+		Use:   "list [--limit N] [--before CURSOR] [--needs-attention] | list --unknown",
+		Short: "list sessions, newest first, a page at a time; or with --unknown the calls waiting for reconciliation",
 		Args:  cobra.NoArgs,
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			if unknown {
+				for _, other := range []string{"limit", "before", "needs-attention"} {
+					if cmd.Flags().Changed(other) {
+						return usageErr("--unknown lists every invocation waiting for reconciliation; it takes no --%s", other)
+					}
+				}
+			}
+			return nil
+		},
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
-			ss, err := j.Sessions(cmd.Context(), 100)
+			if unknown {
+				return c.listUnknown(cmd.Context(), j, f.asJSON)
+			}
+			page, err := j.SessionPage(cmd.Context(), journal.SessionQuery{Limit: int(limit), Before: before, NeedsAttention: needsAttention})
+			if errors.Is(err, journal.ErrBadCursor) {
+				return usageErr("--before %q is not a cursor journal list printed; pass the one after \"next page:\" (with --json, \"next\"), or leave --before out for the newest sessions", before)
+			}
 			if err != nil {
 				return err
 			}
 			if f.asJSON {
-				return writeJSON(c.stdout, ss)
+				return writeJSON(c.stdout, page)
 			}
-			if len(ss) == 0 {
-				fmt.Fprintf(c.stderr, "no sessions in %s yet\n", j.Path())
+			if len(page.Sessions) == 0 {
+				switch {
+				case before != "":
+					fmt.Fprintf(c.stderr, "no more sessions in %s\n", j.Path())
+				case needsAttention:
+					fmt.Fprintf(c.stderr, "no session in %s needs attention: no call waits for reconciliation\n", j.Path())
+				default:
+					fmt.Fprintf(c.stderr, "no sessions in %s yet\n", j.Path())
+				}
 				return nil
 			}
-			return printSessions(c.stdout, ss)
+			if err := printSessions(c.stdout, page.Sessions); err != nil {
+				return err
+			}
+			if page.Next != "" {
+				next := []string{"openworker", "journal", "list", "--before", page.Next}
+				if cmd.Flags().Changed("limit") {
+					next = append(next, "--limit", limit.String())
+				}
+				if needsAttention {
+					next = append(next, "--needs-attention")
+				}
+				if cmd.Flags().Changed("db") {
+					next = append(next, "--db", f.db)
+				}
+				fmt.Fprintf(c.stdout, "\nnext page: %s\n", shellJoin(next))
+			}
+			return nil
 		}),
 	}
+	cmd.Flags().Var(&limit, "limit", fmt.Sprintf("sessions per page, 1 to %d", journal.MaxPageLimit))
+	cmd.Flags().StringVar(&before, "before", "", "the cursor of the next page, printed at the end of the page before (JSON: next)")
+	cmd.Flags().BoolVar(&needsAttention, "needs-attention", false, "only sessions with a call waiting for reconciliation")
+	cmd.Flags().BoolVar(&unknown, "unknown", false, "list every invocation waiting for reconciliation (status unknown), oldest first")
+	return cmd
+}
+
+// listUnknown prints every invocation waiting for reconciliation, oldest
+// first, read a page at a time.
+func (c *config) listUnknown(ctx context.Context, j *journal.Journal, asJSON bool) error {
+	all := []journal.UnknownInvocation{}
+	after := ""
+	for {
+		page, err := j.Unknown(ctx, journal.UnknownQuery{Limit: journal.MaxPageLimit, After: after})
+		if err != nil {
+			return err
+		}
+		all = append(all, page.Invocations...)
+		if after = page.Next; after == "" {
+			break
+		}
+	}
+	if asJSON {
+		return writeJSON(c.stdout, struct {
+			Invocations []journal.UnknownInvocation `json:"invocations"`
+		}{all})
+	}
+	if len(all) == 0 {
+		fmt.Fprintf(c.stderr, "no invocation in %s waits for reconciliation\n", j.Path())
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "INVOCATION\tPREPARED\tSESSION\tCOWORKER\tTOOL\tREASON")
+	for _, v := range all {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.ID, v.CreatedAt.Local().Format("2006-01-02 15:04:05"), v.SessionID,
+			oneLine(v.Coworker, 30), oneLine(v.Tool, 40), oneLine(strings.TrimPrefix(v.ErrorCode+": "+v.Reason, ": "), 80))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	verb := "wait"
+	if len(all) == 1 {
+		verb = "waits"
+	}
+	fmt.Fprintf(c.stdout, "\n%s %s for reconciliation: only you know whether each took effect. Record it with\n"+
+		"  openworker journal reconcile INVOCATION --outcome applied|not_applied\n", plural(len(all), "invocation"), verb)
+	return nil
+}
+
+// pageLimitFlag is --limit: a whole number from 1 to journal.MaxPageLimit.
+type pageLimitFlag int
+
+func (l *pageLimitFlag) String() string { return strconv.Itoa(int(*l)) }
+func (l *pageLimitFlag) Type() string   { return "N" }
+func (l *pageLimitFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > journal.MaxPageLimit {
+		return fmt.Errorf("want a whole number from 1 to %d", journal.MaxPageLimit)
+	}
+	*l = pageLimitFlag(n)
+	return nil
+}
+
+// shellJoin joins args into a command line a POSIX shell reads back as
+// args: words with anything but letters, digits and -_./=:@% are quoted.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		safe := a != ""
+		for _, r := range a {
+			if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:@%+,", r))) {
+				safe = false
+				break
+			}
+		}
+		if safe {
+			out[i] = a
+		} else {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // printSessions writes the table of journal list.
@@ -92,9 +220,12 @@ func printSessions(w io.Writer, ss []journal.Session) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tFIRST PROMPT")
 	for _, s := range ss {
-		status := s.Status
+		status := string(s.Status)
 		if s.Interrupted {
-			status = journal.SessionInterrupted // open, its process gone
+			status = string(journal.SessionInterrupted) // open, its process gone
+		}
+		if s.Unreconciled > 0 {
+			status += fmt.Sprintf(", %d to reconcile", s.Unreconciled)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.FirstPrompt, 50))
 	}
