@@ -6,18 +6,38 @@
 #
 #   scripts/bench.sh              all figures
 #   ROUNDS=5 scripts/bench.sh     more rounds (median is printed)
-#   BIN=/path/openworker scripts/bench.sh   measure that binary (e.g. an older build)
+#   BIN=/path/openworker scripts/bench.sh   measure that binary (e.g. an older build;
+#                                           figures 2 and 3 need one that reads schema 10)
+#
+#   SCALE=0 scripts/bench.sh      skip the journal figures (2, 3: about 2 minutes)
+#   CHECK=0 scripts/bench.sh      skip figure 1
+#   SESSIONS=5000 scripts/bench.sh   a smaller big journal (default 20000)
 #
 # Figure 1: `openworker check` of a bundle that selects 10 stdio MCP
 # providers which each sleep 0.2 s before they start, divided by the same
 # with 1 such provider. Providers start in parallel, so the target is
 # <= 1.5 (it was 10.4 when they started one after another).
+#
+# Figures 2 and 3: the journal at scale (docs/journal.md#scale).
+# harness/journal/internal/journalbench writes 1,000 and then 20,000
+# sessions through the journal's own API (journalgen: a turn, six
+# messages, two calls with about 5 KB of result and their approvals, one
+# session in 50 with a call left unknown; each write its own commit), in
+# /dev/shm when there is one, so that generating measures the journal's
+# work and not the disk's fsync. Figure 2 is the peak resident memory of
+# `openworker journal verify` at 20,000 sessions (target <= 64 MiB; it was
+# 338 MiB when verify held the whole chain in maps), beside the same at
+# 1,000. Figure 3 is the time of Sessions(ctx, 1), the query `journal show`
+# without an id makes, at 20,000 sessions divided by at 1,000 (target
+# <= 1.2; it was 41 when the query sorted every session), and the same
+# ratio for the whole `journal show` process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 rounds=${ROUNDS:-3}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+scale=""
+trap 'rm -rf "$work" ${scale:+"$scale"}' EXIT
 
 if [ -n "${BIN:-}" ]; then
   cp "$BIN" "$work/openworker"
@@ -64,6 +84,7 @@ timed() {
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+if [ "${CHECK:-1}" != 0 ]; then
 step "check: 10 slow stdio providers / 1 (target <= 1.5)"
 setup 1
 setup 10
@@ -76,4 +97,59 @@ m1=$(printf '%s\n' "${one[@]}" | median)
 m10=$(printf '%s\n' "${ten[@]}" | median)
 printf 'check, 1 provider:   median %.3f s of %d (%s)\n' "$m1" "$rounds" "${one[*]}"
 printf 'check, 10 providers: median %.3f s of %d (%s)\n' "$m10" "$rounds" "${ten[*]}"
-awk -v a="$m1" -v b="$m10" 'BEGIN {printf "ratio 10/1: %.2f (target <= 1.5)\n", b / a}' 
+awk -v a="$m1" -v b="$m10" 'BEGIN {printf "ratio 10/1: %.2f (target <= 1.5)\n", b / a}'
+fi
+
+[ "${SCALE:-1}" = 0 ] && exit 0
+sessions=${SESSIONS:-20000}
+step "journal at scale: 1000 and $sessions generated sessions"
+go build -o "$work/journalbench" ./harness/journal/internal/journalbench
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then scale=$(mktemp -d /dev/shm/openworker-bench.XXXXXX); else scale="$work/scale"; mkdir -p "$scale"; fi
+"$work/journalbench" gen -db "$scale/small.db" -sessions 1000
+cp "$scale/small.db" "$scale/big.db"
+"$work/journalbench" gen -db "$scale/big.db" -sessions $((sessions - 1000))
+# A first open of each file by the binary measured (it may migrate).
+"$work/openworker" journal verify --db "$scale/small.db" >/dev/null
+"$work/openworker" journal verify --db "$scale/big.db" >/dev/null
+
+step "journal verify: peak memory at $sessions sessions (target <= 64 MiB)"
+# peak FILE: "<MiB> <seconds>" of one `openworker journal verify`.
+peak() {
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%M %e' -o "$work/time" "$work/openworker" journal verify --db "$1" >/dev/null
+    awk '{printf "%.0f %.2f", $1 / 1024, $2}' "$work/time"
+  else # no GNU time: journalbench's own VmHWM (it links less than openworker)
+    "$work/journalbench" verify -db "$1" | sed -E 's/.* in ([0-9.]+) s; peak RSS ([0-9?]+) MiB.*/\2 \1/'
+  fi
+}
+read -r small_mib small_s <<<"$(peak "$scale/small.db")"
+read -r big_mib big_s <<<"$(peak "$scale/big.db")"
+base_mib="?"
+[ -x /usr/bin/time ] && base_mib=$(/usr/bin/time -f '%M' "$work/openworker" version 2>&1 >/dev/null | awk '{printf "%.0f", $1 / 1024}')
+printf 'verify, 1000 sessions:  peak %s MiB, %s s\n' "$small_mib" "$small_s"
+printf 'verify, %d sessions: peak %s MiB, %s s (target <= 64 MiB; `openworker version` alone: %s MiB)\n' "$sessions" "$big_mib" "$big_s" "$base_mib"
+"$work/journalbench" verify -db "$scale/big.db"
+
+step "journal show without an id: $sessions sessions / 1000 (target <= 1.2)"
+# The two files take turns, 1000 rounds each, so both see the same load.
+{ read -r q_small q_big; read -r q_ratio; } <<<"$("$work/journalbench" newest -db "$scale/small.db" -rounds 1000 "$scale/big.db")"
+printf 'Sessions(ctx, 1), 1000 sessions:  median %s us of 1000\n' "$q_small"
+printf 'Sessions(ctx, 1), %d sessions: median %s us of 1000\n' "$sessions" "$q_big"
+printf 'ratio %d/1000: %s (target <= 1.2)\n' "$sessions" "$q_ratio"
+show() { # show FILE: seconds of one `openworker journal show`
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$work/openworker" journal show --db "$1" >/dev/null
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}'
+}
+s_small=() s_big=()
+for _ in $(seq $((rounds * 5))); do
+  s_small+=("$(show "$scale/small.db")")
+  s_big+=("$(show "$scale/big.db")")
+done
+m_small=$(printf '%s\n' "${s_small[@]}" | median)
+m_big=$(printf '%s\n' "${s_big[@]}" | median)
+printf 'journal show, 1000 sessions:  median %.4f s of %d\n' "$m_small" $((rounds * 5))
+printf 'journal show, %d sessions: median %.4f s of %d\n' "$sessions" "$m_big" $((rounds * 5))
+awk -v a="$m_small" -v b="$m_big" -v n="$sessions" 'BEGIN {printf "ratio %d/1000: %.2f (the process: opening the journal included)\n", n, b / a}'
