@@ -4,6 +4,8 @@
 //	journalbench gen -db FILE -sessions N   append N generated sessions (journalgen) through the journal's API
 //	journalbench newest -db FILE [-rounds R] [FILE...]  median time of Sessions(ctx, 1), the query
 //	                                        `journal show` makes, on each file in turn, and each to the first's
+//	journalbench show -db FILE [-rounds R] [FILE...]    the same for what `journal show` does: open
+//	                                        (without the check at Open), the newest session's detail, close
 //	journalbench verify -db FILE            Verify, with its time and this process's peak memory
 package main
 
@@ -24,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: journalbench gen|newest|verify -db FILE [flags]")
+		fmt.Fprintln(os.Stderr, "usage: journalbench gen|newest|show|verify -db FILE [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -52,10 +54,12 @@ func main() {
 		err = gen(*db, *sessions)
 	case "newest":
 		err = newest(append([]string{*db}, fs.Args()...), *rounds)
+	case "show":
+		err = show(append([]string{*db}, fs.Args()...), *rounds)
 	case "verify":
 		err = verify(*db)
 	default:
-		err = fmt.Errorf("unknown mode %q; use gen, newest or verify", os.Args[1])
+		err = fmt.Errorf("unknown mode %q; use gen, newest, show or verify", os.Args[1])
 	}
 	if err != nil {
 		pprof.StopCPUProfile()
@@ -108,11 +112,41 @@ func newest(paths []string, rounds int) error {
 		defer j.Close()
 		js = append(js, j)
 	}
-	ts := make([][]float64, len(js))
-	for r := -5; r < rounds; r++ { // 5 rounds to warm the page and statement caches
-		for i, j := range js {
+	return inTurns(len(js), rounds, func(i int) error {
+		_, err := js[i].Sessions(ctx, 1)
+		return err
+	})
+}
+
+// show times what `journal show` without an id does, but the check at
+// Open (quick_check reads the whole file; Options.DeferCheck): open the
+// journal, read the newest session and its detail, close; the files in
+// turns, as newest prints.
+func show(paths []string, rounds int) error {
+	ctx := context.Background()
+	return inTurns(len(paths), rounds, func(i int) error {
+		j, err := journal.Open(paths[i], &journal.Options{DeferCheck: true})
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		ss, err := j.Sessions(ctx, 1)
+		if err == nil && len(ss) == 1 {
+			_, err = j.Detail(ctx, ss[0].ID)
+		}
+		return err
+	})
+}
+
+// inTurns runs do(0), do(1), … do(n-1) rounds times (after 5 rounds to
+// warm the caches) and prints the median of each in µs, then the ratio of
+// each median to the first's.
+func inTurns(n, rounds int, do func(i int) error) error {
+	ts := make([][]float64, n)
+	for r := -5; r < rounds; r++ {
+		for i := range n {
 			t0 := time.Now()
-			if _, err := j.Sessions(ctx, 1); err != nil {
+			if err := do(i); err != nil {
 				return err
 			}
 			if r >= 0 {
