@@ -14,7 +14,10 @@ import (
 // what to do, and exits 1. A backup made before a schema upgrade is said
 // on stderr too (sayBackup).
 func (c *config) openJournal(path string, writes bool) (*journal.Journal, error) {
-	j, err := journal.Open(path, nil)
+	// A subcommand that only reads skips the quick_check of the whole file
+	// until it writes (journal.Options.Reading): journal show stays as
+	// fast at 20,000 sessions as at 1,000.
+	j, err := journal.Open(path, &journal.Options{Reading: !writes})
 	if err != nil {
 		return nil, &exitError{ExitFailure, err}
 	}

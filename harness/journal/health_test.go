@@ -243,3 +243,29 @@ func TestOpenUnreadableFile(t *testing.T) {
 		})
 	}
 }
+
+// TestReadingOpenChecksBeforeItWrites: an open for reading skips the
+// quick_check of the whole file, so damage outside the newest chain
+// entries goes unseen while it only reads; its first write runs the
+// quick_check first and is refused.
+func TestReadingOpenChecksBeforeItWrites(t *testing.T) {
+	old := tailEntries
+	tailEntries = 1
+	t.Cleanup(func() { tailEntries = old })
+	path := damagedJournal(t)
+	j, err := Open(path, &Options{Reading: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if !j.Health().OK() {
+		t.Fatalf("Health of a reading open = %+v; want the quick_check not run yet", j.Health())
+	}
+	if _, err := j.Session(context.Background(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	err = j.Warn(context.Background(), "s1", "", "x", "y")
+	if !errors.Is(err, ErrDegraded) || j.Health().Problem != ProblemDamaged {
+		t.Errorf("first write of a reading open on a damaged file = %v (health %+v); want the quick_check to refuse it", err, j.Health())
+	}
+}

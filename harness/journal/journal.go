@@ -51,6 +51,13 @@ type Options struct {
 	// window should not wait for a cold read of a large file. Open still
 	// degrades the journal if migration or recovery meet a damaged file.
 	DeferCheck bool
+	// Reading is for an open that only reads (journal list, show, export):
+	// it checks the newest chain entries but not the whole file with
+	// quick_check, whose cost grows with the file (docs/journal.md#scale),
+	// until the journal is about to write (a migration or recovery at
+	// open, a reconciliation): then it runs first. A read that meets
+	// damage still degrades the journal (Explain).
+	Reading bool
 }
 
 // Journal is an open journal database. It is safe for concurrent use by
@@ -68,6 +75,7 @@ type Journal struct {
 	executing sync.Map               // invocation ID → executingRow this Journal committed, for FinishInvocation
 	health    atomic.Pointer[Health] // nil while sound; see health.go
 	full      atomic.Bool            // a write met a full disk; see reserve.go
+	reading   atomic.Bool            // Options.Reading, until a write needs the quick_check
 	backup    UpgradeBackup          // the copy Open made before upgrading (backup.go)
 }
 
@@ -151,7 +159,13 @@ func open(abs string, opts *Options) (*Journal, error) {
 		j.degrade(ProblemNotDurable, bad)
 	}
 	if opts == nil || !opts.DeferCheck {
-		if _, err := j.Check(ctx); err != nil {
+		j.reading.Store(opts != nil && opts.Reading)
+		if _, err := j.check(ctx, !j.reading.Load()); err != nil {
+			return fail(err)
+		}
+	}
+	if v, err := schemaVersion(ctx, j.db); err == nil && v > 0 && v < len(migrations) {
+		if err := j.quickCheckBeforeWriting(ctx); err != nil {
 			return fail(err)
 		}
 	}
@@ -168,6 +182,11 @@ func open(abs string, opts *Options) (*Journal, error) {
 	}
 	if j.Health().OK() && !j.keepReserve() {
 		j.full.Store(true) // no room even for the reserve: new work waits for space
+	}
+	if some, err := j.anyDeadOwned(ctx); err == nil && some {
+		if err := j.quickCheckBeforeWriting(ctx); err != nil {
+			return fail(err)
+		}
 	}
 	if j.Health().OK() {
 		if j.recovered, j.turns, err = j.recover(ctx); err != nil {
@@ -267,6 +286,9 @@ func (j *Journal) writeFinal(ctx context.Context, fn func(tx *sql.Tx) error) err
 }
 
 func (j *Journal) commit(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if err := j.quickCheckBeforeWriting(ctx); err != nil {
+		return err
+	}
 	if err := j.degradedError(); err != nil {
 		return err
 	}

@@ -42,9 +42,16 @@ func TestUserPolicyMustBeChained(t *testing.T) {
 		t.Fatal(err)
 	}
 	want("ex.forged", PolicyAllow, &yes)
-	if rep := mustVerify(t, j); rep.OK || rep.First.Reason != ReasonRowUnchained || rep.First.Table != "user_policies" {
+	// Verified from another Journal: Verify degrades the Journal it runs
+	// on, and this one goes on writing below.
+	other := openAt(t, path)
+	if rep := mustVerify(t, other); rep.OK || rep.First.Reason != ReasonRowUnchained || rep.First.Table != "user_policies" {
 		t.Errorf("Verify = %+v, want the forged row flagged", rep.First)
 	}
+	if other.Health().Problem != ProblemChainBroken {
+		t.Errorf("Health after Verify found a break = %+v; want chain_broken", other.Health())
+	}
+	other.Close()
 
 	// Changed by hand: deny turned into allow.
 	if err := j.SaveUserPolicy(ctx, "cw", "ex.denied", "sha256:d", PolicyDeny); err != nil {

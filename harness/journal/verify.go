@@ -78,7 +78,7 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 	}
 	defer conn.ExecContext(context.Background(), `ROLLBACK`)
 
-	if rep.Integrity, err = integrityCheck(ctx, conn); err != nil {
+	if rep.Integrity, err = pragmaCheck(ctx, conn, "integrity_check"); err != nil {
 		return rep, fmt.Errorf("journal: verify: integrity_check: %w", err)
 	}
 	var b breaks
@@ -88,6 +88,7 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 	}
 	if err != nil {
 		if len(rep.Integrity) > 0 { // the damage is what stopped the read: report it
+			j.degrade(ProblemDamaged, rep.Integrity)
 			return rep, nil
 		}
 		return rep, err
@@ -96,6 +97,13 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 	rep.OK = len(rep.Breaks) == 0 && len(rep.Integrity) == 0
 	if len(rep.Breaks) > 0 {
 		rep.First = &rep.Breaks[0]
+	}
+	// What Verify finds is what the journal is (docs/journal.md#degraded).
+	switch {
+	case len(rep.Integrity) > 0:
+		j.degrade(ProblemDamaged, rep.Integrity)
+	case len(rep.Breaks) > 0:
+		j.degrade(ProblemChainBroken, breakLines(rep.Breaks))
 	}
 	return rep, nil
 }
@@ -135,36 +143,6 @@ func checkLinks(ctx context.Context, conn *sql.Conn, b *breaks) (entries int64, 
 		return 0, "", fmt.Errorf("journal: verify: read chain: %w", err)
 	}
 	return entries, prev, nil
-}
-
-// integrityCheck runs PRAGMA integrity_check(100) on conn: nil when SQLite
-// answers "ok", else its lines. The error is for failing to run it.
-func integrityCheck(ctx context.Context, conn *sql.Conn) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, `PRAGMA integrity_check(100)`)
-	if err != nil {
-		if isCorrupt(err) {
-			return []string{err.Error()}, nil
-		}
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			return nil, err
-		}
-		if line != "ok" {
-			out = append(out, line)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		if isCorrupt(err) {
-			return append(out, err.Error()), nil
-		}
-		return nil, err
-	}
-	return out, nil
 }
 
 // isCorrupt reports whether err is SQLite's "database disk image is
