@@ -6,18 +6,47 @@ import (
 	"github.com/openworker/desktop/harness/journal"
 )
 
-// sessionListLimit bounds the Activity list.
-const sessionListLimit = 200
+// activityPageSize is how many sessions one page of Activity holds.
+const activityPageSize = 100
 
 var errNoJournal = errors.New("the journal is not open; see the message at the top of the window")
 
-// Sessions lists journaled sessions, newest first, at most 200.
+// Sessions lists the newest journaled sessions, at most 100: the first
+// page of SessionPage.
 func (a *App) Sessions() ([]journal.Session, error) {
+	p, err := a.SessionPage("", false)
+	return p.Sessions, err
+}
+
+// SessionPage returns one page of Activity: up to 100 sessions, newest
+// first, after the page whose Next is before ("" for the first page);
+// with needsAttention, only sessions with calls waiting for
+// reconciliation. Paging is stable while new sessions are written
+// (docs/journal.md#pages).
+func (a *App) SessionPage(before string, needsAttention bool) (journal.SessionPage, error) {
 	j, err := a.openJournal()
 	if err != nil {
-		return nil, err
+		return journal.SessionPage{}, err
 	}
-	return j.Sessions(a.base, sessionListLimit)
+	p, err := j.SessionPage(a.base, journal.SessionQuery{Limit: activityPageSize, Before: before, NeedsAttention: needsAttention})
+	return p, j.Explain(err)
+}
+
+// Waiting is what the Activity's "Needs attention" filter counts.
+type Waiting struct {
+	Sessions int `json:"sessions"` // sessions with calls waiting for reconciliation
+	Calls    int `json:"calls"`    // those calls
+}
+
+// NeedsAttention counts the calls waiting for reconciliation and their
+// sessions (journal.Journal.Waiting).
+func (a *App) NeedsAttention() (Waiting, error) {
+	j, err := a.openJournal()
+	if err != nil {
+		return Waiting{}, err
+	}
+	s, c, err := j.Waiting(a.base)
+	return Waiting{Sessions: s, Calls: c}, err
 }
 
 // SessionDetail returns everything journaled about one session: turns,
@@ -27,7 +56,8 @@ func (a *App) SessionDetail(sessionID string) (journal.SessionDetail, error) {
 	if err != nil {
 		return journal.SessionDetail{}, err
 	}
-	return j.Detail(a.base, sessionID)
+	d, err := j.Detail(a.base, sessionID)
+	return d, j.Explain(err)
 }
 
 // Reconcile records what really happened to an invocation whose status is

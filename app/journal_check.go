@@ -16,7 +16,8 @@ const NoticeKeyJournal = "journal"
 const slowCheck = 2 * time.Second
 
 // checkJournal runs the journal's checks (quick_check and the newest chain
-// entries, journal.Journal.Check) off the window's thread: the journal is
+// entries, journal.Journal.Check, then the full Verify) off the window's
+// thread: the journal is
 // opened with DeferCheck so that a cold read of a large file does not
 // hold the window. A problem becomes the journal banner; so does a
 // problem Open already found (a damaged file met by migration or
@@ -50,6 +51,23 @@ func (a *App) checkJournal() {
 		a.setNotice(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
 	case shown:
 		a.setNotice(Notice{Level: NoticeInfo, Key: NoticeKeyJournal}) // no message: remove the banner
+	}
+	if err != nil || !h.OK() {
+		return
+	}
+	// Then everything, as journal verify does: a break older than the
+	// newest chain entries is found here. Verify streams (its memory does
+	// not grow with the file) and reads one snapshot, so chats go on.
+	rep, err := j.Verify(a.base)
+	switch {
+	case err != nil:
+		a.log.Warn("journal verify", "err", err)
+	case !rep.OK:
+		h := j.Health() // Verify degraded the journal
+		a.log.Error("journal degraded", "problem", h.Problem, "summary", h.Summary)
+		a.setNotice(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
+	default:
+		a.log.Info("journal verified", "entries", rep.Entries, "rows", rep.Rows)
 	}
 }
 

@@ -132,3 +132,30 @@ func TestExportSkipsADamagedValue(t *testing.T) {
 		t.Errorf("show --json of the damaged session: exit %d, stderr %s", code, stderr)
 	}
 }
+
+// TestVerifyListsEveryBreak: journal verify's text names every break it
+// found, not only the first, and exits 1.
+func TestVerifyListsEveryBreak(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "journal.db")
+	j, err := journal.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"ses_a", "ses_b"} {
+		if err := j.CreateSession(ctx, journal.Session{ID: id, Coworker: "helper", Identity: "sha256:id"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	raw, _ := sql.Open("sqlite3", "file:"+db)
+	if _, err := raw.Exec(`UPDATE sessions SET coworker = 'someone else'`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	code, out, _ := runCLISplit(t, "journal", "verify", "--db", db)
+	if code != 1 || !strings.Contains(out, "BROKEN: first broken link: chain entry 1 (sessions row ses_a)") ||
+		!strings.Contains(out, "\n  chain entry 2 (sessions row ses_b): row changed after it was written") {
+		t.Errorf("verify of two changed rows: exit %d\n%s", code, out)
+	}
+}

@@ -322,20 +322,28 @@ func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
 	}
 }
 
-// printVerify writes the report of journal verify, as JSON or one line.
+// printVerify writes the report of journal verify, as JSON or as a first
+// line (ok, DAMAGED, BROKEN) followed by every problem found (at most 100
+// of each kind, as the report holds them).
 func (c *config) printVerify(rep journal.VerifyReport, asJSON bool) error {
-	switch {
-	case asJSON:
+	if asJSON {
 		return writeJSON(c.stdout, rep)
-	case len(rep.Integrity) > 0:
-		fmt.Fprintf(c.stdout, "DAMAGED: PRAGMA integrity_check: %s (%d problems found)\n", strings.ReplaceAll(rep.Integrity[0], "\n", " "), len(rep.Integrity))
-		if rep.First != nil {
-			fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%d breaks found)\n", rep.First, len(rep.Breaks))
-		}
-	case rep.OK:
+	}
+	if rep.OK {
 		fmt.Fprintf(c.stdout, "ok: %d chain entries and %d rows verified; head %s\n", rep.Entries, rep.Rows, rep.Head)
-	default:
+		return nil
+	}
+	if len(rep.Integrity) > 0 {
+		fmt.Fprintf(c.stdout, "DAMAGED: PRAGMA integrity_check: %s (%d problems found)\n", strings.ReplaceAll(rep.Integrity[0], "\n", " "), len(rep.Integrity))
+		for _, line := range rep.Integrity[1:] {
+			fmt.Fprintf(c.stdout, "  %s\n", strings.ReplaceAll(line, "\n", " "))
+		}
+	}
+	if rep.First != nil {
 		fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%d breaks found)\n", rep.First, len(rep.Breaks))
+		for _, b := range rep.Breaks[1:] {
+			fmt.Fprintf(c.stdout, "  %s\n", b)
+		}
 	}
 	return nil
 }

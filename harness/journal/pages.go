@@ -316,3 +316,15 @@ func clipCursor(c string) string {
 	}
 	return c
 }
+
+// Waiting counts the calls waiting for reconciliation (status "unknown",
+// not reconciled) and the sessions they are in, through the partial index
+// invocations_unknown: its cost grows with those calls, not the journal.
+func (j *Journal) Waiting(ctx context.Context) (sessions, calls int, err error) {
+	err = j.db.QueryRowContext(ctx, `SELECT count(DISTINCT session_id), count(*) FROM invocations INDEXED BY invocations_unknown
+		WHERE status = 'unknown' AND reconciled = ''`).Scan(&sessions, &calls)
+	if err != nil {
+		return 0, 0, j.Explain(fmt.Errorf("journal: count the calls waiting for reconciliation: %w", err))
+	}
+	return sessions, calls, nil
+}

@@ -279,3 +279,31 @@ func TestListsUseIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestWaiting counts the calls waiting for reconciliation and their
+// sessions; a reconciled call no longer counts.
+func TestWaiting(t *testing.T) {
+	ctx := context.Background()
+	j := openAt(t, testPath(t))
+	for _, id := range []string{"s1", "s2", "s3"} {
+		mkSession(t, j, id)
+	}
+	for i, sid := range []string{"s1", "s1", "s2"} {
+		id := fmt.Sprintf("inv_%d", i)
+		if err := j.BeginInvocation(ctx, Invocation{ID: id, SessionID: sid, TurnID: sid + "-t1", Tool: "files.write"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.FinishInvocation(ctx, id, Finish{Status: InvUnknown}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s, c, err := j.Waiting(ctx); err != nil || s != 2 || c != 3 {
+		t.Fatalf("Waiting = %d sessions, %d calls, %v; want 2, 3", s, c, err)
+	}
+	if err := j.ReconcileAs(ctx, "inv_2", EffectApplied, "user:t"); err != nil {
+		t.Fatal(err)
+	}
+	if s, c, err := j.Waiting(ctx); err != nil || s != 1 || c != 2 {
+		t.Fatalf("Waiting after reconciling s2's call = %d, %d, %v; want 1, 2", s, c, err)
+	}
+}

@@ -5,7 +5,7 @@ import * as Bindings from "../wailsjs/go/app/App";
 import { EventsOn, BrowserOpenURL } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, CoworkerList, Decision, FoundServerConfig, ImportPlan, Invocation, JournalSession, Outcome,
-  PendingApproval, SessionDetail, Settings, SettingsView, TurnResult,
+  PendingApproval, SessionDetail, SessionPage, Settings, SettingsView, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
 
@@ -46,6 +46,11 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     pendingApprovals: async () => (await call<PendingApproval[] | null>(() => b.PendingApprovals())) ?? [],
     setWindowFocused: (focused: boolean) => call<void>(() => b.SetWindowFocused(focused)),
     sessions: async () => (await call<JournalSession[] | null>(() => b.Sessions())) ?? [],
+    sessionPage: async (before: string, needsAttention: boolean): Promise<SessionPage> => {
+      const p = await call<SessionPage>(() => b.SessionPage(before, needsAttention));
+      return { sessions: p.sessions ?? [], next: p.next ?? "" };
+    },
+    needsAttention: () => call<Waiting>(() => b.NeedsAttention()),
     sessionDetail: (id: string) => call<SessionDetail>(() => b.SessionDetail(id)),
     reconcile: (invocationId: string, outcome: Outcome) =>
       call<Invocation>(() => b.Reconcile(invocationId, outcome)),

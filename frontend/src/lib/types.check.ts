@@ -35,9 +35,11 @@ export const typesMatchGo: [
   Covers<mcp.ImportItem, T.ImportItem>,
   Covers<mcp.ImportPlan, T.ImportPlan>,
   Covers<journal.Session, T.JournalSession>,
+  Covers<journal.SessionPage, T.SessionPage>,
+  Covers<app.Waiting, T.Waiting>,
   Covers<journal.Invocation, T.Invocation>,
   Covers<journal.Turn, T.JournalTurn>,
   Covers<journal.Approval, T.Approval>,
   Covers<journal.Message, T.JournalMessage>,
   Covers<journal.SessionDetail, T.SessionDetail>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -285,6 +285,21 @@ export interface JournalSession {
   first_prompt?: string;
   /** Open, but its process is gone (lists only). */
   interrupted?: boolean;
+  /** How many of its calls wait for reconciliation (lists only; absent when 0). */
+  unreconciled?: number;
+}
+
+/** One page of Activity (Go: journal.SessionPage): newest first. */
+export interface SessionPage {
+  sessions: JournalSession[] | null;
+  /** The `before` of the next page; "" on the last. */
+  next: string;
+}
+
+/** What "Needs attention" counts (Go: app.Waiting). */
+export interface Waiting {
+  sessions: number;
+  calls: number;
 }
 
 /**

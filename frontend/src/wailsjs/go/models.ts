@@ -450,6 +450,21 @@ export namespace app {
 		    return a;
 		}
 	}
+	
+	export class Waiting {
+	    sessions: number;
+	    calls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Waiting(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessions = source["sessions"];
+	        this.calls = source["calls"];
+	    }
+	}
 
 }
 
@@ -716,6 +731,7 @@ export namespace journal {
 	    identity_parts?: number[];
 	    first_prompt?: string;
 	    interrupted?: boolean;
+	    unreconciled?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -737,6 +753,7 @@ export namespace journal {
 	        this.identity_parts = source["identity_parts"];
 	        this.first_prompt = source["first_prompt"];
 	        this.interrupted = source["interrupted"];
+	        this.unreconciled = source["unreconciled"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -871,6 +888,7 @@ export namespace journal {
 	    identity_parts?: number[];
 	    first_prompt?: string;
 	    interrupted?: boolean;
+	    unreconciled?: number;
 	    turns: Turn[];
 	    messages: Message[];
 	    invocations: Invocation[];
@@ -897,11 +915,44 @@ export namespace journal {
 	        this.identity_parts = source["identity_parts"];
 	        this.first_prompt = source["first_prompt"];
 	        this.interrupted = source["interrupted"];
+	        this.unreconciled = source["unreconciled"];
 	        this.turns = this.convertValues(source["turns"], Turn);
 	        this.messages = this.convertValues(source["messages"], Message);
 	        this.invocations = this.convertValues(source["invocations"], Invocation);
 	        this.approvals = this.convertValues(source["approvals"], Approval);
 	        this.warnings = this.convertValues(source["warnings"], Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionPage {
+	    sessions: Session[];
+	    next: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessions = this.convertValues(source["sessions"], Session);
+	        this.next = source["next"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

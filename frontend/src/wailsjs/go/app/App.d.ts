@@ -27,6 +27,8 @@ export function GetSettings():Promise<app.SettingsView>;
 
 export function Info():Promise<app.AppInfo>;
 
+export function NeedsAttention():Promise<app.Waiting>;
+
 export function OpenChat(arg1:string):Promise<app.ChatInfo>;
 
 export function PendingApprovals():Promise<Array<app.PendingApproval>>;
@@ -44,6 +46,8 @@ export function SaveSettings(arg1:app.Settings):Promise<app.SettingsView>;
 export function Send(arg1:string,arg2:string):Promise<harness.TurnResult>;
 
 export function SessionDetail(arg1:string):Promise<journal.SessionDetail>;
+
+export function SessionPage(arg1:string,arg2:boolean):Promise<journal.SessionPage>;
 
 export function Sessions():Promise<Array<journal.Session>>;
 

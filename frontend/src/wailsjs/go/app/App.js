@@ -46,6 +46,10 @@ export function Info() {
   return window['go']['app']['App']['Info']();
 }
 
+export function NeedsAttention() {
+  return window['go']['app']['App']['NeedsAttention']();
+}
+
 export function OpenChat(arg1) {
   return window['go']['app']['App']['OpenChat'](arg1);
 }
@@ -80,6 +84,10 @@ export function Send(arg1, arg2) {
 
 export function SessionDetail(arg1) {
   return window['go']['app']['App']['SessionDetail'](arg1);
+}
+
+export function SessionPage(arg1, arg2) {
+  return window['go']['app']['App']['SessionPage'](arg1, arg2);
 }
 
 export function Sessions() {

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync, mount, unmount } from "svelte";
+import type { JournalSession, SessionDetail, SessionPage } from "../lib/types";
+
+// The Go side, as the bound methods answer (api.ts wraps them).
+const session = (id: string, more: Partial<JournalSession> = {}): JournalSession => ({
+  id, coworker: "notes-helper", coworker_version: "1.0.0", identity: "sha256:" + "0".repeat(64), provider: "openai",
+  model: "m", approve: "ask", status: "closed", error: "", created_at: "2026-11-30T10:00:00Z", updated_at: "", first_prompt: "note " + id, ...more,
+});
+const detail = (id: string): SessionDetail => ({ ...session(id), turns: [], messages: [], invocations: [], approvals: [], warnings: [] });
+const fake = vi.hoisted(() => ({ sessionPage: vi.fn(), needsAttention: vi.fn(), sessionDetail: vi.fn(), reconcile: vi.fn() }));
+vi.mock("../lib/api", () => ({ api: fake }));
+
+const { default: Activity } = await import("./Activity.svelte");
+
+const mounted: ReturnType<typeof mount>[] = [];
+afterEach(() => {
+  mounted.splice(0).forEach((c) => unmount(c));
+  vi.clearAllMocks();
+});
+
+// pages answers SessionPage like the journal: 100 a page, newest first,
+// "needs attention" keeping only sessions with unreconciled calls.
+function pages(all: JournalSession[]) {
+  fake.sessionPage.mockImplementation(async (before: string, attention: boolean): Promise<SessionPage> => {
+    const list = attention ? all.filter((s) => s.unreconciled) : all;
+    const start = before ? Number(before) : 0;
+    const end = start + 100;
+    return { sessions: list.slice(start, end), next: end < list.length ? String(end) : "" };
+  });
+  fake.needsAttention.mockResolvedValue({ sessions: all.filter((s) => s.unreconciled).length, calls: 0 });
+  fake.sessionDetail.mockImplementation(async (id: string) => detail(id));
+}
+
+async function render(): Promise<HTMLElement> {
+  const target = document.createElement("div");
+  document.body.append(target);
+  mounted.push(mount(Activity, { target }));
+  await vi.waitFor(() => expect(fake.sessionDetail).toHaveBeenCalled(), { timeout: 30_000 });
+  flushSync();
+  return target;
+}
+
+const rows = (root: HTMLElement) => root.querySelectorAll("button.row-item");
+const button = (root: HTMLElement, text: string) =>
+  [...root.querySelectorAll("button")].find((b) => b.textContent?.trim().startsWith(text)) as HTMLButtonElement;
+
+describe("Activity", () => {
+  const all = Array.from({ length: 250 }, (_, i) => session("ses_" + String(i).padStart(3, "0"), i % 60 === 7 ? { unreconciled: 2 } : {}));
+
+  it("pages through any number of sessions", async () => {
+    pages(all);
+    const root = await render();
+    expect(rows(root)).toHaveLength(100);
+    button(root, "Show older sessions").click();
+    await vi.waitFor(() => expect(rows(root)).toHaveLength(200));
+    button(root, "Show older sessions").click();
+    await vi.waitFor(() => expect(rows(root)).toHaveLength(250));
+    expect(button(root, "Show older sessions")).toBeUndefined();
+    expect(fake.sessionPage).toHaveBeenLastCalledWith("200", false);
+  });
+
+  it("filters the sessions that need attention and counts them", async () => {
+    pages(all);
+    const root = await render();
+    const filter = button(root, "Needs attention");
+    expect(filter.textContent).toContain("5"); // sessions 7, 67, 127, 187, 247
+    expect(root.textContent).toContain("2 to check");
+    filter.click();
+    await vi.waitFor(() => expect(rows(root)).toHaveLength(5));
+    expect(filter.getAttribute("aria-pressed")).toBe("true");
+    expect(fake.sessionPage).toHaveBeenLastCalledWith("", true);
+  });
+
+  it("says when nothing needs attention", async () => {
+    pages([session("ses_a")]);
+    const root = await render();
+    button(root, "Needs attention").click();
+    await vi.waitFor(() => expect(root.textContent).toContain("Nothing needs attention"));
+  });
+});
