@@ -312,7 +312,10 @@ func pragmaCheck(ctx context.Context, conn *sql.Conn, name string) ([]string, er
 		if err := rows.Scan(&line); err != nil {
 			return nil, err
 		}
-		if line != "ok" {
+		// SQLite heads the findings of each database with a line of its
+		// own ("*** in database main ***"): it says nothing here.
+		line = strings.TrimSpace(strings.TrimPrefix(line, "*** in database main ***"))
+		if line != "ok" && line != "" {
 			out = append(out, line)
 		}
 	}
