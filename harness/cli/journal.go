@@ -313,7 +313,7 @@ func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
 			}
 			switch {
 			case len(rep.Integrity) > 0:
-				return &exitError{ExitFailure, fmt.Errorf("the journal file %s is damaged (PRAGMA integrity_check); stop OpenWorker, keep a copy of the file, and restore a backup of it, or save what is readable with: sqlite3 %s .recover > recovered.sql (docs/journal.md#verify)", j.Path(), j.Path())}
+				return &exitError{ExitFailure, fmt.Errorf("the journal file %s is damaged (PRAGMA integrity_check); stop OpenWorker, keep a copy of the file, save what is readable with: openworker journal export --db %s --to FILE, then restore a backup of it or move it aside (docs/journal.md#verify)", j.Path(), j.Path())}
 			case !rep.OK:
 				return &exitError{ExitFailure, errors.New("the journal's hash chain is broken")}
 			}

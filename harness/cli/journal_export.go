@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/spf13/cobra"
@@ -27,31 +29,54 @@ func (c *config) journalExportCommand(f *journalFlags) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
-			w := c.stdout
-			if to != "" {
-				file, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-				if err != nil {
-					return usageErr("--to %s: %v (export never overwrites a file; name a new one)", to, err)
-				}
-				defer file.Close()
-				w = file
+			if to == "" {
+				return c.exportTo(cmd, j, ids, c.stdout, "")
 			}
-			n, bad, err := exportSessions(cmd, j, ids, w)
+			if _, err := os.Lstat(to); err == nil {
+				return usageErr("--to %s: the file exists (export never overwrites a file; name a new one)", to)
+			}
+			// Written beside it and renamed when done, so that a failed
+			// export (a full disk) leaves no part file in the way of a retry.
+			part := to + ".part"
+			file, err := os.OpenFile(part, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 			if err != nil {
+				return usageErr("--to %s: %v", to, err)
+			}
+			err = c.exportTo(cmd, j, ids, file, to)
+			if cerr := file.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("export: write %s: %w", to, cerr)
+			}
+			var ee *exitError
+			if err != nil && !errors.As(err, &ee) { // not written: nothing kept
+				os.Remove(part)
 				return err
 			}
-			if n == 0 && to != "" {
-				os.Remove(to) // nothing saved: leave the name free for a retry
+			if rerr := os.Rename(part, to); rerr != nil {
+				os.Remove(part)
+				return fmt.Errorf("export: %w", rerr)
 			}
-			fmt.Fprintf(c.stderr, "exported %d of %d sessions from %s\n", n, len(ids), j.Path())
-			if bad > 0 {
-				return &exitError{ExitFailure, fmt.Errorf("%d sessions could not be read (named above); the others were exported", bad)}
-			}
-			return nil
+			return err
 		}),
 	}
 	cmd.Flags().StringVar(&to, "to", "", "write to this new file instead of stdout (0600; never overwritten)")
 	return cmd
+}
+
+// exportTo writes the sessions to w and says how many it saved; a
+// session it could not read makes it an exit 1 after the rest.
+func (c *config) exportTo(cmd *cobra.Command, j *journal.Journal, ids []string, w io.Writer, to string) error {
+	n, bad, err := exportSessions(cmd, j, ids, w)
+	if err != nil {
+		if strings.Contains(err.Error(), "no space left on device") {
+			err = fmt.Errorf("%w: the disk holding %s is full; free some space, or name a file on another disk", err, to)
+		}
+		return err
+	}
+	fmt.Fprintf(c.stderr, "exported %d of %d sessions from %s\n", n, len(ids), j.Path())
+	if bad > 0 {
+		return &exitError{ExitFailure, fmt.Errorf("%d of %d sessions could not be read (named above); the %d others were exported", bad, len(ids), n)}
+	}
+	return nil
 }
 
 func exportSessions(cmd *cobra.Command, j *journal.Journal, ids []string, w io.Writer) (n, bad int, err error) {

@@ -26,12 +26,11 @@ func (j *Journal) busyError(err error) error {
 	if !isBusy(err) {
 		return err
 	}
-	who := j.holders()
-	held := "a process that is not OpenWorker (a sqlite3 shell? a backup tool?)"
-	if len(who) > 0 {
-		held = strings.Join(who, ", ")
+	held := "no other OpenWorker has it open, so the holder is another program (a sqlite3 shell? a backup tool?)"
+	if who := j.holders(); len(who) > 0 {
+		held = "it is open in " + strings.Join(who, ", ") + ", which may hold it, unless another program (a sqlite3 shell?) does"
 	}
-	return fmt.Errorf("journal: %s is busy: another process has held its write lock for more than %.1f s (it is open in %s); wait for it to finish or stop it, then try again: %w",
+	return fmt.Errorf("journal: %s is busy: another process has held its write lock for more than %.1f s (%s); wait for it to finish or stop it, then try again: %w",
 		j.path, float64(busyTimeoutMS)/1000, held, err)
 }
 

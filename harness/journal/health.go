@@ -3,8 +3,10 @@ package journal
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -87,7 +89,9 @@ func (j *Journal) degrade(p Problem, details []string) Health {
 		h.Summary = fmt.Sprintf("The journal %s cannot commit durably: %s.", j.path, strings.Join(details, "; "))
 		h.Fix = "Keep the journal on a local disk: choose another file with --db, or another folder with OPENWORKER_CONFIG_DIR."
 	}
-	j.health.CompareAndSwap(nil, h)
+	if j.health.CompareAndSwap(nil, h) && p != ProblemNotDurable { // a setting is read anew at each open
+		j.writeMarker(*h)
+	}
 	return j.Health()
 }
 
@@ -107,7 +111,7 @@ func (j *Journal) degradedError() error {
 	if h == nil {
 		return nil
 	}
-	return fmt.Errorf("journal: %s %s: %w", h.Summary, h.Fix, ErrDegraded)
+	return fmt.Errorf("journal: %s Until then %w. %s", h.Summary, ErrDegraded, h.Fix)
 }
 
 // Explain is for an error a read of this journal returned: if the file
@@ -326,4 +330,54 @@ func pragmaCheck(ctx context.Context, conn *sql.Conn, name string) ([]string, er
 		return nil, err
 	}
 	return out, nil
+}
+
+// The degraded state outlives the process that found it (a break that
+// journal verify reported must not be forgotten by the next run): degrade
+// writes PATH.degraded, JSON of the Health and of the chain head the file
+// had, and Open of the same file (the same head) starts degraded. A file
+// whose head differs, such as a backup restored over it or a new journal,
+// drops the marker (docs/journal.md#degraded).
+type degradedMarker struct {
+	Health Health `json:"health"`
+	Head   string `json:"head,omitempty"` // "" when the damage kept it from being read
+	Seq    int64  `json:"seq,omitempty"`
+}
+
+func markerPath(dbPath string) string { return dbPath + ".degraded" }
+
+func (j *Journal) writeMarker(h Health) {
+	m := degradedMarker{Health: h}
+	if j.db != nil {
+		m.Head, m.Seq, _ = j.Head(context.Background())
+	}
+	if b, err := json.MarshalIndent(m, "", "  "); err == nil {
+		_ = os.WriteFile(markerPath(j.path), append(b, '\n'), 0o600) // best effort: the state holds in this process anyway
+	}
+}
+
+// readMarker puts the journal in the state an earlier process found, if
+// the file is still the one it found it in.
+func (j *Journal) readMarker(ctx context.Context) {
+	b, err := os.ReadFile(markerPath(j.path))
+	if err != nil {
+		return
+	}
+	var m degradedMarker
+	if json.Unmarshal(b, &m) != nil || m.Health.OK() {
+		os.Remove(markerPath(j.path))
+		return
+	}
+	if v, err := schemaVersion(ctx, j.db); err == nil && v == 0 {
+		os.Remove(markerPath(j.path)) // a new, empty journal in its place
+		return
+	}
+	head, seq, err := j.Head(ctx)
+	if err == nil && m.Head != "" && (head != m.Head || seq != m.Seq) {
+		os.Remove(markerPath(j.path)) // another file now: restored, or started anew
+		return
+	}
+	h := m.Health
+	h.Summary += " An earlier check found this, and the file has not changed since."
+	j.health.CompareAndSwap(nil, &h)
 }

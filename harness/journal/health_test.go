@@ -269,3 +269,93 @@ func TestReadingOpenChecksBeforeItWrites(t *testing.T) {
 		t.Errorf("first write of a reading open on a damaged file = %v (health %+v); want the quick_check to refuse it", err, j.Health())
 	}
 }
+
+// TestDegradedStateOutlivesTheProcess: a break that only the full Verify
+// finds (a row outside the chain) degrades every later Open of the same
+// file; once another file is in its place (a restored backup, a new
+// journal: another head), the marker is dropped.
+func TestDegradedStateOutlivesTheProcess(t *testing.T) {
+	ctx := context.Background()
+	path := testPath(t)
+	j := openAt(t, path)
+	mkSession(t, j, "s1")
+	j.Close()
+	if _, err := rawDB(t, path).Exec(`INSERT INTO warnings(session_id, code, message, created_at) VALUES ('s1','forged','by hand','2025-01-01T00:00:00.000000000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	j = openAt(t, path)
+	if !j.Health().OK() {
+		t.Fatalf("Health before Verify = %+v; the check at open cannot see a row outside the chain", j.Health())
+	}
+	if rep := mustVerify(t, j); rep.OK {
+		t.Fatal("Verify missed the forged row")
+	}
+	j.Close()
+	later := openAt(t, path)
+	h := later.Health()
+	if h.Problem != ProblemChainBroken || !strings.Contains(h.Summary, "An earlier check found this") {
+		t.Fatalf("Health of a later Open = %+v; want the break Verify found", h)
+	}
+	if err := later.Warn(ctx, "s1", "", "x", "y"); !errors.Is(err, ErrDegraded) {
+		t.Errorf("a later write = %v; want ErrDegraded", err)
+	}
+	later.Close()
+
+	// Another journal in its place: the marker no longer applies.
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		os.Remove(p)
+	}
+	fresh := openAt(t, path)
+	if !fresh.Health().OK() {
+		t.Errorf("Health of a new journal at the same path = %+v; want sound", fresh.Health())
+	}
+	if _, err := os.Stat(markerPath(path)); !os.IsNotExist(err) {
+		t.Errorf("marker after a new journal took the path: %v; want it removed", err)
+	}
+}
+
+// TestVerifyClearsAStaleMarker: a backup of the same file, from before a
+// row was forged, restored in place has the same chain head, so the
+// marker still applies at Open; a full Verify that finds it sound clears
+// the state, for this Journal and later ones.
+func TestVerifyClearsAStaleMarker(t *testing.T) {
+	path := testPath(t)
+	j := openAt(t, path)
+	mkSession(t, j, "s1")
+	if err := j.FinishTurn(context.Background(), "s1-t1", TurnCompleted, "", 1, 0); err != nil { // nothing to recover at the next Open
+		t.Fatal(err)
+	}
+	j.Close()
+	// The backup: a copy of the file (and of its WAL, if one is left).
+	clean, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanWAL, _ := os.ReadFile(path + "-wal")
+	raw := rawDB(t, path)
+	if _, err := raw.Exec(`INSERT INTO warnings(session_id, code, message, created_at) VALUES ('s1','forged','by hand','2025-01-01T00:00:00.000000000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	j = openAt(t, path)
+	mustVerify(t, j)
+	j.Close()
+	os.Remove(path + "-shm")
+	if err := os.WriteFile(path, clean, 0o600); err != nil { // the backup, restored
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+"-wal", cleanWAL, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j = openAt(t, path)
+	if j.Health().OK() {
+		t.Fatal("Health after the restore = sound; the marker (same head) should still apply until Verify")
+	}
+	if rep := mustVerify(t, j); !rep.OK || !j.Health().OK() {
+		t.Fatalf("Verify of the restored file = %+v, health %+v; want sound and the state cleared", rep, j.Health())
+	}
+	j.Close()
+	if again := openAt(t, path); !again.Health().OK() {
+		t.Errorf("a later Open = %+v; want sound", again.Health())
+	}
+}

@@ -158,6 +158,7 @@ func open(abs string, opts *Options) (*Journal, error) {
 	} else if len(bad) > 0 {
 		j.degrade(ProblemNotDurable, bad)
 	}
+	j.readMarker(ctx)
 	if opts == nil || !opts.DeferCheck {
 		j.reading.Store(opts != nil && opts.Reading)
 		if _, err := j.check(ctx, !j.reading.Load()); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -98,8 +99,15 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 	if len(rep.Breaks) > 0 {
 		rep.First = &rep.Breaks[0]
 	}
-	// What Verify finds is what the journal is (docs/journal.md#degraded).
+	// What Verify finds is what the journal is (docs/journal.md#degraded):
+	// it checks all that the checks at open do, so a sound report also
+	// clears a state an earlier check left (a file restored in place).
 	switch {
+	case rep.OK:
+		if h := j.health.Load(); h != nil && h.Problem != ProblemNotDurable {
+			j.health.CompareAndSwap(h, nil)
+		}
+		os.Remove(markerPath(j.path))
 	case len(rep.Integrity) > 0:
 		j.degrade(ProblemDamaged, rep.Integrity)
 	case len(rep.Breaks) > 0:
