@@ -29,6 +29,10 @@ type Options struct {
 	Args []string
 }
 
+// ErrNoDisplay is returned by Run on Linux when there is no display to
+// open the window on (no Wayland socket, no local X server for $DISPLAY).
+var ErrNoDisplay = errors.New("no display found: start OpenWorker from a desktop session, or use `openworker run` in a terminal")
+
 // ErrNoWindow is returned by Run in a binary built without the Wails tags
 // (see WindowAvailable).
 var ErrNoWindow = errors.New("this binary was built without the desktop window; build it with -tags desktop,production (scripts/app-build.sh)")
@@ -53,6 +57,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		return err
 	}
 	cfg.Version = opts.Version
+	if displayMissing(os.Getenv) {
+		return ErrNoDisplay
+	}
 	if !frontend.Built() {
 		return errors.New("the UI is not built into this binary: run `npm --prefix frontend ci && npm --prefix frontend run build`, then build again (scripts/app-build.sh does both)")
 	}

@@ -86,6 +86,18 @@ for _ in $(seq 50); do grep -q '^listening ' "$tmp/model.out" 2>/dev/null && bre
 model_url="$(sed -n 's/^listening //p' "$tmp/model.out")"
 [ -n "$model_url" ] || fail "the scripted model did not start"
 
+# With no display the app says so in one line and exits 1 (GTK would
+# otherwise panic inside Wails with a stack trace).
+echo "app-e2e: starting with no display"
+set +e
+env -u DISPLAY -u WAYLAND_DISPLAY HOME="$tmp/nodisplay" XDG_CONFIG_HOME="$tmp/nodisplay" timeout 20 "$tmp/openworker" \
+  --config-dir "$tmp/nodisplay" >"$tmp/nodisplay.log" 2>&1
+code=$?
+set -e
+[ "$code" = 1 ] || fail "with no display the app exited with $code, want 1: $(cat "$tmp/nodisplay.log")"
+[ "$(wc -l <"$tmp/nodisplay.log")" = 1 ] && grep -q "no display found" "$tmp/nodisplay.log" ||
+  fail "with no display the app did not say so in one line: $(cat "$tmp/nodisplay.log")"
+
 display=":$((90 + RANDOM % 100))"
 Xvfb "$display" -screen 0 1280x860x24 -nolisten tcp >/dev/null 2>&1 &
 pids+=($!)
