@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addApproval, closeApproval, decisionLabel, emptyChat, formatArgs, formatDuration, formatResult, historyState, reduce, type ChatState } from "./chat";
+import { addApproval, callTime, closeApproval, decisionLabel, emptyChat, formatArgs, formatDuration, formatResult, historyState, reduce, resolvedLine, type ChatState } from "./chat";
 import { HarnessEventType as T } from "./events";
 import type { HarnessEvent, Invocation, PendingApproval, SessionDetail } from "./types";
 
@@ -186,5 +186,18 @@ describe("card text", () => {
     expect(formatResult('{"a":1,"b":[2,3]}')).toBe('{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}');
     expect(formatResult("plain text {not json")).toBe("plain text {not json");
     expect(formatResult("{broken")).toBe("{broken");
+  });
+});
+
+describe("callTime and resolvedLine (Activity)", () => {
+  it("gives an interrupted call the bound the journal's times give, never 0 ms", () => {
+    expect(callTime({ error_code: "interrupted", duration_ms: 0, started_at: "2026-12-01T10:00:00Z", finished_at: "2026-12-01T10:00:42Z" }))
+      .toBe("interrupted; found 42.0 s after it started");
+    expect(callTime({ error_code: "interrupted", duration_ms: 0 })).toBe("interrupted");
+    expect(callTime({ duration_ms: 1500 })).toBe("1.5 s");
+  });
+  it("says what was recorded for a reconciled call, by whom", () => {
+    expect(resolvedLine({ reconciled: "not_applied", reconciled_by: "user:ann" })).toBe("resolved: not applied by ann");
+    expect(resolvedLine({ reconciled: "" })).toBe("");
   });
 });

@@ -267,6 +267,31 @@ export function decisionLabel(d: string): string {
 export { formatResult } from "./result";
 
 /** Formats a duration in ms as "850 ms" or "2.4 s". */
+/**
+ * What the Activity table says of a call's time: its duration; for a call
+ * recovered as interrupted (its process died, so nothing measured it) the
+ * upper bound the journal's timestamps give, from its start to when the
+ * next open found it — never "0 ms".
+ */
+export function callTime(inv: { error_code?: string; duration_ms: number; started_at?: string; finished_at?: string }): string {
+  if (inv.error_code === "interrupted") {
+    const from = Date.parse(inv.started_at ?? ""), to = Date.parse(inv.finished_at ?? "");
+    return Number.isFinite(from) && Number.isFinite(to) && to >= from
+      ? `interrupted; found ${formatDuration(to - from)} after it started`
+      : "interrupted";
+  }
+  return formatDuration(inv.duration_ms);
+}
+
+/** The line under a reconciled call: what the person recorded, who and when. */
+export function resolvedLine(inv: { reconciled: string; reconciled_by?: string; reconciled_at?: string }): string {
+  if (!inv.reconciled) return "";
+  const what = inv.reconciled === "applied" ? "applied" : "not applied";
+  const by = inv.reconciled_by ? ` by ${inv.reconciled_by.replace(/^user:/, "")}` : "";
+  const at = inv.reconciled_at ? `, ${new Date(inv.reconciled_at).toLocaleString()}` : "";
+  return `resolved: ${what}${by}${at}`;
+}
+
 export function formatDuration(ms?: number): string {
   if (ms === undefined || ms === null) return "";
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;

@@ -329,8 +329,11 @@ export interface Invocation {
   /** "" until a person reconciles an unknown call, then the Outcome. */
   reconciled: "" | Outcome;
   reconciled_by?: string;
+  reconciled_at?: string;
   duration_ms: number;
   created_at: string;
+  started_at?: string;
+  finished_at?: string;
 }
 
 export interface JournalTurn {
