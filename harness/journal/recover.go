@@ -90,6 +90,9 @@ func ownerAlive(dbPath, token string) bool {
 	return lockFile(f, false) != nil // a lock we cannot take is held by a live owner
 }
 
+// whoKeep is how long the .who of a dead owner is kept for recovery.
+const whoKeep = 7 * 24 * time.Hour
+
 // staleLeaseAge keeps the sweeper off lease files so young that their
 // creator may not have locked them yet.
 var staleLeaseAge = time.Minute
@@ -101,6 +104,16 @@ func sweepLeases(dir, self string) {
 		return
 	}
 	for _, e := range ents {
+		if tok, ok := strings.CutSuffix(e.Name(), ".who"); ok && tok != self {
+			// The .who of a dead owner names it in recovery reasons; once its
+			// lock is gone and a week has passed, nothing is left to recover.
+			if _, err := os.Stat(filepath.Join(dir, tok+".lock")); os.IsNotExist(err) {
+				if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > whoKeep {
+					os.Remove(filepath.Join(dir, e.Name()))
+				}
+			}
+			continue
+		}
 		tok, ok := strings.CutSuffix(e.Name(), ".lock")
 		if !ok || tok == self {
 			continue
@@ -116,8 +129,7 @@ func sweepLeases(dir, self string) {
 		dead := lockFile(f, false) == nil
 		f.Close() // Windows cannot remove an open file
 		if dead {
-			os.Remove(p)
-			os.Remove(whoPath(p))
+			os.Remove(p) // its .who stays for recovery to name the process (whoGone removes it later)
 		}
 	}
 }
@@ -148,12 +160,14 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 		if err != nil {
 			return fmt.Errorf("journal: find interrupted invocations: %w", err)
 		}
-		for _, id := range ids {
+		for _, r := range ids {
+			id := r.id
 			if err := j.checkUnchanged(ctx, tx, "invocations", id); err != nil {
 				return err
 			}
+			reason, _ := j.recoveredReasons(r.owner)
 			if _, err := tx.ExecContext(ctx, `UPDATE invocations SET status='unknown', effect='unknown', error_code=?,
-				error=?, finished_at=? WHERE id=? AND status='executing'`, RecoveredCode, RecoveredReason, now, id); err != nil {
+				error=?, finished_at=? WHERE id=? AND status='executing'`, RecoveredCode, reason, now, id); err != nil {
 				return fmt.Errorf("journal: recover invocation %s: %w", id, err)
 			}
 			if err := j.chainRow(ctx, tx, "invocations", id); err != nil {
@@ -165,17 +179,19 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 		if err != nil {
 			return fmt.Errorf("journal: find interrupted turns: %w", err)
 		}
-		for _, id := range ids {
+		for _, r := range ids {
+			id := r.id
 			if err := j.checkUnchanged(ctx, tx, "turns", id); err != nil {
 				return err
 			}
+			_, reason := j.recoveredReasons(r.owner)
 			// The counts are written when a turn ends; for one that never
 			// did, count what the journal holds: the model replies and the
 			// calls that started (at least that many attempts and calls).
 			if _, err := tx.ExecContext(ctx, `UPDATE turns SET status='failed', reason=?, finished_at=?,
 				attempts=max(attempts, (SELECT count(*) FROM messages WHERE turn_id=turns.id AND role='assistant')),
 				calls=max(calls, (SELECT count(*) FROM invocations WHERE turn_id=turns.id AND status IN ('succeeded','failed','unknown')))
-				WHERE id=? AND status='running'`, RecoveredTurnReason, now, id); err != nil {
+				WHERE id=? AND status='running'`, reason, now, id); err != nil {
 				return fmt.Errorf("journal: recover turn %s: %w", id, err)
 			}
 			if err := j.chainRow(ctx, tx, "turns", id); err != nil {
@@ -194,23 +210,43 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 // deadOwned runs query (rows of id, owner) and returns the ids whose owner
 // is gone: no live lease, or no owner at all (rows written before owners
 // were recorded). alive caches the answer per owner.
-func (j *Journal) deadOwned(ctx context.Context, tx querier, alive map[string]bool, query string) ([]string, error) {
+func (j *Journal) deadOwned(ctx context.Context, tx querier, alive map[string]bool, query string) ([]ownedRow, error) {
 	rows, err := tx.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var ids []string
+	var out []ownedRow
 	for rows.Next() {
-		var id, owner string
-		if err := rows.Scan(&id, &owner); err != nil {
+		var r ownedRow
+		if err := rows.Scan(&r.id, &r.owner); err != nil {
 			return nil, err
 		}
-		if !j.ownerLive(alive, owner) {
-			ids = append(ids, id)
+		if !j.ownerLive(alive, r.owner) {
+			out = append(out, r)
 		}
 	}
-	return ids, rows.Err()
+	return out, rows.Err()
+}
+
+// ownedRow is a row's key and the lease token of the process that wrote it.
+type ownedRow struct{ id, owner string }
+
+// recoveredReasons are the error of an invocation and the reason of a
+// turn recovered from the dead owner: naming the process when its lease
+// left a .who (RecoveredReason and RecoveredTurnReason when not).
+func (j *Journal) recoveredReasons(owner string) (call, turn string) {
+	who := ""
+	if owner != "" && !strings.ContainsAny(owner, `/\.`) {
+		if b, err := os.ReadFile(filepath.Join(ownersDir(j.path), owner+".who")); err == nil {
+			who = strings.TrimSpace(string(b))
+		}
+	}
+	if who == "" {
+		return RecoveredReason, RecoveredTurnReason
+	}
+	return "the process that ran this call, " + who + ", stopped while it was running; it needs reconciliation",
+		who + " stopped during this turn"
 }
 
 // anyDeadOwned reports whether recover has anything to do: an invocation
