@@ -1,0 +1,195 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { flushSync, mount, unmount } from "svelte";
+import type { PendingApproval } from "../lib/types";
+import { decisionForKey, isMacPlatform } from "../lib/consentkeys";
+import { reactiveProps } from "./testprops.svelte";
+
+// The Go side, as api.ts wraps it: only respondApproval is used.
+const fake = vi.hoisted(() => ({ respondApproval: vi.fn() }));
+vi.mock("../lib/api", () => ({ api: fake }));
+
+const { default: ConsentModal } = await import("./ConsentModal.svelte");
+
+const pending = (id = "ap1"): PendingApproval => ({
+  id, deadline: "0001-01-01T00:00:00Z",
+  request: {
+    session_id: "s1", turn_id: "t1", call_id: "c1", coworker: "helper", coworker_name: "Helper",
+    tool: "files.write", description: "Writes a file", provider: "mcp:files", placement: "on this computer",
+    classification: "External", risk: "non_idempotent_write", arguments: { path: "/tmp/x" },
+  },
+});
+
+const mounted: ReturnType<typeof mount>[] = [];
+beforeEach(() => {
+  vi.useFakeTimers();
+  fake.respondApproval.mockResolvedValue(undefined);
+});
+afterEach(() => {
+  mounted.splice(0).forEach((c) => unmount(c));
+  document.body.innerHTML = "";
+  vi.clearAllMocks();
+  vi.useRealTimers();
+});
+
+/** Mounts the dialog as App.svelte does, in the document so it can take the focus. */
+function render(props: { mac?: boolean; pending?: PendingApproval } = {}) {
+  const target = document.createElement("div");
+  document.body.append(target);
+  const p = reactiveProps({ pending: props.pending ?? pending(), waiting: 1, mac: props.mac ?? false });
+  mounted.push(mount(ConsentModal, { target, props: p }));
+  flushSync();
+  const dialog = target.querySelector<HTMLElement>("[role=alertdialog]")!;
+  return { target, dialog, props: p, buttons: Array.from(target.querySelectorAll("button")) };
+}
+
+/** press sends a keydown to the focused element (or el), as a person's key does. */
+function press(key: string, init: KeyboardEventInit = {}, el: Element | null = document.activeElement): KeyboardEvent {
+  const code = /^[a-z]$/i.test(key) ? `Key${key.toUpperCase()}` : key;
+  const ev = new KeyboardEvent("keydown", { key, code, bubbles: true, cancelable: true, ...init });
+  el!.dispatchEvent(ev);
+  flushSync();
+  return ev;
+}
+
+/** wait advances the fake clock and lets the answer's promise settle. */
+async function wait(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms);
+  flushSync();
+}
+
+describe("ConsentModal", () => {
+  it("opens with the focus on the labelled dialog itself, not on a button", () => {
+    const { dialog } = render();
+    expect(document.activeElement).toBe(dialog);
+    expect(dialog.getAttribute("tabindex")).toBe("-1");
+    expect(dialog.getAttribute("aria-modal")).toBe("true");
+    expect(document.getElementById(dialog.getAttribute("aria-labelledby")!)?.textContent).toContain("files.write");
+  });
+
+  it("answers nothing to bare letters typed as it opens, nor later", async () => {
+    render();
+    for (const k of ["a", "o", "s", "d", "A", "O"]) press(k);
+    await wait(600);
+    for (const k of ["a", "o", "s", "d"]) press(k);
+    await wait(10);
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+  });
+
+  it("keeps every button disabled and dimmed for 500 ms; Alt+A within them does nothing, after them answers Always", async () => {
+    const { target, buttons } = render();
+    expect(buttons).toHaveLength(4);
+    expect(buttons.every((b) => b.disabled)).toBe(true);
+    expect(target.querySelector(".buttons.arming")).not.toBeNull();
+    press("a", { altKey: true });
+    buttons[2].click();
+    await wait(499);
+    press("a", { altKey: true });
+    expect(buttons.every((b) => b.disabled)).toBe(true);
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+
+    await wait(1);
+    expect(buttons.every((b) => !b.disabled)).toBe(true);
+    expect(target.querySelector(".buttons.arming")).toBeNull();
+    const ev = press("a", { altKey: true });
+    expect(ev.defaultPrevented).toBe(true);
+    await wait(0);
+    expect(fake.respondApproval).toHaveBeenCalledTimes(1);
+    expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "allow_always");
+  });
+
+  it("shows Alt+letter hints, and on macOS answers ⌘+letter but not Alt+letter", async () => {
+    const pc = render();
+    expect(pc.buttons.map((b) => b.querySelector("kbd")?.textContent)).toEqual(["Alt+O", "Alt+S", "Alt+A", "Alt+D"]);
+    expect(pc.buttons[0].getAttribute("aria-keyshortcuts")).toBe("Alt+O");
+    mounted.splice(0).forEach((c) => unmount(c));
+
+    const mac = render({ mac: true });
+    expect(mac.buttons.map((b) => b.querySelector("kbd")?.textContent)).toEqual(["⌘O", "⌘S", "⌘A", "⌘D"]);
+    await wait(500);
+    press("o", { altKey: true, key: "ø" });
+    press("o");
+    await wait(0);
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+    press("o", { metaKey: true });
+    await wait(0);
+    expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "allow_once");
+  });
+
+  it("never answers Enter on the dialog; Enter on a focused button activates only that button", async () => {
+    const { dialog, buttons } = render();
+    press("Enter", {}, dialog);
+    await wait(600);
+    press("Enter", {}, dialog);
+    press(" ", {}, dialog);
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+    // Tab from the dialog reaches the first button; the browser turns Enter
+    // on a focused button into its click.
+    press("Tab");
+    expect(document.activeElement).toBe(buttons[0]);
+    press("Tab");
+    expect(document.activeElement).toBe(buttons[1]);
+    buttons[1].click();
+    await wait(0);
+    expect(fake.respondApproval).toHaveBeenCalledTimes(1);
+    expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "allow_session");
+  });
+
+  it("denies on Esc once armed, and ignores Esc in the first 500 ms", async () => {
+    render();
+    press("Escape");
+    await wait(100);
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+    await wait(400);
+    press("Escape");
+    await wait(0);
+    expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "deny");
+  });
+
+  it("rejects AltGr (Ctrl+Alt) and Shift, which type characters on some layouts", async () => {
+    render();
+    await wait(500);
+    press("a", { altKey: true, ctrlKey: true });
+    press("a", { altKey: true, shiftKey: true });
+    press("a", { ctrlKey: true });
+    await wait(0);
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+  });
+
+  it("disarms again and refocuses the dialog when the next prompt in the queue takes its place", async () => {
+    const { dialog, buttons, props } = render();
+    await wait(500);
+    press("o", { altKey: true });
+    await wait(0);
+    expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "allow_once");
+    buttons[0].focus();
+    props.pending = pending("ap2");
+    flushSync();
+    expect(document.activeElement).toBe(dialog);
+    expect(buttons.every((b) => b.disabled)).toBe(true);
+    press("o", { altKey: true });
+    await wait(499);
+    expect(fake.respondApproval).toHaveBeenCalledTimes(1);
+    await wait(1);
+    press("d", { altKey: true });
+    await wait(0);
+    expect(fake.respondApproval).toHaveBeenLastCalledWith("ap2", "deny");
+  });
+});
+
+describe("consentkeys", () => {
+  it("tells macOS from navigator.userAgentData, navigator.platform or the user agent", () => {
+    expect(isMacPlatform({ userAgentData: { platform: "macOS" } })).toBe(true);
+    expect(isMacPlatform({ platform: "MacIntel" })).toBe(true);
+    expect(isMacPlatform({ userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15" })).toBe(true);
+    expect(isMacPlatform({ platform: "Linux x86_64" })).toBe(false);
+    expect(isMacPlatform({ userAgentData: { platform: "Windows" }, platform: "MacIntel" })).toBe(false);
+    expect(isMacPlatform(undefined)).toBe(false);
+  });
+
+  it("reads the letter from the key code, so Option+A (å) on macOS still answers", () => {
+    const ev = { key: "å", code: "KeyA", altKey: false, metaKey: true, ctrlKey: false, shiftKey: false };
+    expect(decisionForKey(ev, true)).toBe("allow_always");
+    expect(decisionForKey({ ...ev, metaKey: false, altKey: true }, false)).toBe("allow_always");
+    expect(decisionForKey({ ...ev, code: "KeyX" }, true)).toBeNull();
+  });
+});
