@@ -62,7 +62,8 @@ var commandWord = regexp.MustCompile(`^[a-z][a-z-]{0,20}$`)
 
 // whoAmI is what a lease's .who file says of this process: its pid, its
 // program's name and, if it looks like one, its subcommand (never other
-// arguments: a prompt or a key could be among them).
+// arguments: a prompt or a key could be among them); without one it is the
+// desktop app.
 func whoAmI() string {
 	prog := "openworker"
 	if len(os.Args) > 0 {
@@ -70,6 +71,8 @@ func whoAmI() string {
 	}
 	if len(os.Args) > 1 && commandWord.MatchString(os.Args[1]) {
 		prog += " " + os.Args[1]
+	} else {
+		prog += ", the desktop app" // the only opener of a journal without a subcommand
 	}
 	return fmt.Sprintf("pid %d (%s)", os.Getpid(), prog)
 }

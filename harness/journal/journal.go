@@ -150,12 +150,25 @@ func open(abs string, opts *Options) (*Journal, error) {
 		}
 		return fail(err)
 	}
-	if err := j.db.PingContext(ctx); err != nil {
-		return unreadable(err)
+	// The first connection switches a file in another journal mode (an old
+	// fixture, a restored copy) to WAL, which needs the file to itself: a
+	// second process opening it at that moment gets "database is locked"
+	// without SQLite's busy wait, so it waits here, as long as a busy write.
+	var bad []string
+	for deadline := time.Now().Add(time.Duration(busyTimeoutMS) * time.Millisecond); ; {
+		err = j.db.PingContext(ctx)
+		if err == nil {
+			bad, err = readBackDurability(ctx, j.db)
+		}
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if bad, err := readBackDurability(ctx, j.db); err != nil {
-		return unreadable(err)
-	} else if len(bad) > 0 {
+	if err != nil {
+		return unreadable(j.busyError(err))
+	}
+	if len(bad) > 0 {
 		j.degrade(ProblemNotDurable, bad)
 	}
 	j.readMarker(ctx)
