@@ -64,4 +64,32 @@ describe("ToolCard", () => {
     expect(el.querySelector("img")).toBeNull();
     expect(el.textContent).toContain("Image (image/jpeg, 2.0 KB), not kept in the journal");
   });
+
+  it("starts collapsed to one line: status, tool, duration and the result's first line, clipped", () => {
+    const long = "y".repeat(300);
+    const el = render({ ...base, tool: "device.system_info_get", durationMs: 2400, result: `{"hostname":"${long}","cores":2}` });
+    const details = el.querySelector<HTMLDetailsElement>("details.toolcard")!;
+    expect(details.open).toBe(false);
+    const summary = details.querySelector("summary")!;
+    expect(summary.querySelector("code.name")?.textContent).toBe("device.system_info_get");
+    expect(summary.querySelector(".pill")?.textContent).toBe("succeeded");
+    expect(summary.querySelector(".duration")?.textContent).toBe("2.4 s");
+    const line = summary.querySelector(".line")!.textContent!;
+    expect(line.startsWith('{"hostname":"yyy')).toBe(true);
+    expect(line).toHaveLength(120);
+    expect(line.endsWith("…")).toBe(true);
+    // The pretty-printed result is inside the closed details, not before the answer.
+    expect(details.querySelector(".tool-body pre.block.text")?.textContent).toContain('"cores": 2');
+    summary.click();
+    flushSync();
+    expect(details.open).toBe(true);
+  });
+
+  it("summarizes an error, a text block and progress by their first line", () => {
+    const line = (c: Partial<ToolCardItem>) => render({ ...base, ...c }).querySelector("summary .line")?.textContent;
+    expect(line({ status: "failed", error: "\nunavailable: the server stopped\nstack…" })).toBe("unavailable: the server stopped");
+    expect(line({ content: [{ type: "text", text: "  \nfirst\nsecond" }] })).toBe("first");
+    expect(line({ content: [{ type: "image", mime_type: "image/png", bytes: 75 }] })).toBe("image (image/png)");
+    expect(line({ status: "running", progress: [{ text: "step 1" }, { text: "step 2" }] })).toBe("step 2");
+  });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { addApproval, callTime, closeApproval, decisionLabel, emptyChat, formatArgs, formatDuration, formatResult, historyState, reduce, resolvedLine, type ChatState } from "./chat";
+import { addApproval, callTime, closeApproval, decisionLabel, emptyChat, formatArgs, formatDuration, formatResult, formatTime, historyState, reduce, resolvedLine, type ChatState } from "./chat";
 import { HarnessEventType as T } from "./events";
 import type { HarnessEvent, Invocation, PendingApproval, SessionDetail } from "./types";
 
 const ev = (e: Partial<HarnessEvent> & { type: HarnessEvent["type"] }): HarnessEvent => ({ session_id: "s", turn_id: "t1", ...e });
-const run = (events: HarnessEvent[], s: ChatState = emptyChat()) => events.reduce(reduce, s);
+const run = (events: HarnessEvent[], s: ChatState = emptyChat(), clock = () => 1000) => events.reduce((st, e) => reduce(st, e, clock), s);
 
 describe("reduce", () => {
   it("streams assistant text and settles it", () => {
@@ -15,12 +15,13 @@ describe("reduce", () => {
     ]);
     expect(s.running).toBe(true);
     expect(s.items).toEqual([
-      { kind: "user", key: "u:t1", text: "hi" },
-      { kind: "assistant", key: "a:t1:1", text: "Hello", streaming: true },
+      { kind: "user", key: "u:t1", text: "hi", at: 1000 },
+      { kind: "assistant", key: "a:t1:1", text: "Hello", streaming: true, at: 1000 },
     ]);
-    const done = run([ev({ type: T.AssistantMessage, text: "Hello!", attempt: 1 }), ev({ type: T.TurnFinished, status: "completed" })], s);
+    // The settled message keeps the time its first text arrived.
+    const done = run([ev({ type: T.AssistantMessage, text: "Hello!", attempt: 1 }), ev({ type: T.TurnFinished, status: "completed" })], s, () => 9000);
     expect(done.running).toBe(false);
-    expect(done.items[1]).toEqual({ kind: "assistant", key: "a:t1:1", text: "Hello!", streaming: false });
+    expect(done.items[1]).toEqual({ kind: "assistant", key: "a:t1:1", text: "Hello!", streaming: false, at: 1000 });
     expect(done.items).toHaveLength(2);
   });
 
@@ -199,5 +200,16 @@ describe("callTime and resolvedLine (Activity)", () => {
   it("says what was recorded for a reconciled call, by whom", () => {
     expect(resolvedLine({ reconciled: "not_applied", reconciled_by: "user:ann" })).toBe("resolved: not applied by ann");
     expect(resolvedLine({ reconciled: "" })).toBe("");
+  });
+});
+
+describe("formatTime", () => {
+  it("gives the time of today's message and the date of an older one; nothing without a time", () => {
+    const at = new Date(2026, 11, 1, 14, 5, 9).getTime();
+    expect(formatTime(at, at + 60_000)).toMatch(/(14|0?2).05.09/);
+    const older = formatTime(at, at + 3 * 86_400_000);
+    expect(older).toMatch(/2026/);
+    expect(older).toMatch(/(14|0?2).05.09/);
+    expect(formatTime(undefined)).toBe("");
   });
 });

@@ -23,8 +23,10 @@ export interface ToolCardItem extends CardResult {
 }
 
 export type Item =
-  | { kind: "user"; key: string; text: string }
-  | { kind: "assistant"; key: string; text: string; streaming: boolean }
+  // at: when the UI sent the prompt or got the message's first text (ms since
+  // the epoch, client clock); absent for history (the journal keeps no message time).
+  | { kind: "user"; key: string; text: string; at?: number }
+  | { kind: "assistant"; key: string; text: string; streaming: boolean; at?: number }
   | ToolCardItem
   | { kind: "notice"; key: string; level: "info" | "warning" | "error"; text: string };
 
@@ -61,26 +63,28 @@ function finishStreaming(items: Item[]): Item[] {
   return items.map((it) => (it.kind === "assistant" && it.streaming ? { ...it, streaming: false } : it));
 }
 
-/** reduce applies one harness event to a chat's state and returns the new state. */
-export function reduce(s: ChatState, e: HarnessEvent): ChatState {
+/** reduce applies one harness event to a chat's state and returns the new state; clock (ms since the epoch) stamps new messages. */
+export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date.now): ChatState {
+  const now = clock();
   const turn = e.turn_id ?? "";
   const attemptKey = `a:${turn}:${e.attempt ?? 0}`;
   switch (e.type) {
     case T.TurnStarted:
       return {
         ...s, running: true, turnId: turn, lastStatus: "",
-        items: [...s.items, { kind: "user", key: `u:${turn}`, text: e.text ?? "" }],
+        items: [...s.items, { kind: "user", key: `u:${turn}`, text: e.text ?? "", at: now }],
       };
     case T.Text: {
       const last = s.items[s.items.length - 1];
       if (last && last.kind === "assistant" && last.key === attemptKey && last.streaming) {
         return { ...s, items: [...s.items.slice(0, -1), { ...last, text: last.text + (e.text ?? "") }] };
       }
-      return { ...s, items: [...s.items, { kind: "assistant", key: attemptKey, text: e.text ?? "", streaming: true }] };
+      return { ...s, items: [...s.items, { kind: "assistant", key: attemptKey, text: e.text ?? "", streaming: true, at: now }] };
     }
     case T.AssistantMessage: {
       const i = s.items.findIndex((it) => it.kind === "assistant" && it.key === attemptKey);
-      const msg: Item = { kind: "assistant", key: attemptKey, text: e.text ?? "", streaming: false };
+      const prev = s.items[i];
+      const msg: Item = { kind: "assistant", key: attemptKey, text: e.text ?? "", streaming: false, at: prev?.kind === "assistant" ? prev.at : now };
       if (i < 0) return { ...s, items: [...s.items, msg] };
       const items = s.items.slice();
       items[i] = msg;
@@ -265,6 +269,15 @@ export function decisionLabel(d: string): string {
 }
 
 export { formatResult } from "./result";
+
+/** A message's time for its hover title, as "14:05:09" (today) or "1 Dec 2026, 14:05:09"; "" for none. */
+export function formatTime(at: number | undefined, now: number = Date.now()): string {
+  if (at === undefined) return "";
+  const d = new Date(at);
+  const time = d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  if (new Date(now).toDateString() === d.toDateString()) return time;
+  return `${d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" })}, ${time}`;
+}
 
 /** Formats a duration in ms as "850 ms" or "2.4 s". */
 /**

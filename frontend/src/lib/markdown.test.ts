@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown";
+import { foldCode, renderMarkdown, segments } from "./markdown";
 
 describe("renderMarkdown", () => {
   it("renders Markdown", () => {
@@ -32,5 +32,22 @@ describe("renderMarkdown", () => {
     expect(html).toContain('href="https://example.com"');
     expect(html).toContain('rel="noopener noreferrer"');
     expect(html).not.toContain("file:");
+  });
+
+  it("splits a message at its top-level code blocks, keeping link references and sanitizing the rest", () => {
+    const parts = segments("See [docs][d].\n\n```sh\nls -l\n```\n\n<script>x()</script>\n\n[again][d]\n\n[d]: https://example.com/docs");
+    expect(parts.map((p) => p.kind)).toEqual(["html", "code", "html"]);
+    expect(parts[1]).toEqual({ kind: "code", lang: "sh", text: "ls -l" });
+    const [a, , b] = parts as { html: string }[];
+    expect(a.html).toContain('href="https://example.com/docs"');
+    expect(b.html).toContain('href="https://example.com/docs"');
+    expect(b.html).not.toContain("script");
+  });
+
+  it("folds over 30 lines", () => {
+    const text = Array.from({ length: 31 }, (_, i) => String(i)).join("\n");
+    expect(foldCode(text, false)).toEqual({ shown: text.split("\n").slice(0, 30).join("\n"), lines: 31, folded: true });
+    expect(foldCode(text, true)).toEqual({ shown: text, lines: 31, folded: false });
+    expect(foldCode("a\nb", false).folded).toBe(false);
   });
 });

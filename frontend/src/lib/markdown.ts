@@ -3,7 +3,7 @@
 // data: URLs (a remote image is replaced by its alt text, so a model cannot
 // make the app fetch a URL). Links keep http(s)/mailto hrefs and are opened
 // by the app in the system browser (see Markdown.svelte).
-import { Marked } from "marked";
+import { Marked, type Token, type Tokens, type TokensList } from "marked";
 import DOMPurify from "dompurify";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
@@ -39,4 +39,44 @@ const config = {
 export function renderMarkdown(md: string): string {
   const html = marked.parse(md ?? "") as string;
   return purifier.sanitize(html, config) as unknown as string;
+}
+
+/** A fenced (or indented) code block longer than this many lines is folded. */
+export const FoldLines = 30;
+
+/** A piece of a message: sanitized HTML, or a top-level code block (shown by CodeBlock.svelte). */
+export type Segment = { kind: "html"; html: string } | { kind: "code"; lang: string; text: string };
+
+/**
+ * segments splits a message at its top-level code blocks, so each gets its
+ * own box with a copy button and folding (docs/app.md#long-content); the
+ * Markdown between them renders as renderMarkdown does, with the message's
+ * link references. A code block inside a list or quote stays in the HTML.
+ */
+export function segments(md: string): Segment[] {
+  const tokens = marked.lexer(md ?? "");
+  const out: Segment[] = [];
+  let run: Token[] = [];
+  const flush = () => {
+    if (!run.length) return;
+    const list = Object.assign(run, { links: tokens.links }) as unknown as TokensList;
+    out.push({ kind: "html", html: purifier.sanitize(marked.parser(list) as string, config) as unknown as string });
+    run = [];
+  };
+  for (const t of tokens) {
+    if (t.type === "code") {
+      flush();
+      const c = t as Tokens.Code;
+      out.push({ kind: "code", lang: (c.lang ?? "").split(/\s/)[0], text: c.text });
+    } else run.push(t);
+  }
+  flush();
+  return out;
+}
+
+/** The lines a folded block shows, and how many it has in all. */
+export function foldCode(text: string, open: boolean): { shown: string; lines: number; folded: boolean } {
+  const all = text.split("\n");
+  const folded = !open && all.length > FoldLines;
+  return { shown: folded ? all.slice(0, FoldLines).join("\n") : text, lines: all.length, folded };
 }

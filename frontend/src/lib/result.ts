@@ -99,7 +99,37 @@ export function formatBytes(n: number | undefined): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** How much text a part holds, to open small results at once. */
-export function partsLength(parts: ResultPart[]): number {
-  return parts.reduce((n, p) => n + ("text" in p && p.text ? p.text.length : 40), 0);
+/** A card's one-line summary is clipped to this many characters. */
+export const SummaryChars = 120;
+
+/**
+ * summaryLine is what a collapsed tool card shows after its status, tool
+ * and duration (docs/app.md#long-content): the first non-empty line of the
+ * error, else of the result's first text or JSON part (a JSON object
+ * squeezed onto one line), else a word for its first block, else the last
+ * progress line; clipped to SummaryChars with "…". "" when there is none.
+ */
+export function summaryLine(r: CardResult & { error?: string; progress?: { text: string }[] }): string {
+  const line = (s: string) => s.split("\n").map((l) => l.trim()).find(Boolean) ?? "";
+  let s = "";
+  if (r.error) s = line(r.error);
+  else {
+    const parts = resultParts(r);
+    const text = parts.find((p) => p.kind === "text" || p.kind === "json");
+    if (text && "text" in text && text.text) {
+      s = line(text.kind === "json" || /^\s*[[{]/.test(text.text) ? squeeze(text.text) : text.text);
+    } else if (parts.length) {
+      const p = parts[0];
+      s = p.kind === "image" || p.kind === "audio" ? `${p.kind} (${p.mime})` : p.kind === "link" ? `link ${p.title || p.name || p.uri}` : p.kind === "resource" ? `resource ${p.uri}` : p.kind === "other" ? `${p.type} block` : "";
+    } else if (r.progress?.length) s = line(r.progress[r.progress.length - 1].text);
+  }
+  return s.length > SummaryChars ? `${s.slice(0, SummaryChars - 1)}…` : s;
+}
+
+function squeeze(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
