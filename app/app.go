@@ -56,6 +56,7 @@ type App struct {
 	serversWhole     bool             // serversErr is about the whole file (nothing of it was read)
 	serversRuntimeOK bool             // the runtime took the servers of the last read (serversErr is the file's only)
 	serversShown     Notice           // the servers banner last sent to the UI (reapplyServersLocked)
+	modelShown       Notice           // the model banner last sent to the UI (reapplyModelLocked)
 	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
 	serversWatcher   *dirWatcher
 	rtErr            error    // why rt is nil
@@ -165,11 +166,12 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 			a.notices, a.serversShown = append(a.notices, n), n
 		}
 		a.applyModelLocked()
-		if a.modelErr == nil {
-			if msg := modelUnreachable(a.modelBaseURL); msg != "" {
-				a.notice(NoticeWarn, msg)
-			}
+		n := a.modelNoticeLocked()
+		if n.Message != "" && a.modelErr == nil { // a modelErr is Info's ModelError, shown with this key by the UI
+			a.log.Info("notice", "level", n.Level, "message", n.Message, "key", n.Key)
+			a.notices = append(a.notices, n)
 		}
+		a.modelShown = n
 	}
 	return a, nil
 }

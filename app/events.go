@@ -60,6 +60,12 @@ type Notice struct {
 // without a problem removes it.
 const NoticeKeyServers = "servers"
 
+// NoticeKeyModel keys the warning about the model in use: nothing answers
+// at its local address, or it is not usable. Saving Settings (or an API
+// key) checks again and replaces the warning, or removes it once the model
+// answers (docs/servers.md#notices).
+const NoticeKeyModel = "model"
+
 // Emitter sends events to the UI. The Wails implementation is in
 // runtime_wails.go; tests use a recording fake. Emit must not block for
 // long: it runs on a turn's goroutine.

@@ -40,3 +40,45 @@ func modelUnreachable(baseURL string) string {
 	c.Close()
 	return ""
 }
+
+// modelNoticeLocked is the model banner (key NoticeKeyModel) for the model
+// in use: a warning when it is not usable (modelErr) or nothing answers at
+// its local address (modelUnreachable), else the keyed notice with no
+// message that removes the banner. a.mu must be held.
+func (a *App) modelNoticeLocked() Notice {
+	n := Notice{Level: NoticeWarn, Key: NoticeKeyModel}
+	if a.modelErr != nil {
+		n.Message = a.modelErr.Error()
+	} else {
+		n.Message = modelUnreachable(a.modelBaseURL)
+	}
+	if n.Message == "" {
+		n.Level = NoticeInfo
+	}
+	return n
+}
+
+// reapplyModelLocked applies the model settings again and, when the model
+// banner changed (a new problem, or the problem is gone), sends the keyed
+// notice that replaces or removes it, and updates Info's notices to match.
+// Emit does not block, so it is sent under a.mu. a.mu must be held.
+func (a *App) reapplyModelLocked() {
+	a.applyModelLocked()
+	n := a.modelNoticeLocked()
+	if n == a.modelShown {
+		return
+	}
+	a.modelShown = n
+	kept := a.notices[:0]
+	for _, o := range a.notices {
+		if o.Key != NoticeKeyModel {
+			kept = append(kept, o)
+		}
+	}
+	a.notices = kept
+	if n.Message != "" {
+		a.notices = append(a.notices, n)
+	}
+	a.log.Info("notice", "level", n.Level, "message", n.Message, "key", n.Key)
+	a.emit.Emit(EventNotice, n)
+}

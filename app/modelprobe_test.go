@@ -30,3 +30,67 @@ func TestModelUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// A model banner raised at start goes when Settings saves a model server
+// that answers, and a save that changes nothing sends nothing.
+func TestModelNoticeGoesWhenSettingsFixIt(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	e := newTestEnv(t, envOpts{cfg: config{BaseURL: dead}})
+	modelNotices := func() (n []Notice) {
+		info, err := e.app.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range info.Notices {
+			if o.Key == NoticeKeyModel {
+				n = append(n, o)
+			}
+		}
+		return n
+	}
+	if got := modelNotices(); len(got) != 1 || got[0].Level != NoticeWarn || !strings.Contains(got[0].Message, dead) {
+		t.Fatalf("start notices keyed %q = %+v; want one warning naming %s", NoticeKeyModel, got, dead)
+	}
+	sent := func() (n []Notice) { // the model notices sent to the UI
+		for _, p := range e.rec.all(EventNotice) {
+			if p.(Notice).Key == NoticeKeyModel {
+				n = append(n, p.(Notice))
+			}
+		}
+		return n
+	}
+	v, err := e.app.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := v.Settings
+	s.ApprovalMode = "bypass" // the model stays broken: no banner is sent again
+	if _, err := e.app.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := sent(); len(got) != 0 {
+		t.Errorf("notices after a save that left the model as it was = %+v; want none", got)
+	}
+	s.OpenAI.BaseURL = e.model.URL
+	if _, err := e.app.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := sent(); len(got) != 1 || got[0] != (Notice{Level: NoticeInfo, Key: NoticeKeyModel}) {
+		t.Errorf("notices after saving a model that answers = %+v; want only the removal of the model banner", got)
+	}
+	if got := modelNotices(); len(got) != 0 {
+		t.Errorf("Info notices keyed %q after the fix = %+v; want none", NoticeKeyModel, got)
+	}
+	s.OpenAI.BaseURL = dead // broken again: the banner comes back
+	if _, err := e.app.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := sent(); len(got) != 2 || got[1].Key != NoticeKeyModel || !strings.Contains(got[1].Message, dead) {
+		t.Errorf("notices after saving the dead server again = %+v; want a model warning naming %s", got, dead)
+	}
+}

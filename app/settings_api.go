@@ -95,7 +95,7 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
 	serversChanged := s.ServersPath != a.settings.ServersPath
 	a.settings = s
-	a.applyModelLocked()
+	a.reapplyModelLocked()
 	if serversChanged {
 		a.reapplyServersLocked(false)
 		a.rewatchServersLocked()
@@ -125,7 +125,7 @@ func (a *App) SetAPIKey(provider, key string) (SettingsView, error) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.applyModelLocked()
+	a.reapplyModelLocked()
 	return a.viewLocked(), nil
 }
 
@@ -139,7 +139,7 @@ func (a *App) DeleteAPIKey(provider string) (SettingsView, error) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.applyModelLocked()
+	a.reapplyModelLocked()
 	return a.viewLocked(), nil
 }
 

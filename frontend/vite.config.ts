@@ -21,6 +21,7 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     include: ["src/**/*.test.ts"],
+    css: { include: [/app\.css/] }, // Notices.test.ts reads the shipped stylesheet (?raw)
   },
   resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
 });

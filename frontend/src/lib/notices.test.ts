@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, MAX_NOTICES, type ShownNotice } from "./notices";
+import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, MAX_NOTICES, MAX_VISIBLE, visibleNotices, type ShownNotice } from "./notices";
 
 const t0 = 1_000_000;
 
@@ -55,5 +55,17 @@ describe("notices", () => {
     l = addNotice(l, { level: "info", message: "", key: "servers" }, "app", t0);
     expect(l.map((m) => m.message)).toEqual(["3 tool calls were interrupted"]);
     expect(addNotice(l, { level: "info", message: "", key: "servers" }, "app", t0)).toEqual(l); // nothing to remove
+  });
+
+  it("shows MAX_VISIBLE toasts, errors and newer ones first, in their order, and counts the rest", () => {
+    let l: ShownNotice[] = [];
+    l = addNotice(l, { level: "error", message: "e-old" }, "app", t0);
+    for (let i = 0; i < 3; i++) l = addNotice(l, { level: "info", message: `i${i}` }, "view", t0);
+    l = addNotice(l, { level: "warning", message: "w" }, "app", t0);
+    const v = visibleNotices(l, false);
+    expect(v.shown.map((m) => m.message)).toEqual(["e-old", "i2", "w"]);
+    expect(v.hidden).toBe(l.length - MAX_VISIBLE);
+    expect(visibleNotices(l, true)).toEqual({ shown: l, hidden: 0 });
+    expect(visibleNotices(l.slice(0, MAX_VISIBLE), false).hidden).toBe(0);
   });
 });

@@ -1,6 +1,9 @@
-// Banner notices: what is shown, for how long, and which ones belong to the
-// view that raised them. Pure functions over arrays, so the rules are tested
+// Notices (toasts in a fixed overlay, components/Notices.svelte): what is
+// shown, for how long, which ones are visible and which belong to the view
+// that raised them. Pure functions over arrays, so the rules are tested
 // without a window (notices.test.ts); state.svelte.ts holds the array.
+// The overlay never takes part in the page's layout: a notice coming or
+// going moves nothing (docs/servers.md#notices for keyed notices).
 import type { Notice } from "./types";
 
 /**
@@ -20,8 +23,38 @@ export interface ShownNotice extends Notice {
 /** How long an info notice stays. Warnings and errors stay until dismissed. */
 export const INFO_TTL_MS = 6000;
 
-/** At most this many banners are shown; the oldest go first. */
-export const MAX_NOTICES = 4;
+/** At most this many notices are kept; beyond it the oldest go first. */
+export const MAX_NOTICES = 20;
+
+/** At most this many toasts are visible; the rest are collapsed into "+K more". */
+export const MAX_VISIBLE = 3;
+
+/**
+ * Clock is the time source of the notices: now() in milliseconds since the
+ * epoch, after(ms, fn) runs fn once after ms milliseconds. Tests pass vitest's
+ * fake timers through realClock, or a clock of their own.
+ */
+export interface Clock {
+  now(): number;
+  after(ms: number, fn: () => void): void;
+}
+
+/** realClock reads Date.now and schedules with setTimeout, when called. */
+export const realClock: Clock = { now: () => Date.now(), after: (ms, fn) => void setTimeout(fn, ms) };
+
+const rank: Record<Notice["level"], number> = { error: 2, warning: 1, info: 0 };
+
+/**
+ * visibleNotices splits list into the toasts shown and the number collapsed
+ * into "+K more". Unless all are wanted, at most max are shown: errors before
+ * warnings before info, newer before older, so an error is never hidden
+ * behind info toasts; the shown ones keep the order they came in.
+ */
+export function visibleNotices(list: ShownNotice[], all: boolean, max = MAX_VISIBLE): { shown: ShownNotice[]; hidden: number } {
+  if (all || list.length <= max) return { shown: list, hidden: 0 };
+  const keep = new Set([...list].sort((a, b) => rank[b.level] - rank[a.level] || b.id - a.id).slice(0, max).map((m) => m.id));
+  return { shown: list.filter((m) => keep.has(m.id)), hidden: list.length - max };
+}
 
 let lastId = 0;
 

@@ -2,7 +2,7 @@
 import { api } from "./api";
 import { AppEvent } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
-import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, type NoticeScope, type ShownNotice } from "./notices";
+import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeScope, type ShownNotice } from "./notices";
 import type { ApprovalClosed, AppInfo, ChatInfo, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
@@ -26,6 +26,8 @@ class AppState {
   chatOrder = $state<string[]>([]);
   approvals = $state<PendingApproval[]>([]);
   notices = $state<ShownNotice[]>([]);
+  /** The time source of the notices (info ones expire); tests set their own. */
+  clock: Clock = realClock;
 
   /** The screen shown. Changing it drops the notices of the screen left. */
   get view(): View {
@@ -37,13 +39,15 @@ class AppState {
   }
 
   /**
-   * notify shows a banner. scope "view" (the default: an action on this
+   * notify shows a toast. scope "view" (the default: an action on this
    * screen failed or succeeded) goes when the screen changes; "app" stays
-   * until dismissed. Info banners go by themselves after INFO_TTL_MS.
+   * until dismissed or, keyed, until a notice with its key and no message
+   * removes it (its cause is gone). Info toasts go by themselves after
+   * INFO_TTL_MS.
    */
   notify(level: Notice["level"], message: string, scope: NoticeScope = "view", key?: string) {
-    this.notices = addNotice(this.notices, { level, message, key }, scope, Date.now());
-    if (level === "info" && message) setTimeout(() => (this.notices = expireNotices(this.notices, Date.now())), INFO_TTL_MS + 50);
+    this.notices = addNotice(this.notices, { level, message, key }, scope, this.clock.now());
+    if (level === "info" && message) this.clock.after(INFO_TTL_MS, () => (this.notices = expireNotices(this.notices, this.clock.now())));
   }
 
   dismiss(id: number) {
@@ -129,7 +133,7 @@ export async function start() {
     app.info = await api.info();
     for (const n of app.info.notices ?? []) app.notify(n.level, n.message, "app", n.key);
     if (app.info.runtime_error) app.notify("error", app.info.runtime_error, "app");
-    else if (app.info.model_error) app.notify("warning", app.info.model_error, "app");
+    else if (app.info.model_error) app.notify("warning", app.info.model_error, "app", "model"); // Go's NoticeKeyModel
     app.coworkers = await api.coworkers();
     app.approvals = await api.pendingApprovals();
     if (app.info.start_coworker) await app.openChat(app.info.start_coworker);
