@@ -1,6 +1,6 @@
 // App-wide reactive state (Svelte 5 runes) and the wiring of Go events to it.
 import { api } from "./api";
-import { AppEvent } from "./events";
+import { AppEvent, HarnessEventType } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
 import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeScope, type ShownNotice } from "./notices";
 import type { ApprovalClosed, AppInfo, ChatInfo, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
@@ -26,6 +26,8 @@ class AppState {
   chatOrder = $state<string[]>([]);
   approvals = $state<PendingApproval[]>([]);
   notices = $state<ShownNotice[]>([]);
+  /** Sessions with calls waiting for reconciliation (the Activity badge). */
+  waiting = $state(0);
   /** The time source of the notices (info ones expire); tests set their own. */
   clock: Clock = realClock;
 
@@ -58,6 +60,16 @@ class AppState {
     const c = this.chats[e.session_id];
     if (!c) return;
     c.state = reduce(c.state, e);
+    if (e.type === HarnessEventType.ToolFinished && e.status === "unknown") void this.countWaiting();
+  }
+
+  /** countWaiting refreshes the Activity badge from the journal. */
+  async countWaiting() {
+    try {
+      this.waiting = (await api.needsAttention()).sessions;
+    } catch {
+      // the journal's own banner says why
+    }
   }
 
   async openChat(coworker: string) {
@@ -136,6 +148,7 @@ export async function start() {
     else if (app.info.model_error) app.notify("warning", app.info.model_error, "app", "model"); // Go's NoticeKeyModel
     app.coworkers = await api.coworkers();
     app.approvals = await api.pendingApprovals();
+    void app.countWaiting();
     if (app.info.start_coworker) await app.openChat(app.info.start_coworker);
   } catch (e) {
     app.notify("error", (e as Error).message, "app");
