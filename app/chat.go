@@ -145,9 +145,12 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 			err = fmt.Errorf("internal error in this turn: %v", p)
 		}
 	}()
+	a.mu.Lock()
+	hint := ". Is the model server running at that address? " + startModelAdvice(a.modelBaseURL) + " and start a new chat"
+	a.mu.Unlock()
 	r, err := s.TrySend(a.base, prompt, func(e harness.Event) {
 		if e.Type == harness.EventError && e.Code == harness.CodeModelUnreachable {
-			e.Error += modelHint
+			e.Error += hint
 		}
 		a.emit.Emit(EventHarness, chatEvent(e))
 	})
@@ -189,7 +192,3 @@ func (a *App) PendingApprovals() ([]PendingApproval, error) {
 	return a.prompter.Pending(), nil
 }
 
-// modelHint says what to do about a model server that does not answer
-// (harness.CodeModelUnreachable; the first-run case: no local Ollama), for
-// the chat's error.
-const modelHint = ". Is the model server running at that address? " + startModelAdvice + " and start a new chat"

@@ -6,8 +6,15 @@ import (
 	"time"
 )
 
-// startModelAdvice says what to do when a model server does not answer.
-const startModelAdvice = "Start it (for a local Ollama: ollama serve), or choose another provider and model in Settings"
+// startModelAdvice says what to do when the model server at baseURL does
+// not answer: Ollama's command only for Ollama's port (11434), since any
+// other server has its own way to start.
+func startModelAdvice(baseURL string) string {
+	if u, err := url.Parse(baseURL); err == nil && u.Port() == "11434" {
+		return "Start it (Ollama: ollama serve), or choose another provider and model in Settings"
+	}
+	return "Start the server at that address, or choose another provider and model in Settings"
+}
 
 // modelProbeTimeout bounds the check that something listens at a local
 // model server's address. Loopback answers at once: a listener accepts,
@@ -35,7 +42,7 @@ func modelUnreachable(baseURL string) string {
 	}
 	c, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), modelProbeTimeout)
 	if err != nil {
-		return "No model server answers at " + baseURL + " yet. " + startModelAdvice + "."
+		return "No model server answers at " + baseURL + " yet. " + startModelAdvice(baseURL) + "."
 	}
 	c.Close()
 	return ""

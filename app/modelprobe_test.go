@@ -94,3 +94,13 @@ func TestModelNoticeGoesWhenSettingsFixIt(t *testing.T) {
 		t.Errorf("notices after saving the dead server again = %+v; want a model warning naming %s", got, dead)
 	}
 }
+
+// TestStartModelAdvice: Ollama's command only for Ollama's port.
+func TestStartModelAdvice(t *testing.T) {
+	if got := startModelAdvice("http://127.0.0.1:11434/v1"); !strings.Contains(got, "ollama serve") {
+		t.Errorf("advice for Ollama's port = %q", got)
+	}
+	if got := startModelAdvice("http://127.0.0.1:8080/v1"); strings.Contains(got, "llama") || !strings.Contains(got, "Start the server at that address") {
+		t.Errorf("advice for another server = %q", got)
+	}
+}
