@@ -62,7 +62,7 @@ type Event struct {
 	Data       json.RawMessage `json:"data,omitempty"`
 	Status     string          `json:"status,omitempty"`
 	Error      string          `json:"error,omitempty"`
-	Code       string          `json:"code,omitempty"` // EventError and EventWarning, and a failed EventTurnFinished: one of the Code constants
+	Code       string          `json:"code,omitempty"` // EventError and EventWarning, a failed EventTurnFinished (one of the Code constants), and a refused EventToolFinished (the refusal's error code, e.g. "not_selected")
 	DurationMS int64           `json:"duration_ms,omitempty"`
 	Attempt    int             `json:"attempt,omitempty"`
 

@@ -66,7 +66,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		if err := s.rt.journal.RefuseInvocation(bg, inv, approval); err != nil { // one commit: decision (if any) + refusal
 			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
 		}
-		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: string(StatusRefused), Error: msg})
+		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: string(StatusRefused), Error: msg, Code: code})
 		return reply(code+": "+msg, true) // the provider marks it an error (docs/turns.md)
 	}
 

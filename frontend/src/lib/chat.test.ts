@@ -213,3 +213,14 @@ describe("formatTime", () => {
     expect(formatTime(undefined)).toBe("");
   });
 });
+
+describe("a refused call of a tool the coworker was not given", () => {
+  it("reads for the person, not the model", () => {
+    let s = emptyChat();
+    s = reduce(s, { type: T.ToolProposed, session_id: "s", invocation_id: "i1", call_id: "c1", alias: "device__wipe_disk", tool: "" } as never);
+    s = reduce(s, { type: T.ToolFinished, session_id: "s", invocation_id: "i1", alias: "device__wipe_disk", status: "refused", code: "not_selected",
+      error: 'there is no tool "device__wipe_disk" for this coworker; use only the tools you were given' } as never);
+    const card = s.items.find((it) => it.kind === "tool");
+    expect(card && card.kind === "tool" && card.error).toBe("The model asked for “device__wipe_disk”, a tool this coworker was not given, so it was refused and nothing ran.");
+  });
+});

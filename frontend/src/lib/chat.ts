@@ -112,7 +112,7 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
     case T.ToolFinished:
       return updateCard(s, e.invocation_id, (c) => ({
         ...c, tool: e.tool || c.tool, status: (e.status as ToolStatus) || "failed",
-        result: e.text, error: e.error, durationMs: e.duration_ms,
+        result: e.text, error: e.code === "not_selected" ? notSelected(e.alias || c.tool) : e.error, durationMs: e.duration_ms,
         structured: e.structured, content: e.content, images: e.image_urls,
       }));
     case T.Warning:
@@ -280,6 +280,14 @@ export function formatTime(at: number | undefined, now: number = Date.now()): st
 }
 
 /** Formats a duration in ms as "850 ms" or "2.4 s". */
+/**
+ * The card's words for a call the harness refused because the coworker was
+ * not given that tool: for the person (the model got its own wording).
+ */
+export function notSelected(name: string): string {
+  return `The model asked for “${name}”, a tool this coworker was not given, so it was refused and nothing ran.`;
+}
+
 /**
  * What the Activity table says of a call's time: its duration; for a call
  * recovered as interrupted (its process died, so nothing measured it) the
