@@ -63,8 +63,12 @@ type Event struct {
 	Status     string          `json:"status,omitempty"`
 	Error      string          `json:"error,omitempty"`
 	Code       string          `json:"code,omitempty"` // EventError and EventWarning, a failed EventTurnFinished (one of the Code constants), and a refused EventToolFinished (the refusal's error code, e.g. "not_selected")
-	DurationMS int64           `json:"duration_ms,omitempty"`
-	Attempt    int             `json:"attempt,omitempty"`
+	// Source of an EventApprovalDecided: who decided, as the journal's
+	// approval records it ("policy:user" for a saved "always allow",
+	// "prompt", "grant", "bypass", ...; docs/consent.md).
+	Source     string `json:"source,omitempty"`
+	DurationMS int64  `json:"duration_ms,omitempty"`
+	Attempt    int    `json:"attempt,omitempty"`
 
 	// The result of a succeeded call (EventToolFinished), for a host to
 	// show: its structured value and its blocks in the provider's order

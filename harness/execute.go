@@ -105,7 +105,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	}})
 	approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: call.ID, Tool: rtool.Name,
 		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}
-	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason})
+	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason, Source: out.Source})
 	if !out.Decision.Allows() {
 		if ctx.Err() != nil {
 			t.stop = "the turn was cancelled"

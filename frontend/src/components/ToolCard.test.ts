@@ -19,6 +19,11 @@ function render(card: ToolCardItem): HTMLElement {
 const base: ToolCardItem = { kind: "tool", key: "inv1", callId: "c1", tool: "results.blocks", args: {}, status: "succeeded", progress: [] };
 
 describe("ToolCard", () => {
+  it("labels a call let through by a saved always-allow as such", () => {
+    const el = render({ ...base, decision: "allow_once", decisionSource: "policy:user", decisionReason: "you chose to always allow results.blocks for this coworker" });
+    expect(el.textContent).toContain("Approval: allowed — always for this coworker");
+    expect(el.textContent).not.toContain("allowed once");
+  });
   it("renders each block of the result: text, image, audio, link, embedded resources, structured JSON", () => {
     const el = render({
       ...base, result: "ignored: the blocks are shown", structured: { html: "<b>bold</b>" },

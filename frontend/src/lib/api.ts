@@ -5,7 +5,7 @@ import * as Bindings from "../wailsjs/go/app/App";
 import { EventsOn, BrowserOpenURL } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, CoworkerList, Decision, FoundServerConfig, ImportPlan, Invocation, JournalSession, Outcome,
-  PendingApproval, SessionDetail, SessionPage, Settings, SettingsView, TurnResult, Waiting,
+  PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
 
@@ -51,6 +51,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
       return { sessions: p.sessions ?? [], next: p.next ?? "" };
     },
     needsAttention: () => call<Waiting>(() => b.NeedsAttention()),
+    /** Every saved "always allow" / "always deny" answer (docs/consent.md#saved-answers). */
+    policies: async () => (await call<SavedPolicy[] | null>(() => b.Policies())) ?? [],
+    /** Takes back one saved answer: that tool asks again in new chats. */
+    revokePolicy: (coworker: string, tool: string, digest: string) => call<void>(() => b.RevokePolicy(coworker, tool, digest)),
     sessionDetail: (id: string) => call<SessionDetail>(() => b.SessionDetail(id)),
     reconcile: (invocationId: string, outcome: Outcome) =>
       call<Invocation>(() => b.Reconcile(invocationId, outcome)),

@@ -183,6 +183,19 @@ describe("card text", () => {
     expect(decisionLabel("deny")).toBe("denied");
     expect(decisionLabel("something_new")).toBe("something new");
   });
+  it("says a call let through by a saved always-allow is always allowed, not allowed once", () => {
+    expect(decisionLabel("allow_once", "policy:user")).toBe("allowed — always for this coworker");
+    expect(decisionLabel("deny", "policy:user")).toBe("denied — always for this coworker");
+    expect(decisionLabel("allow_once", "prompt")).toBe("allowed once");
+    expect(decisionLabel("allow_once")).toBe("allowed once");
+    // The live event and the journal both carry the source to the card.
+    const d = run([
+      ev({ type: T.ToolProposed, invocation_id: "inv1", call_id: "c1", tool: "test.echo" }),
+      ev({ type: T.ApprovalDecided, invocation_id: "inv1", tool: "test.echo", status: "allow_once", source: "policy:user", text: "you chose to always allow test.echo for this coworker" }),
+    ]);
+    const card = d.items.find((i) => i.kind === "tool");
+    expect(card && card.kind === "tool" && decisionLabel(card.decision ?? "", card.decisionSource)).toBe("allowed — always for this coworker");
+  });
   it("pretty-prints JSON results only", () => {
     expect(formatResult('{"a":1,"b":[2,3]}')).toBe('{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}');
     expect(formatResult("plain text {not json")).toBe("plain text {not json");

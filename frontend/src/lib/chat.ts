@@ -17,6 +17,8 @@ export interface ToolCardItem extends CardResult {
   status: ToolStatus;
   decision?: string;
   decisionReason?: string;
+  /** Who decided (journal approval source): "policy:user" for a saved "always" answer, "prompt", "grant", ... */
+  decisionSource?: string;
   progress: { text: string; data?: unknown }[];
   error?: string;
   durationMs?: number;
@@ -101,7 +103,7 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
       return updateCard(s, e.invocation_id, (c) => ({ ...c, tool: e.tool || c.tool, status: "awaiting_approval" }));
     case T.ApprovalDecided:
       return updateCard(s, e.invocation_id, (c) => ({
-        ...c, tool: e.tool || c.tool, decision: e.status, decisionReason: e.text,
+        ...c, tool: e.tool || c.tool, decision: e.status, decisionReason: e.text, decisionSource: e.source,
         status: c.status === "awaiting_approval" ? "proposed" : c.status,
       }));
     case T.ToolStarted:
@@ -164,8 +166,8 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
     const k = `${inv.turn_id ?? ""}|${inv.call_id}`;
     invs.set(k, [...(invs.get(k) ?? []), inv]);
   }
-  const decisions = new Map<string, { decision: string; reason: string }>();
-  for (const a of d.approvals ?? []) if (a.invocation_id) decisions.set(a.invocation_id, { decision: a.decision, reason: a.reason });
+  const decisions = new Map<string, { decision: string; reason: string; source: string }>();
+  for (const a of d.approvals ?? []) if (a.invocation_id) decisions.set(a.invocation_id, { decision: a.decision, reason: a.reason, source: a.source });
   const turns = new Map((d.turns ?? []).map((t) => [t.id, t]));
   const msgs = d.messages ?? [];
   const items: Item[] = [];
@@ -224,7 +226,7 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
       const jr = status === "succeeded" && inv?.result && typeof inv.result === "object" ? (inv.result as JournaledResult) : undefined;
       push({
         kind: "tool", key: inv?.id ?? `h:${m.id}:${n}`, callId: tc.id, tool: inv?.tool || names.get(tc.name) || tc.name, args, status,
-        decision: dec?.decision, decisionReason: dec?.reason, progress: [],
+        decision: dec?.decision, decisionReason: dec?.reason, decisionSource: dec?.source, progress: [],
         result: ans && !ans.isError ? ans.text : undefined,
         structured: jr?.structured, content: jr?.content,
         images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
@@ -259,8 +261,19 @@ export function formatArgs(args: unknown): string {
   return JSON.stringify(args, null, 2);
 }
 
-/** A consent decision (docs/consent.md) in words. */
-export function decisionLabel(d: string): string {
+/** Source of a decision made by a saved "always allow" / "always deny" answer (Go: consent.SourceUser). */
+export const SourceUserPolicy = "policy:user";
+
+/**
+ * A consent decision (docs/consent.md) in words. A call let through by a
+ * saved "always allow" is decided allow_once with source "policy:user": it
+ * reads "allowed — always for this coworker", not "allowed once".
+ */
+export function decisionLabel(d: string, source?: string): string {
+  if (source === SourceUserPolicy) {
+    if (d === "allow_once") return "allowed — always for this coworker";
+    if (d === "deny") return "denied — always for this coworker";
+  }
   const words: Record<string, string> = {
     allow_once: "allowed once", allow_session: "allowed for this session",
     allow_always: "always allowed for this coworker", deny: "denied",

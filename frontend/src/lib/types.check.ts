@@ -37,9 +37,10 @@ export const typesMatchGo: [
   Covers<journal.Session, T.JournalSession>,
   Covers<journal.SessionPage, T.SessionPage>,
   Covers<app.Waiting, T.Waiting>,
+  Covers<app.SavedPolicy, T.SavedPolicy>,
   Covers<journal.Invocation, T.Invocation>,
   Covers<journal.Turn, T.JournalTurn>,
   Covers<journal.Approval, T.Approval>,
   Covers<journal.Message, T.JournalMessage>,
   Covers<journal.SessionDetail, T.SessionDetail>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

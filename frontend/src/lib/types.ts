@@ -104,6 +104,8 @@ export interface HarnessEvent {
   status?: string;
   error?: string;
   code?: string; // machine-readable reason of an error, warning or failed turn
+  /** approval.decided: who decided ("policy:user" for a saved "always allow", "prompt", "grant", "bypass", ...). */
+  source?: string;
   duration_ms?: number;
   attempt?: number;
   /** tool.finished of a succeeded call: its structured value (docs/mcp.md#results). */
@@ -294,6 +296,23 @@ export interface SessionPage {
   sessions: JournalSession[] | null;
   /** The `before` of the next page; "" on the last. */
   next: string;
+}
+
+/**
+ * A saved "always allow" / "always deny" answer, as Settings → Permissions
+ * lists it (Go: app.SavedPolicy; docs/consent.md#saved-answers).
+ */
+export interface SavedPolicy {
+  coworker: string;
+  /** Qualified tool name, e.g. "device.battery_status_get". */
+  tool: string;
+  /** "sha256:…" of the tool's descriptor and placement: a changed tool finds no policy. */
+  descriptor_digest: string;
+  policy: "allow" | "deny";
+  created_at: string;
+  updated_at: string;
+  /** Set when the harness ignores the row (outside the journal's hash chain): why. */
+  ignored?: string;
 }
 
 /** What "Needs attention" counts (Go: app.Waiting). */

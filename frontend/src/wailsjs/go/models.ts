@@ -338,6 +338,50 @@ export namespace app {
 	    }
 	}
 	
+	export class SavedPolicy {
+	    coworker: string;
+	    tool: string;
+	    descriptor_digest: string;
+	    policy: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    updated_at: any;
+	    ignored?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SavedPolicy(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.coworker = source["coworker"];
+	        this.tool = source["tool"];
+	        this.descriptor_digest = source["descriptor_digest"];
+	        this.policy = source["policy"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	        this.ignored = source["ignored"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ServerInput {
 	    id: string;
 	    description: string;

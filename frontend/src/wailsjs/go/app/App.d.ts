@@ -33,6 +33,8 @@ export function OpenChat(arg1:string):Promise<app.ChatInfo>;
 
 export function PendingApprovals():Promise<Array<app.PendingApproval>>;
 
+export function Policies():Promise<Array<app.SavedPolicy>>;
+
 export function PreviewImport(arg1:string):Promise<mcp.ImportPlan>;
 
 export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
@@ -40,6 +42,8 @@ export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
 export function RespondApproval(arg1:string,arg2:string):Promise<void>;
 
 export function ResumeChat(arg1:string):Promise<app.ChatInfo>;
+
+export function RevokePolicy(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function SaveSettings(arg1:app.Settings):Promise<app.SettingsView>;
 

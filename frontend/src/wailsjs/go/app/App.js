@@ -58,6 +58,10 @@ export function PendingApprovals() {
   return window['go']['app']['App']['PendingApprovals']();
 }
 
+export function Policies() {
+  return window['go']['app']['App']['Policies']();
+}
+
 export function PreviewImport(arg1) {
   return window['go']['app']['App']['PreviewImport'](arg1);
 }
@@ -72,6 +76,10 @@ export function RespondApproval(arg1, arg2) {
 
 export function ResumeChat(arg1) {
   return window['go']['app']['App']['ResumeChat'](arg1);
+}
+
+export function RevokePolicy(arg1, arg2, arg3) {
+  return window['go']['app']['App']['RevokePolicy'](arg1, arg2, arg3);
 }
 
 export function SaveSettings(arg1) {

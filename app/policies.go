@@ -1,0 +1,64 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/openworker/desktop/harness/journal"
+)
+
+// SavedPolicy is one saved answer as Settings → Permissions lists it
+// (docs/consent.md#saved-answers): a journal.UserPolicyRow and, when the
+// harness does not honour the row (it is outside the journal's hash chain),
+// why.
+type SavedPolicy struct {
+	journal.UserPolicyRow
+	Ignored string `json:"ignored,omitempty"`
+}
+
+// Policies lists the saved "always allow" and "always deny" answers of
+// every coworker, ordered by coworker and tool. Answers taken back (saved
+// as "ask" by RevokePolicy or `openworker journal revoke`) are left out.
+func (a *App) Policies() ([]SavedPolicy, error) {
+	j, err := a.openJournal()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := j.UserPolicies(a.base, "")
+	if err != nil {
+		return nil, j.Explain(err)
+	}
+	out := make([]SavedPolicy, 0, len(rows))
+	for _, r := range rows {
+		if r.Policy == journal.PolicyAsk {
+			continue
+		}
+		p := SavedPolicy{UserPolicyRow: r}
+		// The lookup consent makes: a row outside the hash chain is ignored.
+		if _, _, err := j.UserPolicy(a.base, r.Coworker, r.Tool, r.DescriptorDigest); err != nil {
+			p.Ignored = err.Error()
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// RevokePolicy takes back the saved answer for a coworker's tool with that
+// descriptor digest (a row of Policies): the next call asks again. The row
+// is saved as "ask" rather than deleted, so the journal's hash chain keeps
+// the history. It is an error when no such answer is saved.
+func (a *App) RevokePolicy(coworker, tool, digest string) error {
+	j, err := a.openJournal()
+	if err != nil {
+		return err
+	}
+	rows, err := j.UserPolicies(a.base, coworker)
+	if err != nil {
+		return j.Explain(err)
+	}
+	for _, r := range rows {
+		if r.Tool == tool && r.DescriptorDigest == digest && r.Policy != journal.PolicyAsk {
+			return j.Explain(j.SaveUserPolicy(a.base, coworker, tool, digest, journal.PolicyAsk))
+		}
+	}
+	return fmt.Errorf("no saved answer for %s of coworker %q; reload Settings to see the current list", tool, coworker)
+}
