@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, tick, unmount } from "svelte";
-import type { SettingsView } from "../lib/types";
+import type { SavedPolicy, SettingsView } from "../lib/types";
 
 // The Go side, as the bound methods answer (api.ts wraps them).
 const view = (): SettingsView => ({
@@ -15,7 +15,12 @@ const view = (): SettingsView => ({
 });
 const fake = vi.hoisted(() => ({
   getSettings: vi.fn(), saveSettings: vi.fn(), setServerInput: vi.fn(), setApiKey: vi.fn(), info: vi.fn(),
+  policies: vi.fn(), revokePolicy: vi.fn(),
 }));
+const saved = (): SavedPolicy => ({
+  coworker: "device-assistant", tool: "device.battery_status_get", descriptor_digest: "sha256:0123456789abcdef0123456789abcdef",
+  policy: "allow", created_at: "2026-12-01T14:05:00Z", updated_at: "2026-12-01T14:05:00Z",
+});
 vi.mock("../lib/api", () => ({ api: fake }));
 
 const { default: Settings } = await import("./Settings.svelte");
@@ -26,7 +31,9 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-async function render(): Promise<HTMLElement> {
+async function render(policies: SavedPolicy[] = []): Promise<HTMLElement> {
+  fake.policies.mockResolvedValue(policies);
+  fake.revokePolicy.mockResolvedValue(undefined);
   fake.getSettings.mockResolvedValue(view());
   fake.saveSettings.mockResolvedValue(view());
   fake.setServerInput.mockResolvedValue(view());
@@ -92,5 +99,62 @@ describe("Settings", () => {
     expect(e.defaultPrevented).toBe(false);
     root.querySelector("form")!.requestSubmit();
     await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1), { timeout: 30_000 });
+  });
+
+  it("lists the saved always-allow answers and revokes one", async () => {
+    const root = await render([saved()]);
+    await vi.waitFor(() => expect(root.querySelector("table.policies")).not.toBeNull());
+    const row = root.querySelector("table.policies tbody tr")!;
+    const text = row.textContent ?? "";
+    expect(text).toContain("device-assistant");
+    expect(text).toContain("device.battery_status_get");
+    expect(text).toContain("always allow");
+    expect(text).toContain("0123456789ab");
+    expect(text).not.toContain("sha256:");
+    fake.policies.mockResolvedValue([]); // what the journal lists after the revoke
+    row.querySelector<HTMLButtonElement>("button")!.click();
+    await vi.waitFor(() => expect(root.querySelector(".permissions .empty")).not.toBeNull());
+    expect(fake.revokePolicy).toHaveBeenCalledWith("device-assistant", "device.battery_status_get", "sha256:0123456789abcdef0123456789abcdef");
+    expect(root.querySelector("table.policies")).toBeNull();
+  });
+
+  it("says when there are no saved answers", async () => {
+    const root = await render();
+    await vi.waitFor(() => expect(root.querySelector(".permissions .empty")?.textContent).toContain("No saved answers"));
+  });
+
+  it("asks before switching to Bypass; Keep asking leaves ask, Use Bypass saves bypass", async () => {
+    const root = await render();
+    const select = root.querySelector("select")!;
+    const choose = (v: string) => {
+      select.value = v;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      flushSync();
+    };
+    const dialog = () => root.querySelector('[role="alertdialog"]');
+    const button = (label: string) => [...root.querySelectorAll("button")].find((b) => b.textContent === label)!;
+    const save = async () => {
+      root.querySelector("form")!.requestSubmit();
+      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalled());
+      return fake.saveSettings.mock.calls.at(-1)![0].approval_mode;
+    };
+
+    choose("bypass");
+    expect(dialog()?.textContent).toContain("Tools run without asking you");
+    expect(dialog()?.textContent).toContain("every call is still journaled");
+    expect(select.value).toBe("ask"); // nothing chosen yet
+    button("Keep asking").click();
+    flushSync();
+    expect(dialog()).toBeNull();
+    expect(select.value).toBe("ask");
+    expect(await save()).toBe("ask");
+
+    choose("bypass");
+    button("Use Bypass").click();
+    flushSync();
+    expect(dialog()).toBeNull();
+    expect(select.value).toBe("bypass");
+    fake.saveSettings.mockClear();
+    expect(await save()).toBe("bypass");
   });
 });
