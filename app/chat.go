@@ -191,4 +191,3 @@ func (a *App) RespondApproval(id, decision string) error {
 func (a *App) PendingApprovals() ([]PendingApproval, error) {
 	return a.prompter.Pending(), nil
 }
-
