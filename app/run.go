@@ -103,6 +103,12 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			ui.setContext(wctx)
 			a.startup()
 		},
+		// Closing with a call waiting for an answer or a turn running asks
+		// first (closeQuestion); true keeps the window open.
+		OnBeforeClose: func(context.Context) bool {
+			q := a.closeQuestion()
+			return q != "" && !ui.confirmQuit(q)
+		},
 		OnShutdown: func(context.Context) { a.shutdown() },
 		Bind:       []any{a},
 		// One instance per config folder: a second start shows the first

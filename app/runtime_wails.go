@@ -61,3 +61,17 @@ func (w *wailsUI) show() {
 		wruntime.Show(ctx)
 	}
 }
+
+// confirmQuit asks question in a native dialog and reports whether the
+// person chose to quit. Wails gives Linux's GTK dialog Yes and No, other
+// systems the named buttons; anything else (an error, the dialog closed)
+// keeps the window open.
+func (w *wailsUI) confirmQuit(question string) bool {
+	ctx := w.context()
+	if ctx == nil {
+		return true
+	}
+	res, err := wruntime.MessageDialog(ctx, wruntime.MessageDialogOptions{Type: wruntime.QuestionDialog, Title: "Quit OpenWorker?",
+		Message: question, Buttons: []string{"Quit", "Keep open"}, DefaultButton: "Keep open", CancelButton: "Keep open"})
+	return err == nil && (res == "Quit" || res == "Yes")
+}

@@ -1,0 +1,33 @@
+package app
+
+import "fmt"
+
+// closeQuestion is what the window asks before it closes (Wails'
+// OnBeforeClose, run.go): "" when closing loses nothing; else a question
+// naming the tool calls waiting for the person's answer (closing denies
+// them) and the turns still running (closing cancels them; a write call
+// in flight may end "unknown", docs/journal.md).
+func (a *App) closeQuestion() string {
+	waiting := len(a.prompter.Pending())
+	running := 0
+	a.mu.Lock()
+	rt := a.rt
+	a.mu.Unlock()
+	if rt != nil {
+		for _, s := range rt.Sessions() {
+			if s.Running() {
+				running++
+			}
+		}
+	}
+	switch {
+	case waiting > 0 && running > 0:
+		return fmt.Sprintf("%s your answer and %s still running. Quitting denies the calls and stops the chats. Quit anyway?",
+			plural(waiting, "tool call waits for", "tool calls wait for"), plural(running, "chat is", "chats are"))
+	case waiting > 0:
+		return fmt.Sprintf("%s your answer. Quitting denies it and stops its chat. Quit anyway?", plural(waiting, "tool call waits for", "tool calls wait for"))
+	case running > 0:
+		return fmt.Sprintf("%s still running. Quitting stops it; a call in progress may end with an unknown outcome. Quit anyway?", plural(running, "chat is", "chats are"))
+	}
+	return ""
+}
