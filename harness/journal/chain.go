@@ -162,18 +162,51 @@ func (j *Journal) appendChain(ctx context.Context, tx *sql.Tx, links ...link) er
 }
 
 func keyOf(table string) string {
+	key, ok := chainedKey(table)
+	if !ok {
+		panic("journal: table not chained: " + table)
+	}
+	return key
+}
+
+// chainedKey is the key column of a chained table; false for any other
+// name (a chain entry written outside the journal may name anything).
+func chainedKey(table string) (string, bool) {
 	for _, t := range chainedTables {
 		if t.name == table {
-			return t.key
+			return t.key, true
 		}
 	}
-	panic("journal: table not chained: " + table)
+	return "", false
 }
 
 // chainEntry is one row of table chain.
 type chainEntry struct {
 	seq                           int64
 	kind, ref, digest, prev, hash string
+}
+
+// sqlChainEntries selects chain entries as scanEntry reads them.
+const sqlChainEntries = `SELECT seq, kind, ref, payload_digest, prev_hash, hash FROM chain`
+
+func scanEntry(rows *sql.Rows) (chainEntry, error) {
+	var e chainEntry
+	err := rows.Scan(&e.seq, &e.kind, &e.ref, &e.digest, &e.prev, &e.hash)
+	return e, err
+}
+
+// linkReason says why e does not link to the entry before it, whose seq
+// is want-1 and whose hash is prev: a Reason constant, "" when it links.
+func linkReason(e chainEntry, want int64, prev string) string {
+	switch {
+	case e.seq != want:
+		return ReasonLinkMissing
+	case e.prev != prev:
+		return ReasonPrevMismatch
+	case linkHash(e.prev, e.digest) != e.hash:
+		return ReasonHashMismatch
+	}
+	return ""
 }
 
 // rowDigests reads rows (a SELECT * of table) and returns, for each row's

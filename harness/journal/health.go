@@ -196,15 +196,14 @@ func breakLines(bs []Break) []string {
 // to the one before, its hash recomputes, and the newest entry of each row
 // matches the row now (or the row was deleted).
 func verifyTail(ctx context.Context, conn *sql.Conn, n int) ([]Break, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT seq, kind, ref, payload_digest, prev_hash, hash FROM chain
-		WHERE seq >= (SELECT coalesce(max(seq), 0) FROM chain) - ? ORDER BY seq`, n)
+	rows, err := conn.QueryContext(ctx, sqlChainEntries+` WHERE seq >= (SELECT coalesce(max(seq), 0) FROM chain) - ? ORDER BY seq`, n)
 	if err != nil {
 		return nil, err
 	}
 	var entries []chainEntry
 	for rows.Next() {
-		var e chainEntry
-		if err := rows.Scan(&e.seq, &e.kind, &e.ref, &e.digest, &e.prev, &e.hash); err != nil {
+		e, err := scanEntry(rows)
+		if err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -214,21 +213,22 @@ func verifyTail(ctx context.Context, conn *sql.Conn, n int) ([]Break, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	var breaks []Break
 	latest := map[string]int64{}
 	for _, e := range entries {
 		latest[chainKey(e.kind, e.ref)] = e.seq
 	}
+	var breaks []Break
 	for i, e := range entries {
-		br := Break{Seq: e.seq, Table: e.kind, RowID: e.ref}
-		switch {
-		case i > 0 && e.seq != entries[i-1].seq+1:
-			br.Reason = ReasonLinkMissing
-		case i > 0 && e.prev != entries[i-1].hash, i == 0 && e.seq == 1 && e.prev != genesisHash:
-			br.Reason = ReasonPrevMismatch
-		case linkHash(e.prev, e.digest) != e.hash:
-			br.Reason = ReasonHashMismatch
-		case latest[chainKey(e.kind, e.ref)] == e.seq:
+		// The first entry read links to one older than the tail, which is
+		// Verify's to check, unless it is the first of all.
+		want, prev := e.seq, e.prev
+		if i > 0 {
+			want, prev = entries[i-1].seq+1, entries[i-1].hash
+		} else if e.seq == 1 {
+			prev = genesisHash
+		}
+		br := Break{Seq: e.seq, Table: e.kind, RowID: e.ref, Reason: linkReason(e, want, prev)}
+		if br.Reason == "" && latest[chainKey(e.kind, e.ref)] == e.seq {
 			d, ok, err := rowDigest(ctx, conn, e.kind, e.ref)
 			if err != nil {
 				return nil, err
@@ -274,10 +274,11 @@ func (j *Journal) checkUnchanged(ctx context.Context, tx *sql.Tx, table, ref str
 
 // rowDigest is the payload digest of one row as it is now.
 func rowDigest(ctx context.Context, conn querier, table, ref string) (string, bool, error) {
-	if !isChained(table) {
+	key, ok := chainedKey(table)
+	if !ok {
 		return "", false, fmt.Errorf("chain entry names table %q, which is not chained", table)
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT * FROM `+table+` WHERE `+keyOf(table)+` = ?`, ref)
+	rows, err := conn.QueryContext(ctx, `SELECT * FROM `+table+` WHERE `+key+` = ?`, ref)
 	if err != nil {
 		return "", false, err
 	}
@@ -287,15 +288,6 @@ func rowDigest(ctx context.Context, conn querier, table, ref string) (string, bo
 	}
 	d, ok := ds[ref]
 	return d, ok, nil
-}
-
-func isChained(table string) bool {
-	for _, t := range chainedTables {
-		if t.name == table {
-			return true
-		}
-	}
-	return false
 }
 
 // pragmaCheck runs PRAGMA name(100) (quick_check or integrity_check) on

@@ -197,17 +197,14 @@ func open(abs string, opts *Options) (*Journal, error) {
 	if j.Health().OK() && !j.keepReserve() {
 		j.full.Store(true) // no room even for the reserve: new work waits for space
 	}
-	if some, err := j.anyDeadOwned(ctx); err == nil && some {
-		if err := j.quickCheckBeforeWriting(ctx); err != nil {
-			return fail(err)
-		}
-	}
 	if j.Health().OK() {
+		// A reading open's quick_check runs before recovery's write, if
+		// there is one (commit).
 		if j.recovered, j.turns, err = j.recover(ctx); err != nil {
 			switch {
 			case isCorrupt(err):
 				j.degrade(ProblemDamaged, []string{err.Error()})
-			case errors.Is(err, ErrDegraded): // a row to recover was changed outside the journal
+			case errors.Is(err, ErrDegraded): // the quick_check, or a row to recover changed outside the journal
 			case isBusy(err):
 				// Another process holds the write lock: recovery waits
 				// for the next Open (or Recover), so reads go on.

@@ -120,31 +120,21 @@ func (j *Journal) Verify(ctx context.Context) (VerifyReport, error) {
 // that does not link to the one before. It returns the number of entries
 // and the hash of the last one (genesis for none).
 func checkLinks(ctx context.Context, conn *sql.Conn, b *breaks) (entries int64, head string, err error) {
-	rows, err := conn.QueryContext(ctx, `SELECT seq, kind, ref, payload_digest, prev_hash, hash FROM chain ORDER BY seq`)
+	rows, err := conn.QueryContext(ctx, sqlChainEntries+` ORDER BY seq`)
 	if err != nil {
 		return 0, "", fmt.Errorf("journal: verify: read chain: %w", err)
 	}
 	defer rows.Close()
 	prev, want := genesisHash, int64(1)
-	var seq int64
-	var kind, ref, digest, prevHash, hash string
 	for rows.Next() {
-		if err := rows.Scan(&seq, &kind, &ref, &digest, &prevHash, &hash); err != nil {
+		e, err := scanEntry(rows)
+		if err != nil {
 			return 0, "", fmt.Errorf("journal: verify: read chain: %w", err)
 		}
-		reason := ""
-		switch {
-		case seq != want:
-			reason = ReasonLinkMissing
-		case prevHash != prev:
-			reason = ReasonPrevMismatch
-		case linkHash(prevHash, digest) != hash:
-			reason = ReasonHashMismatch
+		if reason := linkReason(e, want, prev); reason != "" {
+			b.link(Break{Seq: e.seq, Table: e.kind, RowID: e.ref, Reason: reason})
 		}
-		if reason != "" {
-			b.link(Break{Seq: seq, Table: kind, RowID: ref, Reason: reason})
-		}
-		prev, want = hash, seq+1
+		prev, want = e.hash, e.seq+1
 		entries++
 	}
 	if err := rows.Err(); err != nil {

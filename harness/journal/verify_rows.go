@@ -83,7 +83,7 @@ func checkRows(ctx context.Context, conn *sql.Conn, b *breaks) (rows int64, err 
 				return rows, err
 			}
 			opened[kind] = true
-			if isChained(kind) {
+			if _, ok := chainedKey(kind); ok {
 				if t, err = openTable(ctx, conn, kind, b); err != nil {
 					return rows, err
 				}
