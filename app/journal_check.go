@@ -70,22 +70,3 @@ func (a *App) checkJournal() {
 		a.log.Info("journal verified", "entries", rep.Entries, "rows", rep.Rows)
 	}
 }
-
-// setNotice shows n (or, keyed without a message, removes the banner of
-// its key), both in the notices Info returns and as an event.
-func (a *App) setNotice(n Notice) {
-	a.mu.Lock()
-	kept := a.notices[:0]
-	for _, o := range a.notices {
-		if n.Key == "" || o.Key != n.Key {
-			kept = append(kept, o)
-		}
-	}
-	a.notices = kept
-	if n.Message != "" {
-		a.notices = append(a.notices, n)
-	}
-	a.mu.Unlock()
-	a.log.Info("notice", "level", n.Level, "message", n.Message, "key", n.Key)
-	a.emit.Emit(EventNotice, n)
-}

@@ -67,8 +67,8 @@ func (a *App) modelNoticeLocked() Notice {
 
 // reapplyModelLocked applies the model settings again and, when the model
 // banner changed (a new problem, or the problem is gone), sends the keyed
-// notice that replaces or removes it, and updates Info's notices to match.
-// Emit does not block, so it is sent under a.mu. a.mu must be held.
+// notice that replaces or removes it, and updates Info's notices to match
+// (setNoticeLocked). a.mu must be held.
 func (a *App) reapplyModelLocked() {
 	a.applyModelLocked()
 	n := a.modelNoticeLocked()
@@ -76,16 +76,5 @@ func (a *App) reapplyModelLocked() {
 		return
 	}
 	a.modelShown = n
-	kept := a.notices[:0]
-	for _, o := range a.notices {
-		if o.Key != NoticeKeyModel {
-			kept = append(kept, o)
-		}
-	}
-	a.notices = kept
-	if n.Message != "" {
-		a.notices = append(a.notices, n)
-	}
-	a.log.Info("notice", "level", n.Level, "message", n.Message, "key", n.Key)
-	a.emit.Emit(EventNotice, n)
+	a.setNoticeLocked(n)
 }
