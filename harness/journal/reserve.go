@@ -63,10 +63,14 @@ func (j *Journal) keepReserve() bool {
 	return true
 }
 
-// fullError names the file and what to do.
-func (j *Journal) fullError(err error) error {
-	return fmt.Errorf("journal: %w on %s: free some space on that disk, then try again; nothing new is recorded until then: %w",
-		ErrDiskFull, j.path, err)
+// fullError names the file and what to do; cause is SQLite's error, nil
+// for new work refused while the journal is full.
+func (j *Journal) fullError(cause error) error {
+	err := fmt.Errorf("journal: %w on %s: free some space on that disk, then try again; nothing new is recorded until then", ErrDiskFull, j.path)
+	if cause != nil {
+		err = fmt.Errorf("%w: %w", err, cause)
+	}
+	return err
 }
 
 // refuseWhileFull is the check before new work: nil unless the journal
@@ -79,7 +83,7 @@ func (j *Journal) refuseWhileFull() error {
 		j.full.Store(false) // space was freed
 		return nil
 	}
-	return fmt.Errorf("journal: %w on %s: free some space on that disk, then try again; nothing new is recorded until then", ErrDiskFull, j.path)
+	return j.fullError(nil)
 }
 
 // giveUpReserve removes the reserve so that a terminal write can use its
