@@ -48,12 +48,11 @@ func (j *Journal) holders() []string {
 		if !ok || (j.owner != nil && tok == j.owner.token) || !ownerAlive(j.path, tok) {
 			continue
 		}
-		who, err := os.ReadFile(filepath.Join(dir, tok+".who"))
-		if err != nil {
-			out = append(out, "an OpenWorker process")
-			continue
+		who := whoOf(j.path, tok)
+		if who == "" {
+			who = "an OpenWorker process"
 		}
-		out = append(out, strings.TrimSpace(string(who)))
+		out = append(out, who)
 	}
 	return out
 }

@@ -33,6 +33,19 @@ func ownersDir(dbPath string) string { return dbPath + ".owners" }
 // whoPath is the .who file beside a lease file: which process holds it.
 func whoPath(leasePath string) string { return strings.TrimSuffix(leasePath, ".lock") + ".who" }
 
+// whoOf is what the .who file of lease token says ("pid 1234 (openworker
+// run)"); "" when there is none.
+func whoOf(dbPath, token string) string {
+	if token == "" || strings.ContainsAny(token, `/\.`) {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(ownersDir(dbPath), token+".who"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
 // acquireLease creates and locks a new lease file, and removes lease files
 // left by dead processes.
 func acquireLease(dbPath string) (*lease, error) {
@@ -129,7 +142,7 @@ func sweepLeases(dir, self string) {
 		dead := lockFile(f, false) == nil
 		f.Close() // Windows cannot remove an open file
 		if dead {
-			os.Remove(p) // its .who stays for recovery to name the process (whoGone removes it later)
+			os.Remove(p) // its .who stays for recovery to name the process (removed above after whoKeep)
 		}
 	}
 }
@@ -236,12 +249,7 @@ type ownedRow struct{ id, owner string }
 // turn recovered from the dead owner: naming the process when its lease
 // left a .who (RecoveredReason and RecoveredTurnReason when not).
 func (j *Journal) recoveredReasons(owner string) (call, turn string) {
-	who := ""
-	if owner != "" && !strings.ContainsAny(owner, `/\.`) {
-		if b, err := os.ReadFile(filepath.Join(ownersDir(j.path), owner+".who")); err == nil {
-			who = strings.TrimSpace(string(b))
-		}
-	}
+	who := whoOf(j.path, owner)
 	if who == "" {
 		return RecoveredReason, RecoveredTurnReason
 	}
