@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,14 +60,7 @@ func TestRowOutsideTheChainFoundInTheBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	raw, err := sql.Open("sqlite3", "file:"+db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := raw.Exec(`INSERT INTO warnings(session_id, code, message, created_at) VALUES ('ses_1', 'forged', 'written by hand', '2026-01-01T00:00:00.000000000Z')`); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
+	journaltest.Edit(t, db, `INSERT INTO warnings(session_id, code, message, created_at) VALUES ('ses_1', 'forged', 'written by hand', '2026-01-01T00:00:00.000000000Z')`)
 	e := newTestEnv(t, envOpts{cfg: config{DBPath: db}})
 	n := e.rec.waitFor(t, EventNotice, func(p any) bool { return p.(Notice).Key == NoticeKeyJournal }).(Notice)
 	if n.Level != NoticeError || !strings.Contains(n.Message, "does not match its hash chain") || !strings.Contains(n.Message, "warnings row") {

@@ -3,7 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,11 +76,7 @@ func TestRunJournalRefusalExits1(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	raw, _ := sql.Open("sqlite3", "file:"+db)
-	if _, err := raw.Exec(`CREATE TRIGGER refuse BEFORE INSERT ON sessions BEGIN SELECT RAISE(FAIL, 'no room for this session'); END`); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
+	journaltest.Edit(t, db, `CREATE TRIGGER refuse BEFORE INSERT ON sessions BEGIN SELECT RAISE(FAIL, 'no room for this session'); END`)
 	dir := t.TempDir()
 	cw := filepath.Join(dir, "quiet", "coworker")
 	os.MkdirAll(cw, 0o755)
@@ -97,29 +92,14 @@ func TestRunJournalRefusalExits1(t *testing.T) {
 // inside its cell stops only its own session's export, which is named;
 // the other session is saved; show --json names the session too.
 func TestExportSkipsADamagedValue(t *testing.T) {
-	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "journal.db")
 	j, err := journal.Open(db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"ses_a", "ses_b"} {
-		if err := j.CreateSession(ctx, journal.Session{ID: id, Coworker: "helper", Identity: "sha256:id"}); err != nil {
-			t.Fatal(err)
-		}
-		if err := j.StartTurn(ctx, journal.Turn{ID: id + "-t1", SessionID: id, Prompt: "hi"}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := j.AppendMessage(ctx, journal.Message{SessionID: id, TurnID: id + "-t1", Role: "user", Content: []byte(`"hi"`)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	journaltest.Chats(t, j, "hi", "ses_a", "ses_b")
 	j.Close()
-	raw, _ := sql.Open("sqlite3", "file:"+db)
-	if _, err := raw.Exec(`UPDATE messages SET content = ? WHERE session_id = 'ses_a'`, "{\"text\": \"h\x00"); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
+	journaltest.Edit(t, db, `UPDATE messages SET content = ? WHERE session_id = 'ses_a'`, "{\"text\": \"h\x00")
 	to := filepath.Join(t.TempDir(), "saved.jsonl")
 	code, _, stderr := runCLISplit(t, "journal", "export", "--db", db, "--to", to)
 	saved, _ := os.ReadFile(to)
@@ -148,11 +128,7 @@ func TestVerifyListsEveryBreak(t *testing.T) {
 		}
 	}
 	j.Close()
-	raw, _ := sql.Open("sqlite3", "file:"+db)
-	if _, err := raw.Exec(`UPDATE sessions SET coworker = 'someone else'`); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
+	journaltest.Edit(t, db, `UPDATE sessions SET coworker = 'someone else'`)
 	code, out, _ := runCLISplit(t, "journal", "verify", "--db", db)
 	if code != 1 || !strings.Contains(out, "BROKEN: first broken link: chain entry 1 (sessions row ses_a)") ||
 		!strings.Contains(out, "\n  chain entry 2 (sessions row ses_b): row changed after it was written") {

@@ -28,15 +28,7 @@ func Damaged(t testing.TB, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.CreateSession(ctx, journal.Session{ID: "ses_ok", Coworker: "helper", Identity: "sha256:id"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.StartTurn(ctx, journal.Turn{ID: "turn_ok", SessionID: "ses_ok", Prompt: "still readable"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := j.AppendMessage(ctx, journal.Message{SessionID: "ses_ok", TurnID: "turn_ok", Role: "user", Content: []byte(`"still readable"`)}); err != nil {
-		t.Fatal(err)
-	}
+	Chats(t, j, "still readable", "ses_ok")
 	if err := j.CreateSession(ctx, journal.Session{ID: "ses_1", Coworker: "helper", Identity: "sha256:id"}); err != nil {
 		t.Fatal(err)
 	}
