@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import Markdown from "./Markdown.svelte";
 import CopyButton from "./CopyButton.svelte";
-import type { Schedule } from "../lib/copy";
+import type { Clock } from "../lib/clock";
 
 const mounted: ReturnType<typeof mount>[] = [];
 afterEach(() => mounted.splice(0).forEach((c) => unmount(c)));
@@ -18,8 +18,8 @@ function render(component: typeof Markdown | typeof CopyButton, props: Record<st
 /** A fake clock for the "Copied" state: runs the scheduled callbacks when told. */
 function timer() {
   const due: { fn: () => void; ms: number }[] = [];
-  const schedule: Schedule = (fn, ms) => void due.push({ fn, ms });
-  return { due, schedule, fire: () => due.splice(0).forEach((d) => d.fn()) };
+  const clock: Clock = { now: () => 0, after: (ms, fn) => void due.push({ fn, ms }) };
+  return { due, clock, fire: () => due.splice(0).forEach((d) => d.fn()) };
 }
 
 let writeText: ReturnType<typeof vi.fn>;
@@ -59,7 +59,7 @@ describe("Markdown code blocks", () => {
 
   it("copies the whole block, folded or not, and says Copied until the timer fires", async () => {
     const t = timer();
-    const el = render(Markdown, { text: "```json\n" + lines(40) + "\n```", schedule: t.schedule });
+    const el = render(Markdown, { text: "```json\n" + lines(40) + "\n```", clock: t.clock });
     const copy = el.querySelector<HTMLButtonElement>(".codeblock button.copy")!;
     expect(copy.textContent).toBe("Copy");
     expect(copy.getAttribute("aria-label")).toBe("Copy code");
@@ -84,7 +84,7 @@ describe("Markdown code blocks", () => {
 describe("CopyButton", () => {
   it("copies a message's text and reports a refused clipboard", async () => {
     const t = timer();
-    const el = render(CopyButton, { text: "**the answer**", what: "message", schedule: t.schedule });
+    const el = render(CopyButton, { text: "**the answer**", what: "message", clock: t.clock });
     const b = el.querySelector("button")!;
     b.click();
     await settle();

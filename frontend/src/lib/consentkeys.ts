@@ -55,15 +55,3 @@ export function decisionForKey(
   const letter = /^Key([A-Z])$/.exec(ev.code || "")?.[1] ?? (ev.key.length === 1 ? ev.key.toUpperCase() : "");
   return answerKeys.find((k) => k.letter === letter)?.decision ?? null;
 }
-
-/** Timer is the clock the dialog arms with; tests pass vi's fake timers or their own. */
-export interface Timer {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-/** systemTimer uses the global setTimeout, looked up at each call so vi.useFakeTimers applies. */
-export const systemTimer: Timer = {
-  set: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clear: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
-};

@@ -1,14 +1,9 @@
 // Copy buttons (message and code block): the clipboard write and the brief
-// "Copied" state. The timer and the clipboard are injectable so tests run
+// "Copied" state. The clock (lib/clock.ts) and the clipboard are injectable so tests run
 // without waiting (docs/app.md#long-content).
 
 /** How long a copy button says "Copied" (or "Copy failed"), in ms. */
 export const CopiedMs = 1500;
-
-/** Runs fn after ms; returns nothing (the state only ever goes back to idle). */
-export type Schedule = (fn: () => void, ms: number) => void;
-
-export const defaultSchedule: Schedule = (fn, ms) => void setTimeout(fn, ms);
 
 export type CopyState = "idle" | "copied" | "failed";
 

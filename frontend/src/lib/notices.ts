@@ -29,18 +29,7 @@ export const MAX_NOTICES = 20;
 /** At most this many toasts are visible; the rest are collapsed into "+K more". */
 export const MAX_VISIBLE = 3;
 
-/**
- * Clock is the time source of the notices: now() in milliseconds since the
- * epoch, after(ms, fn) runs fn once after ms milliseconds. Tests pass vitest's
- * fake timers through realClock, or a clock of their own.
- */
-export interface Clock {
-  now(): number;
-  after(ms: number, fn: () => void): void;
-}
-
-/** realClock reads Date.now and schedules with setTimeout, when called. */
-export const realClock: Clock = { now: () => Date.now(), after: (ms, fn) => void setTimeout(fn, ms) };
+export { realClock, type Clock } from "./clock";
 
 const rank: Record<Notice["level"], number> = { error: 2, warning: 1, info: 0 };
 
