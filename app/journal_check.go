@@ -56,7 +56,9 @@ func (a *App) checkJournal() {
 		return
 	}
 	// Then everything, as journal verify does: a break older than the
-	// newest chain entries is found here. Verify streams (its memory does
+	// newest chain entries is found here. (Verify's integrity_check reads
+	// the file again; the quick check came first so that a damaged file
+	// stops taking writes within a second, not after the full read.) Verify streams (its memory does
 	// not grow with the file) and reads one snapshot, so chats go on.
 	rep, err := j.Verify(a.base)
 	switch {
