@@ -68,14 +68,8 @@ func (j *Journal) SessionPage(ctx context.Context, q SessionQuery) (SessionPage,
 	if err != nil {
 		return SessionPage{}, err
 	}
-	page := SessionPage{Sessions: ss}
-	if len(ss) > limit {
-		page.Sessions = ss[:limit]
-		page.Next = pageKey{last[limit-1], ss[limit-1].ID}.cursor(sessionCursor)
-	}
-	if page.Sessions == nil {
-		page.Sessions = []Session{}
-	}
+	var page SessionPage
+	page.Sessions, page.Next = cutPage(ss, last, limit, sessionCursor, func(s Session) string { return s.ID })
 	return page, nil
 }
 
@@ -239,14 +233,8 @@ func (j *Journal) Unknown(ctx context.Context, q UnknownQuery) (UnknownPage, err
 	if err != nil {
 		return UnknownPage{}, err
 	}
-	page := UnknownPage{Invocations: invs}
-	if len(invs) > limit {
-		page.Invocations = invs[:limit]
-		page.Next = pageKey{stored[limit-1], invs[limit-1].ID}.cursor(unknownCursor)
-	}
-	if page.Invocations == nil {
-		page.Invocations = []UnknownInvocation{}
-	}
+	var page UnknownPage
+	page.Invocations, page.Next = cutPage(invs, stored, limit, unknownCursor, func(v UnknownInvocation) string { return v.ID })
 	return page, nil
 }
 
@@ -270,6 +258,21 @@ func pageLimit(n int) (int, error) {
 
 // pageKey is where a page ends: created_at as stored (timeLayout) and id.
 type pageKey struct{ created, id string }
+
+// cutPage turns the up to limit+1 items a list query read (with each
+// one's created_at as stored) into a page of limit, never nil, and the
+// cursor of the next page ("" when this is the last).
+func cutPage[T any](items []T, created []string, limit int, kind string, id func(T) string) ([]T, string) {
+	next := ""
+	if len(items) > limit {
+		items = items[:limit]
+		next = pageKey{created[limit-1], id(items[limit-1])}.cursor(kind)
+	}
+	if items == nil {
+		items = []T{}
+	}
+	return items, next
+}
 
 // Cursor kinds: a cursor names its list, so one list's cursor is not
 // taken for a place in the other.
