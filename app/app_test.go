@@ -181,6 +181,38 @@ func TestModelFailuresKeepTheChatUsable(t *testing.T) {
 	}
 }
 
+// Retry runs a failed turn again in the same chat, with no second copy
+// of the prompt; with nothing to retry it says so.
+func TestRetryAfterAFailedTurn(t *testing.T) {
+	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
+		{Err: 500, ErrMessage: "model crashed"}, {Text: "back again"},
+	}, cfg: config{Approve: "bypass"}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := waitResult(t, sendAsync(e.app, chat.SessionID, "first")); res.Status != harness.TurnFailed {
+		t.Fatalf("turn = %+v, want failed", res)
+	}
+	res, err := e.app.Retry(chat.SessionID)
+	if err != nil || res.Status != harness.TurnCompleted || res.Text != "back again" {
+		t.Fatalf("Retry = %+v, %v; want completed", res, err)
+	}
+	started := e.rec.waitFor(t, EventHarness, func(p any) bool {
+		ev := p.(ChatEvent)
+		return ev.Type == harness.EventTurnStarted && ev.Status == "retry"
+	}).(ChatEvent)
+	if started.Text != "first" {
+		t.Fatalf("the retry's turn.started = %+v, want the prompt it retries", started)
+	}
+	if _, err := e.app.Retry(chat.SessionID); err == nil || !strings.Contains(err.Error(), "nothing to retry") {
+		t.Fatalf("second Retry = %v, want nothing to retry", err)
+	}
+	if _, err := e.app.Retry("ses_nope"); err == nil || !strings.Contains(err.Error(), "no open chat") {
+		t.Fatalf("Retry of an unknown chat = %v", err)
+	}
+}
+
 func TestUnreachableModel(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -131,14 +131,37 @@ func (a *App) chat(sessionID string) (*harness.Session, error) {
 // status "failed" and the reason, and an "error" event says the same; the
 // chat stays open, so the person can fix the model in Settings and retry.
 // Errors are for an unknown chat, an empty prompt or a turn already running.
-func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error) {
+func (a *App) Send(sessionID, prompt string) (harness.TurnResult, error) {
 	s, err := a.chat(sessionID)
 	if err != nil {
-		return res, err
+		return harness.TurnResult{}, err
 	}
 	if prompt == "" {
-		return res, errors.New("the message is empty")
+		return harness.TurnResult{}, errors.New("the message is empty")
 	}
+	return a.runTurn(sessionID, func(sink harness.Sink) (*harness.TurnResult, error) {
+		return s.TrySend(a.base, prompt, sink)
+	})
+}
+
+// Retry runs the chat's last turn again when it failed, stopped or was
+// cancelled (the Retry button): no new message, the model sees the prompt
+// once (docs/turns.md#retry). It returns as Send does; an error says there
+// is nothing to retry, the chat is unknown or a turn is running.
+func (a *App) Retry(sessionID string) (harness.TurnResult, error) {
+	s, err := a.chat(sessionID)
+	if err != nil {
+		return harness.TurnResult{}, err
+	}
+	return a.runTurn(sessionID, func(sink harness.Sink) (*harness.TurnResult, error) {
+		return s.TryRetry(a.base, sink)
+	})
+}
+
+// runTurn runs one turn of a chat through start, streaming its events to
+// the UI (an unreachable model's error says what to do), and turns a panic
+// into an error.
+func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnResult, error)) (res harness.TurnResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			a.log.Error("turn panicked", "session", sessionID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -146,9 +169,10 @@ func (a *App) Send(sessionID, prompt string) (res harness.TurnResult, err error)
 		}
 	}()
 	a.mu.Lock()
-	hint := ". Is the model server running at that address? " + startModelAdvice(a.modelBaseURL) + " and start a new chat"
+	hint := ". Is the model server running at that address? " + startModelAdvice(a.modelBaseURL) +
+		" and start a new chat; once the server runs, Retry sends this message again"
 	a.mu.Unlock()
-	r, err := s.TrySend(a.base, prompt, func(e harness.Event) {
+	r, err := start(func(e harness.Event) {
 		if e.Type == harness.EventError && e.Code == harness.CodeModelUnreachable {
 			e.Error += hint
 		}

@@ -43,7 +43,8 @@ func (a *App) Policies() ([]SavedPolicy, error) {
 }
 
 // RevokePolicy takes back the saved answer for a coworker's tool with that
-// descriptor digest (a row of Policies): the next call asks again. The row
+// descriptor digest (a row of Policies): the next call asks again, in
+// chats open now too (their grants of the tool are dropped). The row
 // is saved as "ask" rather than deleted, so the journal's hash chain keeps
 // the history. It is an error when no such answer is saved.
 func (a *App) RevokePolicy(coworker, tool, digest string) error {
@@ -57,7 +58,11 @@ func (a *App) RevokePolicy(coworker, tool, digest string) error {
 	}
 	for _, r := range rows {
 		if r.Tool == tool && r.DescriptorDigest == digest && r.Policy != journal.PolicyAsk {
-			return j.Explain(j.SaveUserPolicy(a.base, coworker, tool, digest, journal.PolicyAsk))
+			if err := j.SaveUserPolicy(a.base, coworker, tool, digest, journal.PolicyAsk); err != nil {
+				return j.Explain(err)
+			}
+			a.revokeOpenGrants(coworker, tool)
+			return nil
 		}
 	}
 	return fmt.Errorf("no saved answer for %s of coworker %q; reload Settings to see the current list", tool, coworker)

@@ -58,8 +58,15 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 		t.Fatalf("approval.decided = %q; want %q", sources, want)
 	}
 
+	// The chat header lists the grant the answer also gave this chat.
+	if g, err := e.app.ChatGrants(chat.SessionID); err != nil || len(g) != 1 || g[0].Tool != "test.echo" || g[0].Digest != pol.DescriptorDigest {
+		t.Fatalf("ChatGrants = %+v, %v; want test.echo with the saved digest", g, err)
+	}
 	if err := e.app.RevokePolicy(pol.Coworker, pol.Tool, pol.DescriptorDigest); err != nil {
 		t.Fatal(err)
+	}
+	if g, err := e.app.ChatGrants(chat.SessionID); err != nil || len(g) != 0 {
+		t.Fatalf("ChatGrants after revoking the saved answer = %+v, %v; want none (the open chat asks again too)", g, err)
 	}
 	if got, err := e.app.Policies(); err != nil || len(got) != 0 {
 		t.Fatalf("Policies after revoke = %+v, %v; want none", got, err)
@@ -67,13 +74,8 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 	if err := e.app.RevokePolicy(pol.Coworker, pol.Tool, pol.DescriptorDigest); err == nil || !strings.Contains(err.Error(), "no saved answer for test.echo") {
 		t.Fatalf("revoking twice: %v; want no saved answer", err)
 	}
-	// Revoked: a call in a new chat asks again (the first chat keeps the
-	// session grant the answer also gave).
-	chat2, err := e.app.OpenChat("helper")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done = sendAsync(e.app, chat2.SessionID, "three")
+	// Revoked: the next call in the same chat asks again.
+	done = sendAsync(e.app, chat.SessionID, "three")
 	e.rec.waitFor(t, EventApprovalRequest, func(v any) bool { return v.(PendingApproval).ID != p.ID })
 	for _, v := range e.rec.all(EventApprovalRequest) {
 		if q := v.(PendingApproval); q.ID != p.ID {
@@ -83,4 +85,47 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 		}
 	}
 	waitResult(t, done)
+}
+
+// An "allow for this session" answer is listed by ChatGrants and
+// RevokeChatGrant takes it back: the next call in the chat asks again.
+func TestChatGrantsListAndRevoke(t *testing.T) {
+	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
+		echoCall("one"), {Text: "first"}, echoCall("two"), {Text: "second"}, echoCall("three"), {Text: "third"}}})
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := e.app.ChatGrants(chat.SessionID); err != nil || len(g) != 0 {
+		t.Fatalf("ChatGrants of a new chat = %+v, %v", g, err)
+	}
+	done := sendAsync(e.app, chat.SessionID, "one")
+	p := e.rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
+	if err := e.app.RespondApproval(p.ID, "allow_session"); err != nil {
+		t.Fatal(err)
+	}
+	waitResult(t, done)
+	if g, _ := e.app.ChatGrants(chat.SessionID); len(g) != 1 || g[0].Tool != "test.echo" {
+		t.Fatalf("ChatGrants = %+v; want test.echo", g)
+	}
+	// The grant lets the second call through without a prompt.
+	waitResult(t, sendAsync(e.app, chat.SessionID, "two"))
+	if n := len(e.rec.all(EventApprovalRequest)); n != 1 {
+		t.Fatalf("%d prompts with the grant, want 1", n)
+	}
+	if err := e.app.RevokeChatGrant(chat.SessionID, "test.echo"); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := e.app.ChatGrants(chat.SessionID); len(g) != 0 {
+		t.Fatalf("ChatGrants after revoke = %+v", g)
+	}
+	done = sendAsync(e.app, chat.SessionID, "three")
+	q := e.rec.waitFor(t, EventApprovalRequest, func(v any) bool { return v.(PendingApproval).ID != p.ID }).(PendingApproval)
+	if err := e.app.RespondApproval(q.ID, "deny"); err != nil {
+		t.Fatal(err)
+	}
+	waitResult(t, done)
+	if _, err := e.app.ChatGrants("ses_nope"); err == nil {
+		t.Fatal("ChatGrants of an unknown chat: no error")
+	}
 }

@@ -150,6 +150,7 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 	if s.history, err = history(id, msgs); err != nil {
 		return nil, err
 	}
+	s.retry = retryPrompt(turns, msgs)
 	if err := rt.journal.ReopenSession(ctx, id, journal.Reopening{Provider: so.Model.Name(), Model: so.Model.Describe(), Approve: string(so.Approve)}); err != nil {
 		if errors.Is(err, journal.ErrHeldElsewhere) {
 			return nil, heldError(fmt.Sprintf("session %s is open in another OpenWorker process; close the chat there (or quit that process), then try again", id))
@@ -269,4 +270,24 @@ func lostAnswer(inv *journal.Invocation) string {
 		return "refused (" + inv.Error + "); it did not run."
 	}
 	return "outcome unknown: OpenWorker stopped while this call was running; the journal marks it as needing reconciliation. Do not assume that it ran or that it did not run; ask the user if it matters."
+}
+
+// retryPrompt is what Retry runs again in a resumed session: the last
+// turn's prompt when that turn did not complete and a user message is in
+// the history (a turn whose prompt never got journaled has nothing to
+// retry); "" otherwise.
+func retryPrompt(turns []journal.Turn, msgs []journal.Message) string {
+	if len(turns) == 0 {
+		return ""
+	}
+	last := turns[len(turns)-1]
+	if last.Status == journal.TurnCompleted || last.Status == journal.TurnRunning {
+		return ""
+	}
+	for _, m := range msgs {
+		if m.Role == string(model.User) {
+			return last.Prompt
+		}
+	}
+	return ""
 }

@@ -38,8 +38,12 @@ type Session struct {
 	cancel  context.CancelFunc // of the running turn
 	closing bool               // Close has begun
 	closed  bool
-	failure string        // why the last turn failed, or ""
-	done    chan struct{} // closed when Close has journaled the end
+	failure string // why the last turn failed, or ""
+	// retry is the prompt Retry runs again: the last turn's, when that turn
+	// failed, stopped or was cancelled with its prompt in the history; ""
+	// when there is nothing to retry.
+	retry string
+	done  chan struct{} // closed when Close has journaled the end
 }
 
 // ErrSessionClosed is returned by Send on a closed session.
@@ -48,6 +52,10 @@ var ErrSessionClosed = errors.New("session is closed")
 // ErrTurnRunning is returned by TrySend while the session's previous turn
 // runs: the one busy rule of the app, the stdio protocol and the CLI.
 var ErrTurnRunning = errors.New("a turn is already running in this session; wait for it or cancel it")
+
+// ErrNothingToRetry is returned by Retry when the session's last turn
+// completed (or there is none, or its prompt never reached the history).
+var ErrNothingToRetry = errors.New("there is nothing to retry: the last turn completed; send a new message instead")
 
 var sessionOrder atomic.Uint64
 
@@ -269,6 +277,19 @@ func (s *Session) closingDone() <-chan struct{} {
 		return nil
 	}
 	return s.done
+}
+
+// Grants lists the session's "allow for this session" answers, by tool
+// (docs/consent.md#grants); they are held in memory and end with the
+// session.
+func (s *Session) Grants() []consent.Grant {
+	return s.consent.Grants(s.id)
+}
+
+// RevokeGrant drops the session's grant of one tool (qualified name): its
+// next call asks again. A tool with no grant is a no-op.
+func (s *Session) RevokeGrant(tool string) {
+	s.consent.Revoke(s.id, tool)
 }
 
 // revokeAll drops the session's grants and calls Revoke on every selected

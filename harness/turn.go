@@ -90,7 +90,30 @@ type turn struct {
 func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
-	return s.send(ctx, prompt, sink)
+	return s.send(ctx, prompt, sink, false)
+}
+
+// Retry runs the last turn again when it failed, stopped or was cancelled
+// (a model that was down, a budget spent): a new turn on the history as it
+// stands, with no new user message, so the model sees the prompt once
+// (docs/turns.md#retry). The turn is journaled with the prompt it retries
+// and its EventTurnStarted has Status "retry". It returns
+// ErrNothingToRetry when the last turn completed. Retry waits for a
+// running turn to end first; TryRetry refuses instead.
+func (s *Session) Retry(ctx context.Context, sink Sink) (*TurnResult, error) {
+	s.turnMu.Lock()
+	defer s.turnMu.Unlock()
+	return s.send(ctx, "", sink, true)
+}
+
+// TryRetry is Retry, except that it returns ErrTurnRunning at once while a
+// turn runs (or is reserved), and ErrSessionClosed on a closed session.
+func (s *Session) TryRetry(ctx context.Context, sink Sink) (*TurnResult, error) {
+	r, err := s.Reserve()
+	if err != nil {
+		return nil, err
+	}
+	return r.Retry(ctx, sink)
 }
 
 // TrySend is Send, except that it returns ErrTurnRunning at once while a
@@ -134,7 +157,18 @@ func (r *Reservation) Send(ctx context.Context, prompt string, sink Sink) (*Turn
 	}
 	r.done = true
 	defer r.s.turnMu.Unlock()
-	return r.s.send(ctx, prompt, sink)
+	return r.s.send(ctx, prompt, sink, false)
+}
+
+// Retry runs the reserved turn as a retry (see Session.Retry) and frees the
+// slot.
+func (r *Reservation) Retry(ctx context.Context, sink Sink) (*TurnResult, error) {
+	if r.done {
+		return nil, errors.New("harness: Reservation used twice")
+	}
+	r.done = true
+	defer r.s.turnMu.Unlock()
+	return r.s.send(ctx, "", sink, true)
 }
 
 // Release frees the slot without running a turn.
@@ -145,14 +179,22 @@ func (r *Reservation) Release() {
 	}
 }
 
-// send runs one turn; s.turnMu is held.
-func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
+// send runs one turn; s.turnMu is held. With retry, prompt is the last
+// turn's (s.retry) and is not added to the history again.
+func (s *Session) send(ctx context.Context, prompt string, sink Sink, retry bool) (*TurnResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil, ErrSessionClosed
+	}
+	if retry {
+		if s.retry == "" {
+			s.mu.Unlock()
+			return nil, ErrNothingToRetry
+		}
+		prompt = s.retry
 	}
 	s.cancel = cancel
 	s.seq++
@@ -171,10 +213,19 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 		Model: s.opts.Model.Describe(), Approve: string(s.opts.Approve)}); err != nil {
 		return nil, &JournalError{"journal the turn", err}
 	}
-	sink.emit(Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt})
+	started := Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt}
+	if retry {
+		started.Status = "retry"
+	}
+	sink.emit(started)
 	var res *TurnResult
 	var err error
-	if jerr := t.appendMessage(bg, model.Message{Role: model.User, Text: prompt}); jerr != nil {
+	var jerr error
+	if !retry {
+		jerr = t.appendMessage(bg, model.Message{Role: model.User, Text: prompt})
+	}
+	inHistory := jerr == nil
+	if jerr != nil {
 		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: t.stop, Code: CodeJournalFailed}
 		err = fmt.Errorf("journal the prompt: %w", jerr)
 		sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: t.stop, Code: CodeJournalFailed})
@@ -203,6 +254,10 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 		s.failure = res.Reason
 	} else if res.Status == TurnCompleted {
 		s.failure = ""
+	}
+	s.retry = ""
+	if !completed && inHistory {
+		s.retry = prompt
 	}
 	s.mu.Unlock()
 	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: string(res.Status), Text: res.Text, Error: res.Reason, Code: res.Code, Attempt: t.attempts})

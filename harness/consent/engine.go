@@ -1,9 +1,11 @@
 package consent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -162,6 +164,28 @@ func (e *Engine) Revoke(sessionID string, tools ...string) {
 			delete(e.grants, k)
 		}
 	}
+}
+
+// Grant is one "allow for this session" answer held in memory: the tool
+// (qualified name) and the descriptor digest it binds to. Grants end with
+// the session, a cancelled turn or a changed descriptor (docs/consent.md).
+type Grant struct {
+	Tool   string `json:"tool"`
+	Digest string `json:"digest"`
+}
+
+// Grants lists the session's grants, by tool name.
+func (e *Engine) Grants(sessionID string) []Grant {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := []Grant{}
+	for k := range e.grants {
+		if k.session == sessionID {
+			out = append(out, Grant{Tool: k.tool, Digest: k.digest})
+		}
+	}
+	slices.SortFunc(out, func(a, b Grant) int { return cmp.Or(cmp.Compare(a.Tool, b.Tool), cmp.Compare(a.Digest, b.Digest)) })
+	return out
 }
 
 // Granted reports whether a session grant exists for the tool and digest.

@@ -4,7 +4,7 @@
 import * as Bindings from "../wailsjs/go/app/App";
 import { EventsOn, BrowserOpenURL } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, CoworkerList, Decision, FoundServerConfig, ImportPlan, Invocation, JournalSession, Outcome,
+  AppInfo, ChatInfo, CoworkerList, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, Outcome,
   PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
@@ -40,6 +40,9 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     openChat: (coworker: string) => call<ChatInfo>(() => b.OpenChat(coworker)),
     resumeChat: (sessionId: string) => call<ChatInfo>(() => b.ResumeChat(sessionId)),
     send: (sessionId: string, prompt: string) => call<TurnResult>(() => b.Send(sessionId, prompt)),
+    retry: (sessionId: string) => call<TurnResult>(() => b.Retry(sessionId)),
+    chatGrants: (sessionId: string) => call<Grant[]>(() => b.ChatGrants(sessionId)),
+    revokeChatGrant: (sessionId: string, tool: string) => call<void>(() => b.RevokeChatGrant(sessionId, tool)),
     cancel: (sessionId: string) => call<void>(() => b.Cancel(sessionId)),
     closeChat: (sessionId: string) => call<void>(() => b.CloseChat(sessionId)),
     respondApproval: (id: string, d: Decision) => call<void>(() => b.RespondApproval(id, d)),
@@ -53,7 +56,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     needsAttention: () => call<Waiting>(() => b.NeedsAttention()),
     /** Every saved "always allow" / "always deny" answer (docs/consent.md#saved-answers). */
     policies: async () => (await call<SavedPolicy[] | null>(() => b.Policies())) ?? [],
-    /** Takes back one saved answer: that tool asks again in new chats. */
+    /** Takes back one saved answer: that tool asks again, in open chats too. */
     revokePolicy: (coworker: string, tool: string, digest: string) => call<void>(() => b.RevokePolicy(coworker, tool, digest)),
     sessionDetail: (id: string) => call<SessionDetail>(() => b.SessionDetail(id)),
     reconcile: (invocationId: string, outcome: Outcome) =>

@@ -55,6 +55,30 @@ describe("reduce", () => {
     expect(s.items[2]).toMatchObject({ kind: "notice", level: "error", text: "Turn stopped: budget spent" });
   });
 
+  it("shows a retry as a notice, not a second copy of the prompt, and its own failure once", () => {
+    const failed = run([
+      ev({ type: T.TurnStarted, text: "go" }),
+      ev({ type: T.Error, error: "model down" }),
+      ev({ type: T.TurnFinished, status: "failed", error: "model down" }),
+    ]);
+    const again = run([
+      ev({ type: T.TurnStarted, turn_id: "t2", text: "go", status: "retry" }),
+      ev({ type: T.TurnFinished, turn_id: "t2", status: "failed", error: "still down" }),
+    ], failed);
+    expect(again.items.filter((i) => i.kind === "user")).toHaveLength(1);
+    expect(again.items.at(-2)).toMatchObject({ kind: "notice", key: "r:t2", level: "info", text: "Retrying…" });
+    // The earlier turn's error is not taken for this one's: it gets its own notice.
+    expect(again.items.at(-1)).toMatchObject({ kind: "notice", level: "error", text: "Turn failed: still down" });
+    expect(again.lastStatus).toBe("failed");
+    const ok = run([
+      ev({ type: T.TurnStarted, turn_id: "t3", text: "go", status: "retry" }),
+      ev({ type: T.AssistantMessage, turn_id: "t3", text: "fine", attempt: 1 }),
+      ev({ type: T.TurnFinished, turn_id: "t3", status: "completed" }),
+    ], again);
+    expect(ok.lastStatus).toBe("completed");
+    expect(ok.items.at(-1)).toMatchObject({ kind: "assistant", text: "fine" });
+  });
+
   it("reports a model failure once and keeps the chat usable", () => {
     const s = run([
       ev({ type: T.TurnStarted, text: "go" }),
@@ -64,7 +88,7 @@ describe("reduce", () => {
     const notices = s.items.filter((i) => i.kind === "notice");
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ level: "error", text: "model request to http://127.0.0.1:1/v1 failed" });
-    expect(s.ended).toBe(false);
+    expect(s.lastStatus).toBe("failed");
     expect(s.running).toBe(false);
   });
 
@@ -148,6 +172,7 @@ describe("historyState", () => {
     // With the chat's tools, an alias reads as the tool's name.
     expect(historyState(detail, [{ name: "test.gone" }]).items[6]).toMatchObject({ tool: "test.gone" });
     expect(s.items[7]).toEqual({ kind: "notice", key: "t:t2", level: "error", text: "Turn stopped: the tool failed" });
+    expect(s.lastStatus).toBe("stopped"); // Retry is offered in the continued chat
     expect(new Set(s.items.map((i) => i.key)).size).toBe(s.items.length);
   });
 
@@ -170,6 +195,26 @@ describe("historyState", () => {
     // Even a journal with one invocation ID twice gives distinct keys.
     const dup = historyState({ ...twice, invocations: [inv("inv1", "call_0", "succeeded")] });
     expect(new Set(dup.items.map((i) => i.key)).size).toBe(dup.items.length);
+  });
+
+  it("shows retried turns: one prompt, each failure once, then the answer", () => {
+    const retried: SessionDetail = {
+      ...session,
+      turns: [
+        { id: "t1", seq: 1, prompt: "go", status: "failed", reason: "model down" },
+        { id: "t2", seq: 2, prompt: "go", status: "failed", reason: "still down" },
+        { id: "t3", seq: 3, prompt: "go", status: "completed" },
+      ],
+      messages: [
+        { id: 1, turn_id: "t1", role: "user", content: { role: "user", text: "go" } },
+        { id: 2, turn_id: "t3", role: "assistant", content: { role: "assistant", text: "Here." } },
+      ],
+      invocations: null, approvals: null, warnings: null,
+    };
+    const s = historyState(retried);
+    expect(s.items.map((i) => (i.kind === "notice" ? i.text : i.kind))).toEqual(
+      ["user", "Turn failed: model down", "Turn failed: still down", "assistant"]);
+    expect(s.lastStatus).toBe("completed");
   });
 
   it("is empty for a session without messages", () => {

@@ -36,16 +36,15 @@ export interface ChatState {
   items: Item[];
   running: boolean;
   turnId: string;
+  /** How the last turn ended ("" while none has, or one runs); a failed, stopped or cancelled one can be retried. */
   lastStatus: string;
-  /** The session ended (closed elsewhere); a failed turn does not end it: the person may retry. */
-  ended: boolean;
 }
 
 /** At most this many progress lines are kept per card (docs/limits.md allows 64). */
 export const MaxProgress = 64;
 
 export function emptyChat(): ChatState {
-  return { items: [], running: false, turnId: "", lastStatus: "", ended: false };
+  return { items: [], running: false, turnId: "", lastStatus: "" };
 }
 
 function updateCard(s: ChatState, key: string | undefined, f: (c: ToolCardItem) => ToolCardItem): ChatState {
@@ -72,9 +71,12 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
   const attemptKey = `a:${turn}:${e.attempt ?? 0}`;
   switch (e.type) {
     case T.TurnStarted:
+      // A retry sends no new message: the prompt is already in the chat.
       return {
         ...s, running: true, turnId: turn, lastStatus: "",
-        items: [...s.items, { kind: "user", key: `u:${turn}`, text: e.text ?? "", at: now }],
+        items: e.status === "retry"
+          ? [...s.items, { kind: "notice", key: `r:${turn}`, level: "info", text: "Retrying…" }]
+          : [...s.items, { kind: "user", key: `u:${turn}`, text: e.text ?? "", at: now }],
       };
     case T.Text: {
       const last = s.items[s.items.length - 1];
@@ -124,14 +126,14 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
     case T.TurnFinished: {
       let items = finishStreaming(s.items);
       const status = e.status ?? "";
-      const from = items.findIndex((it) => it.key === `u:${turn}`);
+      const from = items.findIndex((it) => it.key === `u:${turn}` || it.key === `r:${turn}`);
       const hadError = status === "failed" &&
         items.slice(from + 1).some((it) => it.kind === "notice" && it.level === "error");
       if ((status === "stopped" || status === "cancelled" || status === "failed") && !hadError) {
         const text = status === "cancelled" ? "Cancelled." : `Turn ${status}: ${e.error || "no reason given"}`;
         items = [...items, { kind: "notice", key: `t:${turn}`, level: status === "cancelled" ? "info" : "error", text }];
       }
-      return { ...s, items, running: false, lastStatus: status, ended: s.ended };
+      return { ...s, items, running: false, lastStatus: status };
     }
     default:
       return s;
@@ -179,16 +181,24 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
     items.push(key === it.key ? it : { ...it, key });
   };
   let turn: string | undefined;
-  const endTurn = () => {
-    const t = turn ? turns.get(turn) : undefined;
-    const n = t && turnNotice(t.id, t.status, t.reason ?? "");
-    if (n) push(n);
+  // Turns in order: one with no message of its own (a retry that failed
+  // again) still shows how it ended, after the turn before it.
+  const order = (d.turns ?? []).map((t) => t.id);
+  let shown = -1;
+  const endTurn = (upTo: number) => {
+    for (let k = shown + 1; k <= upTo; k++) {
+      const t = turns.get(order[k]);
+      const n = t && turnNotice(t.id, t.status, t.reason ?? "");
+      if (n) push(n);
+    }
+    shown = Math.max(shown, upTo);
   };
   for (let i = 0; i < msgs.length; ) {
     const m = msgs[i++];
     const c = m.content ?? { role: m.role };
     if (m.turn_id !== turn) {
-      endTurn();
+      const at = order.indexOf(m.turn_id ?? "");
+      endTurn(at < 0 ? order.indexOf(turn ?? "") : at - 1);
       turn = m.turn_id;
     }
     if (m.role === "user") {
@@ -235,8 +245,10 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
       });
     });
   }
-  endTurn();
-  return { ...emptyChat(), items };
+  endTurn(order.length - 1);
+  // The last turn's end decides whether Retry is offered.
+  const last = (d.turns ?? []).at(-1);
+  return { ...emptyChat(), items, lastStatus: last && last.status !== "running" ? last.status : "" };
 }
 
 /** Pending consent prompts, oldest first; the modal shows the first. */

@@ -3,7 +3,7 @@ import { api } from "./api";
 import { AppEvent, HarnessEventType } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
 import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeScope, type ShownNotice } from "./notices";
-import type { ApprovalClosed, AppInfo, ChatInfo, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
+import type { ApprovalClosed, AppInfo, ChatInfo, Grant, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
 
@@ -11,6 +11,8 @@ export interface OpenChat {
   info: ChatInfo;
   state: ChatState;
   error: string;
+  /** The chat's session grants (the header lists them); refreshed after each answer and turn. */
+  grants: Grant[];
 }
 
 /** sameView is true when a and b show the same screen (and chat). */
@@ -61,6 +63,30 @@ class AppState {
     if (!c) return;
     c.state = reduce(c.state, e);
     if (e.type === HarnessEventType.ToolFinished && e.status === "unknown") void this.countWaiting();
+    if (e.type === HarnessEventType.ApprovalDecided || e.type === HarnessEventType.TurnFinished) void this.refreshGrants(e.session_id);
+  }
+
+  /** refreshGrants reloads the grants of one open chat, or of every one. */
+  async refreshGrants(sessionId?: string) {
+    for (const id of sessionId ? [sessionId] : Object.keys(this.chats)) {
+      try {
+        const grants = await api.chatGrants(id);
+        const c = this.chats[id];
+        if (c) c.grants = grants;
+      } catch {
+        // the chat closed meanwhile
+      }
+    }
+  }
+
+  /** revokeGrant takes back a chat's grant of a tool: its next call asks. */
+  async revokeGrant(sessionId: string, tool: string) {
+    try {
+      await api.revokeChatGrant(sessionId, tool);
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+    await this.refreshGrants(sessionId);
   }
 
   /** countWaiting refreshes the Activity badge from the journal. */
@@ -75,7 +101,7 @@ class AppState {
   async openChat(coworker: string) {
     try {
       const info = await api.openChat(coworker);
-      this.chats[info.session_id] = { info, state: emptyChat(), error: "" };
+      this.chats[info.session_id] = { info, state: emptyChat(), error: "", grants: [] };
       this.chatOrder = [...this.chatOrder, info.session_id];
       this.view = { name: "chat", sessionId: info.session_id };
     } catch (e) {
@@ -97,7 +123,7 @@ class AppState {
     try {
       const info = await api.resumeChat(sessionId);
       const detail = await api.sessionDetail(sessionId);
-      this.chats[info.session_id] = { info, state: historyState(detail, info.tools ?? []), error: "" };
+      this.chats[info.session_id] = { info, state: historyState(detail, info.tools ?? []), error: "", grants: [] };
       this.chatOrder = [...this.chatOrder, info.session_id];
       this.view = { name: "chat", sessionId: info.session_id };
       return true;
@@ -116,6 +142,18 @@ class AppState {
     delete this.chats[sessionId];
     this.chatOrder = this.chatOrder.filter((id) => id !== sessionId);
     if (this.view.name === "chat" && this.view.sessionId === sessionId) this.view = { name: "coworkers" };
+  }
+
+  /** retry runs the chat's last turn again (after it failed, stopped or was cancelled). */
+  async retry(sessionId: string) {
+    const c = this.chats[sessionId];
+    if (!c) return;
+    c.error = "";
+    try {
+      await api.retry(sessionId);
+    } catch (e) {
+      c.error = (e as Error).message;
+    }
   }
 
   async send(sessionId: string, prompt: string) {

@@ -38,9 +38,10 @@ export const typesMatchGo: [
   Covers<journal.SessionPage, T.SessionPage>,
   Covers<app.Waiting, T.Waiting>,
   Covers<app.SavedPolicy, T.SavedPolicy>,
+  Covers<consent.Grant, T.Grant>,
   Covers<journal.Invocation, T.Invocation>,
   Covers<journal.Turn, T.JournalTurn>,
   Covers<journal.Approval, T.Approval>,
   Covers<journal.Message, T.JournalMessage>,
   Covers<journal.SessionDetail, T.SessionDetail>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -315,6 +315,17 @@ export interface SavedPolicy {
   ignored?: string;
 }
 
+/**
+ * An "allow for this session" answer an open chat holds (Go:
+ * consent.Grant; docs/consent.md#grants-in-a-chat).
+ */
+export interface Grant {
+  /** Qualified tool name. */
+  tool: string;
+  /** The descriptor digest the grant binds to. */
+  digest: string;
+}
+
 /** What "Needs attention" counts (Go: app.Waiting). */
 export interface Waiting {
   sessions: number;

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 
-const fake = vi.hoisted(() => ({ cancel: vi.fn(async () => undefined), send: vi.fn(async () => ({})) }));
+const fake = vi.hoisted(() => ({
+  cancel: vi.fn(async () => undefined), send: vi.fn(async () => ({})), retry: vi.fn(async () => ({})),
+  revokeChatGrant: vi.fn(async () => undefined), chatGrants: vi.fn(async () => []),
+}));
 vi.mock("../lib/api", () => ({ api: fake }));
 
 const { default: Chat } = await import("./Chat.svelte");
@@ -16,13 +19,14 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-function render(running: boolean): HTMLElement {
+function render(running: boolean, o: { lastStatus?: string; mode?: string; grants?: { tool: string; digest: string }[] } = {}): HTMLElement {
   const state = emptyChat();
   app.chats = {
     s1: {
-      info: { session_id: "s1", coworker: "helper", coworker_name: "Helper", model: "m", approval_mode: "ask", tools: [] } as never,
-      state: { ...state, running, items: [{ kind: "user", key: "u1", text: "what is my battery?" }] },
+      info: { session_id: "s1", coworker: "helper", coworker_name: "Helper", model: "m", approval_mode: o.mode ?? "ask", tools: [] } as never,
+      state: { ...state, running, lastStatus: o.lastStatus ?? "", items: [{ kind: "user", key: "u1", text: "what is my battery?" }] },
       error: "",
+      grants: o.grants ?? [],
     },
   };
   const target = document.createElement("div");
@@ -58,5 +62,50 @@ describe("Chat keys", () => {
     box.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowUp", bubbles: true, cancelable: true }));
     flushSync();
     expect(box.value).toBe("what is my battery?");
+  });
+});
+
+const button = (root: HTMLElement, text: string) =>
+  [...root.querySelectorAll("button")].find((b) => b.textContent?.trim() === text);
+
+describe("Chat after a turn", () => {
+  it("offers Retry after a failed, stopped or cancelled turn, and runs it in the same chat", () => {
+    for (const st of ["failed", "stopped", "cancelled"]) {
+      const root = render(false, { lastStatus: st });
+      button(root, "Retry")!.click();
+      expect(fake.retry).toHaveBeenLastCalledWith("s1");
+      unmount(mounted.pop()!);
+    }
+    expect(fake.retry).toHaveBeenCalledTimes(3);
+  });
+
+  it("offers no Retry after a completed turn or while one runs", () => {
+    expect(button(render(false, { lastStatus: "completed" }), "Retry")).toBeUndefined();
+    unmount(mounted.pop()!);
+    expect(button(render(true, { lastStatus: "failed" }), "Retry")).toBeUndefined();
+  });
+
+  it("Edit puts the last message in the box", () => {
+    const root = render(false, { lastStatus: "completed" });
+    button(root, "Edit")!.click();
+    flushSync();
+    expect(root.querySelector("textarea")!.value).toBe("what is my battery?");
+  });
+});
+
+describe("Chat header", () => {
+  it("a Bypass chat carries a warning strip; an asking chat none", () => {
+    expect(render(false, { mode: "bypass" }).querySelector(".bypass-strip")?.textContent).toContain("without asking you");
+    unmount(mounted.pop()!);
+    expect(render(false).querySelector(".bypass-strip")).toBeNull();
+  });
+
+  it("lists the chat's grants, and × takes one back", () => {
+    const root = render(false, { grants: [{ tool: "device.battery_status_get", digest: "sha256:1" }] });
+    expect(root.querySelector(".grants")?.textContent).toContain("device.battery_status_get");
+    root.querySelector<HTMLButtonElement>(".grants button")!.click();
+    expect(fake.revokeChatGrant).toHaveBeenCalledWith("s1", "device.battery_status_get");
+    unmount(mounted.pop()!);
+    expect(render(false).querySelector(".grants")).toBeNull();
   });
 });

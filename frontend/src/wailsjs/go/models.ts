@@ -514,6 +514,20 @@ export namespace app {
 
 export namespace consent {
 	
+	export class Grant {
+	    tool: string;
+	    digest: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Grant(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.digest = source["digest"];
+	    }
+	}
 	export class Request {
 	    session_id: string;
 	    turn_id: string;

@@ -10,6 +10,10 @@ export function Cancel(arg1) {
   return window['go']['app']['App']['Cancel'](arg1);
 }
 
+export function ChatGrants(arg1) {
+  return window['go']['app']['App']['ChatGrants'](arg1);
+}
+
 export function ChooseCoworkersDir() {
   return window['go']['app']['App']['ChooseCoworkersDir']();
 }
@@ -76,6 +80,14 @@ export function RespondApproval(arg1, arg2) {
 
 export function ResumeChat(arg1) {
   return window['go']['app']['App']['ResumeChat'](arg1);
+}
+
+export function Retry(arg1) {
+  return window['go']['app']['App']['Retry'](arg1);
+}
+
+export function RevokeChatGrant(arg1, arg2) {
+  return window['go']['app']['App']['RevokeChatGrant'](arg1, arg2);
 }
 
 export function RevokePolicy(arg1, arg2, arg3) {
