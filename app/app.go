@@ -45,7 +45,8 @@ type App struct {
 	importMu sync.Mutex // one ApplyImport at a time: plan, compare and write as one step
 
 	mu               sync.Mutex
-	settings         Settings
+	settings         Settings // in use: the saved ones with this run's flags on top
+	saved            Settings // as in settings.json: what saving starts from (keepSaved)
 	rt               *harness.Runtime // the one runtime of the process; nil when it could not open
 	model            model.Provider   // what new chats use; nil when modelErr says why
 	modelErr         error            // why there is no model provider
@@ -138,7 +139,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if err != nil {
 		a.notice(NoticeError, "Settings were not loaded: "+err.Error())
 	}
-	a.settings = cfg.override(s)
+	a.saved, a.settings = s, cfg.override(s)
 	if j, err := journal.Open(paths.Journal, &journal.Options{DeferCheck: true}); err != nil { // checked in the background: checkJournal
 		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
 	} else {
@@ -205,6 +206,52 @@ func (c config) override(s Settings) Settings {
 		s.CoworkersDir = c.Coworkers
 	}
 	return s
+}
+
+// keepSaved is what saving s writes to settings.json: a field this run's
+// flags set (--coworkers, --model, ...) and the person left as the flag set
+// it keeps its saved value, so a flag "for this run" never becomes the
+// saved choice by saving something else (docs/cli.md#the-desktop-app). A
+// field changed in Settings is saved as changed.
+func (c config) keepSaved(s, saved Settings) Settings {
+	keep := func(flag string, cur *string, old string) {
+		if flag != "" && *cur == flag {
+			*cur = old
+		}
+	}
+	keep(c.Provider, &s.Provider, saved.Provider)
+	keep(c.BaseURL, &s.OpenAI.BaseURL, saved.OpenAI.BaseURL)
+	keep(c.Model, &s.OpenAI.Model, saved.OpenAI.Model)
+	keep(c.BaseURL, &s.Anthropic.BaseURL, saved.Anthropic.BaseURL)
+	keep(c.Model, &s.Anthropic.Model, saved.Anthropic.Model)
+	keep(c.Approve, &s.ApprovalMode, saved.ApprovalMode)
+	keep(c.Servers, &s.ServersPath, saved.ServersPath)
+	keep(c.Coworkers, &s.CoworkersDir, saved.CoworkersDir)
+	return s
+}
+
+// runFlags lists the flags of this run that set a setting, "--NAME VALUE"
+// each, for Settings to say what is not saved.
+func (c config) runFlags() []string {
+	out := []string{}
+	for _, f := range [][2]string{{"provider", c.Provider}, {"base-url", c.BaseURL}, {"model", c.Model},
+		{"approve", c.Approve}, {"servers", c.Servers}, {"coworkers", c.Coworkers}} {
+		if f[1] != "" {
+			out = append(out, "--"+f[0]+" "+f[1])
+		}
+	}
+	return out
+}
+
+// saveSettingsLocked writes s (less this run's flags, keepSaved) to
+// settings.json and makes s the settings in use; a.mu is held.
+func (a *App) saveSettingsLocked(s Settings) error {
+	file := a.cfg.keepSaved(s, a.saved)
+	if err := SaveSettings(a.paths.Settings, file); err != nil {
+		return err
+	}
+	a.saved, a.settings = file, s
+	return nil
 }
 
 // recoveredNotice is the one notice for what the journal recovered at

@@ -97,11 +97,10 @@ func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 	a.mu.Lock()
 	s := a.settings
 	s.CoworkersDir = abs
-	if err := SaveSettings(a.paths.Settings, s); err != nil {
+	if err := a.saveSettingsLocked(s); err != nil {
 		a.mu.Unlock()
 		return CoworkerList{}, err
 	}
-	a.settings = s
 	a.rewatchLocked()
 	a.mu.Unlock()
 	l := a.listCoworkers(abs)

@@ -41,6 +41,10 @@ type SettingsView struct {
 	// ServerInputs are the inputs (${input:ID}) of the servers file in
 	// use; SetServerInput answers one.
 	ServerInputs []ServerInput `json:"server_inputs"`
+	// RunFlags are this run's command-line flags that set a setting
+	// ("--coworkers DIR", ...): in use now, kept out of settings.json
+	// unless the person changes that field (docs/cli.md#the-desktop-app).
+	RunFlags []string `json:"run_flags"`
 }
 
 // GetSettings returns the settings in use.
@@ -74,6 +78,7 @@ func (a *App) viewLocked() SettingsView {
 		v.ServersNotices = a.serversCfg.AllNotices()
 	}
 	v.ServerInputs = a.serverInputsLocked()
+	v.RunFlags = a.cfg.runFlags()
 	return v
 }
 
@@ -89,12 +94,11 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if err := SaveSettings(a.paths.Settings, s); err != nil {
-		return SettingsView{}, err
-	}
 	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
 	serversChanged := s.ServersPath != a.settings.ServersPath
-	a.settings = s
+	if err := a.saveSettingsLocked(s); err != nil {
+		return SettingsView{}, err
+	}
 	a.reapplyModelLocked()
 	if serversChanged {
 		a.reapplyServersLocked(false)

@@ -208,3 +208,48 @@ func TestKeychainWarningNamesEachProvider(t *testing.T) {
 		t.Errorf("key_from_env = %v, want only openai", v.KeyFromEnv)
 	}
 }
+
+// This run's flags (--coworkers, --base-url, --model, --approve) are in use
+// and listed in Settings, but saving Settings (or choosing another bundles
+// folder) never writes them to settings.json unless the field was changed.
+func TestRunFlagsAreNotSaved(t *testing.T) {
+	e := newTestEnv(t, envOpts{cfg: config{Approve: "bypass"}})
+	v, err := e.app.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Settings.CoworkersDir != e.bundles || v.Settings.ApprovalMode != "bypass" {
+		t.Fatalf("settings in use = %+v; want this run's flags", v.Settings)
+	}
+	if got := strings.Join(v.RunFlags, " "); !strings.Contains(got, "--coworkers "+e.bundles) || !strings.Contains(got, "--approve bypass") || !strings.Contains(got, "--model scripted") {
+		t.Fatalf("RunFlags = %q; want the flags of this run", got)
+	}
+	// Save with one real change: the OpenAI model.
+	s := v.Settings
+	s.OpenAI.Model = "chosen-model"
+	if _, err := e.app.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	file, err := LoadSettings(e.app.paths.Settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if file.CoworkersDir != "" || file.ApprovalMode != DefaultSettings().ApprovalMode || file.OpenAI.BaseURL != "" {
+		t.Fatalf("settings.json after saving = %+v; want no --coworkers, --approve or --base-url value in it", file)
+	}
+	if file.OpenAI.Model != "chosen-model" {
+		t.Fatalf("settings.json model = %q; want the field changed in Settings", file.OpenAI.Model)
+	}
+	if v, _ := e.app.GetSettings(); v.Settings.CoworkersDir != e.bundles || v.Settings.OpenAI.Model != "chosen-model" {
+		t.Fatalf("settings in use after saving = %+v", v.Settings)
+	}
+	// Choosing a folder on the Coworkers screen saves that folder, and
+	// still not the other flags.
+	other := t.TempDir()
+	if _, err := e.app.SetCoworkersDir(other); err != nil {
+		t.Fatal(err)
+	}
+	if file, _ := LoadSettings(e.app.paths.Settings); file.CoworkersDir != other || file.ApprovalMode != DefaultSettings().ApprovalMode {
+		t.Fatalf("settings.json after choosing a folder = %+v; want the folder, and no --approve", file)
+	}
+}

@@ -213,6 +213,8 @@ export interface SettingsView {
   servers_notices: string[] | null;
   /** The ${input:ID} of the servers file in use; answers live in the OS keychain. */
   server_inputs: ServerInput[] | null;
+  /** This run's flags that set a setting ("--coworkers DIR", ...): in use, not saved unless the field is changed. */
+  run_flags: string[] | null;
 }
 
 export interface ServerInput {

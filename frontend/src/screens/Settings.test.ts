@@ -12,6 +12,7 @@ const view = (): SettingsView => ({
   model: "openai llama3.2", model_error: "", model_warning: "", settings_file: "/home/ann/.config/OpenWorker/settings.json",
   servers_loaded: "/home/ann/.vscode/mcp.json", servers_error: "", servers_unreadable: false, servers_notices: null,
   server_inputs: [{ id: "memory-file", description: "Memory file name", password: false, answered: false }],
+  run_flags: ["--coworkers /tmp/b"],
 });
 const fake = vi.hoisted(() => ({
   getSettings: vi.fn(), saveSettings: vi.fn(), setServerInput: vi.fn(), setApiKey: vi.fn(), info: vi.fn(),
@@ -156,5 +157,13 @@ describe("Settings", () => {
     expect(select.value).toBe("bypass");
     fake.saveSettings.mockClear();
     expect(await save()).toBe("bypass");
+  });
+});
+
+describe("Settings and run flags", () => {
+  it("says which flags of this run are not saved", async () => {
+    const root = await render();
+    expect(root.querySelector(".run-flags")?.textContent).toContain("--coworkers /tmp/b");
+    expect(root.querySelector(".run-flags")?.textContent).toContain("kept out of settings.json");
   });
 });

@@ -454,6 +454,7 @@ export namespace app {
 	    servers_unreadable: boolean;
 	    servers_notices: string[];
 	    server_inputs: ServerInput[];
+	    run_flags: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -474,6 +475,7 @@ export namespace app {
 	        this.servers_unreadable = source["servers_unreadable"];
 	        this.servers_notices = source["servers_notices"];
 	        this.server_inputs = this.convertValues(source["server_inputs"], ServerInput);
+	        this.run_flags = source["run_flags"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
