@@ -45,8 +45,8 @@ type App struct {
 	importMu sync.Mutex // one ApplyImport at a time: plan, compare and write as one step
 
 	mu               sync.Mutex
-	settings         Settings // in use: the saved ones with this run's flags on top
-	saved            Settings // as in settings.json: what saving starts from (keepSaved)
+	settings         Settings         // in use: the saved ones with this run's flags on top
+	saved            Settings         // as in settings.json: what saving starts from (keepSaved)
 	rt               *harness.Runtime // the one runtime of the process; nil when it could not open
 	model            model.Provider   // what new chats use; nil when modelErr says why
 	modelErr         error            // why there is no model provider
@@ -209,24 +209,25 @@ func (c config) override(s Settings) Settings {
 }
 
 // keepSaved is what saving s writes to settings.json: a field this run's
-// flags set (--coworkers, --model, ...) and the person left as the flag set
-// it keeps its saved value, so a flag "for this run" never becomes the
-// saved choice by saving something else (docs/cli.md#the-desktop-app). A
-// field changed in Settings is saved as changed.
-func (c config) keepSaved(s, saved Settings) Settings {
-	keep := func(flag string, cur *string, old string) {
-		if flag != "" && *cur == flag {
+// flags set (--coworkers, --model, ...) that is still in use as the flag set
+// it (inUse) and was left so keeps its saved value, so a flag "for this
+// run" never becomes the saved choice by saving something else
+// (docs/cli.md#the-desktop-app). A field changed in Settings is saved as
+// changed.
+func (c config) keepSaved(s, inUse, saved Settings) Settings {
+	keep := func(flag string, cur *string, now, old string) {
+		if flag != "" && *cur == flag && now == flag {
 			*cur = old
 		}
 	}
-	keep(c.Provider, &s.Provider, saved.Provider)
-	keep(c.BaseURL, &s.OpenAI.BaseURL, saved.OpenAI.BaseURL)
-	keep(c.Model, &s.OpenAI.Model, saved.OpenAI.Model)
-	keep(c.BaseURL, &s.Anthropic.BaseURL, saved.Anthropic.BaseURL)
-	keep(c.Model, &s.Anthropic.Model, saved.Anthropic.Model)
-	keep(c.Approve, &s.ApprovalMode, saved.ApprovalMode)
-	keep(c.Servers, &s.ServersPath, saved.ServersPath)
-	keep(c.Coworkers, &s.CoworkersDir, saved.CoworkersDir)
+	keep(c.Provider, &s.Provider, inUse.Provider, saved.Provider)
+	keep(c.BaseURL, &s.OpenAI.BaseURL, inUse.OpenAI.BaseURL, saved.OpenAI.BaseURL)
+	keep(c.Model, &s.OpenAI.Model, inUse.OpenAI.Model, saved.OpenAI.Model)
+	keep(c.BaseURL, &s.Anthropic.BaseURL, inUse.Anthropic.BaseURL, saved.Anthropic.BaseURL)
+	keep(c.Model, &s.Anthropic.Model, inUse.Anthropic.Model, saved.Anthropic.Model)
+	keep(c.Approve, &s.ApprovalMode, inUse.ApprovalMode, saved.ApprovalMode)
+	keep(c.Servers, &s.ServersPath, inUse.ServersPath, saved.ServersPath)
+	keep(c.Coworkers, &s.CoworkersDir, inUse.CoworkersDir, saved.CoworkersDir)
 	return s
 }
 
@@ -246,7 +247,7 @@ func (c config) runFlags() []string {
 // saveSettingsLocked writes s (less this run's flags, keepSaved) to
 // settings.json and makes s the settings in use; a.mu is held.
 func (a *App) saveSettingsLocked(s Settings) error {
-	file := a.cfg.keepSaved(s, a.saved)
+	file := a.cfg.keepSaved(s, a.settings, a.saved)
 	if err := SaveSettings(a.paths.Settings, file); err != nil {
 		return err
 	}

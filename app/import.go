@@ -186,6 +186,9 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 	a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
 	saveErr := saveServersPath(a.paths.Settings, plan.Dest)
 	a.settings.ServersPath = plan.Dest
+	if saveErr == nil {
+		a.saved.ServersPath = plan.Dest
+	}
 	a.reapplyServersLocked(false)
 	if current != plan.Dest {
 		a.rewatchServersLocked()
