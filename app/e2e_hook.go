@@ -36,6 +36,7 @@ func startTestHook(a *App) {
 			SessionID string   `json:"session_id"`
 			Running   bool     `json:"running"`
 			Turns     []string `json:"turns"`
+			Grants    []string `json:"grants"` // tools with a session grant
 		}
 		out := struct {
 			Pending int         `json:"pending"`
@@ -50,7 +51,10 @@ func startTestHook(a *App) {
 		}
 		for _, s := range open {
 			id := s.ID()
-			cs := chatState{SessionID: id, Running: s.Running(), Turns: []string{}}
+			cs := chatState{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}}
+			for _, g := range s.Grants() {
+				cs.Grants = append(cs.Grants, g.Tool)
+			}
 			if j != nil {
 				turns, _ := j.Turns(r.Context(), id)
 				for _, t := range turns {

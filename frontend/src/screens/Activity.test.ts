@@ -78,4 +78,25 @@ describe("Activity", () => {
     button(root, "Needs attention").click();
     await vi.waitFor(() => expect(root.textContent).toContain("Nothing needs attention"));
   });
+
+  it("keeps a session shown after its last unknown call is resolved under Needs attention", async () => {
+    const one = [session("ses_u", { unreconciled: 1 })];
+    pages(one);
+    const inv = { id: "inv_u", session_id: "ses_u", turn_id: "t", call_id: "c", tool: "notes.append", alias: "notes__append", provider: "native",
+      risk: "write", arguments: {}, status: "unknown", effect: "", reconciled: "", duration_ms: 0, created_at: "" };
+    let reconciled = false;
+    fake.sessionDetail.mockImplementation(async (id: string) =>
+      ({ ...detail(id), invocations: [{ ...inv, reconciled: reconciled ? "not_applied" : "", reconciled_by: reconciled ? "you" : "" }] }));
+    fake.reconcile.mockImplementation(async () => {
+      reconciled = true;
+      one[0] = session("ses_u"); // no longer needs attention
+    });
+    const root = await render();
+    button(root, "Needs attention").click();
+    await vi.waitFor(() => expect(button(root, "It was not applied")).toBeTruthy());
+    button(root, "It was not applied").click();
+    await vi.waitFor(() => expect(root.textContent).toContain("Nothing needs attention"));
+    // The list is empty now, but the session stays on screen with its resolved call.
+    await vi.waitFor(() => expect(root.querySelector(".pill.resolved")).not.toBeNull());
+  });
 });
