@@ -34,6 +34,7 @@ type App struct {
 	emit     Emitter
 	dialogs  Dialogs
 	keys     Keychain
+	opener   Opener
 	examples fs.FS
 	prompter *modalPrompter
 	focused  atomic.Bool
@@ -88,6 +89,7 @@ type deps struct {
 	Dialogs  Dialogs
 	Keychain Keychain
 	Notifier Notifier
+	Opener   Opener // nil: the system's (xdg-open, open, rundll32)
 	Logger   *slog.Logger
 	Examples fs.FS
 }
@@ -129,7 +131,10 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if d.Keychain == nil {
 		d.Keychain = osKeychain{}
 	}
-	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain,
+	if d.Opener == nil {
+		d.Opener = systemOpener{}
+	}
+	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
 		examples: d.Examples}
 	a.base, a.cancel = context.WithCancel(ctx)
 	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)

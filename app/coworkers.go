@@ -17,6 +17,10 @@ type CoworkerList struct {
 	Coworkers []CoworkerInfo `json:"coworkers"`
 	Broken    []BrokenBundle `json:"broken"`
 	Error     string         `json:"error"` // the folder itself cannot be read
+	// Hint is set when Dir is a coworker itself, or when a folder picked
+	// with ChooseCoworkersDir or given to SetCoworkersDir was one and was
+	// not used (Dir is then the folder still in use); nil otherwise.
+	Hint *FolderHint `json:"hint"`
 }
 
 // CoworkerInfo is one bundle that loaded and resolved.
@@ -66,6 +70,9 @@ func (a *App) listCoworkers(dir string) CoworkerList {
 	a.mu.Lock()
 	rt, rule := a.rt, a.nameRuleLocked()
 	a.mu.Unlock()
+	if h := bundleFolderHint(dir); h != nil { // not "…/coworker/coworker/manifest.md is missing"
+		return CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}, Hint: h}
+	}
 	l := checkedList(a.base, rt, dir, rule)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
@@ -85,7 +92,9 @@ func (a *App) nameRuleLocked() model.NameRule {
 }
 
 // SetCoworkersDir makes dir the bundles folder, saves that choice, and
-// returns the new list. Chats already open keep their coworker.
+// returns the new list. Chats already open keep their coworker. A dir
+// that is a coworker itself (FolderHint) is not used: the list of the
+// folder in use comes back with Hint set.
 func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -93,6 +102,11 @@ func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 		return CoworkerList{}, fmt.Errorf("%s is not a folder", abs)
+	}
+	if h := bundleFolderHint(abs); h != nil {
+		l, _ := a.Coworkers()
+		l.Hint = h
+		return l, nil
 	}
 	a.mu.Lock()
 	s := a.settings

@@ -16,6 +16,10 @@ import (
 // modal is up and when the turn is over. It is compiled only into e2e
 // builds (-tags e2e) and reads state; it cannot answer prompts or send
 // messages: the script does that through the window, with xdotool.
+// One route acts: POST /drop with {"paths": [...]} does what a drop of
+// those folders on the window does (App.filesDropped, the function Wails'
+// OnFileDrop calls), because xdotool cannot drive an XDND drag; the UI
+// then previews the folder as for a real drop.
 func startTestHook(a *App) {
 	addr := os.Getenv("OPENWORKER_E2E_ADDR")
 	if addr == "" {
@@ -41,9 +45,11 @@ func startTestHook(a *App) {
 		out := struct {
 			Pending int         `json:"pending"`
 			Chats   []chatState `json:"chats"`
+			Notices []Notice    `json:"notices"`
 		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}}
 		a.mu.Lock()
 		rt, j := a.rt, a.journal
+		out.Notices = append([]Notice{}, a.notices...)
 		a.mu.Unlock()
 		var open []*harness.Session
 		if rt != nil {
@@ -65,6 +71,15 @@ func startTestHook(a *App) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(out)
+	})
+	mux.HandleFunc("POST /drop", func(w http.ResponseWriter, r *http.Request) {
+		var in BundleDropped
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || len(in.Paths) == 0 {
+			http.Error(w, `want {"paths": ["/abs/folder"]}`, http.StatusBadRequest)
+			return
+		}
+		a.filesDropped(in.Paths)
+		w.WriteHeader(http.StatusNoContent)
 	})
 	go func() { _ = http.Serve(l, mux) }()
 }

@@ -26,10 +26,19 @@ const (
 	EventCoworkersChanged EventName = "coworkers:changed"
 	// EventNotice carries a Notice to show as a banner.
 	EventNotice EventName = "app:notice"
+	// EventBundleDropped carries a BundleDropped: folders dropped on the
+	// window, for the Coworkers screen to preview (docs/app.md#adding-a-coworker).
+	EventBundleDropped EventName = "coworkers:dropped"
 )
 
+// BundleDropped is the payload of EventBundleDropped: the absolute paths
+// dropped on the window, in the order given.
+type BundleDropped struct {
+	Paths []string `json:"paths"`
+}
+
 // AppEvents lists every EventName, in declaration order.
-var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice}
+var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped}
 
 // HarnessEvents lists the harness event types the UI understands (defined
 // once in package harness, mirrored in TypeScript).

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -71,8 +72,14 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	// without a session bus): a second start says so and exits with 0.
 	lock, err := acquireInstanceLock(filepath.Join(paths.ConfigDir, lockFileName))
 	if errors.Is(err, ErrAlreadyRunning) {
-		wakeFirstInstance(instanceID(paths.ConfigDir))
-		fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; switch to its window")
+		// The first instance's socket (no D-Bus needed), else Wails' own
+		// channel (D-Bus on Linux, a window message on Windows).
+		if werr := wakeBySocket(paths.ConfigDir); werr != nil {
+			wakeFirstInstance(instanceID(paths.ConfigDir))
+			fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; switch to its window")
+		} else {
+			fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; its window was brought to the front")
+		}
 		return nil
 	}
 	if err != nil {
@@ -89,6 +96,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		return err
 	}
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
+	var wake io.Closer // the wake socket (wake_socket_unix.go)
 	err = wails.Run(&options.App{
 		Title:     "OpenWorker",
 		Width:     1240,
@@ -102,6 +110,13 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()
+			if w, err := listenWake(paths.ConfigDir, ui.show); err != nil {
+				logger.Warn("second starts cannot raise this window", "err", err)
+			} else {
+				wake = w
+			}
+			ui.onFileDrop(a.filesDropped)
+			go a.checkNotifications()
 		},
 		// Closing with a call waiting for an answer or a turn running asks
 		// first (closeQuestion); true keeps the window open.
@@ -109,8 +124,18 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			q := a.closeQuestion()
 			return q != "" && !ui.confirmQuit(q)
 		},
-		OnShutdown: func(context.Context) { a.shutdown() },
-		Bind:       []any{a},
+		OnShutdown: func(context.Context) {
+			if wake != nil {
+				_ = wake.Close()
+			}
+			a.shutdown()
+		},
+		// Folders dropped on the window go to the Coworkers screen
+		// (docs/app.md#adding-a-coworker). DisableWebViewDrop stays off:
+		// on Linux it unsets the webview's drop target, and no drop
+		// would arrive at all.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
+		Bind:        []any{a},
 		// One instance per config folder: a second start shows the first
 		// window and exits (docs/cli.md#the-desktop-app, Wails' single-instance lock).
 		SingleInstanceLock: &options.SingleInstanceLock{

@@ -54,6 +54,14 @@ func (w *wailsUI) ChooseFile(title, start string) (string, error) {
 		Filters: []wruntime.FileFilter{{DisplayName: "JSON files (*.json)", Pattern: "*.json"}, {DisplayName: "All files", Pattern: "*"}}})
 }
 
+// onFileDrop calls f with the absolute paths of files or folders dropped
+// on the window (Wails' file drop, options.DragAndDrop.EnableFileDrop).
+func (w *wailsUI) onFileDrop(f func(paths []string)) {
+	if ctx := w.context(); ctx != nil {
+		wruntime.OnFileDrop(ctx, func(_, _ int, paths []string) { f(paths) })
+	}
+}
+
 // show brings the window to the front (a second instance was started).
 func (w *wailsUI) show() {
 	if ctx := w.context(); ctx != nil {
