@@ -114,7 +114,7 @@ func TestAddCoworkerLinks(t *testing.T) {
 
 func TestAddCoworkerIDClash(t *testing.T) {
 	e := newTestEnv(t, envOpts{}) // has "helper" selecting test.echo
-	src := srcBundle(t, "helper")  // a newer helper without tools
+	src := srcBundle(t, "helper") // a newer helper without tools
 	p, _ := e.app.PreviewCoworker(src)
 	if !p.Exists || p.Refused != "" {
 		t.Fatalf("preview = %+v, want Exists", p)

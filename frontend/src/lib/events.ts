@@ -8,6 +8,7 @@ export const AppEvent = {
   ApprovalClosed: "approval:closed",
   CoworkersChanged: "coworkers:changed",
   Notice: "app:notice",
+  BundleDropped: "coworkers:dropped",
 } as const;
 export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];
 

@@ -228,11 +228,32 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class FolderHint {
+	    kind: string;
+	    picked: string;
+	    bundle: string;
+	    parent: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FolderHint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.picked = source["picked"];
+	        this.bundle = source["bundle"];
+	        this.parent = source["parent"];
+	        this.message = source["message"];
+	    }
+	}
 	export class CoworkerList {
 	    dir: string;
 	    coworkers: CoworkerInfo[];
 	    broken: BrokenBundle[];
 	    error: string;
+	    hint?: FolderHint;
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerList(source);
@@ -244,6 +265,7 @@ export namespace app {
 	        this.coworkers = this.convertValues(source["coworkers"], CoworkerInfo);
 	        this.broken = this.convertValues(source["broken"], BrokenBundle);
 	        this.error = source["error"];
+	        this.hint = this.convertValues(source["hint"], FolderHint);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -264,6 +286,57 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CoworkerPreview {
+	    source: string;
+	    id: string;
+	    name: string;
+	    description: string;
+	    version: string;
+	    tools: string[];
+	    errors: BrokenBundle[];
+	    dest: string;
+	    exists: boolean;
+	    refused: string;
+	    can_link: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.version = source["version"];
+	        this.tools = source["tools"];
+	        this.errors = this.convertValues(source["errors"], BrokenBundle);
+	        this.dest = source["dest"];
+	        this.exists = source["exists"];
+	        this.refused = source["refused"];
+	        this.can_link = source["can_link"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class FoundServerConfig {
 	    client: string;
 	    path: string;

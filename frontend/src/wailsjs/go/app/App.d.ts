@@ -6,11 +6,15 @@ import {mcp} from '../models';
 import {journal} from '../models';
 import {harness} from '../models';
 
+export function AddCoworker(arg1:string,arg2:string,arg3:boolean):Promise<app.CoworkerList>;
+
 export function ApplyImport(arg1:string,arg2:string):Promise<app.SettingsView>;
 
 export function Cancel(arg1:string):Promise<void>;
 
 export function ChatGrants(arg1:string):Promise<Array<consent.Grant>>;
+
+export function ChooseCoworkerBundle():Promise<string>;
 
 export function ChooseCoworkersDir():Promise<app.CoworkerList>;
 
@@ -34,9 +38,15 @@ export function NeedsAttention():Promise<app.Waiting>;
 
 export function OpenChat(arg1:string):Promise<app.ChatInfo>;
 
+export function OpenFile(arg1:string):Promise<void>;
+
+export function OpenLink(arg1:string):Promise<void>;
+
 export function PendingApprovals():Promise<Array<app.PendingApproval>>;
 
 export function Policies():Promise<Array<app.SavedPolicy>>;
+
+export function PreviewCoworker(arg1:string):Promise<app.CoworkerPreview>;
 
 export function PreviewImport(arg1:string):Promise<mcp.ImportPlan>;
 
