@@ -2,9 +2,9 @@
 // returns a promise that rejects with an Error whose message is the Go
 // error's text, so screens can show it as is.
 import * as Bindings from "../wailsjs/go/app/App";
-import { EventsOn, BrowserOpenURL } from "../wailsjs/runtime/runtime";
+import { EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, CoworkerList, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, Outcome,
+  AppInfo, ChatInfo, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, Outcome,
   PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
@@ -37,6 +37,16 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     coworkers: () => call<CoworkerList>(() => b.Coworkers()),
     chooseCoworkersDir: () => call<CoworkerList>(() => b.ChooseCoworkersDir()),
     setCoworkersDir: (dir: string) => call<CoworkerList>(() => b.SetCoworkersDir(dir)),
+    /** The native picker for a bundle folder to add; "" when cancelled. */
+    chooseCoworkerBundle: () => call<string>(() => b.ChooseCoworkerBundle()),
+    /** What the bundle folder holds and what adding it would do; writes nothing. */
+    previewCoworker: (path: string) => call<CoworkerPreview>(() => b.PreviewCoworker(path)),
+    /** Copies ("copy") or links ("link") the bundle in; replace for a taken name. */
+    addCoworker: (path: string, mode: "copy" | "link", replace: boolean) => call<CoworkerList>(() => b.AddCoworker(path, mode, replace)),
+    /** Opens a file inside the coworkers or config folder in the system's program. */
+    openFile: (path: string) => call<void>(() => b.OpenFile(path)),
+    /** Opens an http(s) or mailto link in the system's browser; rejects saying why not. */
+    openLink: (url: string) => call<void>(() => b.OpenLink(url)),
     openChat: (coworker: string) => call<ChatInfo>(() => b.OpenChat(coworker)),
     resumeChat: (sessionId: string) => call<ChatInfo>(() => b.ResumeChat(sessionId)),
     send: (sessionId: string, prompt: string) => call<TurnResult>(() => b.Send(sessionId, prompt)),
@@ -80,10 +90,3 @@ export type Api = ReturnType<typeof makeApi>;
 
 /** The API of the running app. */
 export const api: Api = makeApi(Bindings, (name, cb) => EventsOn(name, cb));
-
-/** Opens an http(s) link in the system browser, never inside the app window. */
-export function openExternal(href: string): boolean {
-  if (!/^https?:\/\//i.test(href)) return false;
-  BrowserOpenURL(href);
-  return true;
-}

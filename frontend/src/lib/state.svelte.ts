@@ -3,7 +3,7 @@ import { api } from "./api";
 import { AppEvent, HarnessEventType } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
 import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeScope, type ShownNotice } from "./notices";
-import type { ApprovalClosed, AppInfo, ChatInfo, Grant, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
+import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, Grant, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
 
@@ -32,6 +32,10 @@ class AppState {
   waiting = $state(0);
   /** The time source of the notices (info ones expire); tests set their own. */
   clock: Clock = realClock;
+  /** An external link waiting for "Open this external link?" (LinkConfirm). */
+  link = $state<string | null>(null);
+  /** A folder dropped on the window, for the Coworkers screen to preview. */
+  dropped = $state<string | null>(null);
 
   /** The screen shown. Changing it drops the notices of the screen left. */
   get view(): View {
@@ -177,6 +181,12 @@ export async function start() {
   api.on(AppEvent.ApprovalClosed, (p) => (app.approvals = closeApproval(app.approvals, p as ApprovalClosed)));
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));
   api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message, "app", (p as Notice).key));
+  api.on(AppEvent.BundleDropped, (p) => {
+    const path = (p as BundleDropped).paths?.[0];
+    if (!path) return;
+    app.dropped = path;
+    app.view = { name: "coworkers" };
+  });
   window.addEventListener("focus", () => void api.setWindowFocused(true));
   window.addEventListener("blur", () => void api.setWindowFocused(false));
   try {

@@ -69,6 +69,37 @@ export interface CoworkerList {
   coworkers: CoworkerInfo[] | null;
   broken: BrokenBundle[] | null;
   error: string;
+  /** Set when the folder (given or picked) is a coworker itself (Go's FolderHint). */
+  hint?: FolderHint | null;
+}
+
+/** A folder picked as the coworkers folder that is a coworker itself (app/folderhint.go). */
+export interface FolderHint {
+  kind: "bundle" | "coworker_subfolder";
+  picked: string;
+  bundle: string;
+  parent: string;
+  message: string;
+}
+
+/** What a bundle folder holds before it is added (app/addcoworker.go). */
+export interface CoworkerPreview {
+  source: string;
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  tools: string[] | null;
+  errors: BrokenBundle[] | null;
+  dest: string;
+  exists: boolean;
+  refused: string;
+  can_link: boolean;
+}
+
+/** The payload of AppEvent.BundleDropped. */
+export interface BundleDropped {
+  paths: string[] | null;
 }
 
 export interface ToolInfo {

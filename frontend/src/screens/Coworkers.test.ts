@@ -1,18 +1,30 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
-import Coworkers from "./Coworkers.svelte";
-import { app } from "../lib/state.svelte";
-import type { BrokenBundle, CoworkerList } from "../lib/types";
+import type { BrokenBundle, CoworkerList, CoworkerPreview } from "../lib/types";
+
+// The Go side, as the bound methods answer (api.ts wraps them).
+const fake = vi.hoisted(() => ({
+  coworkers: vi.fn(), chooseCoworkersDir: vi.fn(), setCoworkersDir: vi.fn(), chooseCoworkerBundle: vi.fn(),
+  previewCoworker: vi.fn(), addCoworker: vi.fn(), openFile: vi.fn(), openChat: vi.fn(),
+}));
+vi.mock("../lib/api", () => ({ api: fake }));
+const { default: Coworkers } = await import("./Coworkers.svelte");
+const { app } = await import("../lib/state.svelte");
 
 const mounted: ReturnType<typeof mount>[] = [];
 afterEach(() => {
   mounted.splice(0).forEach((c) => unmount(c));
   app.coworkers = null;
+  app.dropped = null;
+  app.notices = [];
+  vi.clearAllMocks();
+  document.body.innerHTML = "";
 });
 
 function render(list: CoworkerList): HTMLElement {
   app.coworkers = list;
   const target = document.createElement("div");
+  document.body.append(target);
   mounted.push(mount(Coworkers, { target }));
   flushSync();
   return target;
@@ -21,21 +33,107 @@ function render(list: CoworkerList): HTMLElement {
 const dir = "/home/ann/OpenWorker/coworkers";
 const broken = (b: Partial<BrokenBundle>): BrokenBundle => ({ id: "", name: "", dir: "", file: "", line: 0, col: 0, message: "", fix: "", ...b });
 const empty = "No coworkers in this folder yet";
+const list = (l: Partial<CoworkerList> = {}): CoworkerList => ({ dir, coworkers: [], broken: [], error: "", ...l });
+const preview = (p: Partial<CoworkerPreview> = {}): CoworkerPreview => ({
+  source: "/home/ann/dev/notes", id: "notes", name: "Notes keeper", description: "Keeps notes.", version: "1.0.0",
+  tools: ["device.system_info_get", "memory.*"], errors: [], dest: dir + "/notes", exists: false, refused: "", can_link: true, ...p,
+});
+const button = (root: ParentNode, text: string) =>
+  [...root.querySelectorAll("button")].find((b) => b.textContent?.trim() === text) as HTMLButtonElement | undefined;
+const dialog = () => document.querySelector<HTMLElement>(".add-coworker");
+const settle = async (f: () => void) => { await vi.waitFor(f, { timeout: 30_000 }); flushSync(); };
 
 describe("Coworkers", () => {
   it("says the folder is empty when it has no coworker at all", () => {
-    expect(render({ dir, coworkers: [], broken: [], error: "" }).textContent).toContain(empty);
+    expect(render(list()).textContent).toContain(empty);
   });
 
   it("does not say the folder is empty when it has coworkers that cannot start", () => {
-    const root = render({
-      dir, coworkers: [], error: "", broken: [
+    const root = render(list({
+      broken: [
         broken({ id: "memory", name: "Memory", dir: dir + "/memory", file: dir + "/memory/coworker/tools.json", message: 'tools.json names MCP provider "memory", which is not registered', fix: "add the missing MCP provider" }),
         broken({ dir: dir + "/notes.zip", file: dir + "/notes.zip", message: "this is a file, not a coworker folder, so it was skipped" }),
       ],
-    });
+    }));
     expect(root.textContent).not.toContain(empty);
     expect(root.textContent).toContain("Coworkers that cannot start");
     expect(root.querySelectorAll("article.broken")).toHaveLength(2);
+  });
+
+  it("opens a broken bundle's file in the system's editor", async () => {
+    fake.openFile.mockResolvedValue(undefined);
+    const file = dir + "/memory/coworker/tools.json";
+    const root = render(list({ broken: [broken({ id: "memory", dir: dir + "/memory", file, line: 3, col: 5, message: "bad" })] }));
+    const link = root.querySelector<HTMLButtonElement>("article.broken button.path-link")!;
+    expect(link.textContent).toBe(file + ":3:5");
+    link.click();
+    await settle(() => expect(fake.openFile).toHaveBeenCalledWith(file));
+  });
+
+  it("says a picked bundle folder is a coworker and uses its parent on request", async () => {
+    const hint = { kind: "bundle" as const, picked: dir + "/notes", bundle: dir + "/notes", parent: dir,
+      message: `This folder is a coworker (notes); its parent ${dir} is the coworkers folder.` };
+    fake.setCoworkersDir.mockResolvedValue(list({ coworkers: [{ id: "notes", name: "Notes", description: "", version: "", dir: dir + "/notes", tools: [], left_out: [] }] }));
+    const root = render(list({ dir: "/home/ann/old", hint }));
+    const banner = root.querySelector(".folder-hint")!;
+    expect(banner.textContent).toContain("This folder is a coworker (notes); its parent");
+    expect(root.textContent).not.toContain("coworker/coworker/manifest.md");
+    expect(root.textContent).not.toContain(empty);
+    button(banner, "Use the parent folder")!.click();
+    await settle(() => expect(fake.setCoworkersDir).toHaveBeenCalledWith(dir));
+    await settle(() => expect(root.querySelector(".folder-hint")).toBeNull());
+    expect(root.textContent).toContain("Notes");
+  });
+
+  it("previews a picked bundle before anything is written, then copies it", async () => {
+    fake.chooseCoworkerBundle.mockResolvedValue("/home/ann/dev/notes");
+    fake.previewCoworker.mockResolvedValue(preview());
+    fake.addCoworker.mockResolvedValue(list({ coworkers: [{ id: "notes", name: "Notes keeper", description: "", version: "", dir: dir + "/notes", tools: [], left_out: [] }] }));
+    const root = render(list());
+    button(root, "Add coworker…")!.click();
+    await settle(() => expect(dialog()?.textContent).toContain("Notes keeper"));
+    const d = dialog()!;
+    expect(fake.previewCoworker).toHaveBeenCalledWith("/home/ann/dev/notes");
+    expect(fake.addCoworker).not.toHaveBeenCalled();
+    expect([...d.querySelectorAll(".tools li")].map((li) => li.textContent)).toEqual(["device.system_info_get", "memory.*"]);
+    expect(d.textContent).toContain(dir + "/notes");
+    expect(button(d, "Link")).toBeDefined();
+    button(d, "Copy into coworkers")!.click();
+    await settle(() => expect(dialog()).toBeNull());
+    expect(fake.addCoworker).toHaveBeenCalledWith("/home/ann/dev/notes", "copy", false);
+    expect(root.querySelector("article.card h2")?.textContent).toBe("Notes keeper");
+  });
+
+  it("needs Replace for a taken name and shows a refusal without Copy", async () => {
+    fake.chooseCoworkerBundle.mockResolvedValue("/home/ann/dev/notes");
+    fake.previewCoworker.mockResolvedValue(preview({ exists: true, can_link: false }));
+    fake.addCoworker.mockResolvedValue(list());
+    const root = render(list());
+    button(root, "Add coworker…")!.click();
+    await settle(() => expect(dialog()?.textContent).toContain("exists already"));
+    const d = dialog()!;
+    expect(button(d, "Link")).toBeUndefined(); // not offered (Windows)
+    const copy = button(d, "Copy into coworkers")!;
+    expect(copy.disabled).toBe(true);
+    d.querySelector<HTMLInputElement>("input[type=checkbox]")!.click();
+    flushSync();
+    expect(copy.disabled).toBe(false);
+    copy.click();
+    await settle(() => expect(fake.addCoworker).toHaveBeenCalledWith("/home/ann/dev/notes", "copy", true));
+
+    fake.previewCoworker.mockResolvedValue(preview({ id: "", refused: "/home/ann/dev is not a coworker bundle: /home/ann/dev/coworker/manifest.md is missing" }));
+    button(root, "Add coworker…")!.click();
+    await settle(() => expect(dialog()?.querySelector("[role=alert]")?.textContent).toContain("manifest.md is missing"));
+    expect(button(dialog()!, "Copy into coworkers")).toBeUndefined();
+  });
+
+  it("shows a bundle's load errors in the preview", async () => {
+    fake.previewCoworker.mockResolvedValue(preview({ id: "", name: "", tools: [], errors: [broken({ file: "/home/ann/dev/notes/coworker/tools.json", line: 2, col: 2, message: 'unknown field "tool"', fix: 'write "tools"' })] }));
+    render(list());
+    app.dropped = "/home/ann/dev/notes"; // as a drop on the window does
+    await settle(() => expect(dialog()?.textContent).toContain('unknown field "tool"'));
+    expect(fake.previewCoworker).toHaveBeenCalledWith("/home/ann/dev/notes");
+    expect(dialog()!.textContent).toContain("/home/ann/dev/notes/coworker/tools.json:2:2");
+    expect(app.dropped).toBeNull();
   });
 });
