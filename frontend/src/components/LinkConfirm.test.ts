@@ -17,10 +17,11 @@ afterEach(() => {
   document.body.innerHTML = "";
 });
 
-function put<P extends Record<string, unknown>>(c: Parameters<typeof mount>[0], props: P): HTMLElement {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function put(c: any, props: Record<string, unknown>): HTMLElement {
   const target = document.createElement("div");
   document.body.append(target);
-  mounted.push(mount(c, { target, props }));
+  mounted.push(mount(c as typeof LinkConfirm, { target, props: props as { url: string; onclose: () => void } }));
   flushSync();
   return target;
 }
