@@ -43,7 +43,7 @@ type CoworkerPreview struct {
 	Exists bool `json:"exists"`
 	// Refused is why it cannot be added at all ("" when it can): not a
 	// bundle (naming what is missing and where), inside the coworkers
-	// folder already, a link that leads nowhere.
+	// folder already or holding it, a link that leads nowhere.
 	Refused string `json:"refused"`
 	// CanLink is false where AddLink is not offered (Windows: a symbolic
 	// link needs developer mode or admin rights).
@@ -137,6 +137,10 @@ func previewBundle(path, dir string) (CoworkerPreview, error) {
 	p.Dest = filepath.Join(dir, name)
 	if inside(dir, src) {
 		p.Refused = fmt.Sprintf("%s is in the coworkers folder %s already", src, dir)
+		return p, nil
+	}
+	if inside(src, dir) { // a copy would copy itself
+		p.Refused = fmt.Sprintf("the coworkers folder %s is inside %s, so it cannot be added there; move the bundle out, or choose another coworkers folder", dir, src)
 		return p, nil
 	}
 	if _, err := os.Lstat(p.Dest); err == nil {

@@ -107,6 +107,17 @@ func TestAddCoworkerLinks(t *testing.T) {
 	if p, _ := previewBundle(dest, t.TempDir()); !slices.Equal(p.Tools, []string{"test.echo", "test.other"}) {
 		t.Errorf("through the link: %v", p.Tools)
 	}
+	// Replacing the linked coworker with a copy removes the link, never
+	// the folder it points to.
+	if _, err := e.app.AddCoworker(srcBundle(t, "linked", "test.echo"), AddCopy, true); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(dest); err != nil || st.Mode()&os.ModeSymlink != 0 {
+		t.Errorf("after replace: %v %v, want a folder", st, err)
+	}
+	if _, err := os.Stat(filepath.Join(src, "coworker", "manifest.md")); err != nil {
+		t.Errorf("replacing the link touched its target: %v", err)
+	}
 	if _, err := e.app.AddCoworker(src, "move", false); err == nil || !strings.Contains(err.Error(), `"copy" or "link"`) {
 		t.Errorf("unknown mode: %v", err)
 	}
@@ -149,6 +160,19 @@ func TestAddCoworkerRefuses(t *testing.T) {
 	holder := t.TempDir() // a coworkers folder of its own
 	writeBundle(t, holder, "one")
 	sub := srcBundle(t, "deep")
+	// A bundle whose folder holds the coworkers folder of another app.
+	outer := srcBundle(t, "outer")
+	inner := filepath.Join(outer, "coworkers")
+	if err := os.Mkdir(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	holds, err := previewBundle(outer, inner)
+	if err != nil || !strings.Contains(holds.Refused, "is inside "+outer) {
+		t.Errorf("a bundle holding the coworkers folder: %+v %v", holds, err)
+	}
+	if err := addBundle(outer, inner, AddCopy, false); err == nil {
+		t.Error("a bundle holding the coworkers folder was copied into it")
+	}
 	cases := []struct {
 		name, path string
 		want       []string
