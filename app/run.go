@@ -40,9 +40,10 @@ var ErrNoWindow = errors.New("this binary was built without the desktop window; 
 
 // Run builds the harness runtime over reg and shows the desktop window. It
 // returns when the window closes (or at once, with nil, when another
-// instance is already running on the same config dir: Wails brings that one
-// to the front where it can, and a lock file in the config dir catches the
-// rest, see acquireInstanceLock). Command-line errors wrap ErrUsage. reg must
+// instance is already running on the same config dir, found by the lock file
+// in the config dir (acquireInstanceLock); that one is asked to show its
+// window through its wake socket (wake_socket_unix.go), else Wails'
+// single-instance channel, docs/cli.md#the-desktop-app). Command-line errors wrap ErrUsage. reg must
 // not be frozen yet: servers.json providers from the settings are added to
 // it. ctx cancels running turns when done.
 func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
