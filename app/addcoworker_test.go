@@ -316,3 +316,42 @@ func TestBundleFolderHint(t *testing.T) {
 		t.Errorf("list of coworker/: %+v", l)
 	}
 }
+
+// pickDir is a Dialogs that answers every folder question with path.
+type pickDir struct{ path, title string }
+
+func (p *pickDir) ChooseDirectory(title, _ string) (string, error) {
+	p.title = title
+	return p.path, nil
+}
+func (p *pickDir) ChooseFile(string, string) (string, error) { return "", nil }
+
+// TestPickersGiveTheFolderAndTheHint: "Add coworker…" returns the folder
+// picked and writes nothing; "Choose folder…" on a bundle's coworker/
+// folder keeps the folder in use and names the coworkers folder.
+func TestPickersGiveTheFolderAndTheHint(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	src := srcBundle(t, "picked", "test.echo")
+	pick := &pickDir{path: src}
+	e.app.dialogs = pick
+	got, err := e.app.ChooseCoworkerBundle()
+	if err != nil || got != src || pick.title != "Choose a coworker folder to add" {
+		t.Fatalf("ChooseCoworkerBundle = %q, %v (title %q)", got, err, pick.title)
+	}
+	if _, err := os.Lstat(filepath.Join(e.bundles, "picked")); !os.IsNotExist(err) {
+		t.Errorf("picking wrote into the coworkers folder: %v", err)
+	}
+	pick.path = filepath.Join(src, "coworker")
+	l, err := e.app.ChooseCoworkersDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Dir != e.bundles || l.Hint == nil || l.Hint.Kind != HintCoworkerSubfolder || l.Hint.Parent != filepath.Dir(src) {
+		t.Fatalf("ChooseCoworkersDir(coworker/) = dir %s, hint %+v", l.Dir, l.Hint)
+	}
+	for _, b := range l.Broken {
+		if strings.Contains(b.File, filepath.Join("coworker", "coworker")) {
+			t.Errorf("misleading error: %+v", b)
+		}
+	}
+}
