@@ -98,7 +98,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		AssetServer: &assetserver.Options{
 			Assets: frontend.Dist(),
 		},
-		BackgroundColour: &options.RGBA{R: 246, G: 247, B: 249, A: 255},
+		BackgroundColour: windowBackground(a.theme()),
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()
