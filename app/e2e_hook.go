@@ -41,7 +41,8 @@ func startTestHook(a *App) {
 		out := struct {
 			Pending int         `json:"pending"`
 			Chats   []chatState `json:"chats"`
-		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}}
+			Theme   string      `json:"theme"` // the saved theme (docs/app.md#theme)
+		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme()}
 		a.mu.Lock()
 		rt, j := a.rt, a.journal
 		a.mu.Unlock()

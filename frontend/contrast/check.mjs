@@ -94,6 +94,8 @@ for (const theme of ["light", "dark"]) {
     await page.goto(`${base}/?theme=${theme}${s.query}`, { waitUntil: "load" });
     await page.waitForSelector(s.ready, { timeout: 10000 });
     if (s.setup) await s.setup(page);
+    // Folded parts (tool cards, notes, the shortcut list) are checked open.
+    await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
     const shown = await page.evaluate(() => document.documentElement.dataset.theme);
     if (shown !== theme) failures.push(`${s.name} (${theme}): <html data-theme="${shown}">, want "${theme}"`);
     if (errors.length) failures.push(`${s.name} (${theme}): page errors: ${errors.join("; ")}`);
