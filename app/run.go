@@ -17,6 +17,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 )
 
 // Options configure Run.
@@ -99,6 +100,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			Assets: frontend.Dist(),
 		},
 		BackgroundColour: windowBackground(a.theme()),
+		Windows:          &windows.Options{Theme: windowsTheme(a.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 )
 
 // The themes a person can choose (docs/app.md#theme).
@@ -53,6 +54,17 @@ func windowBackground(theme string) *options.RGBA {
 		return &options.RGBA{R: 0x14, G: 0x17, B: 0x1f, A: 255}
 	}
 	return &options.RGBA{R: 246, G: 247, B: 249, A: 255}
+}
+
+// windowsTheme is the title bar's theme on Windows for theme.
+func windowsTheme(theme string) windows.Theme {
+	switch theme {
+	case ThemeDark:
+		return windows.Dark
+	case ThemeLight:
+		return windows.Light
+	}
+	return windows.SystemDefault
 }
 
 // theme is the theme in use: "system", "light" or "dark".

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 )
 
 // SetTheme writes the theme to settings.json at once, without the flags of
@@ -41,6 +43,9 @@ func TestSetThemeSavesOnlyTheTheme(t *testing.T) {
 	}
 	if got := windowBackground(a.theme()); got.R > 0x40 {
 		t.Fatalf("dark window background %+v is not dark", got)
+	}
+	if windowsTheme(a.theme()) != windows.Dark || windowsTheme("") != windows.SystemDefault {
+		t.Fatalf("Windows title bar theme for dark = %v, for \"\" = %v", windowsTheme(a.theme()), windowsTheme(""))
 	}
 
 	// A restart with the same config folder reads it back.

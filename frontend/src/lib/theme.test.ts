@@ -35,7 +35,9 @@ describe("theme", () => {
     const root = document.createElement("html");
     const media = fakeMedia(false);
     const painted: number[][] = [];
-    const c = new ThemeController({ root, media: media as unknown as MediaQueryList, storage: memStorage(), setWindow: (...rgb) => painted.push(rgb) });
+    const bars: string[] = [];
+    const c = new ThemeController({ root, media: media as unknown as MediaQueryList, storage: memStorage(),
+      setWindow: (...rgb) => painted.push(rgb), setTitleBar: (t) => bars.push(t) });
     c.set("system");
     expect(root.dataset.theme).toBe("light");
     media.flip(true);
@@ -46,6 +48,9 @@ describe("theme", () => {
     media.flip(false);
     media.flip(true);
     expect(root.dataset.theme).toBe("light");
+    expect(painted.at(-1)).toEqual([...windowColour.light]);
+    expect(bars.at(-1)).toBe("light");
+    expect(bars).toContain("system");
   });
 
   it("restores the theme of the last run before the app answers", () => {

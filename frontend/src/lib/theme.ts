@@ -5,7 +5,7 @@
 // settings.json (App.SetTheme) and mirrored in localStorage, so the first
 // paint after a restart already has it.
 import type { Theme } from "./types";
-import { WindowSetBackgroundColour } from "../wailsjs/runtime/runtime";
+import { WindowSetBackgroundColour, WindowSetDarkTheme, WindowSetLightTheme, WindowSetSystemDefaultTheme } from "../wailsjs/runtime/runtime";
 
 export const themes: ReadonlyArray<{ id: Theme; label: string }> = [
   { id: "system", label: "System" },
@@ -35,6 +35,8 @@ interface ThemeEnv {
   storage?: Pick<Storage, "getItem" | "setItem">;
   /** Sets the native window's background (Wails WindowSetBackgroundColour); absent in tests. */
   setWindow?: (r: number, g: number, b: number) => void;
+  /** Sets the native title bar's theme (Wails; Windows only, a no-op elsewhere). */
+  setTitleBar?: (t: Theme) => void;
 }
 
 /**
@@ -82,6 +84,7 @@ export class ThemeController {
     const [r, g, b] = windowColour[shown];
     try {
       this.#env.setWindow?.(r, g, b);
+      this.#env.setTitleBar?.(this.chosen);
     } catch {
       // no native window (a browser, the contrast check)
     }
@@ -94,4 +97,5 @@ export const theme = new ThemeController({
   media: globalThis.matchMedia?.(darkQuery),
   storage: globalThis.localStorage,
   setWindow: (r, g, b) => WindowSetBackgroundColour(r, g, b, 255),
+  setTitleBar: (t) => (t === "dark" ? WindowSetDarkTheme() : t === "light" ? WindowSetLightTheme() : WindowSetSystemDefaultTheme()),
 });
