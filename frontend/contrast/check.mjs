@@ -56,6 +56,7 @@ const browser = await puppeteer.launch({
 const screens = [
   { name: "coworkers", query: "", ready: ".card" },
   { name: "chat", query: "&chat=1", ready: ".chat .composer", setup: fillChat },
+  { name: "chat-bypass", query: "&chat=1&bypass=1", ready: ".bypass-strip", setup: (p) => fillChat(p, "failed") },
   { name: "consent", query: "&chat=1&consent=1", ready: ".modal", setup: async (p) => { await fillChat(p); await new Promise((r) => setTimeout(r, 700)); } },
   { name: "settings", query: "", ready: ".card", setup: (p) => clickNav(p, "Settings", "fieldset") },
   { name: "activity", query: "", ready: ".card", setup: async (p) => { await clickNav(p, "Activity", ".row-item"); await p.click(".row-item"); await p.waitForSelector(".detail .turn, .detail table"); } },
@@ -67,8 +68,8 @@ async function clickNav(page, label, ready) {
 }
 
 /** fillChat plays one turn into the open chat: prompt, tool calls, answer with code. */
-async function fillChat(page) {
-  await page.evaluate(() => {
+async function fillChat(page, status = "completed") {
+  await page.evaluate((status) => {
     const e = (o) => window.__fake.emit("harness:event", { session_id: "s-chat", turn_id: "t1", ...o });
     e({ type: "turn.started", text: "What is my battery level? Also save it to notes.txt." });
     e({ type: "tool.proposed", invocation_id: "i1", call_id: "c1", tool: "device.battery", arguments: {} });
@@ -77,8 +78,8 @@ async function fillChat(page) {
     e({ type: "tool.finished", invocation_id: "i2", status: "failed", error: "permission denied: /home/u/notes.txt", duration_ms: 3 });
     e({ type: "warning", text: "The model asked for a tool this coworker does not have." });
     e({ type: "assistant.message", text: "Your battery is at **82%**. I could not write `notes.txt`; see [the docs](https://example.com/docs).\n\n```sh\nchmod u+w ~/notes.txt\n```\n\n> Tip: try again after that." });
-    e({ type: "turn.finished", status: "completed" });
-  });
+    e({ type: "turn.finished", status, error: status === "failed" ? "the model server closed the connection" : "" });
+  }, status);
   await page.waitForSelector(".msg.assistant .codeblock");
 }
 

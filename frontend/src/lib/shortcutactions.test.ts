@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const fake = vi.hoisted(() => ({
+  chatGrants: vi.fn(async () => []),
   openChat: vi.fn(async (coworker: string) => ({ session_id: "s-new", coworker, coworker_name: coworker, model: "m", approval_mode: "ask", tools: [] })),
 }));
 vi.mock("./api", () => ({ api: fake }));
@@ -13,6 +14,7 @@ const chat = (id: string, coworker: string) => ({
   info: { session_id: id, coworker, coworker_name: coworker, model: "m", approval_mode: "ask", tools: [] } as never,
   state: emptyChat(),
   error: "",
+  grants: [],
 });
 
 afterEach(() => {
