@@ -341,6 +341,9 @@ import -window root "$shots/settings-shortcut.png"
 xdotool mousemove --window "$win" 450 112 click 1
 for _ in $(seq 25); do state | grep -q '"theme":"dark"' && break; sleep 0.2; done
 state | grep -q '"theme":"dark"' || fail "Ctrl+, then Dark did not save the dark theme: $(state)"
+settings_file="$tmp/config/OpenWorker/settings.json"
+grep -q '"theme": "dark"' "$settings_file" || fail "settings.json has no dark theme: $(cat "$settings_file")"
+if grep -q "$tmp/bundles" "$settings_file"; then fail "saving the theme wrote this run's --coworkers to settings.json: $(cat "$settings_file")"; fi
 sleep 0.5
 import -window root "$shots/dark-settings.png"
 chats_before="$(state | grep -o '"session_id"' | wc -l)"
