@@ -107,6 +107,7 @@ type AppInfo struct {
 	ApprovalMode  string   `json:"approval_mode"`
 	Notices       []Notice `json:"notices"`
 	StartCoworker string   `json:"start_coworker"` // open a chat with it at start
+	Theme         string   `json:"theme"`          // "system", "light" or "dark" (docs/app.md#theme)
 }
 
 // newApp builds the app: settings, journal, servers.json, the example
@@ -349,7 +350,7 @@ func (a *App) Info() (AppInfo, error) {
 	defer a.mu.Unlock()
 	info := AppInfo{Version: a.cfg.Version, ConfigDir: a.paths.ConfigDir, JournalPath: a.paths.Journal, LogFile: a.paths.LogFile,
 		CoworkersDir: a.coworkersDir(), ApprovalMode: a.settings.ApprovalMode, Notices: append([]Notice{}, a.notices...),
-		StartCoworker: a.cfg.OpenCoworker}
+		StartCoworker: a.cfg.OpenCoworker, Theme: a.themeLocked()}
 	if a.modelErr != nil {
 		info.ModelError = a.modelErr.Error()
 	}

@@ -46,7 +46,8 @@ func startTestHook(a *App) {
 			Pending int         `json:"pending"`
 			Chats   []chatState `json:"chats"`
 			Notices []Notice    `json:"notices"`
-		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}}
+			Theme   string      `json:"theme"` // the saved theme (docs/app.md#theme)
+		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme()}
 		a.mu.Lock()
 		rt, j := a.rt, a.journal
 		out.Notices = append([]Notice{}, a.notices...)

@@ -18,6 +18,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 )
 
 // Options configure Run.
@@ -107,7 +108,8 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		AssetServer: &assetserver.Options{
 			Assets: frontend.Dist(),
 		},
-		BackgroundColour: &options.RGBA{R: 246, G: 247, B: 249, A: 255},
+		BackgroundColour: windowBackground(a.theme()),
+		Windows:          &windows.Options{Theme: windowsTheme(a.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()

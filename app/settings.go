@@ -33,6 +33,10 @@ type Settings struct {
 	ServersPath string `json:"servers_path"`
 	// ApprovalMode is "ask" or "bypass" (docs/consent.md).
 	ApprovalMode string `json:"approval_mode"`
+	// Theme is the window's colours: "system" or "" (follow the OS),
+	// "light" or "dark" (docs/app.md#theme). Only SetTheme changes it; SaveSettings
+	// keeps the one in use.
+	Theme string `json:"theme"`
 }
 
 // ProviderSettings say where one provider is. Empty fields take the
@@ -71,6 +75,9 @@ func (s Settings) Validate() error {
 	case consent.Ask, consent.Bypass:
 	default:
 		return fmt.Errorf("approval mode %q: choose %q or %q", s.ApprovalMode, consent.Ask, consent.Bypass)
+	}
+	if err := checkTheme(s.Theme); err != nil {
+		return err
 	}
 	if s.CoworkersDir != "" && !filepath.IsAbs(s.CoworkersDir) {
 		return fmt.Errorf("coworkers folder %q must be an absolute path", s.CoworkersDir)

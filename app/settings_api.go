@@ -84,7 +84,7 @@ func (a *App) viewLocked() SettingsView {
 
 // SaveSettings validates and saves s, then applies it: new chats use the
 // new model, folder, approval mode and servers.json at once; chats already
-// open keep theirs. A servers.json with an error is reported in the view
+// open keep theirs. The theme stays as it is (SetTheme changes it). A servers.json with an error is reported in the view
 // (ServersError) and changes no provider.
 func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
@@ -94,6 +94,7 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	s.Theme = a.settings.Theme // SetTheme's alone
 	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
 	serversChanged := s.ServersPath != a.settings.ServersPath
 	if err := a.saveSettingsLocked(s); err != nil {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of OpenWorker Desktop on a fresh Debian 12 machine (as root,
 # or with sudo). It installs the apt packages, Node modules and Go modules it
-# needs, then runs, in order: the frontend tests, go vet and gofmt, cross-vets
+# needs, then runs, in order: the frontend tests, the contrast check, go vet and gofmt, cross-vets
 # for macOS and Windows, the Go tests (harness/ and app/ once, under the
 # race detector), the D-Bus notification tests, the desktop end-to-end test under Xvfb
 # (screenshots in artifacts/screenshots/), and the Windows installer build and
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 started=$SECONDS
 
 step "apt packages"
-pkgs=(gcc pkg-config dbus libgtk-3-dev libwebkit2gtk-4.0-dev shellcheck)
+pkgs=(gcc pkg-config dbus libgtk-3-dev libwebkit2gtk-4.0-dev shellcheck chromium)
 [ -z "${QUICK:-}" ] && pkgs+=(xvfb xauth imagemagick xdotool curl nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl)
 ensure_apt "${pkgs[@]}"
 
@@ -26,6 +26,9 @@ sh harness/mcp/testdata/npm/install.sh >/dev/null
 
 step "frontend: unit tests, type check, build"
 (cd frontend && npm test --silent && npm run check --silent && npm run build --silent)
+
+step "frontend: contrast check (axe-core in headless Chromium, light and dark)"
+bash scripts/contrast-check.sh
 
 step "go vet and gofmt"
 go vet ./...

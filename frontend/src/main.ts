@@ -2,6 +2,9 @@ import { mount } from "svelte";
 import "./app.css";
 import App from "./App.svelte";
 import { start } from "./lib/state.svelte";
+import { theme } from "./lib/theme";
+
+theme.restore(); // before the first paint; start() applies the saved one
 
 const app = mount(App, { target: document.getElementById("app")! });
 void start();

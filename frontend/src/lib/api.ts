@@ -5,7 +5,7 @@ import * as Bindings from "../wailsjs/go/app/App";
 import { EventsOn } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, Outcome,
-  PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, TurnResult, Waiting,
+  PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, Theme, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
 
@@ -77,6 +77,8 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.SetAPIKey(provider, key)),
     deleteApiKey: (provider: string) => call<SettingsView>(() => b.DeleteAPIKey(provider)),
     chooseServersFile: () => call<string>(() => b.ChooseServersFile()),
+    /** Saves the theme in settings.json at once (docs/app.md#theme). */
+    setTheme: (t: Theme) => call<void>(() => b.SetTheme(t)),
     setServerInput: (id: string, value: string) => call<SettingsView>(() => b.SetServerInput(id, value)),
     findServerConfigs: async () => (await call<FoundServerConfig[] | null>(() => b.FindServerConfigs())) ?? [],
     chooseImportFile: () => call<string>(() => b.ChooseImportFile()),

@@ -3,6 +3,7 @@ import { api } from "./api";
 import { AppEvent, HarnessEventType } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
 import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeScope, type ShownNotice } from "./notices";
+import { asTheme, theme } from "./theme";
 import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, Grant, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
@@ -191,6 +192,7 @@ export async function start() {
   window.addEventListener("blur", () => void api.setWindowFocused(false));
   try {
     app.info = await api.info();
+    if (app.info.theme) theme.set(asTheme(app.info.theme));
     for (const n of app.info.notices ?? []) app.notify(n.level, n.message, "app", n.key);
     if (app.info.runtime_error) app.notify("error", app.info.runtime_error, "app");
     else if (app.info.model_error) app.notify("warning", app.info.model_error, "app", "model"); // Go's NoticeKeyModel

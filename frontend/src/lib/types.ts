@@ -13,6 +13,9 @@ export interface Notice {
   key?: string;
 }
 
+/** The window's colours: follow the OS, or always light or dark (docs/app.md#theme). */
+export type Theme = "system" | "light" | "dark";
+
 export interface AppInfo {
   version: string;
   config_dir: string;
@@ -25,6 +28,8 @@ export interface AppInfo {
   approval_mode: string;
   notices: Notice[] | null;
   start_coworker: string;
+  /** The saved theme (docs/app.md#theme); absent from older fixtures. */
+  theme?: Theme;
 }
 
 /** Where a call goes (docs/consent.md#placement): PLACEMENT_LOCAL or a remote host name. */
@@ -226,6 +231,8 @@ export interface Settings {
   coworkers_dir: string;
   servers_path: string;
   approval_mode: "ask" | "bypass";
+  /** "" is "system"; only SetTheme changes it (docs/app.md#theme). */
+  theme?: Theme | "";
 }
 
 export interface SettingsView {

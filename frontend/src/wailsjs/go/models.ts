@@ -28,6 +28,7 @@ export namespace app {
 	    approval_mode: string;
 	    notices: Notice[];
 	    start_coworker: string;
+	    theme: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AppInfo(source);
@@ -46,6 +47,7 @@ export namespace app {
 	        this.approval_mode = source["approval_mode"];
 	        this.notices = this.convertValues(source["notices"], Notice);
 	        this.start_coworker = source["start_coworker"];
+	        this.theme = source["theme"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -480,6 +482,7 @@ export namespace app {
 	    coworkers_dir: string;
 	    servers_path: string;
 	    approval_mode: string;
+	    theme: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -493,6 +496,7 @@ export namespace app {
 	        this.coworkers_dir = source["coworkers_dir"];
 	        this.servers_path = source["servers_path"];
 	        this.approval_mode = source["approval_mode"];
+	        this.theme = source["theme"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -78,4 +78,6 @@ export function SetCoworkersDir(arg1:string):Promise<app.CoworkerList>;
 
 export function SetServerInput(arg1:string,arg2:string):Promise<app.SettingsView>;
 
+export function SetTheme(arg1:string):Promise<void>;
+
 export function SetWindowFocused(arg1:boolean):Promise<void>;

@@ -146,6 +146,10 @@ export function SetServerInput(arg1, arg2) {
   return window['go']['app']['App']['SetServerInput'](arg1, arg2);
 }
 
+export function SetTheme(arg1) {
+  return window['go']['app']['App']['SetTheme'](arg1);
+}
+
 export function SetWindowFocused(arg1) {
   return window['go']['app']['App']['SetWindowFocused'](arg1);
 }

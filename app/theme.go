@@ -1,0 +1,82 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
+)
+
+// The themes a person can choose (docs/app.md#theme).
+const (
+	ThemeSystem = "system" // follow the OS (prefers-color-scheme)
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
+
+func checkTheme(t string) error {
+	switch t {
+	case "", ThemeSystem, ThemeLight, ThemeDark:
+		return nil
+	}
+	return fmt.Errorf("theme %q: choose %q, %q or %q", t, ThemeSystem, ThemeLight, ThemeDark)
+}
+
+// SetTheme saves theme ("system", "light" or "dark"; "" is "system") in settings.json at
+// once and keeps every other saved field as it is on disk, so flags given
+// for this run (--coworkers, --model, ...) are not written. An unknown theme
+// or a settings file that cannot be read is an error naming it, and
+// nothing is written.
+func (a *App) SetTheme(theme string) error {
+	if err := checkTheme(theme); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	saved, err := LoadSettings(a.paths.Settings)
+	if err != nil {
+		return fmt.Errorf("the theme was not saved: %w", err)
+	}
+	saved.Theme = theme
+	if err := SaveSettings(a.paths.Settings, saved); err != nil {
+		return fmt.Errorf("the theme was not saved: %w", err)
+	}
+	a.saved, a.settings.Theme = saved, theme
+	return nil
+}
+
+// windowBackground is the window's colour before the page paints: the
+// page background of the theme (frontend/src/app.css --bg), so a dark
+// theme does not flash white. "system" takes the light one; the page then
+// follows the OS.
+func windowBackground(theme string) *options.RGBA {
+	if theme == ThemeDark {
+		return &options.RGBA{R: 0x14, G: 0x17, B: 0x1f, A: 255}
+	}
+	return &options.RGBA{R: 246, G: 247, B: 249, A: 255}
+}
+
+// windowsTheme is the title bar's theme on Windows for theme.
+func windowsTheme(theme string) windows.Theme {
+	switch theme {
+	case ThemeDark:
+		return windows.Dark
+	case ThemeLight:
+		return windows.Light
+	}
+	return windows.SystemDefault
+}
+
+// theme is the theme in use: "system", "light" or "dark".
+func (a *App) theme() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.themeLocked()
+}
+
+func (a *App) themeLocked() string {
+	if a.settings.Theme == "" {
+		return ThemeSystem
+	}
+	return a.settings.Theme
+}

@@ -1,0 +1,84 @@
+// A stand-in for the Wails bindings (window.go.app.App.*) and runtime
+// (window.runtime.*), injected by check.mjs into the built frontend so each
+// screen renders with content in a plain browser. Fixtures only: nothing
+// here talks to Go. window.__fake.emit(name, payload) fires a Go event.
+(() => {
+  const now = new Date().toISOString();
+  const tools = [
+    { name: "device.battery", description: "Battery level", provider: "device", risk: "read", classification: "read_only" },
+    { name: "files.write", description: "Write a file", provider: "files", risk: "write", classification: "non_idempotent_write" },
+  ];
+  const coworker = {
+    id: "helper", name: "Device Helper", description: "Answers questions about this computer.", version: "1.0.0", dir: "/home/u/OpenWorker Coworkers/helper",
+    tools: [
+      { name: "device.battery", provider: "device", placement: "on this computer" },
+      { name: "web.fetch", provider: "web", placement: "api.example.com" },
+    ],
+    left_out: [{ tool: "bad name", message: "the model cannot take this tool's name" }],
+  };
+  const session = {
+    id: "s1", coworker: "helper", coworker_version: "1.0.0", identity: "sha256:abc", provider: "openai", model: "scripted",
+    approve: "ask", status: "open", error: "", created_at: now, updated_at: now, first_prompt: "What is my battery level?", unreconciled: 1,
+  };
+  const invocations = [
+    { id: "i1", session_id: "s1", turn_id: "t1", call_id: "c1", tool: "device.battery", alias: "device__battery", provider: "device", placement: "on this computer",
+      risk: "read", arguments: {}, status: "succeeded", result: { text: "82%" }, effect: "none", reconciled: "", duration_ms: 12, created_at: now },
+    { id: "i2", session_id: "s1", turn_id: "t1", call_id: "c2", tool: "files.write", alias: "files__write", provider: "files", risk: "write",
+      arguments: { path: "/tmp/x" }, status: "unknown", error: "the app stopped during the call", effect: "unknown", reconciled: "", duration_ms: 0, created_at: now },
+  ];
+  const pending = {
+    id: "p1", deadline: new Date(Date.now() + 300000).toISOString(),
+    request: { session_id: "s-chat", turn_id: "t9", call_id: "c9", coworker: "helper", coworker_name: "Device Helper", tool: "files.write",
+      description: "Write a file", provider: "files", placement: "on this computer", classification: "non_idempotent_write", risk: "write",
+      arguments: { path: "/home/u/notes.txt", text: "hello" } },
+  };
+  const params = new URLSearchParams(location.search);
+  const consent = params.get("consent") === "1";
+  const settings = { provider: "openai", openai: { base_url: "http://127.0.0.1:11434/v1", model: "llama3.2" }, anthropic: { base_url: "", model: "" },
+    coworkers_dir: "", servers_path: "/home/u/.config/OpenWorker/servers.json", approval_mode: "ask", theme: params.get("theme") || "system" };
+  const view = {
+    settings, key_stored: { openai: false, anthropic: true }, keychain_errors: {}, key_from_env: {}, model: "openai llama3.2 at http://127.0.0.1:11434/v1",
+    model_error: "", model_warning: "Nothing answers at http://127.0.0.1:11434: start the model server or change the base URL.",
+    settings_file: "/home/u/.config/OpenWorker/settings.json", servers_loaded: settings.servers_path, servers_error: "", servers_unreadable: false,
+    servers_notices: ["servers.json:4: \"disabled\" is ignored"], server_inputs: [{ id: "token", description: "API token", password: true, answered: false }],
+  };
+  const fixtures = {
+    Info: { version: "test", config_dir: "/home/u/.config/OpenWorker", journal_path: "/home/u/.config/OpenWorker/journal.db", log_file: "/home/u/.config/OpenWorker/openworker.log",
+      coworkers_dir: "/home/u/OpenWorker Coworkers", model: "openai llama3.2", model_error: "", runtime_error: "", approval_mode: "ask",
+      notices: [{ level: "warning", message: "1 tool call was interrupted when the app last stopped: reconcile it in Activity.", key: "" }],
+      start_coworker: params.get("chat") === "1" ? "helper" : "", theme: settings.theme },
+    Coworkers: { dir: "/home/u/OpenWorker Coworkers", coworkers: [coworker], error: "",
+      broken: [{ id: "", name: "", dir: "/home/u/OpenWorker Coworkers/broken", file: "manifest.md", line: 3, col: 1, message: "id is missing", fix: "add an id: line" }] },
+    OpenChat: { session_id: "s-chat", coworker: "helper", coworker_name: "Device Helper", identity: "sha256:abc", model: "openai llama3.2",
+      approval_mode: params.get("bypass") === "1" ? "bypass" : "ask", running: false, tools },
+    ChatGrants: [{ tool: "device.battery", digest: "sha256:0123" }],
+    PendingApprovals: consent ? [pending] : [],
+    NeedsAttention: { sessions: 1, calls: 1 },
+    Sessions: [session],
+    SessionPage: { sessions: [session, { ...session, id: "s2", status: "closed", first_prompt: "Summarise my notes", unreconciled: 0 }], next: "" },
+    SessionDetail: { ...session, turns: [{ id: "t1", seq: 1, prompt: "What is my battery level?", status: "completed" }],
+      messages: [{ id: 1, turn_id: "t1", role: "user", content: { role: "user", text: "What is my battery level?" } },
+        { id: 2, turn_id: "t1", role: "assistant", content: { role: "assistant", text: "It is at 82%." } }],
+      invocations, approvals: [{ invocation_id: "i1", call_id: "c1", tool: "device.battery", decision: "allow", source: "prompt", reason: "" }], warnings: [] },
+    Policies: [{ coworker: "helper", tool: "device.battery", descriptor_digest: "sha256:0123456789abcdef", policy: "allow", created_at: now, updated_at: now }],
+    GetSettings: view, SaveSettings: view,
+  };
+  const listeners = {};
+  window.__fake = {
+    emit(name, payload) { (listeners[name] || []).forEach((cb) => cb(payload)); },
+    calls: [],
+  };
+  const App = new Proxy({}, {
+    get: (_, name) => (...args) => {
+      window.__fake.calls.push([name, args]);
+      return Promise.resolve(name in fixtures ? structuredClone(fixtures[name]) : null);
+    },
+  });
+  window.go = { app: { App } };
+  window.runtime = new Proxy({}, {
+    get: (_, name) => {
+      if (name === "EventsOnMultiple") return (n, cb) => { (listeners[n] ||= []).push(cb); return () => {}; };
+      return () => undefined;
+    },
+  });
+})();
