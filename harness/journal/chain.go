@@ -49,6 +49,7 @@ var chainedTables = []struct {
 	{"approvals", "id", true},
 	{"user_policies", "id", true},
 	{"warnings", "id", true},
+	{"session_labels", "id", true},
 }
 
 const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"

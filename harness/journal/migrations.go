@@ -37,6 +37,7 @@ var migrations = []migration{
 	{8, "invocations reconciled as not_applied, the spelling of the effect", migrate8},
 	{9, "the placement of each invocation; the tool a warning is about", migrate9},
 	{10, "indexes of the newest sessions and of the invocations waiting for reconciliation", migrate10},
+	{11, "chat titles and hidden chats (session labels); the index of words for chat search", migrate11},
 }
 
 // SchemaVersion is the newest schema this build understands.
@@ -446,6 +447,37 @@ func migrate10(ctx context.Context, tx *sql.Tx) error {
 		`DROP INDEX sessions_created`,
 		`CREATE INDEX invocations_unknown ON invocations(created_at, id) WHERE status = 'unknown' AND reconciled = ''`,
 	)
+}
+
+// migrate11 adds session_labels, the chat list's own rows
+// (docs/journal.md#chat-titles): each row sets a session's title (title
+// not NULL) or whether it is hidden from the list (hidden 0 or 1), the
+// newest row of each kind wins, and rows are only ever added (chained like
+// every journal row). And search_terms, the index of words that chat
+// search reads (search.go): derived from titles and the text of user and
+// assistant messages, filled here from the messages already journaled,
+// not chained (it holds nothing the chained rows do not).
+func migrate11(ctx context.Context, tx *sql.Tx) error {
+	if err := execAll(ctx, tx,
+		`CREATE TABLE session_labels (
+			id         INTEGER PRIMARY KEY,
+			session_id TEXT NOT NULL REFERENCES sessions(id),
+			title      TEXT,
+			hidden     INTEGER CHECK (hidden IS NULL OR hidden = 0 OR hidden = 1),
+			set_by     TEXT NOT NULL,
+			created_at TEXT NOT NULL,
+			CHECK ((title IS NULL) <> (hidden IS NULL))
+		)`,
+		`CREATE INDEX session_labels_session ON session_labels(session_id, id)`,
+		`CREATE TABLE search_terms (
+			term       TEXT NOT NULL,
+			session_id TEXT NOT NULL,
+			PRIMARY KEY (term, session_id)
+		) WITHOUT ROWID`,
+	); err != nil {
+		return err
+	}
+	return indexAllMessages(ctx, tx)
 }
 
 // The columns of the two tables at version 4 (frozen: later versions may

@@ -37,6 +37,9 @@ type SessionQuery struct {
 	// NeedsAttention keeps only sessions with at least one invocation
 	// waiting for reconciliation (status "unknown", not reconciled).
 	NeedsAttention bool
+	// Visible leaves out the sessions hidden from the chat list
+	// (Journal.HideSession); Activity and the CLI list them all.
+	Visible bool
 }
 
 // SessionPage is one page of sessions, newest first, each with
@@ -64,7 +67,7 @@ func (j *Journal) SessionPage(ctx context.Context, q SessionQuery) (SessionPage,
 		}
 		before = &k
 	}
-	ss, last, err := j.sessions(ctx, before, limit+1, q.NeedsAttention)
+	ss, last, err := j.sessions(ctx, before, limit+1, q.NeedsAttention, q.Visible)
 	if err != nil {
 		return SessionPage{}, err
 	}
@@ -81,19 +84,30 @@ func (j *Journal) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	ss, _, err := j.sessions(ctx, nil, limit, false)
+	ss, _, err := j.sessions(ctx, nil, limit, false, false)
 	return ss, err
 }
 
 // sqlSessionList reads sessions newest first through sessions_newest. The
 // columns after sessionCols: the first prompt, the owner and the count of
 // calls waiting for reconciliation (through invocations_session, a few
-// rows per session) and created_at as stored, for cursors.
+// rows per session), created_at as stored, for cursors, then the newest
+// title and hidden flag (session_labels_session) and the time of the
+// newest message (messages_session), each one index step.
 const sqlSessionList = `SELECT ` + sessionCols + `,
 	(SELECT prompt FROM turns WHERE turns.session_id = sessions.id ORDER BY seq LIMIT 1), owner,
 	(SELECT count(*) FROM invocations i INDEXED BY invocations_session WHERE i.session_id = sessions.id AND i.status = 'unknown' AND i.reconciled = ''),
-	created_at
+	created_at,
+	(SELECT title FROM session_labels l WHERE l.session_id = sessions.id AND l.title IS NOT NULL ORDER BY l.id DESC LIMIT 1),
+	` + sqlHidden + `,
+	(SELECT created_at FROM messages m WHERE m.session_id = sessions.id ORDER BY m.id DESC LIMIT 1)
 	FROM sessions`
+
+// sqlHidden is 1 when the newest hidden label of the session hides it.
+const sqlHidden = `coalesce((SELECT hidden FROM session_labels l WHERE l.session_id = sessions.id AND l.hidden IS NOT NULL ORDER BY l.id DESC LIMIT 1), 0)`
+
+// sqlNotHidden keeps the sessions not hidden from the chat list.
+const sqlNotHidden = sqlHidden + ` = 0`
 
 // sqlNeedsAttention keeps sessions with a call waiting for reconciliation,
 // found through the partial index invocations_unknown.
@@ -101,14 +115,17 @@ const sqlNeedsAttention = `id IN (SELECT session_id FROM invocations INDEXED BY 
 
 // sessionListSQL is the query of sessions: newest first, older than a
 // (created_at, id) when before, with a call waiting for reconciliation when
-// needsAttention; its last parameter is the limit.
-func sessionListSQL(before, needsAttention bool) string {
+// needsAttention, not hidden when visible; its last parameter is the limit.
+func sessionListSQL(before, needsAttention, visible bool) string {
 	var where []string
 	if before {
 		where = append(where, `(created_at, id) < (?, ?)`)
 	}
 	if needsAttention {
 		where = append(where, sqlNeedsAttention)
+	}
+	if visible {
+		where = append(where, sqlNotHidden)
 	}
 	q := sqlSessionList
 	if len(where) > 0 {
@@ -119,30 +136,45 @@ func sessionListSQL(before, needsAttention bool) string {
 
 // sessions reads up to limit sessions (-1: all) older than before (nil:
 // from the newest), and the created_at of each as stored.
-func (j *Journal) sessions(ctx context.Context, before *pageKey, limit int, needsAttention bool) ([]Session, []string, error) {
+func (j *Journal) sessions(ctx context.Context, before *pageKey, limit int, needsAttention, visible bool) ([]Session, []string, error) {
 	var args []any
 	if before != nil {
 		args = append(args, before.created, before.id)
 	}
-	q := sessionListSQL(before != nil, needsAttention)
+	q := sessionListSQL(before != nil, needsAttention, visible)
 	st, err := j.prepared(ctx, q)
 	if err != nil {
 		return nil, nil, err
 	}
+	return j.listSessions(ctx, preparedQuery{st}, q, append(args, limit))
+}
+
+// listSessions runs query, a sqlSessionList with its WHERE and ORDER BY,
+// and fills in each session's list fields.
+func (j *Journal) listSessions(ctx context.Context, qr querier, query string, args []any) ([]Session, []string, error) {
 	alive := map[string]bool{}
 	var created []string
-	ss, err := queryAll(ctx, preparedQuery{st}, "list sessions", func(sc scanner) (Session, error) {
-		var first, owner sql.NullString
-		var waiting int
+	ss, err := queryAll(ctx, qr, "list sessions", func(sc scanner) (Session, error) {
+		var first, owner, title, last sql.NullString
+		var waiting, hidden int
 		var stored string
 		s, err := scanSession(scannerFunc(func(dest ...any) error {
-			return sc.Scan(append(dest, &first, &owner, &waiting, &stored)...)
+			return sc.Scan(append(dest, &first, &owner, &waiting, &stored, &title, &hidden, &last)...)
 		}))
 		s.FirstPrompt, s.Unreconciled = first.String, waiting
 		s.Interrupted = s.Status == SessionOpen && !j.ownerLive(alive, owner.String)
+		s.Title, s.TitleSet = title.String, title.Valid
+		if !title.Valid {
+			s.Title = DefaultTitle(first.String)
+		}
+		s.Hidden = hidden == 1
+		s.LastActivity = s.UpdatedAt
+		if t := parseTime(last); t.After(s.LastActivity) {
+			s.LastActivity = t
+		}
 		created = append(created, stored)
 		return s, err
-	}, q, append(args, limit)...)
+	}, query, args...)
 	return ss, created, err
 }
 

@@ -263,11 +263,13 @@ func TestListsUseIndexes(t *testing.T) {
 		name, plan string
 		want       []string
 	}{
-		{"newest", plan(sessionListSQL(false, false), 1), []string{"SCAN sessions USING INDEX sessions_newest", "SEARCH i USING INDEX invocations_session (session_id=?)"}},
-		{"page", plan(sessionListSQL(true, false), ts, "x", 100), []string{"SEARCH sessions USING INDEX sessions_newest ((created_at,id)<(?,?))"}},
+		{"newest", plan(sessionListSQL(false, false, false), 1), []string{"SCAN sessions USING INDEX sessions_newest", "SEARCH i USING INDEX invocations_session (session_id=?)"}},
+		{"page", plan(sessionListSQL(true, false, false), ts, "x", 100), []string{"SEARCH sessions USING INDEX sessions_newest ((created_at,id)<(?,?))"}},
 		{"unknown", plan(unknownSQL(false), 100), []string{"SCAN i USING INDEX invocations_unknown"}},
 		{"unknown page", plan(unknownSQL(true), ts, "x", 100), []string{"SEARCH i USING INDEX invocations_unknown ((created_at,id)>(?,?))"}},
-		{"needs attention", plan(sessionListSQL(true, true), ts, "x", 100), []string{"USING INDEX invocations_unknown"}},
+		{"needs attention", plan(sessionListSQL(true, true, false), ts, "x", 100), []string{"USING INDEX invocations_unknown"}},
+		{"chat list", plan(sessionListSQL(true, false, true), ts, "x", 100), []string{"SEARCH sessions USING INDEX sessions_newest ((created_at,id)<(?,?))",
+			"SEARCH l USING INDEX session_labels_session (session_id=?)", "SEARCH m USING INDEX messages_session (session_id=?)"}},
 	} {
 		for _, w := range tc.want {
 			if !strings.Contains(tc.plan, w) {

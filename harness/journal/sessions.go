@@ -37,6 +37,16 @@ type Session struct {
 	// "needs attention" lists show (SessionQuery.NeedsAttention). Filled
 	// in by Sessions and SessionPage.
 	Unreconciled int `json:"unreconciled,omitempty"`
+	// Title is the chat's title: the newest one set (SetTitle), else
+	// DefaultTitle of FirstPrompt ("" before the first turn). TitleSet
+	// says one was set. Hidden is true when the newest hidden label hides
+	// the session from the chat list (HideSession). LastActivity is the
+	// newest of its messages' times and UpdatedAt. Filled in by the lists
+	// (docs/journal.md#chat-titles).
+	Title        string    `json:"title"`
+	TitleSet     bool      `json:"title_set,omitempty"`
+	Hidden       bool      `json:"hidden,omitempty"`
+	LastActivity time.Time `json:"last_activity,omitzero"`
 }
 
 // MaxJSONBytes bounds each JSON field (message content, arguments, result,

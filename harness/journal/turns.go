@@ -128,7 +128,9 @@ type Message struct {
 }
 
 // AppendMessage records a message and returns its ID. Role and Content are
-// required; CreatedAt defaults to now.
+// required; CreatedAt defaults to now. The words of a user or assistant
+// message's "text" join the chat search index in the same transaction
+// (Search).
 func (j *Journal) AppendMessage(ctx context.Context, m Message) (int64, error) {
 	if m.SessionID == "" || m.Role == "" {
 		return 0, fmt.Errorf("journal: AppendMessage: session ID %q and role %q must both be set", m.SessionID, m.Role)
@@ -153,7 +155,13 @@ func (j *Journal) AppendMessage(ctx context.Context, m Message) (int64, error) {
 		if id, err = res.LastInsertId(); err != nil {
 			return fmt.Errorf("journal: append message: %w", err)
 		}
-		return j.chainRow(ctx, tx, "messages", id)
+		if err := j.chainRow(ctx, tx, "messages", id); err != nil {
+			return err
+		}
+		if text := messageText(m.Role, m.Content); text != "" {
+			return indexText(ctx, tx, m.SessionID, text) // chat search, search.go
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, err

@@ -110,6 +110,13 @@ func checkRows(ctx context.Context, conn *sql.Conn, b *breaks) (rows int64, err 
 	}
 	for _, ct := range chainedTables { // tables without a single entry
 		if !opened[ct.name] {
+			var n int // a file below the version that added the table (a test's migrate to N)
+			if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?`, ct.name).Scan(&n); err != nil {
+				return rows, fmt.Errorf("journal: verify: read %s: %w", ct.name, err)
+			}
+			if n == 0 {
+				continue
+			}
 			if t, err = openTable(ctx, conn, ct.name, b); err != nil {
 				return rows, err
 			}
