@@ -51,6 +51,7 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 		return ChatInfo{}, fmt.Errorf("cannot open a chat with %q: %w", coworker, err)
 	}
 	a.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
+	a.chatChanged(s.ID())
 	return chatInfo(s), nil
 }
 
@@ -80,6 +81,7 @@ func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 		return ChatInfo{}, fmt.Errorf("cannot continue this chat: %w", err)
 	}
 	a.log.Info("chat resumed", "session", s.ID(), "coworker", s.Coworker())
+	a.chatChanged(s.ID())
 	return chatInfo(s), nil
 }
 
@@ -177,6 +179,9 @@ func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnR
 			e.Error += hint
 		}
 		a.emit.Emit(EventHarness, chatEvent(e))
+		if chatEventChanges(e) {
+			a.chatChanged(sessionID)
+		}
 	})
 	if r != nil {
 		return *r, nil
@@ -202,7 +207,9 @@ func (a *App) CloseChat(sessionID string) error {
 	if err != nil {
 		return err
 	}
-	return s.Close()
+	err = s.Close()
+	a.chatChanged(sessionID)
+	return err
 }
 
 // RespondApproval answers a consent prompt: decision is "allow_once",

@@ -29,6 +29,11 @@ const (
 	// EventBundleDropped carries a BundleDropped: folders dropped on the
 	// window, for the Coworkers screen to preview (docs/app.md#adding-a-coworker).
 	EventBundleDropped EventName = "coworkers:dropped"
+	// EventChatChanged carries a journal.Session as the chat list shows
+	// it (title, status, attention) when a chat started, was continued,
+	// got its title (its first turn started), was renamed, hidden or shown,
+	// or a turn of it ended, or it was closed (docs/app.md#chats).
+	EventChatChanged EventName = "chat:changed"
 )
 
 // BundleDropped is the payload of EventBundleDropped: the absolute paths
@@ -38,7 +43,7 @@ type BundleDropped struct {
 }
 
 // AppEvents lists every EventName, in declaration order.
-var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped}
+var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged}
 
 // HarnessEvents lists the harness event types the UI understands (defined
 // once in package harness, mirrored in TypeScript).

@@ -215,10 +215,11 @@ func shellJoin(args []string) string {
 	return strings.Join(out, " ")
 }
 
-// printSessions writes the table of journal list.
+// printSessions writes the table of journal list: the title is the one
+// the chat list shows (a rename, else the first prompt).
 func printSessions(w io.Writer, ss []journal.Session) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tFIRST PROMPT")
+	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tTITLE")
 	for _, s := range ss {
 		status := string(s.Status)
 		if s.Interrupted {
@@ -227,7 +228,10 @@ func printSessions(w io.Writer, ss []journal.Session) error {
 		if s.Unreconciled > 0 {
 			status += fmt.Sprintf(", %d to reconcile", s.Unreconciled)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.FirstPrompt, 50))
+		if s.Hidden {
+			status += ", hidden" // from the app's chat list (docs/journal.md#chat-titles)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.Title, 50))
 	}
 	return tw.Flush()
 }

@@ -9,6 +9,7 @@ export const AppEvent = {
   CoworkersChanged: "coworkers:changed",
   Notice: "app:notice",
   BundleDropped: "coworkers:dropped",
+  ChatChanged: "chat:changed",
 } as const;
 export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];
 

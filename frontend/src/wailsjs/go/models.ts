@@ -869,6 +869,11 @@ export namespace journal {
 	    first_prompt?: string;
 	    interrupted?: boolean;
 	    unreconciled?: number;
+	    title: string;
+	    title_set?: boolean;
+	    hidden?: boolean;
+	    // Go type: time
+	    last_activity: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -891,6 +896,10 @@ export namespace journal {
 	        this.first_prompt = source["first_prompt"];
 	        this.interrupted = source["interrupted"];
 	        this.unreconciled = source["unreconciled"];
+	        this.title = source["title"];
+	        this.title_set = source["title_set"];
+	        this.hidden = source["hidden"];
+	        this.last_activity = this.convertValues(source["last_activity"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1026,6 +1035,11 @@ export namespace journal {
 	    first_prompt?: string;
 	    interrupted?: boolean;
 	    unreconciled?: number;
+	    title: string;
+	    title_set?: boolean;
+	    hidden?: boolean;
+	    // Go type: time
+	    last_activity: any;
 	    turns: Turn[];
 	    messages: Message[];
 	    invocations: Invocation[];
@@ -1053,6 +1067,10 @@ export namespace journal {
 	        this.first_prompt = source["first_prompt"];
 	        this.interrupted = source["interrupted"];
 	        this.unreconciled = source["unreconciled"];
+	        this.title = source["title"];
+	        this.title_set = source["title_set"];
+	        this.hidden = source["hidden"];
+	        this.last_activity = this.convertValues(source["last_activity"], null);
 	        this.turns = this.convertValues(source["turns"], Turn);
 	        this.messages = this.convertValues(source["messages"], Message);
 	        this.invocations = this.convertValues(source["invocations"], Invocation);

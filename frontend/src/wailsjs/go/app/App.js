@@ -18,6 +18,10 @@ export function ChatGrants(arg1) {
   return window['go']['app']['App']['ChatGrants'](arg1);
 }
 
+export function Chats(arg1, arg2) {
+  return window['go']['app']['App']['Chats'](arg1, arg2);
+}
+
 export function ChooseCoworkerBundle() {
   return window['go']['app']['App']['ChooseCoworkerBundle']();
 }
@@ -52,6 +56,10 @@ export function FindServerConfigs() {
 
 export function GetSettings() {
   return window['go']['app']['App']['GetSettings']();
+}
+
+export function HideChat(arg1, arg2) {
+  return window['go']['app']['App']['HideChat'](arg1, arg2);
 }
 
 export function Info() {
@@ -94,6 +102,10 @@ export function Reconcile(arg1, arg2) {
   return window['go']['app']['App']['Reconcile'](arg1, arg2);
 }
 
+export function RenameChat(arg1, arg2) {
+  return window['go']['app']['App']['RenameChat'](arg1, arg2);
+}
+
 export function RespondApproval(arg1, arg2) {
   return window['go']['app']['App']['RespondApproval'](arg1, arg2);
 }
@@ -116,6 +128,10 @@ export function RevokePolicy(arg1, arg2, arg3) {
 
 export function SaveSettings(arg1) {
   return window['go']['app']['App']['SaveSettings'](arg1);
+}
+
+export function SearchChats(arg1, arg2) {
+  return window['go']['app']['App']['SearchChats'](arg1, arg2);
 }
 
 export function Send(arg1, arg2) {
