@@ -64,6 +64,17 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
       return { sessions: p.sessions ?? [], next: p.next ?? "" };
     },
     needsAttention: () => call<Waiting>(() => b.NeedsAttention()),
+    /** One page of the sidebar's chat list (docs/app.md#chats), newest first. */
+    chats: async (before: string, showHidden: boolean): Promise<SessionPage> => {
+      const p = await call<SessionPage>(() => b.Chats(before, showHidden));
+      return { sessions: p.sessions ?? [], next: p.next ?? "" };
+    },
+    /** Chats whose titles or messages hold every word of text, newest first. */
+    searchChats: async (text: string, showHidden: boolean) =>
+      (await call<JournalSession[] | null>(() => b.SearchChats(text, showHidden))) ?? [],
+    renameChat: (sessionId: string, title: string) => call<JournalSession>(() => b.RenameChat(sessionId, title)),
+    /** Hides the chat from the list (true) or shows it again (false); nothing is deleted. */
+    hideChat: (sessionId: string, hidden: boolean) => call<JournalSession>(() => b.HideChat(sessionId, hidden)),
     /** Every saved "always allow" / "always deny" answer (docs/consent.md#saved-answers). */
     policies: async () => (await call<SavedPolicy[] | null>(() => b.Policies())) ?? [],
     /** Takes back one saved answer: that tool asks again, in open chats too. */

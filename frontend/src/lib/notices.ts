@@ -18,6 +18,14 @@ export interface ShownNotice extends Notice {
   scope: NoticeScope;
   /** Milliseconds since the epoch after which the notice goes; 0 = never. */
   expires: number;
+  /** A button on the toast (e.g. "Undo" after a chat is hidden); clicking it runs it and dismisses the toast. */
+  action?: NoticeAction;
+}
+
+/** NoticeAction is a toast's one button. */
+export interface NoticeAction {
+  label: string;
+  run: () => void;
 }
 
 /** How long an info notice stays. Warnings and errors stay until dismissed. */
@@ -54,13 +62,14 @@ let lastId = 0;
  * with no message only removes the one with its key. Info notices get an
  * expiry INFO_TTL_MS after now.
  */
-export function addNotice(list: ShownNotice[], n: Notice, scope: NoticeScope, now: number): ShownNotice[] {
+export function addNotice(list: ShownNotice[], n: Notice & { action?: NoticeAction }, scope: NoticeScope, now: number): ShownNotice[] {
   const rest = list.filter((m) => !(m.level === n.level && m.message === n.message) && !(n.key && m.key === n.key));
   if (n.key && !n.message) return rest;
   const shown: ShownNotice = {
     level: n.level,
     message: n.message,
     ...(n.key ? { key: n.key } : {}),
+    ...(n.action ? { action: n.action } : {}),
     id: ++lastId,
     scope,
     expires: n.level === "info" ? now + INFO_TTL_MS : 0,

@@ -2,9 +2,10 @@
 import { api } from "./api";
 import { AppEvent, HarnessEventType } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
-import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeScope, type ShownNotice } from "./notices";
+import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeAction, type NoticeScope, type ShownNotice } from "./notices";
+import { appendPage, chatTitle, SEARCH_DEBOUNCE_MS, upsertChat } from "./chatlist";
 import { asTheme, theme } from "./theme";
-import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, Grant, CoworkerList, HarnessEvent, Notice, PendingApproval } from "./types";
+import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
 
@@ -38,6 +39,20 @@ class AppState {
   /** A folder dropped on the window, for the Coworkers screen to preview. */
   dropped = $state<string | null>(null);
 
+  /** The sidebar's chat list (lib/chatlist.ts, docs/app.md#chats): journaled sessions, newest first. */
+  chatList = $state<JournalSession[]>([]);
+  /** The cursor of the next (older) page of chatList; "" when all are loaded. */
+  chatListNext = $state("");
+  /** Why the list could not be read ("" when it could). */
+  chatListError = $state("");
+  /** The list shows hidden chats too (greyed, with "Show in list"). */
+  showHidden = $state(false);
+  /** The search box's text, and the chats the journal found for it (null: no search). */
+  searchText = $state("");
+  searchResults = $state<JournalSession[] | null>(null);
+  #searchSeq = 0;
+  #searchTimer: void | (() => void) = undefined;
+
   /** The screen shown. Changing it drops the notices of the screen left. */
   get view(): View {
     return this.#view;
@@ -54,8 +69,8 @@ class AppState {
    * removes it (its cause is gone). Info toasts go by themselves after
    * INFO_TTL_MS.
    */
-  notify(level: Notice["level"], message: string, scope: NoticeScope = "view", key?: string) {
-    this.notices = addNotice(this.notices, { level, message, key }, scope, this.clock.now());
+  notify(level: Notice["level"], message: string, scope: NoticeScope = "view", key?: string, action?: NoticeAction) {
+    this.notices = addNotice(this.notices, { level, message, key, action }, scope, this.clock.now());
     if (level === "info" && message) this.clock.after(INFO_TTL_MS, () => (this.notices = expireNotices(this.notices, this.clock.now())));
   }
 
@@ -92,6 +107,113 @@ class AppState {
       this.notify("error", (e as Error).message);
     }
     await this.refreshGrants(sessionId);
+  }
+
+  /** loadChats reads the first page of the chat list from the journal. */
+  async loadChats() {
+    try {
+      const p = await api.chats("", this.showHidden);
+      this.chatList = p.sessions ?? [];
+      this.chatListNext = p.next;
+      this.chatListError = "";
+    } catch (e) {
+      this.chatListError = (e as Error).message;
+    }
+  }
+
+  /** moreChats adds the next older page to the chat list. */
+  async moreChats() {
+    if (!this.chatListNext) return;
+    try {
+      const p = await api.chats(this.chatListNext, this.showHidden);
+      this.chatList = appendPage(this.chatList, p.sessions ?? []);
+      this.chatListNext = p.next;
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+  }
+
+  /** setShowHidden switches hidden chats on or off in the list and in search results. */
+  async setShowHidden(on: boolean) {
+    this.showHidden = on;
+    await this.loadChats();
+    if (this.searchText.trim()) this.search(this.searchText, true);
+  }
+
+  /** onChatChanged puts a chat as the journal lists it now (a chat:changed event) in the list. */
+  onChatChanged(s: JournalSession) {
+    if (!s || !s.id) return;
+    this.chatList = upsertChat(this.chatList, s, this.showHidden, this.chatListNext === "");
+    if (this.searchResults) this.searchResults = this.searchResults.map((c) => (c.id === s.id ? s : c)).filter((c) => !c.hidden || this.showHidden);
+  }
+
+  /**
+   * search asks the journal for the chats whose titles or messages hold
+   * every word of text, SEARCH_DEBOUNCE_MS after the last call (at once
+   * when now); empty text ends the search. A slower, older answer never
+   * replaces a newer one.
+   */
+  search(text: string, now = false) {
+    this.searchText = text;
+    if (this.#searchTimer) this.#searchTimer();
+    this.#searchTimer = undefined;
+    const seq = ++this.#searchSeq;
+    if (!text.trim()) {
+      this.searchResults = null;
+      return;
+    }
+    const run = async () => {
+      try {
+        const found = await api.searchChats(text, this.showHidden);
+        if (seq === this.#searchSeq) this.searchResults = found;
+      } catch (e) {
+        if (seq === this.#searchSeq) this.notify("error", (e as Error).message);
+      }
+    };
+    if (now) void run();
+    else this.#searchTimer = this.clock.after(SEARCH_DEBOUNCE_MS, () => void run());
+  }
+
+  /** openListedChat shows a chat of the list: as it is when open here, else continued (as Activity's Continue chat). */
+  async openListedChat(sessionId: string): Promise<boolean> {
+    return this.continueChat(sessionId);
+  }
+
+  /** renameChat journals a title for the chat; false (and an error toast) when refused. */
+  async renameChat(sessionId: string, title: string): Promise<boolean> {
+    try {
+      this.onChatChanged(await api.renameChat(sessionId, title));
+      return true;
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+      return false;
+    }
+  }
+
+  /**
+   * hideChat is the list's delete: the chat is closed if it is open here,
+   * then hidden from the list (nothing is deleted: Activity still has it),
+   * with an "Undo" toast that shows it again.
+   */
+  async hideChat(sessionId: string) {
+    if (this.chats[sessionId]) await this.closeChat(sessionId);
+    try {
+      const s = await api.hideChat(sessionId, true);
+      this.onChatChanged(s);
+      const undo: NoticeAction = { label: "Undo", run: () => void this.unhideChat(sessionId) };
+      this.notify("info", `Removed “${chatTitle(s)}” from the list. It stays in the journal: Activity still has it.`, "app", "chat-hidden", undo);
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+  }
+
+  /** unhideChat shows a hidden chat in the list again. */
+  async unhideChat(sessionId: string) {
+    try {
+      this.onChatChanged(await api.hideChat(sessionId, false));
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
   }
 
   /** countWaiting refreshes the Activity badge from the journal. */
@@ -188,6 +310,7 @@ export async function start() {
     app.dropped = path;
     app.view = { name: "coworkers" };
   });
+  api.on(AppEvent.ChatChanged, (p) => app.onChatChanged(p as JournalSession));
   window.addEventListener("focus", () => void api.setWindowFocused(true));
   window.addEventListener("blur", () => void api.setWindowFocused(false));
   try {
@@ -199,6 +322,7 @@ export async function start() {
     app.coworkers = await api.coworkers();
     app.approvals = await api.pendingApprovals();
     void app.countWaiting();
+    void app.loadChats();
     if (app.info.start_coworker) await app.openChat(app.info.start_coworker);
   } catch (e) {
     app.notify("error", (e as Error).message, "app");

@@ -329,6 +329,14 @@ export interface JournalSession {
   interrupted?: boolean;
   /** How many of its calls wait for reconciliation (lists only; absent when 0). */
   unreconciled?: number;
+  /** The chat's title: the one a person set, else its first prompt on one line ("" before one; lists only). */
+  title?: string;
+  /** A person set the title (a rename). */
+  title_set?: boolean;
+  /** Hidden from the sidebar's chat list (still journaled). */
+  hidden?: boolean;
+  /** Its newest message's time (or its last change); lists only. */
+  last_activity?: string;
 }
 
 /** One page of Activity (Go: journal.SessionPage): newest first. */
