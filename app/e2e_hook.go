@@ -7,9 +7,29 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/journal"
 )
+
+// e2eSearch is the newest chat search the window asked for (SearchChats)
+// and the sessions it found, for the script to check that typing in the
+// sidebar's search box reaches the journal's index.
+var e2eSearch struct {
+	mu    sync.Mutex
+	Text  string   `json:"text"`
+	Found []string `json:"found"`
+}
+
+func noteSearch(text string, found []journal.Session) {
+	e2eSearch.mu.Lock()
+	defer e2eSearch.mu.Unlock()
+	e2eSearch.Text, e2eSearch.Found = text, []string{}
+	for _, s := range found {
+		e2eSearch.Found = append(e2eSearch.Found, s.ID)
+	}
+}
 
 // startTestHook serves GET /state on the loopback address in
 // OPENWORKER_E2E_ADDR, for scripts/app-e2e.sh to know when the consent
@@ -42,12 +62,32 @@ func startTestHook(a *App) {
 			Turns     []string `json:"turns"`
 			Grants    []string `json:"grants"` // tools with a session grant
 		}
+		type listed struct {
+			ID    string `json:"id"`
+			Title string `json:"title"`
+		}
+		type searched struct {
+			Text  string   `json:"text"`
+			Found []string `json:"found"`
+		}
 		out := struct {
 			Pending int         `json:"pending"`
 			Chats   []chatState `json:"chats"`
 			Notices []Notice    `json:"notices"`
 			Theme   string      `json:"theme"` // the saved theme (docs/app.md#theme)
-		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme()}
+			// Listed is the first page of the sidebar's chat list as the
+			// journal gives it (App.Chats); Searched the newest search.
+			Listed   []listed `json:"listed"`
+			Searched searched `json:"searched"`
+		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}}
+		if p, err := a.Chats("", false); err == nil {
+			for _, s := range p.Sessions {
+				out.Listed = append(out.Listed, listed{s.ID, s.Title})
+			}
+		}
+		e2eSearch.mu.Lock()
+		out.Searched = searched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
+		e2eSearch.mu.Unlock()
 		a.mu.Lock()
 		rt, j := a.rt, a.journal
 		out.Notices = append([]Notice{}, a.notices...)

@@ -2,5 +2,10 @@
 
 package app
 
+import "github.com/openworker/desktop/harness/journal"
+
 // startTestHook is a no-op outside e2e builds (see e2e_hook.go).
 func startTestHook(*App) {}
+
+// noteSearch is a no-op outside e2e builds (see e2e_hook.go).
+func noteSearch(string, []journal.Session) {}

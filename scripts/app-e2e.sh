@@ -324,6 +324,67 @@ for _ in $(seq 50); do "$tmp/openworker" journal list --db "$db" --unknown 2>/de
 [ -z "$("$tmp/openworker" journal list --db "$db" --unknown 2>/dev/null)" ] || fail "the unknown call was not reconciled: $("$tmp/openworker" journal list --db "$db" --unknown)"
 sleep 0.8
 import -window root "$shots/resolved.png"
+# --- chats sidebar (issue 12) ---
+# The sidebar lists every journaled chat, titled by its first prompt
+# (docs/app.md#chats); the list survives a restart on the same HOME and
+# config; the search box finds a chat by a word of its messages. /state
+# says what the journal lists (listed) and the newest search the window
+# asked for (searched); the screenshots show what the sidebar drew.
+echo "app-e2e: chats sidebar"
+win="$(xdotool search --name '^OpenWorker$' | head -n1 || true)"
+chats_session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4)"
+[ -n "$chats_session" ] || fail "no open chat for the chats sidebar steps: $(state)"
+chats_listed() { state | grep -q "{\"id\":\"$chats_session\",\"title\":\"What computer am I on?\"}"; }
+for _ in $(seq 25); do chats_listed && break; sleep 0.2; done
+chats_listed || fail "chat $chats_session is not listed titled \"What computer am I on?\": $(state)"
+xdotool mousemove --window "$win" 700 760
+sleep 0.5
+import -window root "$shots/chats.png"
+
+# Quit the app (its window's process) and start it again on the same
+# HOME and config, without a coworker to open: the chat is still listed.
+chats_pid="$(xdotool search --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
+[ -n "$chats_pid" ] || chats_pid="${pids[${#pids[@]}-1]}"
+kill "$chats_pid" 2>/dev/null || true
+for _ in $(seq 100); do kill -0 "$chats_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$chats_pid" 2>/dev/null && fail "the app (pid $chats_pid) did not stop within 10 s"
+if ! declare -F start_app >/dev/null; then
+  start_app() { # start_app LOG [ENV=VALUE...]: the app on the e2e's HOME and config, in the background
+    local log="$1"
+    shift
+    (
+      cd "$tmp"
+      exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+        OPENAI_BASE_URL="$model_url" OPENAI_API_KEY="scripted-test-key" \
+        OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_MODEL="scripted" OPENWORKER_SERVERS="$tmp/servers.json" \
+        OPENWORKER_E2E_ADDR="$hook" NO_AT_BRIDGE=1 "$@" \
+        "$tmp/openworker" >"$log" 2>&1
+    ) &
+    pids+=($!)
+  }
+fi
+echo "app-e2e: restarting the app"
+start_app "$tmp/app-restarted.log"
+for _ in $(seq 100); do state | grep -q '"pending"' && break; sleep 0.2; done
+for _ in $(seq 50); do chats_listed && break; sleep 0.2; done
+chats_listed || fail "after a restart chat $chats_session is not listed: $(state)"
+win="$(xdotool search --onlyvisible --name '^OpenWorker$' | head -n1 || true)"
+[ -n "$win" ] || fail "no OpenWorker window after the restart"
+xdotool windowfocus "$win" 2>/dev/null || true
+sleep 1.5
+import -window root "$shots/chats-after-restart.png"
+
+# Search for a word of the model's answer ("Your computer runs Linux."),
+# not of the title: the search box (in the Chats header) asks the journal.
+xdotool mousemove --window "$win" 150 174 click 1
+sleep 0.3
+xdotool type --delay 40 "linux"
+chats_found() { state | grep -q "\"searched\":{\"text\":\"linux\",\"found\":\[\"$chats_session\"\]}"; }
+for _ in $(seq 50); do chats_found && break; sleep 0.2; done
+chats_found || fail "searching the chats for \"linux\" did not find $chats_session: $(state)"
+sleep 0.7
+import -window root "$shots/chats-search.png"
+# --- end chats sidebar (issue 12) ---
 
 # --- theme and shortcuts (issue 12) ---
 # Ctrl+, opens Settings; a click on "Dark" in its Appearance section (at the

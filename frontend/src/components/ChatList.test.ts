@@ -69,12 +69,16 @@ describe("ChatList", () => {
   it("lists every chat newest first with title, coworker, relative time, status and an attention dot", () => {
     const root = render();
     expect(titles(root)).toEqual(["title of ses_b", "title of ses_a"]);
-    const meta = items(root).map((i) => i.querySelector(".chat-meta")?.textContent);
-    expect(meta).toEqual(["device · 5 min ago · interrupted", "device · 5 min ago · closed"]);
+    app.coworkers = { dir: "", coworkers: [{ id: "device", name: "Device Assistant", description: "", version: "1", dir: "", tools: [], left_out: [] }], broken: [], error: "" };
+    flushSync();
+    const text = (sel: string) => items(root).map((i) => i.querySelector(sel)?.textContent);
+    expect(text(".chat-coworker")).toEqual(["Device Assistant", "Device Assistant"]);
+    expect(text(".chat-time")).toEqual(["5 min", "5 min"]);
+    expect(text(".chat-status")).toEqual(["interrupted", "closed"]);
     expect(items(root)[0].querySelector(".attn")?.getAttribute("aria-label")).toBe("2 calls need your attention");
     expect(items(root)[1].querySelector(".attn")).toBeNull();
     advance(30_000 * 20); // ten minutes later the times say so
-    expect(items(root)[1].querySelector(".chat-meta")?.textContent).toBe("device · 15 min ago · closed");
+    expect(items(root)[1].querySelector(".chat-time")?.textContent).toBe("15 min");
   });
 
   it("renames inline: Enter saves through the journal, Esc cancels", async () => {
@@ -162,7 +166,7 @@ describe("ChatList", () => {
     expect(fake.resumeChat).toHaveBeenCalledWith("ses_a");
     flushSync();
     expect(items(root)[1].classList.contains("active")).toBe(true);
-    expect(items(root)[1].querySelector(".chat-meta")?.textContent).toContain("open here");
+    expect(items(root)[1].querySelector(".chat-status")?.textContent).toBe("open here");
     delete app.chats["ses_a"];
     app.chatOrder = [];
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendPage, chatStatus, chatTitle, lastActive, relativeTime, upsertChat } from "./chatlist";
+import { appendPage, chatStatus, chatTitle, coworkerName, lastActive, relativeTime, upsertChat } from "./chatlist";
 import type { JournalSession } from "./types";
 
 const chat = (id: string, created: string, more: Partial<JournalSession> = {}): JournalSession => ({
@@ -37,6 +37,12 @@ describe("chat list", () => {
     expect(chatTitle({ title: "What computer am I on?" })).toBe("What computer am I on?");
   });
 
+  it("names the coworker when it is loaded", () => {
+    expect(coworkerName("device", [{ id: "device", name: "Device Assistant" }])).toBe("Device Assistant");
+    expect(coworkerName("gone", [{ id: "device", name: "Device Assistant" }])).toBe("gone");
+    expect(coworkerName("gone", null)).toBe("gone");
+  });
+
   it("says where a chat is", () => {
     expect(chatStatus({ status: "open" }, true, true)).toBe("running");
     expect(chatStatus({ status: "open" }, true, false)).toBe("open here");
@@ -48,11 +54,11 @@ describe("chat list", () => {
 
   it("writes times relative to now", () => {
     const now = Date.parse("2026-12-01T12:00:00Z");
-    expect(relativeTime("2026-12-01T11:59:30Z", now)).toBe("just now");
-    expect(relativeTime("2026-12-01T11:55:00Z", now)).toBe("5 min ago");
-    expect(relativeTime("2026-12-01T09:00:00Z", now)).toBe("3 h ago");
+    expect(relativeTime("2026-12-01T11:59:30Z", now)).toBe("now");
+    expect(relativeTime("2026-12-01T11:55:00Z", now)).toBe("5 min");
+    expect(relativeTime("2026-12-01T09:00:00Z", now)).toBe("3 h");
     expect(relativeTime("2026-11-30T11:00:00Z", now)).toBe("yesterday");
-    expect(relativeTime("2026-11-27T12:00:00Z", now)).toBe("4 d ago");
+    expect(relativeTime("2026-11-27T12:00:00Z", now)).toBe("4 d");
     expect(relativeTime("2026-10-01T12:00:00Z", now)).toBe("2026-10-01");
     expect(relativeTime("", now)).toBe("");
     expect(relativeTime("0001-01-01T00:00:00Z", now)).toBe("");

@@ -56,23 +56,23 @@ export function chatStatus(s: Pick<JournalSession, "status" | "interrupted">, op
 }
 
 /**
- * relativeTime says how long ago iso was, as of now (ms since the epoch):
- * "just now", "5 min ago", "3 h ago", "yesterday", "4 d ago", then the
- * date. "" for a missing or unreadable time.
+ * relativeTime says how long ago iso was, as of now (ms since the epoch),
+ * short enough for the sidebar: "now", "5 min", "3 h", "yesterday",
+ * "4 d", then the date. "" for a missing or unreadable time.
  */
 export function relativeTime(iso: string | undefined, now: number): string {
   if (!iso || iso.startsWith("0001-")) return "";
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return "";
   const s = Math.max(0, Math.round((now - t) / 1000));
-  if (s < 60) return "just now";
+  if (s < 60) return "now";
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ago`;
+  if (m < 60) return `${m} min`;
   const h = Math.floor(m / 60);
-  if (h < 24) return `${h} h ago`;
+  if (h < 24) return `${h} h`;
   const d = Math.floor(h / 24);
   if (d === 1) return "yesterday";
-  if (d < 7) return `${d} d ago`;
+  if (d < 7) return `${d} d`;
   return new Date(t).toISOString().slice(0, 10);
 }
 
@@ -84,4 +84,9 @@ export function lastActive(s: Pick<JournalSession, "last_activity" | "created_at
 /** needsAttention is true when a chat has calls only the person can say the outcome of. */
 export function needsAttention(s: Pick<JournalSession, "unreconciled">): boolean {
   return (s.unreconciled ?? 0) > 0;
+}
+
+/** coworkerName is the name of the coworker whose bundle id is id, from the coworkers loaded; the id when it is not among them. */
+export function coworkerName(id: string, coworkers: { id: string; name: string }[] | null | undefined): string {
+  return coworkers?.find((c) => c.id === id)?.name || id;
 }
