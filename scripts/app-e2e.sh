@@ -371,8 +371,13 @@ chats_listed || fail "after a restart chat $chats_session is not listed: $(state
 win="$(xdotool search --onlyvisible --name '^OpenWorker$' | head -n1 || true)"
 [ -n "$win" ] || fail "no OpenWorker window after the restart"
 xdotool windowfocus "$win" 2>/dev/null || true
-sleep 1.5
+sleep 2
 import -window root "$shots/chats-after-restart.png"
+# A second, new chat (Coworkers → Start chat), so that the search below
+# visibly leaves one out; not asserted (the Coworkers layout may change).
+xdotool mousemove --window "$win" 304 232 click 1
+for _ in $(seq 25); do state | grep -q '"session_id"' && break; sleep 0.2; done
+sleep 1
 
 # Search for a word of the model's answer ("Your computer runs Linux."),
 # not of the title: the search box (in the Chats header) asks the journal.

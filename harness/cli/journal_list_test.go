@@ -188,3 +188,32 @@ func TestJournalListBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalListTitles: the TITLE column is the chat's title as the app's
+// list shows it (a rename, else the first prompt), and a chat hidden from
+// that list is still listed, marked hidden.
+func TestJournalListTitles(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "journal.db")
+	manySessions(t, db, 2)
+	j, err := journal.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.SetTitle(ctx, "s01", "Renamed chat", "user:t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.HideSession(ctx, "s00", true, "user:t"); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	code, out := runCLI(t, "journal", "list", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.HasSuffix(strings.TrimSpace(lines[0]), "TITLE") || !strings.HasSuffix(lines[1], "Renamed chat") ||
+		!strings.Contains(lines[2], "hidden") || !strings.HasSuffix(lines[2], "prompt of s00") {
+		t.Errorf("journal list =\n%s\nwant s01 titled Renamed chat, s00 by its prompt and marked hidden", out)
+	}
+}

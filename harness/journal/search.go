@@ -90,34 +90,41 @@ func indexText(ctx context.Context, tx *sql.Tx, session, text string) error {
 }
 
 // indexAllMessages fills search_terms from every user and assistant
-// message (migrate11), a session at a time.
+// message (migrate11), reading them 500 at a time in id order, so that
+// its memory does not grow with the journal.
 func indexAllMessages(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, `SELECT session_id, role, content FROM messages WHERE role IN ('user','assistant') ORDER BY session_id`)
-	if err != nil {
-		return err
-	}
 	type text struct{ session, text string }
-	var batch []text
-	for rows.Next() {
-		var s, role, content string
-		if err := rows.Scan(&s, &role, &content); err != nil {
-			rows.Close()
+	for after := int64(0); ; {
+		rows, err := tx.QueryContext(ctx, `SELECT id, session_id, role, content FROM messages WHERE id > ? ORDER BY id LIMIT 500`, after)
+		if err != nil {
 			return err
 		}
-		if t := messageText(role, []byte(content)); t != "" {
-			batch = append(batch, text{s, t})
+		var batch []text
+		n := 0
+		for rows.Next() {
+			var s, role, content string
+			if err := rows.Scan(&after, &s, &role, &content); err != nil {
+				rows.Close()
+				return err
+			}
+			n++
+			if t := messageText(role, []byte(content)); t != "" {
+				batch = append(batch, text{s, t})
+			}
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, t := range batch {
-		if err := indexText(ctx, tx, t.session, t.text); err != nil {
+		rows.Close()
+		if err := rows.Err(); err != nil {
 			return err
 		}
+		for _, t := range batch {
+			if err := indexText(ctx, tx, t.session, t.text); err != nil {
+				return err
+			}
+		}
+		if n < 500 {
+			return nil
+		}
 	}
-	return nil
 }
 
 // SearchQuery asks for the sessions whose titles or messages hold words.

@@ -69,6 +69,7 @@ func main() {
 	g.closedSession()
 	g.failedSession()
 	g.crashedSession()
+	labels(g, "ses_fx_closed", "ses_fx_failed")
 	rep, err := j.Verify(g.ctx)
 	must(err)
 	if !rep.OK {
