@@ -39,3 +39,27 @@ describe("app notices", () => {
     expect(sameView({ name: "settings" }, { name: "activity" })).toBe(false);
   });
 });
+
+describe("chat list state", () => {
+  const chat = (id: string, created: string, more: Record<string, unknown> = {}) => ({
+    id, coworker: "device", coworker_version: "1", identity: "x", provider: "p", model: "m", approve: "ask", status: "open", error: "",
+    created_at: created, updated_at: created, title: "", ...more,
+  });
+  afterEach(() => {
+    app.chatList = [];
+    app.searchResults = null;
+    app.showHidden = false;
+  });
+
+  it("puts each chat:changed chat in its place: started, titled, hidden", () => {
+    app.onChatChanged(chat("a", "2026-12-01T10:00:00Z"));
+    app.onChatChanged(chat("b", "2026-12-01T11:00:00Z"));
+    expect(app.chatList.map((c) => c.id)).toEqual(["b", "a"]);
+    app.onChatChanged(chat("a", "2026-12-01T10:00:00Z", { title: "What computer am I on?" }));
+    expect(app.chatList.map((c) => [c.id, c.title])).toEqual([["b", ""], ["a", "What computer am I on?"]]);
+    app.searchResults = [chat("a", "2026-12-01T10:00:00Z")];
+    app.onChatChanged(chat("a", "2026-12-01T10:00:00Z", { hidden: true }));
+    expect(app.chatList.map((c) => c.id)).toEqual(["b"]);
+    expect(app.searchResults).toEqual([]);
+  });
+});
