@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
@@ -21,6 +22,12 @@ var e2eSearch struct {
 	Text  string   `json:"text"`
 	Found []string `json:"found"`
 }
+
+// e2eListLoads counts the window's reads of the chat list (App.Chats):
+// after a restart the script waits for one before it looks.
+var e2eListLoads atomic.Int64
+
+func noteChatsLoaded() { e2eListLoads.Add(1) }
 
 func noteSearch(text string, found []journal.Session) {
 	e2eSearch.mu.Lock()
@@ -76,15 +83,12 @@ func startTestHook(a *App) {
 			Notices []Notice    `json:"notices"`
 			Theme   string      `json:"theme"` // the saved theme (docs/app.md#theme)
 			// Listed is the first page of the sidebar's chat list as the
-			// journal gives it (App.Chats); Searched the newest search.
-			Listed   []listed `json:"listed"`
-			Searched searched `json:"searched"`
-		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}}
-		if p, err := a.Chats("", false); err == nil {
-			for _, s := range p.Sessions {
-				out.Listed = append(out.Listed, listed{s.ID, s.Title})
-			}
-		}
+			// journal gives it (what App.Chats reads); Searched the newest
+			// search; ListLoads how often the window read the list.
+			Listed    []listed `json:"listed"`
+			Searched  searched `json:"searched"`
+			ListLoads int64    `json:"list_loads"`
+		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
 		e2eSearch.mu.Lock()
 		out.Searched = searched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
 		e2eSearch.mu.Unlock()
@@ -92,6 +96,13 @@ func startTestHook(a *App) {
 		rt, j := a.rt, a.journal
 		out.Notices = append([]Notice{}, a.notices...)
 		a.mu.Unlock()
+		if j != nil { // not a.Chats: list_loads counts the window's reads only
+			if p, err := j.SessionPage(r.Context(), journal.SessionQuery{Limit: chatsPageSize, Visible: true}); err == nil {
+				for _, s := range p.Sessions {
+					out.Listed = append(out.Listed, listed{s.ID, s.Title})
+				}
+			}
+		}
 		var open []*harness.Session
 		if rt != nil {
 			open = rt.Sessions()

@@ -9,3 +9,6 @@ func startTestHook(*App) {}
 
 // noteSearch is a no-op outside e2e builds (see e2e_hook.go).
 func noteSearch(string, []journal.Session) {}
+
+// noteChatsLoaded is a no-op outside e2e builds (see e2e_hook.go).
+func noteChatsLoaded() {}

@@ -371,7 +371,10 @@ chats_listed || fail "after a restart chat $chats_session is not listed: $(state
 win="$(xdotool search --onlyvisible --name '^OpenWorker$' | head -n1 || true)"
 [ -n "$win" ] || fail "no OpenWorker window after the restart"
 xdotool windowfocus "$win" 2>/dev/null || true
-sleep 2
+# The window has read the list from the journal (App.Chats) and drawn it.
+for _ in $(seq 100); do state | grep -q '"list_loads":[1-9]' && break; sleep 0.2; done
+state | grep -q '"list_loads":[1-9]' || fail "after a restart the window did not read the chat list within 20 s: $(state)"
+sleep 1.5
 import -window root "$shots/chats-after-restart.png"
 # A second, new chat (Coworkers → Start chat), so that the search below
 # visibly leaves one out; not asserted (the Coworkers layout may change).
