@@ -56,6 +56,13 @@
     NeedsAttention: { sessions: 1, calls: 1 },
     Sessions: [session],
     SessionPage: { sessions: [session, { ...session, id: "s2", status: "closed", first_prompt: "Summarise my notes", unreconciled: 0 }], next: "" },
+    // The sidebar's chat list (docs/app.md#chats): each status colour and the attention dot.
+    Chats: { sessions: [
+      { ...session, title: "What is my battery level?", interrupted: true, last_activity: now },
+      { ...session, id: "s2", status: "closed", title: "Weekly notes (renamed)", title_set: true, unreconciled: 0, last_activity: now },
+      { ...session, id: "s3", status: "failed", title: "Summarise my notes", unreconciled: 0, created_at: "2026-01-05T10:00:00Z", last_activity: "2026-01-05T10:00:00Z" },
+    ], next: "s3" },
+    SearchChats: [],
     SessionDetail: { ...session, turns: [{ id: "t1", seq: 1, prompt: "What is my battery level?", status: "completed" }],
       messages: [{ id: 1, turn_id: "t1", role: "user", content: { role: "user", text: "What is my battery level?" } },
         { id: 2, turn_id: "t1", role: "assistant", content: { role: "assistant", text: "It is at 82%." } }],
