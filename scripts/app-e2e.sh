@@ -324,91 +324,6 @@ for _ in $(seq 50); do "$tmp/openworker" journal list --db "$db" --unknown 2>/de
 [ -z "$("$tmp/openworker" journal list --db "$db" --unknown 2>/dev/null)" ] || fail "the unknown call was not reconciled: $("$tmp/openworker" journal list --db "$db" --unknown)"
 sleep 0.8
 import -window root "$shots/resolved.png"
-# --- chats sidebar (issue 12) ---
-# The sidebar lists every journaled chat, newest first, titled by its
-# first prompt (docs/app.md#chats); the list survives a restart on the same
-# HOME and config; the search box finds a chat by a word of its messages.
-# /state says what the journal lists first (listed), how often the window
-# read the list (list_loads) and the newest search it asked for
-# (searched); the screenshots show what the sidebar drew. Its own
-# scripted model, HOME and config (so its own journal: what ran before,
-# such as journalbench's sessions dated after now, does not matter).
-echo "app-e2e: chats sidebar"
-cat > "$tmp/chats-script.json" <<'JSON'
-[{"text": "This is a Linux computer; its host name is quokka.", "delay": "30ms"}]
-JSON
-"$tmp/scriptmodel" -script "$tmp/chats-script.json" -addr 127.0.0.1:0 >"$tmp/chats-model.out" 2>>"$tmp/model.log" &
-pids+=($!)
-for _ in $(seq 50); do grep -q '^listening ' "$tmp/chats-model.out" 2>/dev/null && break; sleep 0.1; done
-chats_model="$(sed -n 's/^listening //p' "$tmp/chats-model.out")"
-[ -n "$chats_model" ] || fail "the chats sidebar's scripted model did not start"
-chats_stop() { # quit the app whose window is up, and wait until it is gone
-  local pid
-  pid="$(xdotool search --onlyvisible --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
-  [ -n "$pid" ] || return 0
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  fail "the app (pid $pid) did not stop within 10 s"
-}
-mkdir -p "$tmp/chats/home" "$tmp/chats/config" "$tmp/chats/data"
-chats_start() { # chats_start LOG [ENV=VALUE...]: the app on this block's HOME, config and model
-  local log="$1"
-  shift
-  (
-    cd "$tmp"
-    exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY HOME="$tmp/chats/home" XDG_CONFIG_HOME="$tmp/chats/config" \
-      XDG_DATA_HOME="$tmp/chats/data" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" \
-      OPENWORKER_E2E_ADDR="$hook" NO_AT_BRIDGE=1 "$@" \
-      "$tmp/openworker" --base-url "$chats_model" --model scripted >"$log" 2>&1
-  ) &
-  pids+=($!)
-}
-chats_window() { # the app's window, once the window has read the chat list
-  for _ in $(seq 100); do state | grep -q '"list_loads":[1-9]' && break; sleep 0.2; done
-  state | grep -q '"list_loads":[1-9]' || fail "the window did not read the chat list within 20 s: $(state)"
-  win="$(xdotool search --onlyvisible --name '^OpenWorker$' | head -n1 || true)"
-  [ -n "$win" ] || fail "no OpenWorker window"
-}
-chats_stop
-chats_start "$tmp/app-chats.log" OPENWORKER_COWORKER=e2e-assistant
-for _ in $(seq 100); do state | grep -q '"session_id"' && break; sleep 0.2; done
-chats_session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4 || true)"
-[ -n "$chats_session" ] || fail "no chat opened for the chats sidebar steps: $(state)"
-chats_window
-sleep 1
-xdotool type --delay 20 "What computer am I on?"
-xdotool key Return
-for _ in $(seq 150); do state | grep -q '"turns":\["completed"\]' && break; sleep 0.2; done
-state | grep -q '"turns":\["completed"\]' || fail "the chats sidebar's turn did not complete: $(state)"
-# Newest first: the chat heads the list, titled by its prompt.
-chats_first() { state | grep -q "\"listed\":\[{\"id\":\"$chats_session\",\"title\":\"What computer am I on?\"}"; }
-for _ in $(seq 25); do chats_first && break; sleep 0.2; done
-chats_first || fail "chat $chats_session does not head the list titled \"What computer am I on?\": $(state | cut -c1-600)"
-xdotool mousemove --window "$win" 700 760
-sleep 0.7
-import -window root "$shots/chats.png"
-
-# Quit and start again on the same HOME and config (this block's), opening
-# no chat: the chat is still listed, first.
-echo "app-e2e: restarting the app"
-chats_stop
-chats_start "$tmp/app-chats-restarted.log"
-chats_window
-chats_first || fail "after a restart chat $chats_session is not listed first: $(state | cut -c1-600)"
-sleep 1.5
-import -window root "$shots/chats-after-restart.png"
-
-# Search for a word of the model's answer, not of the title: the search
-# box (in the Chats header) asks the journal's index.
-xdotool mousemove --window "$win" 150 174 click 1
-sleep 0.3
-xdotool type --delay 40 "quokka"
-chats_found() { state | grep -q "\"searched\":{\"text\":\"quokka\",\"found\":\[\"$chats_session\"\]}"; }
-for _ in $(seq 50); do chats_found && break; sleep 0.2; done
-chats_found || fail "searching the chats for \"quokka\" did not find only $chats_session: $(state | grep -o '"searched":.*')"
-sleep 0.7
-import -window root "$shots/chats-search.png"
-# --- end chats sidebar (issue 12) ---
 
 # --- theme and shortcuts (issue 12) ---
 # Ctrl+, opens Settings; a click on "Dark" in its Appearance section (at the
@@ -528,6 +443,107 @@ for _ in $(seq 50); do [ -n "$(xdotool search --onlyvisible --name '^OpenWorker$
 sleep 0.7
 import -window root "$shots/second-launch.png"
 # --- end of adding a coworker, notifications notice, second launch (issue 12) ---
+# --- chats sidebar (issue 12) ---
+# The sidebar lists every journaled chat, newest first, titled by its
+# first prompt (docs/app.md#chats); the list survives a restart on the same
+# HOME and config; the search box finds a chat by a word of its messages.
+# /state says what the journal lists first (listed), how often the window
+# read the list (list_loads) and the newest search it asked for
+# (searched); the screenshots show what the sidebar drew. Its own
+# scripted model, HOME and config (so its own journal: what ran before,
+# such as journalbench's sessions dated after now, does not matter).
+echo "app-e2e: chats sidebar"
+cat > "$tmp/chats-script.json" <<'JSON'
+[{"text": "This is a Linux computer; its host name is quokka.", "delay": "30ms"}]
+JSON
+"$tmp/scriptmodel" -script "$tmp/chats-script.json" -addr 127.0.0.1:0 >"$tmp/chats-model.out" 2>>"$tmp/model.log" &
+pids+=($!)
+for _ in $(seq 50); do grep -q '^listening ' "$tmp/chats-model.out" 2>/dev/null && break; sleep 0.1; done
+chats_model="$(sed -n 's/^listening //p' "$tmp/chats-model.out")"
+[ -n "$chats_model" ] || fail "the chats sidebar's scripted model did not start"
+chats_stop() { # quit the app whose window is up, and wait until it is gone
+  local pid
+  pid="$(xdotool search --onlyvisible --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
+  [ -n "$pid" ] || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  fail "the app (pid $pid) did not stop within 10 s"
+}
+mkdir -p "$tmp/chats/home" "$tmp/chats/config" "$tmp/chats/data"
+chats_start() { # chats_start LOG [ENV=VALUE...]: the app on this block's HOME, config and model
+  local log="$1"
+  shift
+  (
+    cd "$tmp"
+    exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY HOME="$tmp/chats/home" XDG_CONFIG_HOME="$tmp/chats/config" \
+      XDG_DATA_HOME="$tmp/chats/data" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" \
+      OPENWORKER_E2E_ADDR="$hook" NO_AT_BRIDGE=1 "$@" \
+      "$tmp/openworker" --base-url "$chats_model" --model scripted >"$log" 2>&1
+  ) &
+  pids+=($!)
+}
+chats_window() { # the app's window, once the window has read the chat list
+  for _ in $(seq 100); do state | grep -q '"list_loads":[1-9]' && break; sleep 0.2; done
+  state | grep -q '"list_loads":[1-9]' || fail "the window did not read the chat list within 20 s: $(state)"
+  win="$(xdotool search --onlyvisible --name '^OpenWorker$' | head -n1 || true)"
+  [ -n "$win" ] || fail "no OpenWorker window"
+}
+chats_stop
+chats_start "$tmp/app-chats.log" OPENWORKER_COWORKER=e2e-assistant
+for _ in $(seq 100); do state | grep -q '"session_id"' && break; sleep 0.2; done
+chats_session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4 || true)"
+[ -n "$chats_session" ] || fail "no chat opened for the chats sidebar steps: $(state)"
+chats_window
+sleep 1
+xdotool type --delay 20 "What computer am I on?"
+xdotool key Return
+for _ in $(seq 150); do state | grep -q '"turns":\["completed"\]' && break; sleep 0.2; done
+state | grep -q '"turns":\["completed"\]' || fail "the chats sidebar's turn did not complete: $(state)"
+# Newest first: the chat heads the list, titled by its prompt.
+chats_first() { state | grep -q "\"listed\":\[{\"id\":\"$chats_session\",\"title\":\"What computer am I on?\"}"; }
+for _ in $(seq 25); do chats_first && break; sleep 0.2; done
+chats_first || fail "chat $chats_session does not head the list titled \"What computer am I on?\": $(state | cut -c1-600)"
+xdotool mousemove --window "$win" 700 760
+sleep 0.7
+import -window root "$shots/chats.png"
+
+# Quit and start again on the same HOME and config (this block's), opening
+# no chat: the chat is still listed, first.
+echo "app-e2e: restarting the app"
+chats_stop
+chats_start "$tmp/app-chats-restarted.log"
+chats_window
+chats_first || fail "after a restart chat $chats_session is not listed first: $(state | cut -c1-600)"
+sleep 1.5
+import -window root "$shots/chats-after-restart.png"
+
+# Search for a word of the model's answer, not of the title: the search
+# box (in the Chats header) asks the journal's index.
+xdotool mousemove --window "$win" 150 174 click 1
+sleep 0.3
+xdotool type --delay 40 "quokka"
+chats_found() { state | grep -q "\"searched\":{\"text\":\"quokka\",\"found\":\[\"$chats_session\"\]}"; }
+for _ in $(seq 50); do chats_found && break; sleep 0.2; done
+chats_found || fail "searching the chats for \"quokka\" did not find only $chats_session: $(state | grep -o '"searched":.*')"
+sleep 0.7
+import -window root "$shots/chats-search.png"
+# Leave the app as this block found it: on the e2e's HOME and config, a
+# chat open (so that a block after this one starts from the same place).
+chats_stop
+(
+  cd "$tmp"
+  exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+    OPENAI_BASE_URL="$model_url" OPENAI_API_KEY="scripted-test-key" \
+    OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="e2e-assistant" OPENWORKER_MODEL="scripted" \
+    OPENWORKER_SERVERS="$tmp/servers.json" OPENWORKER_E2E_ADDR="$hook" NO_AT_BRIDGE=1 \
+    "$tmp/openworker" >>"$tmp/app.log" 2>&1
+) &
+pids+=($!)
+for _ in $(seq 100); do state | grep -q '"session_id"' && break; sleep 0.2; done
+state | grep -q '"session_id"' || fail "the app did not start again on the e2e's config after the chats sidebar steps: $(state)"
+sleep 1
+# --- end chats sidebar (issue 12) ---
+
 echo "app-e2e: screenshots in $shots:"
 ls -1 "$shots"
 echo "app-e2e: 1 passed, 0 failed"
