@@ -37,10 +37,12 @@ type Kind string
 
 const (
 	// OpenAI is Chat Completions: POST {base}/chat/completions with base
-	// "http://127.0.0.1:PORT/v1"; GET {base}/models lists one model.
+	// "http://127.0.0.1:PORT/v1"; GET {base}/models lists the models
+	// (SetModels, FailModels).
 	OpenAI Kind = "openai"
 	// Anthropic is Messages: POST {base}/v1/messages with base
-	// "http://127.0.0.1:PORT" (no /v1, as the Anthropic SDK expects).
+	// "http://127.0.0.1:PORT" (no /v1, as the Anthropic SDK expects);
+	// GET {base}/v1/models lists the models.
 	Anthropic Kind = "anthropic"
 )
 
@@ -87,12 +89,15 @@ type Handler struct {
 	// Logf, when set, is called once per request with a one-line summary.
 	Logf func(format string, args ...any)
 
-	mu      sync.Mutex
-	replies []Reply
-	next    int
-	reqs    []RecordedRequest
-	done    chan struct{}
-	closed  bool
+	mu           sync.Mutex
+	models       []string // SetModels; nil: DefaultModels
+	modelsErr    int      // FailModels
+	modelsErrMsg string
+	replies      []Reply
+	next         int
+	reqs         []RecordedRequest
+	done         chan struct{}
+	closed       bool
 }
 
 // NewHandler returns a handler speaking kind that serves replies in order.
@@ -101,6 +106,37 @@ func NewHandler(kind Kind, replies ...Reply) *Handler {
 		panic(fmt.Sprintf("modeltest: unknown kind %q", kind))
 	}
 	return &Handler{kind: kind, replies: append([]Reply(nil), replies...), done: make(chan struct{})}
+}
+
+// DefaultModels is what GET /v1/models lists until SetModels is called.
+var DefaultModels = []string{"modeltest"}
+
+// SetModels sets the model IDs GET /v1/models lists (none: an empty list).
+// The chat endpoints accept any model name whatever the list says.
+func (h *Handler) SetModels(ids ...string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.models = append([]string{}, ids...)
+}
+
+// FailModels makes GET /v1/models answer HTTP status with msg in the
+// API's error format (for example 401 "invalid api key"); status 0 serves
+// the list again. Chat requests are not affected.
+func (h *Handler) FailModels(status int, msg string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.modelsErr, h.modelsErrMsg = status, msg
+	if msg == "" && status != 0 {
+		h.modelsErrMsg = fmt.Sprintf("modeltest: scripted HTTP %d", status)
+	}
+}
+
+// modelIDs is the list served; h.mu must be held.
+func (h *Handler) modelIDs() []string {
+	if h.models == nil {
+		return DefaultModels
+	}
+	return h.models
 }
 
 // Kind reports the API the handler speaks.

@@ -18,15 +18,13 @@ const maxBody = 64 << 20
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	switch {
-	case h.kind == OpenAI && r.Method == http.MethodGet && (p == "/v1/models" || p == "/models"):
-		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{
-			map[string]any{"id": "modeltest", "object": "model", "owned_by": "modeltest"},
-		}})
+	case r.Method == http.MethodGet && (p == "/v1/models" || h.kind == OpenAI && p == "/models"):
+		h.serveModels(w)
 		return
 	case h.kind == OpenAI && r.Method == http.MethodPost && (p == "/v1/chat/completions" || p == "/chat/completions"):
 	case h.kind == Anthropic && r.Method == http.MethodPost && p == "/v1/messages":
 	default:
-		msg := fmt.Sprintf("modeltest: %s server has no route %s %s (OpenAI: POST /v1/chat/completions; Anthropic: POST /v1/messages)", h.kind, r.Method, p)
+		msg := fmt.Sprintf("modeltest: %s server has no route %s %s (OpenAI: POST /v1/chat/completions, GET /v1/models; Anthropic: POST /v1/messages, GET /v1/models)", h.kind, r.Method, p)
 		h.logf("%s", msg)
 		h.writeError(w, http.StatusNotFound, msg)
 		return
@@ -88,6 +86,33 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		a.streamAnthropic(s)
 	}
+}
+
+// serveModels answers the models list in the handler's API format, or
+// the failure FailModels set. It takes no scripted reply.
+func (h *Handler) serveModels(w http.ResponseWriter) {
+	h.mu.Lock()
+	ids, status, msg := h.modelIDs(), h.modelsErr, h.modelsErrMsg
+	h.mu.Unlock()
+	if status != 0 {
+		h.logf("modeltest: %s models list -> HTTP %d", h.kind, status)
+		h.writeError(w, status, msg)
+		return
+	}
+	h.logf("modeltest: %s models list -> %v", h.kind, ids)
+	data := make([]any, 0, len(ids))
+	for _, id := range ids {
+		if h.kind == Anthropic {
+			data = append(data, map[string]any{"type": "model", "id": id, "display_name": id, "created_at": "2025-01-01T00:00:00Z"})
+		} else {
+			data = append(data, map[string]any{"id": id, "object": "model", "owned_by": "modeltest"})
+		}
+	}
+	if h.kind == Anthropic {
+		writeJSON(w, http.StatusOK, map[string]any{"data": data, "has_more": false})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 }
 
 func summary(r Reply, ok bool) string {

@@ -3,6 +3,7 @@
 // process.
 //
 //	scriptmodel -script replies.json [-addr 127.0.0.1:0] [-kind openai|anthropic]
+//	            [-models scripted,other] [-models-status 401]
 //
 // It prints one line to stdout once it accepts connections:
 //
@@ -12,7 +13,10 @@
 // and logs one line per request to stderr. It runs until killed (SIGINT or
 // SIGTERM end it with status 0). The script format is described by
 // modeltest.ParseScript; when the replies run out every request gets HTTP
-// 500 "modeltest: no scripted reply left". Only loopback addresses are
+// 500 "modeltest: no scripted reply left". GET /v1/models lists the
+// -models names (default "scripted", the model name the app's end-to-end
+// test uses), or answers -models-status (for example 401) with an error;
+// listing takes no scripted reply. Only loopback addresses are
 // accepted. Exit status 2 means bad flags or a bad script.
 package main
 
@@ -27,6 +31,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/openworker/desktop/harness/model/modeltest"
@@ -62,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	script := fs.String("script", "", "JSON `file` of scripted replies (required)")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback `host:port` to listen on (port 0 picks one)")
 	kind := fs.String("kind", "openai", "API to speak: openai or anthropic")
+	models := fs.String("models", "scripted", "comma-separated model `names` GET /v1/models lists")
+	modelsStatus := fs.Int("models-status", 0, "HTTP `status` (400-599) GET /v1/models fails with; 0 lists the models")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -79,6 +86,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return usageError{fmt.Errorf("-addr %q: only loopback addresses (127.0.0.1, ::1, localhost) are served", *addr)}
 	}
+	if *modelsStatus != 0 && (*modelsStatus < 400 || *modelsStatus > 599) {
+		return usageError{fmt.Errorf("-models-status %d: want an HTTP error status (400-599) or 0", *modelsStatus)}
+	}
 	replies, err := modeltest.LoadScript(*script)
 	if err != nil {
 		return usageError{err}
@@ -86,6 +96,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	h := modeltest.NewHandler(k, replies...)
 	logger := log.New(stderr, "", log.LstdFlags|log.Lmicroseconds)
 	h.Logf = logger.Printf
+	var ids []string
+	for _, m := range strings.Split(*models, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			ids = append(ids, m)
+		}
+	}
+	h.SetModels(ids...)
+	h.FailModels(*modelsStatus, "")
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -118,6 +118,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-script", script, "-addr", "nope"}, `-addr "nope"`},
 		{[]string{"-script", bad}, bad + `: script: replies[0]: json: unknown field "texts"`},
 		{[]string{"-script", filepath.Join(t.TempDir(), "missing.json")}, "missing.json"},
+		{[]string{"-script", script, "-models-status", "200"}, "-models-status 200"},
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), tt.args, io.Discard, io.Discard)
@@ -125,5 +126,62 @@ func TestUsageErrors(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("run(%q) = %v, want a usage error containing %q", tt.args, err, tt.want)
 		}
+	}
+}
+
+// serve runs scriptmodel with args until the test ends and returns its base URL.
+func serve(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	outR, outW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, outW, &stderr)
+		outW.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(hangGuard):
+			t.Errorf("run did not return within %v of cancel", hangGuard)
+		}
+	})
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the listening line: %v (stderr: %s)", err, stderr.String())
+	}
+	go io.Copy(io.Discard, outR)
+	return strings.TrimPrefix(strings.TrimSpace(line), "listening ")
+}
+
+// The models list names the -models (default "scripted") for both kinds,
+// takes no scripted reply, and -models-status makes it fail.
+func TestServeModels(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script.json")
+	os.WriteFile(script, []byte(`[{"text":"hi"}]`), 0o600)
+	for _, kind := range []string{"openai", "anthropic"} {
+		t.Run(kind, func(t *testing.T) {
+			base := serve(t, "-script", script, "-kind", kind)
+			l, err := model.ListModels(context.Background(), model.Config{Provider: kind, BaseURL: base})
+			if err != nil || len(l.Models) != 1 || l.Models[0].ID != "scripted" || l.API != kind {
+				t.Fatalf("ListModels = %+v, %v; want the one model \"scripted\" from the %s list", l, err, kind)
+			}
+			p, _ := model.New(model.Config{Provider: kind, BaseURL: base, Model: "scripted"})
+			if resp, err := p.Stream(context.Background(), model.Request{Messages: []model.Message{{Role: model.User, Text: "hi"}}}, nil); err != nil || resp.Text != "hi" {
+				t.Errorf("the first chat after listing = %+v, %v; want the first scripted reply", resp, err)
+			}
+		})
+	}
+	base := serve(t, "-script", script, "-models", "a, b", "-models-status", "401")
+	_, err := model.ListModels(context.Background(), model.Config{BaseURL: base})
+	var pe *model.ProbeError
+	if !errors.As(err, &pe) || pe.StatusCode != 401 || !strings.Contains(err.Error(), "HTTP 401: modeltest: scripted HTTP 401") {
+		t.Errorf("ListModels with -models-status 401 = %v; want HTTP 401 with the server's message", err)
+	}
+	base = serve(t, "-script", script, "-models", "a, b")
+	if l, err := model.ListModels(context.Background(), model.Config{BaseURL: base}); err != nil || len(l.Models) != 2 || l.Models[1].ID != "b" {
+		t.Errorf("ListModels with -models \"a, b\" = %+v, %v", l, err)
 	}
 }
