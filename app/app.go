@@ -61,9 +61,11 @@ type App struct {
 	modelShown       Notice           // the model banner last sent to the UI (reapplyModelLocked)
 	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
 	serversWatcher   *dirWatcher
-	rtErr            error    // why rt is nil
-	notices          []Notice // problems found at start, shown by the UI
-	modelBaseURL     string   // the model's base URL in use (defaults applied)
+	rtErr            error           // why rt is nil
+	notices          []Notice        // problems found at start, shown by the UI
+	modelBaseURL     string          // the model's base URL in use (defaults applied)
+	lastModels       *ModelList      // the last list ListModels or TestConnection got (e2e hook)
+	lastConnection   *ConnectionTest // the last TestConnection (e2e hook)
 	watcher          *dirWatcher
 }
 

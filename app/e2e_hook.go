@@ -88,6 +88,10 @@ func startTestHook(a *App) {
 			Listed    []listed `json:"listed"`
 			Searched  searched `json:"searched"`
 			ListLoads int64    `json:"list_loads"`
+			// Models and Connection: the last model list and Test
+			// connection of Settings (models_api.go).
+			Models     *ModelList      `json:"models,omitempty"`
+			Connection *ConnectionTest `json:"connection,omitempty"`
 		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
 		e2eSearch.mu.Lock()
 		out.Searched = searched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
@@ -95,6 +99,7 @@ func startTestHook(a *App) {
 		a.mu.Lock()
 		rt, j := a.rt, a.journal
 		out.Notices = append([]Notice{}, a.notices...)
+		out.Models, out.Connection = a.lastModels, a.lastConnection
 		a.mu.Unlock()
 		if j != nil { // not a.Chats: list_loads counts the window's reads only
 			if p, err := j.SessionPage(r.Context(), journal.SessionQuery{Limit: chatsPageSize, Visible: true}); err == nil {

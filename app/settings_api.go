@@ -20,7 +20,11 @@ type SettingsView struct {
 	// variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, docs/cli.md) is set for this run.
 	KeyFromEnv map[string]bool `json:"key_from_env"`
 	Model      string          `json:"model"`
-	ModelError string          `json:"model_error"`
+	// Effective maps a provider to its saved base URL and model with the
+	// defaults applied (model.FromEnv: environment, Ollama, public
+	// endpoints), what ListModels and TestConnection use for empty fields.
+	Effective  map[string]ProviderSettings `json:"effective"`
+	ModelError string                      `json:"model_error"`
 	// ModelWarning says that nothing listens at a local model server's
 	// address (see modelUnreachable); "" otherwise.
 	ModelWarning  string `json:"model_warning"`
@@ -65,6 +69,12 @@ func (a *App) viewLocked() SettingsView {
 			continue
 		}
 		v.KeyStored[p] = k != ""
+	}
+	v.Effective = map[string]ProviderSettings{}
+	for p, ps := range map[string]ProviderSettings{model.ProviderOpenAI: a.settings.OpenAI, model.ProviderAnthropic: a.settings.Anthropic} {
+		k, _ := a.keys.Get(p)
+		c := model.FromEnv(model.Config{Provider: p, BaseURL: ps.BaseURL, Model: ps.Model, APIKey: k}, a.cfg.Getenv)
+		v.Effective[p] = ProviderSettings{BaseURL: c.BaseURL, Model: c.Model}
 	}
 	if a.modelErr != nil {
 		v.ModelError = a.modelErr.Error()
