@@ -4,7 +4,7 @@
 import * as Bindings from "../wailsjs/go/app/App";
 import { EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, Outcome,
+  AppInfo, ChatInfo, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
   PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, Theme, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
@@ -87,6 +87,11 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     saveSettings: (s: Settings) => call<SettingsView>(() => b.SaveSettings(s as unknown as Parameters<Backend["SaveSettings"]>[0])),
     setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.SetAPIKey(provider, key)),
     deleteApiKey: (provider: string) => call<SettingsView>(() => b.DeleteAPIKey(provider)),
+    /** The models of provider's server at baseUrl ("" = default); key "" uses the stored key. */
+    listModels: (provider: string, baseUrl: string, key: string) => call<ModelList>(() => b.ListModels(provider, baseUrl, key)),
+    /** One tiny request; resolves with the latency or the exact failure (docs/app.md#model-picker). */
+    testConnection: (provider: string, baseUrl: string, model: string, key: string) =>
+      call<ConnectionTest>(() => b.TestConnection(provider, baseUrl, model, key)),
     chooseServersFile: () => call<string>(() => b.ChooseServersFile()),
     /** Saves the theme in settings.json at once (docs/app.md#theme). */
     setTheme: (t: Theme) => call<void>(() => b.SetTheme(t)),

@@ -31,6 +31,8 @@ export const typesMatchGo: [
   Covers<app.Settings, T.Settings>,
   Covers<app.SettingsView, T.SettingsView>,
   Covers<app.ServerInput, T.ServerInput>,
+  Covers<app.ModelList, T.ModelList>,
+  Covers<app.ConnectionTest, T.ConnectionTest>,
   Covers<app.FoundServerConfig, T.FoundServerConfig>,
   Covers<mcp.ImportItem, T.ImportItem>,
   Covers<mcp.ImportPlan, T.ImportPlan>,
@@ -46,4 +48,4 @@ export const typesMatchGo: [
   Covers<journal.SessionDetail, T.SessionDetail>,
   Covers<app.FolderHint, T.FolderHint>,
   Covers<app.CoworkerPreview, T.CoworkerPreview>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

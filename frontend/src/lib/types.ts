@@ -241,6 +241,8 @@ export interface SettingsView {
   keychain_errors: Record<string, string> | null;
   key_from_env: Record<string, boolean> | null;
   model: string;
+  /** Per provider, the saved base URL and model with the defaults applied (what empty fields mean). */
+  effective: Record<string, ProviderSettings> | null;
   model_error: string;
   model_warning: string;
   settings_file: string;
@@ -253,6 +255,33 @@ export interface SettingsView {
   server_inputs: ServerInput[] | null;
   /** This run's flags that set a setting ("--coworkers DIR", ...): in use, not saved unless the field is changed. */
   run_flags: string[] | null;
+}
+
+/** A server's models, for the Settings model picker (Go: app.ModelList, docs/app.md#model-picker). */
+export interface ModelList {
+  provider: string;
+  base_url: string;
+  /** Which list answered: "openai", "ollama" or "anthropic". */
+  api: string;
+  models: string[] | null;
+}
+
+/** What Test connection found (Go: app.ConnectionTest); a failure is data, not a rejection. */
+export interface ConnectionTest {
+  ok: boolean;
+  provider: string;
+  base_url: string;
+  model: string;
+  latency_ms: number;
+  /** "models" (the list answered) or "chat" (a 1-token request). */
+  via: string;
+  listed: boolean;
+  models: string[] | null;
+  /** The exact failure: request, reason, the server's message; never the key. */
+  error: string;
+  reason: string;
+  status: number;
+  advice: string;
 }
 
 export interface ServerInput {

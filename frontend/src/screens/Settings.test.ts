@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, tick, unmount } from "svelte";
-import type { SavedPolicy, SettingsView } from "../lib/types";
+import type { ConnectionTest, ModelList, SavedPolicy, SettingsView } from "../lib/types";
 
 // The Go side, as the bound methods answer (api.ts wraps them).
 const view = (): SettingsView => ({
@@ -9,15 +9,18 @@ const view = (): SettingsView => ({
     coworkers_dir: "", servers_path: "/home/ann/.vscode/mcp.json", approval_mode: "ask",
   },
   key_stored: { openai: false, anthropic: false }, keychain_errors: null, key_from_env: null,
-  model: "openai llama3.2", model_error: "", model_warning: "", settings_file: "/home/ann/.config/OpenWorker/settings.json",
+  model: "openai llama3.2",
+  effective: { openai: { base_url: "http://127.0.0.1:11434/v1", model: "llama3.2" }, anthropic: { base_url: "https://api.anthropic.com", model: "claude-sonnet-4-5" } },
+  model_error: "", model_warning: "", settings_file: "/home/ann/.config/OpenWorker/settings.json",
   servers_loaded: "/home/ann/.vscode/mcp.json", servers_error: "", servers_unreadable: false, servers_notices: null,
   server_inputs: [{ id: "memory-file", description: "Memory file name", password: false, answered: false }],
   run_flags: ["--coworkers /tmp/b"],
 });
 const fake = vi.hoisted(() => ({
   getSettings: vi.fn(), saveSettings: vi.fn(), setServerInput: vi.fn(), setApiKey: vi.fn(), info: vi.fn(),
-  policies: vi.fn(), revokePolicy: vi.fn(),
+  policies: vi.fn(), revokePolicy: vi.fn(), listModels: vi.fn(), testConnection: vi.fn(),
 }));
+const ollama = (): ModelList => ({ provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] });
 const saved = (): SavedPolicy => ({
   coworker: "device-assistant", tool: "device.battery_status_get", descriptor_digest: "sha256:0123456789abcdef0123456789abcdef",
   policy: "allow", created_at: "2026-12-01T14:05:00Z", updated_at: "2026-12-01T14:05:00Z",
@@ -32,8 +35,10 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-async function render(policies: SavedPolicy[] = []): Promise<HTMLElement> {
+async function render(policies: SavedPolicy[] = [], models: ModelList | Error = ollama()): Promise<HTMLElement> {
   fake.policies.mockResolvedValue(policies);
+  if (models instanceof Error) fake.listModels.mockRejectedValue(models);
+  else fake.listModels.mockResolvedValue(models);
   fake.revokePolicy.mockResolvedValue(undefined);
   fake.getSettings.mockResolvedValue(view());
   fake.saveSettings.mockResolvedValue(view());
@@ -126,7 +131,7 @@ describe("Settings", () => {
 
   it("asks before switching to Bypass; Keep asking leaves ask, Use Bypass saves bypass", async () => {
     const root = await render();
-    const select = root.querySelector("select")!;
+    const select = [...root.querySelectorAll("select")].find((s) => s.querySelector('option[value="bypass"]'))!;
     const choose = (v: string) => {
       select.value = v;
       select.dispatchEvent(new Event("change", { bubbles: true }));
@@ -157,6 +162,110 @@ describe("Settings", () => {
     expect(select.value).toBe("bypass");
     fake.saveSettings.mockClear();
     expect(await save()).toBe("bypass");
+  });
+
+  describe("model picker", () => {
+    const button = (root: HTMLElement, label: string) => [...root.querySelectorAll("button")].find((b) => b.textContent === label)!;
+    const modelSelect = (root: HTMLElement) => root.querySelector<HTMLSelectElement>('select[aria-label="Models on the server"]');
+    const connected = (over: Partial<ConnectionTest> = {}): ConnectionTest => ({
+      ok: true, provider: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", latency_ms: 7, via: "models",
+      listed: true, models: ["llama3.2:latest", "qwen2.5:7b"], error: "", reason: "", status: 0, advice: "", ...over,
+    });
+
+    it("lists a local server's models on opening, and picking one sets the model", async () => {
+      const root = await render();
+      await vi.waitFor(() => expect(modelSelect(root)).not.toBeNull());
+      expect(fake.listModels).toHaveBeenCalledTimes(1); // the selected provider only: Anthropic's is remote
+      expect(fake.listModels).toHaveBeenCalledWith("openai", "", "");
+      const sel = modelSelect(root)!;
+      expect([...sel.options].map((o) => o.value)).toEqual(["", "llama3.2:latest", "qwen2.5:7b"]);
+      expect(sel.value).toBe("llama3.2:latest"); // "llama3.2" is Ollama's llama3.2:latest
+      expect(root.textContent).toContain("2 models at http://127.0.0.1:11434/v1.");
+      sel.value = "qwen2.5:7b";
+      sel.dispatchEvent(new Event("change", { bubbles: true }));
+      flushSync();
+      expect(field(root, "Model").value).toBe("qwen2.5:7b");
+      fake.listModels.mockResolvedValue({ ...ollama(), models: ["llama3.2:latest", "qwen2.5:7b", "mistral:7b"] });
+      button(root, "Refresh").click();
+      await vi.waitFor(() => expect(modelSelect(root)!.options.length).toBe(4));
+    });
+
+    it("does not ask a remote server until asked, with the typed key", async () => {
+      const remote = view();
+      remote.effective!.openai.base_url = "https://api.openai.com/v1";
+      fake.getSettings.mockResolvedValueOnce(remote);
+      const root = await render();
+      await tick();
+      expect(fake.listModels).not.toHaveBeenCalled();
+      type(root.querySelectorAll<HTMLInputElement>('input[type="password"]')[0], "sk-typed");
+      button(root, "List models").click();
+      await vi.waitFor(() => expect(fake.listModels).toHaveBeenCalledWith("openai", "", "sk-typed"));
+    });
+
+    it("Test connection says the latency, or the exact failure", async () => {
+      const warned = view();
+      warned.model_warning = "No model server answers at http://127.0.0.1:11434/v1 yet.";
+      fake.getSettings.mockResolvedValueOnce(warned);
+      const root = await render([], new Error("could not list the models: connection refused")); // not up when Settings opened
+      expect(root.querySelector(".banner.warning")?.textContent).toContain("No model server answers");
+      fake.testConnection.mockResolvedValue(connected());
+      button(root, "Test connection").click();
+      await vi.waitFor(() => expect(root.querySelector(".connection")?.textContent).toBe("Connected in 7 ms."));
+      expect(fake.testConnection).toHaveBeenCalledWith("openai", "", "llama3.2", "");
+      // The server answers now: the inline warning goes, and the list is there.
+      await vi.waitFor(() => expect(root.querySelector(".banner.warning")).toBeNull());
+      expect(modelSelect(root)?.value).toBe("llama3.2:latest");
+      fake.testConnection.mockResolvedValue(connected({ ok: false, error: "GET http://127.0.0.1:11434/v1/models: connection refused: nothing listens at 127.0.0.1:11434",
+        reason: "refused", advice: "Start it (Ollama: ollama serve), or choose another provider and model in Settings." }));
+      button(root, "Test connection").click();
+      await vi.waitFor(() => expect(root.querySelector(".connection")?.textContent).toContain("Connection failed: GET http://127.0.0.1:11434/v1/models: connection refused"));
+      expect(root.querySelector(".connection")!.classList.contains("warning-text")).toBe(true);
+      expect(root.querySelector(".connection")!.textContent).toContain("ollama serve");
+    });
+
+    it("flags a model the server does not list before saving; Save anyway saves it", async () => {
+      const root = await render();
+      await vi.waitFor(() => expect(modelSelect(root)).not.toBeNull());
+      type(field(root, "Model"), "llama3");
+      expect(root.querySelector(".unlisted")?.textContent).toContain('"llama3" is not among the models this server lists.');
+      root.querySelector("form")!.requestSubmit();
+      await tick();
+      const dialog = root.querySelector('[role="alertdialog"]')!;
+      expect(dialog.textContent).toContain('"llama3" is not a model the server lists.');
+      expect(dialog.textContent).toContain("llama3.2:latest, qwen2.5:7b");
+      expect(fake.saveSettings).not.toHaveBeenCalled();
+      button(root, "Save anyway").click();
+      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+      expect(fake.saveSettings.mock.calls[0][0].openai.model).toBe("llama3");
+      // A listed name (Ollama's tag left out) saves at once.
+      type(field(root, "Model"), "qwen2.5:7b");
+      root.querySelector("form")!.requestSubmit();
+      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(2));
+    });
+
+    it("saves any name when the list cannot be fetched (an offline server)", async () => {
+      const root = await render([], new Error("could not list the models: GET http://127.0.0.1:11434/v1/models: connection refused: nothing listens at 127.0.0.1:11434"));
+      await vi.waitFor(() => expect(root.querySelector(".model-status")?.textContent).toContain("connection refused"));
+      type(field(root, "Model"), "whatever-model");
+      root.querySelector("form")!.requestSubmit();
+      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+      expect(root.querySelector('[role="alertdialog"]')).toBeNull();
+    });
+
+    it("forgets the list when the base URL changes", async () => {
+      const root = await render();
+      await vi.waitFor(() => expect(modelSelect(root)).not.toBeNull());
+      fake.listModels.mockRejectedValue(new Error("could not list the models: GET https://example.invalid/v1/models: DNS"));
+      const url = field(root, "Base URL");
+      type(url, "https://models.example.com/v1");
+      url.dispatchEvent(new Event("change", { bubbles: true }));
+      flushSync();
+      expect(modelSelect(root)).toBeNull();
+      expect(fake.listModels).toHaveBeenCalledTimes(1); // remote: not asked without a click
+      type(field(root, "Model"), "anything");
+      root.querySelector("form")!.requestSubmit();
+      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+    });
   });
 });
 

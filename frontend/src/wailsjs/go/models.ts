@@ -158,6 +158,40 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ConnectionTest {
+	    ok: boolean;
+	    provider: string;
+	    base_url: string;
+	    model: string;
+	    latency_ms: number;
+	    via: string;
+	    listed: boolean;
+	    models: string[];
+	    error: string;
+	    reason: string;
+	    status: number;
+	    advice: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionTest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.latency_ms = source["latency_ms"];
+	        this.via = source["via"];
+	        this.listed = source["listed"];
+	        this.models = source["models"];
+	        this.error = source["error"];
+	        this.reason = source["reason"];
+	        this.status = source["status"];
+	        this.advice = source["advice"];
+	    }
+	}
 	export class LeftOutInfo {
 	    tool: string;
 	    message: string;
@@ -362,6 +396,24 @@ export namespace app {
 	    }
 	}
 	
+	export class ModelList {
+	    provider: string;
+	    base_url: string;
+	    api: string;
+	    models: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.api = source["api"];
+	        this.models = source["models"];
+	    }
+	}
 	
 	export class PendingApproval {
 	    id: string;
@@ -523,6 +575,7 @@ export namespace app {
 	    keychain_errors: {[key: string]: string};
 	    key_from_env: {[key: string]: boolean};
 	    model: string;
+	    effective: {[key: string]: ProviderSettings};
 	    model_error: string;
 	    model_warning: string;
 	    settings_file: string;
@@ -544,6 +597,7 @@ export namespace app {
 	        this.keychain_errors = source["keychain_errors"];
 	        this.key_from_env = source["key_from_env"];
 	        this.model = source["model"];
+	        this.effective = this.convertValues(source["effective"], ProviderSettings, true);
 	        this.model_error = source["model_error"];
 	        this.model_warning = source["model_warning"];
 	        this.settings_file = source["settings_file"];

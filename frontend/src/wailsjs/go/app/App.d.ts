@@ -38,6 +38,8 @@ export function HideChat(arg1:string,arg2:boolean):Promise<journal.Session>;
 
 export function Info():Promise<app.AppInfo>;
 
+export function ListModels(arg1:string,arg2:string,arg3:string):Promise<app.ModelList>;
+
 export function NeedsAttention():Promise<app.Waiting>;
 
 export function OpenChat(arg1:string):Promise<app.ChatInfo>;
@@ -89,3 +91,5 @@ export function SetServerInput(arg1:string,arg2:string):Promise<app.SettingsView
 export function SetTheme(arg1:string):Promise<void>;
 
 export function SetWindowFocused(arg1:boolean):Promise<void>;
+
+export function TestConnection(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.ConnectionTest>;

@@ -66,6 +66,10 @@ export function Info() {
   return window['go']['app']['App']['Info']();
 }
 
+export function ListModels(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ListModels'](arg1, arg2, arg3);
+}
+
 export function NeedsAttention() {
   return window['go']['app']['App']['NeedsAttention']();
 }
@@ -168,4 +172,8 @@ export function SetTheme(arg1) {
 
 export function SetWindowFocused(arg1) {
   return window['go']['app']['App']['SetWindowFocused'](arg1);
+}
+
+export function TestConnection(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['TestConnection'](arg1, arg2, arg3, arg4);
 }
