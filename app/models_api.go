@@ -28,7 +28,8 @@ type ConnectionTest struct {
 	Provider string `json:"provider"`
 	BaseURL  string `json:"base_url"` // defaults applied
 	Model    string `json:"model"`    // defaults applied
-	// LatencyMS is the time of the request that answered, in milliseconds.
+	// LatencyMS is the time of the request that answered, in whole
+	// milliseconds (0: under 1 ms).
 	LatencyMS int64  `json:"latency_ms"`
 	Via       string `json:"via"` // "models" (the list answered) or "chat" (a 1-token request)
 	// Listed says whether Model is in the server's list; meaningful when
@@ -81,7 +82,7 @@ func (a *App) TestConnection(provider, baseURL, modelName, key string) (Connecti
 	var pe *model.ProbeError
 	switch {
 	case err == nil:
-		out.OK, out.Via, out.LatencyMS = true, conn.Via, max(conn.Latency.Milliseconds(), 1)
+		out.OK, out.Via, out.LatencyMS = true, conn.Via, conn.Latency.Milliseconds()
 		if conn.Listing != nil {
 			out.Models, out.Listed = modelIDs(*conn.Listing), conn.Listing.Has(c.Model)
 		}

@@ -66,7 +66,7 @@ func TestTestConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.OK || c.Via != "models" || c.LatencyMS < 1 || !c.Listed || c.Model != "scripted" || c.Error != "" {
+	if !c.OK || c.Via != "models" || c.LatencyMS < 0 || !c.Listed || c.Model != "scripted" || c.Error != "" {
 		t.Errorf("TestConnection = %+v; want OK through the models list, with the model listed", c)
 	}
 	if c, _ := e.app.TestConnection("openai", e.model.URL, "nope", ""); !c.OK || c.Listed {

@@ -544,6 +544,29 @@ state | grep -q '"session_id"' || fail "the app did not start again on the e2e's
 sleep 1
 # --- end chats sidebar (issue 12) ---
 
+# --- model picker (issue 12) ---
+# Settings lists the scripted server's models (scriptmodel lists "scripted"
+# by default) as soon as it opens, since the server is on this computer,
+# and Test connection reports success with its latency
+# (docs/app.md#model-picker). The /state hook shows what the app answered.
+echo "app-e2e: Settings model picker and Test connection"
+win="$(xdotool search --name '^OpenWorker$' | head -n1 || true)"
+[ -n "$win" ] || fail "no OpenWorker window for the model picker"
+xdotool mousemove --window "$win" 60 137 click 1
+for _ in $(seq 50); do state | grep -q '"models":{[^}]*"models":\["scripted"\]' && break; sleep 0.2; done
+state | grep -q '"models":{[^}]*"models":\["scripted"\]' || fail "Settings did not list the scripted model: $(state)"
+sleep 0.7
+import -window root "$shots/settings-models.png"
+# "Test connection", right of the OpenAI-compatible model field.
+xdotool mousemove --window "$win" "${TEST_CONNECTION_X:-914}" "${TEST_CONNECTION_Y:-412}" click 1
+for _ in $(seq 50); do state | grep -q '"connection":{"ok":true' && break; sleep 0.2; done
+state | grep -q '"connection":{"ok":true,[^}]*"via":"models","listed":true' ||
+  fail "Test connection did not report success with the model listed: $(state)"
+xdotool mousemove --window "$win" 700 800
+sleep 0.7
+import -window root "$shots/settings-test-connection.png"
+# --- end model picker ---
+
 echo "app-e2e: screenshots in $shots:"
 ls -1 "$shots"
 echo "app-e2e: 1 passed, 0 failed"

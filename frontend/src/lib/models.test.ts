@@ -33,6 +33,7 @@ describe("connectionText", () => {
   };
   it("says the latency, and when the model is not listed", () => {
     expect(connectionText(base)).toBe("Connected in 12 ms.");
+    expect(connectionText({ ...base, latency_ms: 0 })).toBe("Connected in under 1 ms.");
     expect(connectionText({ ...base, model: "nope", listed: false, models: ["a", "b"] }))
       .toBe('Connected in 12 ms, but "nope" is not among the 2 models it lists.');
     expect(connectionText({ ...base, via: "chat", models: null })).toContain("a 1-token request to scripted answered");
