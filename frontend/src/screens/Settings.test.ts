@@ -223,6 +223,20 @@ describe("Settings", () => {
       expect(root.querySelector(".connection")!.textContent).toContain("ollama serve");
     });
 
+    it("Alt+T tests the selected provider's connection", async () => {
+      const root = await render();
+      fake.testConnection.mockResolvedValue(connected({ latency_ms: 0 }));
+      const e = new KeyboardEvent("keydown", { key: "t", altKey: true, bubbles: true, cancelable: true });
+      window.dispatchEvent(e);
+      await vi.waitFor(() => expect(root.querySelector(".connection")?.textContent).toBe("Connected in under 1 ms."));
+      expect(e.defaultPrevented).toBe(true);
+      expect(fake.testConnection).toHaveBeenCalledTimes(1); // the OpenAI-compatible one only
+      expect(fake.testConnection).toHaveBeenCalledWith("openai", "", "llama3.2", "");
+      window.dispatchEvent(new KeyboardEvent("keydown", { key: "t", bubbles: true }));
+      await tick();
+      expect(fake.testConnection).toHaveBeenCalledTimes(1); // a plain "t" is typing
+    });
+
     it("flags a model the server does not list before saving; Save anyway saves it", async () => {
       const root = await render();
       await vi.waitFor(() => expect(modelSelect(root)).not.toBeNull());
