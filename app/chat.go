@@ -184,6 +184,13 @@ func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnR
 		}
 	})
 	if r != nil {
+		if r.Status == harness.TurnCompleted || r.Status == harness.TurnStopped { // the model answered
+			a.mu.Lock()
+			if a.modelShown.Message != "" {
+				a.recheckModelNoticeLocked()
+			}
+			a.mu.Unlock()
+		}
 		return *r, nil
 	}
 	return res, err

@@ -76,8 +76,9 @@ const NoticeKeyServers = "servers"
 
 // NoticeKeyModel keys the warning about the model in use: nothing answers
 // at its local address, or it is not usable. Saving Settings (or an API
-// key) checks again and replaces the warning, or removes it once the model
-// answers (docs/servers.md#notices).
+// key), a model list or Test connection of the model in use, and a turn
+// its model answered check again and replace the warning, or remove it
+// once the model answers (docs/app.md#model-picker).
 const NoticeKeyModel = "model"
 
 // Emitter sends events to the UI. The Wails implementation is in

@@ -78,3 +78,14 @@ func (a *App) reapplyModelLocked() {
 	a.modelShown = n
 	a.setNoticeLocked(n)
 }
+
+// recheckModelNoticeLocked checks the model banner again, after a probe
+// reached the model in use or a turn's model answered, and sends the
+// keyed notice that replaces or removes it when it changed: the banner
+// follows the state on every screen. a.mu must be held.
+func (a *App) recheckModelNoticeLocked() {
+	if n := a.modelNoticeLocked(); n != a.modelShown {
+		a.modelShown = n
+		a.setNoticeLocked(n)
+	}
+}

@@ -142,10 +142,7 @@ func (a *App) probed(c model.Config, list *ModelList, test *ConnectionTest) {
 		a.lastConnection = test
 	}
 	if (list != nil || test != nil && test.OK) && c.Provider == a.settings.Provider && c.BaseURL == a.modelBaseURL {
-		if n := a.modelNoticeLocked(); n != a.modelShown {
-			a.modelShown = n
-			a.setNoticeLocked(n)
-		}
+		a.recheckModelNoticeLocked()
 	}
 }
 

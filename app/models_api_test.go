@@ -160,3 +160,40 @@ func TestModelNoticeGoesWhenAProbeSucceeds(t *testing.T) {
 		t.Errorf("view: warning %q, effective %+v", v.ModelWarning, v.Effective)
 	}
 }
+
+// The model banner also goes when a turn's model answers: the server at
+// the address in use was started after the app.
+func TestModelNoticeGoesWhenATurnAnswers(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	e := newTestEnv(t, envOpts{cfg: config{BaseURL: "http://" + addr + "/v1"}})
+	if info, _ := e.app.Info(); len(info.Notices) != 1 {
+		t.Fatalf("start notices = %+v; want the model banner", info.Notices)
+	}
+	if l, err = net.Listen("tcp", addr); err != nil {
+		t.Skipf("the port of the dead server was taken meanwhile: %v", err)
+	}
+	srv := &http.Server{Handler: modeltest.NewHandler(modeltest.OpenAI, modeltest.Reply{Text: "hello"})}
+	go srv.Serve(l)
+	defer srv.Close()
+	chat, err := e.app.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.app.Send(chat.SessionID, "hi"); err != nil || res.Text != "hello" {
+		t.Fatalf("Send = %+v, %v", res, err)
+	}
+	var sent []Notice
+	for _, p := range e.rec.all(EventNotice) {
+		if p.(Notice).Key == NoticeKeyModel {
+			sent = append(sent, p.(Notice))
+		}
+	}
+	if len(sent) != 1 || sent[0].Message != "" {
+		t.Errorf("model notices after a turn answered = %+v; want the removal of the banner", sent)
+	}
+}
