@@ -12,7 +12,8 @@
 # it). Screenshots go to artifacts/screenshots/ (chat.png, consent.png,
 # coworkers.png with a bundle that does not resolve, dismissed.png after
 # closing the servers.json banner, continued.png and continued-turn.png
-# after closing the chat and continuing it from Activity, ...).
+# after closing the chat and continuing it from Activity,
+# settings-models.png and settings-test-connection.png of the model picker, ...).
 #
 # Needs: xvfb xdotool imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go.
 # Never touches the real user config: HOME and XDG_* point into a temp dir.
