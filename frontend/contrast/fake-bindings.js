@@ -37,7 +37,8 @@
   const settings = { provider: "openai", openai: { base_url: "http://127.0.0.1:11434/v1", model: "llama3.2" }, anthropic: { base_url: "", model: "" },
     coworkers_dir: "", servers_path: "/home/u/.config/OpenWorker/servers.json", approval_mode: "ask", theme: params.get("theme") || "system" };
   const view = {
-    settings, key_stored: { openai: false, anthropic: true }, keychain_errors: {}, key_from_env: {}, model: "openai llama3.2 at http://127.0.0.1:11434/v1",
+    settings, effective: { openai: { base_url: "http://127.0.0.1:11434/v1", model: "llama3.2" }, anthropic: { base_url: "https://api.anthropic.com", model: "claude-sonnet-4-5" } },
+    key_stored: { openai: false, anthropic: true }, keychain_errors: {}, key_from_env: {}, model: "openai llama3.2 at http://127.0.0.1:11434/v1",
     model_error: "", model_warning: "Nothing answers at http://127.0.0.1:11434: start the model server or change the base URL.",
     settings_file: "/home/u/.config/OpenWorker/settings.json", servers_loaded: settings.servers_path, servers_error: "", servers_unreadable: false,
     servers_notices: ["servers.json:4: \"disabled\" is ignored"], server_inputs: [{ id: "token", description: "API token", password: true, answered: false }],
@@ -69,6 +70,9 @@
       invocations, approvals: [{ invocation_id: "i1", call_id: "c1", tool: "device.battery", decision: "allow", source: "prompt", reason: "" }], warnings: [] },
     Policies: [{ coworker: "helper", tool: "device.battery", descriptor_digest: "sha256:0123456789abcdef", policy: "allow", created_at: now, updated_at: now }],
     GetSettings: view, SaveSettings: view,
+    ListModels: { provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] },
+    TestConnection: { ok: true, provider: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", latency_ms: 4, via: "models",
+      listed: true, models: ["llama3.2:latest", "qwen2.5:7b"], error: "", reason: "", status: 0, advice: "" },
   };
   const listeners = {};
   window.__fake = {
