@@ -60,7 +60,14 @@ const screens = [
   { name: "consent", query: "&chat=1&consent=1", ready: ".modal", setup: async (p) => { await fillChat(p); await new Promise((r) => setTimeout(r, 700)); } },
   { name: "settings", query: "", ready: ".card", setup: (p) => clickNav(p, "Settings", "fieldset") },
   { name: "activity", query: "", ready: ".card", setup: async (p) => { await clickNav(p, "Activity", ".row-item"); await p.click(".row-item"); await p.waitForSelector(".detail .turn, .detail table"); } },
+  { name: "add-coworker", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "Add coworker"); await p.waitForSelector(".modal.add-coworker"); } },
+  { name: "link-confirm", query: "&chat=1", ready: ".chat .composer", setup: async (p) => {
+    await fillChat(p); await p.click(".msg.assistant a[href]"); await p.waitForSelector(".modal.link-confirm"); } },
 ];
+
+async function clickButton(page, label) {
+  await page.evaluate((l) => [...document.querySelectorAll("button")].find((b) => b.textContent.trim().startsWith(l))?.click(), label);
+}
 
 async function clickNav(page, label, ready) {
   await page.evaluate((l) => [...document.querySelectorAll("nav button")].find((b) => b.textContent.trim().startsWith(l))?.click(), label);

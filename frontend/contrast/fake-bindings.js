@@ -69,6 +69,11 @@
         { id: 2, turn_id: "t1", role: "assistant", content: { role: "assistant", text: "It is at 82%." } }],
       invocations, approvals: [{ invocation_id: "i1", call_id: "c1", tool: "device.battery", decision: "allow", source: "prompt", reason: "" }], warnings: [] },
     Policies: [{ coworker: "helper", tool: "device.battery", descriptor_digest: "sha256:0123456789abcdef", policy: "allow", created_at: now, updated_at: now }],
+    // Add coworker…: the picked folder and its preview, one load error and a taken name.
+    ChooseCoworkerBundle: "/home/u/Downloads/notes-keeper",
+    PreviewCoworker: { source: "/home/u/Downloads/notes-keeper", id: "notes-keeper", name: "Notes Keeper", description: "Keeps notes.", version: "0.3.0",
+      tools: ["device.system_info_get", "notes.*"], dest: "/home/u/OpenWorker Coworkers/notes-keeper", exists: true, refused: "", can_link: true,
+      errors: [{ id: "notes-keeper", name: "Notes Keeper", dir: "/home/u/Downloads/notes-keeper", file: "tools.json", line: 2, col: 5, message: "\"tool\" is not a key of tools.json", fix: "rename it to \"tools\"" }] },
     GetSettings: view, SaveSettings: view,
     ListModels: { provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] },
     TestConnection: { ok: true, provider: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", latency_ms: 4, via: "models",

@@ -226,7 +226,7 @@ describe("Settings", () => {
     it("Alt+T tests the selected provider's connection", async () => {
       const root = await render();
       fake.testConnection.mockResolvedValue(connected({ latency_ms: 0 }));
-      const e = new KeyboardEvent("keydown", { key: "t", altKey: true, bubbles: true, cancelable: true });
+      const e = new KeyboardEvent("keydown", { key: "†", code: "KeyT", altKey: true, bubbles: true, cancelable: true });
       window.dispatchEvent(e);
       await vi.waitFor(() => expect(root.querySelector(".connection")?.textContent).toBe("Connected in under 1 ms."));
       expect(e.defaultPrevented).toBe(true);
