@@ -143,25 +143,12 @@ var ErrConfig = errors.New("model: bad configuration")
 // an unknown provider, an empty model, a base URL that is not an absolute
 // http(s) URL. An empty BaseURL means the provider's public endpoint.
 func New(c Config) (Provider, error) {
-	switch c.Provider {
-	case "", ProviderOpenAI:
-		c.Provider = ProviderOpenAI
-		if c.BaseURL == "" {
-			c.BaseURL = DefaultOpenAIBaseURL
-		}
-	case ProviderAnthropic:
-		if c.BaseURL == "" {
-			c.BaseURL = DefaultAnthropicBaseURL
-		}
-	default:
-		return nil, fmt.Errorf("%w: unknown provider %q (want %q or %q)", ErrConfig, c.Provider, ProviderOpenAI, ProviderAnthropic)
+	c, err := endpoint(c)
+	if err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(c.Model) == "" {
 		return nil, fmt.Errorf("%w: no model name for provider %s at %s (set a model name)", ErrConfig, c.Provider, redactURL(c.BaseURL))
-	}
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: base URL %q for provider %s is not an absolute http:// or https:// URL", ErrConfig, redactURL(c.BaseURL), c.Provider)
 	}
 	// The hosted APIs need a key: say so before any request leaves the
 	// machine. Local and compatible endpoints may take none.
@@ -172,9 +159,6 @@ func New(c Config) (Provider, error) {
 		case c.Provider == ProviderOpenAI && c.BaseURL == DefaultOpenAIBaseURL:
 			return nil, fmt.Errorf("%w: the OpenAI API needs a key: set OPENAI_API_KEY (or use the base URL of a local endpoint such as Ollama)", ErrConfig)
 		}
-	}
-	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{}
 	}
 	if c.Provider == ProviderAnthropic {
 		return newAnthropic(c), nil

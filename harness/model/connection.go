@@ -32,7 +32,7 @@ type Connection struct {
 // the reason and the server's message, never the key; the same bounds
 // (ProbeTimeout, MaxListBytes) apply.
 func TestConnection(ctx context.Context, c Config) (Connection, error) {
-	c, err := probeConfig(c)
+	c, err := endpoint(c)
 	if err != nil {
 		return Connection{}, err
 	}

@@ -90,7 +90,7 @@ func (l Listing) Has(name string) bool {
 // the server's message, body); a cancelled ctx returns ctx.Err(); a bad
 // Config wraps ErrConfig.
 func ListModels(ctx context.Context, c Config) (Listing, error) {
-	c, err := probeConfig(c)
+	c, err := endpoint(c)
 	if err != nil {
 		return Listing{}, err
 	}
@@ -110,8 +110,10 @@ func ListModels(ctx context.Context, c Config) (Listing, error) {
 	return l, err
 }
 
-// probeConfig applies New's defaults and checks the base URL.
-func probeConfig(c Config) (Config, error) {
+// endpoint applies the provider's default base URL and HTTP client and
+// checks the provider and the URL: what New and the probes (ListModels,
+// TestConnection) share. Errors wrap ErrConfig.
+func endpoint(c Config) (Config, error) {
 	switch c.Provider {
 	case "", ProviderOpenAI:
 		c.Provider = ProviderOpenAI
