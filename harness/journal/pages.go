@@ -168,7 +168,9 @@ func (j *Journal) listSessions(ctx context.Context, qr querier, query string, ar
 			s.Title = DefaultTitle(first.String)
 		}
 		s.Hidden = hidden == 1
-		s.LastActivity = s.UpdatedAt
+		// The newest message, else the start: closing the session (which
+		// quitting does) or hiding it is not activity.
+		s.LastActivity = s.CreatedAt
 		if t := parseTime(last); t.After(s.LastActivity) {
 			s.LastActivity = t
 		}

@@ -41,7 +41,8 @@ type Session struct {
 	// DefaultTitle of FirstPrompt ("" before the first turn). TitleSet
 	// says one was set. Hidden is true when the newest hidden label hides
 	// the session from the chat list (HideSession). LastActivity is the
-	// newest of its messages' times and UpdatedAt. Filled in by the lists
+	// time of its newest message, else CreatedAt (closing or hiding a
+	// session is not activity). Filled in by the lists
 	// (docs/journal.md#chat-titles).
 	Title        string    `json:"title"`
 	TitleSet     bool      `json:"title_set,omitempty"`

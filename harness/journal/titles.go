@@ -40,9 +40,9 @@ func (j *Journal) SetTitle(ctx context.Context, id, title, by string) error {
 	t := strings.Join(strings.Fields(title), " ")
 	switch {
 	case t == "":
-		return errors.New("journal: a chat title needs at least one character that is not a space")
+		return errors.New("a chat title needs at least one character that is not a space")
 	case utf8.RuneCountInString(t) > MaxTitleRunes:
-		return fmt.Errorf("journal: the title is %d characters; a chat title has at most %d", utf8.RuneCountInString(t), MaxTitleRunes)
+		return fmt.Errorf("the title is %d characters; a chat title has at most %d", utf8.RuneCountInString(t), MaxTitleRunes)
 	}
 	return j.label(ctx, id, by, t, nil)
 }

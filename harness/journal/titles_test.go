@@ -258,3 +258,27 @@ func TestMigrate11(t *testing.T) {
 		t.Errorf("Search(note) after the upgrade = %v, %v; want the old message indexed", ss, err)
 	}
 }
+
+// A chat's last activity is its newest message: closing it (as quitting
+// the app does) or hiding and showing it again does not make it "now".
+func TestLastActivityIsTheNewestMessage(t *testing.T) {
+	ctx := context.Background()
+	j := openTest(t)
+	chat(t, j, "s1", "hello", "hi")
+	before := listed(t, j, "s1").LastActivity
+	if before.IsZero() {
+		t.Fatal("no last activity after two messages")
+	}
+	if err := j.FinishSession(ctx, "s1", SessionClosed, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []bool{true, false} {
+		if err := j.HideSession(ctx, "s1", h, "user:t"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := listed(t, j, "s1")
+	if !s.LastActivity.Equal(before) || !s.UpdatedAt.After(before) {
+		t.Fatalf("last activity %v after closing and hiding (updated %v); want %v, the newest message", s.LastActivity, s.UpdatedAt, before)
+	}
+}

@@ -107,7 +107,7 @@ describe("ChatList", () => {
   });
 
   it("keeps the editor open with the journal's refusal", async () => {
-    fake.renameChat.mockRejectedValue(new Error("journal: a chat title needs at least one character that is not a space"));
+    fake.renameChat.mockRejectedValue(new Error("a chat title needs at least one character that is not a space"));
     const root = render();
     byLabel(root, "Rename title of ses_a").click();
     flushSync();

@@ -66,6 +66,22 @@ describe("ConsentModal", () => {
     expect(document.getElementById(dialog.getAttribute("aria-labelledby")!)?.textContent).toContain("files.write");
   });
 
+  it("keeps the keyboard after a press on the backdrop or a blur to nothing: Esc still denies", async () => {
+    const { dialog } = render();
+    await wait(600);
+    const overlay = dialog.parentElement!;
+    const down = new MouseEvent("mousedown", { bubbles: true, cancelable: true });
+    overlay.dispatchEvent(down);
+    expect(down.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(dialog);
+    dialog.blur(); // focus to the body, as a native dialog taking the window does
+    await wait(0);
+    expect(document.activeElement).toBe(dialog);
+    press("Escape");
+    await wait(10);
+    expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "deny");
+  });
+
   it("answers nothing to bare letters typed as it opens, nor later", async () => {
     render();
     for (const k of ["a", "o", "s", "d", "A", "O"]) press(k);

@@ -40,6 +40,6 @@ describe("connectionText", () => {
   });
   it("says the exact failure and the advice", () => {
     expect(connectionText({ ...base, ok: false, error: "GET http://127.0.0.1:1/v1/models: HTTP 401: bad key", status: 401, advice: "Check the API key." }))
-      .toBe("Connection failed: GET http://127.0.0.1:1/v1/models: HTTP 401: bad key Check the API key.");
+      .toBe("Connection failed: GET http://127.0.0.1:1/v1/models: HTTP 401: bad key. Check the API key.");
   });
 });

@@ -38,7 +38,7 @@ export function isLocal(url: string): boolean {
 
 /** connectionText is the one line Test connection shows. */
 export function connectionText(c: ConnectionTest): string {
-  if (!c.ok) return `Connection failed: ${c.error}${c.advice ? ` ${c.advice}` : ""}`;
+  if (!c.ok) return `Connection failed: ${c.error}${c.advice ? `${/[.!?:]$/.test(c.error) ? "" : "."} ${c.advice}` : ""}`;
   let s = c.latency_ms < 1 ? "Connected in under 1 ms" : `Connected in ${c.latency_ms} ms`;
   if (c.via === "chat") return `${s} (the server has no models list; a 1-token request to ${c.model} answered).`;
   const n = c.models?.length ?? 0;

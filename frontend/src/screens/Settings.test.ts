@@ -215,6 +215,7 @@ describe("Settings", () => {
       // The server answers now: the inline warning goes, and the list is there.
       await vi.waitFor(() => expect(root.querySelector(".banner.warning")).toBeNull());
       expect(modelSelect(root)?.value).toBe("llama3.2:latest");
+      expect(root.textContent).not.toContain("could not list the models"); // stale once the server answers
       fake.testConnection.mockResolvedValue(connected({ ok: false, error: "GET http://127.0.0.1:11434/v1/models: connection refused: nothing listens at 127.0.0.1:11434",
         reason: "refused", advice: "Start it (Ollama: ollama serve), or choose another provider and model in Settings." }));
       button(root, "Test connection").click();
