@@ -135,7 +135,10 @@ func previewBundle(path, dir string) (CoworkerPreview, error) {
 	}
 	name := filepath.Base(src)
 	p.Dest = filepath.Join(dir, name)
-	if inside(dir, src) {
+	// Resolved or as written: a linked coworker's own entry in the folder
+	// (dir/b -> elsewhere) resolves outside it, and "adding" it over itself
+	// would make it a link to itself.
+	if inside(dir, src) || absInside(dir, src) {
 		p.Refused = fmt.Sprintf("%s is in the coworkers folder %s already", src, dir)
 		return p, nil
 	}
@@ -185,6 +188,23 @@ func inside(root, path string) bool {
 	r, p := realPath(root), realPath(path)
 	rel, err := filepath.Rel(r, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// absInside is inside for the paths as written (absolute, cleaned), with
+// only root's links resolved: whether path names an entry under root.
+func absInside(root, path string) bool {
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for _, r := range []string{root, realPath(root)} {
+		if a, err := filepath.Abs(r); err == nil {
+			if rel, err := filepath.Rel(a, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // realPath is path absolute with its links resolved, or as absolute as it

@@ -102,6 +102,17 @@ func TestAddCoworkerLinks(t *testing.T) {
 	if to, err := os.Readlink(dest); err != nil || to != src {
 		t.Fatalf("%s -> %q, %v; want a link to %s", dest, to, err, src)
 	}
+	// The link's own entry in the coworkers folder (dragged from a file
+	// manager showing that folder) is refused, link or copy: adding it
+	// over itself would make it a link to itself.
+	for _, mode := range []string{AddLink, AddCopy} {
+		if _, err := e.app.AddCoworker(dest, mode, true); err == nil || !strings.Contains(err.Error(), "in the coworkers folder") {
+			t.Errorf("re-adding %s (%s) = %v; want it refused as in the coworkers folder already", dest, mode, err)
+		}
+	}
+	if to, err := os.Readlink(dest); err != nil || to != src {
+		t.Fatalf("after the refused re-add: %s -> %q, %v; want the link to %s kept", dest, to, err, src)
+	}
 	// An edit of the original shows: it is the same folder.
 	writeBundle(t, filepath.Dir(src), "linked", "test.echo", "test.other")
 	if p, _ := previewBundle(dest, t.TempDir()); !slices.Equal(p.Tools, []string{"test.echo", "test.other"}) {

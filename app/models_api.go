@@ -116,7 +116,7 @@ func (a *App) probeConfig(provider, baseURL, modelName, key string) (model.Confi
 	p.BaseURL, p.Model = baseURL, strings.TrimSpace(modelName)
 	if baseURL != "" {
 		if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return model.Config{}, fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", providerLabel(provider), baseURL)
+			return model.Config{}, fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", providerLabel(provider), model.RedactURL(baseURL))
 		} else if u.User != nil {
 			return model.Config{}, fmt.Errorf("%s base URL must not contain a user or password; put the API key in the key field", providerLabel(provider))
 		}

@@ -65,7 +65,7 @@ func (s Settings) Validate() error {
 		}
 		u, err := url.Parse(p.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", name, p.BaseURL)
+			return fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", name, model.RedactURL(p.BaseURL))
 		}
 		if u.User != nil {
 			return fmt.Errorf("%s base URL must not contain a user or password; put the API key in the key field (it is kept in the OS keychain)", name)

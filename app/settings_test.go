@@ -253,3 +253,17 @@ func TestRunFlagsAreNotSaved(t *testing.T) {
 		t.Fatalf("settings.json after choosing a folder = %+v; want the folder, and no --approve", file)
 	}
 }
+
+// A base URL that does not parse keeps its password out of the error,
+// in Settings and in the model picker's probes.
+func TestBadBaseURLHidesItsPassword(t *testing.T) {
+	s := DefaultSettings()
+	s.OpenAI.BaseURL = "http://u:hunter2@127.0.0.1:1/%zz"
+	if err := s.Validate(); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("Validate = %v; want an error without the password", err)
+	}
+	e := newTestEnv(t, envOpts{})
+	if _, err := e.app.probeConfig("openai", "http://u:hunter2@[::1", "", ""); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("probeConfig = %v; want an error without the password", err)
+	}
+}

@@ -318,7 +318,7 @@ go run ./harness/journal/internal/journalbench gen -db "$db" -sessions 50 >/dev/
 # Each click twice, a second apart: a second click on the same entry, filter
 # or row changes nothing, and a click lost while the list re-renders (the
 # Activity badge appears as the journal changes) does not derail the rest.
-for xy in "60 103" "368 81" "150 135"; do
+for xy in "60 103" "368 81" "380 135"; do
   click ${xy% *} ${xy#* }
   sleep 1
   click ${xy% *} ${xy#* }

@@ -167,9 +167,28 @@ func New(c Config) (Provider, error) {
 }
 
 // redactURL hides a password in the URL's user info, if any.
+// RedactURL is s with the password of its user info hidden, also when s
+// does not parse as a URL: for errors that quote a base URL.
+func RedactURL(s string) string { return redactURL(s) }
+
 func redactURL(s string) string {
 	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
+	if err != nil {
+		// Unparsable, yet it may hold "user:password@": cut what is
+		// between "://" and the last "@" before the path.
+		if i := strings.Index(s, "://"); i >= 0 {
+			rest := s[i+3:]
+			end := strings.IndexAny(rest, "/?#")
+			if end < 0 {
+				end = len(rest)
+			}
+			if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
+				return s[:i+3] + "xxxxx@" + rest[at+1:]
+			}
+		}
+		return s
+	}
+	if u.User == nil {
 		return s
 	}
 	return u.Redacted()

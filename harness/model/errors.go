@@ -154,8 +154,10 @@ func requestError(provider, baseURL, model, key string, status int, detail strin
 // redactKey replaces key in s. Short keys ("ollama") are not secrets worth
 // mangling messages for.
 func redactKey(s, key string) string {
-	if len(key) < 8 {
-		return s
+	for _, k := range []string{key, strings.TrimSpace(key)} { // the header sends it trimmed
+		if len(k) >= 8 {
+			s = strings.ReplaceAll(s, k, "[redacted]")
+		}
 	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+	return s
 }

@@ -137,6 +137,28 @@ func endpoint(c Config) (Config, error) {
 	return c, nil
 }
 
+// keyStaysHome is client, following a redirect only to the same host (and
+// never from https to http): Go drops Authorization on a redirect to
+// another host but not x-api-key, Anthropic's key header.
+func keyStaysHome(client *http.Client) *http.Client {
+	c := *client
+	next := c.CheckRedirect
+	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		from := via[0].URL
+		if r.URL.Host != from.Host || from.Scheme == "https" && r.URL.Scheme != "https" {
+			return fmt.Errorf("the server redirects to %s; not followed, so the API key is not sent there (use that address as the base URL if it is the server)", redactURL(r.URL.String()))
+		}
+		if next != nil {
+			return next(r, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
 // probeContext bounds a probe by ProbeTimeout or ctx's earlier deadline,
 // and returns the bound for the timeout message.
 func probeContext(ctx context.Context) (context.Context, time.Duration, context.CancelFunc) {
@@ -167,7 +189,7 @@ func getList(ctx, caller context.Context, c Config, budget time.Duration, api, r
 		req.Header.Set("anthropic-version", AnthropicVersion)
 	}
 	start := time.Now()
-	resp, err := c.HTTPClient.Do(req)
+	resp, err := keyStaysHome(c.HTTPClient).Do(req)
 	if err != nil {
 		if caller.Err() == context.Canceled {
 			return Listing{}, caller.Err()
@@ -177,6 +199,8 @@ func getList(ctx, caller context.Context, c Config, budget time.Duration, api, r
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		// Scrubbed before it is cut short: a key across the cut would not match.
+		body = []byte(redactKey(string(body), c.APIKey))
 		return Listing{}, httpFail(http.MethodGet, rawURL, c.APIKey, ReasonHTTP, resp.StatusCode, serverMessage(body))
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxListBytes+1))
@@ -192,6 +216,7 @@ func getList(ctx, caller context.Context, c Config, budget time.Duration, api, r
 	}
 	models, err := decodeList(api, body)
 	if err != nil {
+		_, err = decodeList(api, []byte(redactKey(string(body), c.APIKey))) // its message quotes the body: scrubbed first
 		return Listing{}, httpFail(http.MethodGet, rawURL, c.APIKey, ReasonBody, resp.StatusCode, err.Error())
 	}
 	return Listing{API: api, URL: redactKey(redactURL(rawURL), c.APIKey), Models: models, Latency: time.Since(start)}, nil

@@ -293,3 +293,67 @@ func TestListingHas(t *testing.T) {
 		}
 	}
 }
+
+// A redirect to another host is not followed, so no key header goes
+// there: Go drops Authorization on such a redirect but not Anthropic's
+// x-api-key. A redirect on the same host is followed.
+func TestListModelsKeepsTheKeyOnRedirect(t *testing.T) {
+	var leaked []string
+	other := server(t, func(w http.ResponseWriter, r *http.Request) {
+		leaked = append(leaked, r.Header.Get("x-api-key")+r.Header.Get("Authorization"))
+		fmt.Fprint(w, `{"data":[{"type":"model","id":"claude-x-20250101"}],"has_more":false}`)
+	})
+	other = strings.Replace(other, "127.0.0.1", "localhost", 1) // another host, still this machine
+	for _, provider := range []string{model.ProviderAnthropic, model.ProviderOpenAI} {
+		base := server(t, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other+r.URL.RequestURI(), http.StatusMovedPermanently)
+		})
+		if provider == model.ProviderOpenAI {
+			base += "/v1"
+		}
+		_, err := model.ListModels(context.Background(), model.Config{Provider: provider, BaseURL: base, APIKey: probeKey})
+		if err == nil || !strings.Contains(err.Error(), "not followed, so the API key is not sent there") {
+			t.Errorf("%s: redirect to another host = %v; want it refused", provider, err)
+		}
+	}
+	if len(leaked) != 0 {
+		t.Fatalf("the other host got %d requests (headers %q)", len(leaked), leaked)
+	}
+	var hits int
+	var base string
+	base = server(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old/v1/models" {
+			http.Redirect(w, r, base+"/v1/models", http.StatusFound)
+			return
+		}
+		hits++
+		fmt.Fprint(w, `{"object":"list","data":[{"id":"m1"}]}`)
+	})
+	if l, err := model.ListModels(context.Background(), model.Config{BaseURL: base + "/old/v1", APIKey: probeKey}); err != nil || len(l.Models) != 1 || hits != 1 {
+		t.Fatalf("same-host redirect = %+v, %v (hits %d); want it followed", l, err, hits)
+	}
+}
+
+// The key is scrubbed from a server's message before it is cut short, so
+// no part of it survives the cut; and a URL that does not parse keeps
+// its password out of the error.
+func TestListModelsScrubsBeforeCutting(t *testing.T) {
+	key := "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef"
+	base := server(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, "<html>"+strings.Repeat("x", 160)+" invalid key "+key+"</html>")
+	})
+	_, err := model.ListModels(context.Background(), model.Config{BaseURL: base + "/v1", APIKey: key})
+	if err == nil || strings.Contains(err.Error(), key[:12]) {
+		t.Fatalf("error = %v; want no part of the key", err)
+	}
+	for _, u := range []string{"http://u:hunter2@127.0.0.1:1/%zz", "http://u:hunter2@[::1"} {
+		_, err := model.ListModels(context.Background(), model.Config{BaseURL: u})
+		if err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("ListModels(%s) = %v; want an error without the password", u, err)
+		}
+		if _, err := model.New(model.Config{BaseURL: u, Model: "m"}); err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("New(%s) = %v; want an error without the password", u, err)
+		}
+	}
+}
