@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -37,7 +38,7 @@ func DefaultTitle(prompt string) string {
 // who ("" for the operating-system user, as Reconcile). A missing session
 // returns ErrNotFound. The title's words join the search index.
 func (j *Journal) SetTitle(ctx context.Context, id, title, by string) error {
-	t := strings.Join(strings.Fields(title), " ")
+	t := strings.Join(strings.Fields(cleanTitle(title)), " ")
 	switch {
 	case t == "":
 		return errors.New("a chat title needs at least one character that is not a space")
@@ -45,6 +46,23 @@ func (j *Journal) SetTitle(ctx context.Context, id, title, by string) error {
 		return fmt.Errorf("the title is %d characters; a chat title has at most %d", utf8.RuneCountInString(t), MaxTitleRunes)
 	}
 	return j.label(ctx, id, by, t, nil)
+}
+
+// cleanTitle drops what a title must not carry: invalid UTF-8, control
+// characters (a NUL, a terminal escape), bidirectional overrides and
+// isolates (text that reads other than it is stored) and zero-width
+// characters (a title that looks empty).
+func cleanTitle(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return ' '
+		case unicode.IsControl(r), r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069,
+			r >= 0x200B && r <= 0x200F, r == 0xFEFF, r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
 }
 
 // HideSession hides session id from the chat list (hidden true) or shows

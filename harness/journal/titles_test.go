@@ -282,3 +282,22 @@ func TestLastActivityIsTheNewestMessage(t *testing.T) {
 		t.Fatalf("last activity %v after closing and hiding (updated %v); want %v, the newest message", s.LastActivity, s.UpdatedAt, before)
 	}
 }
+
+// A title drops invalid UTF-8, control characters, bidirectional
+// overrides and zero-width characters; one with nothing else is refused.
+func TestSetTitleCleans(t *testing.T) {
+	j := openTest(t)
+	chat(t, j, "s1", "hello", "hi")
+	ctx := context.Background()
+	if err := j.SetTitle(ctx, "s1", "bad\xffutf8 \x1b[31mred\x00 \u202eevil\u202c", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := listed(t, j, "s1").Title; got != "badutf8 [31mred evil" {
+		t.Errorf("title = %q; want it cleaned", got)
+	}
+	for _, bad := range []string{"\u200b", "\x00", "\u202e\u200d "} {
+		if err := j.SetTitle(ctx, "s1", bad, ""); err == nil {
+			t.Errorf("SetTitle(%q) accepted a title that shows nothing", bad)
+		}
+	}
+}
