@@ -16,12 +16,14 @@ import (
 	"github.com/openworker/desktop/tools/notification"
 )
 
-// Stamped at link time: -ldflags "-X main.version=... -X main.commit=... -X main.date=...".
+// Stamped at link time: -ldflags "-X main.version=... -X main.commit=... -X main.date=...";
+// a plain `go build` gets them from Go's build info (cli.BuildVersion).
 var version, commit, date string
 
 func main() {
-	if version != "" {
-		device.Version = version
+	v := cli.BuildVersion(cli.Version{Version: version, Commit: commit, Date: date})
+	if v.Version != "" {
+		device.Version = v.Version
 	}
 	reg := tool.NewRegistry()
 	if err := register(reg); err != nil {
@@ -29,13 +31,13 @@ func main() {
 		os.Exit(cli.ExitFailure)
 	}
 	opts := []cli.Option{
-		cli.WithVersion(cli.Version{Version: version, Commit: commit, Date: date}),
+		cli.WithVersion(v),
 		cli.WithMCPServer("device", device.ServeStdio),
 		cli.WithServersHome(serversHome),
 	}
 	if app.WindowAvailable {
 		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {
-			err := app.Run(ctx, reg, app.Options{Version: version, Args: args})
+			err := app.Run(ctx, reg, app.Options{Version: v.Version, Args: args})
 			if errors.Is(err, app.ErrUsage) {
 				return cli.UsageError(err)
 			}

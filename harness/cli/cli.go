@@ -206,7 +206,7 @@ func (c *config) versionCommand() *cobra.Command {
 		Short: "print the version, commit and build date",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			v := c.version
+			v := BuildVersion(c.version)
 			if v.Version == "" {
 				v.Version = "dev"
 			}
