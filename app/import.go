@@ -83,18 +83,8 @@ func UseServersFile(configDir, path string) error {
 	if err != nil {
 		return err
 	}
-	return saveServersPath(paths.Settings, path)
-}
-
-// saveServersPath changes only the servers file of the settings saved at
-// file; a settings file that cannot be read is not written over.
-func saveServersPath(file, servers string) error {
-	s, err := LoadSettings(file)
-	if err != nil {
-		return err
-	}
-	s.ServersPath = servers
-	return SaveSettings(file, s)
+	_, err = updateSettingsFile(paths.Settings, func(s *Settings) { s.ServersPath = path })
+	return err
 }
 
 // FindServerConfigs lists the config files of other MCP clients (Claude
@@ -184,10 +174,10 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
-	saveErr := saveServersPath(a.paths.Settings, plan.Dest)
+	saved, saveErr := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
 	a.settings.ServersPath = plan.Dest
 	if saveErr == nil {
-		a.saved.ServersPath = plan.Dest
+		a.saved = saved
 	}
 	a.reapplyServersLocked(false)
 	if current != plan.Dest {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/openworker/desktop/harness/model"
@@ -114,12 +113,8 @@ func (a *App) probeConfig(provider, baseURL, modelName, key string) (model.Confi
 		p = &s.Anthropic
 	}
 	p.BaseURL, p.Model = baseURL, strings.TrimSpace(modelName)
-	if baseURL != "" {
-		if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return model.Config{}, fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", providerLabel(provider), model.RedactURL(baseURL))
-		} else if u.User != nil {
-			return model.Config{}, fmt.Errorf("%s base URL must not contain a user or password; put the API key in the key field", providerLabel(provider))
-		}
+	if err := checkBaseURL(providerLabel(provider), baseURL); err != nil {
+		return model.Config{}, err
 	}
 	if key = strings.TrimSpace(key); key != "" {
 		c := model.Config{Provider: provider, BaseURL: p.BaseURL, Model: p.Model, APIKey: key}

@@ -52,6 +52,39 @@ func DefaultSettings() Settings {
 	return Settings{Provider: model.ProviderOpenAI, ApprovalMode: string(consent.Ask)}
 }
 
+// updateSettingsFile changes one field of the settings saved at file, as
+// they are on disk (not the ones in use: this run's flags stay out), and
+// returns what it wrote. A settings file that cannot be read is not
+// written over: the error names it.
+func updateSettingsFile(file string, change func(*Settings)) (Settings, error) {
+	s, err := LoadSettings(file)
+	if err != nil {
+		return Settings{}, err
+	}
+	change(&s)
+	if err := SaveSettings(file, s); err != nil {
+		return Settings{}, err
+	}
+	return s, nil
+}
+
+// checkBaseURL refuses a base URL ("" is the provider's default) that is not
+// an absolute http(s) URL, or that holds a user or password; label names
+// the provider. The URL is quoted with its password hidden.
+func checkBaseURL(label, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", label, model.RedactURL(raw))
+	}
+	if u.User != nil {
+		return fmt.Errorf("%s base URL must not contain a user or password; put the API key in the key field (it is kept in the OS keychain)", label)
+	}
+	return nil
+}
+
 // Validate reports the first field a person must fix, naming it.
 func (s Settings) Validate() error {
 	switch s.Provider {
@@ -60,15 +93,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("provider %q: choose %q or %q", s.Provider, model.ProviderOpenAI, model.ProviderAnthropic)
 	}
 	for name, p := range map[string]ProviderSettings{"OpenAI-compatible": s.OpenAI, "Anthropic": s.Anthropic} {
-		if p.BaseURL == "" {
-			continue
-		}
-		u, err := url.Parse(p.BaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s base URL %q is not an absolute http:// or https:// URL", name, model.RedactURL(p.BaseURL))
-		}
-		if u.User != nil {
-			return fmt.Errorf("%s base URL must not contain a user or password; put the API key in the key field (it is kept in the OS keychain)", name)
+		if err := checkBaseURL(name, p.BaseURL); err != nil {
+			return err
 		}
 	}
 	switch consent.Mode(s.ApprovalMode) {

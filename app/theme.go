@@ -33,12 +33,8 @@ func (a *App) SetTheme(theme string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	saved, err := LoadSettings(a.paths.Settings)
+	saved, err := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.Theme = theme })
 	if err != nil {
-		return fmt.Errorf("the theme was not saved: %w", err)
-	}
-	saved.Theme = theme
-	if err := SaveSettings(a.paths.Settings, saved); err != nil {
 		return fmt.Errorf("the theme was not saved: %w", err)
 	}
 	a.saved, a.settings.Theme = saved, theme
