@@ -50,7 +50,7 @@ func newAnthropic(c Config) *anthropicProvider {
 func (p *anthropicProvider) Name() string { return ProviderAnthropic }
 
 func (p *anthropicProvider) Describe() string {
-	return fmt.Sprintf("anthropic %s model %s", redactURL(p.cfg.BaseURL), p.cfg.Model)
+	return fmt.Sprintf("anthropic %s model %s", RedactURL(p.cfg.BaseURL), p.cfg.Model)
 }
 
 // CheckToolName enforces ^[a-zA-Z0-9_-]{1,64}$ (Anthropic tool names).

@@ -148,7 +148,7 @@ func New(c Config) (Provider, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(c.Model) == "" {
-		return nil, fmt.Errorf("%w: no model name for provider %s at %s (set a model name)", ErrConfig, c.Provider, redactURL(c.BaseURL))
+		return nil, fmt.Errorf("%w: no model name for provider %s at %s (set a model name)", ErrConfig, c.Provider, RedactURL(c.BaseURL))
 	}
 	// The hosted APIs need a key: say so before any request leaves the
 	// machine. Local and compatible endpoints may take none.
@@ -166,12 +166,9 @@ func New(c Config) (Provider, error) {
 	return newOpenAI(c), nil
 }
 
-// redactURL hides a password in the URL's user info, if any.
 // RedactURL is s with the password of its user info hidden, also when s
 // does not parse as a URL: for errors that quote a base URL.
-func RedactURL(s string) string { return redactURL(s) }
-
-func redactURL(s string) string {
+func RedactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
 		// Unparsable, yet it may hold "user:password@": cut what is

@@ -143,7 +143,7 @@ func requestError(provider, baseURL, model, key string, status int, detail strin
 	}
 	return &RequestError{
 		Provider:   provider,
-		BaseURL:    redactKey(redactURL(baseURL), key),
+		BaseURL:    redactKey(RedactURL(baseURL), key),
 		Model:      model,
 		StatusCode: status,
 		Detail:     detail,

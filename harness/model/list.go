@@ -129,7 +129,7 @@ func endpoint(c Config) (Config, error) {
 	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, fmt.Errorf("%w: base URL %q for provider %s is not an absolute http:// or https:// URL", ErrConfig, redactURL(c.BaseURL), c.Provider)
+		return c, fmt.Errorf("%w: base URL %q for provider %s is not an absolute http:// or https:// URL", ErrConfig, RedactURL(c.BaseURL), c.Provider)
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{}
@@ -146,7 +146,7 @@ func keyStaysHome(client *http.Client) *http.Client {
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		from := via[0].URL
 		if r.URL.Host != from.Host || from.Scheme == "https" && r.URL.Scheme != "https" {
-			return fmt.Errorf("the server redirects to %s; not followed, so the API key is not sent there (use that address as the base URL if it is the server)", redactURL(r.URL.String()))
+			return fmt.Errorf("the server redirects to %s; not followed, so the API key is not sent there (use that address as the base URL if it is the server)", RedactURL(r.URL.String()))
 		}
 		if next != nil {
 			return next(r, via)
@@ -219,7 +219,7 @@ func getList(ctx, caller context.Context, c Config, budget time.Duration, api, r
 		_, err = decodeList(api, []byte(redactKey(string(body), c.APIKey))) // its message quotes the body: scrubbed first
 		return Listing{}, httpFail(http.MethodGet, rawURL, c.APIKey, ReasonBody, resp.StatusCode, err.Error())
 	}
-	return Listing{API: api, URL: redactKey(redactURL(rawURL), c.APIKey), Models: models, Latency: time.Since(start)}, nil
+	return Listing{API: api, URL: redactKey(RedactURL(rawURL), c.APIKey), Models: models, Latency: time.Since(start)}, nil
 }
 
 // decodeList reads api's list shape; a body without the list's key, or

@@ -51,7 +51,7 @@ func newOpenAI(c Config) *openAIProvider {
 func (p *openAIProvider) Name() string { return ProviderOpenAI }
 
 func (p *openAIProvider) Describe() string {
-	return fmt.Sprintf("openai-compatible %s model %s", redactURL(p.cfg.BaseURL), p.cfg.Model)
+	return fmt.Sprintf("openai-compatible %s model %s", RedactURL(p.cfg.BaseURL), p.cfg.Model)
 }
 
 // CheckToolName enforces ^[a-zA-Z0-9_-]{1,64}$ (OpenAI function names).

@@ -51,7 +51,7 @@ func (e *ProbeError) Unwrap() error { return e.Err }
 // named from err (refused, DNS, timeout after budget, TLS), and key is
 // scrubbed from every string.
 func probeFail(method, rawURL, key string, budget time.Duration, err error) *ProbeError {
-	e := &ProbeError{Method: method, URL: redactKey(redactURL(rawURL), key), Reason: ReasonNetwork, Err: err}
+	e := &ProbeError{Method: method, URL: redactKey(RedactURL(rawURL), key), Reason: ReasonNetwork, Err: err}
 	host := ""
 	if u, perr := url.Parse(rawURL); perr == nil {
 		host = u.Host
@@ -92,7 +92,7 @@ func httpFail(method, rawURL, key string, reason string, status int, detail stri
 			d = fmt.Sprintf("HTTP %d: %s", status, d)
 		}
 	}
-	return &ProbeError{Method: method, URL: redactKey(redactURL(rawURL), key), Reason: reason, StatusCode: status,
+	return &ProbeError{Method: method, URL: redactKey(RedactURL(rawURL), key), Reason: reason, StatusCode: status,
 		Detail: clip(redactKey(d, key))}
 }
 
