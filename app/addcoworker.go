@@ -185,8 +185,13 @@ func looksLikeCoworkersFolder(dir string) bool {
 // inside reports whether path is root or below it, both with links
 // resolved where they resolve.
 func inside(root, path string) bool {
-	r, p := realPath(root), realPath(path)
-	rel, err := filepath.Rel(r, p)
+	return under(realPath(root), realPath(path))
+}
+
+// under reports whether path is root or below it, as the two strings
+// stand (both absolute).
+func under(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
@@ -197,14 +202,8 @@ func absInside(root, path string) bool {
 	if err != nil {
 		return false
 	}
-	for _, r := range []string{root, realPath(root)} {
-		if a, err := filepath.Abs(r); err == nil {
-			if rel, err := filepath.Rel(a, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return true
-			}
-		}
-	}
-	return false
+	a, err := filepath.Abs(root)
+	return err == nil && under(a, p) || under(realPath(root), p)
 }
 
 // realPath is path absolute with its links resolved, or as absolute as it
