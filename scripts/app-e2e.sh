@@ -119,17 +119,22 @@ in_app_env() {
     XDG_DATA_HOME="$root/data" NO_AT_BRIDGE=1 "$@"
 }
 
-echo "app-e2e: starting the app (model $model_url)"
-(
-  in_app_env "$tmp" OPENAI_BASE_URL="$model_url" OPENAI_API_KEY="scripted-test-key" \
-    OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="e2e-assistant" OPENWORKER_MODEL="scripted" \
-    OPENWORKER_SERVERS="$tmp/servers.json" OPENWORKER_E2E_ADDR="$hook" "$tmp/openworker" >"$tmp/app.log" 2>&1
-) &
-pids+=($!)
+# start_e2e_app WHAT: the app on the e2e's HOME and config, on the first
+# scripted model, with e2e-assistant's chat open at start (waited for; WHAT
+# names the start in the failure).
+start_e2e_app() {
+  (
+    in_app_env "$tmp" OPENAI_BASE_URL="$model_url" OPENAI_API_KEY="scripted-test-key" \
+      OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="e2e-assistant" OPENWORKER_MODEL="scripted" \
+      OPENWORKER_SERVERS="$tmp/servers.json" OPENWORKER_E2E_ADDR="$hook" "$tmp/openworker" >>"$tmp/app.log" 2>&1
+  ) &
+  pids+=($!)
+  for _ in $(seq 100); do state | grep -q '"session_id"' && return 0; sleep 0.2; done
+  fail "no chat opened within 20 s $1: $(state)"
+}
 
-# Wait for the chat to be open (the app opens it at start).
-for _ in $(seq 100); do state | grep -q '"session_id"' && break; sleep 0.2; done
-state | grep -q '"session_id"' || fail "no chat opened within 20 s"
+echo "app-e2e: starting the app (model $model_url)"
+start_e2e_app "at the first start"
 sleep 1
 import -window root "$shots/start.png"
 
@@ -529,14 +534,7 @@ import -window root "$shots/chats-search.png"
 # Leave the app as this block found it: on the e2e's HOME and config, a
 # chat open (so that a block after this one starts from the same place).
 chats_stop
-(
-  in_app_env "$tmp" OPENAI_BASE_URL="$model_url" OPENAI_API_KEY="scripted-test-key" \
-    OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="e2e-assistant" OPENWORKER_MODEL="scripted" \
-    OPENWORKER_SERVERS="$tmp/servers.json" OPENWORKER_E2E_ADDR="$hook" "$tmp/openworker" >>"$tmp/app.log" 2>&1
-) &
-pids+=($!)
-for _ in $(seq 100); do state | grep -q '"session_id"' && break; sleep 0.2; done
-state | grep -q '"session_id"' || fail "the app did not start again on the e2e's config after the chats sidebar steps: $(state)"
+start_e2e_app "when started again after the chats sidebar steps"
 sleep 1
 # --- end chats sidebar (issue 12) ---
 
