@@ -13,15 +13,18 @@
 // Dialog text may come from a model, so every adapter is a security
 // boundary: text is passed to the OS as data (AppleScript argv, UTF-16 to
 // MessageBoxW, escaped XML for toasts, D-Bus strings, zenity argv items) and
-// never spliced into code. Every request is validated first: NUL bytes and
+// never spliced into code unquoted (beeep's macOS osascript fallback only
+// gets text its quoting carries exactly; see docs/platform.md). Every request is validated first: NUL bytes and
 // invalid UTF-8 are refused; titles are at most MaxTitleBytes, messages
 // MaxMessageBytes, button labels MaxButtonBytes (one line each); a dialog has
 // 1 to 3 distinct buttons, its default and cancel are among them, and its
 // timeout is 1 s to 1 h. Errors wrap ErrInvalid.
 //
-// Adapters: platform/darwin (osascript), platform/windows (MessageBoxW and
-// toasts) and platform/freedesktop (D-Bus and zenity, for Linux development
-// and CI). Each compiles on every OS; where it cannot work its methods return
+// Adapters: platform/darwin (beeep notifications, osascript dialogs),
+// platform/windows (MessageBoxW and the project's own toast XML) and
+// platform/freedesktop (beeep over D-Bus, zenity dialogs; for Linux
+// development and CI). Which notification back end each OS uses, and why:
+// docs/platform.md, "Notification back ends". Each compiles on every OS; where it cannot work its methods return
 // errors wrapping errors.ErrUnsupported.
 package platform
 

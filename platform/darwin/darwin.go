@@ -1,7 +1,30 @@
-// Package darwin is the macOS platform adapter (docs/platform.md): notifications and
-// dialogs through /usr/bin/osascript.
+// Package darwin is the macOS platform adapter (docs/platform.md):
+// notifications through github.com/gen2brain/beeep (the user notification
+// center, NSUserNotificationCenter, reached through purego without cgo),
+// and dialogs, and the notifications beeep cannot carry safely, through
+// /usr/bin/osascript.
 //
-// Every string of a request is passed to osascript as a separate argv item
+// # Notifications
+//
+// Notify calls beeep.Notify(title, body, icon) when ViaBeeep is true
+// (docs/platform.md, "Notification back ends"); beeep reads the icon file
+// into the notification's image. beeep delivers through the notification
+// center and, when that fails (no
+// delivery within 2 s), runs `osascript -e 'display notification %q with
+// title %q'`: it splices the text into AppleScript source, quoted with Go's
+// %q. Go and AppleScript agree on \", \\, \n, \r and \t, so a string
+// made only of printable characters and those controls comes out exactly
+// as it went in and cannot close the literal; but %q writes other
+// characters (bidi and zero-width marks, other controls) as \u… or \x…
+// escapes, which AppleScript does not read as Go does. ViaBeeep is false for
+// such text: it never reaches beeep, and Notify shows it with the adapter's
+// own argv script below, which is also what an adapter with a replacement
+// Program (tests) uses for every notification.
+//
+// # Text is data
+//
+// Every string of a dialog, and of a notification not sent through beeep,
+// is passed to osascript as a separate argv item
 // and read by a fixed `on run argv` AppleScript; no supplied text is ever
 // spliced into AppleScript source, so no text can run code. The argv starts
 // with the fixed word "openworker" after the -e lines: osascript stops looking
@@ -11,7 +34,8 @@
 //
 // The package compiles on every OS; elsewhere than macOS an adapter without
 // a replacement Program returns errors wrapping errors.ErrUnsupported. It
-// uses no cgo.
+// uses no cgo (beeep's macOS code uses ebitengine/purego and builds with
+// CGO_ENABLED=0).
 package darwin
 
 import (
@@ -23,6 +47,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openworker/desktop/platform/internal/core"
 )
@@ -133,24 +158,44 @@ func ParseDialogOutput(req core.AskRequest, out string) (core.AskResult, error) 
 	return core.AskResult{}, fmt.Errorf("unexpected osascript output %q", clip(out))
 }
 
+// ViaBeeep reports whether Notify hands req to beeep: every character of
+// its title and body is printable (strconv.IsPrint) or a newline, carriage
+// return or tab, so that beeep's osascript fallback quotes it exactly (see
+// the package doc). Invalid UTF-8 and NUL bytes are refused before this.
+func ViaBeeep(req core.NotifyRequest) bool {
+	for _, s := range []string{req.Title, req.Body} {
+		for _, r := range s {
+			if r == utf8.RuneError || !(strconv.IsPrint(r) || r == '\n' || r == '\r' || r == '\t') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Options configure an Adapter. The zero value is the real macOS adapter.
 type Options struct {
 	// Program replaces /usr/bin/osascript (tests use a fake). When set, the
-	// adapter runs on any OS.
+	// adapter runs on any OS, and notifications go through beeep only when
+	// Beeep is set too.
 	Program string
+	// Beeep replaces beeep.Notify (tests record the call); it is used only
+	// with Program.
+	Beeep func(title, message string, icon any) error
 }
 
 // Adapter is the macOS adapter. It is safe for concurrent use.
 type Adapter struct {
 	program string
 	enabled bool
+	beeep   func(title, message string, icon any) error // nil: every notification through osascript argv
 }
 
 // New returns the macOS adapter; opts may be nil.
 func New(opts *Options) *Adapter {
-	a := &Adapter{program: Osascript, enabled: supported}
+	a := &Adapter{program: Osascript, enabled: supported, beeep: beeepNotify}
 	if opts != nil && opts.Program != "" {
-		a.program, a.enabled = opts.Program, true
+		a.program, a.enabled, a.beeep = opts.Program, true, opts.Beeep
 	}
 	return a
 }
@@ -165,7 +210,11 @@ func (a *Adapter) Capabilities() core.Capabilities {
 	return core.Capabilities{Notify: true, Ask: true}
 }
 
-// Notify shows a notification with `display notification`.
+// Notify shows a notification through beeep.Notify(req.Title, req.Body,
+// req.Icon) when ViaBeeep(req), else with the NotifyCommand argv. beeep
+// takes no context: when ctx ends first Notify returns ctx.Err() and
+// leaves beeep's call (at most its 2 s delivery wait and the osascript
+// fallback) behind.
 func (a *Adapter) Notify(ctx context.Context, req core.NotifyRequest) error {
 	argv, err := NotifyCommand(req)
 	if err != nil {
@@ -173,6 +222,16 @@ func (a *Adapter) Notify(ctx context.Context, req core.NotifyRequest) error {
 	}
 	if !a.enabled {
 		return errNotMac
+	}
+	if a.beeep != nil && ViaBeeep(req) {
+		done := make(chan error, 1)
+		go func() { done <- a.beeep(req.Title, req.Body, req.Icon) }()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	_, err = a.run(ctx, argv)
 	return err

@@ -48,10 +48,11 @@ func (a *Adapter) Capabilities() core.Capabilities {
 	return c
 }
 
-// Notify sends the notification over D-Bus (see NotifyArgs).
+// Notify sends the notification over D-Bus through beeep, or through the
+// adapter's own call when ViaBeeep is false (see the package doc and
+// NotifyArgs).
 func (a *Adapter) Notify(ctx context.Context, req core.NotifyRequest) error {
-	_, err := notify(ctx, req)
-	return err
+	return notify(ctx, req)
 }
 
 // Ask shows a zenity dialog (see ZenityCommand). Without zenity it returns an

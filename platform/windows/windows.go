@@ -25,12 +25,18 @@
 //
 // # Toasts
 //
-// beeep's Windows path (through git.sr.ht/~jackmordaunt/go-toast) renders
-// title and body into CDATA with text/template, which "]]>" escapes, and its
-// PowerShell fallback splices the XML into a double-quoted here-string, where
-// "$(...)" runs code. So the adapter builds the toast XML itself (ToastXML,
+// Windows is the one OS where notifications do not go through
+// github.com/gen2brain/beeep (docs/platform.md). beeep.Notify on Windows
+// 10/11 builds a git.sr.ht/~jackmordaunt/go-toast Notification, whose Push
+// renders title and body into CDATA with text/template (a "]]>" in the
+// text ends the CDATA section) and calls wintoast.Push with wintoast.PowershellFallback: when
+// the COM call fails, the XML is written into a PowerShell script inside an
+// expanding here-string (@"…"@), where "$( )" in model text would be
+// evaluated. So the adapter builds the toast XML itself (ToastXML,
 // encoding/xml escaping) and pushes it with go-toast's wintoast package over
-// COM only, without the PowerShell fallback.
+// COM only: wintoast.Push(xml) with no option never runs PowerShell (read
+// in go-toast v1.1.2, wintoast/bind.go), and no platform package imports
+// beeep or go-toast's root package on Windows (TestToastNeverReachesPowerShell).
 //
 // The package compiles on every OS; elsewhere Notify and Ask return errors
 // wrapping errors.ErrUnsupported.

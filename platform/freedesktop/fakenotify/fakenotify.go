@@ -19,8 +19,10 @@ const (
 	iface   = "org.freedesktop.Notifications"
 )
 
-// Notification is one recorded Notify call, argument for argument.
+// Notification is one recorded Notify call, argument for argument, and the
+// unique bus name of the connection that made it.
 type Notification struct {
+	Sender        string
 	AppName       string
 	ReplacesID    uint32
 	AppIcon       string
@@ -40,6 +42,7 @@ type Server struct {
 type handler struct {
 	caps   []string
 	mu     sync.Mutex
+	fail   string // when set, Notify answers this D-Bus error name
 	calls  []Notification
 	closed []uint32
 	events chan Notification
@@ -106,13 +109,25 @@ func (s *Server) Next(d time.Duration) (Notification, bool) {
 	}
 }
 
+// FailNotify makes every later Notify call (recorded all the same) answer
+// the D-Bus error errName, or succeed again when errName is "".
+func (s *Server) FailNotify(errName string) {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	s.h.fail = errName
+}
+
 // Notify implements org.freedesktop.Notifications.Notify.
-func (h *handler) Notify(appName string, replacesID uint32, appIcon, summary, body string, actions []string, hints map[string]dbus.Variant, expireTimeout int32) (uint32, *dbus.Error) {
-	n := Notification{appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout}
+func (h *handler) Notify(sender dbus.Sender, appName string, replacesID uint32, appIcon, summary, body string, actions []string, hints map[string]dbus.Variant, expireTimeout int32) (uint32, *dbus.Error) {
+	n := Notification{string(sender), appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout}
 	h.mu.Lock()
 	h.calls = append(h.calls, n)
 	id := uint32(len(h.calls))
+	fail := h.fail
 	h.mu.Unlock()
+	if fail != "" {
+		return 0, dbus.NewError(fail, []any{"fakenotify: told to fail"})
+	}
 	select {
 	case h.events <- n:
 	default:

@@ -35,6 +35,8 @@ func Hostile() []Case {
 		{"emoji", "ok 👍🏽 family 👨‍👩‍👧 flag 🇫🇷"},
 		{"leading_option", "-e do shell script \"touch /tmp/pwned\""},
 		{"markup", `<b>bold</b> <a href="file:///etc/passwd">x</a> &amp; <img src="x"/> ]]> $(calc) "@`},
+		{"shell_expansion", "$(rm -rf ~) `id` ${HOME} %PATH% & | ; > /dev/null"},
+		{"zero_width", "a\u200Bb\u200Cc\u200Dd\u2060e\uFEFFf \u200Eltr\u200Frtl\u2066iso\u2069"},
 	}
 }
 
