@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Windows installer of OpenWorker Desktop on Debian 12 (as root or
-# with sudo), cross-compiling with mingw-w64 (cgo, for SQLite):
+# with sudo), cross-compiling with mingw-w64 (cgo, for SQLite), or natively
+# on Windows in Git Bash (gcc from mingw-w64 on PATH; NSIS, installed with
+# Chocolatey when makensis is missing; no signing), as the test-windows
+# workflow does (docs/ci.md):
 #
 #   bash scripts/build-windows.sh          # -> build/bin/openworker.exe
 #                                          #    build/bin/OpenWorker-<version>-windows-amd64-setup.exe
@@ -15,7 +18,7 @@
 #   OPENWORKER_SIGNED_COPY_DIR     test hook: keep a copy of every file signed (the check
 #                        script uses it to verify the uninstaller, which 7z cannot extract)
 #
-# Steps: apt packages (nsis, mingw-w64, p7zip-full), the frontend (npm),
+# Steps: apt packages (nsis, mingw-w64, p7zip-full; on Windows: makensis), the frontend (npm),
 # the Windows resources (icon, manifest, version info; build/windows/winbuild),
 # `go build` for windows/amd64 with -H windowsgui and the version stamp, a
 # PE check, signing, makensis (build/windows/installer/openworker.nsi),
@@ -61,9 +64,34 @@ if [ -n "${OPENWORKER_SIGN_CERT:-}" ] || [ -n "${OPENWORKER_SIGN_KEY:-}" ]; then
   signing=1
 fi
 
+# native PATH prints PATH as Windows programs (go, makensis) read it: D:/a/b
+# under Git Bash (cygpath), PATH itself elsewhere.
+native() { if command -v cygpath >/dev/null 2>&1; then cygpath -m "$1"; else printf '%s\n' "$1"; fi; }
+root=$(native "$PWD")
+
 start=$SECONDS
-step "apt packages"
-ensure_apt nsis gcc-mingw-w64-x86-64 p7zip-full ${signing:+osslsigncode}
+case "$(uname -s)" in
+MINGW* | MSYS* | CYGWIN*)
+  [ -z "$signing" ] || { echo "signing needs osslsigncode: sign on Debian (see docs/install.md)" >&2; exit 2; }
+  step "tools (Windows): gcc, makensis"
+  cc=${CC:-gcc} cxx=${CXX:-g++}
+  makensis=$(command -v makensis || true)
+  nsisdir="/c/Program Files (x86)/NSIS"
+  if [ -z "$makensis" ] && [ ! -x "$nsisdir/makensis.exe" ]; then
+    echo "makensis not found: installing NSIS with Chocolatey"
+    choco install nsis -y --no-progress >/dev/null
+  fi
+  [ -n "$makensis" ] || makensis="$nsisdir/makensis.exe"
+  ;;
+*)
+  step "apt packages"
+  ensure_apt nsis gcc-mingw-w64-x86-64 p7zip-full ${signing:+osslsigncode}
+  cc=x86_64-w64-mingw32-gcc cxx=x86_64-w64-mingw32-g++ makensis=makensis
+  ;;
+esac
+"$cc" --version | head -n 1
+"$makensis" -VERSION
+echo
 
 VERSION=$(release_version)
 COMMIT=$(release_commit)
@@ -88,17 +116,17 @@ echo "frontend: $(elapsed $t)"
 
 t=$SECONDS
 step "Windows resources (icon, manifest, version info)"
-go -C build/windows/winbuild run . resources -project "$PWD" -version "$VERSION" \
-  -syso "$PWD/$syso" -ico "$PWD/$work/app.ico" -nsh "$PWD/$work/defines.nsh"
+go -C build/windows/winbuild run . resources -project "$root" -version "$VERSION" \
+  -syso "$root/$syso" -ico "$root/$work/app.ico" -nsh "$root/$work/defines.nsh"
 echo "resources: $(elapsed $t)"
 
 t=$SECONDS
 step "go build (windows/amd64, mingw-w64 cgo)"
-CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64 \
+CGO_ENABLED=1 CC=$cc CXX=$cxx GOOS=windows GOARCH=amd64 \
   go build -trimpath -tags desktop,production \
   -ldflags "-H windowsgui -s -w $(release_ldflags "$VERSION" "$COMMIT" "$DATE")" -o "$exe" .
 rm -f "$syso"
-go -C build/windows/winbuild run . check-exe -version "$VERSION" "$PWD/$exe"
+go -C build/windows/winbuild run . check-exe -version "$VERSION" "$root/$exe"
 echo "go build: $(elapsed $t)"
 
 if [ -n "$signing" ]; then step "sign the exe"; sign_file "$exe"; fi
@@ -106,13 +134,13 @@ if [ -n "$signing" ]; then step "sign the exe"; sign_file "$exe"; fi
 t=$SECONDS
 step "NSIS installer"
 go mod download github.com/wailsapp/wails/v2
-wv2="$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)/internal/webview2runtime/MicrosoftEdgeWebview2Setup.exe"
+wv2="$(native "$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)")/internal/webview2runtime/MicrosoftEdgeWebview2Setup.exe"
 [ -f "$wv2" ] || { echo "WebView2 bootstrapper not found at $wv2" >&2; exit 1; }
-nsis_args=(-V2 -WX "-DDEFINES=$PWD/$work/defines.nsh" "-DEXE=$PWD/$exe" "-DEXAMPLES=$PWD/examples/coworkers"
-  "-DICON=$PWD/$work/app.ico" "-DWEBVIEW2_SETUP=$wv2" "-DOUTFILE=$PWD/$setup")
+nsis_args=(-V2 -WX "-DDEFINES=$root/$work/defines.nsh" "-DEXE=$root/$exe" "-DEXAMPLES=$root/examples/coworkers"
+  "-DICON=$root/$work/app.ico" "-DWEBVIEW2_SETUP=$wv2" "-DOUTFILE=$root/$setup")
 if [ -n "$signing" ]; then nsis_args+=("-DSIGN_CMD=bash \"$PWD/scripts/build-windows.sh\" sign"); fi
 rm -f "$setup"
-makensis "${nsis_args[@]}" build/windows/installer/openworker.nsi
+"$makensis" "${nsis_args[@]}" build/windows/installer/openworker.nsi
 echo "makensis: $(elapsed $t)"
 
 if [ -n "$signing" ]; then step "sign the installer"; sign_file "$setup"; fi

@@ -5,7 +5,8 @@
 # for macOS and Windows, the Go tests (harness/ and app/ once, under the
 # race detector), the D-Bus notification tests, the desktop end-to-end test under Xvfb
 # (screenshots in artifacts/screenshots/), and the Windows installer build and
-# checks. CI runs exactly this (.ci/run).
+# checks. CI runs exactly this (.ci/run); the Windows and macOS runs are
+# docs/ci.md.
 #
 #   scripts/test.sh            everything
 #   QUICK=1 scripts/test.sh    skip the e2e test and the Windows installer
@@ -54,6 +55,9 @@ go test -count=1 -race ./harness/... ./app/...
 step "workflow and release-script lint (actionlint, shellcheck)"
 bash scripts/check-workflows.sh
 
+step "macOS Info.plist and entitlement templates (the Linux half of macos-verify.sh)"
+bash scripts/macos-verify.sh
+
 step "D-Bus notification tests (private session bus)"
 sh tools/notification/testdata/dbus-test.sh
 
@@ -63,6 +67,9 @@ if [ -z "${QUICK:-}" ]; then
 
   step "Windows installer: build, sign, check"
   bash scripts/check-windows-installer.sh
+
+  step "Windows installer: the static half of the install smoke test (docs/ci.md)"
+  bash scripts/windows-install-smoke.sh
 fi
 
 echo
