@@ -71,20 +71,28 @@ func TestDesktopAskCancelKillsTheDialog(t *testing.T) {
 	}
 }
 
-// TestDesktopNotify posts a real notification for every hostile string.
-// macOS gives no feedback on whether it was shown (the runner may not allow
-// notifications): the test proves the adapter's call is accepted.
+// TestDesktopNotify posts a real notification for every hostile string:
+// through beeep (the notification center, or its osascript fallback) where
+// ViaBeeep allows it, else through the adapter's argv script; the hostile
+// set must reach both. macOS gives no feedback on whether a notification
+// was shown (the runner may not allow notifications): the test proves each
+// back end accepted the call.
 func TestDesktopNotify(t *testing.T) {
 	needDesktop(t)
+	paths := map[bool]int{}
 	for _, c := range testkit.Hostile() {
 		t.Run(c.Name, func(t *testing.T) {
 			req := core.NotifyRequest{Title: "OpenWorker desktop test", Body: c.Text}
+			paths[ViaBeeep(req)]++
 			ctx, cancel := context.WithTimeout(context.Background(), desktopGuard)
 			defer cancel()
 			if err := New(nil).Notify(ctx, req); err != nil {
 				t.Fatalf("Notify: %v", err)
 			}
 		})
+	}
+	if paths[true] == 0 || paths[false] == 0 {
+		t.Errorf("notifications via beeep: %d, via the argv script: %d; the hostile set must exercise both", paths[true], paths[false])
 	}
 	if _, err := os.Stat("/tmp/pwned"); err == nil {
 		t.Fatal("/tmp/pwned exists: the injected AppleScript ran (or an earlier run left it; remove it)")
