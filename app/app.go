@@ -14,6 +14,7 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -36,9 +37,11 @@ type App struct {
 	keys     Keychain
 	opener   Opener
 	examples fs.FS
-	prompter *modalPrompter
-	focused  atomic.Bool
-	journal  *journal.Journal
+	// searchPath is deps.SearchPath (nil: launch.Default).
+	searchPath func(context.Context) launch.SearchPath
+	prompter   *modalPrompter
+	focused    atomic.Bool
+	journal    *journal.Journal
 
 	base   context.Context // cancelled at shutdown: stops running turns
 	cancel context.CancelFunc
@@ -94,6 +97,10 @@ type deps struct {
 	Opener   Opener // nil: the system's (xdg-open, open, rundll32)
 	Logger   *slog.Logger
 	Examples fs.FS
+	// SearchPath is where MCP programs are found (harness.Options.SearchPath);
+	// nil is launch.Default. The desktop app passes launch.LoginPath
+	// (docs/mcp.md#the-login-shells-path).
+	SearchPath func(context.Context) launch.SearchPath
 }
 
 // AppInfo is what the UI needs at start.
@@ -138,7 +145,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		d.Opener = systemOpener{}
 	}
 	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
-		examples: d.Examples}
+		examples: d.Examples, searchPath: d.SearchPath}
 	a.base, a.cancel = context.WithCancel(ctx)
 	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
 	a.focused.Store(true)

@@ -42,6 +42,7 @@ func (a *App) openRuntime() {
 		Journal:      a.journal,
 		Logger:       a.log,
 		CheckTimeout: checkTimeout,
+		SearchPath:   a.searchPath,
 	})
 	if err != nil {
 		a.rtErr = fmt.Errorf("the harness could not start: %w", err)

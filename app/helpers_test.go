@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -180,6 +181,8 @@ type envOpts struct {
 	cfg     config
 	risk    tool.Risk
 	fail    bool
+	// searchPath is deps.SearchPath (nil: launch.Default).
+	searchPath func(context.Context) launch.SearchPath
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -206,7 +209,7 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	cfg.Model = "scripted"
 	cfg.Getenv = func(string) string { return "" }
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify})
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,10 @@ type ResolvedToolInfo struct {
 	// Placement is where its calls go: "on this computer" or a remote host
 	// name (docs/consent.md#placement).
 	Placement string `json:"placement"`
+	// ProgramPath is the program its stdio provider runs, as resolved
+	// (docs/mcp.md#finding-the-program); absent for native tools and HTTP
+	// providers. The coworker card shows it.
+	ProgramPath string `json:"program_path,omitempty"`
 }
 
 // LeftOutInfo is a tool of a whole provider (tools.json version 1) that
@@ -91,7 +95,7 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 	for _, c := range rep.OK {
 		tools := make([]ResolvedToolInfo, len(c.Tools))
 		for i, t := range c.Tools {
-			tools[i] = ResolvedToolInfo{Name: t.Name, Provider: t.Provider, Placement: t.Placement}
+			tools[i] = ResolvedToolInfo{Name: t.Name, Provider: t.Provider, Placement: t.Placement, ProgramPath: t.ProgramPath}
 		}
 		left := make([]LeftOutInfo, len(c.LeftOut))
 		for i, lo := range c.LeftOut {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -92,8 +93,13 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	defer closer.Close()
 	logger.Info("start", "version", opts.Version, "config", paths.ConfigDir)
 
+	// An app started from Finder, the Dock or a Linux launcher has a minimal
+	// PATH: read the login shell's once, in the background, for finding
+	// MCP programs such as npx (docs/mcp.md#the-login-shells-path).
+	launch.StartLoginPath()
 	ui := &wailsUI{}
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Logger: logger, Examples: examples.Coworkers(), Notifier: defaultNotifier()})
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Logger: logger, Examples: examples.Coworkers(), Notifier: defaultNotifier(),
+		SearchPath: launch.LoginPath})
 	if err != nil {
 		return err
 	}

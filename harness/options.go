@@ -1,11 +1,13 @@
 package harness
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -37,6 +39,10 @@ type Options struct {
 	CloseJournal bool
 	// InstallDir resolves relative MCP programs; default the executable's folder.
 	InstallDir string
+	// SearchPath is where bare MCP program names ("npx") are looked up and
+	// the PATH stdio providers get (mcp.Options.SearchPath,
+	// docs/mcp.md#finding-the-program); nil is launch.Default.
+	SearchPath func(context.Context) launch.SearchPath
 	// RememberFailedStarts: an MCP provider that failed to start is not
 	// started again for the life of the Runtime (see
 	// mcp.Options.RememberFailedStarts); for one-shot commands like check.

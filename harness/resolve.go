@@ -25,13 +25,17 @@ const ProviderNative = "native"
 
 // ResolvedTool is one selected tool, resolved exactly (docs/bundles.md).
 type ResolvedTool struct {
-	Name       string             `json:"name"`      // qualified name
-	Alias      string             `json:"alias"`     // the name the model sees
-	Provider   string             `json:"provider"`  // "native" or "mcp:<namespace>"
-	Remote     string             `json:"remote"`    // the provider's own tool name
-	Placement  string             `json:"placement"` // where calls go: tool.PlacementLocal or a host (docs/consent.md#placement)
-	Descriptor tool.Descriptor    `json:"-"`
-	Pin        consent.PinnedDesc `json:"pin"`
+	Name      string `json:"name"`      // qualified name
+	Alias     string `json:"alias"`     // the name the model sees
+	Provider  string `json:"provider"`  // "native" or "mcp:<namespace>"
+	Remote    string `json:"remote"`    // the provider's own tool name
+	Placement string `json:"placement"` // where calls go: tool.PlacementLocal or a host (docs/consent.md#placement)
+	// ProgramPath is the program a stdio provider runs, as resolved
+	// (docs/mcp.md#finding-the-program); "" for native tools and HTTP
+	// providers.
+	ProgramPath string             `json:"program_path,omitempty"`
+	Descriptor  tool.Descriptor    `json:"-"`
+	Pin         consent.PinnedDesc `json:"pin"`
 
 	native  tool.Tool
 	missing bool   // the provider no longer lists it (found at turn preparation)
@@ -288,6 +292,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			}
 			srv, _ := reg.Server(ns)
 			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Placement: srv.Placement(), Descriptor: r.Descriptor(ns).WithDefaults()}
+			if p := cats[ns].p; p != nil {
+				rtool.ProgramPath = p.ProgramPath()
+			}
 		}
 		rtool.Alias = tool.Alias(name)
 		if why := res.aliasProblem(name, rtool.Alias, rule); why != "" {

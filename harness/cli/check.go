@@ -146,6 +146,9 @@ func printCheck(w io.Writer, rep *harness.CheckReport) {
 			}
 			fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s%s)\n", t.Name, t.Provider, t.Remote, t.Alias, where)
 		}
+		for _, p := range programs(cw.Tools) {
+			fmt.Fprintf(w, "          %s runs %s\n", p[0], p[1])
+		}
 		for _, l := range cw.LeftOut {
 			fmt.Fprintf(w, "          warning: %s\n", l.Message)
 		}
@@ -160,4 +163,18 @@ func printCheck(w io.Writer, rep *harness.CheckReport) {
 			fmt.Fprintf(w, "          fix: %s\n", e.Fix)
 		}
 	}
+}
+
+// programs lists each stdio provider of tools once with the program it
+// runs, as resolved (docs/mcp.md#finding-the-program), in tools order.
+func programs(tools []harness.ResolvedTool) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if t.ProgramPath != "" && !seen[t.Provider] {
+			seen[t.Provider] = true
+			out = append(out, [2]string{t.Provider, t.ProgramPath})
+		}
+	}
+	return out
 }

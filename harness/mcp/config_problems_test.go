@@ -153,7 +153,7 @@ func TestStartErrorNamesTheVariable(t *testing.T) {
 	for name, want := range map[string]string{
 		"folder":  `the working folder (from ${CWD_SECRET}) does not exist or is not a folder; fix its "cwd" at ` + p + ":2",
 		"program": `did not start: fork/exec [command from ${PROG_SECRET}]: no such file or directory`,
-		"bare":    `the program (from ${PROG_NAME} in "command") cannot be found: program "[command from ${PROG_NAME}]" is neither in the install folder`,
+		"bare":    `the program (from ${PROG_NAME} in "command") cannot be found: program "[command from ${PROG_NAME}]" cannot be found: it is not in the install folder`,
 	} {
 		srv := entryNamed(t, cfg, name).Server
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

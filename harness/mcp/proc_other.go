@@ -4,7 +4,7 @@ package mcp
 
 import "os/exec"
 
-func setupCommand(*exec.Cmd) {}
+func setupCommand(*exec.Cmd, string) {}
 
 // procTree ends only the provider itself on systems without process groups
 // or job objects.

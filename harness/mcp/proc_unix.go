@@ -11,7 +11,7 @@ import (
 // setupCommand puts the provider in a process group of its own, so that Close
 // can end it together with every process it started, and on Linux has the
 // kernel kill it when OpenWorker dies, even by SIGKILL (dieWithParent).
-func setupCommand(cmd *exec.Cmd) {
+func setupCommand(cmd *exec.Cmd, _ string) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	dieWithParent(cmd.SysProcAttr)
 }

@@ -9,9 +9,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// setupCommand starts the provider without a console window (docs/mcp.md).
-func setupCommand(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: windows.CREATE_NO_WINDOW}
+// setupCommand starts the provider without a console window (docs/mcp.md)
+// and, for a .cmd/.bat shim run through cmd.exe, with cmdLine as its
+// whole command line (launch.CmdLine, docs/mcp.md#cmd-and-bat-shims).
+func setupCommand(cmd *exec.Cmd, cmdLine string) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: windows.CREATE_NO_WINDOW, CmdLine: cmdLine}
 }
 
 // procTree is a Job object holding the provider and every process it starts;

@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -43,6 +44,14 @@ type Options struct {
 	// that timeout once per bundle. A long-lived app leaves it false so that
 	// a fixed provider starts on the next use.
 	RememberFailedStarts bool
+	// SearchPath returns the search PATH a stdio provider's bare program
+	// name ("npx", "uvx") is looked up in when it is not in InstallDir,
+	// and the PATH the provider's process gets unless its entry's "env"
+	// sets one (docs/mcp.md#finding-the-program). It is called once per
+	// start with the start's context and should return when that ends.
+	// nil is launch.Default: the login shell's PATH on macOS, the
+	// process's PATH elsewhere.
+	SearchPath func(context.Context) launch.SearchPath
 }
 
 // DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.
@@ -177,7 +186,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	)
 	switch srv.Transport {
 	case tool.TransportStdio:
-		p.stdio, t, err = newStdio(srv, o, newNoiseLog(o.Logger, srv.Namespace, p.secrets.text), p.observeMessage)
+		p.stdio, t, err = newStdio(ctx, srv, o, newNoiseLog(o.Logger, srv.Namespace, p.secrets.text), p.observeMessage)
 	case tool.TransportStreamableHTTP:
 		p.http = newHTTPDialer(srv, p.observeToken)
 		t, stale = p.http.transport()
@@ -383,4 +392,14 @@ func (p *Provider) Close() error {
 		return fmt.Errorf("close mcp provider %q: %w", p.srv.Namespace, p.closeErr)
 	}
 	return nil
+}
+
+// ProgramPath is the program a stdio provider runs, as resolved
+// (docs/mcp.md#finding-the-program): "/opt/homebrew/bin/npx",
+// `C:\Program Files\nodejs\npx.cmd`; "" for HTTP and SSE providers.
+func (p *Provider) ProgramPath() string {
+	if p.stdio == nil {
+		return ""
+	}
+	return p.stdio.program
 }

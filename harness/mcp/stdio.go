@@ -1,13 +1,14 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -21,9 +22,10 @@ import (
 // of its stderr, the lines of its stdout that were not JSON-RPC, and the
 // process tree Close ends.
 type stdioProcess struct {
-	cmd    *exec.Cmd
-	stderr *tailBuffer
-	noise  *noiseLog
+	cmd     *exec.Cmd
+	program string // the resolved program (planLaunch)
+	stderr  *tailBuffer
+	noise   *noiseLog
 
 	exited  chan struct{} // closed once cmd.Wait returned (never if it did not start)
 	waitErr error         // cmd.Wait's result; read after exited
@@ -32,28 +34,31 @@ type stdioProcess struct {
 	tree *procTree
 }
 
-// newStdio builds the command for srv (docs/mcp.md): Program resolved against
-// the install folder, the parent's environment plus srv.Env, srv.Dir, no
-// console window on Windows, its own process group on Unix, and stderr
-// drained continuously into a bounded tail buffer. It returns the process
-// and a transport that starts it; lines of stdout that are not JSON-RPC go
-// to noise.
-func newStdio(srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonrpc.Message)) (*stdioProcess, sdk.Transport, error) {
+// newStdio builds the command for srv (docs/mcp.md): Program found as
+// docs/mcp.md#finding-the-program says (the install folder, then the search
+// PATH of o.SearchPath; a .cmd/.bat shim through cmd.exe on Windows), the
+// parent's environment with PATH set to the search PATH plus srv.Env,
+// srv.Dir, no console window on Windows, its own process group on Unix,
+// and stderr drained continuously into a bounded tail buffer. It returns
+// the process and a transport that starts it; lines of stdout that are
+// not JSON-RPC go to noise. ctx bounds waiting for the login shell's PATH.
+func newStdio(ctx context.Context, srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonrpc.Message)) (*stdioProcess, sdk.Transport, error) {
 	install := o.InstallDir
 	if install == "" {
 		if exe, err := os.Executable(); err == nil {
 			install = filepath.Dir(exe)
 		}
 	}
-	prog, err := resolveProgram(srv.Program, install)
+	sp := o.searchPath(ctx)
+	plan, err := planLaunch(srv, install, sp, runtime.GOOS, os.Getenv("PATHEXT"))
 	if err != nil {
 		if vars := srv.Vars["command"]; vars != "" { // never the value (docs/servers.md#substitution)
 			return nil, nil, fmt.Errorf("the program (from %s in \"command\") cannot be found: %s", vars, startRedactor(srv).text(err.Error()))
 		}
 		return nil, nil, err
 	}
-	cmd := exec.Command(prog, srv.Args...)
-	cmd.Env = mergeEnv(processEnviron(), srv.Env) // docs/mcp.md#environment
+	cmd := exec.Command(plan.path, plan.args...)
+	cmd.Env = mergeEnv(withPath(processEnviron(), sp.Path, runtime.GOOS), srv.Env) // docs/mcp.md#environment
 	if srv.Dir != "" {
 		cmd.Dir = srv.Dir
 		if !filepath.IsAbs(srv.Dir) && install != "" {
@@ -72,44 +77,14 @@ func newStdio(srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonr
 			return nil, nil, fmt.Errorf("the working folder %s does not exist or is not a folder; fix %s", folder, where)
 		}
 	}
-	s := &stdioProcess{cmd: cmd, stderr: newTailBuffer(o.StderrLimit), noise: noise, exited: make(chan struct{})}
+	s := &stdioProcess{cmd: cmd, program: plan.program, stderr: newTailBuffer(o.StderrLimit), noise: noise, exited: make(chan struct{})}
 	// os/exec copies stderr into the buffer from its own goroutine for the
 	// life of the process; Wait ends that copy. WaitDelay stops a
 	// grandchild that holds stderr open from blocking Wait.
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = time.Second
-	setupCommand(cmd)
+	setupCommand(cmd, plan.cmdLine)
 	return s, &stdioTransport{proc: s, observe: observe}, nil
-}
-
-// resolveProgram finds the program to run. An absolute path is used as is;
-// a relative path with a separator ("bin/acer-mcp") resolves against the
-// install folder; a bare name ("node", "npx") is taken from the install
-// folder when it is there, else looked up on PATH, so ecosystem
-// configurations keep working.
-func resolveProgram(prog, install string) (string, error) {
-	switch {
-	case prog == "":
-		return "", errors.New("no program to run; set \"command\" in servers.json")
-	case filepath.IsAbs(prog):
-		return prog, nil
-	case strings.ContainsAny(prog, `/\`):
-		if install == "" {
-			return "", fmt.Errorf("program %q is relative and the install folder is unknown; give an absolute path", prog)
-		}
-		return filepath.Join(install, prog), nil
-	}
-	if install != "" {
-		p := filepath.Join(install, prog)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath(prog)
-	if err != nil {
-		return "", fmt.Errorf("program %q is neither in the install folder %s nor on PATH: %w", prog, install, err)
-	}
-	return p, nil
 }
 
 // mergeEnv returns parent plus extra (extra wins), extra in sorted order.

@@ -39,6 +39,8 @@ export interface ResolvedToolInfo {
   name: string;
   provider: string;
   placement: string;
+  /** The program its stdio provider runs, as resolved (docs/mcp.md#finding-the-program); absent otherwise. */
+  program_path?: string;
 }
 
 /** A whole provider's tool left out because the model cannot take its name. */

@@ -60,6 +60,24 @@ describe("Coworkers", () => {
     expect(root.querySelectorAll("article.broken")).toHaveLength(2);
   });
 
+  it("shows the program each stdio provider runs once, with the full path as the title", () => {
+    const npx = "/opt/homebrew/bin/npx";
+    const root = render(list({
+      coworkers: [{
+        id: "files", name: "Files", description: "", version: "1.0.0", dir: dir + "/files", left_out: [],
+        tools: [
+          { name: "fs.read_file", provider: "mcp:fs", placement: "on this computer", program_path: npx },
+          { name: "fs.list_directory", provider: "mcp:fs", placement: "on this computer", program_path: npx },
+          { name: "web.fetch", provider: "mcp:web", placement: "on this computer" },
+        ],
+      }],
+    }));
+    const lines = [...root.querySelectorAll<HTMLElement>(".program")];
+    expect(lines.map((l) => l.textContent)).toEqual(["mcp:fs runs " + npx]);
+    expect(lines[0].title).toBe(npx);
+    expect(lines[0].classList.contains("muted")).toBe(true);
+  });
+
   it("opens a broken bundle's file in the system's editor", async () => {
     fake.openFile.mockResolvedValue(undefined);
     const file = dir + "/memory/coworker/tools.json";

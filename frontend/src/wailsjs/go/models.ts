@@ -210,6 +210,7 @@ export namespace app {
 	    name: string;
 	    provider: string;
 	    placement: string;
+	    program_path?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResolvedToolInfo(source);
@@ -220,6 +221,7 @@ export namespace app {
 	        this.name = source["name"];
 	        this.provider = source["provider"];
 	        this.placement = source["placement"];
+	        this.program_path = source["program_path"];
 	    }
 	}
 	export class CoworkerInfo {
