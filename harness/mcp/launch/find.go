@@ -264,11 +264,14 @@ func (s Search) refusePS1(prog string) error {
 
 // entryFold returns the name of the regular file (or link to one) in dir
 // whose name equals name without case, as Windows file systems compare.
-// It reads the folder, so that the rule is the same on a case-sensitive
-// file system (tests on Linux).
+// On a case-sensitive file system (the Windows rules tested on Linux) it
+// reads the folder; on Windows a Stat already ignores case.
 func entryFold(dir, name string) (string, bool) {
 	if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() {
 		return name, true // exact name: the common case, no folder read
+	}
+	if runtime.GOOS == "windows" {
+		return "", false
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
