@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"time"
@@ -69,6 +70,9 @@ func doctorHooks(getenv func(string) string, keys Keychain, settings func() (Set
 		Notifications: func(ctx context.Context) (string, error) {
 			ctx, cancel := context.WithTimeout(ctx, notifyCheckTimeout)
 			defer cancel()
+			if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+				return notificationBackend(), fmt.Errorf("%w: part of the OS; a refused permission shows when a notification is sent (docs/platform.md)", cli.ErrDoctorNotChecked)
+			}
 			return notificationBackend(), notificationsAvailable(ctx, getenv)
 		},
 		// The keychain as the app reads it (its keys' service, "OpenWorker").

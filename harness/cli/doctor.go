@@ -44,6 +44,11 @@ const (
 	DoctorUnavailable = "unavailable"
 )
 
+// ErrDoctorNotChecked is what a DoctorHooks check returns, wrapped with
+// why, when it cannot check (macOS and Windows notifications): the line
+// says "unavailable", not "failed".
+var ErrDoctorNotChecked = errors.New("not checked")
+
 // DoctorHooks are the facts only the host binary knows; every field may be
 // nil, and then doctor says the binary does not report it (or, for
 // Keychain and SearchPath, uses its own default). The product's main.go

@@ -150,7 +150,11 @@ func doctorNotifications(ctx context.Context, h DoctorHooks) DoctorSection {
 		return s
 	}
 	backend, err := h.Notifications(ctx)
-	s.Facts = append(s.Facts, fact("backend", backend), check("works", err, "yes"))
+	works := check("works", err, "yes")
+	if errors.Is(err, ErrDoctorNotChecked) {
+		works.Status = DoctorUnavailable
+	}
+	s.Facts = append(s.Facts, fact("backend", backend), works)
 	return s
 }
 
