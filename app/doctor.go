@@ -21,11 +21,11 @@ const diagnosticsTimeout = 60 * time.Second
 func notificationBackend() string {
 	switch runtime.GOOS {
 	case "darwin":
-		return "macOS User Notifications (platform/darwin)"
+		return "macOS notifications through beeep (platform/darwin)"
 	case "windows":
-		return "Windows toast notifications (platform/windows)"
+		return "Windows toast notifications, the adapter's own escaped toast XML (platform/windows)"
 	default:
-		return "org.freedesktop.Notifications on the D-Bus session bus (platform/freedesktop)"
+		return "org.freedesktop.Notifications on the D-Bus session bus, through beeep (platform/freedesktop)"
 	}
 }
 
