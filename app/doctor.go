@@ -109,12 +109,13 @@ func modelSection(getenv func(string) string, keys Keychain, settings func() (Se
 	c := model.FromEnv(model.Config{Provider: set.Provider, BaseURL: ps.BaseURL, Model: ps.Model, APIKey: k}, getenv)
 	key := "none"
 	switch {
-	case kerr != nil:
-		key = "the keychain could not be read: " + kerr.Error()
 	case k != "":
 		key = "set (OS keychain)"
 	case getenv(envKeyName(set.Provider)) != "":
 		key = "set (" + envKeyName(set.Provider) + ")"
+	}
+	if kerr != nil {
+		key += "; the keychain could not be read (see [keychain])"
 	}
 	s.Facts = append(s.Facts,
 		cli.DoctorFact{Key: "provider", Value: c.Provider},
