@@ -563,20 +563,21 @@ import -window root "$shots/settings-test-connection.png"
 # --- end model picker ---
 
 # --- diagnostics (issue 13) ---
-# Settings → Support → Copy diagnostics (at the bottom of the page, which
-# is scrolled to its end) puts the report of `openworker doctor` on the
-# clipboard and says "Diagnostics copied" (docs/app.md#diagnostics). With
+# Settings → Support → Copy diagnostics (Alt+I: no coordinates, the
+# section's place depends on Permissions) puts the report of `openworker
+# doctor` on the clipboard and says "Diagnostics copied"
+# (docs/app.md#diagnostics). With
 # xclip installed, the clipboard holds the report's sections and the
 # started device provider, and not this run's API key.
 echo "app-e2e: Copy diagnostics"
 win="$(xdotool search --name '^OpenWorker$' | head -n1 || true)"
 [ -n "$win" ] || fail "no OpenWorker window for Copy diagnostics"
 xdotool mousemove --window "$win" 60 137 click 1
-sleep 0.5
+sleep 0.8
 xdotool mousemove --window "$win" 700 500
-for _ in $(seq 40); do xdotool click 5; done
+xdotool click --repeat 40 --delay 20 5
 sleep 0.5
-xdotool mousemove --window "$win" 312 780 click 1
+xdotool key alt+i
 sleep 2
 import -window root "$shots/diagnostics-copied.png"
 if command -v xclip >/dev/null; then

@@ -305,4 +305,12 @@ describe("Settings' Copy diagnostics", () => {
     button(root).click();
     await vi.waitFor(() => expect(app.notices.find((n) => n.message === "The clipboard did not take the diagnostics.")?.level).toBe("error"));
   });
+  it("copies on Alt+I from anywhere in Settings", async () => {
+    await render();
+    fake.copyDiagnostics.mockResolvedValueOnce("[openworker]\n");
+    const e = new KeyboardEvent("keydown", { key: "i", code: "KeyI", altKey: true, bubbles: true, cancelable: true });
+    window.dispatchEvent(e);
+    expect(e.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1));
+  });
 });
