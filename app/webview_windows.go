@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 
 	"github.com/wailsapp/go-webview2/webviewloader"
 )
@@ -11,13 +12,7 @@ import (
 func webviewRuntime(context.Context) (name, version string, err error) {
 	v, err := webviewloader.GetAvailableCoreWebView2BrowserVersionString("")
 	if err == nil && v == "" {
-		err = errNoWebView2
+		err = errors.New("no WebView2 runtime is installed (the installer downloads it; https://developer.microsoft.com/microsoft-edge/webview2/)")
 	}
 	return "WebView2", v, err
 }
-
-var errNoWebView2 = errorString("no WebView2 runtime is installed (the installer downloads it; https://developer.microsoft.com/microsoft-edge/webview2/)")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -159,9 +158,6 @@ func (r *DoctorReport) Text() string {
 	}
 	return b.String()
 }
-
-// JSON is the report as `doctor --json` prints it.
-func (r *DoctorReport) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }
 
 // homeTilde writes the home folder as ~ (docs/cli.md#doctor).
 func homeTilde(s string) string {
