@@ -256,4 +256,3 @@ func doctorJournal(ctx context.Context, in DoctorInput) DoctorSection {
 	}
 	return s
 }
-
