@@ -34,6 +34,7 @@ func main() {
 		cli.WithVersion(v),
 		cli.WithMCPServer("device", device.ServeStdio),
 		cli.WithServersHome(serversHome),
+		cli.WithDoctor(app.DoctorHooks(os.Getenv("OPENWORKER_CONFIG_DIR"), os.Getenv)),
 	}
 	if app.WindowAvailable {
 		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {

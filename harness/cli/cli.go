@@ -8,6 +8,7 @@
 //	openworker journal list|show|reconcile|verify
 //	openworker mcp serve NAME       an MCP server built into the binary, on stdio
 //	openworker servers import FILE  import another MCP client's config file
+//	openworker doctor               what a bug report needs, without secrets
 //	openworker version
 //
 // Exit codes: 0 done, 1 runtime failure, 2 bad usage or bad input.
@@ -60,6 +61,7 @@ type config struct {
 	getenv       func(string) string
 	terminal     func() bool
 	serversHome  func() (ServersHome, error)
+	doctor       DoctorHooks
 }
 
 // WithVersion sets what `version` prints.
@@ -173,7 +175,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	if c.desktop != nil && c.desktopUsage != "" {
 		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
 	}
-	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.serversCommand(reg), c.versionCommand())
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.serversCommand(reg), c.doctorCommand(reg), c.versionCommand())
 	return root
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 
 vi.mock("../wailsjs/go/app/App", () => ({}));
-vi.mock("../wailsjs/runtime/runtime", () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
+const clipboard = vi.hoisted(() => ({ set: vi.fn(async (_text: string) => true) }));
+vi.mock("../wailsjs/runtime/runtime", () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn(), ClipboardSetText: clipboard.set }));
 
 import { makeApi, toError, type Backend } from "./api";
 import { AppEvent } from "./events";
@@ -40,6 +41,15 @@ describe("api wrappers", () => {
     const api = makeApi(b, () => () => {});
     await expect(api.applyImport("/c.json", "sha256:ab")).resolves.toEqual({ settings: { servers_path: "/s.json" } });
     expect(b.ApplyImport).toHaveBeenCalledWith("/c.json", "sha256:ab");
+  });
+
+  it("copies the diagnostics to the clipboard, and says when the clipboard refuses", async () => {
+    const b = { Diagnostics: vi.fn(async () => "[openworker]\n  version  dev\n") } as unknown as Backend;
+    const api = makeApi(b, () => () => {});
+    await expect(api.copyDiagnostics()).resolves.toBe("[openworker]\n  version  dev\n");
+    expect(clipboard.set).toHaveBeenCalledWith("[openworker]\n  version  dev\n");
+    clipboard.set.mockResolvedValueOnce(false);
+    await expect(api.copyDiagnostics()).rejects.toThrow("The clipboard did not take the diagnostics.");
   });
 
   it("subscribes through the given function", () => {

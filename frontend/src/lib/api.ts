@@ -2,7 +2,7 @@
 // returns a promise that rejects with an Error whose message is the Go
 // error's text, so screens can show it as is.
 import * as Bindings from "../wailsjs/go/app/App";
-import { EventsOn } from "../wailsjs/runtime/runtime";
+import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
   PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, Theme, TurnResult, Waiting,
@@ -83,6 +83,16 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     reconcile: (invocationId: string, outcome: Outcome) =>
       call<Invocation>(() => b.Reconcile(invocationId, outcome)),
     getSettings: () => call<SettingsView>(() => b.GetSettings()),
+    /**
+     * Settings' "Copy diagnostics": the report of `openworker doctor`, secrets
+     * redacted (docs/app.md#diagnostics), put on the clipboard through the
+     * Wails runtime; resolves to the text, rejects when the clipboard refused it.
+     */
+    copyDiagnostics: async () => {
+      const text = await call<string>(() => b.Diagnostics());
+      if (!(await ClipboardSetText(text))) throw new Error("The clipboard did not take the diagnostics.");
+      return text;
+    },
     // The generated signature wants the generated class; the JSON shape is the same.
     saveSettings: (s: Settings) => call<SettingsView>(() => b.SaveSettings(s as unknown as Parameters<Backend["SaveSettings"]>[0])),
     setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.SetAPIKey(provider, key)),

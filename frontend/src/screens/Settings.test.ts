@@ -18,7 +18,7 @@ const view = (): SettingsView => ({
 });
 const fake = vi.hoisted(() => ({
   getSettings: vi.fn(), saveSettings: vi.fn(), setServerInput: vi.fn(), setApiKey: vi.fn(), info: vi.fn(),
-  policies: vi.fn(), revokePolicy: vi.fn(), listModels: vi.fn(), testConnection: vi.fn(),
+  policies: vi.fn(), revokePolicy: vi.fn(), listModels: vi.fn(), testConnection: vi.fn(), copyDiagnostics: vi.fn(),
 }));
 const ollama = (): ModelList => ({ provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] });
 const saved = (): SavedPolicy => ({
@@ -28,6 +28,7 @@ const saved = (): SavedPolicy => ({
 vi.mock("../lib/api", () => ({ api: fake }));
 
 const { default: Settings } = await import("./Settings.svelte");
+const { app } = await import("../lib/state.svelte");
 
 const mounted: ReturnType<typeof mount>[] = [];
 afterEach(() => {
@@ -289,5 +290,27 @@ describe("Settings and run flags", () => {
     const root = await render();
     expect(root.querySelector(".run-flags")?.textContent).toContain("--coworkers /tmp/b");
     expect(root.querySelector(".run-flags")?.textContent).toContain("kept out of settings.json");
+  });
+});
+
+describe("Settings' Copy diagnostics", () => {
+  const button = (root: HTMLElement) => [...root.querySelectorAll("button")].find((b) => b.textContent === "Copy diagnostics")!;
+  it("copies the report and says so; a refusal is shown as an error", async () => {
+    const root = await render();
+    fake.copyDiagnostics.mockResolvedValueOnce("[openworker]\n");
+    button(root).click();
+    await vi.waitFor(() => expect(app.notices.map((n) => n.message)).toContain("Diagnostics copied"));
+    expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1);
+    fake.copyDiagnostics.mockRejectedValueOnce(new Error("The clipboard did not take the diagnostics."));
+    button(root).click();
+    await vi.waitFor(() => expect(app.notices.find((n) => n.message === "The clipboard did not take the diagnostics.")?.level).toBe("error"));
+  });
+  it("copies on Alt+I from anywhere in Settings", async () => {
+    await render();
+    fake.copyDiagnostics.mockResolvedValueOnce("[openworker]\n");
+    const e = new KeyboardEvent("keydown", { key: "i", code: "KeyI", altKey: true, bubbles: true, cancelable: true });
+    window.dispatchEvent(e);
+    expect(e.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1));
   });
 });

@@ -30,6 +30,8 @@ export function Coworkers():Promise<app.CoworkerList>;
 
 export function DeleteAPIKey(arg1:string):Promise<app.SettingsView>;
 
+export function Diagnostics():Promise<string>;
+
 export function FindServerConfigs():Promise<Array<app.FoundServerConfig>>;
 
 export function GetSettings():Promise<app.SettingsView>;

@@ -50,6 +50,10 @@ export function DeleteAPIKey(arg1) {
   return window['go']['app']['App']['DeleteAPIKey'](arg1);
 }
 
+export function Diagnostics() {
+  return window['go']['app']['App']['Diagnostics']();
+}
+
 export function FindServerConfigs() {
   return window['go']['app']['App']['FindServerConfigs']();
 }

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// doctorParallel is how many providers doctor starts at once, as the
+// runtime does (harness.Options.Parallel).
+const doctorParallel = 16
+
+// doctorProviders starts each provider once, lists its tools and ends it.
+func doctorProviders(ctx context.Context, in DoctorInput) DoctorSection {
+	s := DoctorSection{Name: "providers"}
+	if in.ServersFile != "" {
+		s.Facts = append(s.Facts, checkFact("servers file", in.ServersErr, in.ServersFile))
+	}
+	servers := append([]tool.MCPServer(nil), in.Servers...)
+	sort.Slice(servers, func(i, k int) bool { return servers[i].Namespace < servers[k].Namespace })
+	facts := make([]DoctorFact, len(servers))
+	sem := make(chan struct{}, doctorParallel)
+	var wg sync.WaitGroup
+	for i, srv := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			facts[i] = startProvider(ctx, srv, in)
+		}()
+	}
+	wg.Wait()
+	s.Facts = append(s.Facts, facts...)
+	for _, b := range in.Broken {
+		name := b.Namespace
+		if name == "" {
+			name = b.Name
+		}
+		s.Facts = append(s.Facts, DoctorFact{Key: strings.TrimSpace("provider " + name), Status: DoctorFailed, Value: "not usable: " + b.Err.Error()})
+	}
+	if len(servers)+len(in.Broken) == 0 {
+		s.Facts = append(s.Facts, fact("providers", "none registered"))
+	}
+	return s
+}
+
+func startProvider(ctx context.Context, srv tool.MCPServer, in DoctorInput) DoctorFact {
+	key := "provider " + srv.Namespace
+	what := describeServer(srv)
+	start := time.Now()
+	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: in.StartTimeout, InstallDir: in.InstallDir, ClientVersion: in.Version.Version})
+	if err != nil {
+		return DoctorFact{Key: key, Status: DoctorFailed, Value: what + ": " + oneLine(err.Error(), doctorLine)}
+	}
+	defer p.Close()
+	tools, err := p.ListTools(ctx)
+	took := time.Since(start).Round(10 * time.Millisecond)
+	if err != nil {
+		return DoctorFact{Key: key, Status: DoctorFailed, Value: fmt.Sprintf("%s: started, but listing its tools failed: %s", what, oneLine(err.Error(), doctorLine))}
+	}
+	return DoctorFact{Key: key, Status: DoctorOK, Value: fmt.Sprintf("%s: started, %d tools (%s)", what, len(tools), took)}
+}
+
+// describeServer names a provider without its secrets: the program (not
+// its arguments) or the URL without user info or query values, and the
+// names (never the values) of its env and headers.
+func describeServer(srv tool.MCPServer) string {
+	t := srv.Transport
+	if t == "" {
+		t = "stdio"
+	}
+	d := t + " "
+	if srv.URL != "" {
+		d += SafeURL(srv.URL)
+	} else {
+		d += srv.Program
+	}
+	if n := names(srv.Env); n != "" {
+		d += " env " + n
+	}
+	if n := names(srv.Headers); n != "" {
+		d += " headers " + n
+	}
+	return d
+}
+
+func names(m map[string]string) string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
+}
+
+// doctorLine is how many runes of an error a provider line keeps.
+const doctorLine = 1000
