@@ -144,7 +144,8 @@ func (a *App) Diagnostics() (string, error) {
 	settings, rtErr := a.settings, a.rtErr
 	a.mu.Unlock()
 	in.Hooks = doctorHooks(a.cfg.Getenv, a.keys, func() (Settings, error) { return settings, nil })
-	if rtErr != nil { // a section of the host's, so that it is redacted too
+	in.Hooks.SearchPath = a.searchPath // the PATH the app starts programs on (nil: launch.Default)
+	if rtErr != nil {                  // a section of the host's, so that it is redacted too
 		sections := in.Hooks.Sections
 		in.Hooks.Sections = func(ctx context.Context) []cli.DoctorSection {
 			return append(sections(ctx), cli.DoctorSection{Name: "runtime", Facts: []cli.DoctorFact{{Key: "error", Status: cli.DoctorFailed, Value: rtErr.Error()}}})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"io"
 	"os"
 	"strings"
@@ -65,8 +66,10 @@ type DoctorHooks struct {
 	// default probe (go-keyring, a read of an account that is not there).
 	Keychain func(ctx context.Context) error
 	// SearchPath is the PATH stdio commands are resolved in and where it
-	// came from; nil means the process's PATH, "process environment".
-	SearchPath func() (path, source string)
+	// came from (docs/mcp.md#finding-the-program); the providers section
+	// starts its programs on it too. nil means launch.Default: the login
+	// shell's PATH on macOS, the process's elsewhere.
+	SearchPath func(ctx context.Context) launch.SearchPath
 	// JournalPath and ServersFile are the host's defaults for --db and
 	// --servers (the app's config folder); nil means DefaultDBPath() and
 	// no servers file.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -39,6 +40,8 @@ type DoctorInput struct {
 	InstallDir   string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+
+	searchPath launch.SearchPath // Hooks.SearchPath's answer, read once by Doctor
 }
 
 // keychainProbeTimeout bounds the default keychain probe: on Linux a
@@ -55,6 +58,11 @@ func Doctor(ctx context.Context, in DoctorInput) *DoctorReport {
 	if in.Getenv == nil {
 		in.Getenv = os.Getenv
 	}
+	if in.Hooks.SearchPath != nil {
+		in.searchPath = in.Hooks.SearchPath(ctx)
+	} else {
+		in.searchPath = launch.Default(ctx)
+	}
 	rep := &DoctorReport{}
 	rep.Sections = append(rep.Sections,
 		doctorOpenWorker(in),
@@ -62,7 +70,7 @@ func Doctor(ctx context.Context, in DoctorInput) *DoctorReport {
 		doctorWebview(ctx, in.Hooks),
 		doctorNotifications(ctx, in.Hooks),
 		doctorKeychain(ctx, in.Hooks),
-		doctorPath(in),
+		doctorPath(in.searchPath),
 		doctorJournal(ctx, in),
 		doctorProviders(ctx, in),
 	)
@@ -187,13 +195,9 @@ func bounded(ctx context.Context, d time.Duration, f func(context.Context) error
 
 // doctorPath is the PATH stdio commands are searched in, one folder a
 // line, a missing folder marked.
-func doctorPath(in DoctorInput) DoctorSection {
-	path, source := in.Getenv("PATH"), "process environment"
-	if in.Hooks.SearchPath != nil {
-		path, source = in.Hooks.SearchPath()
-	}
-	s := DoctorSection{Name: "path", Facts: []DoctorFact{fact("source", source)}}
-	for _, d := range filepath.SplitList(path) {
+func doctorPath(sp launch.SearchPath) DoctorSection {
+	s := DoctorSection{Name: "path", Facts: []DoctorFact{fact("source", sp.Describe())}}
+	for _, d := range filepath.SplitList(sp.Path) {
 		if d == "" {
 			continue
 		}

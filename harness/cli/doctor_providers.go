@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"sort"
 	"strings"
 	"sync"
@@ -55,7 +56,7 @@ func startProvider(ctx context.Context, srv tool.MCPServer, in DoctorInput) Doct
 	key := "provider " + srv.Namespace
 	what := describeServer(srv)
 	start := time.Now()
-	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: in.StartTimeout, InstallDir: in.InstallDir, ClientVersion: in.Version.Version})
+	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: in.StartTimeout, InstallDir: in.InstallDir, SearchPath: func(context.Context) launch.SearchPath { return in.searchPath }, ClientVersion: in.Version.Version})
 	if err != nil {
 		return DoctorFact{Key: key, Status: DoctorFailed, Value: what + ": " + oneLine(err.Error(), doctorLine)}
 	}

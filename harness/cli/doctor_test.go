@@ -110,7 +110,7 @@ func TestDoctorNamesNoSecret(t *testing.T) {
 	text := string(run("doctor", "--db", db, "--servers", servers))
 	for _, want := range []string{"[openworker]", "[system]", "[webview]", "[notifications]", "[keychain]", "[path]", "[journal]", "[providers]", "[model]",
 		"runtime  ok: TestView 1.2.3", "works    failed: no notification daemon", "available  ok: yes",
-		"source  process environment", "path         " + db, "schema       v", "quick check  ok:", "verify       ok: ",
+		"source  the process environment", "path         " + db, "schema       v", "quick check  ok:", "verify       ok: ",
 		"provider ledger  ok: stdio " + exe, "env GORACE,LEDGER_LITERAL,LEDGER_TOKEN," + mcpgoEnv + ": started, 2 tools",
 		"provider broken  failed: stdio " + binary, "[args[2] from ${DOCTOR_ARG}]",
 		"provider remote  failed: streamable_http http://127.0.0.1:" + strconv.Itoa(closedPort) + "/mcp?… headers Authorization:",
