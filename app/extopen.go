@@ -68,6 +68,17 @@ func inspectExtension(path string) ExtensionOpened {
 	return e
 }
 
+// OpensFile reports whether the desktop app takes arg, a word that is not
+// a flag, as a file to open (fileArgs): it ends in .mcpb or .dxt (any case)
+// or exists. The CLI asks before it calls a word an unknown command.
+func OpensFile(arg string) bool {
+	if isExtensionName(arg) {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
+}
+
 // fileArgs are the file arguments of a command line (what follows the
 // flags): each is resolved against wd when relative ("" is the current
 // folder). An argument that neither ends in .mcpb or .dxt nor exists is a
@@ -81,10 +92,8 @@ func fileArgs(args []string, wd string) ([]string, error) {
 		if wd != "" && !filepath.IsAbs(p) {
 			p = filepath.Join(wd, p)
 		}
-		if !isExtensionName(p) {
-			if _, err := os.Stat(p); err != nil {
-				return nil, newUsageError(fmt.Sprintf("unexpected argument %q (subcommands are listed by openworker --help; files to open end in .mcpb or .dxt)", arg))
-			}
+		if !OpensFile(p) {
+			return nil, newUsageError(fmt.Sprintf("unexpected argument %q (subcommands are listed by openworker --help; files to open end in .mcpb or .dxt)", arg))
 		}
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs

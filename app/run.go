@@ -115,6 +115,11 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	}
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
 	var wake io.Closer // the wake socket (wake_socket_unix.go)
+	// Wails' own notifications API (runtime.SendNotification, since v2.11)
+	// is not used: on Windows it goes through go-toast, whose PowerShell
+	// fallback puts the text in an expanding here-string, so a `$( )` in
+	// model text would run. Notifications go through platform/ adapters
+	// (defaultNotifier; docs/consent.md).
 	err = wails.Run(&options.App{
 		Title:     "OpenWorker",
 		Width:     1240,
