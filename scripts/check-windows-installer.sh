@@ -113,7 +113,10 @@ makensis -PPO "-DDEFINES=$PWD/$work/defines.nsh" "-DEXE=$PWD/$exe" "-DEXAMPLES=$
   "-DICON=$PWD/$work/app.ico" -DWEBVIEW2_SETUP=MicrosoftEdgeWebview2Setup.exe "-DOUTFILE=$tmp/unused.exe" \
   build/windows/installer/openworker.nsi >"$tmp/ppo.nsi" 2>"$tmp/ppo.err" || { cat "$tmp/ppo.err" >&2; fail "makensis -PPO failed"; }
 awk '/^Section /{sec = ($0 ~ /"un\./) ? "un" : "in"} sec != "" {print > (dir "/" sec ".nsi")} /^SectionEnd/{sec = ""}' dir="$tmp" "$tmp/ppo.nsi"
-has() { grep -qF -- "$2" "$tmp/$1.nsi" || fail "the ${1/in/installer}${1/un/uninstaller} lacks: $2"; }
+has() { # has in|un LINE: the install (in) or uninstall (un) sections have LINE
+  local what=installer; [ "$1" = un ] && what=uninstaller
+  grep -qF -- "$2" "$tmp/$1.nsi" || fail "the $what lacks: $2"
+}
 exe_name=$(sed -n 's/^!define EXE_NAME "\(.*\)"$/\1/p' "$work/defines.nsh")
 [ -n "$exe_name" ] || fail "no EXE_NAME in $work/defines.nsh"
 for ext in mcpb dxt; do
