@@ -43,7 +43,7 @@ func main() {
 				return cli.UsageError(err)
 			}
 			return err
-		}, app.FlagUsage()))
+		}, app.FlagUsage()), cli.WithDesktopFiles(app.OpensFile))
 	}
 	cli.MainWithRegistry(reg, opts...)
 }

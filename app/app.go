@@ -66,6 +66,7 @@ type App struct {
 	serversWatcher   *dirWatcher
 	rtErr            error           // why rt is nil
 	notices          []Notice        // problems found at start, shown by the UI
+	opened           openedInbox     // extension files opened before the UI listened (extopen.go)
 	modelBaseURL     string          // the model's base URL in use (defaults applied)
 	lastModels       *ModelList      // the last list ListModels or TestConnection got (e2e hook)
 	lastConnection   *ConnectionTest // the last TestConnection (e2e hook)
@@ -86,6 +87,9 @@ type config struct {
 	Servers       string // --servers
 	PromptTimeout string // --prompt-timeout (Go duration)
 	Getenv        func(string) string
+
+	// Open: the files after the flags, absolute (extopen.go).
+	Open []string
 }
 
 // deps are the window-side parts; tests pass fakes.
@@ -355,6 +359,7 @@ func (a *App) shutdown() {
 // Info returns what the UI shows at start: paths, the model in use and
 // problems found while starting.
 func (a *App) Info() (AppInfo, error) {
+	defer a.uiReady() // the UI listens now: send the extensions opened before (extopen.go)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	info := AppInfo{Version: a.cfg.Version, ConfigDir: a.paths.ConfigDir, JournalPath: a.paths.Journal, LogFile: a.paths.LogFile,

@@ -23,6 +23,20 @@ var e2eSearch struct {
 	Found []string `json:"found"`
 }
 
+// e2eOpened are the EventExtensionOpened payloads sent to the window, in
+// order (extopen.go), for the script to check a file a second start was
+// given reached the first instance.
+var e2eOpened struct {
+	mu   sync.Mutex
+	list []ExtensionOpened
+}
+
+func noteExtensionOpened(e ExtensionOpened) {
+	e2eOpened.mu.Lock()
+	e2eOpened.list = append(e2eOpened.list, e)
+	e2eOpened.mu.Unlock()
+}
+
 // e2eListLoads counts the window's reads of the chat list (App.Chats):
 // after a restart the script waits for one before it looks.
 var e2eListLoads atomic.Int64
@@ -92,7 +106,12 @@ func startTestHook(a *App) {
 			// connection of Settings (models_api.go).
 			Models     *ModelList      `json:"models,omitempty"`
 			Connection *ConnectionTest `json:"connection,omitempty"`
+			// Opened: the extension files sent to the window (extopen.go).
+			Opened []ExtensionOpened `json:"opened"`
 		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
+		e2eOpened.mu.Lock()
+		out.Opened = append([]ExtensionOpened{}, e2eOpened.list...)
+		e2eOpened.mu.Unlock()
 		e2eSearch.mu.Lock()
 		out.Searched = searched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
 		e2eSearch.mu.Unlock()

@@ -12,3 +12,6 @@ func noteSearch(string, []journal.Session) {}
 
 // noteChatsLoaded is a no-op outside e2e builds (see e2e_hook.go).
 func noteChatsLoaded() {}
+
+// noteExtensionOpened is a no-op outside e2e builds (see e2e_hook.go).
+func noteExtensionOpened(ExtensionOpened) {}

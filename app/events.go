@@ -34,6 +34,10 @@ const (
 	// got its title (its first turn started), was renamed, hidden or shown,
 	// or a turn of it ended, or it was closed (docs/app.md#chats).
 	EventChatChanged EventName = "chat:changed"
+	// EventExtensionOpened carries an ExtensionOpened: a .mcpb or .dxt file
+	// given on the command line, by a second start or by macOS, to offer
+	// for installing (docs/app.md#opening-an-extension).
+	EventExtensionOpened EventName = "extension:opened"
 )
 
 // BundleDropped is the payload of EventBundleDropped: the absolute paths
@@ -43,7 +47,7 @@ type BundleDropped struct {
 }
 
 // AppEvents lists every EventName, in declaration order.
-var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged}
+var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged, EventExtensionOpened}
 
 // HarnessEvents lists the harness event types the UI understands (defined
 // once in package harness, mirrored in TypeScript).

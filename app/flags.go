@@ -75,14 +75,12 @@ func newUsageError(what string) error {
 // parseArgs reads the app's flags (see FlagUsage); each flag may also be
 // given in the environment as OPENWORKER_<FLAG> (OPENWORKER_CONFIG_DIR,
 // OPENWORKER_COWORKER, ...), which is how scripts pass them through the
-// CLI's bare command. Paths are made absolute. Errors wrap ErrUsage.
+// CLI's bare command. Paths are made absolute. What follows the flags are
+// files to open (fileArgs: extensions, docs/app.md#opening-an-extension).
+// Errors wrap ErrUsage.
 func parseArgs(args []string) (config, error) {
 	var c config
-	fl := flag.NewFlagSet("openworker", flag.ContinueOnError)
-	fl.SetOutput(io.Discard)
-	for _, f := range appFlags {
-		fl.StringVar(f.dest(&c), f.name, "", f.help)
-	}
+	fl, _ := newFlagSet(&c)
 	var fromEnv []string
 	fl.VisitAll(func(f *flag.Flag) {
 		env := "OPENWORKER_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
@@ -93,9 +91,11 @@ func parseArgs(args []string) (config, error) {
 	if err := fl.Parse(append(fromEnv, args...)); err != nil {
 		return c, flagError(err)
 	}
-	if fl.NArg() > 0 {
-		return c, newUsageError(fmt.Sprintf("unexpected argument %q (subcommands are listed by openworker --help)", fl.Arg(0)))
+	files, err := fileArgs(fl.Args(), "")
+	if err != nil {
+		return c, err
 	}
+	c.Open = files
 	for _, p := range []*string{&c.ConfigDir, &c.DBPath, &c.Coworkers, &c.Servers} {
 		if *p != "" {
 			abs, err := filepath.Abs(*p)
@@ -106,6 +106,16 @@ func parseArgs(args []string) (config, error) {
 		}
 	}
 	return c, nil
+}
+
+// newFlagSet is the app's flag set, writing into c; it prints nothing.
+func newFlagSet(c *config) (*flag.FlagSet, *config) {
+	fl := flag.NewFlagSet("openworker", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	for _, f := range appFlags {
+		fl.StringVar(f.dest(c), f.name, "", f.help)
+	}
+	return fl, c
 }
 
 // flagError rewrites the flag package's messages ("flag provided but not

@@ -17,10 +17,12 @@ const lockFileName = "openworker.lock"
 var ErrAlreadyRunning = errors.New("OpenWorker is already running")
 
 // instanceLock is an exclusive, non-blocking OS lock on a file (flock on
-// unix, LockFileEx on Windows). It backs Wails' single-instance lock, which
-// on Linux needs a D-Bus session bus: without one, a second start would open
-// a second window on the same journal (docs/cli.md#the-desktop-app). The OS drops the lock
-// when the process ends, however it ends, so a crash leaves no stale lock.
+// unix, LockFileEx on Windows). It decides which start is first, before
+// Wails' single-instance lock is tried: that one is taken only inside
+// wails.Run, after the journal is open, and on Linux needs a D-Bus session
+// bus; without one a second start would open a second window on the same
+// journal (docs/cli.md#the-desktop-app). The OS drops the lock when the
+// process ends, however it ends, so a crash leaves no stale lock.
 type instanceLock struct {
 	f *os.File
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 )
 
@@ -43,9 +44,11 @@ var ErrNoWindow = errors.New("this binary was built without the desktop window; 
 // Run builds the harness runtime over reg and shows the desktop window. It
 // returns when the window closes (or at once, with nil, when another
 // instance is already running on the same config dir, found by the lock file
-// in the config dir (acquireInstanceLock); that one is asked to show its
-// window through its wake socket (wake_socket_unix.go), else Wails'
-// single-instance channel, docs/cli.md#the-desktop-app). Command-line errors wrap ErrUsage. reg must
+// in the config dir (acquireInstanceLock); that one is handed this launch
+// (its args and working folder) through its wake socket (wake_socket_unix.go)
+// or, on Windows, Wails' single-instance window, and shows its window,
+// docs/cli.md#the-desktop-app). Files after the flags are opened as
+// extensions (extopen.go). Command-line errors wrap ErrUsage. reg must
 // not be frozen yet: servers.json providers from the settings are added to
 // it. ctx cancels running turns when done.
 func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
@@ -75,13 +78,14 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	// without a session bus): a second start says so and exits with 0.
 	lock, err := acquireInstanceLock(filepath.Join(paths.ConfigDir, lockFileName))
 	if errors.Is(err, ErrAlreadyRunning) {
-		// The first instance's socket (no D-Bus needed), else Wails' own
-		// channel (D-Bus on Linux, a window message on Windows).
-		if werr := wakeBySocket(paths.ConfigDir); werr != nil {
-			wakeFirstInstance(instanceID(paths.ConfigDir))
-			fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; switch to its window")
-		} else {
+		// Hand this launch (files to open included) to the first instance:
+		// its socket on Linux and macOS (no D-Bus needed), Wails' window
+		// message on Windows.
+		l := thisLaunch(opts.Args)
+		if werr := wakeBySocket(paths.ConfigDir, l); werr == nil || wakeFirstInstance(instanceID(paths.ConfigDir), l) {
 			fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; its window was brought to the front")
+		} else {
+			fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; switch to its window")
 		}
 		return nil
 	}
@@ -103,8 +107,19 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	if err != nil {
 		return err
 	}
+	a.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
+	// A second start on this config dir: show the window, open its files.
+	onLaunch := func(l secondLaunch) {
+		ui.show()
+		a.openFiles(launchFiles(l.Args, l.WorkingDirectory))
+	}
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
 	var wake io.Closer // the wake socket (wake_socket_unix.go)
+	// Wails' own notifications API (runtime.SendNotification, since v2.11)
+	// is not used: on Windows it goes through go-toast, whose PowerShell
+	// fallback puts the text in an expanding here-string, so a `$( )` in
+	// model text would run. Notifications go through platform/ adapters
+	// (defaultNotifier; docs/consent.md).
 	err = wails.Run(&options.App{
 		Title:     "OpenWorker",
 		Width:     1240,
@@ -119,7 +134,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()
-			if w, err := listenWake(paths.ConfigDir, ui.show); err != nil {
+			if w, err := listenWake(paths.ConfigDir, onLaunch); err != nil {
 				logger.Warn("second starts cannot raise this window", "err", err)
 			} else {
 				wake = w
@@ -145,12 +160,24 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// would arrive at all.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		Bind:        []any{a},
-		// One instance per config folder: a second start shows the first
-		// window and exits (docs/cli.md#the-desktop-app, Wails' single-instance lock).
+		// One instance per config folder: a second start hands its launch
+		// to the first and exits (docs/cli.md#the-desktop-app). Our lock file
+		// decides before this lock is tried (Wails takes it only inside
+		// wails.Run, after newApp opened the journal; on Linux it needs a
+		// D-Bus session bus, and a second start it catches exits 1); what
+		// it serves is the receiving end on Windows (wake_windows.go).
 		SingleInstanceLock: &options.SingleInstanceLock{
-			UniqueId:               instanceID(a.paths.ConfigDir),
-			OnSecondInstanceLaunch: func(options.SecondInstanceData) { ui.show() },
+			UniqueId: instanceID(a.paths.ConfigDir),
+			OnSecondInstanceLaunch: func(d options.SecondInstanceData) {
+				onLaunch(secondLaunch{Args: d.Args, WorkingDirectory: d.WorkingDirectory})
+			},
 		},
+		// A .mcpb or .dxt opened in Finder (Info.plist CFBundleDocumentTypes),
+		// also the one that started the app (docs/app.md#opening-an-extension).
+		Mac: &mac.Options{OnFileOpen: func(path string) {
+			ui.show()
+			a.openFiles([]string{path})
+		}},
 		Linux: &linux.Options{Icon: icon, ProgramName: "openworker", WindowIsTranslucent: false},
 	})
 	if err != nil {

@@ -59,7 +59,7 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--base-ur", "x"}, "unknown flag --base-ur; the desktop app takes: --config-dir DIR, --db FILE, --coworkers DIR,"},
 		{[]string{"-nope"}, "unknown flag --nope;"},
 		{[]string{"--model"}, "flag --model needs a value;"},
-		{[]string{"stray"}, `unexpected argument "stray"`},
+		{[]string{"stray"}, `unexpected argument "stray" (subcommands are listed by openworker --help; files to open end in .mcpb or .dxt)`},
 	} {
 		_, err := parseArgs(c.args)
 		if err == nil || !errors.Is(err, ErrUsage) {

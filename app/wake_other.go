@@ -1,7 +1,8 @@
-//go:build !linux && !windows
+//go:build !windows
 
 package app
 
-// wakeFirstInstance does nothing on macOS: opening the app bundle again
-// brings the running one to the front (Launch Services).
-func wakeFirstInstance(string) {}
+// wakeFirstInstance is Windows' way to reach the first instance; on Linux
+// and macOS the wake socket (wake_socket_unix.go) is, and a second start
+// that cannot reach it only says so.
+func wakeFirstInstance(string, secondLaunch) bool { return false }

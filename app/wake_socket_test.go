@@ -5,8 +5,8 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 )
 
@@ -15,26 +15,32 @@ func TestWakeSocketShowsTheFirstWindow(t *testing.T) {
 		if err := os.MkdirAll(cfg, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := wakeBySocket(cfg); err == nil {
+		sent := secondLaunch{Args: []string{"--model", "m", "ext/x.mcpb"}, WorkingDirectory: "/work/dir"}
+		if err := wakeBySocket(cfg, sent); err == nil {
 			t.Fatal("a wake with nobody listening succeeded")
 		}
 		// A socket file a crashed instance left behind is replaced.
 		if p := wakeSocketPath(cfg); len(p) <= maxSocketPath {
 			_ = os.WriteFile(p, nil, 0o600)
 		}
-		var shown atomic.Int32
-		l, err := listenWake(cfg, func() { shown.Add(1) })
+		got := make(chan secondLaunch, 2)
+		l, err := listenWake(cfg, func(l secondLaunch) { got <- l })
 		if err != nil {
 			t.Fatal(err)
 		}
 		if st, err := os.Stat(wakeSocketPath(cfg)); err != nil || st.Mode().Perm() != 0o600 {
 			t.Errorf("socket %v mode %v", err, st)
 		}
-		if err := wakeBySocket(cfg); err != nil {
+		if err := wakeBySocket(cfg, sent); err != nil {
 			t.Fatalf("wake (socket %s): %v", wakeSocketPath(cfg), err)
 		}
-		if shown.Load() != 1 {
-			t.Errorf("shown %d times", shown.Load())
+		// The reply comes after onLaunch returned: it was called once, with
+		// the second start's args and folder.
+		if len(got) != 1 {
+			t.Fatalf("onLaunch called %d times", len(got))
+		}
+		if l := <-got; !slices.Equal(l.Args, sent.Args) || l.WorkingDirectory != sent.WorkingDirectory {
+			t.Errorf("first instance got %+v, want %+v", l, sent)
 		}
 		if err := l.Close(); err != nil {
 			t.Error(err)
@@ -42,7 +48,7 @@ func TestWakeSocketShowsTheFirstWindow(t *testing.T) {
 		if _, err := os.Stat(wakeSocketPath(cfg)); !os.IsNotExist(err) {
 			t.Errorf("socket left after Close: %v", err)
 		}
-		if err := wakeBySocket(cfg); err == nil {
+		if err := wakeBySocket(cfg, sent); err == nil {
 			t.Error("a wake after Close succeeded")
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,9 +17,11 @@ import (
 )
 
 // The first instance listens on a unix socket; a second start on the same
-// config dir connects, writes "show\n" and reads "shown\n" once the first
-// window was asked to show itself (docs/cli.md#the-desktop-app). Unlike
-// Wails' single-instance lock it needs no D-Bus session bus. The socket is
+// config dir connects, writes its launch (a secondLaunch as one line of JSON,
+// the shape of Wails' options.SecondInstanceData) and reads "shown\n" once
+// the first instance was handed it and asked to show its window
+// (docs/cli.md#the-desktop-app). Unlike Wails' single-instance lock it
+// needs no D-Bus session bus, and it is per config dir. The socket is
 // <config dir>/openworker.sock, or, when that path is too long for a unix
 // socket address, openworker-<hash of the config dir>.sock in
 // $XDG_RUNTIME_DIR (else the temp dir). Only the instance holding the lock
@@ -26,7 +29,7 @@ import (
 
 const (
 	wakeSocketName = "openworker.sock"
-	wakeRequest    = "show\n"
+	maxLaunch      = 1 << 20 // bytes of one launch line
 	wakeReply      = "shown\n"
 	wakeTimeout    = 5 * time.Second // one wake exchange, either side
 	maxSocketPath  = 100             // below sun_path's 104 (macOS) and 108 (Linux) bytes
@@ -52,9 +55,10 @@ type wakeListener struct {
 	path string
 }
 
-// listenWake listens on the socket of configDir and calls show for each
-// wake request. The caller must hold the instance lock of configDir.
-func listenWake(configDir string, show func()) (io.Closer, error) {
+// listenWake listens on the socket of configDir and calls onLaunch with
+// each launch a second start sends. The caller must hold the instance
+// lock of configDir.
+func listenWake(configDir string, onLaunch func(secondLaunch)) (io.Closer, error) {
 	path := wakeSocketPath(configDir)
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("remove the stale socket %s: %w", path, err)
@@ -68,11 +72,11 @@ func listenWake(configDir string, show func()) (io.Closer, error) {
 		return nil, fmt.Errorf("restrict %s to this user: %w", path, err)
 	}
 	w := &wakeListener{l: l, path: path}
-	go w.serve(show)
+	go w.serve(onLaunch)
 	return w, nil
 }
 
-func (w *wakeListener) serve(show func()) {
+func (w *wakeListener) serve(onLaunch func(secondLaunch)) {
 	for {
 		c, err := w.l.Accept()
 		if err != nil {
@@ -81,11 +85,12 @@ func (w *wakeListener) serve(show func()) {
 		go func() {
 			defer c.Close()
 			_ = c.SetDeadline(time.Now().Add(wakeTimeout))
-			line, err := bufio.NewReader(io.LimitReader(c, 64)).ReadString('\n')
-			if err != nil || line != wakeRequest {
+			line, err := bufio.NewReader(io.LimitReader(c, maxLaunch)).ReadBytes('\n')
+			var l secondLaunch
+			if err != nil || json.Unmarshal(line, &l) != nil {
 				return
 			}
-			show()
+			onLaunch(l)
 			_, _ = io.WriteString(c, wakeReply)
 		}()
 	}
@@ -98,9 +103,9 @@ func (w *wakeListener) Close() error {
 	return err
 }
 
-// wakeBySocket asks the instance using configDir to show its window; nil
-// once it said it did.
-func wakeBySocket(configDir string) error {
+// wakeBySocket hands l to the instance using configDir, which shows its
+// window; nil once it said it did.
+func wakeBySocket(configDir string, l secondLaunch) error {
 	path := wakeSocketPath(configDir)
 	c, err := net.DialTimeout("unix", path, wakeTimeout)
 	if err != nil {
@@ -108,7 +113,11 @@ func wakeBySocket(configDir string) error {
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(wakeTimeout))
-	if _, err := io.WriteString(c, wakeRequest); err != nil {
+	msg, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	if _, err := c.Write(append(msg, '\n')); err != nil {
 		return err
 	}
 	line, err := bufio.NewReader(c).ReadString('\n')

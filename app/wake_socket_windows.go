@@ -7,9 +7,10 @@ import (
 	"io"
 )
 
-// listenWake does nothing on Windows: Wails' single-instance lock works
-// there without extra services (a hidden message window, wake_windows.go).
-func listenWake(string, func()) (io.Closer, error) { return io.NopCloser(nil), nil }
+// listenWake does nothing on Windows: the first instance receives a second
+// start through Wails' single-instance lock (a hidden message window that
+// calls OnSecondInstanceLaunch), which wakeFirstInstance writes to.
+func listenWake(string, func(secondLaunch)) (io.Closer, error) { return io.NopCloser(nil), nil }
 
 // wakeBySocket is unsupported on Windows; wakeFirstInstance is used.
-func wakeBySocket(string) error { return errors.ErrUnsupported }
+func wakeBySocket(string, secondLaunch) error { return errors.ErrUnsupported }

@@ -45,6 +45,7 @@ plist=$app/Contents/Info.plist
 plutil -lint "$plist"
 [ "$(/usr/libexec/PlistBuddy -c 'Print :CFBundleIdentifier' "$plist")" = dev.openworker.desktop ]
 /usr/libexec/PlistBuddy -c 'Print :NSAppleEventsUsageDescription' "$plist" >/dev/null
+[ "$(/usr/libexec/PlistBuddy -c 'Print :CFBundleDocumentTypes:0:CFBundleTypeExtensions:0' -c 'Print :CFBundleDocumentTypes:1:CFBundleTypeExtensions:0' "$plist" | tr '\n' ' ')" = 'mcpb dxt ' ] # file associations (docs/app.md#opening-an-extension)
 # The app seeds its coworkers folder from Contents/Resources/examples/coworkers.
 mkdir -p "$app/Contents/Resources/examples"
 cp -R examples/coworkers "$app/Contents/Resources/examples/"

@@ -12,6 +12,9 @@
 #   - 7z lists the expected files inside the installer, and the packed exe is
 #     byte-identical to the signed one;
 #   - the installer carries version and publisher in its version resource;
+#   - the installer script, preprocessed by makensis with the build's defines
+#     (macros expanded), registers .mcpb and .dxt per user (HKCU\Software\
+#     Classes only, never HKLM/HKCR) and its uninstaller removes them;
 #   - a Linux build of the same tree prints the stamped version, commit and
 #     date with `openworker version`, and resolves the example coworker's
 #     device tools through itself (`openworker mcp serve device`).
@@ -101,6 +104,35 @@ step "installer version resource"
 go -C build/windows/winbuild run . version-info "$PWD/$setup" | tee "$tmp/vi.txt"
 grep -qx "ProductVersion=$VERSION" "$tmp/vi.txt" || fail "installer ProductVersion is not $VERSION"
 grep -q '^CompanyName=.' "$tmp/vi.txt" || fail "installer has no CompanyName (publisher)"
+
+step "file associations (.mcpb, .dxt): per user, removed by the uninstaller"
+# makensis -PPO prints the script as compiled: defines and macros expanded.
+# The install sections and the uninstall ("un.") sections are split apart.
+work=build/bin/windows-work
+makensis -PPO "-DDEFINES=$PWD/$work/defines.nsh" "-DEXE=$PWD/$exe" "-DEXAMPLES=$PWD/examples/coworkers" \
+  "-DICON=$PWD/$work/app.ico" -DWEBVIEW2_SETUP=MicrosoftEdgeWebview2Setup.exe "-DOUTFILE=$tmp/unused.exe" \
+  build/windows/installer/openworker.nsi >"$tmp/ppo.nsi" 2>"$tmp/ppo.err" || { cat "$tmp/ppo.err" >&2; fail "makensis -PPO failed"; }
+awk '/^Section /{sec = ($0 ~ /"un\./) ? "un" : "in"} sec != "" {print > (dir "/" sec ".nsi")} /^SectionEnd/{sec = ""}' dir="$tmp" "$tmp/ppo.nsi"
+has() { # has in|un LINE: the install (in) or uninstall (un) sections have LINE
+  local what=installer; [ "$1" = un ] && what=uninstaller
+  grep -qF -- "$2" "$tmp/$1.nsi" || fail "the $what lacks: $2"
+}
+exe_name=$(sed -n 's/^!define EXE_NAME "\(.*\)"$/\1/p' "$work/defines.nsh")
+[ -n "$exe_name" ] || fail "no EXE_NAME in $work/defines.nsh"
+for ext in mcpb dxt; do
+  has in "WriteRegStr HKCU \"Software\\Classes\\.$ext\" \"\" \"OpenWorker.$ext\""
+  has in "WriteRegStr HKCU \"Software\\Classes\\.$ext\\OpenWithProgids\" \"OpenWorker.$ext\" \"\""
+  has in "WriteRegStr HKCU \"Software\\Classes\\OpenWorker.$ext\\shell\\open\\command\" \"\" '\"\$INSTDIR\\$exe_name\" \"%1\"'"
+  has un "DeleteRegKey HKCU \"Software\\Classes\\OpenWorker.$ext\""
+  has un "DeleteRegValue HKCU \"Software\\Classes\\.$ext\\OpenWithProgids\" \"OpenWorker.$ext\""
+  has un "DeleteRegValue HKCU \"Software\\Classes\\.$ext\" \"\""
+  has un "DeleteRegKey /ifempty HKCU \"Software\\Classes\\.$ext\""
+  # The default value is cleared only while it still names our prog id.
+  grep -A3 -F "ReadRegStr \$0 HKCU \"Software\\Classes\\.$ext\" \"\"" "$tmp/un.nsi" | grep -qF "OpenWorker.$ext" ||
+    fail "the uninstaller clears .$ext's default value without checking it is ours"
+done
+if grep -nE '(HKLM|HKCR|SHCTX|SHELL_CONTEXT)[^;]*Classes|HKCR' "$tmp/ppo.nsi"; then fail "a file association is written outside HKCU"; fi
+grep -c 'Software\\Classes' "$tmp/in.nsi" "$tmp/un.nsi" | sed 's|.*/||'
 
 step "openworker version (Linux build, same stamp)"
 go build -ldflags "$(release_ldflags "$VERSION" "$COMMIT" "$DATE")" -o "$tmp/openworker" .

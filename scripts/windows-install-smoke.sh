@@ -12,7 +12,8 @@
 #
 # On Windows (Git Bash) it then installs for real: setup.exe /S, checks the
 # files under %LOCALAPPDATA%\Programs\OpenWorker, the Start-menu and desktop
-# shortcuts, the HKCU uninstall key and `openworker.exe version`; runs
+# shortcuts, the HKCU uninstall key, the .mcpb/.dxt associations under
+# HKCU\Software\Classes and `openworker.exe version`; runs
 # uninstall.exe /S, waits (bounded) for its copy in %TEMP% to finish, checks
 # that all of it is gone and that %APPDATA%\OpenWorker (journal, settings)
 # was kept. It refuses to run over an existing install.
@@ -107,7 +108,16 @@ want_loc=$(cygpath -w "$instdir")
 case "$(regval QuietUninstallString)" in *'uninstall.exe" /S') ;; *) fail "$regkey QuietUninstallString is \"$(regval QuietUninstallString)\"" ;; esac
 got=$("$instdir/$exe_name" version) || fail "\"$instdir/$exe_name\" version failed"
 case "$got" in *"$version"*) echo "$got" ;; *) fail "installed \`$exe_name version\` printed \"$got\", want $version" ;; esac
-echo "installed: files, shortcuts, $regkey"
+# .mcpb and .dxt open with the app, per user (docs/install.md#file-associations).
+# regdefault KEY: the default value of KEY ("(Default)" is localized).
+regdefault() { reg query "$1" /ve 2>/dev/null | sed -n 's/^ *([^)]*) *REG_[A-Z_]* *//p' | tr -d '\r'; }
+for ext in mcpb dxt; do
+  [ "$(regdefault "HKCU\\Software\\Classes\\.$ext")" = "OpenWorker.$ext" ] ||
+    fail "HKCU\\Software\\Classes\\.$ext names \"$(regdefault "HKCU\\Software\\Classes\\.$ext")\", want OpenWorker.$ext"
+  open_cmd=$(regdefault "HKCU\\Software\\Classes\\OpenWorker.$ext\\shell\\open\\command")
+  case "$open_cmd" in *"\\$exe_name\" \"%1\"") ;; *) fail "OpenWorker.$ext opens with \"$open_cmd\"" ;; esac
+done
+echo "installed: files, shortcuts, $regkey, .mcpb and .dxt associations"
 
 step "silent uninstall: uninstall.exe /S"
 "$instdir/uninstall.exe" /S || fail "the uninstaller exited with $?"
@@ -120,6 +130,10 @@ for _ in $(seq 120); do
   [ ! -e "$startlnk" ] || left+=("$startlnk")
   [ ! -e "$desklnk" ] || left+=("$desklnk")
   ! reg query "$regkey" >/dev/null 2>&1 || left+=("$regkey")
+  for ext in mcpb dxt; do
+    ! reg query "HKCU\\Software\\Classes\\OpenWorker.$ext" >/dev/null 2>&1 || left+=("HKCU\\Software\\Classes\\OpenWorker.$ext")
+    [ "$(regdefault "HKCU\\Software\\Classes\\.$ext")" != "OpenWorker.$ext" ] || left+=("HKCU\\Software\\Classes\\.$ext (default OpenWorker.$ext)")
+  done
   [ ${#left[@]} -gt 0 ] || break
   sleep 1
 done
@@ -128,6 +142,6 @@ if [ -n "$made_data" ]; then
   [ -f "$datadir/smoke-marker" ] || fail "the silent uninstall removed $datadir (it must keep the journal and settings)"
   rm -rf "$datadir"
 fi
-echo "uninstalled: files, shortcuts and $regkey gone; $datadir kept"
+echo "uninstalled: files, shortcuts, $regkey and the associations gone; $datadir kept"
 echo
 echo "windows-install-smoke: OK"

@@ -54,6 +54,7 @@ type config struct {
 	version      Version
 	desktop      Desktop
 	desktopUsage string
+	desktopFile  func(arg string) bool
 	servers      map[string]func(ctx context.Context) error
 	stdin        io.Reader
 	stdout       io.Writer
@@ -71,6 +72,15 @@ func WithVersion(v Version) Option { return func(c *config) { c.version = v } }
 // flags (shown by --help). Without it, a bare invocation prints usage.
 func WithDesktop(d Desktop, flagUsage string) Option {
 	return func(c *config) { c.desktop, c.desktopUsage = d, flagUsage }
+}
+
+// WithDesktopFiles lets a bare `openworker FILE ...` start the desktop app
+// when opens(FILE) holds for the first argument (a file to open, as
+// Windows passes a double-clicked file; the app decides which,
+// docs/app.md#opening-an-extension). Any other first word that is not a
+// command stays an unknown command (exit 2).
+func WithDesktopFiles(opens func(arg string) bool) Option {
+	return func(c *config) { c.desktopFile = opens }
 }
 
 // UsageError marks err as bad usage: Run exits 2. A Desktop returns it for
@@ -152,7 +162,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 		DisableFlagParsing: true,
 		Args:               cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			if len(args) > 0 && !strings.HasPrefix(args[0], "-") && (c.desktop == nil || c.desktopFile == nil || !c.desktopFile(args[0])) {
 				return usageErr("unknown command %q; run openworker --help", args[0])
 			}
 			for _, a := range args {

@@ -12,6 +12,12 @@
 ; uninstaller keeps the journal and settings (%APPDATA%\OpenWorker, which is
 ; Go's os.UserConfigDir()\OpenWorker) unless "Also remove my journal and
 ; settings" is ticked. Silent: /S (install) and uninstall.exe /S (keeps data).
+;
+; File associations (per user, HKCU\Software\Classes; docs/install.md): .mcpb
+; and .dxt open with "openworker.exe" "%1" (prog ids OpenWorker.mcpb and
+; OpenWorker.dxt, also listed under OpenWithProgids). The uninstaller removes
+; the prog ids, our OpenWithProgids entry, and the extension's default only
+; when it is still ours, so another program's association survives.
 
 Unicode true
 ManifestDPIAware true
@@ -37,6 +43,32 @@ SetCompressor /SOLID lzma
 !include "WinVer.nsh"
 !include "FileFunc.nsh"
 !include "webview2.nsh"
+
+; openworker.associate EXT DESCRIPTION: open .EXT files with the app (per user).
+!macro openworker.associate EXT DESCRIPTION
+    WriteRegStr HKCU "Software\Classes\OpenWorker.${EXT}" "" "${DESCRIPTION}"
+    WriteRegStr HKCU "Software\Classes\OpenWorker.${EXT}\DefaultIcon" "" "$INSTDIR\${EXE_NAME},0"
+    WriteRegStr HKCU "Software\Classes\OpenWorker.${EXT}\shell\open\command" "" '"$INSTDIR\${EXE_NAME}" "%1"'
+    WriteRegStr HKCU "Software\Classes\.${EXT}" "" "OpenWorker.${EXT}"
+    WriteRegStr HKCU "Software\Classes\.${EXT}\OpenWithProgids" "OpenWorker.${EXT}" ""
+!macroend
+
+; openworker.unassociate EXT: undo openworker.associate, keeping what others wrote.
+!macro openworker.unassociate EXT
+    DeleteRegKey HKCU "Software\Classes\OpenWorker.${EXT}"
+    DeleteRegValue HKCU "Software\Classes\.${EXT}\OpenWithProgids" "OpenWorker.${EXT}"
+    DeleteRegKey /ifempty HKCU "Software\Classes\.${EXT}\OpenWithProgids"
+    ReadRegStr $0 HKCU "Software\Classes\.${EXT}" ""
+    ${If} $0 == "OpenWorker.${EXT}"
+        DeleteRegValue HKCU "Software\Classes\.${EXT}" ""
+    ${EndIf}
+    DeleteRegKey /ifempty HKCU "Software\Classes\.${EXT}"
+!macroend
+
+; SHCNE_ASSOCCHANGED: Explorer rereads the associations.
+!macro openworker.assocchanged
+    System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
+!macroend
 
 Name "${PRODUCT_NAME}"
 OutFile "${OUTFILE}"
@@ -102,6 +134,11 @@ Section "${PRODUCT_NAME} (required)" SecApp
 
     CreateShortcut "$SMPROGRAMS\${PRODUCT_NAME}.lnk" "$INSTDIR\${EXE_NAME}"
 
+    ; Extensions (MCP bundles) open in the app (docs/app.md#opening-an-extension).
+    !insertmacro openworker.associate "mcpb" "MCP bundle (OpenWorker extension)"
+    !insertmacro openworker.associate "dxt" "Desktop extension (OpenWorker extension)"
+    !insertmacro openworker.assocchanged
+
     WriteUninstaller "$INSTDIR\uninstall.exe"
     WriteRegStr HKCU "${UNINST_KEY}" "DisplayName" "${PRODUCT_NAME}"
     WriteRegStr HKCU "${UNINST_KEY}" "DisplayVersion" "${VERSION}"
@@ -127,6 +164,9 @@ Section "un.${PRODUCT_NAME} (program files)" UnSecApp
     SetShellVarContext current
     Delete "$SMPROGRAMS\${PRODUCT_NAME}.lnk"
     Delete "$DESKTOP\${PRODUCT_NAME}.lnk"
+    !insertmacro openworker.unassociate "mcpb"
+    !insertmacro openworker.unassociate "dxt"
+    !insertmacro openworker.assocchanged
     Delete "$INSTDIR\${EXE_NAME}"
     RMDir /r "$INSTDIR\examples"
     Delete "$INSTDIR\uninstall.exe"

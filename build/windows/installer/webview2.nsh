@@ -1,12 +1,16 @@
 ; WebView2 runtime check and bootstrapper, adapted from Wails v2.9.2
 ; (pkg/buildassets/build/windows/installer/wails_tools.nsh, macro
-; wails.webview2runtime). The bootstrapper exe is the one Wails ships
-; (internal/webview2runtime/MicrosoftEdgeWebview2Setup.exe); the build script
-; passes its path as WEBVIEW2_SETUP.
+; wails.webview2runtime; compared again with Wails v2.15.0). The bootstrapper
+; exe is the one Wails ships (internal/webview2runtime/MicrosoftEdgeWebview2Setup.exe);
+; the build script passes its path as WEBVIEW2_SETUP.
 ;
-; Differences from the Wails macro, both for a per-user install:
-; - the HKCU key path has its missing backslash ("Clients\{...}");
-; - HKCU is always checked (Wails checks it only when the level is "user").
+; Differences from the Wails macro, for a per-user install:
+; - HKCU is always checked (Wails checks it only when REQUEST_EXECUTION_LEVEL
+;   is "user", a define of its own template);
+; - "0.0.0.0" counts as missing (a runtime being uninstalled);
+; - the bootstrapper's exit code is checked and a failure named.
+; v2.15.0 fixed the missing backslash in Wails' HKCU key path
+; ("Clients\{...}"), a difference this copy had before.
 ; See https://learn.microsoft.com/microsoft-edge/webview2/concepts/distribution
 
 !define WEBVIEW2_CLIENT "{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}"

@@ -10,6 +10,7 @@ export const AppEvent = {
   Notice: "app:notice",
   BundleDropped: "coworkers:dropped",
   ChatChanged: "chat:changed",
+  ExtensionOpened: "extension:opened",
 } as const;
 export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];
 

@@ -5,7 +5,8 @@ import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatS
 import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeAction, type NoticeScope, type ShownNotice } from "./notices";
 import { appendPage, chatTitle, SEARCH_DEBOUNCE_MS, upsertChat } from "./chatlist";
 import { asTheme, theme } from "./theme";
-import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval } from "./types";
+import { extensionNotice } from "./extension";
+import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, ExtensionOpened, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
 
@@ -311,6 +312,10 @@ export async function start() {
     app.view = { name: "coworkers" };
   });
   api.on(AppEvent.ChatChanged, (p) => app.onChatChanged(p as JournalSession));
+  api.on(AppEvent.ExtensionOpened, (p) => {
+    const n = extensionNotice(p as ExtensionOpened);
+    app.notify(n.level, n.message, "app");
+  });
   window.addEventListener("focus", () => void api.setWindowFocused(true));
   window.addEventListener("blur", () => void api.setWindowFocused(false));
   try {

@@ -104,6 +104,16 @@ export interface CoworkerPreview {
   can_link: boolean;
 }
 
+/** The payload of AppEvent.ExtensionOpened (Go's ExtensionOpened): a .mcpb or
+ * .dxt file opened from the command line, a second start or macOS; error says
+ * what is wrong with it and how to fix it (docs/app.md#opening-an-extension). */
+export interface ExtensionOpened {
+  path: string;
+  name: string;
+  size: number; // bytes, 0 with an error
+  error?: string;
+}
+
 /** The payload of AppEvent.BundleDropped. */
 export interface BundleDropped {
   paths: string[] | null;

@@ -573,11 +573,11 @@ export namespace app {
 	}
 	export class SettingsView {
 	    settings: Settings;
-	    key_stored: {[key: string]: boolean};
-	    keychain_errors: {[key: string]: string};
-	    key_from_env: {[key: string]: boolean};
+	    key_stored: Record<string, boolean>;
+	    keychain_errors: Record<string, string>;
+	    key_from_env: Record<string, boolean>;
 	    model: string;
-	    effective: {[key: string]: ProviderSettings};
+	    effective: Record<string, ProviderSettings>;
 	    model_error: string;
 	    model_warning: string;
 	    settings_file: string;

@@ -1,0 +1,160 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Opening an extension file (docs/app.md#opening-an-extension): a .mcpb or
+// .dxt given on the command line (`openworker x.mcpb`, which is how Windows
+// starts the program for a double-clicked file), forwarded by a second
+// start, or opened through macOS Launch Services (options.Mac.OnFileOpen)
+// becomes one EventExtensionOpened. The installer itself is not built yet
+// (issue 15): the UI only says what it would install.
+
+// extensionExts are the file name endings of an extension (MCP bundle),
+// compared case-insensitively.
+var extensionExts = []string{".mcpb", ".dxt"}
+
+// ExtensionOpened is the payload of EventExtensionOpened. Path is absolute
+// (as given when it could not be made absolute), Name its base name. Size
+// is the file's size in bytes when it is one; otherwise Error says what is
+// wrong with Path and how to fix it, and Size is 0.
+type ExtensionOpened struct {
+	Path  string `json:"path"`
+	Name  string `json:"name"`
+	Size  int64  `json:"size"`
+	Error string `json:"error,omitempty"`
+}
+
+// isExtensionName reports whether path ends in .mcpb or .dxt, in any case.
+func isExtensionName(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, e := range extensionExts {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// inspectExtension checks that path is an extension file: it must exist, be
+// a regular file (a link to one is followed) and end in .mcpb or .dxt.
+func inspectExtension(path string) ExtensionOpened {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	e := ExtensionOpened{Path: path, Name: filepath.Base(path)}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		e.Error = fmt.Sprintf("%s does not exist (or is a link that leads nowhere): check the path, or download the extension again", path)
+	case err != nil:
+		e.Error = fmt.Sprintf("%s cannot be read: %v", path, err)
+	case st.IsDir():
+		e.Error = fmt.Sprintf("%s is a folder: an extension is one .mcpb or .dxt file (to add a coworker folder, use Coworkers → Add coworker…)", path)
+	case !st.Mode().IsRegular():
+		e.Error = fmt.Sprintf("%s is not a regular file: open the .mcpb or .dxt file itself", path)
+	case !isExtensionName(path):
+		e.Error = fmt.Sprintf("%s is not an extension: OpenWorker opens .mcpb and .dxt files (MCP bundles)", path)
+	default:
+		e.Size = st.Size()
+	}
+	return e
+}
+
+// OpensFile reports whether the desktop app takes arg, a word that is not
+// a flag, as a file to open (fileArgs): it ends in .mcpb or .dxt (any case)
+// or exists. The CLI asks before it calls a word an unknown command.
+func OpensFile(arg string) bool {
+	if isExtensionName(arg) {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
+}
+
+// fileArgs are the file arguments of a command line (what follows the
+// flags): each is resolved against wd when relative ("" is the current
+// folder). An argument that neither ends in .mcpb or .dxt nor exists is a
+// stray argument, a usage error, so a mistyped subcommand still exits 2;
+// any other file becomes an ExtensionOpened, with its Error when it is not
+// an extension.
+func fileArgs(args []string, wd string) ([]string, error) {
+	var out []string
+	for _, arg := range args {
+		p := arg
+		if wd != "" && !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		if !OpensFile(p) {
+			return nil, newUsageError(fmt.Sprintf("unexpected argument %q (subcommands are listed by openworker --help; files to open end in .mcpb or .dxt)", arg))
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// launchFiles are the files a second start was given (its command line
+// and working folder, as forwarded by wake_socket_unix.go or Wails'
+// single-instance lock). The second start checked its flags already, so
+// a line that no longer parses gives no files rather than an error.
+func launchFiles(args []string, wd string) []string {
+	fl, _ := newFlagSet(&config{})
+	if err := fl.Parse(args); err != nil {
+		return nil
+	}
+	files, _ := fileArgs(fl.Args(), wd)
+	return files
+}
+
+// openedInbox holds the ExtensionOpened events that came before the UI
+// listened: the UI subscribes to the events and then calls Info, which
+// marks it ready (App.Info) and sends what waited, in order.
+type openedInbox struct {
+	mu    sync.Mutex
+	ready bool
+	queue []ExtensionOpened
+}
+
+// openFiles checks each path (inspectExtension) and sends it to the UI as
+// EventExtensionOpened, or queues it until the UI is ready.
+func (a *App) openFiles(paths []string) {
+	for _, p := range paths {
+		e := inspectExtension(p)
+		a.log.Info("extension opened", "path", e.Path, "size", e.Size, "error", e.Error)
+		a.opened.mu.Lock()
+		if a.opened.ready {
+			a.emitOpened(e)
+		} else {
+			a.opened.queue = append(a.opened.queue, e)
+		}
+		a.opened.mu.Unlock()
+	}
+}
+
+// uiReady sends the queued ExtensionOpened events; later ones go at once.
+func (a *App) uiReady() {
+	a.opened.mu.Lock()
+	defer a.opened.mu.Unlock()
+	a.opened.ready = true
+	for _, e := range a.opened.queue {
+		a.emitOpened(e)
+	}
+	a.opened.queue = nil
+}
+
+// emitOpened sends e (Emit does not block, so it may run under the lock,
+// which keeps the order).
+func (a *App) emitOpened(e ExtensionOpened) {
+	noteExtensionOpened(e)
+	a.emit.Emit(EventExtensionOpened, e)
+}
