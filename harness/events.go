@@ -20,10 +20,15 @@ const (
 	EventApprovalDecided  EventType = "approval.decided"  // Status holds the decision
 	EventToolStarted      EventType = "tool.started"      // the executing row is committed
 	EventToolProgress     EventType = "tool.progress"     // Text holds the progress message, Data its data
-	EventToolFinished     EventType = "tool.finished"     // Status: succeeded | failed | unknown | refused
-	EventWarning          EventType = "warning"
-	EventTurnFinished     EventType = "turn.finished" // Status: completed | stopped | failed | cancelled
-	EventError            EventType = "error"
+	// A server asks the person a question during the call (Text: the
+	// question's id); then answered: Status accept | decline | cancel,
+	// Source who chose it (journal.ElicitBy*), Text why (docs/mcp.md#elicitation).
+	EventElicitationRequired EventType = "elicitation.required"
+	EventElicitationAnswered EventType = "elicitation.answered"
+	EventToolFinished        EventType = "tool.finished" // Status: succeeded | failed | unknown | refused
+	EventWarning             EventType = "warning"
+	EventTurnFinished        EventType = "turn.finished" // Status: completed | stopped | failed | cancelled
+	EventError               EventType = "error"
 )
 
 // Codes say, for a program, why an EventError or EventWarning was sent or

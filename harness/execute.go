@@ -13,6 +13,7 @@ import (
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/internal/jsonenc"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -137,7 +138,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	c := tool.NewCall(s.id, t.id, call.ID, s.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
 		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data})
 	})
-	output, err := t.invoke(ctx, rtool, c, args)
+	output, err := t.invoke(mcp.WithAsker(ctx, t.asker(invID, call.ID, rtool.Name)), rtool, c, args)
 	if err == nil {
 		err = c.Breach()
 	}

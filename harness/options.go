@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/elicit"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/model"
@@ -93,6 +94,9 @@ type SessionOptions struct {
 	Approve consent.Mode
 	// Prompter asks the person in Ask mode. nil denies every prompt.
 	Prompter consent.Prompter
+	// Elicitor asks the person the questions MCP servers send during a
+	// call (docs/mcp.md#elicitation). nil declines every question.
+	Elicitor elicit.Elicitor
 	// PromptTimeout bounds one prompt; default 5 minutes (docs/consent.md).
 	PromptTimeout time.Duration
 	// Workspace is handed to tools in tool.Call.Workspace.

@@ -50,6 +50,7 @@ var chainedTables = []struct {
 	{"user_policies", "id", true},
 	{"warnings", "id", true},
 	{"session_labels", "id", true},
+	{"elicitations", "id", true},
 }
 
 const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"

@@ -38,6 +38,7 @@ var migrations = []migration{
 	{9, "the placement of each invocation; the tool a warning is about", migrate9},
 	{10, "indexes of the newest sessions and of the invocations waiting for reconciliation", migrate10},
 	{11, "chat titles and hidden chats (session labels); the index of words for chat search", migrate11},
+	{12, "elicitations: the questions MCP servers asked, without the answers", migrate12},
 }
 
 // SchemaVersion is the newest schema this build understands.

@@ -71,6 +71,7 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 	} else if err := checkObject(args); err != nil {
 		return tool.Output{}, fmt.Errorf("mcp provider %q: tools/call %q: arguments %w", p.srv.Namespace, name, err)
 	}
+	defer p.running.add(ctx)() // a server's question finds its call (elicit.go)
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	params := &sdk.CallToolParams{Name: name, Arguments: args}

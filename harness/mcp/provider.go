@@ -52,6 +52,10 @@ type Options struct {
 	// nil is launch.Default: the login shell's PATH on macOS, the
 	// process's PATH elsewhere.
 	SearchPath func(context.Context) launch.SearchPath
+	// Elicitation, when set, advertises form elicitation and sends a
+	// server's questions to the Asker of the call (elicit.go,
+	// docs/mcp.md#elicitation); nil advertises none.
+	Elicitation *ElicitationOptions
 }
 
 // DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.
@@ -113,6 +117,7 @@ type Provider struct {
 	catalog atomic.Uint64
 	mu      sync.Mutex
 	calls   map[string]*callState // progress token → in-flight call
+	running running               // in-flight calls, for elicitation (elicit.go)
 
 	reopenMu sync.Mutex // held while a new session is opened (stale.go)
 	stateMu  sync.Mutex // guards closed and the swap of conn
@@ -174,8 +179,10 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler: p.onProgress,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
-		Capabilities:                &sdk.ClientCapabilities{}, // no roots, sampling or elicitation
+		ElicitationHandler:          p.elicitationHandler(), // form elicitation when opts.Elicitation is set
+		Capabilities:                &sdk.ClientCapabilities{}, // no roots or sampling
 	})
+	p.client.AddReceivingMiddleware(p.elicitGate)
 	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
 

@@ -1,0 +1,336 @@
+// Package elicit is the form half of MCP elicitation (docs/mcp.md#elicitation):
+// a server's requested schema parsed into a small flat form a host can
+// show (Parse), the person's answer checked against that schema before it
+// is sent (Form.Check), and the question and answer a host sees
+// (Question, Answer). It knows no window and no terminal.
+package elicit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Limits of a form (docs/mcp.md#elicitation): a requested schema over them
+// is refused (declined, with the reason sent to the server and journaled).
+const (
+	MaxFields      = 20       // properties of one form
+	MaxSchemaBytes = 64 << 10 // the requested schema as JSON
+	MaxOptions     = 100      // choices of one enum or multi-select field
+	MaxMessage     = 4 << 10  // bytes of the server's message; a longer one is cut with "…"
+)
+
+// Kind is the kind of a field.
+type Kind string
+
+// The kinds of a flat form field.
+const (
+	KindString  Kind = "string"  // Format: "", "email", "uri", "date" or "date-time"
+	KindNumber  Kind = "number"  // Minimum, Maximum
+	KindInteger Kind = "integer" // Minimum, Maximum
+	KindBoolean Kind = "boolean"
+	KindEnum    Kind = "enum"  // one of Options
+	KindMulti   Kind = "multi" // a set of Options (a JSON array), MinItems..MaxItems of them
+)
+
+// Option is one choice of an enum or multi-select field: the value sent,
+// and the title shown (the value itself when the schema gave none).
+type Option struct {
+	Value string `json:"value"`
+	Title string `json:"title"`
+}
+
+// Field is one property of the requested schema, in the order the schema
+// lists them. Pointers are nil when the schema sets no bound. Default is
+// the schema's default as JSON (nil: none).
+type Field struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Kind        Kind            `json:"kind"`
+	Required    bool            `json:"required,omitempty"`
+	Format      string          `json:"format,omitempty"`
+	MinLength   *int            `json:"min_length,omitempty"`
+	MaxLength   *int            `json:"max_length,omitempty"`
+	Minimum     *float64        `json:"minimum,omitempty"`
+	Maximum     *float64        `json:"maximum,omitempty"`
+	Options     []Option        `json:"options,omitempty"`
+	MinItems    *int            `json:"min_items,omitempty"`
+	MaxItems    *int            `json:"max_items,omitempty"`
+	Default     json.RawMessage `json:"default,omitempty"`
+}
+
+// Label is the field's title, or its name when it has none.
+func (f Field) Label() string {
+	if f.Title != "" {
+		return f.Title
+	}
+	return f.Name
+}
+
+// Form is a parsed requested schema: its fields and the compiled schema
+// that Check validates an answer against.
+type Form struct {
+	Fields []Field
+	check  *checker
+}
+
+// Names returns the field names, in order (what the journal keeps).
+func (f *Form) Names() []string {
+	out := make([]string, len(f.Fields))
+	for i, fd := range f.Fields {
+		out[i] = fd.Name
+	}
+	return out
+}
+
+// prop is one property as the schema spells it.
+type prop struct {
+	Type        json.RawMessage            `json:"type"`
+	Title       string                     `json:"title"`
+	Description string                     `json:"description"`
+	Format      string                     `json:"format"`
+	MinLength   *int                       `json:"minLength"`
+	MaxLength   *int                       `json:"maxLength"`
+	Minimum     *float64                   `json:"minimum"`
+	Maximum     *float64                   `json:"maximum"`
+	Enum        []json.RawMessage          `json:"enum"`
+	EnumNames   []string                   `json:"enumNames"`
+	OneOf       []titled                   `json:"oneOf"`
+	AnyOf       []titled                   `json:"anyOf"`
+	Items       *prop                      `json:"items"`
+	MinItems    *int                       `json:"minItems"`
+	MaxItems    *int                       `json:"maxItems"`
+	Default     json.RawMessage            `json:"default"`
+	Properties  map[string]json.RawMessage `json:"properties"`
+}
+
+type titled struct {
+	Const *string `json:"const"`
+	Title string  `json:"title"`
+}
+
+// Parse reads a requested schema (MCP elicitation/create requestedSchema)
+// into a Form. The schema must be a flat object: at most MaxFields
+// properties, each a string (format email, uri, date or date-time,
+// minLength, maxLength), number or integer (minimum, maximum), boolean,
+// string enum (enum with optional enumNames, or oneOf of {const, title}),
+// or multi-select (an array whose items are such an enum, minItems,
+// maxItems); "required" names some of them; defaults are kept. Anything
+// else (nested objects, other types, $ref, over MaxSchemaBytes) is an error
+// that says which property and why, for example
+//
+//	property "address" has type "object"; a form field is a string, number, integer, boolean, enum or array of enum
+func Parse(schema json.RawMessage) (*Form, error) {
+	if len(schema) > MaxSchemaBytes {
+		return nil, fmt.Errorf("the requested schema is %d bytes, over the limit of %d", len(schema), MaxSchemaBytes)
+	}
+	if len(bytes.TrimSpace(schema)) == 0 || string(bytes.TrimSpace(schema)) == "null" {
+		schema = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	var root struct {
+		Type       json.RawMessage `json:"type"`
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+		Ref        string          `json:"$ref"`
+	}
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return nil, fmt.Errorf("the requested schema is not a JSON object: %v", err)
+	}
+	if root.Ref != "" {
+		return nil, fmt.Errorf("the requested schema uses $ref; a form is a flat object of fields")
+	}
+	if t := typeName(root.Type); t != "object" && t != "" {
+		return nil, fmt.Errorf("the requested schema has type %q; a form is an object", t)
+	}
+	names, err := objectKeys(root.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("the requested schema's properties: %v", err)
+	}
+	if len(names) > MaxFields {
+		return nil, fmt.Errorf("the requested schema has %d properties, over the limit of %d fields", len(names), MaxFields)
+	}
+	var props map[string]json.RawMessage
+	if len(names) > 0 {
+		if err := json.Unmarshal(root.Properties, &props); err != nil {
+			return nil, fmt.Errorf("the requested schema's properties: %v", err)
+		}
+	}
+	required := map[string]bool{}
+	for _, r := range root.Required {
+		if _, ok := props[r]; !ok {
+			return nil, fmt.Errorf("the requested schema requires %q, which is not one of its properties", r)
+		}
+		required[r] = true
+	}
+	f := &Form{}
+	for _, name := range names {
+		fd, err := parseField(name, props[name])
+		if err != nil {
+			return nil, err
+		}
+		fd.Required = required[name]
+		f.Fields = append(f.Fields, fd)
+	}
+	// Required fields first, in the order "required" names them; then the
+	// rest in the schema's order (an SDK that decoded the schema into a map
+	// hands it over with its keys sorted).
+	rank := func(fd Field) int {
+		for i, r := range root.Required {
+			if r == fd.Name {
+				return i
+			}
+		}
+		return len(root.Required)
+	}
+	sort.SliceStable(f.Fields, func(a, b int) bool { return rank(f.Fields[a]) < rank(f.Fields[b]) })
+	if f.check, err = compile(schema); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func parseField(name string, raw json.RawMessage) (Field, error) {
+	var p prop
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return Field{}, fmt.Errorf("property %q is not a schema object: %v", name, err)
+	}
+	fd := Field{Name: name, Title: p.Title, Description: p.Description, Default: p.Default}
+	bad := func(format string, args ...any) (Field, error) {
+		return Field{}, fmt.Errorf("property %q "+format, append([]any{name}, args...)...)
+	}
+	if len(p.Properties) > 0 {
+		return bad("has nested properties; a form is flat")
+	}
+	t := typeName(p.Type)
+	switch {
+	case t == "array":
+		if p.Items == nil {
+			return bad("is an array without items; a multi-select needs items with enum or anyOf")
+		}
+		opts, err := options(p.Items.Enum, p.Items.EnumNames, p.Items.AnyOf)
+		if err != nil || len(opts) == 0 || (typeName(p.Items.Type) != "string" && typeName(p.Items.Type) != "") {
+			return bad("is an array that is not a multi-select of strings (items with enum or anyOf of {const, title})")
+		}
+		fd.Kind, fd.Options, fd.MinItems, fd.MaxItems = KindMulti, opts, p.MinItems, p.MaxItems
+	case (t == "string" || t == "") && (len(p.Enum) > 0 || len(p.OneOf) > 0):
+		opts, err := options(p.Enum, p.EnumNames, p.OneOf)
+		if err != nil {
+			return bad("%v", err)
+		}
+		fd.Kind, fd.Options = KindEnum, opts
+	case t == "string":
+		switch p.Format {
+		case "", "email", "uri", "date", "date-time":
+		default:
+			return bad("has format %q; a form knows email, uri, date and date-time", p.Format)
+		}
+		fd.Kind, fd.Format, fd.MinLength, fd.MaxLength = KindString, p.Format, p.MinLength, p.MaxLength
+	case t == "number" || t == "integer":
+		fd.Kind, fd.Minimum, fd.Maximum = Kind(t), p.Minimum, p.Maximum
+	case t == "boolean":
+		fd.Kind = KindBoolean
+	default:
+		return bad("has type %q; a form field is a string, number, integer, boolean, enum or array of enum", t)
+	}
+	if fd.MinItems != nil && fd.MaxItems != nil && *fd.MaxItems < *fd.MinItems ||
+		fd.MinLength != nil && fd.MaxLength != nil && *fd.MaxLength < *fd.MinLength ||
+		fd.Minimum != nil && fd.Maximum != nil && *fd.Maximum < *fd.Minimum {
+		return bad("has a maximum below its minimum")
+	}
+	return fd, nil
+}
+
+func options(enum []json.RawMessage, names []string, titledOpts []titled) ([]Option, error) {
+	if len(enum)+len(titledOpts) > MaxOptions {
+		return nil, fmt.Errorf("has %d choices, over the limit of %d", len(enum)+len(titledOpts), MaxOptions)
+	}
+	if len(names) > 0 && len(names) != len(enum) {
+		return nil, fmt.Errorf("has %d enum values and %d enumNames", len(enum), len(names))
+	}
+	var out []Option
+	for i, e := range enum {
+		var v string
+		if err := json.Unmarshal(e, &v); err != nil {
+			return nil, fmt.Errorf("has an enum value %s that is not a string", e)
+		}
+		o := Option{Value: v, Title: v}
+		if len(names) > 0 && names[i] != "" {
+			o.Title = names[i]
+		}
+		out = append(out, o)
+	}
+	for _, t := range titledOpts {
+		if t.Const == nil || *t.Const == "" {
+			return nil, fmt.Errorf("has a choice without a string const")
+		}
+		o := Option{Value: *t.Const, Title: t.Title}
+		if o.Title == "" {
+			o.Title = o.Value
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// typeName reads "type": a string, or a one-element array of one.
+func typeName(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var ss []string
+	if json.Unmarshal(raw, &ss) == nil && len(ss) == 1 {
+		return ss[0]
+	}
+	if len(raw) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+// objectKeys returns the keys of a JSON object in the order they appear
+// (a form shows its fields in the schema's order).
+func objectKeys(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("not an object")
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := tok.(string)
+		if !seen[k] {
+			keys = append(keys, k)
+			seen[k] = true
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// sortedNames is for error messages that list names.
+func sortedNames(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
