@@ -179,7 +179,7 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler: p.onProgress,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
-		ElicitationHandler:          p.elicitationHandler(), // form elicitation when opts.Elicitation is set
+		ElicitationHandler:          p.elicitationHandler(),    // form elicitation when opts.Elicitation is set
 		Capabilities:                &sdk.ClientCapabilities{}, // no roots or sampling
 	})
 	p.client.AddReceivingMiddleware(p.elicitGate)
