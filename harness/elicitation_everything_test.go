@@ -55,7 +55,7 @@ func TestElicitationServerEverything(t *testing.T) {
 			e := newEnv(t, envOpts{
 				servers:  []tool.MCPServer{{Namespace: "everything", Program: node, Args: []string{entry, "stdio"}}},
 				selected: []string{"everything.trigger-elicitation-request"}, mode: consent.Ask, prompter: &fixedPrompter{d: consent.AllowOnce},
-				limits: tc.limits,
+				limits:  tc.limits,
 				replies: []modeltest.Reply{{ToolCalls: []model.ToolCall{call("c1", "everything__trigger-elicitation-request", `{}`)}}, {Text: "done"}},
 			})
 			e.so.Elicitor = el

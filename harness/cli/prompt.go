@@ -37,16 +37,7 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 	}
 	p.readMu.Lock() // one prompt at a time
 	defer p.readMu.Unlock()
-	p.once.Do(func() {
-		p.lines = make(chan string)
-		go func() {
-			sc := bufio.NewScanner(p.in)
-			for sc.Scan() {
-				p.lines <- sc.Text()
-			}
-			close(p.lines)
-		}()
-	})
+	p.startReading()
 	p.lock.Lock()
 	fmt.Fprintf(p.out, "\n%s wants to run %s %s (%s, %s, risk %s)\n  arguments: %s\n",
 		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk, clip(string(r.Arguments), 500))
@@ -77,6 +68,21 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 			p.lock.Unlock()
 		}
 	}
+}
+
+// startReading starts the one reader of the terminal's lines, shared by
+// the approval prompts and the questions of servers (elicit.go).
+func (p *terminalPrompter) startReading() {
+	p.once.Do(func() {
+		p.lines = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(p.in)
+			for sc.Scan() {
+				p.lines <- sc.Text()
+			}
+			close(p.lines)
+		}()
+	})
 }
 
 // placementPhrase says where a call goes (docs/consent.md#placement): "on

@@ -111,6 +111,7 @@ type runResult struct {
 	model          *modeltest.Server
 	stdout, stderr string
 	session        journal.SessionDetail
+	db             string // the journal file
 }
 
 // run runs one turn of the setup's coworker with prompt against a scripted
@@ -128,6 +129,7 @@ func (s realSetup) run(t *testing.T, kind modeltest.Kind, flags []string, prompt
 		r.model = modeltest.NewOpenAI(t, replies...)
 	}
 	db := filepath.Join(t.TempDir(), "journal.db")
+	r.db = db
 	args := append([]string{"run", "--coworkers", s.coworkers, "--coworker", s.id, "--servers", s.servers, "--db", db,
 		"--provider", provider, "--base-url", r.model.URL, "--model", "test"}, flags...)
 	cmd := command(t, append(args, prompt)...)
@@ -444,5 +446,37 @@ func TestRealServerMCPGoHandlerError(t *testing.T) {
 	r.approvedBy(t, "bypass")
 	if !strings.Contains(r.stdout, "Order B-7 is not in the ledger, which holds 3 orders.") {
 		t.Errorf("run printed %q, want the model's next reply", r.stdout)
+	}
+}
+
+// TestRealServerEverythingElicitationWithoutTerminal: server-everything's
+// trigger-elicitation-request through `openworker run` with no terminal
+// (the call allowed by the manifest's policy): the question is declined,
+// stderr says so, the server reports the decline, and the journal keeps
+// the question's fields and the decline.
+func TestRealServerEverythingElicitationWithoutTerminal(t *testing.T) {
+	t.Parallel()
+	node, entry := npmtest.Server(t, "server-everything")
+	s := newSetup(t, "helper", map[string]any{"everything": map[string]any{"transport": "stdio", "command": node, "args": []string{entry, "stdio"}}},
+		[]string{"everything.trigger-elicitation-request: allow"}, "everything.trigger-elicitation-request")
+	r := s.run(t, modeltest.OpenAI, []string{"--approve", "ask"}, "Ask me.",
+		modeltest.Reply{ToolCalls: []model.ToolCall{call("c1", "everything__trigger-elicitation-request", `{}`)}},
+		modeltest.Reply{Text: "You declined."},
+	)
+	if !strings.Contains(r.stderr, "everything (mcp-servers/everything) asked a question during everything.trigger-elicitation-request; declined: there is no terminal to ask on") {
+		t.Errorf("stderr does not say the question was declined:\n%s", r.stderr)
+	}
+	inv, text := r.invocation(t, "everything.trigger-elicitation-request")
+	if !strings.Contains(text, "User declined") {
+		t.Errorf("the server's result = %q; want the decline", text)
+	}
+	j, err := journal.Open(r.db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	es, err := j.Elicitations(context.Background(), inv.ID)
+	if err != nil || len(es) != 1 || es[0].Action != "decline" || es[0].Source != journal.ElicitByNoOne || len(es[0].Fields) != 13 {
+		t.Errorf("journaled elicitations = %+v, %v; want one decline for want of a terminal", es, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/elicit"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -165,7 +166,11 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 		j.Close()
 		return nil, none, badInput(err)
 	}
-	return rt, harness.SessionOptions{Model: provider, Approve: mode, Prompter: prompter, Workspace: f.workspace}, nil
+	so := harness.SessionOptions{Model: provider, Approve: mode, Prompter: prompter, Workspace: f.workspace}
+	if el, ok := prompter.(elicit.Elicitor); ok { // the terminal asks the questions of servers too (elicit.go)
+		so.Elicitor = el
+	}
+	return rt, so, nil
 }
 
 // printer writes assistant text to stdout and tool activity to stderr.
