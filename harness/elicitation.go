@@ -44,7 +44,7 @@ func (a *callAsker) Refused(q mcp.Asked, why error) {
 	if q.Form != nil {
 		names = q.Form.Names()
 	}
-	a.finish(q, seq, names, elicit.Decline, journal.ElicitByRefused, why.Error())
+	a.finish(q, "", seq, names, elicit.Decline, journal.ElicitByRefused, why.Error())
 }
 
 // Ask asks the session's Elicitor and returns the answer to send; see the
@@ -55,18 +55,19 @@ func (a *callAsker) Ask(ctx context.Context, q mcp.Asked) elicit.Answer {
 	a.asked++
 	seq := a.asked
 	names := q.Form.Names()
+	id := journal.NewID("eli_")
 	s := a.t.s
 	decline := elicit.Answer{Action: elicit.Decline}
 	switch {
 	case seq > elicit.MaxPerCall:
-		a.finish(q, seq, names, elicit.Decline, journal.ElicitByLimit,
+		a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByLimit,
 			fmt.Sprintf("the call asked more than %d questions; the rest are declined without asking", elicit.MaxPerCall))
 		return decline
 	case s.opts.Approve == consent.Bypass:
-		a.finish(q, seq, names, elicit.Decline, journal.ElicitByBypass, "bypass mode never answers a question: questions are for the person")
+		a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByBypass, "bypass mode never answers a question: questions are for the person")
 		return decline
 	case s.opts.Elicitor == nil:
-		a.finish(q, seq, names, elicit.Decline, journal.ElicitByNoOne, "no one to ask: the host has no elicitor")
+		a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByNoOne, "no one to ask: the host has no elicitor")
 		return decline
 	}
 	deadline := a.now().Add(s.rt.opts.Limits.CallTimeout)
@@ -76,31 +77,31 @@ func (a *callAsker) Ask(ctx context.Context, q mcp.Asked) elicit.Answer {
 	deadline = deadline.Add(-elicit.Margin)
 	qctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	eq := elicit.NewQuestion(journal.NewID("eli_"), q.Message, q.Form)
+	eq := elicit.NewQuestion(id, q.Message, q.Form)
 	eq.Namespace, eq.ServerName, eq.SessionID, eq.TurnID = q.Namespace, q.ServerName, s.id, a.t.id
 	eq.Invocation, eq.CallID, eq.Tool, eq.Deadline, eq.Seq = a.inv, a.callID, a.nm, deadline, seq
-	a.t.sink.emit(Event{Type: EventElicitationRequired, SessionID: s.id, TurnID: a.t.id, CallID: a.callID, Invocation: a.inv, Tool: a.nm, Text: eq.ID})
+	a.t.sink.emit(Event{Type: EventElicitationRequired, SessionID: s.id, TurnID: a.t.id, CallID: a.callID, Invocation: a.inv, Tool: a.nm, Elicitation: id})
 	for {
 		ans, err := s.opts.Elicitor.Elicit(qctx, eq)
 		switch {
 		case qctx.Err() != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded):
-			a.finish(q, seq, names, elicit.Decline, journal.ElicitByBound,
+			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByBound,
 				"unanswered before the call's time bound; declined (the bound is not extended)")
 			return decline
 		case qctx.Err() != nil:
-			a.finish(q, seq, names, elicit.Cancel, journal.ElicitByCancelled, "the call ended while the question was open")
+			a.finish(q, id, seq, names, elicit.Cancel, journal.ElicitByCancelled, "the call ended while the question was open")
 			return elicit.Answer{Action: elicit.Cancel}
 		case errors.Is(err, elicit.ErrNoPerson):
-			a.finish(q, seq, names, elicit.Decline, journal.ElicitByNoOne, err.Error())
+			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByNoOne, err.Error())
 			return decline
 		case err != nil:
-			a.finish(q, seq, names, elicit.Decline, journal.ElicitByPerson, "the host failed to ask: "+err.Error())
+			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByPerson, "the host failed to ask: "+err.Error())
 			return decline
 		case !ans.Action.Valid():
-			a.finish(q, seq, names, elicit.Decline, journal.ElicitByPerson, fmt.Sprintf("the host answered %q, not accept, decline or cancel", ans.Action))
+			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByPerson, fmt.Sprintf("the host answered %q, not accept, decline or cancel", ans.Action))
 			return decline
 		case ans.Action != elicit.Accept:
-			a.finish(q, seq, names, ans.Action, journal.ElicitByPerson, "")
+			a.finish(q, id, seq, names, ans.Action, journal.ElicitByPerson, "")
 			return elicit.Answer{Action: ans.Action}
 		}
 		if ans.Content == nil {
@@ -110,13 +111,13 @@ func (a *callAsker) Ask(ctx context.Context, q mcp.Asked) elicit.Answer {
 			eq.Problem, eq.Previous = cerr.Error(), ans.Content // asked again (docs/mcp.md#elicitation)
 			continue
 		}
-		a.finish(q, seq, names, elicit.Accept, journal.ElicitByPerson, "")
+		a.finish(q, id, seq, names, elicit.Accept, journal.ElicitByPerson, "")
 		return ans
 	}
 }
 
 // finish journals one question and reports it.
-func (a *callAsker) finish(q mcp.Asked, seq int, names []string, act elicit.Action, source, reason string) {
+func (a *callAsker) finish(q mcp.Asked, id string, seq int, names []string, act elicit.Action, source, reason string) {
 	s := a.t.s
 	e := journal.Elicitation{SessionID: s.id, TurnID: a.t.id, InvocationID: a.inv, Namespace: q.Namespace, ServerName: q.ServerName,
 		Mode: q.Mode, Seq: seq, Fields: names, Action: string(act), Source: source, Reason: reason}
@@ -124,7 +125,7 @@ func (a *callAsker) finish(q mcp.Asked, seq int, names []string, act elicit.Acti
 		s.rt.opts.Logger.Error("journal elicitation", "invocation", a.inv, "err", err)
 	}
 	a.t.sink.emit(Event{Type: EventElicitationAnswered, SessionID: s.id, TurnID: a.t.id, CallID: a.callID, Invocation: a.inv, Tool: a.nm,
-		Status: string(act), Source: source, Text: reason})
+		Elicitation: id, Status: string(act), Source: source, Text: reason})
 }
 
 // strayQuestion journals a question no running call asked (declined).

@@ -20,8 +20,8 @@ const (
 	EventApprovalDecided  EventType = "approval.decided"  // Status holds the decision
 	EventToolStarted      EventType = "tool.started"      // the executing row is committed
 	EventToolProgress     EventType = "tool.progress"     // Text holds the progress message, Data its data
-	// A server asks the person a question during the call (Text: the
-	// question's id); then answered: Status accept | decline | cancel,
+	// A server asks the person a question during the call (Elicitation:
+	// the question's id); then answered: Status accept | decline | cancel,
 	// Source who chose it (journal.ElicitBy*), Text why (docs/mcp.md#elicitation).
 	EventElicitationRequired EventType = "elicitation.required"
 	EventElicitationAnswered EventType = "elicitation.answered"
@@ -55,19 +55,21 @@ const (
 // type are empty. Events flow one way, harness → subscriber; a sink must not
 // block for long (it runs on the turn's goroutine).
 type Event struct {
-	Type       EventType       `json:"type"`
-	SessionID  string          `json:"session_id"`
-	TurnID     string          `json:"turn_id,omitempty"`
-	CallID     string          `json:"call_id,omitempty"`
-	Invocation string          `json:"invocation_id,omitempty"`
-	Tool       string          `json:"tool,omitempty"`  // qualified name
-	Alias      string          `json:"alias,omitempty"` // the name the model used
-	Text       string          `json:"text,omitempty"`
-	Arguments  json.RawMessage `json:"arguments,omitempty"`
-	Data       json.RawMessage `json:"data,omitempty"`
-	Status     string          `json:"status,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	Code       string          `json:"code,omitempty"` // EventError and EventWarning, a failed EventTurnFinished (one of the Code constants), and a refused EventToolFinished (the refusal's error code, e.g. "not_selected")
+	Type       EventType `json:"type"`
+	SessionID  string    `json:"session_id"`
+	TurnID     string    `json:"turn_id,omitempty"`
+	CallID     string    `json:"call_id,omitempty"`
+	Invocation string    `json:"invocation_id,omitempty"`
+	// Elicitation is the question's id ("eli_...") of the elicitation events.
+	Elicitation string          `json:"elicitation_id,omitempty"`
+	Tool        string          `json:"tool,omitempty"`  // qualified name
+	Alias       string          `json:"alias,omitempty"` // the name the model used
+	Text        string          `json:"text,omitempty"`
+	Arguments   json.RawMessage `json:"arguments,omitempty"`
+	Data        json.RawMessage `json:"data,omitempty"`
+	Status      string          `json:"status,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	Code        string          `json:"code,omitempty"` // EventError and EventWarning, a failed EventTurnFinished (one of the Code constants), and a refused EventToolFinished (the refusal's error code, e.g. "not_selected")
 	// Source of an EventApprovalDecided: who decided, as the journal's
 	// approval records it ("policy:user" for a saved "always allow",
 	// "prompt", "grant", "bypass", ...; docs/consent.md).

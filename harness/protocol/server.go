@@ -28,6 +28,7 @@ type Server struct {
 	rt        *harness.Runtime
 	so        harness.SessionOptions
 	approvals map[string]chan consent.Decision
+	questions map[string]pendingQuestion // open elicitation.required (elicit.go)
 	turns     sync.WaitGroup
 }
 
@@ -43,6 +44,9 @@ func NewServer(out io.Writer) *Server {
 func (srv *Server) Serve(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, in io.Reader) error {
 	if so.Prompter == nil {
 		so.Prompter = srv
+	}
+	if so.Elicitor == nil {
+		so.Elicitor = srv
 	}
 	srv.mu.Lock()
 	srv.rt, srv.so = rt, so
@@ -132,12 +136,14 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 		srv.turnSend(ctx, req)
 	case MethodApprovalRespond:
 		srv.approvalRespond(req)
+	case MethodElicitationRespond:
+		srv.elicitationRespond(req)
 	case MethodTurnCancel:
 		srv.turnCancel(req)
 	case MethodSessionClose:
 		srv.sessionClose(req)
 	default:
-		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, turn.cancel or session.close", req.Method)
+		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, turn.cancel or session.close", req.Method)
 	}
 }
 
@@ -301,8 +307,8 @@ func (srv *Server) Prompt(ctx context.Context, r consent.Request) (consent.Decis
 }
 
 func (srv *Server) event(e harness.Event) {
-	if e.Type == harness.EventApprovalRequired {
-		return // sent by Prompt with its approval id
+	if e.Type == harness.EventApprovalRequired || e.Type == harness.EventElicitationRequired {
+		return // sent by Prompt and Elicit with their ids
 	}
 	srv.write(EventLine{Event: e})
 }
