@@ -71,6 +71,8 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Fprintln(os.Stderr, "fatal: cannot open config /nonexistent/acer.toml: no such file or directory")
 		os.Exit(1)
+	case "elicit-raw": // elicit_test.go
+		rawElicitServer()
 	case "hang":
 		// Never answers initialize; exits when stdin closes.
 		fmt.Fprintln(os.Stderr, "hanging before initialize")
