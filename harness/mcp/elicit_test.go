@@ -122,7 +122,9 @@ func (a *testAsker) Refused(q Asked, why error) {
 func TestElicitationLegacyRequests(t *testing.T) {
 	strays := make(chan string, 4)
 	p, err := Connect(context.Background(), selfServer(t, "raw", "elicit-raw"), &Options{Elicitation: &ElicitationOptions{
-		Stray: func(q Asked, why string) { strays <- q.Namespace + "/" + q.ServerName + ": " + why + " " + strings.Join(q.Form.Names(), ",") }}})
+		Stray: func(q Asked, why string) {
+			strays <- q.Namespace + "/" + q.ServerName + ": " + why + " " + strings.Join(q.Form.Names(), ",")
+		}}})
 	if err != nil {
 		t.Fatal(err)
 	}
