@@ -70,6 +70,7 @@ func main() {
 	g.failedSession()
 	g.crashedSession()
 	labels(g, "ses_fx_closed", "ses_fx_failed")
+	elicitations(g, "ses_fx_closed", "inv_fx_ok")
 	rep, err := j.Verify(g.ctx)
 	must(err)
 	if !rep.OK {
