@@ -2,10 +2,8 @@ package harness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/elicit"
@@ -27,11 +25,10 @@ type callAsker struct {
 	inv, callID, nm string // invocation, the model's call id, the qualified tool name
 	mu              sync.Mutex
 	asked           int
-	now             func() time.Time
 }
 
 func (t *turn) asker(inv, callID, tool string) *callAsker {
-	return &callAsker{t: t, inv: inv, callID: callID, nm: tool, now: time.Now}
+	return &callAsker{t: t, inv: inv, callID: callID, nm: tool}
 }
 
 // Refused journals a question that was refused before anyone saw it.
@@ -70,50 +67,13 @@ func (a *callAsker) Ask(ctx context.Context, q mcp.Asked) elicit.Answer {
 		a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByNoOne, "no one to ask: the host has no elicitor")
 		return decline
 	}
-	deadline := a.now().Add(s.rt.opts.Limits.CallTimeout)
-	if d, ok := ctx.Deadline(); ok {
-		deadline = d
-	}
-	deadline = deadline.Add(-elicit.Margin)
-	qctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
 	eq := elicit.NewQuestion(id, q.Message, q.Form)
 	eq.Namespace, eq.ServerName, eq.SessionID, eq.TurnID = q.Namespace, q.ServerName, s.id, a.t.id
-	eq.Invocation, eq.CallID, eq.Tool, eq.Deadline, eq.Seq = a.inv, a.callID, a.nm, deadline, seq
+	eq.Invocation, eq.CallID, eq.Tool, eq.Seq = a.inv, a.callID, a.nm, seq
 	a.t.sink.emit(Event{Type: EventElicitationRequired, SessionID: s.id, TurnID: a.t.id, CallID: a.callID, Invocation: a.inv, Tool: a.nm, Elicitation: id})
-	for {
-		ans, err := s.opts.Elicitor.Elicit(qctx, eq)
-		switch {
-		case qctx.Err() != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded):
-			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByBound,
-				"unanswered before the call's time bound; declined (the bound is not extended)")
-			return decline
-		case qctx.Err() != nil:
-			a.finish(q, id, seq, names, elicit.Cancel, journal.ElicitByCancelled, "the call ended while the question was open")
-			return elicit.Answer{Action: elicit.Cancel}
-		case errors.Is(err, elicit.ErrNoPerson):
-			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByNoOne, err.Error())
-			return decline
-		case err != nil:
-			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByPerson, "the host failed to ask: "+err.Error())
-			return decline
-		case !ans.Action.Valid():
-			a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByPerson, fmt.Sprintf("the host answered %q, not accept, decline or cancel", ans.Action))
-			return decline
-		case ans.Action != elicit.Accept:
-			a.finish(q, id, seq, names, ans.Action, journal.ElicitByPerson, "")
-			return elicit.Answer{Action: ans.Action}
-		}
-		if ans.Content == nil {
-			ans.Content = map[string]any{}
-		}
-		if cerr := eq.Check(ans.Content); cerr != nil {
-			eq.Problem, eq.Previous = cerr.Error(), ans.Content // asked again (docs/mcp.md#elicitation)
-			continue
-		}
-		a.finish(q, id, seq, names, elicit.Accept, journal.ElicitByPerson, "")
-		return ans
-	}
+	ans, source, reason := elicit.Ask(ctx, s.opts.Elicitor, eq) // ctx carries the call's bound
+	a.finish(q, id, seq, names, ans.Action, string(source), reason)
+	return ans
 }
 
 // finish journals one question and reports it.

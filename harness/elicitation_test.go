@@ -372,3 +372,13 @@ func TestElicitationValueNeverJournaled(t *testing.T) {
 		}
 	}
 }
+
+// elicit.Ask's sources are journaled as they are spelled.
+func TestElicitSourcesAreTheJournals(t *testing.T) {
+	for s, j := range map[elicit.Source]string{elicit.ByPerson: journal.ElicitByPerson, elicit.ByBound: journal.ElicitByBound,
+		elicit.ByNoOne: journal.ElicitByNoOne, elicit.ByCancelled: journal.ElicitByCancelled} {
+		if string(s) != j {
+			t.Errorf("elicit source %q is journaled as %q", s, j)
+		}
+	}
+}
