@@ -16,20 +16,21 @@ type catalog struct {
 }
 
 // provider returns the running MCP provider of namespace ns in generation
-// g, starting it on first use.
-func (rt *Runtime) provider(ctx context.Context, g *generation, ns string) (*mcp.Provider, error) {
+// g for a session whose workspace folder is workspace (its root,
+// docs/mcp.md#roots; "" for none), starting it on first use.
+func (rt *Runtime) provider(ctx context.Context, g *generation, ns, workspace string) (*mcp.Provider, error) {
 	srv, ok := g.reg.Server(ns)
 	if !ok {
 		return nil, fmt.Errorf("no MCP provider is registered under namespace %q", ns)
 	}
-	return rt.mcp.Provider(ctx, srv)
+	return rt.mcp.ProviderIn(ctx, srv, workspace)
 }
 
 // catalogs starts the providers of namespaces in g and lists their tools,
 // at most Options.Parallel at once (docs/mcp.md): ten providers that each
 // take a second to start take about a second, not ten. Every namespace
 // gets an entry; failures are in its err.
-func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []string) map[string]*catalog {
+func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []string, workspace string) map[string]*catalog {
 	var unique []string
 	seen := make(map[string]bool, len(namespaces))
 	for _, ns := range namespaces {
@@ -39,7 +40,7 @@ func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []str
 		}
 	}
 	list := make([]*catalog, len(unique))
-	forEach(len(unique), rt.opts.Parallel, func(i int) { list[i] = rt.listCatalog(ctx, g, unique[i]) })
+	forEach(len(unique), rt.opts.Parallel, func(i int) { list[i] = rt.listCatalog(ctx, g, unique[i], workspace) })
 	out := make(map[string]*catalog, len(unique))
 	for i, ns := range unique {
 		out[ns] = list[i]
@@ -48,8 +49,8 @@ func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []str
 }
 
 // listCatalog starts (or reuses) one provider and lists its tools.
-func (rt *Runtime) listCatalog(ctx context.Context, g *generation, ns string) *catalog {
-	p, err := rt.provider(ctx, g, ns)
+func (rt *Runtime) listCatalog(ctx context.Context, g *generation, ns, workspace string) *catalog {
+	p, err := rt.provider(ctx, g, ns, workspace)
 	if err != nil {
 		return &catalog{err: err}
 	}

@@ -194,10 +194,12 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle, rule model.Nam
 		return nil, err
 	}
 	defer rt.release(g)
-	return rt.resolve(ctx, g, b, rule)
+	return rt.resolve(ctx, g, b, rule, "")
 }
 
-func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle, rule model.NameRule) (*Resolution, error) {
+// resolve is Resolve in g, for a session whose workspace folder is
+// workspace: the providers started for it offer it as their root.
+func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle, rule model.NameRule, workspace string) (*Resolution, error) {
 	if rule == nil {
 		rule = model.SharedToolNames
 	}
@@ -205,7 +207,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	names := b.Tools.Explicit()
 	explicit := len(names) // the names after these are the tools of whole providers
 	whole := b.Tools.WholeProviders()
-	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names)) // all at once
+	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names), workspace) // all at once
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
 		c := cats[ns]
 		if c.err != nil {

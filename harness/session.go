@@ -115,7 +115,7 @@ func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker str
 		}
 		return nil, fmt.Errorf("no coworker %q in %s (found: %s)", coworker, so.Coworkers, strings.Join(ids, ", "))
 	}
-	res, err := rt.resolve(ctx, gen, b, so.Model) // the model provider's tool-name rule, as Check applies it
+	res, err := rt.resolve(ctx, gen, b, so.Model, so.Workspace) // the model provider's tool-name rule, as Check applies it
 	if err != nil {
 		return nil, err
 	}
@@ -306,5 +306,5 @@ func (s *Session) revokeAll() {
 // provider returns the running MCP provider of namespace ns in the
 // session's registry generation.
 func (s *Session) provider(ctx context.Context, ns string) (*mcp.Provider, error) {
-	return s.rt.provider(ctx, s.gen, ns)
+	return s.rt.provider(ctx, s.gen, ns, s.opts.Workspace)
 }

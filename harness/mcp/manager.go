@@ -34,6 +34,7 @@ type Manager struct {
 
 type entry struct {
 	ns  string
+	cfg string        // Key of its configuration (an entry's map key adds the workspace)
 	sem chan struct{} // held while starting or closing; capacity 1
 	p   *Provider     // guarded by sem
 	err error         // guarded by sem: the failed start, with RememberFailedStarts
@@ -66,7 +67,19 @@ func Key(srv tool.MCPServer) string {
 // (ErrClosed), or when the start fails (the error then holds the
 // provider's stderr tail).
 func (m *Manager) Provider(ctx context.Context, srv tool.MCPServer) (*Provider, error) {
-	key := Key(srv)
+	return m.ProviderIn(ctx, srv, "")
+}
+
+// ProviderIn is Provider for a session whose workspace folder is workspace
+// ("" for none): the provider offers it as its root (docs/mcp.md#roots).
+// A configuration runs one process per workspace it is used with, since
+// one process offers one root.
+func (m *Manager) ProviderIn(ctx context.Context, srv tool.MCPServer, workspace string) (*Provider, error) {
+	cfg := Key(srv)
+	key := cfg
+	if workspace != "" {
+		key += "\x00" + workspace
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -74,7 +87,7 @@ func (m *Manager) Provider(ctx context.Context, srv tool.MCPServer) (*Provider, 
 	}
 	e := m.entries[key]
 	if e == nil {
-		e = &entry{ns: srv.Namespace, sem: make(chan struct{}, 1)}
+		e = &entry{ns: srv.Namespace, cfg: cfg, sem: make(chan struct{}, 1)}
 		m.entries[key] = e
 	}
 	m.mu.Unlock()
@@ -101,7 +114,7 @@ func (m *Manager) Provider(ctx context.Context, srv tool.MCPServer) (*Provider, 
 	if gone { // closed or released while this caller waited
 		return nil, ErrClosed
 	}
-	p, err := Connect(ctx, srv, m.opts)
+	p, err := ConnectIn(ctx, srv, m.opts, workspace)
 	if err != nil {
 		if m.opts != nil && m.opts.RememberFailedStarts && ctx.Err() == nil {
 			e.err = err
@@ -120,7 +133,7 @@ func (m *Manager) Provider(ctx context.Context, srv tool.MCPServer) (*Provider, 
 }
 
 // Retain ends every provider whose configuration is not among those keep
-// returns (by Key) and forgets it, in parallel, waiting for starts in
+// returns (by Key, whatever workspace it runs for) and forgets it, in parallel, waiting for starts in
 // progress. It is how a registry generation that no session uses any more
 // gives back its processes. keep is called with the Manager's lock held,
 // so the list it returns is the one in force when providers are dropped:
@@ -135,7 +148,7 @@ func (m *Manager) Retain(keep func() []tool.MCPServer) error {
 	}
 	var drop []*entry
 	for k, e := range m.entries {
-		if !want[k] {
+		if !want[e.cfg] {
 			drop = append(drop, e)
 			delete(m.entries, k)
 		}

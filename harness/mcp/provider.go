@@ -111,6 +111,9 @@ type Provider struct {
 
 	outputs outputSchemas // of the latest catalog listing (outputschema.go)
 
+	root     Root        // the one root offered; zero when none (roots.go)
+	rootsAsk *rootsAsked // the server's roots/list requests (roots.go)
+
 	seq atomic.Uint64
 	// catalog counts notifications/tools/list_changed from the server, and
 	// the new sessions opened after a stale one.
@@ -169,8 +172,19 @@ func (p *Provider) CatalogVersion() uint64 { return p.catalog.Load() }
 //
 //	mcp provider "device" exited during start: exit status 1; stderr: ...
 //
-// The caller must Close the Provider.
+// The caller must Close the Provider. It offers no roots; ConnectIn does.
 func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider, error) {
+	return ConnectIn(ctx, srv, opts, "")
+}
+
+// ConnectIn is Connect for a session whose workspace folder is workspace:
+// the provider offers it as its one root (WorkspaceRoot,
+// docs/mcp.md#roots); "" offers none.
+func ConnectIn(ctx context.Context, srv tool.MCPServer, opts *Options, workspace string) (*Provider, error) {
+	root, hasRoot, err := WorkspaceRoot(workspace)
+	if err != nil {
+		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
+	}
 	o := opts.fill()
 	if srv.Transport == "" {
 		srv.Transport = tool.TransportStdio
@@ -179,17 +193,17 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler: p.onProgress,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
-		ElicitationHandler:          p.elicitationHandler(),    // form elicitation when opts.Elicitation is set
-		Capabilities:                &sdk.ClientCapabilities{}, // no roots or sampling
+		ElicitationHandler:          p.elicitationHandler(),                 // form elicitation when opts.Elicitation is set
+		Capabilities:                rootsCapability(rootIf(root, hasRoot)), // roots only with a workspace (roots.go); no sampling
 	})
 	p.client.AddReceivingMiddleware(p.elicitGate)
+	p.offerRoot(rootIf(root, hasRoot))
 	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
 
 	var (
 		t     sdk.Transport
 		stale *staleMark
-		err   error
 	)
 	switch srv.Transport {
 	case tool.TransportStdio:

@@ -20,6 +20,13 @@ type tailBuffer struct {
 	start   int    // index of the oldest byte once the ring is full
 	total   int64  // bytes ever written
 	dropped bool
+	waits   []tailWait // see when
+}
+
+// tailWait is a wait for text to appear in the tail.
+type tailWait struct {
+	text string
+	done chan struct{}
 }
 
 func newTailBuffer(limit int) *tailBuffer {
@@ -30,6 +37,45 @@ func newTailBuffer(limit int) *tailBuffer {
 }
 
 func (b *tailBuffer) Write(p []byte) (int, error) {
+	n, err := b.write(p)
+	b.wake()
+	return n, err
+}
+
+// when returns a channel closed once the kept tail contains text (at once
+// if it does now), for a test that waits for what a provider printed.
+func (b *tailBuffer) when(text string) <-chan struct{} {
+	b.mu.Lock()
+	w := tailWait{text: text, done: make(chan struct{})}
+	b.waits = append(b.waits, w)
+	b.mu.Unlock()
+	b.wake()
+	return w.done
+}
+
+// wake closes the waits whose text the tail now holds.
+func (b *tailBuffer) wake() {
+	b.mu.Lock()
+	waiting := len(b.waits) > 0
+	b.mu.Unlock()
+	if !waiting {
+		return
+	}
+	tail := b.String()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept := b.waits[:0]
+	for _, w := range b.waits {
+		if strings.Contains(tail, w.text) {
+			close(w.done)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	b.waits = kept
+}
+
+func (b *tailBuffer) write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := len(p)

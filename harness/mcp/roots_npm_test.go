@@ -1,0 +1,125 @@
+//go:build unix
+
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness/internal/npmtest"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// filesystemServer is server-filesystem started without folder arguments:
+// it can work only inside the roots the client offers.
+func filesystemServer(t *testing.T) tool.MCPServer {
+	t.Helper()
+	node, entry := npmtest.Server(t, "server-filesystem")
+	return tool.MCPServer{Namespace: "files", Program: node, Args: []string{entry}}
+}
+
+// TestRootsFilesystemServer: server-filesystem without folders asks for
+// the roots, takes the workspace as its one allowed directory, reads a file
+// inside it and refuses one outside.
+func TestRootsFilesystemServer(t *testing.T) {
+	srv := filesystemServer(t)
+	ws, err := filepath.EvalSymlinks(t.TempDir()) // the server resolves symlinks (macOS /var)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws = filepath.Join(ws, "my work")
+	os.Mkdir(ws, 0o755)
+	os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("the meeting is at 10:00\n"), 0o644)
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(outside, []byte("not for the model\n"), 0o644)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // hang guard
+	defer cancel()
+	p, err := ConnectIn(ctx, srv, &Options{StartTimeout: 30 * time.Second}, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if r, ok := p.Root(); !ok || r.Name != "my work" || r.URI != FileURI(ws) {
+		t.Errorf("Root() = %+v, %v", r, ok)
+	}
+	// The server asks for the roots after the handshake and then validates
+	// them; it says so on stderr.
+	select {
+	case <-p.stdio.stderr.when("Updated allowed directories from MCP roots: 1 valid"):
+	case <-ctx.Done():
+		t.Fatalf("the server never took the root; stderr: %s", p.StderrTail())
+	}
+	if n, _ := p.RootsAsked(); n != 1 {
+		t.Errorf("RootsAsked = %d, want 1", n)
+	}
+	out, err := p.CallTool(ctx, "list_allowed_directories", json.RawMessage(`{}`), nil)
+	if err != nil || !strings.Contains(out.Text, ws) {
+		t.Errorf("list_allowed_directories = %q, %v; want %q", out.Text, err, ws)
+	}
+	args := func(path string) json.RawMessage { b, _ := json.Marshal(map[string]string{"path": path}); return b }
+	out, err = p.CallTool(ctx, "read_text_file", args(filepath.Join(ws, "notes.txt")), nil)
+	if err != nil || !strings.Contains(out.Text, "the meeting is at 10:00") {
+		t.Errorf("read inside the workspace = %q, %v", out.Text, err)
+	}
+	out, err = p.CallTool(ctx, "read_text_file", args(outside), nil)
+	var te *tool.ToolError
+	if !errors.As(err, &te) || !strings.Contains(te.Message, "outside allowed directories") || strings.Contains(out.Text, "not for the model") {
+		t.Errorf("read outside the workspace = %q, %v; want the server's refusal", out.Text, err)
+	}
+}
+
+// TestRootsNotOffered: without a workspace the roots capability is not
+// advertised: server-everything then does not offer its get-roots-list
+// tool (it registers it only for a client with roots), and never asks.
+func TestRootsNotOffered(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p, err := ConnectIn(ctx, everythingServer(t), &Options{StartTimeout: 30 * time.Second}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, ok := p.Root(); ok {
+		t.Error("Root() reports a root without a workspace")
+	}
+	tools, err := p.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range tools {
+		if rt.Name == "get-roots-list" {
+			t.Error("server-everything offers get-roots-list: it saw a roots capability")
+		}
+	}
+	if n, _ := p.RootsAsked(); n != 0 {
+		t.Errorf("RootsAsked = %d, want 0", n)
+	}
+}
+
+// TestRootsEverythingServer: server-everything's get-roots-list tool asks
+// for the roots and shows the workspace root (URI and name).
+func TestRootsEverythingServer(t *testing.T) {
+	ws := filepath.Join(t.TempDir(), "Quarterly Report")
+	os.Mkdir(ws, 0o755)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p, err := ConnectIn(ctx, everythingServer(t), &Options{StartTimeout: 30 * time.Second}, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	out, err := p.CallTool(ctx, "get-roots-list", json.RawMessage(`{}`), nil)
+	if err != nil || !strings.Contains(out.Text, "URI: "+FileURI(ws)) || !strings.Contains(out.Text, "1. Quarterly Report") {
+		t.Errorf("get-roots-list = %q, %v; want %s named Quarterly Report", out.Text, err, FileURI(ws))
+	}
+	if n, _ := p.RootsAsked(); n < 1 {
+		t.Errorf("RootsAsked = %d, want at least 1", n)
+	}
+}
