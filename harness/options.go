@@ -99,7 +99,9 @@ type SessionOptions struct {
 	Elicitor elicit.Elicitor
 	// PromptTimeout bounds one prompt; default 5 minutes (docs/consent.md).
 	PromptTimeout time.Duration
-	// Workspace is handed to tools in tool.Call.Workspace.
+	// Workspace is handed to tools in tool.Call.Workspace and offered to
+	// the session's MCP providers as their one root (docs/mcp.md#roots);
+	// sessions with different workspaces get their own providers.
 	Workspace string
 	// Coworkers is the bundles folder the coworker is loaded from; default
 	// Options.Coworkers.
