@@ -20,20 +20,26 @@ import (
 
 type runFlags struct {
 	coworkers, coworker, servers, format, provider, baseURL, modelName, approve, db, workspace string
-	askInputs                                                                                  bool // ${input:ID} of the servers file may be asked on the terminal
+	askInputs                                                                                  bool     // ${input:ID} of the servers file may be asked on the terminal
+	prompt                                                                                     string   // --prompt NS.NAME (run only, run_prompt.go)
+	args                                                                                       []string // --arg k=v, repeatable
 }
 
 func (c *config) runCommand(reg *tool.Registry) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run --coworkers DIR --coworker ID [flags] PROMPT",
+		Use:   "run --coworkers DIR --coworker ID [flags] PROMPT | --prompt NS.NAME [--arg K=V]... [TEXT]",
 		Short: "run one turn with a coworker in the terminal",
 		Long: `Run one turn with a coworker in the terminal.
 
 The model is an OpenAI-compatible endpoint (default) or Anthropic. With no
 flags and no OPENAI_API_KEY / OPENAI_BASE_URL set, it targets Ollama at
 OLLAMA_HOST (default http://127.0.0.1:11434). Keys come from OPENAI_API_KEY
-and ANTHROPIC_API_KEY, never from flags.`,
+and ANTHROPIC_API_KEY, never from flags.
+
+--prompt NS.NAME sends an MCP prompt of one of the coworker's providers
+instead of PROMPT (docs/cli.md#prompts): --arg K=V gives its arguments, and
+any TEXT is added after the prompt's text.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.askInputs = true // run is a terminal command; serve's stdin is the protocol
@@ -42,6 +48,8 @@ and ANTHROPIC_API_KEY, never from flags.`,
 	}
 	f.register(cmd, "approval mode: ask (prompt on the terminal before each call) or bypass (no prompts; deny policies, limits and the journal still apply)")
 	cmd.Flags().StringVar(&f.coworker, "coworker", "", "the id of the coworker to run")
+	cmd.Flags().StringVar(&f.prompt, "prompt", "", "send the MCP prompt NS.NAME of one of the coworker's providers as the turn's text (docs/cli.md#prompts)")
+	cmd.Flags().StringArrayVar(&f.args, "arg", nil, "an argument of --prompt as NAME=VALUE; repeat for each argument")
 	return cmd
 }
 
@@ -61,10 +69,13 @@ func (f *runFlags) register(cmd *cobra.Command, approve string) {
 }
 
 func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt string) error {
+	promptArgs, err := parsePromptArgs(f)
 	switch {
+	case err != nil:
+		return err
 	case f.coworker == "":
 		return usageErr("run needs --coworker ID")
-	case prompt == "":
+	case prompt == "" && f.prompt == "":
 		return usageErr("run needs a PROMPT, e.g. openworker run --coworkers DIR --coworker ID \"How is my battery?\"")
 	}
 	out := &printer{w: c.stdout, errw: c.stderr}
@@ -83,6 +94,11 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 		return sessionErr(err)
 	}
 	defer s.Close()
+	if f.prompt != "" {
+		if prompt, err = expandPrompt(ctx, s, f.prompt, promptArgs, prompt); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(c.stderr, "session %s with %s via %s\n", s.ID(), f.coworker, provider.Describe())
 	res, err := s.Send(ctx, prompt, out.event)
 	out.finish()
