@@ -4,7 +4,7 @@
 import * as Bindings from "../wailsjs/go/app/App";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
+  AppInfo, ChatInfo, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
   PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, Theme, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
@@ -51,6 +51,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     resumeChat: (sessionId: string) => call<ChatInfo>(() => b.ResumeChat(sessionId)),
     send: (sessionId: string, prompt: string) => call<TurnResult>(() => b.Send(sessionId, prompt)),
     retry: (sessionId: string) => call<TurnResult>(() => b.Retry(sessionId)),
+    /** The chat's "/" commands: MCP prompts of its providers, by name. */
+    chatPrompts: async (sessionId: string) => (await call<ChatPrompt[] | null>(() => b.ChatPrompts(sessionId))) ?? [],
+    /** A prompt's text for the composer (not sent); rejects naming a missing argument. */
+    expandPrompt: (sessionId: string, name: string, args: Record<string, string>) => call<string>(() => b.ExpandPrompt(sessionId, name, args)),
     chatGrants: (sessionId: string) => call<Grant[]>(() => b.ChatGrants(sessionId)),
     revokeChatGrant: (sessionId: string, tool: string) => call<void>(() => b.RevokeChatGrant(sessionId, tool)),
     cancel: (sessionId: string) => call<void>(() => b.Cancel(sessionId)),

@@ -48,4 +48,6 @@ export const typesMatchGo: [
   Covers<journal.SessionDetail, T.SessionDetail>,
   Covers<app.FolderHint, T.FolderHint>,
   Covers<app.CoworkerPreview, T.CoworkerPreview>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<app.ChatPrompt, T.ChatPrompt>,
+  Covers<app.PromptArg, T.PromptArg>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -138,6 +138,22 @@ export interface ChatInfo {
   tools: ToolInfo[] | null;
 }
 
+/** One argument of a ChatPrompt; values are strings. */
+export interface PromptArg {
+  name: string;
+  title: string;
+  description: string;
+  required: boolean;
+}
+
+/** An MCP prompt the composer offers as a "/" command (docs/app.md#prompts). */
+export interface ChatPrompt {
+  name: string; // namespace.prompt
+  title: string;
+  description: string;
+  arguments: PromptArg[] | null;
+}
+
 export interface HarnessEvent {
   type: HarnessEventName;
   session_id: string;

@@ -158,6 +158,60 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class PromptArg {
+	    name: string;
+	    title: string;
+	    description: string;
+	    required: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptArg(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.required = source["required"];
+	    }
+	}
+	export class ChatPrompt {
+	    name: string;
+	    title: string;
+	    description: string;
+	    arguments: PromptArg[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatPrompt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.arguments = this.convertValues(source["arguments"], PromptArg);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ConnectionTest {
 	    ok: boolean;
 	    provider: string;
@@ -452,6 +506,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	export class ProviderSettings {
 	    base_url: string;
 	    model: string;

@@ -14,6 +14,8 @@ export function Cancel(arg1:string):Promise<void>;
 
 export function ChatGrants(arg1:string):Promise<Array<consent.Grant>>;
 
+export function ChatPrompts(arg1:string):Promise<Array<app.ChatPrompt>>;
+
 export function Chats(arg1:string,arg2:boolean):Promise<journal.SessionPage>;
 
 export function ChooseCoworkerBundle():Promise<string>;
@@ -31,6 +33,8 @@ export function Coworkers():Promise<app.CoworkerList>;
 export function DeleteAPIKey(arg1:string):Promise<app.SettingsView>;
 
 export function Diagnostics():Promise<string>;
+
+export function ExpandPrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<string>;
 
 export function FindServerConfigs():Promise<Array<app.FoundServerConfig>>;
 

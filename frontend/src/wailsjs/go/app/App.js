@@ -18,6 +18,10 @@ export function ChatGrants(arg1) {
   return window['go']['app']['App']['ChatGrants'](arg1);
 }
 
+export function ChatPrompts(arg1) {
+  return window['go']['app']['App']['ChatPrompts'](arg1);
+}
+
 export function Chats(arg1, arg2) {
   return window['go']['app']['App']['Chats'](arg1, arg2);
 }
@@ -52,6 +56,10 @@ export function DeleteAPIKey(arg1) {
 
 export function Diagnostics() {
   return window['go']['app']['App']['Diagnostics']();
+}
+
+export function ExpandPrompt(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ExpandPrompt'](arg1, arg2, arg3);
 }
 
 export function FindServerConfigs() {
