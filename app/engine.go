@@ -43,6 +43,7 @@ func (a *App) openRuntime() {
 		Logger:       a.log,
 		CheckTimeout: checkTimeout,
 		SearchPath:   a.searchPath,
+		Workspace:    filepath.Join(a.paths.ConfigDir, "workspace"), // as sessionOptionsLocked: one provider process for check and chats
 	})
 	if err != nil {
 		a.rtErr = fmt.Errorf("the harness could not start: %w", err)

@@ -133,7 +133,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 			bctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
 		}
 		defer cancel()
-		res, err := rt.resolve(bctx, g, b, rule, "")
+		res, err := rt.resolve(bctx, g, b, rule, rt.opts.Workspace)
 		r := checked{err: err}
 		if err == nil {
 			r.tools, r.leftOut = res.Tools, res.LeftOut

@@ -66,6 +66,11 @@ type Options struct {
 	CheckTimeout time.Duration
 	// Logger receives operational logs (never secrets); default discards.
 	Logger *slog.Logger
+	// Workspace is the workspace folder Check and Resolve start MCP
+	// providers for, offered as their root (docs/mcp.md#roots); "" offers
+	// none. A host whose sessions all use one workspace sets it to that
+	// one, so that checking and chatting share provider processes.
+	Workspace string
 }
 
 func (o Options) withDefaults() Options {

@@ -194,7 +194,7 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle, rule model.Nam
 		return nil, err
 	}
 	defer rt.release(g)
-	return rt.resolve(ctx, g, b, rule, "")
+	return rt.resolve(ctx, g, b, rule, rt.opts.Workspace)
 }
 
 // resolve is Resolve in g, for a session whose workspace folder is
