@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -37,13 +38,17 @@ func (a *App) modelConfig(s Settings) (c model.Config, warn error) {
 // openRuntime opens the one harness runtime of the process over the
 // journal. a.mu must be held (or a not yet shared).
 func (a *App) openRuntime() {
+	ws := filepath.Join(a.paths.ConfigDir, "workspace") // every chat's workspace: the MCP providers' root (docs/mcp.md#roots)
+	if err := os.MkdirAll(ws, 0o700); err != nil {
+		a.log.Warn("workspace folder", "path", ws, "err", err)
+	}
 	rt, err := harness.Open(a.base, a.reg, harness.Options{
 		Coworkers:    a.coworkersDir(),
 		Journal:      a.journal,
 		Logger:       a.log,
 		CheckTimeout: checkTimeout,
 		SearchPath:   a.searchPath,
-		Workspace:    filepath.Join(a.paths.ConfigDir, "workspace"), // as sessionOptionsLocked: one provider process for check and chats
+		Workspace:    ws, // as sessionOptionsLocked: one provider process for check and chats
 	})
 	if err != nil {
 		a.rtErr = fmt.Errorf("the harness could not start: %w", err)
