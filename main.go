@@ -38,7 +38,7 @@ func main() {
 	}
 	if app.WindowAvailable {
 		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {
-			err := app.Run(ctx, reg, app.Options{Version: v.Version, Args: args})
+			err := app.Run(ctx, reg, app.Options{Version: v.Version, Build: v, Args: args})
 			if errors.Is(err, app.ErrUsage) {
 				return cli.UsageError(err)
 			}

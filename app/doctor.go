@@ -132,7 +132,7 @@ func modelSection(getenv func(string) string, keys Keychain, settings func() (Se
 // can take up to the provider start timeout.
 func (a *App) Diagnostics() (string, error) {
 	a.mu.Lock()
-	in := cli.DoctorInput{Version: cli.Version{Version: a.cfg.Version}, Journal: a.journal, JournalPath: a.paths.Journal,
+	in := cli.DoctorInput{Version: a.cfg.Build, Journal: a.journal, JournalPath: a.paths.Journal,
 		ServersFile: a.settings.ServersPath, Getenv: a.cfg.Getenv}
 	if a.serversErr != nil && a.serversWhole {
 		in.ServersErr = a.serversErr

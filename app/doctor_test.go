@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/base64"
 	"encoding/json"
+	"github.com/openworker/desktop/harness/cli"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -33,7 +34,7 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 	if err := os.WriteFile(servers, body, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEnv(t, envOpts{cfg: config{Servers: servers}})
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Build: cli.Version{Version: "1.2.3", Commit: "abc1234", Date: "2026-12-01T10:00:00Z"}}})
 	if err := e.keys.Set("openai", keychainKey); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"[openworker]", "[system]", "[webview]", "[notifications]", "[keychain]", "[path]", "[journal]", "[providers]", "[model]",
-		"path         " + filepath.Join(e.cfgDir, "journal.db"), "verify       ok:", "provider device  ok: stdio " + exe, ": started, ",
+		"path         " + filepath.Join(e.cfgDir, "journal.db"), "verify       ok:", "1.2.3 (commit abc1234, built 2026-12-01T10:00:00Z)", "provider device  ok: stdio " + exe, ": started, ",
 		"available  ok: yes", "base url  http://127.0.0.1:1/v1?…", "api key   set (OS keychain)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("diagnostics lack %q:\n%s", want, text)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/harness/cli"
 	"io"
 	"io/fs"
 	"os"
@@ -27,6 +28,10 @@ import (
 type Options struct {
 	// Version is shown in the window and the logs.
 	Version string
+	// Build is the whole version (commit, build time) that Copy
+	// diagnostics reports, as `openworker doctor` does; its Version is
+	// Version when empty.
+	Build cli.Version
 	// Args are the command-line arguments after the program name (see
 	// parseArgs for the flags); tests and the e2e script use them to point
 	// the app at temporary folders and a scripted model.
@@ -63,7 +68,10 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	if err != nil {
 		return err
 	}
-	cfg.Version = opts.Version
+	cfg.Version, cfg.Build = opts.Version, opts.Build
+	if cfg.Build.Version == "" {
+		cfg.Build.Version = opts.Version
+	}
 	if displayMissing(os.Getenv) {
 		return ErrNoDisplay
 	}

@@ -7,7 +7,7 @@
 # On macOS: `codesign --verify --deep --strict` of build/bin/OpenWorker.app;
 # Info.plist (bundle id dev.openworker.desktop, the stamped version, the
 # executable, the Apple Events usage text, and .mcpb/.dxt in
-# CFBundleDocumentTypes when the plist declares document types); a
+# CFBundleDocumentTypes, which the extension installer needs); a
 # universal (arm64 + x86_64) executable that prints the version; the
 # bundled example coworkers; the .dmg (hdiutil verify, attached read-only:
 # the app inside verifies and is the same executable, plus the Applications
@@ -23,13 +23,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 bundle_id=dev.openworker.desktop
 
-# doc_types_ok JSON: when the plist declares CFBundleDocumentTypes (JSON of
-# that array, or empty), they must name the mcpb and dxt extensions.
+# doc_types_ok JSON: the plist's CFBundleDocumentTypes (JSON of that array,
+# or empty) must name the mcpb and dxt extensions (docs/install.md).
 doc_types_ok() {
-  if [ -z "$1" ]; then
-    echo "note: no CFBundleDocumentTypes (the .mcpb/.dxt file associations are not in this build)"
-    return 0
-  fi
+  [ -n "$1" ] || fail "Info.plist has no CFBundleDocumentTypes: .mcpb and .dxt files would not open the app (docs/install.md#file-associations)"
   for ext in mcpb dxt; do
     grep -q "\"$ext\"" <<<"$1" || fail "CFBundleDocumentTypes lacks the $ext extension: $1"
   done

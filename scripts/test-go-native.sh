@@ -41,7 +41,9 @@ native)
   step "go env"
   go version
   go env GOOS GOARCH CGO_ENABLED CC
-  "$(go env CC)" --version | head -n 1
+  cc=$(go env CC)
+  command -v "$cc" >/dev/null || { echo "the C compiler $cc (cgo, for go-sqlite3) is not on PATH: install mingw-w64 gcc on Windows (choco install mingw) or the Xcode command line tools on macOS" >&2; exit 2; }
+  "$cc" --version | head -n 1
   step "go test ./... ($os, desktop tests: ${OPENWORKER_DESKTOP_TESTS:-off})"
   # shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
   go test ${GO_TEST_FLAGS:--count=1} ./...

@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/openworker/desktop/harness/mcp/launch"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -40,11 +40,17 @@ func doctorProviders(ctx context.Context, in DoctorInput) DoctorSection {
 	wg.Wait()
 	s.Facts = append(s.Facts, facts...)
 	for _, b := range in.Broken {
-		name := b.Namespace
-		if name == "" {
-			name = b.Name
+		key := "provider " + b.Namespace
+		switch {
+		case b.Namespace != "":
+		case b.Name != "":
+			key = "provider " + b.Name
+		case in.ServersErr != nil: // the whole file, already its own line
+			continue
+		default:
+			key = "servers file"
 		}
-		s.Facts = append(s.Facts, DoctorFact{Key: strings.TrimSpace("provider " + name), Status: DoctorFailed, Value: "not usable: " + b.Err.Error()})
+		s.Facts = append(s.Facts, DoctorFact{Key: key, Status: DoctorFailed, Value: "not usable: " + b.Err.Error()})
 	}
 	if len(servers)+len(in.Broken) == 0 {
 		s.Facts = append(s.Facts, fact("providers", "none registered"))

@@ -151,3 +151,31 @@ func doctorLeaks(b []byte) []string {
 	}
 	return out
 }
+
+// A servers file that cannot be read is one failed line of [providers],
+// not also a provider without a name.
+func TestDoctorMissingServersFileOneLine(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.json")
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return dir
+		}
+		return ""
+	}
+	code := cli.Run(ctx, tool.NewRegistry(), []string{"doctor", "--db", filepath.Join(dir, "journal.db"), "--servers", missing},
+		cli.WithIO(strings.NewReader(""), &out, &errOut, getenv, func() bool { return false }))
+	if code != cli.ExitOK {
+		t.Fatalf("doctor = %d\n%s\n%s", code, out.Bytes(), errOut.Bytes())
+	}
+	text := out.String()
+	if n := strings.Count(text, "does not exist"); n != 1 {
+		t.Errorf("the missing servers file is named %d times; want once:\n%s", n, text)
+	}
+	if !strings.Contains(text, "servers file  failed: ") || strings.Contains(text, "provider   ") {
+		t.Errorf("want one failed servers-file line and no nameless provider:\n%s", text)
+	}
+}

@@ -506,6 +506,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 			}
 			s.Args = append(s.Args, v)
 		}
+		secrets = append(secrets, argSecrets(s.Args)...)
 		if s.Env, err = expandKVs("env", raw.env); err != nil {
 			return err
 		}
@@ -583,6 +584,29 @@ func credentialName(name string) bool {
 		}
 	}
 	return false
+}
+
+// argSecrets are the credentials written into a stdio server's arguments
+// (docs/mcp.md#secrets), as many configurations copied from other clients
+// do: the value of a credential-named option, given as "--api-key VALUE",
+// "--api-key=VALUE" or "-token=VALUE", the value of a credential-named
+// "NAME=VALUE" argument, and the token of a "Bearer TOKEN" argument.
+func argSecrets(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if name, val, ok := strings.Cut(a, "="); ok && credentialName(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, " /") {
+			out = append(out, val)
+			continue
+		}
+		if scheme, tok, ok := strings.Cut(a, " "); ok && strings.EqualFold(scheme, "bearer") {
+			out = append(out, tok)
+			continue
+		}
+		if strings.HasPrefix(a, "-") && credentialName(strings.TrimLeft(a, "-")) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
 }
 
 func dedupe(list []string) []string {
