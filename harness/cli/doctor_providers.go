@@ -67,12 +67,24 @@ func startProvider(ctx context.Context, srv tool.MCPServer, in DoctorInput) Doct
 		return DoctorFact{Key: key, Status: DoctorFailed, Value: what + ": " + oneLine(err.Error(), doctorLine)}
 	}
 	defer p.Close()
-	tools, err := p.ListTools(ctx)
+	// Listing has the start's bound too: a server that answers initialize
+	// but never tools/list must not hold the report.
+	lctx, cancel := context.WithTimeout(ctx, startTimeout(in))
+	defer cancel()
+	tools, err := p.ListTools(lctx)
 	took := time.Since(start).Round(10 * time.Millisecond)
 	if err != nil {
 		return DoctorFact{Key: key, Status: DoctorFailed, Value: fmt.Sprintf("%s: started, but listing its tools failed: %s", what, oneLine(err.Error(), doctorLine))}
 	}
 	return DoctorFact{Key: key, Status: DoctorOK, Value: fmt.Sprintf("%s: started, %d tools (%s)", what, len(tools), took)}
+}
+
+// startTimeout is in.StartTimeout, or mcp.DefaultStartTimeout.
+func startTimeout(in DoctorInput) time.Duration {
+	if in.StartTimeout > 0 {
+		return in.StartTimeout
+	}
+	return mcp.DefaultStartTimeout
 }
 
 // describeServer names a provider without its secrets: the program (not
@@ -87,7 +99,10 @@ func describeServer(srv tool.MCPServer) string {
 	if srv.URL != "" {
 		d += SafeURL(srv.URL)
 	} else {
-		d += srv.Program
+		// The program without what follows a space: a whole command line
+		// written into "command" may hold a key.
+		prog, _, _ := strings.Cut(srv.Program, " ")
+		d += prog
 	}
 	if n := names(srv.Env); n != "" {
 		d += " env " + n

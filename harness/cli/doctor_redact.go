@@ -19,6 +19,11 @@ const doctorMinSecret = 4
 // (OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD, ...).
 var secretEnvWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "COOKIE"}
 
+// secretEnvParts are whole words of a variable's name (split at "_" and
+// other non-letters) that mark it too: GITHUB_PAT, SMTP_PASS, BASIC_AUTH;
+// as parts of words they would hide PATH and friends.
+var secretEnvParts = []string{"PAT", "PASS", "AUTH", "PWD", "PW"}
+
 // doctorRedactor hides every secret doctor knows of, in each form a value
 // could take in the report: as written, URL-escaped, base64 and
 // JSON-escaped (docs/cli.md#doctor). Then the home folder becomes ~.
@@ -48,6 +53,9 @@ func newDoctorRedactor(in DoctorInput) doctorRedactor {
 		if secretEnvName(k) {
 			secrets = append(secrets, v)
 		}
+		if strings.Contains(v, "://") { // HTTPS_PROXY, DATABASE_URL: their passwords and keys
+			secrets = append(secrets, urlSecrets(v)...)
+		}
 	}
 	for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY"} {
 		secrets = append(secrets, in.Getenv(k))
@@ -65,6 +73,13 @@ func secretEnvName(k string) bool {
 	for _, w := range secretEnvWords {
 		if strings.Contains(k, w) {
 			return true
+		}
+	}
+	for _, part := range strings.FieldsFunc(k, func(r rune) bool { return (r < 'A' || r > 'Z') && (r < '0' || r > '9') }) {
+		for _, w := range secretEnvParts {
+			if part == w {
+				return true
+			}
 		}
 	}
 	return false
@@ -107,8 +122,9 @@ func secretReplacer(secrets []string) *strings.Replacer {
 // clean is s with every secret hidden and the home folder as ~.
 func (d doctorRedactor) clean(s string) string { return homeTilde(d.r.Replace(s)) }
 
-// urlSecrets are the password and the query values of a URL (those of
-// a secret-looking key, and any of 8 bytes or more).
+// urlSecrets are the password, the key-like path segments and the query
+// values of a URL (those of a secret-looking key, and any of 8 bytes or
+// more).
 func urlSecrets(raw string) []string {
 	u, err := url.Parse(raw)
 	if err != nil || raw == "" {
@@ -118,6 +134,13 @@ func urlSecrets(raw string) []string {
 	if u.User != nil {
 		if p, ok := u.User.Password(); ok {
 			out = append(out, p)
+		}
+	}
+	// A path segment that looks like a key (Zapier-style
+	// /api/mcp/s/<secret>/mcp): 16 bytes or more with a digit.
+	for _, seg := range strings.Split(u.Path, "/") {
+		if len(seg) >= 16 && strings.ContainsAny(seg, "0123456789") {
+			out = append(out, seg)
 		}
 	}
 	for k, vs := range u.Query() {

@@ -19,13 +19,17 @@ func TestArgSecrets(t *testing.T) {
 		"-password=hunter22",
 		"GITHUB_PERSONAL_ACCESS_TOKEN=github_pat_xyz",
 		"Bearer eyJhbGciOi.payload.sig",
+		"Authorization: Bearer ghp_headerTOKEN123",
+		"X-Api-Key: xak-0987654321",
+		"see http://127.0.0.1:8080/x", // a colon that is no header
 		"--auth", "--verbose", // an option after it is no value
 		"--keyboard-layout", "dvorak", // KEYBOARD is not KEY
 		"/home/someone/notes=old", // a path with "=" is no option
 		"--log-level=debug",
 	}
 	got := argSecrets(args)
-	want := []string{"sk-ant-api03-abcdefghijklmnop", "ghp_0123456789abcdef", "hunter22", "github_pat_xyz", "eyJhbGciOi.payload.sig"}
+	want := []string{"sk-ant-api03-abcdefghijklmnop", "ghp_0123456789abcdef", "hunter22", "github_pat_xyz", "eyJhbGciOi.payload.sig",
+		"Bearer ghp_headerTOKEN123", "ghp_headerTOKEN123", "xak-0987654321"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("argSecrets = %q, want %q", got, want)
 	}

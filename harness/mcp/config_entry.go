@@ -507,6 +507,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 			s.Args = append(s.Args, v)
 		}
 		secrets = append(secrets, argSecrets(s.Args)...)
+		secrets = append(secrets, argSecrets(strings.Fields(s.Program))...) // a whole command line written into "command"
 		if s.Env, err = expandKVs("env", raw.env); err != nil {
 			return err
 		}
@@ -590,7 +591,9 @@ func credentialName(name string) bool {
 // (docs/mcp.md#secrets), as many configurations copied from other clients
 // do: the value of a credential-named option, given as "--api-key VALUE",
 // "--api-key=VALUE" or "-token=VALUE", the value of a credential-named
-// "NAME=VALUE" argument, and the token of a "Bearer TOKEN" argument.
+// "NAME=VALUE" argument (docker's -e), the value of a credential-named
+// header argument ("Authorization: Bearer TOKEN", "X-Api-Key: KEY", as
+// mcp-remote --header takes them) and the token after "Bearer ".
 func argSecrets(args []string) []string {
 	var out []string
 	for i, a := range args {
@@ -598,7 +601,16 @@ func argSecrets(args []string) []string {
 			out = append(out, val)
 			continue
 		}
-		if scheme, tok, ok := strings.Cut(a, " "); ok && strings.EqualFold(scheme, "bearer") {
+		if name, val, ok := strings.Cut(a, ":"); ok && credentialName(name) && !strings.ContainsAny(name, " /") { // a header: "Authorization: Bearer X", "X-Api-Key: X"
+			val = strings.TrimSpace(val)
+			out = append(out, val)
+			if _, tok, ok := strings.Cut(val, " "); ok {
+				out = append(out, tok)
+			}
+			continue
+		}
+		if i := strings.Index(strings.ToLower(a), "bearer "); i >= 0 {
+			tok, _, _ := strings.Cut(strings.TrimSpace(a[i+len("bearer "):]), " ")
 			out = append(out, tok)
 			continue
 		}
