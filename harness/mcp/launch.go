@@ -21,7 +21,9 @@ type launchPlan struct {
 
 // planLaunch resolves srv.Program against install and sp with the rules of
 // goos (pathExt is Windows' PATHEXT), and on Windows runs a .cmd/.bat
-// shim through cmd.exe with its arguments quoted by launch.CmdLine.
+// shim (trailing dots and spaces ignored, launch.IsShim) through cmd.exe
+// with its arguments quoted by launch.CmdLine; any other program's line
+// is checked against CreateProcess's limit (launch.CheckExeLine).
 func planLaunch(srv tool.MCPServer, install string, sp launch.SearchPath, goos, pathExt string) (launchPlan, error) {
 	s := launch.Search{Path: sp.Path, Source: sp.Describe(), GOOS: goos, PathExt: pathExt, InstallDir: install}
 	prog, err := s.Find(srv.Program)
@@ -35,6 +37,10 @@ func planLaunch(srv tool.MCPServer, install string, sp launch.SearchPath, goos, 
 			return launchPlan{}, err
 		}
 		plan.path, plan.args, plan.cmdLine = comSpec(), nil, line
+	} else if goos == "windows" {
+		if err := launch.CheckExeLine(prog, srv.Args); err != nil {
+			return launchPlan{}, err
+		}
 	}
 	return plan, nil
 }

@@ -4,6 +4,16 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf16"
+)
+
+// Command line limits, in UTF-16 code units (docs/mcp.md#cmd-and-bat-shims).
+const (
+	// CmdLineMax is the longest command line cmd.exe reads.
+	CmdLineMax = 8191
+	// ExeLineMax is the longest command line CreateProcess takes, without
+	// its terminating NUL.
+	ExeLineMax = 32766
 )
 
 // CmdLine builds the Windows command line that runs the batch file script
@@ -27,8 +37,8 @@ import (
 //
 // Refused, with an error naming the argument's position: a carriage
 // return, line feed or NUL in an argument (cmd.exe ends the command
-// there), and a script path holding '"', "%", a line break, or ending
-// in "\".
+// there), a script path holding '"', "%", a line break, or ending
+// in "\", and a built line longer than CmdLineMax (8191 UTF-16 units).
 func CmdLine(script string, args []string) (string, error) {
 	if strings.ContainsAny(script, "\"%\r\n\x00") || strings.HasSuffix(script, `\`) {
 		return "", fmt.Errorf("batch file path %q cannot be run through cmd.exe: it holds '\"', '%%' or a line break, or ends in '\\'; move the program to a folder without them", script)
@@ -45,7 +55,34 @@ func CmdLine(script string, args []string) (string, error) {
 		appendBatchArg(&b, a)
 	}
 	b.WriteByte('"')
+	if n := utf16Len(b.String()); n > CmdLineMax {
+		return "", fmt.Errorf("the command line of %s with its %d arguments is %d characters, over cmd.exe's limit of %d; give fewer or shorter \"args\", or run the program the batch file starts (such as node.exe) directly", script, len(args), n, CmdLineMax)
+	}
 	return b.String(), nil
+}
+
+// CheckExeLine refuses the command line os/exec would build for program
+// (an .exe or .com) and args with QuoteArg when it is longer than
+// ExeLineMax (32766 UTF-16 units), CreateProcess's limit of 32767 with
+// the NUL; the error names the limit.
+func CheckExeLine(program string, args []string) error {
+	n := utf16Len(QuoteArg(program))
+	for _, a := range args {
+		n += 1 + utf16Len(QuoteArg(a))
+	}
+	if n > ExeLineMax {
+		return fmt.Errorf("the command line of %s with its %d arguments is %d characters, over Windows' limit of 32767; give fewer or shorter \"args\"", program, len(args), n)
+	}
+	return nil
+}
+
+// utf16Len is the length of s in UTF-16 code units, as Windows counts.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 // batchSafe are the ASCII symbols an argument may hold without quotes

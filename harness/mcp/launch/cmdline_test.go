@@ -146,3 +146,23 @@ func TestQuoteArg(t *testing.T) {
 		}
 	}
 }
+
+// cmd.exe reads at most 8191 characters; a longer line is refused naming
+// the limit. An .exe line is bounded by CreateProcess's 32767.
+func TestCommandLineLimits(t *testing.T) {
+	line, err := CmdLine(`C:\n\npx.cmd`, []string{strings.Repeat("a", 8191-len(`cmd.exe /e:ON /v:OFF /d /s /c ""C:\n\npx.cmd" `)-1)})
+	if err != nil || len(line) != 8191 {
+		t.Fatalf("CmdLine at the limit = %d chars, %v", len(line), err)
+	}
+	_, err = CmdLine(`C:\n\npx.cmd`, []string{strings.Repeat("a", 4000), strings.Repeat("é", 4200)})
+	if err == nil || !strings.Contains(err.Error(), "8191") || !strings.Contains(err.Error(), "fewer or shorter") {
+		t.Errorf("CmdLine over the limit = %v; want a refusal naming 8191", err)
+	}
+	if err := CheckExeLine(`C:\n\node.exe`, []string{strings.Repeat("a", 32000)}); err != nil {
+		t.Errorf("CheckExeLine under the limit = %v", err)
+	}
+	err = CheckExeLine(`C:\n\node.exe`, []string{strings.Repeat("a b", 11000)})
+	if err == nil || !strings.Contains(err.Error(), "32767") {
+		t.Errorf("CheckExeLine over the limit = %v; want a refusal naming 32767", err)
+	}
+}

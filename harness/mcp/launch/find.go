@@ -44,8 +44,9 @@ type NotFoundError struct {
 	Install string   // the install folder looked in first ("" when unknown)
 	Folders []string // the folders of the search PATH, in order
 	Source  string   // Search.Source
-	// Shims are PowerShell scripts (Windows rules) found under the name,
-	// which are not run.
+	// Shims are PowerShell scripts and other files with a PATHEXT
+	// extension CreateProcess cannot start (.js, .vbs; Windows rules)
+	// found under the name, which are not run.
 	Shims []string
 }
 
@@ -67,7 +68,13 @@ func (e *NotFoundError) Error() string {
 		fmt.Fprintf(&b, "not in any folder of %s: %s", path, strings.Join(e.Folders, ", "))
 	}
 	if len(e.Shims) > 0 {
-		fmt.Fprintf(&b, "; %s is a PowerShell script, which OpenWorker does not run", strings.Join(e.Shims, ", "))
+		for _, p := range e.Shims {
+			if strings.EqualFold(extOf(p), ".ps1") {
+				fmt.Fprintf(&b, "; %s is a PowerShell script, which OpenWorker does not run", p)
+			} else {
+				fmt.Fprintf(&b, "; %s cannot be started: only .com, .exe, .bat and .cmd files can", p)
+			}
+		}
 		fmt.Fprintf(&b, "; install a version that has %s.cmd or %s.exe, or give the absolute path of one in \"command\"", e.Program, e.Program)
 		return b.String()
 	}
@@ -86,8 +93,9 @@ func (e *NotFoundError) Error() string {
 //
 // On Windows a name without a PATHEXT extension is tried with each
 // extension in PATHEXT order, a name with one is tried as is, and
-// extensions match without case. A PowerShell script (.ps1) is never
-// returned: naming one, or finding only one, is an error naming the .cmd
+// extensions match without case. Only .com, .exe, .bat and .cmd are
+// returned: other PATHEXT extensions (.ps1, .js) are skipped, and naming
+// such a file, or finding only such files, is an error naming the .cmd
 // or .exe to use instead. The error for a name found nowhere is a
 // *NotFoundError.
 func (s Search) Find(prog string) (string, error) {
@@ -144,8 +152,10 @@ func (s Search) Find(prog string) (string, error) {
 			if dir == "" {
 				continue
 			}
-			if name, ok := entryFold(dir, prog+".ps1"); ok {
-				e.Shims = append(e.Shims, filepath.Join(dir, name))
+			for _, ext := range s.unrunnable() {
+				if name, ok := entryFold(dir, prog+ext); ok {
+					e.Shims = append(e.Shims, filepath.Join(dir, name))
+				}
 			}
 		}
 	}
@@ -174,11 +184,27 @@ func (s Search) Folders() []string {
 }
 
 // IsShim reports whether path is a batch file (.cmd or .bat, any case)
-// that Windows runs through cmd.exe; see CmdLine.
+// that Windows runs through cmd.exe; see CmdLine. Trailing dots and
+// spaces are ignored, as Windows strips them from a file name: npx.cmd.
+// and "npx.cmd " are npx.cmd (CVE-2024-43402).
 func IsShim(path string) bool {
-	ext := strings.ToLower(extOf(path))
+	ext := strings.ToLower(winExt(path))
 	return ext == ".cmd" || ext == ".bat"
 }
+
+// runnable are the extensions CreateProcess can start; other PATHEXT
+// entries (.ps1, .js, .vbs) are skipped (docs/mcp.md#finding-the-program).
+var runnable = []string{".com", ".exe", ".bat", ".cmd"}
+
+// winTrim drops the trailing dots and spaces Windows strips from the last
+// element of path.
+func winTrim(path string) string {
+	i := strings.LastIndexAny(path, `/\:`) + 1
+	return path[:i] + strings.TrimRight(path[i:], ". ")
+}
+
+// winExt is extOf of path after winTrim: the extension Windows goes by.
+func winExt(path string) string { return extOf(winTrim(path)) }
 
 func (s Search) goos() string {
 	if s.GOOS == "" {
@@ -207,6 +233,18 @@ func (s Search) exts() []string {
 	return out
 }
 
+// unrunnable is .ps1 and the PATHEXT extensions CreateProcess cannot
+// start, for NotFoundError.Shims.
+func (s Search) unrunnable() []string {
+	out := []string{".ps1"}
+	for _, ext := range s.exts() {
+		if !contains(runnable, ext) && !contains(out, ext) {
+			out = append(out, ext)
+		}
+	}
+	return out
+}
+
 // inFolder looks for name in dir by the rules of s.
 func (s Search) inFolder(dir, name string) (string, bool) {
 	if s.goos() != "windows" {
@@ -218,13 +256,19 @@ func (s Search) inFolder(dir, name string) (string, bool) {
 		return p, true
 	}
 	exts := s.exts()
-	if ext := strings.ToLower(extOf(name)); ext != "" && contains(exts, ext) {
-		if real, ok := entryFold(dir, name); ok {
+	if ext := strings.ToLower(winExt(name)); ext != "" && contains(exts, ext) {
+		if !contains(runnable, ext) {
+			return "", false // refused by Find (refuseUnrunnable)
+		}
+		if real, ok := entryFold(dir, winTrim(name)); ok {
 			return filepath.Join(dir, real), true
 		}
 		return "", false
 	}
 	for _, ext := range exts {
+		if !contains(runnable, ext) {
+			continue
+		}
 		if real, ok := entryFold(dir, name+ext); ok {
 			return filepath.Join(dir, real), true
 		}
@@ -232,13 +276,16 @@ func (s Search) inFolder(dir, name string) (string, bool) {
 	return "", false
 }
 
-// refusePS1 refuses a program named with the .ps1 extension, naming the
-// .cmd or .exe next to it when there is one.
+// refusePS1 refuses a program named with the .ps1 extension (trailing
+// dots and spaces ignored), naming the .cmd or .exe next to it when there
+// is one, and one with another extension CreateProcess cannot start
+// (refuseUnrunnable).
 func (s Search) refusePS1(prog string) error {
-	if !strings.EqualFold(extOf(prog), ".ps1") {
-		return nil
+	if !strings.EqualFold(winExt(prog), ".ps1") {
+		return s.refuseUnrunnable(prog)
 	}
-	base := prog[:len(prog)-len(".ps1")]
+	trimmed := winTrim(prog)
+	base := trimmed[:len(trimmed)-len(".ps1")]
 	dirs := []string{filepath.Dir(prog)}
 	if !strings.ContainsAny(prog, `/\`) { // a bare name: where Find would look
 		dirs = append([]string{s.InstallDir}, s.Folders()...)
@@ -260,6 +307,17 @@ func (s Search) refusePS1(prog string) error {
 		return fmt.Errorf("program %q is a PowerShell script, which OpenWorker does not run, and no %s.cmd or %s.exe is next to it; install a version that has one and name it in \"command\"", prog, filepath.Base(base), filepath.Base(base))
 	}
 	return fmt.Errorf("program %q is a PowerShell script, which OpenWorker does not run; use %s in \"command\" instead", prog, strings.Join(instead, " or "))
+}
+
+// refuseUnrunnable refuses a program named with a PATHEXT extension
+// other than .com, .exe, .bat and .cmd (.js, .vbs), which CreateProcess
+// cannot start.
+func (s Search) refuseUnrunnable(prog string) error {
+	ext := strings.ToLower(winExt(prog))
+	if ext == "" || !contains(s.exts(), ext) || contains(runnable, ext) {
+		return nil
+	}
+	return fmt.Errorf("program %q is a %s file, which Windows cannot start (only .com, .exe, .bat and .cmd files can); name the program that runs it (such as node.exe) in \"command\" and the file in \"args\"", prog, ext)
 }
 
 // entryFold returns the name of the regular file (or link to one) in dir

@@ -5,8 +5,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -99,7 +101,9 @@ func ReadLoginPath(ctx context.Context, o LoginOptions) SearchPath {
 	if ctx.Err() != nil {
 		return fallback(o, fmt.Sprintf("the login shell %s did not answer before the read was stopped", o.Shell))
 	}
-	if err != nil {
+	// ErrWaitDelay: the shell exited 0 but an rc file's background job
+	// still held stdout; what the shell printed is complete.
+	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 		return fallback(o, fmt.Sprintf("the login shell %s failed: %v", o.Shell, err))
 	}
 	path, ok := between(out, begin, end)
@@ -163,14 +167,16 @@ func between(out []byte, begin, end string) (string, bool) {
 }
 
 // MergePath returns first's folders, then second's folders not already
-// listed (":"-separated, empty entries dropped, first occurrence kept).
+// listed (":"-separated, first occurrence kept). Empty, "." and other
+// relative entries are dropped: they would make a server's
+// `#!/usr/bin/env node` run ./node from its working folder.
 func MergePath(first, second string) string {
 	seen := map[string]bool{}
 	var out []string
 	for _, list := range []string{first, second} {
 		for _, dir := range strings.Split(list, ":") {
 			dir = strings.TrimSpace(dir)
-			if dir == "" || seen[dir] {
+			if !strings.HasPrefix(dir, "/") || seen[dir] {
 				continue
 			}
 			seen[dir] = true

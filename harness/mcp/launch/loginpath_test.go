@@ -104,3 +104,10 @@ func TestReaderNeverBlocks(t *testing.T) {
 		}
 	})
 }
+
+// ".", empty and relative entries never reach the merged search PATH.
+func TestMergePathDropsRelative(t *testing.T) {
+	if m := MergePath("/a:.:bin::./x:/b", "node_modules/.bin:/c:..:/a"); m != "/a:/b:/c" {
+		t.Errorf("MergePath = %q; want /a:/b:/c", m)
+	}
+}

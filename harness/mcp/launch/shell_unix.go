@@ -13,7 +13,9 @@ import (
 // interactive shell has no controlling terminal to wait for, as VS Code
 // starts it) with stdin closed; when ctx ends its whole process group is
 // killed, so an rc file's background job cannot keep it alive, and
-// WaitDelay stops a grandchild holding stdout from blocking the wait.
+// WaitDelay stops a grandchild holding stdout from blocking the wait
+// (Run then returns exec.ErrWaitDelay). The group is killed again once
+// Run returns, so such a job never outlives the read.
 func runShell(ctx context.Context, shell string, args []string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, shell, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -22,5 +24,8 @@ func runShell(ctx context.Context, shell string, args []string) ([]byte, error) 
 	var out limited
 	cmd.Stdout = &out
 	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ESRCH when the group is gone
+	}
 	return out.b, err
 }

@@ -4,6 +4,7 @@ package launch
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,45 @@ wait
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("ReadLoginPath did not return after its context ended")
+	}
+}
+
+// An rc file that leaves a background job holding stdout: the PATH the
+// shell printed before exiting 0 is used (os/exec reports ErrWaitDelay),
+// and the job is killed with the shell's process group. The job holds a
+// FIFO open for writing; reading it ends (EOF) only once the job is gone.
+func TestReadLoginPathBackgroundJobHoldsStdout(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "job")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	sh := fakeShell(t, `(exec sleep 1000) 3>'`+fifo+`' &
+PATH=/login/bin:/usr/bin
+export PATH
+/bin/sh -c "$4"
+exit 0
+`)
+	gone := make(chan error, 1)
+	go func() {
+		f, err := os.Open(fifo) // blocks until the job opens it
+		if err != nil {
+			gone <- err
+			return
+		}
+		defer f.Close()
+		_, err = io.ReadAll(f) // EOF once the job's end is closed: it died
+		gone <- err
+	}()
+	got := ReadLoginPath(context.Background(), LoginOptions{Shell: sh, ProcessPath: "/usr/bin:/proc/bin", IsDir: noDirs})
+	if want := (SearchPath{Path: "/login/bin:/usr/bin:/proc/bin", Source: FromLoginShell, Shell: sh}); got != want {
+		t.Errorf("ReadLoginPath = %+v; want %+v", got, want)
+	}
+	select {
+	case err := <-gone:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the rc file's background job is still running after ReadLoginPath returned")
 	}
 }
