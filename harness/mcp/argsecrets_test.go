@@ -22,7 +22,7 @@ func TestArgSecrets(t *testing.T) {
 		"Authorization: Bearer ghp_headerTOKEN123",
 		"X-Api-Key: xak-0987654321",
 		"see http://127.0.0.1:8080/x", // a colon that is no header
-		"--auth", "--verbose", // an option after it is no value
+		"--auth", "--verbose",         // an option after it is no value
 		"--keyboard-layout", "dvorak", // KEYBOARD is not KEY
 		"/home/someone/notes=old", // a path with "=" is no option
 		"--log-level=debug",
