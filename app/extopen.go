@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Opening an extension file (docs/app.md#opening-an-extension): a .mcpb or
@@ -43,14 +44,33 @@ func isExtensionName(path string) bool {
 	return false
 }
 
+// visibleName writes the characters of a file name that would hide what
+// it reads as (controls, bidirectional overrides and isolates, zero-width
+// characters: "invoice\u202Efdp.mcpb" shows as "invoicebpcm.pdf") as
+// visible ⟨U+XXXX⟩ marks, so a notice never shows a disguised name.
+func visibleName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case unicode.IsControl(r), r == 0x061C, r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E,
+			r >= 0x2066 && r <= 0x2069, r == 0xFEFF:
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // inspectExtension checks that path is an extension file: it must exist, be
 // a regular file (a link to one is followed) and end in .mcpb or .dxt.
 func inspectExtension(path string) ExtensionOpened {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	e := ExtensionOpened{Path: path, Name: filepath.Base(path)}
+	e := ExtensionOpened{Path: path, Name: visibleName(filepath.Base(path))}
 	st, err := os.Stat(path)
+	path = visibleName(path) // for the messages below; e.Path stays the real one
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		e.Error = fmt.Sprintf("%s does not exist (or is a link that leads nowhere): check the path, or download the extension again", path)

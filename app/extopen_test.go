@@ -112,3 +112,26 @@ func TestExtensionOpenedWaitsForTheUI(t *testing.T) {
 		t.Errorf("%d events after a second Info", n)
 	}
 }
+
+// A name that a bidirectional override would disguise ("invoice‮fdp.mcpb"
+// reads as "invoicebpcm.pdf") is shown with the override as a visible
+// mark; the path stays the real one.
+func TestInspectExtensionShowsDisguisedNames(t *testing.T) {
+	dir := t.TempDir()
+	name := "invoice\u202Efdp.mcpb"
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("PK"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := inspectExtension(p)
+	if e.Error != "" || e.Path != p {
+		t.Fatalf("inspectExtension = %+v; want the file, its real path", e)
+	}
+	if e.Name != "invoice⟨U+202E⟩fdp.mcpb" {
+		t.Errorf("Name = %q; want the override shown", e.Name)
+	}
+	missing := inspectExtension(filepath.Join(dir, "a\u200Bb\x1b[31m.mcpb"))
+	if strings.ContainsAny(missing.Error, "\u200B\x1b") || !strings.Contains(missing.Error, "a⟨U+200B⟩b⟨U+001B⟩[31m.mcpb does not exist") {
+		t.Errorf("Error = %q; want the hidden characters shown", missing.Error)
+	}
+}

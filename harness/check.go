@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"strings"
 	"sync"
 
@@ -173,6 +174,10 @@ func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle
 		if re.Provider != "" {
 			cb.Fix = providerFix(reg, re.Provider)
 		}
+		var nf *launch.NotFoundError
+		if re.Provider != "" && errors.As(err, &nf) {
+			cb.Fix = programFix(reg, re.Provider, nf)
+		}
 		if re.Fix != "" {
 			cb.Fix = re.Fix
 		}
@@ -207,6 +212,17 @@ func providerFix(reg *tool.Registry, ns string) string {
 		return fmt.Sprintf("MCP provider %q did not answer: check that the server at its URL is running and reachable from this computer, and its URL and headers at %s", ns, where)
 	}
 	return fmt.Sprintf("MCP provider %q did not start or list its tools: check its command, arguments and environment at %s, or run that command by hand to see why", ns, where)
+}
+
+// programFix is the advice for a stdio provider whose program was found
+// nowhere (docs/mcp.md#finding-the-program): running it by hand would show
+// nothing more.
+func programFix(reg *tool.Registry, ns string, nf *launch.NotFoundError) string {
+	where := "in its \"command\""
+	if srv, ok := reg.Server(ns); ok && srv.Source != "" {
+		where = "in \"command\" at " + srv.Source
+	}
+	return fmt.Sprintf("install %s (so that it is on the PATH named above), or give its absolute path %s", nf.Program, where)
 }
 
 // describeRule says which tool-name rule a Check applied.

@@ -68,4 +68,7 @@ func TestCheckShowsProgramPath(t *testing.T) {
 		!strings.Contains(rep.Broken[0].Message, "(from the login shell /bin/zsh): "+bin) {
 		t.Errorf("broken = %+v; want lost with the PATH searched", rep.Broken)
 	}
+	if len(rep.Broken) == 1 && !strings.HasPrefix(rep.Broken[0].Fix, "install ow-no-such-server (so that it is on the PATH named above), or give its absolute path") {
+		t.Errorf("fix = %q; want install it or give its absolute path", rep.Broken[0].Fix)
+	}
 }

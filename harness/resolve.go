@@ -101,7 +101,13 @@ type ResolveError struct {
 	// list its tools: a runtime failure (`openworker run` exits 1), not a
 	// bad bundle or servers-file entry (docs/cli.md#exit-codes).
 	StartFailed bool
+
+	cause error // the provider's start error (StartFailed), for errors.As
 }
+
+// Unwrap is the provider's start error when StartFailed (a
+// *launch.NotFoundError for a program found nowhere), else nil.
+func (e *ResolveError) Unwrap() error { return e.cause }
 
 // nameFix is the advice for an explicitly selected name that cannot be
 // given a model alias under the rule.
@@ -229,7 +235,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		c, err := catalog(ns)
 		if err != nil {
 			e := resolveErr(b, ns, err.Error())
-			e.Provider, e.StartFailed = ns, true
+			e.Provider, e.StartFailed, e.cause = ns, true, err
 			return nil, e
 		}
 		remote := make([]string, 0, len(c))
@@ -281,7 +287,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			c, err := catalog(ns)
 			if err != nil {
 				e := resolveErr(b, name, err.Error())
-				e.Provider, e.StartFailed = ns, true
+				e.Provider, e.StartFailed, e.cause = ns, true, err
 				return nil, e
 			}
 			r, ok := c[remote]

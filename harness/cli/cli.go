@@ -163,6 +163,10 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 		Args:               cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 && !strings.HasPrefix(args[0], "-") && (c.desktop == nil || c.desktopFile == nil || !c.desktopFile(args[0])) {
+				if c.desktop != nil && c.desktopFile != nil && (strings.ContainsAny(args[0], `/\`) || filepath.Ext(args[0]) != "") {
+					// a path, not a mistyped subcommand
+					return usageErr("no file %s to open: it does not exist; the app opens .mcpb and .dxt extensions (docs/app.md#opening-an-extension)", args[0])
+				}
 				return usageErr("unknown command %q; run openworker --help", args[0])
 			}
 			for _, a := range args {

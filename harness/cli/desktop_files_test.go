@@ -33,6 +33,10 @@ func TestDesktopFilesReachTheApp(t *testing.T) {
 	if code, out := run("chekc"); code != 2 || !strings.Contains(out, `unknown command "chekc"`) || len(got) != 1 {
 		t.Errorf("openworker chekc: exit %d, %s; want 2 and the desktop not started", code, out)
 	}
+	// A path that is no file to open says so, not "unknown command".
+	if code, out := run("./missing.txt"); code != 2 || !strings.Contains(out, "no file ./missing.txt to open: it does not exist") || len(got) != 1 {
+		t.Errorf("openworker ./missing.txt: exit %d, %s; want 2 and no file to open", code, out)
+	}
 	// A subcommand still wins over a file of the same name.
 	if code, out := run("version"); code != 0 || !strings.Contains(out, "openworker") || len(got) != 1 {
 		t.Errorf("openworker version: exit %d, %s", code, out)
