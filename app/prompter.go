@@ -78,8 +78,12 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 		if req.Placement != "" && req.Placement != tool.PlacementLocal {
 			where = " on " + req.Placement // a remote host: say so before the window is even seen
 		}
+		body := fmt.Sprintf("%s wants to run %s%s.", who, req.Tool, where)
+		if req.Sampling != nil {
+			body = samplingNotice(req) // sampling.go
+		}
 		go func() {
-			_ = m.notify.Notify("OpenWorker needs your approval", fmt.Sprintf("%s wants to run %s%s.", who, req.Tool, where))
+			_ = m.notify.Notify("OpenWorker needs your approval", body)
 		}()
 	}
 	select {
@@ -108,6 +112,10 @@ func (m *modalPrompter) Respond(id string, d consent.Decision) error {
 	}
 	m.mu.Lock()
 	w, ok := m.pending[id]
+	if ok && w.p.Request.Sampling != nil && d != consent.AllowOnce && d != consent.Deny {
+		m.mu.Unlock()
+		return errSamplingOnce(d) // sampling.go
+	}
 	delete(m.pending, id)
 	m.mu.Unlock()
 	if !ok {
