@@ -92,3 +92,56 @@ func TestRunSamplingWithoutTerminal(t *testing.T) {
 		t.Errorf("invocations = %+v", invs)
 	}
 }
+
+// TestServeStdioSampling: docs/stdio-protocol.md#sampling. Through `serve
+// --stdio --approve bypass` the call runs unasked, but the sampling
+// request arrives as approval.required with request.sampling set; once
+// approved, the scripted model's text reaches the server and
+// sampling.requested / sampling.finished report it.
+func TestServeStdioSampling(t *testing.T) {
+	node, entry := npmtest.Server(t, "server-everything")
+	s := newSetup(t, "helper", map[string]any{"everything": map[string]any{"transport": "stdio", "command": node, "args": []string{entry, "stdio"}}},
+		nil, "everything.trigger-sampling-request")
+	mpath := filepath.Join(s.coworkers, "helper", "coworker", "manifest.md")
+	raw, _ := os.ReadFile(mpath)
+	os.WriteFile(mpath, []byte(strings.Replace(string(raw), "version: 1.0.0\n", "version: 1.0.0\nsampling: [everything]\n", 1)), 0o644)
+	m := modeltest.NewOpenAI(t,
+		modeltest.Reply{ToolCalls: []model.ToolCall{call("c1", "everything__trigger-sampling-request", samplingArgs)}},
+		modeltest.Reply{Text: "Paris."}, modeltest.Reply{Text: "The server heard Paris."})
+	db := filepath.Join(t.TempDir(), "journal.db")
+	c, _ := startServeWith(t, binEnv(t), nil, nil, "--coworkers", s.coworkers, "--servers", s.servers, "--db", db,
+		"--base-url", m.URL, "--model", "test", "--approve", "bypass")
+	open := c.until(nil, response(c.send("session.open", map[string]any{"coworker": "helper"})))
+	sid, _ := field(open, "result", "session_id").(string)
+	if sid == "" {
+		t.Fatalf("session.open = %v", open)
+	}
+	var seen []string
+	turnID := c.send("turn.send", map[string]any{"session_id": sid, "text": "Ask the server."})
+	ev := c.until(&seen, eventType("approval.required"))
+	aid, _ := field(ev, "event", "approval_id").(string)
+	sr, _ := field(ev, "event", "request", "sampling").(map[string]any)
+	msgs, _ := sr["messages"].([]any)
+	if sr == nil || sr["namespace"] != "everything" || sr["system_prompt"] != "You are a helpful test server." || sr["max_tokens"] != float64(50) ||
+		len(msgs) != 1 || !strings.Contains(msgs[0].(map[string]any)["text"].(string), "What is the capital of France?") || sr["model"] == "" {
+		t.Fatalf("approval.required = %v", ev)
+	}
+	c.until(&seen, response(c.send("approval.respond", map[string]any{"approval_id": aid, "decision": "allow_once"})))
+	res := c.until(&seen, response(turnID))
+	if field(res, "result", "status") != "completed" {
+		t.Fatalf("turn.send = %v", res)
+	}
+	if got := strings.Join(seen, " "); !strings.Contains(got, "sampling.requested") || !strings.Contains(got, "sampling.finished") {
+		t.Errorf("events = %s", got)
+	}
+	c.until(nil, response(c.send("session.close", map[string]any{"session_id": sid})))
+	j, err := journal.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	invs, err := j.Invocations(t.Context(), sid)
+	if err != nil || len(invs) != 2 || !strings.Contains(string(invs[0].Result), "Paris.") || invs[1].Tool != harness.SamplingTool || invs[1].Status != harness.StatusSucceeded {
+		t.Errorf("invocations = %+v, %v", invs, err)
+	}
+}
