@@ -185,3 +185,26 @@ func TestSamplingServerEverything(t *testing.T) {
 		}
 	})
 }
+
+// TestSamplingProcessPerAllowance: a coworker that allows sampling for a
+// provider and one that does not get different processes of the same
+// configuration (only the first advertises sampling); sessions of the same
+// allowance share one.
+func TestSamplingProcessPerAllowance(t *testing.T) {
+	node, entry := npmtest.Server(t, "server-everything")
+	srv := tool.MCPServer{Namespace: "everything", Program: node, Args: []string{entry, "stdio"}}
+	e := newEnv(t, envOpts{servers: []tool.MCPServer{srv}, selected: []string{"everything.echo", "everything.trigger-sampling-request"},
+		policy: "sampling: [everything]\n", mode: consent.Ask})
+	writeBundle(t, e.bundles, "plain", []string{"everything.echo"}, "")
+	ctx := context.Background()
+	for _, id := range []string{"tester", "plain", "tester", "plain"} {
+		s, err := e.rt.NewSession(ctx, id, e.so)
+		if err != nil {
+			t.Fatalf("NewSession(%s): %v", id, err)
+		}
+		defer s.Close()
+	}
+	if got := e.rt.RunningProviders(); strings.Join(got, " ") != "everything everything" {
+		t.Errorf("RunningProviders = %v; want two processes (sampling and not)", got)
+	}
+}
