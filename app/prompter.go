@@ -104,8 +104,9 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 }
 
 // Respond answers the prompt id. It fails with ErrNoSuchApproval when the
-// prompt is not waiting, and for a decision that is not one of the four
-// answers of docs/consent.md.
+// prompt is not waiting, for a decision that is not one of the four
+// answers of docs/consent.md, and for allow_session or allow_always on a
+// sampling prompt (docs/consent.md#sampling; the prompt stays open).
 func (m *modalPrompter) Respond(id string, d consent.Decision) error {
 	if !d.Valid() {
 		return fmt.Errorf("%q is not an answer; use allow_once, allow_session, allow_always or deny", d)
