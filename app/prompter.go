@@ -78,8 +78,12 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 		if req.Placement != "" && req.Placement != tool.PlacementLocal {
 			where = " on " + req.Placement // a remote host: say so before the window is even seen
 		}
+		body := fmt.Sprintf("%s wants to run %s%s.", who, req.Tool, where)
+		if req.Sampling != nil {
+			body = samplingNotice(req) // sampling.go
+		}
 		go func() {
-			_ = m.notify.Notify("OpenWorker needs your approval", fmt.Sprintf("%s wants to run %s%s.", who, req.Tool, where))
+			_ = m.notify.Notify("OpenWorker needs your approval", body)
 		}()
 	}
 	select {
@@ -100,14 +104,19 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 }
 
 // Respond answers the prompt id. It fails with ErrNoSuchApproval when the
-// prompt is not waiting, and for a decision that is not one of the four
-// answers of docs/consent.md.
+// prompt is not waiting, for a decision that is not one of the four
+// answers of docs/consent.md, and for allow_session or allow_always on a
+// sampling prompt (docs/consent.md#sampling; the prompt stays open).
 func (m *modalPrompter) Respond(id string, d consent.Decision) error {
 	if !d.Valid() {
 		return fmt.Errorf("%q is not an answer; use allow_once, allow_session, allow_always or deny", d)
 	}
 	m.mu.Lock()
 	w, ok := m.pending[id]
+	if ok && w.p.Request.Sampling != nil && d != consent.AllowOnce && d != consent.Deny {
+		m.mu.Unlock()
+		return errSamplingOnce(d) // sampling.go
+	}
 	delete(m.pending, id)
 	m.mu.Unlock()
 	if !ok {

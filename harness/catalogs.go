@@ -16,21 +16,21 @@ type catalog struct {
 }
 
 // provider returns the running MCP provider of namespace ns in generation
-// g for a session whose workspace folder is workspace (its root,
-// docs/mcp.md#roots; "" for none), starting it on first use.
-func (rt *Runtime) provider(ctx context.Context, g *generation, ns, workspace string) (*mcp.Provider, error) {
+// g for the use u (its root, docs/mcp.md#roots; sampling,
+// docs/mcp.md#sampling), starting it on first use.
+func (rt *Runtime) provider(ctx context.Context, g *generation, ns string, u mcp.Use) (*mcp.Provider, error) {
 	srv, ok := g.reg.Server(ns)
 	if !ok {
 		return nil, fmt.Errorf("no MCP provider is registered under namespace %q", ns)
 	}
-	return rt.mcp.ProviderIn(ctx, srv, workspace)
+	return rt.mcp.ProviderUse(ctx, srv, u)
 }
 
 // catalogs starts the providers of namespaces in g and lists their tools,
 // at most Options.Parallel at once (docs/mcp.md): ten providers that each
 // take a second to start take about a second, not ten. Every namespace
 // gets an entry; failures are in its err.
-func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []string, workspace string) map[string]*catalog {
+func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []string, use func(ns string) mcp.Use) map[string]*catalog {
 	var unique []string
 	seen := make(map[string]bool, len(namespaces))
 	for _, ns := range namespaces {
@@ -40,7 +40,7 @@ func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []str
 		}
 	}
 	list := make([]*catalog, len(unique))
-	forEach(len(unique), rt.opts.Parallel, func(i int) { list[i] = rt.listCatalog(ctx, g, unique[i], workspace) })
+	forEach(len(unique), rt.opts.Parallel, func(i int) { list[i] = rt.listCatalog(ctx, g, unique[i], use(unique[i])) })
 	out := make(map[string]*catalog, len(unique))
 	for i, ns := range unique {
 		out[ns] = list[i]
@@ -49,8 +49,8 @@ func (rt *Runtime) catalogs(ctx context.Context, g *generation, namespaces []str
 }
 
 // listCatalog starts (or reuses) one provider and lists its tools.
-func (rt *Runtime) listCatalog(ctx context.Context, g *generation, ns, workspace string) *catalog {
-	p, err := rt.provider(ctx, g, ns, workspace)
+func (rt *Runtime) listCatalog(ctx context.Context, g *generation, ns string, u mcp.Use) *catalog {
+	p, err := rt.provider(ctx, g, ns, u)
 	if err != nil {
 		return &catalog{err: err}
 	}

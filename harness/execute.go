@@ -138,7 +138,8 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	c := tool.NewCall(s.id, t.id, call.ID, s.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
 		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data})
 	})
-	output, err := t.invoke(mcp.WithAsker(ctx, t.asker(invID, call.ID, rtool.Name)), rtool, c, args)
+	cctx := mcp.WithSampler(mcp.WithAsker(ctx, t.asker(invID, call.ID, rtool.Name)), t.sampler(invID, call.ID, rtool.Name))
+	output, err := t.invoke(cctx, rtool, c, args)
 	if err == nil {
 		err = c.Breach()
 	}

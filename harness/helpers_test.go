@@ -138,7 +138,9 @@ type envOpts struct {
 	prompter consent.Prompter
 	limits   tool.Limits
 	maxCalls int
-	replies  []modeltest.Reply
+	// maxAttempts bounds a turn's provider attempts (0: the default).
+	maxAttempts int
+	replies     []modeltest.Reply
 	// servers are MCP providers to register (stdio or streamable HTTP).
 	servers []tool.MCPServer
 	// logger receives the runtime's logs (default discards).
@@ -190,7 +192,7 @@ func newEnv(t testing.TB, o envOpts) *env {
 		o.mode = consent.Bypass
 	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
-		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, Logger: o.logger,
+		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, MaxAttempts: o.maxAttempts, Logger: o.logger,
 	})
 	e.so = harness.SessionOptions{Model: provider, Approve: o.mode, Prompter: o.prompter}
 	if err != nil {

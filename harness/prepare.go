@@ -25,7 +25,7 @@ func (t *turn) prepare(ctx context.Context) error {
 			namespaces = append(namespaces, ns)
 		}
 	}
-	cats := s.rt.catalogs(ctx, s.gen, namespaces, s.opts.Workspace) // all at once, docs/mcp.md
+	cats := s.rt.catalogs(ctx, s.gen, namespaces, useFor(s.opts.Workspace, s.res.Bundle)) // all at once, docs/mcp.md
 	var changed, missing []string
 	for i := range s.res.Tools {
 		rt := &s.res.Tools[i]

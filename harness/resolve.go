@@ -213,7 +213,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	names := b.Tools.Explicit()
 	explicit := len(names) // the names after these are the tools of whole providers
 	whole := b.Tools.WholeProviders()
-	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names), workspace) // all at once
+	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, b)) // all at once
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
 		c := cats[ns]
 		if c.err != nil {

@@ -306,5 +306,5 @@ func (s *Session) revokeAll() {
 // provider returns the running MCP provider of namespace ns in the
 // session's registry generation.
 func (s *Session) provider(ctx context.Context, ns string) (*mcp.Provider, error) {
-	return s.rt.provider(ctx, s.gen, ns, s.opts.Workspace)
+	return s.rt.provider(ctx, s.gen, ns, useFor(s.opts.Workspace, s.res.Bundle)(ns))
 }

@@ -80,6 +80,7 @@ type turn struct {
 	// catalogSeen is each MCP provider's CatalogVersion when its catalog
 	// was last listed in this turn.
 	catalogSeen map[string]uint64
+	sampling    samplingBudget // sampling requests of the turn's calls (sampling.go)
 }
 
 // Send runs one turn: it adds prompt to the history and runs provider
@@ -282,7 +283,7 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})
 	}
 	for {
-		if t.attempts >= s.rt.opts.MaxAttempts {
+		if t.attempts+t.sampling.count() >= s.rt.opts.MaxAttempts { // sampling requests count (sampling.go)
 			return finish(TurnStopped, fmt.Sprintf("the turn used its budget of %d provider attempts", s.rt.opts.MaxAttempts)), nil
 		}
 		t.attempts++

@@ -86,8 +86,12 @@ type Bundle struct {
 	// Policy maps a qualified tool name, or "*" for every tool, to
 	// PolicyAsk, PolicyAllow or PolicyDeny (manifest front matter "policy").
 	Policy map[string]string
-	Tools  Selection // tools.json
-	Dir    string    // the bundle folder, <bundles>/<id>, as given to Load
+	// Sampling lists the MCP provider namespaces allowed to ask the
+	// session's model for a completion (front matter "sampling",
+	// docs/mcp.md#sampling); nil allows none.
+	Sampling []string
+	Tools    Selection // tools.json
+	Dir      string    // the bundle folder, <bundles>/<id>, as given to Load
 	// Digest is "sha256:<hex>" of the bundle's bytes (docs/identity.md): for each of
 	// coworker/manifest.md, coworker/tools.json and every loaded
 	// coworker/skills/<skill>/SKILL.md, sorted by that slash-separated path
@@ -186,9 +190,10 @@ type manifestFields struct {
 	Version     string            `yaml:"version"`
 	Skills      []string          `yaml:"skills"`
 	Policy      map[string]string `yaml:"policy"`
+	Sampling    []string          `yaml:"sampling"`
 }
 
-var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy"}
+var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling"}
 
 // file is one hashed file of the bundle.
 type file struct {
@@ -238,6 +243,9 @@ func (l *loader) load() (*Bundle, *LoadError) {
 		return nil, l.fromJSON(tpath, err)
 	}
 	if lerr := l.checkPolicyNames(mpath, m, b); lerr != nil {
+		return nil, lerr
+	}
+	if lerr := l.checkSampling(mpath, m, mf.Sampling, b); lerr != nil {
 		return nil, lerr
 	}
 	files := []file{{"coworker/manifest.md", mdata}, {"coworker/tools.json", tdata}}

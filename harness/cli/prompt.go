@@ -31,6 +31,9 @@ type terminalPrompter struct {
 }
 
 func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
+	if !p.interactive && r.Sampling != nil {
+		return consent.Deny, fmt.Errorf("no terminal to ask whether %s may use your model; the sampling request is refused", r.Sampling.Namespace)
+	}
 	if !p.interactive {
 		// The refusal line printed for the call says why, and how to go on.
 		return consent.Deny, fmt.Errorf("%w (use --approve bypass to run without prompts)", consent.ErrNoTerminal)
@@ -38,6 +41,9 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 	p.readMu.Lock() // one prompt at a time
 	defer p.readMu.Unlock()
 	p.startReading()
+	if r.Sampling != nil {
+		return p.promptSampling(ctx, r) // sampling_prompt.go
+	}
 	p.lock.Lock()
 	fmt.Fprintf(p.out, "\n%s wants to run %s %s (%s, %s, risk %s)\n  arguments: %s\n",
 		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk, clip(string(r.Arguments), 500))

@@ -79,10 +79,10 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 		return usageErr("run needs a PROMPT, e.g. openworker run --coworkers DIR --coworker ID \"How is my battery?\"")
 	}
 	out := &printer{w: c.stdout, errw: c.stderr}
-	var prompter consent.Prompter
-	if consent.Mode(f.approve) == consent.Ask {
-		prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal(), lock: &out.mu}
-	}
+	// Bypass never asks about calls (the engine decides before any
+	// prompter), but a sampling request is still asked for on the terminal
+	// (docs/consent.md#sampling).
+	var prompter consent.Prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal(), lock: &out.mu}
 	rt, so, err := c.openRuntime(ctx, reg, f, prompter)
 	if err != nil {
 		return err

@@ -58,6 +58,9 @@ type Request struct {
 	Classification string          `json:"classification"`
 	Risk           string          `json:"risk"`
 	Arguments      json.RawMessage `json:"arguments"`
+	// Sampling is set when the prompt is a sampling request, not a call
+	// (sampling.go, docs/consent.md#sampling).
+	Sampling *SamplingRequest `json:"sampling,omitempty"`
 }
 
 // Prompter asks a person. Prompt blocks until an answer, ctx is done, or the

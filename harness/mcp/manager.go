@@ -75,10 +75,22 @@ func (m *Manager) Provider(ctx context.Context, srv tool.MCPServer) (*Provider, 
 // A configuration runs one process per workspace it is used with, since
 // one process offers one root.
 func (m *Manager) ProviderIn(ctx context.Context, srv tool.MCPServer, workspace string) (*Provider, error) {
+	return m.ProviderUse(ctx, srv, Use{Workspace: workspace})
+}
+
+// ProviderUse is ProviderIn for the process u says; a configuration runs
+// one process per workspace and per sampling or not
+// (docs/mcp.md#sampling), so a server never sees the sampling capability
+// on behalf of a coworker that does not allow it.
+func (m *Manager) ProviderUse(ctx context.Context, srv tool.MCPServer, u Use) (*Provider, error) {
+	workspace := u.Workspace
 	cfg := Key(srv)
 	key := cfg
 	if workspace != "" {
 		key += "\x00" + workspace
+	}
+	if u.Sampling && m.opts != nil && m.opts.Sampling != nil {
+		key += "\x00sampling"
 	}
 	m.mu.Lock()
 	if m.closed {
@@ -114,7 +126,7 @@ func (m *Manager) ProviderIn(ctx context.Context, srv tool.MCPServer, workspace 
 	if gone { // closed or released while this caller waited
 		return nil, ErrClosed
 	}
-	p, err := ConnectIn(ctx, srv, m.opts, workspace)
+	p, err := ConnectUse(ctx, srv, m.opts, u)
 	if err != nil {
 		if m.opts != nil && m.opts.RememberFailedStarts && ctx.Err() == nil {
 			e.err = err

@@ -56,6 +56,10 @@ type Options struct {
 	// server's questions to the Asker of the call (elicit.go,
 	// docs/mcp.md#elicitation); nil advertises none.
 	Elicitation *ElicitationOptions
+	// Sampling, when set, lets providers started with Use.Sampling
+	// advertise sampling and send its requests to the Sampler of the call
+	// (sampling.go, docs/mcp.md#sampling); nil advertises it nowhere.
+	Sampling *SamplingOptions
 }
 
 // DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.
@@ -111,6 +115,7 @@ type Provider struct {
 
 	outputs outputSchemas // of the latest catalog listing (outputschema.go)
 
+	use      Use         // what the process is for: its root, sampling (sampling.go)
 	root     Root        // the one root offered; zero when none (roots.go)
 	rootsAsk *rootsAsked // the server's roots/list requests (roots.go)
 
@@ -181,7 +186,13 @@ func Connect(ctx context.Context, srv tool.MCPServer, opts *Options) (*Provider,
 // the provider offers it as its one root (WorkspaceRoot,
 // docs/mcp.md#roots); "" offers none.
 func ConnectIn(ctx context.Context, srv tool.MCPServer, opts *Options, workspace string) (*Provider, error) {
-	root, hasRoot, err := WorkspaceRoot(workspace)
+	return ConnectUse(ctx, srv, opts, Use{Workspace: workspace})
+}
+
+// ConnectUse is ConnectIn for the process u says: its workspace root and
+// whether it advertises sampling (docs/mcp.md#sampling).
+func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (*Provider, error) {
+	root, hasRoot, err := WorkspaceRoot(u.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
 	}
@@ -189,12 +200,14 @@ func ConnectIn(ctx context.Context, srv tool.MCPServer, opts *Options, workspace
 	if srv.Transport == "" {
 		srv.Transport = tool.TransportStdio
 	}
-	p := &Provider{srv: srv, opts: o, calls: map[string]*callState{}, done: make(chan struct{}), secrets: newRedactor(srv.Secrets)}
+	p := &Provider{srv: srv, opts: o, use: u, calls: map[string]*callState{}, done: make(chan struct{}), secrets: newRedactor(srv.Secrets)}
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
-		ProgressNotificationHandler: p.onProgress,
-		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
-		ElicitationHandler:          p.elicitationHandler(),                 // form elicitation when opts.Elicitation is set
-		Capabilities:                rootsCapability(rootIf(root, hasRoot)), // roots only with a workspace (roots.go); no sampling
+		ProgressNotificationHandler:   p.onProgress,
+		ToolListChangedHandler:        func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
+		ElicitationHandler:            p.elicitationHandler(), // form elicitation when opts.Elicitation is set
+		CreateMessageWithToolsHandler: p.samplingHandler(u),   // only with u.Sampling (sampling.go)
+		// roots only with a workspace (roots.go); sampling without tools only with u.Sampling
+		Capabilities: samplingCapability(rootsCapability(rootIf(root, hasRoot)), u, o),
 	})
 	p.client.AddReceivingMiddleware(p.elicitGate)
 	p.offerRoot(rootIf(root, hasRoot))

@@ -50,4 +50,5 @@ export const typesMatchGo: [
   Covers<app.CoworkerPreview, T.CoworkerPreview>,
   Covers<app.ChatPrompt, T.ChatPrompt>,
   Covers<app.PromptArg, T.PromptArg>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<consent.SamplingRequest, T.SamplingRequest>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -232,6 +232,21 @@ export interface ConsentRequest {
   classification: string;
   risk: string;
   arguments: unknown;
+  /** Set when an MCP server asks the session's model for a completion (docs/consent.md#sampling). */
+  sampling?: SamplingRequest;
+}
+
+/** What a sampling prompt shows: the messages sent, the model that answers. */
+export interface SamplingRequest {
+  namespace: string;
+  server_name?: string;
+  messages: { role: string; text: string }[];
+  system_prompt?: string;
+  max_tokens: number;
+  asked_max_tokens: number;
+  model: string;
+  invocation: string;
+  seq: number;
 }
 
 export interface PendingApproval {

@@ -718,6 +718,66 @@ export namespace consent {
 	        this.digest = source["digest"];
 	    }
 	}
+	export class SamplingMessage {
+	    role: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SamplingMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.text = source["text"];
+	    }
+	}
+	export class SamplingRequest {
+	    namespace: string;
+	    server_name?: string;
+	    messages: SamplingMessage[];
+	    system_prompt?: string;
+	    max_tokens: number;
+	    asked_max_tokens: number;
+	    model: string;
+	    invocation: string;
+	    seq: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SamplingRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.server_name = source["server_name"];
+	        this.messages = this.convertValues(source["messages"], SamplingMessage);
+	        this.system_prompt = source["system_prompt"];
+	        this.max_tokens = source["max_tokens"];
+	        this.asked_max_tokens = source["asked_max_tokens"];
+	        this.model = source["model"];
+	        this.invocation = source["invocation"];
+	        this.seq = source["seq"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Request {
 	    session_id: string;
 	    turn_id: string;
@@ -731,6 +791,7 @@ export namespace consent {
 	    classification: string;
 	    risk: string;
 	    arguments: number[];
+	    sampling?: SamplingRequest;
 	
 	    static createFrom(source: any = {}) {
 	        return new Request(source);
@@ -750,8 +811,28 @@ export namespace consent {
 	        this.classification = source["classification"];
 	        this.risk = source["risk"];
 	        this.arguments = source["arguments"];
+	        this.sampling = this.convertValues(source["sampling"], SamplingRequest);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
+	
 
 }
 

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/openworker/desktop/harness/consent"
+)
+
+// maxSampledShown bounds the text of a sampling prompt on the terminal;
+// longer messages are cut with a note (the journal keeps them whole).
+const maxSampledShown = 8 << 10
+
+// promptSampling asks on the terminal whether an MCP server's sampling
+// request may be sent to the session's model (docs/consent.md#sampling):
+// the messages, the system prompt, the token cap and the model, then
+// [o] send once or [d] deny. Nothing else is offered: every request is
+// asked for. p.readMu is held.
+func (p *terminalPrompter) promptSampling(ctx context.Context, r consent.Request) (consent.Decision, error) {
+	sr := r.Sampling
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s (%s) asks your model for a completion during %s (%s, request %d of the call)\n",
+		sr.Namespace, nonEmpty(sr.ServerName, r.Provider), r.Tool, nonEmpty(r.CoworkerName, r.Coworker), sr.Seq)
+	fmt.Fprintf(&b, "  model: %s\n  max tokens: %d", sr.Model, sr.MaxTokens)
+	if sr.AskedMaxTokens != int64(sr.MaxTokens) {
+		fmt.Fprintf(&b, " (the server asked for %d)", sr.AskedMaxTokens)
+	}
+	b.WriteString("\n")
+	shown := 0
+	show := func(label, text string) {
+		if shown >= maxSampledShown {
+			return
+		}
+		text = clip(text, maxSampledShown-shown)
+		shown += len(text)
+		fmt.Fprintf(&b, "  %s:\n", label)
+		for _, line := range strings.Split(text, "\n") {
+			fmt.Fprintf(&b, "  | %s\n", line)
+		}
+	}
+	if sr.SystemPrompt != "" {
+		show("system prompt", sr.SystemPrompt)
+	}
+	for _, m := range sr.Messages {
+		show(m.Role, m.Text)
+	}
+	if shown >= maxSampledShown {
+		b.WriteString("  (cut here; the whole request is in the journal)\n")
+	}
+	p.lock.Lock()
+	fmt.Fprint(p.out, b.String())
+	p.lock.Unlock()
+	for {
+		p.lock.Lock()
+		fmt.Fprint(p.out, "  [o] send once  [d] deny: ")
+		p.lock.Unlock()
+		select {
+		case <-ctx.Done():
+			return consent.Deny, ctx.Err()
+		case line, ok := <-p.lines:
+			if !ok {
+				return consent.Deny, fmt.Errorf("the terminal closed before an answer; the sampling request is refused")
+			}
+			switch strings.ToLower(strings.TrimSpace(line)) {
+			case "o", "once", "y", "yes":
+				return consent.AllowOnce, nil
+			case "d", "deny", "n", "no":
+				return consent.Deny, nil
+			}
+			p.lock.Lock()
+			fmt.Fprintf(p.out, "  please answer o or d\n")
+			p.lock.Unlock()
+		}
+	}
+}
