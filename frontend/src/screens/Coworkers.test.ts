@@ -61,7 +61,7 @@ describe("Coworkers", () => {
   });
 
   it("shows the program each stdio provider runs once, with the full path as the title", () => {
-    const npx = "/opt/homebrew/bin/npx";
+    const npx = "/Users/someone/.nvm/versions/node/v22.11.0/bin/npx";
     const root = render(list({
       coworkers: [{
         id: "files", name: "Files", description: "", version: "1.0.0", dir: dir + "/files", left_out: [],
@@ -73,7 +73,7 @@ describe("Coworkers", () => {
       }],
     }));
     const lines = [...root.querySelectorAll<HTMLElement>(".program")];
-    expect(lines.map((l) => l.textContent)).toEqual(["mcp:fs runs " + npx]);
+    expect(lines.map((l) => l.textContent)).toEqual(["mcp:fs runs …/v22.11.0/bin/npx"]);
     expect(lines[0].title).toBe(npx);
     expect(lines[0].classList.contains("muted")).toBe(true);
   });
