@@ -73,7 +73,7 @@ describe("Coworkers", () => {
       }],
     }));
     const lines = [...root.querySelectorAll<HTMLElement>(".program")];
-    expect(lines.map((l) => l.textContent)).toEqual(["mcp:fs runs …/v22.11.0/bin/npx"]);
+    expect(lines.map((l) => l.textContent)).toEqual(["mcp:fs runs …/node/v22.11.0/bin/npx"]);
     expect(lines[0].title).toBe(npx);
     expect(lines[0].classList.contains("muted")).toBe(true);
   });
