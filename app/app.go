@@ -41,6 +41,7 @@ type App struct {
 	// searchPath is deps.SearchPath (nil: launch.Default).
 	searchPath func(context.Context) launch.SearchPath
 	prompter   *modalPrompter
+	elicitor   *appElicitor
 	focused    atomic.Bool
 	journal    *journal.Journal
 
@@ -154,6 +155,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		examples: d.Examples, searchPath: d.SearchPath}
 	a.base, a.cancel = context.WithCancel(ctx)
 	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
+	a.elicitor = newAppElicitor(a.emit, d.Notifier, a.focused.Load, a.coworkerOf)
 	a.focused.Store(true)
 
 	s, err := LoadSettings(paths.Settings)

@@ -89,6 +89,7 @@ func (a *App) sessionOptionsLocked() harness.SessionOptions {
 		Model:         a.model,
 		Approve:       consent.Mode(a.settings.ApprovalMode),
 		Prompter:      a.prompter,
+		Elicitor:      a.elicitor,
 		PromptTimeout: timeout,
 		Workspace:     filepath.Join(a.paths.ConfigDir, "workspace"),
 		Coworkers:     a.coworkersDir(),

@@ -1,0 +1,187 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/openworker/desktop/harness/elicit"
+)
+
+// The app's side of MCP elicitation (docs/app.md#questions,
+// docs/mcp.md#elicitation): a server's question during a tool call is sent
+// to the UI as EventElicitationAsked and waits for AnswerElicitation, or
+// for its ctx (the call's bound less elicit.Margin, or the turn's cancel),
+// which closes the dialog with EventElicitationClosed. The UI shows one
+// question at a time, oldest first, whichever chat it belongs to.
+
+// The elicitation events of the UI.
+const (
+	// EventElicitationAsked carries a PendingElicitation: show (or, for the
+	// same question id asked again with a Problem, update) the question dialog.
+	EventElicitationAsked EventName = "elicitation:asked"
+	// EventElicitationClosed carries an ElicitationClosed: close that dialog.
+	EventElicitationClosed EventName = "elicitation:closed"
+)
+
+// PendingElicitation is a question waiting for the person: the harness's
+// Question (the server, the call, the message, the form; Problem when the
+// previous answer was refused) and who it is for.
+type PendingElicitation struct {
+	Question     elicit.Question `json:"question"`
+	Coworker     string          `json:"coworker"`      // the chat's coworker id ("" when the chat is not open here)
+	CoworkerName string          `json:"coworker_name"` // its display name
+	Asked        time.Time       `json:"asked"`         // when the question (this round of it) was asked
+}
+
+// ElicitationClosed says a question is over: answered, expired or cancelled.
+type ElicitationClosed struct {
+	ID        string `json:"id"`
+	SessionID string `json:"session_id"`
+	Action    string `json:"action"` // accept, decline or cancel
+	Reason    string `json:"reason"` // "answered", or why it closed by itself ("the question expired...")
+}
+
+// ErrNoSuchElicitation is returned by AnswerElicitation for an id that is
+// not waiting (already answered, expired, or never asked).
+var ErrNoSuchElicitation = errors.New("this question is no longer waiting (it was answered, it expired, or the call ended)")
+
+// Why a question closed by itself (ElicitationClosed.Reason).
+const (
+	elicitExpired   = "the question expired: it was not answered within the tool call's time limit, so it was declined"
+	elicitCancelled = "the question was withdrawn: the tool call or the turn ended"
+)
+
+// appElicitor is the app's elicit.Elicitor. Safe for concurrent use.
+type appElicitor struct {
+	emit    Emitter
+	notify  Notifier
+	focused func() bool
+	who     func(sessionID string) (id, name string) // the chat's coworker; "" when unknown
+
+	mu      sync.Mutex
+	pending map[string]*elicitWaiting
+}
+
+type elicitWaiting struct {
+	p      PendingElicitation
+	answer chan elicit.Answer // buffered, 1
+}
+
+func newAppElicitor(emit Emitter, notify Notifier, focused func() bool, who func(string) (string, string)) *appElicitor {
+	return &appElicitor{emit: emit, notify: notify, focused: focused, who: who, pending: map[string]*elicitWaiting{}}
+}
+
+// Elicit implements elicit.Elicitor: it shows q and waits for the answer
+// or ctx's end (then the answer is a decline and ctx.Err() is returned).
+func (m *appElicitor) Elicit(ctx context.Context, q elicit.Question) (elicit.Answer, error) {
+	w := &elicitWaiting{p: PendingElicitation{Question: q, Asked: time.Now().UTC()}, answer: make(chan elicit.Answer, 1)}
+	if m.who != nil {
+		w.p.Coworker, w.p.CoworkerName = m.who(q.SessionID)
+	}
+	m.mu.Lock()
+	m.pending[q.ID] = w // a question asked again (q.Problem) replaces its earlier round
+	m.mu.Unlock()
+	m.emit.Emit(EventElicitationAsked, w.p)
+	if m.notify != nil && q.Problem == "" && (m.focused == nil || !m.focused()) {
+		who := w.p.CoworkerName
+		if who == "" {
+			who = q.Namespace
+		}
+		// The message stays out of the notification (a lock screen may show it).
+		go func() {
+			_ = m.notify.Notify("OpenWorker has a question for you", fmt.Sprintf("%s asks through %s.", who, q.Tool))
+		}()
+	}
+	select {
+	case a := <-w.answer:
+		m.emit.Emit(EventElicitationClosed, ElicitationClosed{ID: q.ID, SessionID: q.SessionID, Action: string(a.Action), Reason: "answered"})
+		return a, nil
+	case <-ctx.Done():
+		m.mu.Lock()
+		if m.pending[q.ID] == w {
+			delete(m.pending, q.ID)
+		}
+		m.mu.Unlock()
+		c := ElicitationClosed{ID: q.ID, SessionID: q.SessionID, Action: string(elicit.Cancel), Reason: elicitCancelled}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			c.Action, c.Reason = string(elicit.Decline), elicitExpired
+		}
+		m.emit.Emit(EventElicitationClosed, c)
+		return elicit.Answer{Action: elicit.Decline}, ctx.Err()
+	}
+}
+
+// Answer answers the question id with action "accept" (content: the values
+// by field name), "decline" or "cancel". An accept whose content fails the
+// question's schema (q.Check) is refused with that error and the question
+// stays open, so the dialog can show it; ErrNoSuchElicitation when the
+// question is not waiting.
+func (m *appElicitor) Answer(id, action string, content map[string]any) error {
+	act := elicit.Action(action)
+	if !act.Valid() {
+		return fmt.Errorf("%q is not an answer; use accept, decline or cancel", action)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w, ok := m.pending[id]
+	if !ok {
+		return ErrNoSuchElicitation
+	}
+	a := elicit.Answer{Action: act}
+	if act == elicit.Accept {
+		if content == nil {
+			content = map[string]any{}
+		}
+		if err := w.p.Question.Check(content); err != nil {
+			return fmt.Errorf("the answer does not fit the form: %w", err)
+		}
+		a.Content = content
+	}
+	delete(m.pending, id)
+	w.answer <- a
+	return nil
+}
+
+// Pending returns the questions waiting now, oldest first.
+func (m *appElicitor) Pending() []PendingElicitation {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]PendingElicitation, 0, len(m.pending))
+	for _, w := range m.pending {
+		out = append(out, w.p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Asked.Equal(out[j].Asked) {
+			return out[i].Asked.Before(out[j].Asked)
+		}
+		return out[i].Question.ID < out[j].Question.ID
+	})
+	return out
+}
+
+// AnswerElicitation answers a server's question shown in the dialog:
+// action "accept" with content (values by field name), "decline" or
+// "cancel". An accept that does not fit the form is refused with the
+// problem (which fields and why) and the question stays open.
+func (a *App) AnswerElicitation(id, action string, content map[string]any) error {
+	return a.elicitor.Answer(id, action, content)
+}
+
+// PendingElicitations lists the questions waiting now, oldest first (for a
+// UI that reloads).
+func (a *App) PendingElicitations() ([]PendingElicitation, error) {
+	return a.elicitor.Pending(), nil
+}
+
+// coworkerOf names the coworker of an open chat ("" when it is not open).
+func (a *App) coworkerOf(sessionID string) (string, string) {
+	s, err := a.chat(sessionID)
+	if err != nil {
+		return "", ""
+	}
+	return s.Coworker(), s.CoworkerName()
+}
