@@ -155,7 +155,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		examples: d.Examples, searchPath: d.SearchPath}
 	a.base, a.cancel = context.WithCancel(ctx)
 	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
-	a.elicitor = newAppElicitor(a.emit, d.Notifier, a.focused.Load, a.coworkerOf)
+	a.elicitor = newAppElicitor(a.emit, d.Notifier, a.focused.Load, a.coworkerOf, a.OpenLink)
 	a.focused.Store(true)
 
 	s, err := LoadSettings(paths.Settings)

@@ -53,6 +53,7 @@ var ErrNoSuchElicitation = errors.New("this question is no longer waiting (it wa
 const (
 	elicitExpired   = "the question expired: it was not answered within the tool call's time limit, so it was declined"
 	elicitCancelled = "the question was withdrawn: the tool call or the turn ended"
+	elicitCompleted = "the server says this is done; nothing more is needed from you"
 )
 
 // appElicitor is the app's elicit.Elicitor. Safe for concurrent use.
@@ -61,6 +62,7 @@ type appElicitor struct {
 	notify  Notifier
 	focused func() bool
 	who     func(sessionID string) (id, name string) // the chat's coworker; "" when unknown
+	open    func(url string) error                   // opens a URL question's page (App.OpenLink)
 
 	mu      sync.Mutex
 	pending map[string]*elicitWaiting
@@ -71,8 +73,8 @@ type elicitWaiting struct {
 	answer chan elicit.Answer // buffered, 1
 }
 
-func newAppElicitor(emit Emitter, notify Notifier, focused func() bool, who func(string) (string, string)) *appElicitor {
-	return &appElicitor{emit: emit, notify: notify, focused: focused, who: who, pending: map[string]*elicitWaiting{}}
+func newAppElicitor(emit Emitter, notify Notifier, focused func() bool, who func(string) (string, string), open func(string) error) *appElicitor {
+	return &appElicitor{emit: emit, notify: notify, focused: focused, who: who, open: open, pending: map[string]*elicitWaiting{}}
 }
 
 // Elicit implements elicit.Elicitor: it shows q and waits for the answer
@@ -107,7 +109,10 @@ func (m *appElicitor) Elicit(ctx context.Context, q elicit.Question) (elicit.Ans
 		}
 		m.mu.Unlock()
 		c := ElicitationClosed{ID: q.ID, SessionID: q.SessionID, Action: string(elicit.Cancel), Reason: elicitCancelled}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		switch {
+		case errors.Is(context.Cause(ctx), elicit.ErrCompleted):
+			c.Reason = elicitCompleted
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			c.Action, c.Reason = string(elicit.Decline), elicitExpired
 		}
 		m.emit.Emit(EventElicitationClosed, c)
@@ -116,7 +121,8 @@ func (m *appElicitor) Elicit(ctx context.Context, q elicit.Question) (elicit.Ans
 }
 
 // Answer answers the question id with action "accept" (content: the values
-// by field name), "decline" or "cancel". An accept whose content fails the
+// by field name; for a URL question, none: the page is opened in the
+// default browser now, and only now), "decline" or "cancel". An accept whose content fails the
 // question's schema (q.Check) is refused with that error and the question
 // stays open, so the dialog can show it; ErrNoSuchElicitation when the
 // question is not waiting.
@@ -132,7 +138,16 @@ func (m *appElicitor) Answer(id, action string, content map[string]any) error {
 		return ErrNoSuchElicitation
 	}
 	a := elicit.Answer{Action: act}
-	if act == elicit.Accept {
+	if act == elicit.Accept && w.p.Question.Mode == elicit.ModeURL {
+		// The person chose "Open": only now is the page opened. If it
+		// cannot be, the question stays open and the dialog says why.
+		if m.open == nil {
+			return errors.New("this window cannot open links")
+		}
+		if err := m.open(w.p.Question.URL); err != nil {
+			return fmt.Errorf("the page did not open: %w", err)
+		}
+	} else if act == elicit.Accept {
 		if content == nil {
 			content = map[string]any{}
 		}

@@ -172,7 +172,7 @@ func TestElicitationWithdrawnWhenTheTurnIsCancelled(t *testing.T) {
 // wait at once and are listed oldest first.
 func TestElicitorExpiresAtItsDeadline(t *testing.T) {
 	rec := newRecorder()
-	m := newAppElicitor(rec, nil, nil, nil)
+	m := newAppElicitor(rec, nil, nil, nil, nil)
 	form, err := elicit.Parse(json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
 	if err != nil {
 		t.Fatal(err)

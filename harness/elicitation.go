@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sync"
 
 	"github.com/openworker/desktop/harness/consent"
@@ -67,7 +68,13 @@ func (a *callAsker) Ask(ctx context.Context, q mcp.Asked) elicit.Answer {
 		a.finish(q, id, seq, names, elicit.Decline, journal.ElicitByNoOne, "no one to ask: the host has no elicitor")
 		return decline
 	}
-	eq := elicit.NewQuestion(id, q.Message, q.Form)
+	var eq elicit.Question
+	if q.Mode == elicit.ModeURL {
+		u, _ := url.Parse(q.URL) // the provider's elicit.CheckURL passed it
+		eq = elicit.NewURLQuestion(id, q.Message, u, q.Host)
+	} else {
+		eq = elicit.NewQuestion(id, q.Message, q.Form)
+	}
 	eq.Namespace, eq.ServerName, eq.SessionID, eq.TurnID = q.Namespace, q.ServerName, s.id, a.t.id
 	eq.Invocation, eq.CallID, eq.Tool, eq.Seq = a.inv, a.callID, a.nm, seq
 	a.t.sink.emit(Event{Type: EventElicitationRequired, SessionID: s.id, TurnID: a.t.id, CallID: a.callID, Invocation: a.inv, Tool: a.nm, Elicitation: id})
@@ -80,7 +87,7 @@ func (a *callAsker) Ask(ctx context.Context, q mcp.Asked) elicit.Answer {
 func (a *callAsker) finish(q mcp.Asked, id string, seq int, names []string, act elicit.Action, source, reason string) {
 	s := a.t.s
 	e := journal.Elicitation{SessionID: s.id, TurnID: a.t.id, InvocationID: a.inv, Namespace: q.Namespace, ServerName: q.ServerName,
-		Mode: q.Mode, Seq: seq, Fields: names, Action: string(act), Source: source, Reason: reason}
+		Mode: q.Mode, Host: q.Host, Seq: seq, Fields: names, Action: string(act), Source: source, Reason: reason}
 	if err := s.rt.journal.RecordElicitation(context.Background(), e); err != nil {
 		s.rt.opts.Logger.Error("journal elicitation", "invocation", a.inv, "err", err)
 	}
@@ -94,7 +101,7 @@ func (rt *Runtime) strayQuestion(q mcp.Asked, why string) {
 	if q.Form != nil {
 		names = q.Form.Names()
 	}
-	e := journal.Elicitation{Namespace: q.Namespace, ServerName: q.ServerName, Mode: q.Mode, Fields: names,
+	e := journal.Elicitation{Namespace: q.Namespace, ServerName: q.ServerName, Mode: q.Mode, Host: q.Host, Fields: names,
 		Action: string(elicit.Decline), Source: journal.ElicitByStray, Reason: why}
 	if err := rt.journal.RecordElicitation(context.Background(), e); err != nil {
 		rt.opts.Logger.Error("journal stray elicitation", "namespace", q.Namespace, "err", err)

@@ -40,6 +40,8 @@ func Ask(ctx context.Context, el Elicitor, q Question) (Answer, Source, string) 
 		switch {
 		case qctx.Err() != nil && ctx.Err() == nil:
 			return decline, ByBound, "unanswered before the call's time bound; declined (the bound is not extended)"
+		case ctx.Err() != nil && errors.Is(context.Cause(ctx), ErrCompleted):
+			return Answer{Action: Cancel}, ByCompleted, "the server said the interaction is complete before you chose"
 		case ctx.Err() != nil:
 			return Answer{Action: Cancel}, ByCancelled, "the call ended while the question was open"
 		case errors.Is(err, ErrNoPerson):
@@ -51,7 +53,9 @@ func Ask(ctx context.Context, el Elicitor, q Question) (Answer, Source, string) 
 		case ans.Action != Accept:
 			return Answer{Action: ans.Action}, ByPerson, ""
 		}
-		if ans.Content == nil {
+		if q.Mode == ModeURL {
+			ans.Content = nil // accept means "I open it"; nothing is sent
+		} else if ans.Content == nil {
 			ans.Content = map[string]any{}
 		}
 		if cerr := q.Check(ans.Content); cerr != nil {

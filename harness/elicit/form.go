@@ -79,6 +79,9 @@ type Form struct {
 
 // Names returns the field names, in order (what the journal keeps).
 func (f *Form) Names() []string {
+	if f == nil {
+		return []string{}
+	}
 	out := make([]string, len(f.Fields))
 	for i, fd := range f.Fields {
 		out[i] = fd.Name

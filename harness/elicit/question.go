@@ -43,10 +43,13 @@ type Question struct {
 	ServerName string         `json:"server_name"` // what the server calls itself (initialize), may be ""
 	SessionID  string         `json:"session_id"`
 	TurnID     string         `json:"turn_id"`
-	Invocation string         `json:"invocation"` // the journal's invocation id of the call that asks
-	CallID     string         `json:"call_id"`    // the model's tool call id
-	Tool       string         `json:"tool"`       // qualified name, NS.TOOL
-	Message    string         `json:"message"`    // at most MaxMessage bytes
+	Invocation string         `json:"invocation"`     // the journal's invocation id of the call that asks
+	CallID     string         `json:"call_id"`        // the model's tool call id
+	Tool       string         `json:"tool"`           // qualified name, NS.TOOL
+	Mode       string         `json:"mode"`           // ModeForm ("" is taken as form) or ModeURL
+	URL        string         `json:"url,omitempty"`  // URL mode: the page to open (CheckURL passed; punycode host)
+	Host       string         `json:"host,omitempty"` // URL mode: its host as shown (punycode), to emphasise
+	Message    string         `json:"message"`        // at most MaxMessage bytes
 	Fields     []Field        `json:"fields"`
 	Deadline   time.Time      `json:"deadline"`           // when it is declined unanswered
 	Seq        int            `json:"seq"`                // 1 for the call's first question
@@ -58,12 +61,19 @@ type Question struct {
 // NewQuestion makes the question of a parsed form; the caller fills in who
 // asks.
 func NewQuestion(id, message string, f *Form) Question {
-	return Question{ID: id, Message: clipMessage(message), Fields: f.Fields, form: f}
+	return Question{ID: id, Mode: ModeForm, Message: clipMessage(message), Fields: f.Fields, form: f}
 }
 
 // Check validates an accepted content against the question's schema (see
-// Form.Check); a host may use it to re-ask at once.
+// Form.Check); a host may use it to re-ask at once. A URL-mode question
+// takes no content (accept means "I open it").
 func (q Question) Check(content map[string]any) error {
+	if q.Mode == ModeURL {
+		if len(content) > 0 {
+			return fmt.Errorf("a URL question takes no content")
+		}
+		return nil
+	}
 	if q.form == nil {
 		return fmt.Errorf("the question has no form")
 	}

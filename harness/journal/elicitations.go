@@ -26,6 +26,7 @@ const (
 	ElicitByStray     = "stray"       // no running call asked: declined
 	ElicitByNoOne     = "no_elicitor" // no one to ask (no terminal, no host): declined
 	ElicitByCancelled = "cancelled"   // the call or turn ended while asking: cancelled
+	ElicitByCompleted = "completed"   // URL mode: the server said it was done before the person chose: cancelled
 )
 
 // Elicitation is one journaled question.
@@ -36,8 +37,9 @@ type Elicitation struct {
 	InvocationID string    `json:"invocation_id,omitempty"`
 	Namespace    string    `json:"namespace"`
 	ServerName   string    `json:"server_name,omitempty"`
-	Mode         string    `json:"mode"` // "form" or "url"
-	Seq          int       `json:"seq"`  // the call's 1st, 2nd... question; 0 outside a call
+	Mode         string    `json:"mode"`           // "form" or "url"
+	Host         string    `json:"host,omitempty"` // URL mode: the URL's host (punycode), never the URL itself
+	Seq          int       `json:"seq"`            // the call's 1st, 2nd... question; 0 outside a call
 	Fields       []string  `json:"fields"`
 	Action       string    `json:"action"` // accept, decline or cancel
 	Source       string    `json:"source"` // ElicitBy...
@@ -73,9 +75,9 @@ func (j *Journal) RecordElicitation(ctx context.Context, e Elicitation) error {
 				return fmt.Errorf("journal: invocation %s: %w", e.InvocationID, ErrNotFound)
 			}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO elicitations(session_id, turn_id, invocation_id, namespace, server_name, mode, seq, fields, action, source, reason, created_at)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-			nullString(e.SessionID), nullString(e.TurnID), nullString(e.InvocationID), e.Namespace, e.ServerName, e.Mode, e.Seq,
+		res, err := tx.ExecContext(ctx, `INSERT INTO elicitations(session_id, turn_id, invocation_id, namespace, server_name, mode, host, seq, fields, action, source, reason, created_at)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			nullString(e.SessionID), nullString(e.TurnID), nullString(e.InvocationID), e.Namespace, e.ServerName, e.Mode, e.Host, e.Seq,
 			string(fields), e.Action, e.Source, e.Reason, j.stamp())
 		if err != nil {
 			return fmt.Errorf("journal: record an elicitation: %w", err)
@@ -91,7 +93,7 @@ func (j *Journal) RecordElicitation(ctx context.Context, e Elicitation) error {
 // Elicitations returns the questions asked within invocation id, oldest
 // first; id "" returns those asked outside any call.
 func (j *Journal) Elicitations(ctx context.Context, id string) ([]Elicitation, error) {
-	q := `SELECT id, coalesce(session_id,''), coalesce(turn_id,''), coalesce(invocation_id,''), namespace, server_name, mode, seq, fields, action, source, reason, created_at
+	q := `SELECT id, coalesce(session_id,''), coalesce(turn_id,''), coalesce(invocation_id,''), namespace, server_name, mode, host, seq, fields, action, source, reason, created_at
 		FROM elicitations WHERE `
 	args := []any{}
 	if id == "" {
@@ -110,7 +112,7 @@ func (j *Journal) Elicitations(ctx context.Context, id string) ([]Elicitation, e
 		var e Elicitation
 		var fields string
 		var at sql.NullString
-		if err := rows.Scan(&e.ID, &e.SessionID, &e.TurnID, &e.InvocationID, &e.Namespace, &e.ServerName, &e.Mode, &e.Seq, &fields, &e.Action, &e.Source, &e.Reason, &at); err != nil {
+		if err := rows.Scan(&e.ID, &e.SessionID, &e.TurnID, &e.InvocationID, &e.Namespace, &e.ServerName, &e.Mode, &e.Host, &e.Seq, &fields, &e.Action, &e.Source, &e.Reason, &at); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(fields), &e.Fields); err != nil {
@@ -134,6 +136,7 @@ func migrate12(ctx context.Context, tx *sql.Tx) error {
 			namespace     TEXT NOT NULL,
 			server_name   TEXT NOT NULL,
 			mode          TEXT NOT NULL CHECK (mode IN ('form', 'url')),
+			host          TEXT NOT NULL DEFAULT '',
 			seq           INTEGER NOT NULL,
 			fields        TEXT NOT NULL,
 			action        TEXT NOT NULL CHECK (action IN ('accept', 'decline', 'cancel')),

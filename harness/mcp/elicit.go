@@ -30,8 +30,10 @@ type Asked struct {
 	Namespace  string
 	ServerName string       // from the server's initialize answer, redacted
 	Message    string       // the server's message, redacted
-	Form       *elicit.Form // the parsed requested schema; nil when Refused
-	Mode       string       // "form" (or "url", which is always declined)
+	Form       *elicit.Form // the parsed requested schema; nil when Refused and in URL mode
+	Mode       string       // elicit.ModeForm or elicit.ModeURL
+	URL        string       // URL mode: the URL as elicit.CheckURL returned it; "" when refused
+	Host       string       // URL mode: its host (punycode); "" when there is none
 }
 
 // Asker answers the questions asked during one tools/call; the harness
@@ -181,14 +183,8 @@ func (p *Provider) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.E
 		return decline, nil
 	}
 	a, cctx, why := p.askerFor(ctx)
-	if prm.Mode == "url" {
-		q := p.asked(prm, nil)
-		if a != nil {
-			a.Refused(q, fmt.Errorf("URL elicitation is not supported; declined"))
-		} else if s := p.opts.Elicitation.Stray; s != nil {
-			s(q, why)
-		}
-		return decline, nil
+	if prm.Mode == elicit.ModeURL {
+		return p.onURLElicit(ctx, cctx, a, why, prm), nil
 	}
 	f, err := parseRequested(prm.RequestedSchema)
 	q := p.asked(prm, f)
@@ -204,24 +200,28 @@ func (p *Provider) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.E
 		}
 		return decline, nil
 	}
-	// The question ends with the server's request (ctx) and with the call
-	// (cctx, whose deadline is the call's bound).
-	actx := ctx
-	if cctx != ctx {
-		var cancel context.CancelFunc
-		actx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(cctx, cancel)
-		defer stop()
-		if d, ok := cctx.Deadline(); ok {
-			var cancel2 context.CancelFunc
-			actx, cancel2 = context.WithDeadline(actx, d)
-			defer cancel2()
-		}
-	}
+	actx, done := questionCtx(ctx, cctx)
+	defer done()
 	ans := a.Ask(actx, q)
 	if ans.Action != elicit.Accept {
 		return &sdk.ElicitResult{Action: string(ans.Action)}, nil
 	}
 	return &sdk.ElicitResult{Action: string(elicit.Accept), Content: ans.Content}, nil
+}
+
+// questionCtx is the ctx of a question: it ends with the server's request
+// (ctx) and with the call (cctx, whose deadline is the call's bound).
+func questionCtx(ctx, cctx context.Context) (context.Context, func()) {
+	if cctx == ctx {
+		return ctx, func() {}
+	}
+	actx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(cctx, cancel)
+	done := func() { stop(); cancel() }
+	if d, ok := cctx.Deadline(); ok {
+		var cancel2 context.CancelFunc
+		actx, cancel2 = context.WithDeadline(actx, d)
+		return actx, func() { cancel2(); done() }
+	}
+	return actx, done
 }

@@ -73,6 +73,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	case "elicit-raw": // elicit_test.go
 		rawElicitServer()
+	case "elicit-url": // elicit_url_test.go
+		rawURLServer()
 	case "hang":
 		// Never answers initialize; exits when stdin closes.
 		fmt.Fprintln(os.Stderr, "hanging before initialize")

@@ -126,6 +126,7 @@ type Provider struct {
 	mu      sync.Mutex
 	calls   map[string]*callState // progress token → in-flight call
 	running running               // in-flight calls, for elicitation (elicit.go)
+	urlQs   urlWaits              // open URL questions (elicit_url.go)
 
 	reopenMu sync.Mutex // held while a new session is opened (stale.go)
 	stateMu  sync.Mutex // guards closed and the swap of conn
@@ -204,10 +205,12 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler:   p.onProgress,
 		ToolListChangedHandler:        func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
-		ElicitationHandler:            p.elicitationHandler(), // form elicitation when opts.Elicitation is set
+		ElicitationHandler:            p.elicitationHandler(), // form and URL elicitation when opts.Elicitation is set
+		ElicitationCompleteHandler:    p.onElicitComplete,     // URL mode (elicit_url.go)
 		CreateMessageWithToolsHandler: p.samplingHandler(u),   // only with u.Sampling (sampling.go)
-		// roots only with a workspace (roots.go); sampling without tools only with u.Sampling
-		Capabilities: samplingCapability(rootsCapability(rootIf(root, hasRoot)), u, o),
+		// roots only with a workspace (roots.go); sampling without tools only
+		// with u.Sampling; form and URL elicitation (elicit_url.go)
+		Capabilities: p.elicitCapabilities(samplingCapability(rootsCapability(rootIf(root, hasRoot)), u, o)),
 	})
 	p.client.AddReceivingMiddleware(p.elicitGate)
 	p.offerRoot(rootIf(root, hasRoot))
