@@ -40,6 +40,9 @@ func (p *terminalPrompter) Elicit(ctx context.Context, q elicit.Question) (elici
 		fmt.Fprintf(p.out, format, args...)
 		p.lock.Unlock()
 	}
+	if q.Mode == elicit.ModeURL {
+		return p.elicitURL(ctx, q, who, say)
+	}
 	if q.Problem != "" {
 		say("\n  the answer was not accepted: %s\n", oneLine(q.Problem, 1000))
 	} else {

@@ -23,7 +23,8 @@ type terminalPrompter struct {
 	in          io.Reader
 	out         io.Writer
 	interactive bool
-	lock        *sync.Mutex // shared with the printer so output does not interleave
+	lock        *sync.Mutex            // shared with the printer so output does not interleave
+	open        func(url string) error // opens a URL question's page; nil: systemOpen (elicit_url.go)
 
 	once   sync.Once
 	lines  chan string
