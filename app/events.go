@@ -47,7 +47,8 @@ type BundleDropped struct {
 }
 
 // AppEvents lists every EventName, in declaration order.
-var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged, EventExtensionOpened}
+var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged, EventExtensionOpened,
+	EventElicitationAsked, EventElicitationClosed}
 
 // HarnessEvents lists the harness event types the UI understands (defined
 // once in package harness, mirrored in TypeScript).

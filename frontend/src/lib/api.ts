@@ -5,7 +5,7 @@ import * as Bindings from "../wailsjs/go/app/App";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
-  PendingApproval, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, Theme, TurnResult, Waiting,
+  PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, Theme, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
 
@@ -61,6 +61,9 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     closeChat: (sessionId: string) => call<void>(() => b.CloseChat(sessionId)),
     respondApproval: (id: string, d: Decision) => call<void>(() => b.RespondApproval(id, d)),
     pendingApprovals: async () => (await call<PendingApproval[] | null>(() => b.PendingApprovals())) ?? [],
+    answerElicitation: (id: string, action: "accept" | "decline" | "cancel", content: Record<string, unknown> | null) =>
+      call<void>(() => b.AnswerElicitation(id, action, content ?? {})),
+    pendingElicitations: async () => (await call<PendingElicitation[] | null>(() => b.PendingElicitations())) ?? [],
     setWindowFocused: (focused: boolean) => call<void>(() => b.SetWindowFocused(focused)),
     sessions: async () => (await call<JournalSession[] | null>(() => b.Sessions())) ?? [],
     sessionPage: async (before: string, needsAttention: boolean): Promise<SessionPage> => {

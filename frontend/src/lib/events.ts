@@ -11,6 +11,8 @@ export const AppEvent = {
   BundleDropped: "coworkers:dropped",
   ChatChanged: "chat:changed",
   ExtensionOpened: "extension:opened",
+  ElicitationAsked: "elicitation:asked",
+  ElicitationClosed: "elicitation:closed",
 } as const;
 export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];
 

@@ -6,6 +6,8 @@ import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS,
 import { appendPage, chatTitle, SEARCH_DEBOUNCE_MS, upsertChat } from "./chatlist";
 import { asTheme, theme } from "./theme";
 import { extensionNotice } from "./extension";
+import { addQuestion, closeQuestion } from "./elicit";
+import type { ElicitationClosed, PendingElicitation } from "./types";
 import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, ExtensionOpened, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
@@ -30,6 +32,8 @@ class AppState {
   chats = $state<Record<string, OpenChat>>({});
   chatOrder = $state<string[]>([]);
   approvals = $state<PendingApproval[]>([]);
+  /** Servers' questions waiting for the person, oldest first (lib/elicit.ts); the dialog shows the first. */
+  questions = $state<PendingElicitation[]>([]);
   notices = $state<ShownNotice[]>([]);
   /** Sessions with calls waiting for reconciliation (the Activity badge). */
   waiting = $state(0);
@@ -303,6 +307,13 @@ export async function start() {
   api.on(AppEvent.Harness, (p) => app.onHarnessEvent(p as HarnessEvent));
   api.on(AppEvent.ApprovalRequest, (p) => (app.approvals = addApproval(app.approvals, p as PendingApproval)));
   api.on(AppEvent.ApprovalClosed, (p) => (app.approvals = closeApproval(app.approvals, p as ApprovalClosed)));
+  api.on(AppEvent.ElicitationAsked, (p) => (app.questions = addQuestion(app.questions, p as PendingElicitation)));
+  api.on(AppEvent.ElicitationClosed, (p) => {
+    const c = p as ElicitationClosed;
+    const shown = app.questions.some((q) => q.question.id === c.id);
+    app.questions = closeQuestion(app.questions, c);
+    if (shown && c.reason && c.reason !== "answered") app.notify("warning", c.reason, "app");
+  });
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));
   api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message, "app", (p as Notice).key));
   api.on(AppEvent.BundleDropped, (p) => {
@@ -326,6 +337,7 @@ export async function start() {
     else if (app.info.model_error) app.notify("warning", app.info.model_error, "app", "model"); // Go's NoticeKeyModel
     app.coworkers = await api.coworkers();
     app.approvals = await api.pendingApprovals();
+    app.questions = await api.pendingElicitations();
     void app.countWaiting();
     void app.loadChats();
     if (app.info.start_coworker) await app.openChat(app.info.start_coworker);

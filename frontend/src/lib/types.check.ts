@@ -3,7 +3,7 @@
 // only name fields that the Go structs have, as the generated Wails models
 // (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
 // field renamed or removed in Go fails svelte-check here, naming the field.
-import type { app, consent, harness, journal, mcp } from "../wailsjs/go/models";
+import type { app, consent, elicit, harness, journal, mcp } from "../wailsjs/go/models";
 import type * as T from "./types";
 
 /** The data fields of a generated class (its methods left out). */
@@ -51,4 +51,8 @@ export const typesMatchGo: [
   Covers<app.ChatPrompt, T.ChatPrompt>,
   Covers<app.PromptArg, T.PromptArg>,
   Covers<consent.SamplingRequest, T.SamplingRequest>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<app.PendingElicitation, T.PendingElicitation>,
+  Covers<elicit.Question, T.ElicitQuestion>,
+  Covers<elicit.Field, T.ElicitField>,
+  Covers<elicit.Option, T.ElicitOption>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -506,6 +506,43 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class PendingElicitation {
+	    question: elicit.Question;
+	    coworker: string;
+	    coworker_name: string;
+	    // Go type: time
+	    asked: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new PendingElicitation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.question = this.convertValues(source["question"], elicit.Question);
+	        this.coworker = source["coworker"];
+	        this.coworker_name = source["coworker_name"];
+	        this.asked = this.convertValues(source["asked"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class ProviderSettings {
 	    base_url: string;
@@ -833,6 +870,145 @@ export namespace consent {
 		}
 	}
 	
+
+}
+
+export namespace elicit {
+	
+	export class Option {
+	    value: string;
+	    title: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Option(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.title = source["title"];
+	    }
+	}
+	export class Field {
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    kind: string;
+	    required?: boolean;
+	    format?: string;
+	    min_length?: number;
+	    max_length?: number;
+	    minimum?: number;
+	    maximum?: number;
+	    options?: Option[];
+	    min_items?: number;
+	    max_items?: number;
+	    default?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Field(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.kind = source["kind"];
+	        this.required = source["required"];
+	        this.format = source["format"];
+	        this.min_length = source["min_length"];
+	        this.max_length = source["max_length"];
+	        this.minimum = source["minimum"];
+	        this.maximum = source["maximum"];
+	        this.options = this.convertValues(source["options"], Option);
+	        this.min_items = source["min_items"];
+	        this.max_items = source["max_items"];
+	        this.default = source["default"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Question {
+	    id: string;
+	    namespace: string;
+	    server_name: string;
+	    session_id: string;
+	    turn_id: string;
+	    invocation: string;
+	    call_id: string;
+	    tool: string;
+	    mode: string;
+	    url?: string;
+	    host?: string;
+	    message: string;
+	    fields: Field[];
+	    // Go type: time
+	    deadline: any;
+	    seq: number;
+	    problem?: string;
+	    previous?: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Question(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.namespace = source["namespace"];
+	        this.server_name = source["server_name"];
+	        this.session_id = source["session_id"];
+	        this.turn_id = source["turn_id"];
+	        this.invocation = source["invocation"];
+	        this.call_id = source["call_id"];
+	        this.tool = source["tool"];
+	        this.mode = source["mode"];
+	        this.url = source["url"];
+	        this.host = source["host"];
+	        this.message = source["message"];
+	        this.fields = this.convertValues(source["fields"], Field);
+	        this.deadline = this.convertValues(source["deadline"], null);
+	        this.seq = source["seq"];
+	        this.problem = source["problem"];
+	        this.previous = source["previous"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

@@ -8,6 +8,8 @@ import {harness} from '../models';
 
 export function AddCoworker(arg1:string,arg2:string,arg3:boolean):Promise<app.CoworkerList>;
 
+export function AnswerElicitation(arg1:string,arg2:string,arg3:Record<string, any>):Promise<void>;
+
 export function ApplyImport(arg1:string,arg2:string):Promise<app.SettingsView>;
 
 export function Cancel(arg1:string):Promise<void>;
@@ -55,6 +57,8 @@ export function OpenFile(arg1:string):Promise<void>;
 export function OpenLink(arg1:string):Promise<void>;
 
 export function PendingApprovals():Promise<Array<app.PendingApproval>>;
+
+export function PendingElicitations():Promise<Array<app.PendingElicitation>>;
 
 export function Policies():Promise<Array<app.SavedPolicy>>;
 

@@ -6,6 +6,10 @@ export function AddCoworker(arg1, arg2, arg3) {
   return window['go']['app']['App']['AddCoworker'](arg1, arg2, arg3);
 }
 
+export function AnswerElicitation(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AnswerElicitation'](arg1, arg2, arg3);
+}
+
 export function ApplyImport(arg1, arg2) {
   return window['go']['app']['App']['ApplyImport'](arg1, arg2);
 }
@@ -100,6 +104,10 @@ export function OpenLink(arg1) {
 
 export function PendingApprovals() {
   return window['go']['app']['App']['PendingApprovals']();
+}
+
+export function PendingElicitations() {
+  return window['go']['app']['App']['PendingElicitations']();
 }
 
 export function Policies() {

@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { flushSync, mount, unmount } from "svelte";
+import type { PendingElicitation } from "../lib/types";
+
+const fake = vi.hoisted(() => ({ answerElicitation: vi.fn() }));
+vi.mock("../lib/api", () => ({ api: fake }));
+const { default: ElicitDialog } = await import("./ElicitDialog.svelte");
+
+const form = (): PendingElicitation => ({
+  coworker: "helper", coworker_name: "Helper", asked: "",
+  question: {
+    id: "eli_1", namespace: "signup", server_name: "Signup Server", session_id: "s1", turn_id: "t1", invocation: "inv1", call_id: "c1",
+    tool: "signup.signup", mode: "form", message: "Sign up <b>now</b>", deadline: "", seq: 1,
+    fields: [
+      { name: "name", kind: "string", required: true, title: "Your name" },
+      { name: "plan", kind: "enum", options: [{ value: "free", title: "Free" }, { value: "pro", title: "Pro" }], default: "free" },
+    ],
+  },
+});
+const link = (): PendingElicitation => ({
+  ...form(),
+  question: { ...form().question, mode: "url", fields: [], url: "https://xn--bcher-kva.example/login", host: "xn--bcher-kva.example", message: "Sign in" },
+});
+
+const mounted: ReturnType<typeof mount>[] = [];
+beforeEach(() => {
+  fake.answerElicitation.mockResolvedValue(undefined);
+});
+afterEach(() => {
+  mounted.splice(0).forEach((c) => unmount(c));
+  document.body.innerHTML = "";
+  vi.clearAllMocks();
+});
+
+function render(pending: PendingElicitation) {
+  const target = document.createElement("div");
+  document.body.append(target);
+  mounted.push(mount(ElicitDialog, { target, props: { pending, waiting: 1 } }));
+  flushSync();
+  const button = (label: string) => Array.from(target.querySelectorAll("button")).find((b) => b.textContent?.trim() === label)!;
+  return { target, dialog: target.querySelector<HTMLElement>("[role=dialog]")!, button };
+}
+
+describe("ElicitDialog", () => {
+  it("names the server, the coworker and the call, shows the message as text, and enables Accept once valid", async () => {
+    const { target, dialog, button } = render(form());
+    expect(dialog.textContent).toContain("signup (Signup Server)");
+    expect(dialog.textContent).toContain("Helper is running signup.signup");
+    expect(target.querySelector(".message")!.textContent).toBe("Sign up <b>now</b>");
+    expect(target.querySelector(".message b")).toBeNull();
+    expect(target.querySelector("label[for=eli-name]")!.textContent).toContain("*");
+    expect((target.querySelector("#eli-plan") as HTMLSelectElement).value).toBe("free");
+    expect(document.activeElement).toBe(target.querySelector("#eli-name"));
+    expect(button("Accept").disabled).toBe(true);
+    const name = target.querySelector<HTMLInputElement>("#eli-name")!;
+    name.value = "Ada";
+    name.dispatchEvent(new Event("input", { bubbles: true }));
+    flushSync();
+    expect(button("Accept").disabled).toBe(false);
+    button("Accept").click();
+    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenCalledWith("eli_1", "accept", { name: "Ada", plan: "free" }));
+  });
+
+  it("shows Go's refusal inline and keeps the question open", async () => {
+    fake.answerElicitation.mockRejectedValueOnce(new Error("the answer does not fit the form: name: too short"));
+    const p = form();
+    p.question.fields![0].default = "A";
+    const { target, button } = render(p);
+    button("Accept").click();
+    await vi.waitFor(() => expect(target.querySelector(".problem")?.textContent).toContain("name: too short"));
+  });
+
+  it("Esc cancels", () => {
+    const { dialog } = render(form());
+    dialog.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+    expect(fake.answerElicitation).toHaveBeenCalledWith("eli_1", "cancel", null);
+  });
+
+  it("URL mode shows the whole URL with the host emphasised and opens only on Open", async () => {
+    const { target, button } = render(link());
+    expect(target.querySelector(".url")!.textContent).toBe("https://xn--bcher-kva.example/login");
+    expect(target.querySelector(".url .host")!.textContent).toBe("xn--bcher-kva.example");
+    expect(fake.answerElicitation).not.toHaveBeenCalled();
+    button("Decline").click();
+    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenLastCalledWith("eli_1", "decline", null));
+    await vi.waitFor(() => expect(button("Open").disabled).toBe(false));
+    button("Open").click();
+    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenLastCalledWith("eli_1", "accept", null));
+  });
+});
