@@ -58,6 +58,8 @@ const screens = [
   { name: "chat", query: "&chat=1", ready: ".chat .composer", setup: fillChat },
   { name: "chat-bypass", query: "&chat=1&bypass=1", ready: ".bypass-strip", setup: (p) => fillChat(p, "failed") },
   { name: "consent", query: "&chat=1&consent=1", ready: ".modal", setup: async (p) => { await fillChat(p); await new Promise((r) => setTimeout(r, 700)); } },
+  { name: "elicit", query: "&chat=1&elicit=form", ready: ".modal.elicit", setup: fillChat },
+  { name: "elicit-url", query: "&chat=1&elicit=url", ready: ".modal.elicit", setup: fillChat },
   { name: "settings", query: "", ready: ".card", setup: (p) => clickNav(p, "Settings", "fieldset") },
   { name: "activity", query: "", ready: ".card", setup: async (p) => { await clickNav(p, "Activity", ".row-item"); await p.click(".row-item"); await p.waitForSelector(".detail .turn, .detail table"); } },
   { name: "settings-bypass", query: "", ready: ".card", setup: async (p) => {

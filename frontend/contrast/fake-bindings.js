@@ -34,6 +34,25 @@
   };
   const params = new URLSearchParams(location.search);
   const consent = params.get("consent") === "1";
+  // A server's question (docs/app.md#questions): ?elicit=form or ?elicit=url.
+  const question = {
+    id: "eli_1", namespace: "signup", server_name: "Signup Server", session_id: "s-chat", turn_id: "t9", invocation: "i9", call_id: "c9",
+    tool: "signup.register", mode: "form", message: "Create your account. We need a few details.", deadline: new Date(Date.now() + 70000).toISOString(), seq: 1,
+    problem: "email: 'ada@' is not valid email",
+    fields: [
+      { name: "name", title: "Your name", kind: "string", required: true, min_length: 2 },
+      { name: "email", kind: "string", format: "email", required: true, description: "We send the confirmation here." },
+      { name: "age", kind: "integer", minimum: 0, maximum: 150, default: 30 },
+      { name: "plan", kind: "enum", options: [{ value: "free", title: "Free" }, { value: "pro", title: "Pro" }], default: "free" },
+      { name: "news", title: "Send me news", kind: "boolean" },
+      { name: "topics", kind: "multi", options: [{ value: "a", title: "Releases" }, { value: "b", title: "Security" }], max_items: 2 },
+    ],
+  };
+  const urlQuestion = { ...question, mode: "url", fields: [], problem: "", message: "Sign in to Example to let the server read your calendar.",
+    url: "https://xn--bcher-kva.example/oauth/authorize?client_id=openworker&state=abc123", host: "xn--bcher-kva.example" };
+  const elicit = params.get("elicit");
+  const pendingQuestions = elicit === "form" ? [{ question, coworker: "helper", coworker_name: "Device Helper", asked: now }]
+    : elicit === "url" ? [{ question: urlQuestion, coworker: "helper", coworker_name: "Device Helper", asked: now }] : [];
   const settings = { provider: "openai", openai: { base_url: "http://127.0.0.1:11434/v1", model: "llama3.2" }, anthropic: { base_url: "", model: "" },
     coworkers_dir: "", servers_path: "/home/u/.config/OpenWorker/servers.json", approval_mode: "ask", theme: params.get("theme") || "system" };
   const view = {
@@ -54,6 +73,7 @@
       approval_mode: params.get("bypass") === "1" ? "bypass" : "ask", running: false, tools },
     ChatGrants: [{ tool: "device.battery", digest: "sha256:0123" }],
     PendingApprovals: consent ? [pending] : [],
+    PendingElicitations: pendingQuestions,
     NeedsAttention: { sessions: 1, calls: 1 },
     Sessions: [session],
     SessionPage: { sessions: [session, { ...session, id: "s2", status: "closed", first_prompt: "Summarise my notes", unreconciled: 0 }], next: "" },
