@@ -82,6 +82,7 @@ func startTestHook(a *App) {
 			Running   bool     `json:"running"`
 			Turns     []string `json:"turns"`
 			Grants    []string `json:"grants"` // tools with a session grant
+			Results   []string `json:"results"` // each call's journaled result, "TOOL STATUS RESULT" (issue 14)
 		}
 		type listed struct {
 			ID    string `json:"id"`
@@ -108,7 +109,9 @@ func startTestHook(a *App) {
 			Connection *ConnectionTest `json:"connection,omitempty"`
 			// Opened: the extension files sent to the window (extopen.go).
 			Opened []ExtensionOpened `json:"opened"`
-		}{Pending: len(a.prompter.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
+			// Questions: the servers' questions waiting in the dialog (elicit.go).
+			Questions int `json:"questions"`
+		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
 		e2eOpened.mu.Lock()
 		out.Opened = append([]ExtensionOpened{}, e2eOpened.list...)
 		e2eOpened.mu.Unlock()
@@ -133,7 +136,7 @@ func startTestHook(a *App) {
 		}
 		for _, s := range open {
 			id := s.ID()
-			cs := chatState{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}}
+			cs := chatState{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}, Results: []string{}}
 			for _, g := range s.Grants() {
 				cs.Grants = append(cs.Grants, g.Tool)
 			}
@@ -141,6 +144,11 @@ func startTestHook(a *App) {
 				turns, _ := j.Turns(r.Context(), id)
 				for _, t := range turns {
 					cs.Turns = append(cs.Turns, string(t.Status))
+				}
+				if invs, err := j.Invocations(r.Context(), id); err == nil {
+					for _, inv := range invs {
+						cs.Results = append(cs.Results, inv.Tool+" "+string(inv.Status)+" "+string(inv.Result))
+					}
 				}
 			}
 			out.Chats = append(out.Chats, cs)
