@@ -81,7 +81,7 @@ func startTestHook(a *App) {
 			SessionID string   `json:"session_id"`
 			Running   bool     `json:"running"`
 			Turns     []string `json:"turns"`
-			Grants    []string `json:"grants"` // tools with a session grant
+			Grants    []string `json:"grants"`  // tools with a session grant
 			Results   []string `json:"results"` // each call's journaled result, "TOOL STATUS RESULT" (issue 14)
 		}
 		type listed struct {
