@@ -70,6 +70,19 @@ describe("ElicitDialog", () => {
     await vi.waitFor(() => expect(target.querySelector(".problem")?.textContent).toContain("name: too short"));
   });
 
+  it("Enter in a field accepts once the form fits", async () => {
+    const { target } = render(form());
+    const name = target.querySelector<HTMLInputElement>("#eli-name")!;
+    const enter = () => name.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+    enter();
+    expect(fake.answerElicitation).not.toHaveBeenCalled();
+    name.value = "Ada";
+    name.dispatchEvent(new Event("input", { bubbles: true }));
+    flushSync();
+    enter();
+    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenCalledWith("eli_1", "accept", { name: "Ada", plan: "free" }));
+  });
+
   it("Esc cancels", () => {
     const { dialog } = render(form());
     dialog.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
