@@ -63,7 +63,11 @@ func rawElicitServer() {
 			json.Unmarshal(m.Params, &p)
 			switch p.Name {
 			case "stray":
-				reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": answers["stray"]}}})
+				if got, ok := answers["stray"]; ok {
+					reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": got}}})
+				} else { // the answer is still on its way: reply when it comes
+					pending["stray"] = m.ID
+				}
 			case "nested":
 				pending["q-nested"] = m.ID
 				ask("q-nested", nested)
