@@ -6,63 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/internal/npmtest"
-	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
 )
-
-// samplingPrompter allows every tool call and answers sampling prompts
-// with sampling; it keeps the sampling prompts.
-type samplingPrompter struct {
-	sampling consent.Decision
-	mu       sync.Mutex
-	asked    []consent.Request
-}
-
-func (p *samplingPrompter) Prompt(_ context.Context, r consent.Request) (consent.Decision, error) {
-	if r.Sampling == nil {
-		return consent.AllowOnce, nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.asked = append(p.asked, r)
-	return p.sampling, nil
-}
-
-func (p *samplingPrompter) prompts() []consent.Request {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]consent.Request(nil), p.asked...)
-}
-
-// samplingRows splits a session's invocations into the calls and the
-// sampling requests (tool harness.SamplingTool).
-func samplingRows(invs []journal.Invocation) (calls, sampled []journal.Invocation) {
-	for _, inv := range invs {
-		if inv.Tool == harness.SamplingTool {
-			sampled = append(sampled, inv)
-		} else {
-			calls = append(calls, inv)
-		}
-	}
-	return calls, sampled
-}
-
-func approvalOf(as []journal.Approval, inv string) *journal.Approval {
-	for i := range as {
-		if as[i].InvocationID == inv {
-			return &as[i]
-		}
-	}
-	return nil
-}
 
 // TestSamplingServerEverything: server-everything's
 // trigger-sampling-request (a sampling/createMessage request of its own

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/openworker/desktop/harness/journal"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -137,4 +139,50 @@ func TestSamplingLoopBounded(t *testing.T) {
 	if n := len(pr.prompts()); n != harness.MaxSamplingPerCall {
 		t.Errorf("%d prompts, want %d", n, harness.MaxSamplingPerCall)
 	}
+}
+
+// samplingPrompter allows every tool call and answers sampling prompts
+// with sampling; it keeps the sampling prompts.
+type samplingPrompter struct {
+	sampling consent.Decision
+	mu       sync.Mutex
+	asked    []consent.Request
+}
+
+func (p *samplingPrompter) Prompt(_ context.Context, r consent.Request) (consent.Decision, error) {
+	if r.Sampling == nil {
+		return consent.AllowOnce, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked = append(p.asked, r)
+	return p.sampling, nil
+}
+
+func (p *samplingPrompter) prompts() []consent.Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]consent.Request(nil), p.asked...)
+}
+
+// samplingRows splits a session's invocations into the calls and the
+// sampling requests (tool harness.SamplingTool).
+func samplingRows(invs []journal.Invocation) (calls, sampled []journal.Invocation) {
+	for _, inv := range invs {
+		if inv.Tool == harness.SamplingTool {
+			sampled = append(sampled, inv)
+		} else {
+			calls = append(calls, inv)
+		}
+	}
+	return calls, sampled
+}
+
+func approvalOf(as []journal.Approval, inv string) *journal.Approval {
+	for i := range as {
+		if as[i].InvocationID == inv {
+			return &as[i]
+		}
+	}
+	return nil
 }
