@@ -9,6 +9,7 @@ import (
 	"github.com/openworker/desktop/harness/elicit"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -71,6 +72,9 @@ type Options struct {
 	// none. A host whose sessions all use one workspace sets it to that
 	// one, so that checking and chatting share provider processes.
 	Workspace string
+	// SignIn lets remote MCP servers that ask for it be signed in to
+	// (mcp.Options.SignIn, docs/mcp.md#sign-in); nil sends no token.
+	SignIn *oauth.SignIn
 }
 
 func (o Options) withDefaults() Options {

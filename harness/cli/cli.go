@@ -26,6 +26,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
@@ -62,6 +63,8 @@ type config struct {
 	getenv       func(string) string
 	terminal     func() bool
 	serversHome  func() (ServersHome, error)
+	signInStore  oauth.TokenStore                            // nil: the OS keychain (signin.go)
+	signInOpen   func(ctx context.Context, url string) error // nil: the system browser
 	doctor       DoctorHooks
 }
 

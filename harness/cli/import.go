@@ -31,7 +31,7 @@ func WithServersHome(home func() (ServersHome, error)) Option {
 }
 
 func (c *config) serversCommand(reg *tool.Registry) *cobra.Command {
-	cmd := &cobra.Command{Use: "servers", Short: "MCP servers: import the config files of other MCP clients"}
+	cmd := &cobra.Command{Use: "servers", Short: "MCP servers: import the config files of other MCP clients; sign out of remote ones"}
 	var to, format string
 	var write, asJSON bool
 	imp := &cobra.Command{
@@ -122,7 +122,7 @@ never their values.`,
 	imp.Flags().StringVar(&format, "format", "", "format of FILE (default: detected from its name and content; docs/servers.md)")
 	imp.Flags().BoolVar(&write, "write", false, "write the servers file (without it, nothing is written)")
 	imp.Flags().BoolVar(&asJSON, "json", false, "print the plan as JSON")
-	cmd.AddCommand(imp)
+	cmd.AddCommand(imp, c.logoutCommand())
 	return cmd
 }
 

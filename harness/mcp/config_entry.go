@@ -39,7 +39,8 @@ type rawEntry struct {
 	url       tval
 	headers   []kv
 	timeout   time.Duration
-	inputs    []ConfigInput // the inputs it refers to, in first-use order
+	oauth     *tool.MCPOAuth // servers.json "oauth" (config_oauth.go)
+	inputs    []ConfigInput  // the inputs it refers to, in first-use order
 	x         *expander
 	cwdBase   string
 }
@@ -123,6 +124,9 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	}
 	if rd.format == FormatCline {
 		known["transportType"] = true
+	}
+	if spec.product {
+		known["oauth"] = true // config_oauth.go
 	}
 	keyList := make([]string, 0, len(known))
 	for k := range known {
@@ -222,6 +226,11 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 			return nil, err
 		}
 		if raw.headers, err = rd.kvs(nodes["headers"]); err != nil {
+			return nil, err
+		}
+	}
+	if o := nodes["oauth"]; o != nil {
+		if raw.oauth, err = rd.oauthEntry(o, raw.transport, name); err != nil {
 			return nil, err
 		}
 	}
@@ -544,6 +553,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 		}
 	}
 	s.Secrets = dedupe(secrets)
+	s.OAuth = raw.oauth
 	return nil
 }
 

@@ -188,6 +188,9 @@ func (raw *rawEntry) product() (ordered, error) {
 			obj = append(obj, field{"headers", h})
 		}
 	}
+	if raw.oauth != nil {
+		obj = append(obj, field{"oauth", oauthProduct(raw.oauth)})
+	}
 	if raw.timeout > 0 {
 		obj = append(obj, field{"timeout", json.Number(strconv.FormatFloat(raw.timeout.Seconds(), 'f', -1, 64))})
 	}

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -24,6 +25,7 @@ type httpDialer struct {
 	base    http.RoundTripper
 	headers http.Header
 	observe func(token string)
+	oauth   *oauth.Handler // nil: no sign-in (signin.go)
 }
 
 func newHTTPDialer(srv tool.MCPServer, observe func(token string)) *httpDialer {
@@ -39,11 +41,15 @@ func newHTTPDialer(srv tool.MCPServer, observe func(token string)) *httpDialer {
 func (d *httpDialer) transport() (sdk.Transport, *staleMark) {
 	mark := &staleMark{}
 	rt := &headerTransport{base: d.base, headers: d.headers, observe: d.observe, stale: mark}
-	return &sdk.StreamableClientTransport{
+	t := &sdk.StreamableClientTransport{
 		Endpoint:   d.url,
 		HTTPClient: &http.Client{Transport: rt},
 		MaxRetries: 2,
-	}, mark
+	}
+	if d.oauth != nil {
+		t.OAuthHandler = d.oauth
+	}
+	return t, mark
 }
 
 // newSSE returns the transport of a legacy HTTP+SSE provider (MCP

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -60,6 +61,9 @@ type Options struct {
 	// advertise sampling and send its requests to the Sampler of the call
 	// (sampling.go, docs/mcp.md#sampling); nil advertises it nowhere.
 	Sampling *SamplingOptions
+	// SignIn, when set, lets streamable HTTP providers that answer 401
+	// sign in (OAuth 2.1, docs/mcp.md#sign-in); nil sends no token.
+	SignIn *oauth.SignIn
 }
 
 // DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.
@@ -214,7 +218,16 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 	})
 	p.client.AddReceivingMiddleware(p.elicitGate)
 	p.offerRoot(rootIf(root, hasRoot))
-	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
+	signIn := signInHandler(srv, o)
+	var cancel context.CancelFunc
+	if signIn == nil {
+		ctx, cancel = context.WithTimeout(ctx, o.StartTimeout)
+	} else {
+		var bound *startBound
+		ctx, cancel, bound = withStartBound(ctx, o.StartTimeout)
+		signIn.SetHold(bound.hold)
+		defer signIn.SetHold(nil)
+	}
 	defer cancel()
 
 	var (
@@ -226,6 +239,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		p.stdio, t, err = newStdio(ctx, srv, o, newNoiseLog(o.Logger, srv.Namespace, p.secrets.text), p.observeMessage)
 	case tool.TransportStreamableHTTP:
 		p.http = newHTTPDialer(srv, p.observeToken)
+		p.http.oauth = signIn
 		t, stale = p.http.transport()
 	case tool.TransportSSE:
 		t = newSSE(srv, p.observeToken)

@@ -59,6 +59,17 @@ type MCPServer struct {
 	// instead of the values (docs/servers.md#substitution). Nil when
 	// nothing was substituted.
 	Vars map[string]string
+	// OAuth is the servers.json "oauth" of a streamable HTTP provider: the
+	// client id and scopes to sign in with when the authorization server
+	// offers no other way to identify OpenWorker (docs/mcp.md#sign-in,
+	// docs/servers.md#oauth). Nil when not written.
+	OAuth *MCPOAuth `json:",omitempty"`
+}
+
+// MCPOAuth is a provider's configured sign-in client (docs/servers.md#oauth).
+type MCPOAuth struct {
+	ClientID string   `json:"client_id,omitempty"`
+	Scopes   []string `json:"scopes,omitempty"`
 }
 
 func (s MCPServer) where() string {

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/tool"
+	"github.com/spf13/cobra"
+)
+
+// logoutCommand is `openworker servers logout NS` (docs/cli.md#servers-logout):
+// it deletes the sign-in (access and refresh tokens) of the remote server
+// NS of the servers file from the OS keychain.
+func (c *config) logoutCommand() *cobra.Command {
+	var servers, format string
+	cmd := &cobra.Command{
+		Use:   "logout NAMESPACE [--servers FILE]",
+		Short: "sign out of a remote MCP server: delete its tokens from the OS keychain",
+		Long: `Delete the tokens OpenWorker keeps in the OS keychain for the remote
+MCP server NAMESPACE of the servers file (default: the app's). The next
+use of the server asks you to sign in again (docs/mcp.md#sign-in). The
+tokens are not revoked at the authorization server; sign out there too
+to end the grant.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ns := args[0]
+			if servers == "" && c.serversHome != nil {
+				if home, err := c.serversHome(); err == nil {
+					servers = home.Current
+				}
+			}
+			if servers == "" && c.doctor.ServersFile != nil {
+				servers = c.doctor.ServersFile()
+			}
+			if servers == "" {
+				return usageErr("name the servers file with --servers FILE")
+			}
+			f, err := mcp.ParseConfigFormat(format)
+			if err != nil {
+				return usageErr("--format: %v", err)
+			}
+			cfg, err := mcp.ReadConfig(servers, &mcp.ConfigOptions{Format: f, Context: cmd.Context()})
+			if err != nil {
+				return badInput(err)
+			}
+			var srv *tool.MCPServer
+			for i := range cfg.Entries {
+				if cfg.Entries[i].Server.Namespace == ns {
+					srv = &cfg.Entries[i].Server
+				}
+			}
+			switch {
+			case srv == nil:
+				return badInput(fmt.Errorf("%s has no server %q; the namespaces are the names of its \"servers\"", servers, ns))
+			case srv.Transport != tool.TransportStreamableHTTP || srv.URL == "":
+				return badInput(fmt.Errorf("server %q (%s) is not a remote streamable HTTP server: it has no sign-in", ns, srv.Source))
+			}
+			g, err := c.tokenStore().Delete(srv.URL)
+			if err != nil {
+				return err
+			}
+			if g == nil {
+				fmt.Fprintf(c.stdout, "%s is not signed in; nothing to delete\n", ns)
+				return nil
+			}
+			fmt.Fprintf(c.stdout, "signed out of %s: the tokens %s issued were deleted from the OS keychain\n", ns, g.Issuer)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&servers, "servers", "", "the servers file naming NAMESPACE (default: the app's)")
+	cmd.Flags().StringVar(&format, "format", "", formatUsage())
+	return cmd
+}

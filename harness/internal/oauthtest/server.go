@@ -1,0 +1,350 @@
+// Package oauthtest is a small but real OAuth 2.1 authorization server and
+// an MCP server protected by it, both on 127.0.0.1, for tests of sign-in
+// (docs/mcp.md#sign-in): metadata (RFC 8414), dynamic registration (RFC
+// 7591), authorize with PKCE S256 and auto-consent (the test's own HTTP
+// client performs the browser step), token (code and refresh, RFC 8707
+// resource checked), revocation, and a go-sdk streamable server behind
+// go-sdk's auth.RequireBearerToken.
+package oauthtest
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Options shape an AuthServer.
+type Options struct {
+	// Lifetime of access tokens; 0 is one hour.
+	Lifetime time.Duration
+	// Now is the server's clock (token expiry); nil is time.Now.
+	Now func() time.Time
+	// WrongIssuer makes the metadata name another issuer than its URL.
+	WrongIssuer bool
+	// BadState makes authorize redirect with another state than asked.
+	BadState bool
+	// Iss advertises and sends the RFC 9207 iss parameter.
+	Iss bool
+	// CIMD advertises client ID metadata documents.
+	CIMD bool
+	// NoRegistration hides the registration endpoint.
+	NoRegistration bool
+	// Clients are preregistered client ids.
+	Clients []string
+	// Scopes are scopes_supported (offline_access is added).
+	Scopes []string
+}
+
+// AuthServer is the authorization server.
+type AuthServer struct {
+	*httptest.Server
+	Issuer string
+	opts   Options
+
+	mu       sync.Mutex
+	clients  map[string][]string // client id → redirect URIs (nil: any loopback)
+	codes    map[string]codeGrant
+	access   map[string]Token
+	refresh  map[string]Token
+	counts   map[string]int
+	Resource string // the last resource asked for
+}
+
+type codeGrant struct {
+	client, redirect, challenge, resource string
+	scopes                                []string
+}
+
+// Token is what the server knows of an issued token.
+type Token struct {
+	Client   string
+	Resource string
+	Scopes   []string
+	Expiry   time.Time
+	Revoked  bool
+}
+
+// NewAuthServer starts an AuthServer on 127.0.0.1; t's cleanup stops it.
+func NewAuthServer(t testing.TB, o Options) *AuthServer {
+	if o.Lifetime == 0 {
+		o.Lifetime = time.Hour
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	s := &AuthServer{opts: o, clients: map[string][]string{}, codes: map[string]codeGrant{},
+		access: map[string]Token{}, refresh: map[string]Token{}, counts: map[string]int{}}
+	for _, c := range o.Clients {
+		s.clients[c] = nil
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
+	mux.HandleFunc("POST /register", s.register)
+	mux.HandleFunc("GET /authorize", s.authorize)
+	mux.HandleFunc("POST /token", s.token)
+	mux.HandleFunc("POST /revoke", s.revoke)
+	s.Server = httptest.NewServer(mux)
+	s.Issuer = s.URL
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Count returns how often name happened: "register", "authorize",
+// "code", "refresh".
+func (s *AuthServer) Count(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counts[name]
+}
+
+// RevokeAll revokes every refresh and access token issued so far.
+func (s *AuthServer) RevokeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, v := range s.refresh {
+		v.Revoked = true
+		s.refresh[k] = v
+	}
+	for k, v := range s.access {
+		v.Revoked = true
+		s.access[k] = v
+	}
+}
+
+// Issued returns every access and refresh token issued, for leak checks.
+func (s *AuthServer) Issued() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for k := range s.access {
+		out = append(out, k)
+	}
+	for k := range s.refresh {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Verify returns the access token's grant, or false when it is unknown,
+// revoked or expired on the server's clock.
+func (s *AuthServer) Verify(tok string) (Token, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.access[tok]
+	if !ok || v.Revoked || !s.opts.Now().Before(v.Expiry) {
+		return Token{}, false
+	}
+	return v, true
+}
+
+func (s *AuthServer) metadata(w http.ResponseWriter, r *http.Request) {
+	iss := s.Issuer
+	if s.opts.WrongIssuer {
+		iss = "https://evil.example"
+	}
+	m := map[string]any{
+		"issuer":                                iss,
+		"authorization_endpoint":                s.URL + "/authorize",
+		"token_endpoint":                        s.URL + "/token",
+		"revocation_endpoint":                   s.URL + "/revoke",
+		"response_types_supported":              []string{"code"},
+		"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
+		"code_challenge_methods_supported":      []string{"S256"},
+		"token_endpoint_auth_methods_supported": []string{"none"},
+		"scopes_supported":                      append(slices.Clone(s.opts.Scopes), "offline_access"),
+	}
+	if !s.opts.NoRegistration {
+		m["registration_endpoint"] = s.URL + "/register"
+	}
+	if s.opts.Iss {
+		m["authorization_response_iss_parameter_supported"] = true
+	}
+	if s.opts.CIMD {
+		m["client_id_metadata_document_supported"] = true
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+func (s *AuthServer) register(w http.ResponseWriter, r *http.Request) {
+	var m struct {
+		RedirectURIs    []string `json:"redirect_uris"`
+		ApplicationType string   `json:"application_type"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&m); err != nil || len(m.RedirectURIs) == 0 {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_client_metadata"})
+		return
+	}
+	for _, u := range m.RedirectURIs {
+		if !strings.HasPrefix(u, "http://127.0.0.1:") || m.ApplicationType != "native" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_redirect_uri"})
+			return
+		}
+	}
+	id := "dyn-" + rand.Text()
+	s.mu.Lock()
+	s.clients[id] = m.RedirectURIs
+	s.counts["register"]++
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, map[string]any{"client_id": id, "redirect_uris": m.RedirectURIs, "token_endpoint_auth_method": "none"})
+}
+
+func (s *AuthServer) knownClient(id, redirect string) bool {
+	if s.opts.CIMD && strings.HasPrefix(id, "https://") {
+		return strings.HasPrefix(redirect, "http://127.0.0.1:")
+	}
+	uris, ok := s.clients[id]
+	if !ok {
+		return false
+	}
+	return uris == nil && strings.HasPrefix(redirect, "http://127.0.0.1:") || slices.Contains(uris, redirect)
+}
+
+// authorize consents at once and redirects with a code.
+func (s *AuthServer) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts["authorize"]++
+	redirect := q.Get("redirect_uri")
+	if !s.knownClient(q.Get("client_id"), redirect) {
+		http.Error(w, "unknown client or redirect_uri", http.StatusBadRequest)
+		return
+	}
+	if q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("resource") == "" {
+		http.Error(w, "needs response_type=code, PKCE S256 and resource", http.StatusBadRequest)
+		return
+	}
+	s.Resource = q.Get("resource")
+	code := rand.Text()
+	s.codes[code] = codeGrant{client: q.Get("client_id"), redirect: redirect, challenge: q.Get("code_challenge"), resource: q.Get("resource"), scopes: strings.Fields(q.Get("scope"))}
+	back, _ := url.Parse(redirect)
+	v := url.Values{"code": {code}, "state": {q.Get("state")}}
+	if s.opts.BadState {
+		v.Set("state", "forged")
+	}
+	if s.opts.Iss {
+		v.Set("iss", s.Issuer)
+	}
+	back.RawQuery = v.Encode()
+	http.Redirect(w, r, back.String(), http.StatusFound)
+}
+
+func (s *AuthServer) token(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+		return
+	}
+	f := r.PostForm
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fail := func(code, desc string) {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": code, "error_description": desc})
+	}
+	var client, resource string
+	var scopes []string
+	formClient := f.Get("client_id")
+	if id, _, ok := r.BasicAuth(); ok && formClient == "" {
+		formClient, _ = url.QueryUnescape(id)
+	}
+	switch f.Get("grant_type") {
+	case "authorization_code":
+		c, ok := s.codes[f.Get("code")]
+		delete(s.codes, f.Get("code"))
+		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
+		switch {
+		case !ok:
+			fail("invalid_grant", "unknown code")
+			return
+		case base64.RawURLEncoding.EncodeToString(sum[:]) != c.challenge:
+			fail("invalid_grant", "PKCE verifier does not match")
+			return
+		case f.Get("redirect_uri") != c.redirect || formClient != c.client:
+			fail("invalid_grant", "redirect_uri or client_id differ")
+			return
+		case f.Get("resource") != c.resource:
+			fail("invalid_target", "resource differs")
+			return
+		}
+		s.counts["code"]++
+		client, resource, scopes = c.client, c.resource, c.scopes
+	case "refresh_token":
+		rt, ok := s.refresh[f.Get("refresh_token")]
+		switch {
+		case !ok || rt.Revoked:
+			fail("invalid_grant", "refresh token revoked")
+			return
+		case f.Get("resource") != rt.Resource:
+			fail("invalid_target", "resource differs")
+			return
+		case formClient != rt.Client:
+			fail("invalid_client", "client differs")
+			return
+		}
+		s.counts["refresh"]++
+		rt.Revoked = true // rotation
+		s.refresh[f.Get("refresh_token")] = rt
+		client, resource, scopes = rt.Client, rt.Resource, rt.Scopes
+	default:
+		fail("unsupported_grant_type", "")
+		return
+	}
+	at, rt := "at-"+rand.Text(), "rt-"+rand.Text()
+	tok := Token{Client: client, Resource: resource, Scopes: scopes, Expiry: s.opts.Now().Add(s.opts.Lifetime)}
+	s.access[at] = tok
+	s.refresh[rt] = tok
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer", "refresh_token": rt,
+		"expires_in": int(s.opts.Lifetime / time.Second), "scope": strings.Join(scopes, " ")})
+}
+
+func (s *AuthServer) revoke(w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseForm()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := r.PostForm.Get("token")
+	if v, ok := s.refresh[t]; ok {
+		v.Revoked = true
+		s.refresh[t] = v
+	}
+	if v, ok := s.access[t]; ok {
+		v.Revoked = true
+		s.access[t] = v
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Browser performs the browser step: it GETs the sign-in page and follows
+// the redirects back to the loopback listener, like a browser whose user
+// consents. It fails on a page that does not answer 200 at the end.
+func Browser(ctx context.Context, u string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("the sign-in ended with %s", resp.Status)
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+// Package oauth signs OpenWorker in to remote MCP servers that ask for it
+// (OAuth 2.1 authorization code with PKCE, docs/mcp.md#sign-in). A Handler
+// is the go-sdk auth.OAuthHandler of one streamable HTTP provider: the
+// SDK's auth.AuthorizationCodeHandler runs discovery, client
+// registration, PKCE, state, issuer checks and the code exchange; this
+// package adds the person-facing part (ask, open the browser, the
+// loopback redirect), the TokenStore, and refresh with the RFC 8707
+// resource.
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// DefaultSignInTimeout bounds the wait for the browser's redirect back to
+// the loopback listener when SignIn.Timeout is 0.
+const DefaultSignInTimeout = 5 * time.Minute
+
+// RefreshEarly is how long before its expiry an access token is refreshed.
+const RefreshEarly = 60 * time.Second
+
+// Prompt is what the person is asked before the browser opens: "Sign in
+// to Server for Namespace?". It holds no secret (URL carries only the
+// state and the PKCE challenge).
+type Prompt struct {
+	Namespace  string   // the provider
+	Server     string   // host of the MCP server
+	SignInHost string   // host of the sign-in page (the authorization server)
+	URL        string   // the sign-in page to open
+	Scopes     []string // the scopes asked for
+	// Again is set when a stored sign-in ended (its refresh was refused)
+	// or the server asks for a larger scope.
+	Again bool
+}
+
+// SignIn is the host's part of a sign-in, shared by its providers.
+type SignIn struct {
+	// Store keeps the grants; nil keeps them in memory for the process.
+	Store TokenStore
+	// Ask asks the person whether to sign in; false declines (the call or
+	// start fails with ErrDeclined). nil asks nobody.
+	Ask func(ctx context.Context, p Prompt) (bool, error)
+	// Open shows the sign-in page: the system browser (the app's
+	// OpenLink; the CLI prints the URL too). Required.
+	Open func(ctx context.Context, url string) error
+	// Timeout bounds the wait for the redirect; 0 is DefaultSignInTimeout.
+	Timeout time.Duration
+	// ClientMetadataURL is OpenWorker's client ID metadata document (an
+	// https URL with a path), used when the authorization server supports
+	// them; "" skips that way.
+	ClientMetadataURL string
+	// ClientName is sent in a dynamic registration; "" is "OpenWorker".
+	ClientName string
+	// HTTPClient reaches the authorization server; nil is a default one.
+	HTTPClient *http.Client
+	// Now is the clock refreshes are timed on; nil is time.Now.
+	Now func() time.Time
+}
+
+// ErrDeclined is returned when the person declined a sign-in.
+var ErrDeclined = errors.New("sign-in declined")
+
+// Config names the provider a Handler signs in for.
+type Config struct {
+	Namespace string
+	URL       string   // the MCP server's URL
+	ClientID  string   // servers.json "oauth.client_id", or ""
+	Scopes    []string // servers.json "oauth.scopes", added to those asked for
+}
+
+// Handler is the auth.OAuthHandler of one provider. Safe for concurrent
+// use; one sign-in runs at a time.
+type Handler struct {
+	cfg Config
+	s   SignIn
+
+	signMu sync.Mutex // held during a sign-in
+	hold   atomic.Pointer[func() (release func())]
+
+	mu      sync.Mutex
+	loaded  bool
+	src     *grantSource // nil: not signed in
+	dropped bool         // a stored grant's refresh was refused
+}
+
+var _ auth.OAuthHandler = (*Handler)(nil)
+
+// New returns the Handler of the provider cfg.
+func New(cfg Config, s SignIn) *Handler {
+	if s.Store == nil {
+		s.Store = NewMemoryStore()
+	}
+	if s.Timeout <= 0 {
+		s.Timeout = DefaultSignInTimeout
+	}
+	if s.ClientName == "" {
+		s.ClientName = "OpenWorker"
+	}
+	if s.HTTPClient == nil {
+		s.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	return &Handler{cfg: cfg, s: s}
+}
+
+func host(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "the server"
+	}
+	return u.Host
+}
+
+// TokenSource returns the stored sign-in's tokens, or nil when there is
+// none yet (the server's 401 then starts a sign-in).
+func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.loaded {
+		g, err := h.s.Store.Load(h.cfg.URL)
+		if err != nil {
+			return nil, fmt.Errorf("mcp provider %q: %w", h.cfg.Namespace, err)
+		}
+		h.loaded = true
+		if g != nil {
+			h.src = &grantSource{h: h, g: *g}
+		}
+	}
+	if h.src == nil {
+		return nil, nil
+	}
+	return h.src, nil
+}
+
+// Authorize signs in after the server answered resp (401, or 403 with
+// insufficient_scope): it finds the authorization server, asks the person,
+// opens the sign-in page and waits for the redirect, then stores the
+// tokens. Errors name the hosts, never a token or code.
+func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	h.signMu.Lock()
+	defer h.signMu.Unlock()
+	if hold := h.hold.Load(); hold != nil {
+		defer (*hold)()()
+	}
+	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	stepUp := resp.StatusCode == http.StatusForbidden
+	if stepUp && bearerParam(challenges, "error") != "insufficient_scope" {
+		resp.Body.Close()
+		return nil // a plain 403: the SDK retries once and reports it
+	}
+	prm, err := h.resourceMetadata(ctx, challenges, req.URL.String())
+	if err != nil {
+		resp.Body.Close()
+		return h.fail(err)
+	}
+	issuer := prm.AuthorizationServers[0]
+
+	h.mu.Lock()
+	src, again := h.src, h.dropped
+	h.mu.Unlock()
+	var prev *Grant
+	if src != nil {
+		g := src.grant()
+		prev, again = &g, true
+	}
+
+	lb, err := listenLoopback()
+	if err != nil {
+		resp.Body.Close()
+		return h.fail(err)
+	}
+	defer lb.close()
+
+	var saved *grantSource
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL: lb.redirectURL,
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs:            []string{lb.redirectURL},
+			ApplicationType:         "native",
+			TokenEndpointAuthMethod: "none",
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			ClientName:              h.s.ClientName,
+		}},
+		RequestRefreshToken: true,
+		Client:              h.s.HTTPClient,
+		ScopeFilter: func(found []string) []string {
+			out := slices.Clone(found)
+			add := slices.Clone(h.cfg.Scopes)
+			if prev != nil && stepUp {
+				add = append(add, prev.Scopes...)
+			}
+			for _, s := range add {
+				if !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+			return out
+		},
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			return h.fetch(ctx, lb, args.URL, again)
+		},
+		NewTokenSource: func(_ context.Context, oc *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			g := &Grant{
+				Server: h.cfg.URL, Resource: prm.Resource, Issuer: issuer,
+				ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, SecretInHeader: oc.Endpoint.AuthStyle == oauth2.AuthStyleInHeader,
+				TokenURL: oc.Endpoint.TokenURL, Scopes: oc.Scopes,
+				AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry,
+			}
+			if s, ok := tok.Extra("scope").(string); ok && s != "" {
+				g.Scopes = strings.Fields(s)
+			}
+			if !tok.Expiry.IsZero() { // x/oauth2 dates it on the wall clock; refreshes use h.s.Now
+				g.Expiry = h.s.Now().Add(time.Until(tok.Expiry))
+			}
+			if err := h.s.Store.Save(g); err != nil {
+				return nil, err
+			}
+			saved = &grantSource{h: h, g: *g}
+			return saved, nil
+		},
+	}
+	if h.s.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: h.s.ClientMetadataURL}
+	}
+	if h.cfg.ClientID != "" {
+		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: h.cfg.ClientID}
+	}
+	sdkh, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil {
+		resp.Body.Close()
+		return h.fail(err)
+	}
+	if err := sdkh.Authorize(ctx, req, resp); err != nil {
+		return h.fail(err)
+	}
+	if saved == nil {
+		return h.fail(errors.New("the authorization server issued no token"))
+	}
+	h.mu.Lock()
+	h.loaded, h.src, h.dropped = true, saved, false
+	h.mu.Unlock()
+	return nil
+}
+
+func (h *Handler) fail(err error) error {
+	if errors.Is(err, ErrDeclined) {
+		return fmt.Errorf("sign-in to %s for mcp provider %q was declined; the provider's tools need it", host(h.cfg.URL), h.cfg.Namespace)
+	}
+	return fmt.Errorf("sign-in to %s for mcp provider %q failed: %w", host(h.cfg.URL), h.cfg.Namespace, err)
+}
+
+// resourceMetadata fetches the RFC 9728 protected resource metadata the
+// challenge names, or the well-known ones of the server's URL.
+func (h *Handler) resourceMetadata(ctx context.Context, cs []oauthex.Challenge, server string) (*oauthex.ProtectedResourceMetadata, error) {
+	var tries []string
+	if u := bearerParam(cs, "resource_metadata"); u != "" {
+		tries = append(tries, u)
+	}
+	if u, err := url.Parse(server); err == nil {
+		w := *u
+		w.RawQuery, w.Fragment = "", ""
+		w.Path = "/.well-known/oauth-protected-resource/" + strings.TrimLeft(u.Path, "/")
+		tries = append(tries, w.String())
+	}
+	var last error
+	for _, t := range tries {
+		prm, err := oauthex.GetProtectedResourceMetadata(ctx, t, server, h.s.HTTPClient)
+		if err != nil {
+			last = err
+			continue
+		}
+		if prm == nil {
+			continue
+		}
+		if len(prm.AuthorizationServers) == 0 {
+			return nil, errors.New("its protected resource metadata names no authorization server")
+		}
+		return prm, nil
+	}
+	if last != nil {
+		return nil, fmt.Errorf("the server asks for a sign-in, but its protected resource metadata (RFC 9728) could not be read: %w", last)
+	}
+	return nil, errors.New("the server asks for a sign-in but publishes no protected resource metadata (RFC 9728)")
+}
+
+func bearerParam(cs []oauthex.Challenge, name string) string {
+	for _, c := range cs {
+		if strings.EqualFold(c.Scheme, "bearer") && c.Params[name] != "" {
+			return c.Params[name]
+		}
+	}
+	return ""
+}
+
+// fetch is the browser step: ask, open the page, wait for the redirect.
+func (h *Handler) fetch(ctx context.Context, lb *loopback, authURL string, again bool) (*auth.AuthorizationResult, error) {
+	p := Prompt{Namespace: h.cfg.Namespace, Server: host(h.cfg.URL), SignInHost: host(authURL), URL: authURL, Again: again}
+	if u, err := url.Parse(authURL); err == nil {
+		p.Scopes = strings.Fields(u.Query().Get("scope"))
+	}
+	if h.s.Ask != nil {
+		ok, err := h.s.Ask(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, ErrDeclined
+		}
+	}
+	if h.s.Open == nil {
+		return nil, errors.New("no browser to open the sign-in page in")
+	}
+	if err := h.s.Open(ctx, authURL); err != nil {
+		return nil, fmt.Errorf("could not open the sign-in page of %s: %w", p.SignInHost, err)
+	}
+	return lb.wait(ctx, h.s.Timeout)
+}
+
+// SetHold sets the function a sign-in calls before it asks and whose
+// result it calls when done; the provider pauses its start bound with it,
+// since a sign-in may take up to SignIn.Timeout. nil clears it.
+func (h *Handler) SetHold(hold func() (release func())) {
+	if hold == nil {
+		h.hold.Store(nil)
+		return
+	}
+	h.hold.Store(&hold)
+}
