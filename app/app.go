@@ -16,6 +16,7 @@ import (
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -42,6 +43,8 @@ type App struct {
 	searchPath func(context.Context) launch.SearchPath
 	prompter   *modalPrompter
 	elicitor   *appElicitor
+	tokens     oauth.TokenStore // sign-ins to remote MCP servers (signin.go)
+	signIns    signIns
 	focused    atomic.Bool
 	journal    *journal.Journal
 
@@ -108,6 +111,9 @@ type deps struct {
 	// nil is launch.Default. The desktop app passes launch.LoginPath
 	// (docs/mcp.md#the-login-shells-path).
 	SearchPath func(context.Context) launch.SearchPath
+	// Tokens keeps sign-ins to remote MCP servers; nil is the OS keychain
+	// (oauth.KeychainStore, docs/mcp.md#sign-in).
+	Tokens oauth.TokenStore
 }
 
 // AppInfo is what the UI needs at start.
@@ -151,8 +157,11 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if d.Opener == nil {
 		d.Opener = systemOpener{}
 	}
+	if d.Tokens == nil {
+		d.Tokens = oauth.KeychainStore{}
+	}
 	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
-		examples: d.Examples, searchPath: d.SearchPath}
+		examples: d.Examples, searchPath: d.SearchPath, tokens: d.Tokens}
 	a.base, a.cancel = context.WithCancel(ctx)
 	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
 	a.elicitor = newAppElicitor(a.emit, d.Notifier, a.focused.Load, a.coworkerOf, a.OpenLink)

@@ -49,6 +49,7 @@ func (a *App) openRuntime() {
 		CheckTimeout: checkTimeout,
 		SearchPath:   a.searchPath,
 		Workspace:    ws, // as sessionOptionsLocked: one provider process for check and chats
+		SignIn:       a.signInOptions(),
 	})
 	if err != nil {
 		a.rtErr = fmt.Errorf("the harness could not start: %w", err)

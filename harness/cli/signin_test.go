@@ -11,8 +11,8 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/openworker/desktop/harness/cli"
-	"github.com/openworker/desktop/harness/internal/oauthtest"
 	"github.com/openworker/desktop/harness/mcp/oauth"
+	"github.com/openworker/desktop/harness/mcp/oauth/oauthtest"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"

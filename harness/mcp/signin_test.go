@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openworker/desktop/harness/internal/oauthtest"
 	"github.com/openworker/desktop/harness/mcp/oauth"
+	"github.com/openworker/desktop/harness/mcp/oauth/oauthtest"
 	"github.com/openworker/desktop/harness/tool"
 )
 

@@ -1,0 +1,176 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/openworker/desktop/harness/mcp/oauth"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// Sign-in to remote MCP servers (docs/mcp.md#sign-in, docs/app.md#sign-in).
+// When a provider's start or call needs one, the window is asked first:
+// EventSignIn carries a SignInRequest, the UI shows "Sign in to HOST for
+// NS?" with the sign-in page's URL (the link dialog); on Sign in it opens
+// the page with OpenLink and calls AnswerSignIn(id, true), on Cancel
+// AnswerSignIn(id, false). The tokens go to the OS keychain (deps.Tokens),
+// never to a file, the journal or a log.
+
+// EventSignIn carries a SignInRequest: ask the person to sign in.
+const EventSignIn EventName = "signin:request"
+
+// EventSignInClosed carries the ID of a SignInRequest that was answered
+// or given up (the start or call ended first): close its dialog.
+const EventSignInClosed EventName = "signin:closed"
+
+// SignInRequest is one pending sign-in. URL is the sign-in page (it holds
+// no secret); Again says a stored sign-in ended or more scope is needed.
+type SignInRequest struct {
+	ID         string   `json:"id"`
+	Namespace  string   `json:"namespace"`
+	Server     string   `json:"server"`       // host of the MCP server
+	SignInHost string   `json:"sign_in_host"` // host of the sign-in page
+	URL        string   `json:"url"`
+	Scopes     []string `json:"scopes"`
+	Again      bool     `json:"again"`
+}
+
+// SignedInServer is a remote server of the servers file in use with a
+// stored sign-in: Settings shows a "Sign out" button for it.
+type SignedInServer struct {
+	Namespace string `json:"namespace"`
+	Server    string `json:"server"` // host of the MCP server
+	Issuer    string `json:"issuer"`
+}
+
+// signIns holds the pending sign-in questions.
+type signIns struct {
+	mu      sync.Mutex
+	next    int
+	pending map[string]chan bool
+}
+
+// signInOptions is the harness's SignIn of the app.
+func (a *App) signInOptions() *oauth.SignIn {
+	return &oauth.SignIn{
+		Store: a.tokens,
+		Ask:   a.askSignIn,
+		// The window opened the page with OpenLink when the person chose
+		// Sign in (its link dialog copies the URL when no browser opens).
+		Open: func(context.Context, string) error { return nil },
+	}
+}
+
+func (a *App) askSignIn(ctx context.Context, p oauth.Prompt) (bool, error) {
+	s := &a.signIns
+	s.mu.Lock()
+	if s.pending == nil {
+		s.pending = map[string]chan bool{}
+	}
+	s.next++
+	id := "signin_" + strconv.Itoa(s.next)
+	ch := make(chan bool, 1)
+	s.pending[id] = ch
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+		a.emit.Emit(EventSignInClosed, id)
+	}()
+	a.log.Info("sign-in asked", "namespace", p.Namespace, "server", p.Server, "sign_in_host", p.SignInHost)
+	a.emit.Emit(EventSignIn, SignInRequest{ID: id, Namespace: p.Namespace, Server: p.Server, SignInHost: p.SignInHost, URL: p.URL, Scopes: p.Scopes, Again: p.Again})
+	select {
+	case ok := <-ch:
+		return ok, nil
+	case <-ctx.Done():
+		return false, context.Cause(ctx)
+	case <-a.base.Done():
+		return false, fmt.Errorf("the app is closing")
+	}
+}
+
+// AnswerSignIn answers the SignInRequest id: true when the person chose
+// Sign in (the UI has opened the page), false for Cancel. An id that is
+// no longer pending is an error saying so.
+func (a *App) AnswerSignIn(id string, signIn bool) error {
+	s := &a.signIns
+	s.mu.Lock()
+	ch, ok := s.pending[id]
+	delete(s.pending, id)
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("the sign-in %s is no longer waiting (its call or start ended)", id)
+	}
+	ch <- signIn
+	return nil
+}
+
+// signedInLocked lists the remote servers of the servers file in use
+// that have a stored sign-in. a.mu must be held.
+func (a *App) signedInLocked() []SignedInServer {
+	if a.serversCfg == nil {
+		return nil
+	}
+	var out []SignedInServer
+	for _, e := range a.serversCfg.Entries {
+		if e.Server.Transport != tool.TransportStreamableHTTP || e.Server.URL == "" {
+			continue
+		}
+		g, err := a.tokens.Load(e.Server.URL)
+		if err != nil || g == nil {
+			continue
+		}
+		out = append(out, SignedInServer{Namespace: e.Server.Namespace, Server: hostOf(e.Server.URL), Issuer: g.Issuer})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Namespace < out[j].Namespace })
+	return out
+}
+
+// SignedIn lists the remote servers with a stored sign-in (Settings).
+func (a *App) SignedIn() []SignedInServer {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.signedInLocked()
+}
+
+// SignOut deletes the stored sign-in of the remote server ns of the
+// servers file in use (its access and refresh tokens, from the OS
+// keychain) and returns the servers still signed in. Its next use asks
+// to sign in again. A server without a sign-in is an error saying so.
+func (a *App) SignOut(ns string) ([]SignedInServer, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var srvURL string
+	if a.serversCfg != nil {
+		for _, e := range a.serversCfg.Entries {
+			if e.Server.Namespace == ns && e.Server.Transport == tool.TransportStreamableHTTP {
+				srvURL = e.Server.URL
+			}
+		}
+	}
+	if srvURL == "" {
+		return a.signedInLocked(), fmt.Errorf("%s is not a remote server of the servers file in use", ns)
+	}
+	g, err := a.tokens.Delete(srvURL)
+	if err != nil {
+		return a.signedInLocked(), err
+	}
+	if g == nil {
+		return a.signedInLocked(), fmt.Errorf("%s is not signed in", ns)
+	}
+	a.log.Info("signed out", "namespace", ns, "issuer", g.Issuer)
+	return a.signedInLocked(), nil
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
