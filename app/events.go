@@ -48,7 +48,7 @@ type BundleDropped struct {
 
 // AppEvents lists every EventName, in declaration order.
 var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged, EventExtensionOpened,
-	EventElicitationAsked, EventElicitationClosed}
+	EventElicitationAsked, EventElicitationClosed, EventSignIn, EventSignInClosed}
 
 // HarnessEvents lists the harness event types the UI understands (defined
 // once in package harness, mirrored in TypeScript).

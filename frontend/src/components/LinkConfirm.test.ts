@@ -84,3 +84,22 @@ describe("external links", () => {
     expect(notes).toEqual(["Could not open https://example.com/x: xdg-open: no browser or program for it was found. Copy it from here: https://example.com/x"]);
   });
 });
+
+describe("sign-in to a remote MCP server (docs/app.md#sign-in)", () => {
+  it("asks with its own title; Cancel declines, Sign in opens the page then accepts", async () => {
+    fake.openLink.mockResolvedValue(undefined);
+    const answers: boolean[] = [];
+    const url = "https://auth.example.com/authorize?client_id=c&state=s";
+    const props = { url, onclose: () => {}, title: "Sign in to mcp.example.com for remote?", action: "Sign in", decided: (ok: boolean) => answers.push(ok) };
+    let el = put(LinkConfirm, props);
+    expect(el.querySelector("h2")!.textContent).toBe("Sign in to mcp.example.com for remote?");
+    expect(el.querySelector(".link-url")!.textContent).toBe(url);
+    button(el, "Cancel").click();
+    expect(answers).toEqual([false]);
+    expect(fake.openLink).not.toHaveBeenCalled();
+    el = put(LinkConfirm, props);
+    button(el, "Sign in").click();
+    await settle(() => expect(answers).toEqual([false, true]));
+    expect(fake.openLink).toHaveBeenCalledWith(url);
+  });
+});

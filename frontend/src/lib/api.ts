@@ -5,7 +5,7 @@ import * as Bindings from "../wailsjs/go/app/App";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
-  PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, Theme, TurnResult, Waiting,
+  PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
 
@@ -117,6 +117,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     chooseImportFile: () => call<string>(() => b.ChooseImportFile()),
     previewImport: (path: string) => call<ImportPlan>(() => b.PreviewImport(path)),
     applyImport: (path: string, digest: string) => call<SettingsView>(() => b.ApplyImport(path, digest)),
+    /** Remote MCP servers with a stored sign-in, and signing out of one (docs/app.md#sign-in). */
+    signedIn: async () => (await call<SignedInServer[] | null>(() => b.SignedIn())) ?? [],
+    signOut: async (ns: string) => (await call<SignedInServer[] | null>(() => b.SignOut(ns))) ?? [],
+    answerSignIn: (id: string, signIn: boolean) => call<void>(() => b.AnswerSignIn(id, signIn)),
     on: subscribe,
   };
 }

@@ -13,6 +13,8 @@ export const AppEvent = {
   ExtensionOpened: "extension:opened",
   ElicitationAsked: "elicitation:asked",
   ElicitationClosed: "elicitation:closed",
+  SignIn: "signin:request",
+  SignInClosed: "signin:closed",
 } as const;
 export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];
 

@@ -8,7 +8,7 @@ import { asTheme, theme } from "./theme";
 import { extensionNotice } from "./extension";
 import { addQuestion, closeQuestion } from "./elicit";
 import type { ElicitationClosed, PendingElicitation } from "./types";
-import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, ExtensionOpened, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval } from "./types";
+import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, ExtensionOpened, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval, SignInRequest } from "./types";
 
 export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
 
@@ -41,6 +41,8 @@ class AppState {
   clock: Clock = realClock;
   /** An external link waiting for "Open this external link?" (LinkConfirm). */
   link = $state<string | null>(null);
+  /** Sign-ins waiting for "Sign in to HOST for NS?" (docs/app.md#sign-in), oldest first. */
+  signIns = $state<SignInRequest[]>([]);
   /** A folder dropped on the window, for the Coworkers screen to preview. */
   dropped = $state<string | null>(null);
 
@@ -315,6 +317,8 @@ export async function start() {
     if (shown && c.reason && c.reason !== "answered") app.notify("warning", c.reason, "app");
   });
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));
+  api.on(AppEvent.SignIn, (p) => (app.signIns = [...app.signIns, p as SignInRequest]));
+  api.on(AppEvent.SignInClosed, (p) => (app.signIns = app.signIns.filter((r) => r.id !== (p as string))));
   api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message, "app", (p as Notice).key));
   api.on(AppEvent.BundleDropped, (p) => {
     const path = (p as BundleDropped).paths?.[0];

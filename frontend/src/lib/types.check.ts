@@ -55,4 +55,5 @@ export const typesMatchGo: [
   Covers<elicit.Question, T.ElicitQuestion>,
   Covers<elicit.Field, T.ElicitField>,
   Covers<elicit.Option, T.ElicitOption>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<app.SignedInServer, T.SignedInServer>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

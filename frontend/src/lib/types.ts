@@ -334,6 +334,24 @@ export interface ServerInput {
   answered: boolean;
 }
 
+/** A remote MCP server with a stored sign-in: Settings shows "Sign out" (Go: app.SignedInServer, docs/app.md#sign-in). */
+export interface SignedInServer {
+  namespace: string;
+  server: string;
+  issuer: string;
+}
+
+/** "Sign in to HOST for NS?" (Go: app.SignInRequest, event signin:request; docs/app.md#sign-in). */
+export interface SignInRequest {
+  id: string;
+  namespace: string;
+  server: string;
+  sign_in_host: string;
+  url: string;
+  scopes: string[] | null;
+  again: boolean;
+}
+
 /** Another MCP client's config file at its default place (Go: app.FoundServerConfig). */
 export interface FoundServerConfig {
   client: string;

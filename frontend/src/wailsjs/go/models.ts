@@ -721,6 +721,22 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class SignedInServer {
+	    namespace: string;
+	    server: string;
+	    issuer: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SignedInServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.server = source["server"];
+	        this.issuer = source["issuer"];
+	    }
+	}
 	
 	export class Waiting {
 	    sessions: number;

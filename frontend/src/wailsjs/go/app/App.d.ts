@@ -10,6 +10,8 @@ export function AddCoworker(arg1:string,arg2:string,arg3:boolean):Promise<app.Co
 
 export function AnswerElicitation(arg1:string,arg2:string,arg3:Record<string, any>):Promise<void>;
 
+export function AnswerSignIn(arg1:string,arg2:boolean):Promise<void>;
+
 export function ApplyImport(arg1:string,arg2:string):Promise<app.SettingsView>;
 
 export function Cancel(arg1:string):Promise<void>;
@@ -101,5 +103,9 @@ export function SetServerInput(arg1:string,arg2:string):Promise<app.SettingsView
 export function SetTheme(arg1:string):Promise<void>;
 
 export function SetWindowFocused(arg1:boolean):Promise<void>;
+
+export function SignOut(arg1:string):Promise<Array<app.SignedInServer>>;
+
+export function SignedIn():Promise<Array<app.SignedInServer>>;
 
 export function TestConnection(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.ConnectionTest>;

@@ -10,6 +10,10 @@ export function AnswerElicitation(arg1, arg2, arg3) {
   return window['go']['app']['App']['AnswerElicitation'](arg1, arg2, arg3);
 }
 
+export function AnswerSignIn(arg1, arg2) {
+  return window['go']['app']['App']['AnswerSignIn'](arg1, arg2);
+}
+
 export function ApplyImport(arg1, arg2) {
   return window['go']['app']['App']['ApplyImport'](arg1, arg2);
 }
@@ -192,6 +196,14 @@ export function SetTheme(arg1) {
 
 export function SetWindowFocused(arg1) {
   return window['go']['app']['App']['SetWindowFocused'](arg1);
+}
+
+export function SignOut(arg1) {
+  return window['go']['app']['App']['SignOut'](arg1);
+}
+
+export function SignedIn() {
+  return window['go']['app']['App']['SignedIn']();
 }
 
 export function TestConnection(arg1, arg2, arg3, arg4) {
