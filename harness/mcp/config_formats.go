@@ -79,6 +79,9 @@ type formatSpec struct {
 	refused map[string]string
 }
 
+// oauthNotice is why another client's OAuth keys are not read.
+const oauthNotice = "this format's OAuth settings are not read: OpenWorker signs in when the server asks for it (docs/mcp.md#sign-in); a client id and scopes go in \"oauth\" of OpenWorker's servers.json"
+
 const approvalsNotice = "approvals are asked in OpenWorker: a configuration file never grants one (docs/consent.md)"
 
 // shared by every format but the product's own.
@@ -86,9 +89,9 @@ var commonIgnored = map[string]string{
 	"autoApprove":   approvalsNotice,
 	"alwaysAllow":   approvalsNotice,
 	"disabledTools": "a coworker's tools.json decides which tools it may use (docs/bundles.md)",
-	"oauth":         "OAuth sign-in is not supported yet; the server is reached with its static headers only",
-	"auth":          "OAuth sign-in is not supported yet; the server is reached with its static headers only",
-	"oauthScopes":   "OAuth sign-in is not supported yet; the server is reached with its static headers only",
+	"oauth":         oauthNotice,
+	"auth":          oauthNotice,
+	"oauthScopes":   oauthNotice,
 	"description":   "only the server's own tool descriptions are shown",
 }
 

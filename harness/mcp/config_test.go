@@ -298,7 +298,7 @@ func TestConfigAmazonQ(t *testing.T) {
 			notices: []string{`gets the namespace "awslabs_aws-documentation-mcp-server"`, `"timeout" 120000 milliseconds`}},
 		{name: "awslabs_aws-documentation-mcp-server", err: `10:5: has the namespace "awslabs_aws-documentation-mcp-server", which the server at line 3 has already; rename one of them`},
 		{name: "find-a-domain", server: tool.MCPServer{Namespace: "find-a-domain", Transport: "streamable_http", URL: "https://api.findadomain.dev/mcp"},
-			notices: []string{`"oauthScopes" of server "find-a-domain" is ignored: OAuth sign-in is not supported yet`}},
+			notices: []string{`"oauthScopes" of server "find-a-domain" is ignored: this format's OAuth settings are not read`}},
 		{name: "....", err: `12:5: server "...." has no ASCII letter (a-z, A-Z), digit, '_' or '-' to make a namespace of; rename the server with ASCII letters`},
 	})
 	_, broken := cfg.Servers()
