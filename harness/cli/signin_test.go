@@ -68,8 +68,15 @@ func TestSignInTokensNeverWritten(t *testing.T) {
 	keyring.MockInit()
 	as := oauthtest.NewAuthServer(t, oauthtest.Options{Iss: true})
 	ms := oauthtest.NewMCPServer(t, as)
-	s := newSetup(t, "helper", map[string]any{"remote": map[string]any{"transport": "streamable_http", "url": ms.URL}},
-		[]string{"remote.whoami: allow"}, "remote.whoami")
+	dir := t.TempDir()
+	s := struct{ coworkers, servers string }{filepath.Join(dir, "coworkers"), filepath.Join(dir, "servers.json")}
+	write(t, s.servers, `{"servers": {"remote": {"transport": "streamable_http", "url": "`+ms.URL+`"}}}`)
+	cw := filepath.Join(s.coworkers, "helper", "coworker")
+	if err := os.MkdirAll(cw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(cw, "manifest.md"), "---\nid: helper\nname: helper\nversion: 1.0.0\npolicy:\n  remote.whoami: allow\n---\nUse your tools.\n")
+	write(t, filepath.Join(cw, "tools.json"), `{"version": 3, "tools": ["remote.whoami"]}`)
 	m := modeltest.NewOpenAI(t,
 		modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "remote__whoami", Arguments: `{}`}}},
 		modeltest.Reply{Text: "Done."},
