@@ -3,12 +3,17 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/mcp/oauth/oauthtest"
@@ -309,4 +314,33 @@ func TestSignInTokensNeverInLogsOrErrors(t *testing.T) {
 	if !strings.Contains(errs[len(errs)-1], "declined") {
 		t.Fatalf("last error = %q, want the decline", errs[len(errs)-1])
 	}
+}
+
+// failingStore is a keychain that cannot be read (no Secret Service).
+type failingStore struct{}
+
+func (failingStore) Load(string) (*oauth.Grant, error) {
+	return nil, errors.New("could not read the sign-in in the OS keychain: no Secret Service")
+}
+func (failingStore) Save(*oauth.Grant) error             { return errors.New("could not save") }
+func (failingStore) Delete(string) (*oauth.Grant, error) { return nil, errors.New("could not delete") }
+
+// A keychain that cannot be read leaves servers that need no sign-in
+// working; one that needs it fails with the keychain's reason before the
+// person is asked.
+func TestSignInWithoutKeychain(t *testing.T) {
+	r := newSignInRig(t, oauthtest.Options{})
+	r.sign.Store = failingStore{}
+	_, err := r.connect(t, nil)
+	if err == nil || !strings.Contains(err.Error(), "no Secret Service") || len(r.prompts()) != 0 {
+		t.Fatalf("err = %v, prompts %d", err, len(r.prompts()))
+	}
+	plain := sdk.NewServer(&sdk.Implementation{Name: "plain", Version: "1"}, nil)
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return plain }, nil))
+	defer hs.Close()
+	p, err := Connect(context.Background(), tool.MCPServer{Namespace: "open", Transport: tool.TransportStreamableHTTP, URL: hs.URL}, &Options{SignIn: r.sign})
+	if err != nil {
+		t.Fatalf("a server without sign-in: %v", err)
+	}
+	p.Close()
 }

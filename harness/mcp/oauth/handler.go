@@ -94,6 +94,7 @@ type Handler struct {
 	loaded  bool
 	src     *grantSource // nil: not signed in
 	dropped bool         // a stored grant's refresh was refused
+	loadErr error        // the store could not be read
 }
 
 var _ auth.OAuthHandler = (*Handler)(nil)
@@ -132,11 +133,11 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.loaded {
+		// A store that cannot be read (no Secret Service) is as if it
+		// held nothing: a server that needs no sign-in still works; one
+		// that does is told why before anyone is asked (Authorize).
 		g, err := h.s.Store.Load(h.cfg.URL)
-		if err != nil {
-			return nil, fmt.Errorf("mcp provider %q: %w", h.cfg.Namespace, err)
-		}
-		h.loaded = true
+		h.loaded, h.loadErr = true, err
 		if g != nil {
 			h.src = &grantSource{h: h, g: *g}
 		}
@@ -171,8 +172,12 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	issuer := prm.AuthorizationServers[0]
 
 	h.mu.Lock()
-	src, again := h.src, h.dropped
+	src, again, loadErr := h.src, h.dropped, h.loadErr
 	h.mu.Unlock()
+	if loadErr != nil {
+		resp.Body.Close()
+		return h.fail(fmt.Errorf("the server asks for a sign-in, but %w", loadErr))
+	}
 	var prev *Grant
 	if src != nil {
 		g := src.grant()
