@@ -10,6 +10,7 @@ import (
 
 	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -129,7 +130,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 			results[i] = r
 			return
 		}
-		bctx, cancel := ctx, context.CancelFunc(func() {})
+		bctx, cancel := oauth.NoAsk(ctx), context.CancelFunc(func() {}) // a check never asks for a sign-in (docs/mcp.md#sign-in)
 		if rt.opts.CheckTimeout > 0 {
 			bctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
 		}

@@ -100,7 +100,7 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, fo
 	} else if format != "" {
 		return nil, usageErr("--format names the format of the --servers file; give --servers FILE too")
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn()})
 	if err != nil {
 		return nil, badInput(err)
 	}

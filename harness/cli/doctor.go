@@ -110,7 +110,7 @@ is the result.`,
 					db = c.doctor.JournalPath()
 				}
 			}
-			in := DoctorInput{Version: BuildVersion(c.version), Hooks: c.doctor, JournalPath: db, Getenv: c.getenv}
+			in := DoctorInput{Version: BuildVersion(c.version), Hooks: c.doctor, JournalPath: db, Getenv: c.getenv, Tokens: c.tokenStore()}
 			if servers != "" {
 				cfg, err := c.registerServers(ctx, reg, servers, format, false)
 				var ee *exitError

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/shirou/gopsutil/v4/host"
 	"github.com/zalando/go-keyring"
@@ -40,6 +41,10 @@ type DoctorInput struct {
 	InstallDir   string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+	// Tokens are the stored sign-ins remote providers start with (never
+	// asked for here, and never in the report: docs/mcp.md#sign-in); nil
+	// sends no token.
+	Tokens oauth.TokenStore
 
 	searchPath launch.SearchPath // Hooks.SearchPath's answer, read once by Doctor
 }

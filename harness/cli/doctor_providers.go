@@ -10,6 +10,7 @@ import (
 
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -62,7 +63,12 @@ func startProvider(ctx context.Context, srv tool.MCPServer, in DoctorInput) Doct
 	key := "provider " + srv.Namespace
 	what := describeServer(srv)
 	start := time.Now()
-	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: in.StartTimeout, InstallDir: in.InstallDir, SearchPath: func(context.Context) launch.SearchPath { return in.searchPath }, ClientVersion: in.Version.Version})
+	o := &mcp.Options{StartTimeout: in.StartTimeout, InstallDir: in.InstallDir, SearchPath: func(context.Context) launch.SearchPath { return in.searchPath }, ClientVersion: in.Version.Version}
+	if in.Tokens != nil { // stored sign-ins only: doctor never opens a browser
+		o.SignIn = &oauth.SignIn{Store: in.Tokens, Open: func(context.Context, string) error { return oauth.ErrSignInNeeded }}
+		ctx = oauth.NoAsk(ctx)
+	}
+	p, err := mcp.Connect(ctx, srv, o)
 	if err != nil {
 		return DoctorFact{Key: key, Status: DoctorFailed, Value: what + ": " + oneLine(err.Error(), doctorLine)}
 	}

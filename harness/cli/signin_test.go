@@ -115,6 +115,9 @@ func TestSignInTokensNeverWritten(t *testing.T) {
 			cli.WithIO(strings.NewReader(""), &dout, &dout, func(string) string { return "" }, func() bool { return false }),
 			cli.WithSignIn(oauth.KeychainStore{}, oauthtest.Browser))
 		blobs[strings.Join(args, " ")] = dout.Bytes()
+		if strings.Contains(dout.String(), "Unauthorized") || strings.Contains(dout.String(), "needs a sign-in") {
+			t.Errorf("%v did not start the signed-in provider with its stored tokens:\n%s", args, dout.String())
+		}
 	}
 	if len(files) == 0 || !bytes.Contains(blobs[files[0]], []byte("remote.whoami")) {
 		t.Fatalf("the journal does not hold the call (files %v)", files)

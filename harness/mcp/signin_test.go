@@ -344,3 +344,27 @@ func TestSignInWithoutKeychain(t *testing.T) {
 	}
 	p.Close()
 }
+
+// Under oauth.NoAsk (check, doctor) a stored sign-in is used, and a
+// missing one fails with ErrSignInNeeded without asking anyone or
+// reaching the authorization server.
+func TestSignInNoAsk(t *testing.T) {
+	r := newSignInRig(t, oauthtest.Options{})
+	if _, err := r.connect(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx := oauth.NoAsk(context.Background())
+	p, err := Connect(ctx, r.server(), &Options{SignIn: r.sign})
+	if err != nil {
+		t.Fatalf("with the stored sign-in: %v", err)
+	}
+	p.Close()
+	r.store.Delete(r.srv.URL)
+	_, err = Connect(ctx, r.server(), &Options{SignIn: r.sign})
+	if !errors.Is(err, oauth.ErrSignInNeeded) || !strings.Contains(err.Error(), `mcp provider "remote" needs a sign-in at `) {
+		t.Fatalf("err = %v, want ErrSignInNeeded", err)
+	}
+	if len(r.prompts()) != 1 || r.as.Count("register") != 1 || r.as.Count("authorize") != 1 {
+		t.Fatalf("prompts %d, registrations %d, authorizations %d; want 1 each", len(r.prompts()), r.as.Count("register"), r.as.Count("authorize"))
+	}
+}

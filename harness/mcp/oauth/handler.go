@@ -164,6 +164,10 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		resp.Body.Close()
 		return nil // a plain 403: the SDK retries once and reports it
 	}
+	if ctx.Value(noAskKey{}) != nil {
+		resp.Body.Close()
+		return fmt.Errorf("mcp provider %q %w at %s; it is asked for when a chat or `openworker run` uses the server: %w", h.cfg.Namespace, ErrSignInNeeded, host(h.cfg.URL), ErrSignInNeeded)
+	}
 	prm, err := h.resourceMetadata(ctx, challenges, req.URL.String())
 	if err != nil {
 		resp.Body.Close()
@@ -347,3 +351,15 @@ func (h *Handler) SetHold(hold func() (release func())) {
 	}
 	h.hold.Store(&hold)
 }
+
+type noAskKey struct{}
+
+// NoAsk marks ctx so that a sign-in it would need is not asked for: the
+// start or call fails with ErrSignInNeeded instead, and no request goes to
+// the authorization server. Stored sign-ins are still used. For checks
+// and diagnostics, which must not pop up a browser (harness Check,
+// `openworker doctor`).
+func NoAsk(ctx context.Context) context.Context { return context.WithValue(ctx, noAskKey{}, true) }
+
+// ErrSignInNeeded is returned under NoAsk when the server needs a sign-in.
+var ErrSignInNeeded = errors.New("needs a sign-in")
