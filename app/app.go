@@ -44,6 +44,7 @@ type App struct {
 	prompter   *modalPrompter
 	elicitor   *appElicitor
 	tokens     oauth.TokenStore // sign-ins to remote MCP servers (signin.go)
+	signIn     *oauth.SignIn    // the runtime's, shared by its providers (signin.go)
 	signIns    signIns
 	focused    atomic.Bool
 	journal    *journal.Journal

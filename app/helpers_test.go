@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -169,6 +170,7 @@ type testEnv struct {
 	app     *App
 	rec     *recorder
 	keys    *memKeychain
+	tokens  *oauth.MemoryStore // sign-ins (signin.go)
 	notify  *countNotifier
 	echo    *echoTool
 	model   *modeltest.Server
@@ -187,7 +189,7 @@ type envOpts struct {
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	t.Helper()
-	e := &testEnv{rec: newRecorder(), keys: &memKeychain{keys: map[string]string{}}, notify: &countNotifier{},
+	e := &testEnv{rec: newRecorder(), keys: &memKeychain{keys: map[string]string{}}, notify: &countNotifier{}, tokens: oauth.NewMemoryStore(),
 		echo: &echoTool{risk: o.risk, fail: o.fail}, bundles: t.TempDir(), cfgDir: t.TempDir()}
 	writeBundle(t, e.bundles, "helper", "test.echo")
 	e.model = modeltest.NewOpenAI(t, o.replies...)
@@ -209,7 +211,7 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	cfg.Model = "scripted"
 	cfg.Getenv = func(string) string { return "" }
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath})
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,13 +56,17 @@ type signIns struct {
 
 // signInOptions is the harness's SignIn of the app.
 func (a *App) signInOptions() *oauth.SignIn {
-	return &oauth.SignIn{
+	if a.signIn != nil {
+		return a.signIn
+	}
+	a.signIn = &oauth.SignIn{
 		Store: a.tokens,
 		Ask:   a.askSignIn,
 		// The window opened the page with OpenLink when the person chose
 		// Sign in (its link dialog copies the URL when no browser opens).
 		Open: func(context.Context, string) error { return nil },
 	}
+	return a.signIn
 }
 
 func (a *App) askSignIn(ctx context.Context, p oauth.Prompt) (bool, error) {
@@ -156,7 +160,7 @@ func (a *App) SignOut(ns string) ([]SignedInServer, error) {
 	if srvURL == "" {
 		return a.signedInLocked(), fmt.Errorf("%s is not a remote server of the servers file in use", ns)
 	}
-	g, err := a.tokens.Delete(srvURL)
+	g, err := a.signInOptions().SignOut(srvURL) // the keychain, and the running providers' tokens
 	if err != nil {
 		return a.signedInLocked(), err
 	}

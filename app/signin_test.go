@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/openworker/desktop/harness/mcp/oauth/oauthtest"
 )
 
@@ -16,10 +14,9 @@ import (
 // server asking for a sign-in first asks the window (EventSignIn, naming
 // the server and its host); after Sign in (the test performs the
 // browser's part) the chat opens, Settings lists the server as signed in
-// and Sign out deletes its tokens from the (mock) keychain. Cancel
+// and Sign out deletes its tokens from the store (the keychain's stand-in). Cancel
 // declines: the chat does not open and the page is never visited.
 func TestSignInAskedThenSignOut(t *testing.T) {
-	keyring.MockInit()
 	as := oauthtest.NewAuthServer(t, oauthtest.Options{Iss: true})
 	ms := oauthtest.NewMCPServer(t, as)
 	servers := filepath.Join(t.TempDir(), "servers.json")
@@ -52,6 +49,9 @@ func TestSignInAskedThenSignOut(t *testing.T) {
 	in := e.app.SignedIn()
 	if len(in) != 1 || in[0].Namespace != "remote" || in[0].Issuer != as.Issuer {
 		t.Fatalf("SignedIn = %+v", in)
+	}
+	if g, _ := e.tokens.Load(ms.URL); g == nil || g.Issuer != as.Issuer {
+		t.Fatalf("stored grant = %+v", g)
 	}
 	left, err := e.app.SignOut("remote")
 	if err != nil || len(left) != 0 {

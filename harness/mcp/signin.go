@@ -27,7 +27,7 @@ func signInHandler(srv tool.MCPServer, o Options) *oauth.Handler {
 	if srv.OAuth != nil {
 		cfg.ClientID, cfg.Scopes = srv.OAuth.ClientID, srv.OAuth.Scopes
 	}
-	return oauth.New(cfg, *o.SignIn)
+	return oauth.New(cfg, o.SignIn)
 }
 
 // startBound is a start's timeout that stops while a sign-in runs: the

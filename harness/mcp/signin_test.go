@@ -368,3 +368,29 @@ func TestSignInNoAsk(t *testing.T) {
 		t.Fatalf("prompts %d, registrations %d, authorizations %d; want 1 each", len(r.prompts()), r.as.Count("register"), r.as.Count("authorize"))
 	}
 }
+
+// SignIn.SignOut deletes the stored grant and makes a running provider
+// forget its tokens: its next call asks to sign in again.
+func TestSignOutReachesRunningProvider(t *testing.T) {
+	r := newSignInRig(t, oauthtest.Options{})
+	p, err := r.connect(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := r.sign.SignOut(r.srv.URL)
+	if err != nil || g == nil || g.Issuer != r.as.Issuer {
+		t.Fatalf("SignOut = %+v, %v", g, err)
+	}
+	if g, _ := r.store.Load(r.srv.URL); g != nil {
+		t.Fatal("the grant is still stored")
+	}
+	if _, err := callWhoami(t, p); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(r.prompts()); n != 2 {
+		t.Fatalf("prompts = %d, want a second sign-in after the sign-out", n)
+	}
+	if g, _ := r.sign.SignOut("https://never.example/mcp"); g != nil {
+		t.Fatal("a server never signed in to had a grant")
+	}
+}

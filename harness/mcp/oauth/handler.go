@@ -68,6 +68,37 @@ type SignIn struct {
 	HTTPClient *http.Client
 	// Now is the clock refreshes are timed on; nil is time.Now.
 	Now func() time.Time
+
+	live liveHandlers // the handlers made from this SignIn (SignOut)
+}
+
+// liveHandlers are the Handlers of a SignIn, by server URL.
+type liveHandlers struct {
+	mu sync.Mutex
+	m  map[string][]*Handler
+}
+
+// maxLive bounds the handlers remembered per server (each provider start
+// makes one; the newest are the ones in use).
+const maxLive = 8
+
+// SignOut deletes the stored sign-in of the server at url and makes the
+// providers using it forget their tokens: their next request goes
+// without one, and the server's 401 asks to sign in again. It returns the
+// deleted grant, nil when there was none.
+func (s *SignIn) SignOut(url string) (*Grant, error) {
+	s.live.mu.Lock()
+	hs := slices.Clone(s.live.m[url])
+	s.live.mu.Unlock()
+	for _, h := range hs {
+		h.mu.Lock()
+		h.src, h.loaded = nil, true
+		h.mu.Unlock()
+	}
+	if s.Store == nil {
+		return nil, nil
+	}
+	return s.Store.Delete(url)
 }
 
 // ErrDeclined is returned when the person declined a sign-in.
@@ -85,7 +116,7 @@ type Config struct {
 // use; one sign-in runs at a time.
 type Handler struct {
 	cfg Config
-	s   SignIn
+	s   *SignIn // the host's fields with the defaults filled in
 
 	signMu sync.Mutex // held during a sign-in
 	hold   atomic.Pointer[func() (release func())]
@@ -99,11 +130,15 @@ type Handler struct {
 
 var _ auth.OAuthHandler = (*Handler)(nil)
 
-// New returns the Handler of the provider cfg.
-func New(cfg Config, s SignIn) *Handler {
-	if s.Store == nil {
-		s.Store = NewMemoryStore()
+// New returns the Handler of the provider cfg; sp is shared by the
+// providers of a host (its SignOut reaches them all) and must not be
+// copied after.
+func New(cfg Config, sp *SignIn) *Handler {
+	if sp.Store == nil {
+		sp.Store = NewMemoryStore()
 	}
+	s := &SignIn{Store: sp.Store, Ask: sp.Ask, Open: sp.Open, Timeout: sp.Timeout, ClientMetadataURL: sp.ClientMetadataURL,
+		ClientName: sp.ClientName, HTTPClient: sp.HTTPClient, Now: sp.Now}
 	if s.Timeout <= 0 {
 		s.Timeout = DefaultSignInTimeout
 	}
@@ -116,7 +151,18 @@ func New(cfg Config, s SignIn) *Handler {
 	if s.Now == nil {
 		s.Now = time.Now
 	}
-	return &Handler{cfg: cfg, s: s}
+	h := &Handler{cfg: cfg, s: s}
+	sp.live.mu.Lock()
+	if sp.live.m == nil {
+		sp.live.m = map[string][]*Handler{}
+	}
+	l := append(sp.live.m[cfg.URL], h)
+	if len(l) > maxLive {
+		l = l[len(l)-maxLive:]
+	}
+	sp.live.m[cfg.URL] = l
+	sp.live.mu.Unlock()
+	return h
 }
 
 func host(raw string) string {
@@ -136,7 +182,7 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 		// A store that cannot be read (no Secret Service) is as if it
 		// held nothing: a server that needs no sign-in still works; one
 		// that does is told why before anyone is asked (Authorize).
-		g, err := h.s.Store.Load(h.cfg.URL)
+		g, err := loadBounded(h.s.Store, h.cfg.URL)
 		h.loaded, h.loadErr = true, err
 		if g != nil {
 			h.src = &grantSource{h: h, g: *g}
@@ -363,3 +409,27 @@ func NoAsk(ctx context.Context) context.Context { return context.WithValue(ctx, 
 
 // ErrSignInNeeded is returned under NoAsk when the server needs a sign-in.
 var ErrSignInNeeded = errors.New("needs a sign-in")
+
+// storeWait bounds a store read: on Linux a Secret Service that never
+// answers must not hold every remote provider's requests.
+const storeWait = 5 * time.Second
+
+func loadBounded(s TokenStore, server string) (*Grant, error) {
+	type loaded struct {
+		g   *Grant
+		err error
+	}
+	ch := make(chan loaded, 1)
+	go func() {
+		g, err := s.Load(server)
+		ch <- loaded{g, err}
+	}()
+	t := time.NewTimer(storeWait)
+	defer t.Stop()
+	select {
+	case l := <-ch:
+		return l.g, l.err
+	case <-t.C:
+		return nil, fmt.Errorf("the OS keychain did not answer within %v (on Linux a Secret Service such as GNOME Keyring must be running)", storeWait)
+	}
+}
