@@ -127,7 +127,8 @@ func (p *Provider) elicitGate(next sdk.MethodHandler) sdk.MethodHandler {
 			return next(ctx, method, req)
 		}
 		if _, err := parseRequested(prm.RequestedSchema); err != nil {
-			q := p.asked(prm, nil)
+			sess, _ := req.GetSession().(*sdk.ClientSession)
+			q := p.asked(sess, prm, nil)
 			if a, _, why := p.askerFor(ctx); a != nil {
 				a.Refused(q, err)
 			} else if s := p.opts.Elicitation.Stray; s != nil {
@@ -147,7 +148,10 @@ func parseRequested(schema any) (*elicit.Form, error) {
 	return elicit.Parse(raw)
 }
 
-func (p *Provider) asked(prm *sdk.ElicitParams, f *elicit.Form) Asked {
+// asked is the question of prm. The server's name comes from the
+// connection, or, for a question that arrives while Connect is still
+// adopting the handshake, from sess's initialize answer.
+func (p *Provider) asked(sess *sdk.ClientSession, prm *sdk.ElicitParams, f *elicit.Form) Asked {
 	mode := prm.Mode
 	if mode == "" {
 		mode = "form"
@@ -155,6 +159,10 @@ func (p *Provider) asked(prm *sdk.ElicitParams, f *elicit.Form) Asked {
 	name := ""
 	if c := p.conn.Load(); c != nil {
 		name = c.info.Name
+	} else if sess != nil {
+		if ir := sess.InitializeResult(); ir != nil {
+			name = p.secrets.serverInfo(ir).Name
+		}
 	}
 	return Asked{Namespace: p.srv.Namespace, ServerName: name, Message: p.secrets.text(prm.Message), Form: f, Mode: mode}
 }
@@ -184,10 +192,10 @@ func (p *Provider) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.E
 	}
 	a, cctx, why := p.askerFor(ctx)
 	if prm.Mode == elicit.ModeURL {
-		return p.onURLElicit(ctx, cctx, a, why, prm), nil
+		return p.onURLElicit(ctx, cctx, a, why, req.Session, prm), nil
 	}
 	f, err := parseRequested(prm.RequestedSchema)
-	q := p.asked(prm, f)
+	q := p.asked(req.Session, prm, f)
 	if err != nil { // the gate refused it already on the legacy path
 		if a != nil {
 			a.Refused(q, err)

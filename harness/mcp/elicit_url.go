@@ -66,9 +66,9 @@ func (p *Provider) onElicitComplete(_ context.Context, req *sdk.ElicitationCompl
 	}
 }
 
-func (p *Provider) onURLElicit(ctx, cctx context.Context, a Asker, why string, prm *sdk.ElicitParams) *sdk.ElicitResult {
+func (p *Provider) onURLElicit(ctx, cctx context.Context, a Asker, why string, sess *sdk.ClientSession, prm *sdk.ElicitParams) *sdk.ElicitResult {
 	decline := &sdk.ElicitResult{Action: string(elicit.Decline)}
-	q := p.asked(prm, nil)
+	q := p.asked(sess, prm, nil)
 	u, host, err := elicit.CheckURL(prm.URL)
 	if err != nil {
 		if pu, perr := url.Parse(prm.URL); perr == nil && (pu.Scheme == "http" || pu.Scheme == "https") {
