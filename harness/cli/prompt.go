@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,29 +50,35 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 	fmt.Fprintf(p.out, "\n%s wants to run %s %s (%s, %s, risk %s)\n  arguments: %s\n",
 		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk, clip(string(r.Arguments), 500))
 	p.lock.Unlock()
+	return p.choose(ctx, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny: ",
+		"  please answer o, s, a or d\n", "the terminal closed before an answer; denied", map[string]consent.Decision{
+			"o": consent.AllowOnce, "once": consent.AllowOnce, "y": consent.AllowOnce, "yes": consent.AllowOnce,
+			"s": consent.AllowSession, "session": consent.AllowSession,
+			"a": consent.AllowAlways, "always": consent.AllowAlways,
+			"d": consent.Deny, "deny": consent.Deny, "n": consent.Deny, "no": consent.Deny,
+		})
+}
+
+// choose asks question until a line (trimmed, any case) is one of
+// answers, saying again after each other line; the terminal closing or
+// ctx ending denies, with closed or ctx's error.
+func (p *terminalPrompter) choose(ctx context.Context, question, again, closed string, answers map[string]consent.Decision) (consent.Decision, error) {
 	for {
 		p.lock.Lock()
-		fmt.Fprint(p.out, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny: ")
+		fmt.Fprint(p.out, question)
 		p.lock.Unlock()
 		select {
 		case <-ctx.Done():
 			return consent.Deny, ctx.Err()
 		case line, ok := <-p.lines:
 			if !ok {
-				return consent.Deny, fmt.Errorf("the terminal closed before an answer; denied")
+				return consent.Deny, errors.New(closed)
 			}
-			switch strings.ToLower(strings.TrimSpace(line)) {
-			case "o", "once", "y", "yes":
-				return consent.AllowOnce, nil
-			case "s", "session":
-				return consent.AllowSession, nil
-			case "a", "always":
-				return consent.AllowAlways, nil
-			case "d", "deny", "n", "no":
-				return consent.Deny, nil
+			if d, ok := answers[strings.ToLower(strings.TrimSpace(line))]; ok {
+				return d, nil
 			}
 			p.lock.Lock()
-			fmt.Fprintf(p.out, "  please answer o, s, a or d\n")
+			fmt.Fprint(p.out, again)
 			p.lock.Unlock()
 		}
 	}

@@ -51,26 +51,9 @@ func (p *terminalPrompter) promptSampling(ctx context.Context, r consent.Request
 	p.lock.Lock()
 	fmt.Fprint(p.out, b.String())
 	p.lock.Unlock()
-	for {
-		p.lock.Lock()
-		fmt.Fprint(p.out, "  [o] send once  [d] deny: ")
-		p.lock.Unlock()
-		select {
-		case <-ctx.Done():
-			return consent.Deny, ctx.Err()
-		case line, ok := <-p.lines:
-			if !ok {
-				return consent.Deny, fmt.Errorf("the terminal closed before an answer; the sampling request is refused")
-			}
-			switch strings.ToLower(strings.TrimSpace(line)) {
-			case "o", "once", "y", "yes":
-				return consent.AllowOnce, nil
-			case "d", "deny", "n", "no":
-				return consent.Deny, nil
-			}
-			p.lock.Lock()
-			fmt.Fprintf(p.out, "  please answer o or d\n")
-			p.lock.Unlock()
-		}
-	}
+	return p.choose(ctx, "  [o] send once  [d] deny: ", "  please answer o or d\n",
+		"the terminal closed before an answer; the sampling request is refused", map[string]consent.Decision{
+			"o": consent.AllowOnce, "once": consent.AllowOnce, "y": consent.AllowOnce, "yes": consent.AllowOnce,
+			"d": consent.Deny, "deny": consent.Deny, "n": consent.Deny, "no": consent.Deny,
+		})
 }
