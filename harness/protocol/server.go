@@ -142,8 +142,12 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 		srv.turnCancel(req)
 	case MethodSessionClose:
 		srv.sessionClose(req)
+	case MethodPromptsList:
+		srv.promptsList(ctx, req)
+	case MethodPromptsGet:
+		srv.promptsGet(ctx, req)
 	default:
-		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, turn.cancel or session.close", req.Method)
+		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, turn.cancel, session.close, prompts.list or prompts.get", req.Method)
 	}
 }
 
