@@ -19,11 +19,6 @@ const doctorMinSecret = 4
 // (OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD, ...).
 var secretEnvWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "COOKIE"}
 
-// secretEnvParts are whole words of a variable's name (split at "_" and
-// other non-letters) that mark it too: GITHUB_PAT, SMTP_PASS, BASIC_AUTH;
-// as parts of words they would hide PATH and friends.
-var secretEnvParts = []string{"PAT", "PASS", "AUTH", "PWD", "PW"}
-
 // doctorRedactor hides every secret doctor knows of, in each form a value
 // could take in the report: as written, URL-escaped, base64 and
 // JSON-escaped (docs/cli.md#doctor). Then the home folder becomes ~.
@@ -75,14 +70,7 @@ func secretEnvName(k string) bool {
 			return true
 		}
 	}
-	for _, part := range strings.FieldsFunc(k, func(r rune) bool { return (r < 'A' || r > 'Z') && (r < '0' || r > '9') }) {
-		for _, w := range secretEnvParts {
-			if part == w {
-				return true
-			}
-		}
-	}
-	return false
+	return mcp.CredentialName(k) // whole words too: GITHUB_PAT, SMTP_PASS, BASIC_AUTH
 }
 
 // secretReplacer replaces each secret of at least doctorMinSecret bytes,

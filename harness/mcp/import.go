@@ -214,7 +214,7 @@ func describeEntry(e ConfigEntry) ImportItem {
 	secrets := s.Secrets
 	if raw := e.raw; raw != nil {
 		for _, p := range raw.env { // credentials written literally, as expandInto counts them
-			if v, lit := p.v.t.literalOnly(); lit && credentialName(p.key) {
+			if v, lit := p.v.t.literalOnly(); lit && CredentialName(p.key) {
 				secrets = append(secrets, v)
 			}
 		}
@@ -274,10 +274,10 @@ func displayArgs(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		switch {
-		case i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && credentialName(args[i-1]) && !strings.HasPrefix(a, "-"):
+		case i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && CredentialName(args[i-1]) && !strings.HasPrefix(a, "-"):
 			a = Redacted
 		case strings.HasPrefix(a, "-") && strings.Contains(a, "="):
-			if name, _, _ := strings.Cut(a, "="); credentialName(name) {
+			if name, _, _ := strings.Cut(a, "="); CredentialName(name) {
 				a = name + "=" + Redacted
 			}
 		case tokenShaped(a):
