@@ -35,9 +35,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# newest_migration COMMIT: the number of migrate<N> functions at COMMIT.
+# newest_migration COMMIT: the number of entries of the migrations table at
+# COMMIT (lines `{N, "what", migrateN},`; a migration's function may live
+# in another file, as migrate12 does in elicitations.go).
 newest_migration() {
-  git show "$1:harness/journal/migrations.go" | grep -cE '^func migrate[0-9]+\(' || true
+  git show "$1:harness/journal/migrations.go" | grep -cE '^\s*\{[0-9]+, "' || true
 }
 
 # commit_of N: the last commit whose newest migration was N.
