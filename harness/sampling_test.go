@@ -186,3 +186,32 @@ func approvalOf(as []journal.Approval, inv string) *journal.Approval {
 	}
 	return nil
 }
+
+// TestSamplingNotAllowed: a server that sends a sampling request although
+// the coworker's manifest does not list it under "sampling" (so the
+// capability was not advertised) gets a refusal; no one is asked, the
+// model is not called for it, and the call fails clearly.
+func TestSamplingNotAllowed(t *testing.T) {
+	pr := &samplingPrompter{sampling: consent.AllowOnce}
+	e := newEnv(t, envOpts{servers: []tool.MCPServer{samplerServer(t)}, selected: []string{"sampler.sample_once"},
+		mode: consent.Ask, prompter: pr, replies: []modeltest.Reply{
+			{ToolCalls: []model.ToolCall{call("c1", "sampler__sample_once", `{}`)}}, {Text: "done"}}})
+	s, _, err := e.send("Sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, sampled := samplingRows(e.invocations(s.ID()))
+	if len(calls) != 1 || calls[0].Status == harness.StatusSucceeded || calls[0].ErrorCode != "sampling_not_allowed" ||
+		!strings.Contains(calls[0].Error, `list sampler under "sampling" in the coworker's manifest`) {
+		t.Fatalf("the call = %+v", calls)
+	}
+	if len(sampled) != 0 {
+		t.Errorf("sampling rows %+v: go-sdk refuses the request before the harness sees it", sampled)
+	}
+	if n := len(pr.prompts()); n != 0 {
+		t.Errorf("%d sampling prompts, want 0", n)
+	}
+	if n := len(e.model.Requests()); n != 2 {
+		t.Errorf("the model got %d requests, want 2 (none for sampling)", n)
+	}
+}

@@ -96,6 +96,11 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 		}
 	}
 	what := fmt.Sprintf("tools/call %q", name)
+	if err != nil && ctx.Err() == nil {
+		if te := p.samplingNotOffered(err); te != nil {
+			return tool.Output{}, te
+		}
+	}
 	var wire *jsonrpc.Error
 	if err != nil && ctx.Err() == nil && errors.As(err, &wire) && p.Alive() {
 		// A JSON-RPC error answer (a raw handler's or mcp-go's `return nil,

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // Sampling (docs/mcp.md#sampling). A provider started with Use.Sampling
@@ -208,4 +211,19 @@ func (p *Provider) onSample(ctx context.Context, req *sdk.CreateMessageWithTools
 		stop = "endTurn"
 	}
 	return &sdk.CreateMessageWithToolsResult{Content: []sdk.Content{&sdk.TextContent{Text: ans.Text}}, Model: ans.Model, Role: "assistant", StopReason: stop}, nil
+}
+
+// samplingNotOffered explains a call that failed because the server sent a
+// sampling request within it (MCP 2026-07-28 input requests) although this
+// process does not offer sampling: the coworker's manifest does not list
+// the namespace under "sampling" (docs/mcp.md#sampling). go-sdk refuses
+// such a request itself ("client does not support CreateMessage"), so no
+// one was asked and the model was not called. nil for any other error.
+func (p *Provider) samplingNotOffered(err error) *tool.ToolError {
+	if p.Sampling() || !strings.Contains(err.Error(), `"sampling/createMessage"`) || !strings.Contains(err.Error(), "does not support CreateMessage") {
+		return nil
+	}
+	ns := p.srv.Namespace
+	return &tool.ToolError{Code: "sampling_not_allowed", Message: fmt.Sprintf(
+		"%s asked your model for a completion (sampling) during the call, which this coworker does not allow; to allow it, list %s under \"sampling\" in the coworker's manifest (docs/bundles.md#sampling)", ns, ns)}
 }
