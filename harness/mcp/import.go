@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/openworker/desktop/harness/internal/atomicfile"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -359,11 +360,11 @@ func (p *ImportPlan) Write() error {
 	old, err := os.ReadFile(dest)
 	switch {
 	case err == nil:
-		if err := writeFileAtomic(dest+".bak", old); err != nil {
+		if err := atomicfile.WriteFile(dest+".bak", old, 0o600); err != nil {
 			return fmt.Errorf("keep a copy of %s before importing: %w", p.Dest, err)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("read %s before importing: %w", p.Dest, err)
 	}
-	return writeFileAtomic(dest, p.data)
+	return atomicfile.WriteFile(dest, p.data, 0o600)
 }
