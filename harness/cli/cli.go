@@ -26,6 +26,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -66,6 +67,7 @@ type config struct {
 	signInStore  oauth.TokenStore                            // nil: the OS keychain (signin.go)
 	signInOpen   func(ctx context.Context, url string) error // nil: the system browser
 	doctor       DoctorHooks
+	extSecrets   extension.SecretStore // nil: the OS keychain (extension.go)
 }
 
 // WithVersion sets what `version` prints.
@@ -192,7 +194,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	if c.desktop != nil && c.desktopUsage != "" {
 		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
 	}
-	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.serversCommand(reg), c.doctorCommand(reg), c.versionCommand())
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(), c.doctorCommand(reg), c.versionCommand())
 	return root
 }
 

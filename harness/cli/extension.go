@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openworker/desktop/harness/extension"
+)
+
+// DefaultExtensionsDir is <user config dir>/OpenWorker/extensions, where
+// the app and the CLI keep installed extensions (docs/extensions.md#where).
+func DefaultExtensionsDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "extensions"
+	}
+	return filepath.Join(dir, "OpenWorker", "extensions")
+}
+
+// WithExtensionSecrets replaces the store of sensitive user_config values
+// (the OS keychain by default); for tests.
+func WithExtensionSecrets(s extension.SecretStore) Option {
+	return func(c *config) { c.extSecrets = s }
+}
+
+func (c *config) extensionStore(dir string) *extension.Store {
+	if dir == "" {
+		dir = DefaultExtensionsDir()
+	}
+	return &extension.Store{Dir: dir, Secrets: c.extSecrets}
+}
+
+// extensionCommand is `openworker extension …` (docs/cli.md#extension).
+func (c *config) extensionCommand() *cobra.Command {
+	var dir string
+	var asJSON bool
+	cmd := &cobra.Command{Use: "extension", Short: "MCP extensions (.mcpb): install, list, remove"}
+	cmd.PersistentFlags().StringVar(&dir, "extensions", "", "the extensions folder (default: the app's, "+DefaultExtensionsDir()+")")
+	list := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "list the installed extensions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s := c.extensionStore(dir)
+			recs, errs := s.List()
+			if asJSON {
+				type view struct {
+					extension.Record
+					Dir string `json:"dir"`
+				}
+				out := struct {
+					Extensions []view   `json:"extensions"`
+					Problems   []string `json:"problems,omitempty"`
+				}{Extensions: []view{}}
+				for _, r := range recs {
+					out.Extensions = append(out.Extensions, view{r, r.Dir})
+				}
+				for _, e := range errs {
+					out.Problems = append(out.Problems, e.Error())
+				}
+				return writeJSON(c.stdout, out)
+			}
+			for _, e := range errs {
+				fmt.Fprintln(c.stderr, "openworker: extension:", e)
+			}
+			if len(recs) == 0 {
+				fmt.Fprintf(c.stdout, "no extensions installed in %s\n", s.Dir)
+				return nil
+			}
+			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tVERSION\tNAMESPACE\tSIGNATURE\tFOLDER")
+			for _, r := range recs {
+				sig := r.Signature
+				if r.Signer != "" {
+					sig += " (" + r.Signer + ")"
+				}
+				if r.Disabled {
+					sig += ", disabled"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, r.Version, r.Namespace, sig, r.Dir)
+			}
+			return tw.Flush()
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	remove := &cobra.Command{
+		Use:   "remove NAME",
+		Short: "remove an installed extension: its folder and its values in the OS keychain",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := c.extensionStore(dir).Remove(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			fmt.Fprintf(c.stdout, "removed %s %s; coworkers that select %s.* tools no longer resolve them\n", r.Name, r.Version, r.Namespace)
+			return nil
+		},
+	}
+	cmd.AddCommand(list, remove)
+	return cmd
+}
