@@ -17,7 +17,9 @@ func (c *config) serveCommand(reg *tool.Registry) *cobra.Command {
 		Short: "speak the harness protocol (JSON lines) on stdin and stdout",
 		Long: `Speak the harness protocol on stdin and stdout, for a UI that keeps the
 harness in a separate process. See docs/stdio-protocol.md. Approvals are
-asked through approval.required events unless --approve bypass.`,
+asked through approval.required events unless --approve bypass; a remote
+server's sign-in through signin.required events (the client opens the
+sign-in page, or answers "open" and serve opens the system browser).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !stdio {
@@ -33,6 +35,7 @@ asked through approval.required events unless --approve bypass.`,
 
 func (c *config) serve(ctx context.Context, reg *tool.Registry, f runFlags) error {
 	srv := protocol.NewServer(c.stdout)
+	srv.SetBrowser(c.browser()) // signin.respond "open"
 	rt, so, err := c.openRuntime(ctx, reg, f, srv)
 	if err != nil {
 		return err

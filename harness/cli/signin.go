@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness/mcp/oauth"
+	"github.com/openworker/desktop/harness/protocol"
 )
 
 // WithSignIn replaces the store and the browser of sign-ins to remote MCP
@@ -54,6 +55,33 @@ func (c *config) signIn() *oauth.SignIn {
 		},
 		Open: open,
 	}
+}
+
+// signInAsker is a Prompter that asks for sign-ins itself: serve's
+// protocol server, whose client answers signin.required
+// (docs/stdio-protocol.md#sign-in) and opens the page, or has serve open it.
+type signInAsker interface {
+	AskSignIn(ctx context.Context, p oauth.Prompt) (bool, error)
+}
+
+// signInFor is the SignIn of run and serve: prompter's when it asks for
+// sign-ins itself, else the CLI's (signIn).
+func (c *config) signInFor(prompter any) *oauth.SignIn {
+	s := c.signIn()
+	if a, ok := prompter.(signInAsker); ok {
+		s.Ask = a.AskSignIn
+		s.Open = protocol.NoBrowser // the answer opened the page
+	}
+	return s
+}
+
+// browser opens a sign-in page for serve's answer "open": the system
+// browser, or WithSignIn's.
+func (c *config) browser() func(ctx context.Context, url string) error {
+	if c.signInOpen != nil {
+		return c.signInOpen
+	}
+	return func(_ context.Context, url string) error { return openBrowser(url) }
 }
 
 // openBrowser hands url to the system's browser.

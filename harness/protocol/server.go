@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
@@ -29,7 +30,12 @@ type Server struct {
 	so        harness.SessionOptions
 	approvals map[string]chan consent.Decision
 	questions map[string]pendingQuestion // open elicitation.required (elicit.go)
+	signIn    signIns                    // open signin.required (signin.go)
 	turns     sync.WaitGroup
+
+	// SignInTimeout bounds the wait for a signin.respond; 0 is
+	// oauth.DefaultSignInTimeout. Set it before Serve.
+	SignInTimeout time.Duration
 }
 
 // NewServer returns a server writing lines to out.
@@ -51,8 +57,10 @@ func (srv *Server) Serve(ctx context.Context, rt *harness.Runtime, so harness.Se
 	srv.mu.Lock()
 	srv.rt, srv.so = rt, so
 	srv.mu.Unlock()
+	ending := srv.signIn.serving(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
+		close(ending) // before cancel: a sign-in cut short says "closing"
 		cancel()
 		srv.turns.Wait()
 		srv.closeAll()
@@ -138,6 +146,8 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 		srv.approvalRespond(req)
 	case MethodElicitationRespond:
 		srv.elicitationRespond(req)
+	case MethodSignInRespond:
+		srv.signInRespond(ctx, req)
 	case MethodTurnCancel:
 		srv.turnCancel(req)
 	case MethodSessionClose:
@@ -147,7 +157,7 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 	case MethodPromptsGet:
 		srv.promptsGet(ctx, req)
 	default:
-		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, turn.cancel, session.close, prompts.list or prompts.get", req.Method)
+		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, signin.respond, turn.cancel, session.close, prompts.list or prompts.get", req.Method)
 	}
 }
 
@@ -177,7 +187,7 @@ func (srv *Server) sessionOpen(ctx context.Context, req Request) {
 		var err error
 		if p.SessionID != "" {
 			// Opening an open session again returns it as it is (a running turn too).
-			s, err = srv.rt.ResumeSession(ctx, p.SessionID, srv.so)
+			s, err = srv.rt.ResumeSession(withSession(ctx, p.SessionID), p.SessionID, srv.so)
 		} else {
 			s, err = srv.rt.NewSession(ctx, p.Coworker, srv.so)
 		}
@@ -227,7 +237,7 @@ func (srv *Server) turnSend(ctx context.Context, req Request) {
 		return
 	}
 	srv.background(func() {
-		res, err := r.Send(ctx, p.Text, func(e harness.Event) { srv.event(e) })
+		res, err := r.Send(withSession(ctx, p.SessionID), p.Text, func(e harness.Event) { srv.event(e) })
 		if err != nil {
 			srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
 			return
