@@ -158,29 +158,36 @@ func (srv *Server) AskSignIn(ctx context.Context, p oauth.Prompt) (bool, error) 
 	}
 	timer := time.NewTimer(bound)
 	defer timer.Stop()
-	closed := func(reason string) {
-		srv.write(EventLine{Event: SignInClosedEvent{Type: EventSignInClosed, SignInID: id, Reason: reason}})
-	}
 	s.mu.Lock()
 	ending := s.ending // nil (never closed) outside Serve
 	s.mu.Unlock()
+	var reason string
+	var err error
 	select {
 	case a := <-ch:
 		return a != SignInDecline, nil
 	case <-timer.C:
-		closed(SignInClosedBound)
-		return false, fmt.Errorf("the sign-in to %s for %s got no signin.respond within %v", p.SignInHost, p.Namespace, bound)
+		reason, err = SignInClosedBound, fmt.Errorf("the sign-in to %s for %s got no signin.respond within %v", p.SignInHost, p.Namespace, bound)
 	case <-ending:
-		closed(SignInClosedClosing)
-		return false, errors.New("the protocol server is closing")
+		reason, err = SignInClosedClosing, errors.New("the protocol server is closing")
 	case <-ctx.Done():
+		reason, err = SignInClosedCancelled, context.Cause(ctx)
 		if s.isEnding() {
-			closed(SignInClosedClosing)
-			return false, errors.New("the protocol server is closing")
+			reason, err = SignInClosedClosing, errors.New("the protocol server is closing")
 		}
-		closed(SignInClosedCancelled)
-		return false, context.Cause(ctx)
 	}
+	// No longer pending before signin.closed is sent, so an answer after
+	// it is not_found; one that came just before still counts.
+	s.mu.Lock()
+	delete(s.pending, id)
+	s.mu.Unlock()
+	select {
+	case a := <-ch:
+		return a != SignInDecline, nil
+	default:
+	}
+	srv.write(EventLine{Event: SignInClosedEvent{Type: EventSignInClosed, SignInID: id, Reason: reason}})
+	return false, err
 }
 
 // NoBrowser is the oauth.SignIn Open that goes with AskSignIn: the
