@@ -224,7 +224,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		ctx, cancel = context.WithTimeout(ctx, o.StartTimeout)
 	} else {
 		var bound *startBound
-		ctx, cancel, bound = withStartBound(ctx, o.StartTimeout)
+		ctx, cancel, bound = withStartBound(oauth.WithAskOnce(ctx), o.StartTimeout)
 		signIn.SetHold(bound.hold)
 		defer signIn.SetHold(nil)
 	}

@@ -101,6 +101,12 @@ func (s *SignIn) SignOut(url string) (*Grant, error) {
 	return s.Store.Delete(url)
 }
 
+// declinedError is a declined sign-in's message; it wraps ErrDeclined.
+type declinedError struct{ msg string }
+
+func (e *declinedError) Error() string { return e.msg }
+func (e *declinedError) Unwrap() error { return ErrDeclined }
+
 // ErrDeclined is returned when the person declined a sign-in.
 var ErrDeclined = errors.New("sign-in declined")
 
@@ -199,6 +205,34 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 // opens the sign-in page and waits for the redirect, then stores the
 // tokens. Errors name the hosts, never a token or code.
 func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	once, _ := ctx.Value(askOnceKey{}).(*askOnce)
+	if once != nil && once.declined.Load() {
+		resp.Body.Close()
+		return h.fail(ErrDeclined) // asked and declined already under this ctx
+	}
+	err := h.authorize(ctx, req, resp)
+	if once != nil && errors.Is(err, ErrDeclined) {
+		once.declined.Store(true)
+	}
+	return err
+}
+
+// askOnce marks a context under which a declined sign-in is not asked
+// again (WithAskOnce).
+type askOnce struct{ declined atomic.Bool }
+
+type askOnceKey struct{}
+
+// WithAskOnce returns ctx under which the person is asked to sign in at
+// most once: after a decline, every further Authorize under it fails with
+// the same error unasked. A provider's start runs under one (it may send
+// server/discover, then initialize, each answered 401); a later call asks
+// again.
+func WithAskOnce(ctx context.Context) context.Context {
+	return context.WithValue(ctx, askOnceKey{}, &askOnce{})
+}
+
+func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	h.signMu.Lock()
 	defer h.signMu.Unlock()
 	if hold := h.hold.Load(); hold != nil {
@@ -315,7 +349,7 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 
 func (h *Handler) fail(err error) error {
 	if errors.Is(err, ErrDeclined) {
-		return fmt.Errorf("sign-in to %s for mcp provider %q was declined; the provider's tools need it", host(h.cfg.URL), h.cfg.Namespace)
+		return &declinedError{fmt.Sprintf("sign-in to %s for mcp provider %q was declined; the provider's tools need it", host(h.cfg.URL), h.cfg.Namespace)}
 	}
 	return fmt.Errorf("sign-in to %s for mcp provider %q failed: %w", host(h.cfg.URL), h.cfg.Namespace, err)
 }
