@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs the pinned third-party MCP servers the harness/mcp tests run
+# Installs the pinned third-party MCP servers the harness tests run and the
+# official MCPB packer (@anthropic-ai/mcpb) the extension tests pack with
 # (package.json + package-lock.json beside this script) into ./node_modules.
 # Usage: sh harness/mcp/testdata/npm/install.sh
 set -eu
