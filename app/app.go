@@ -158,6 +158,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if d.Opener == nil {
 		d.Opener = systemOpener{}
 	}
+	d.Opener = wrapOpener(d.Opener, d.Logger) // e2e builds follow a sign-in page themselves (e2e_hook.go)
 	if d.Tokens == nil {
 		d.Tokens = oauth.KeychainStore{}
 	}

@@ -4,11 +4,15 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
@@ -50,6 +54,57 @@ func noteSearch(text string, found []journal.Session) {
 	for _, s := range found {
 		e2eSearch.Found = append(e2eSearch.Found, s.ID)
 	}
+}
+
+// e2eFollowed counts the sign-in pages e2eOpener followed to their end.
+var e2eFollowed atomic.Int64
+
+// e2eOpener is the app's Opener in e2e builds: a http URL on a loopback
+// address (the sign-in page of a test authorization server, opened after
+// the person chose Sign in, docs/app.md#sign-in) is followed as a browser
+// would, without one: a GET in the background following redirects, all
+// on loopback addresses, to the app's loopback callback. Anything else
+// goes to next (the system's opener). Nothing of the URL is logged (the
+// redirect carries the authorization code).
+type e2eOpener struct {
+	next Opener
+	log  *slog.Logger
+}
+
+func wrapOpener(next Opener, log *slog.Logger) Opener { return e2eOpener{next, log} }
+
+func loopbackHost(h string) bool {
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (o e2eOpener) Open(target string) error {
+	u, err := url.Parse(target)
+	if err != nil || u.Scheme != "http" || !loopbackHost(u.Hostname()) {
+		return o.next.Open(target)
+	}
+	c := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if !loopbackHost(req.URL.Hostname()) {
+			return errors.New("a redirect off the loopback address is not followed in e2e builds")
+		}
+		if len(via) >= 10 {
+			return errors.New("more than 10 redirects")
+		}
+		return nil
+	}}
+	go func() {
+		resp, err := c.Get(target)
+		if err != nil {
+			o.log.Error("e2e hook: the sign-in page was not followed", "err", errors.Unwrap(err))
+			return
+		}
+		resp.Body.Close()
+		o.log.Info("e2e hook: followed the sign-in page", "status", resp.StatusCode)
+		if resp.StatusCode == http.StatusOK {
+			e2eFollowed.Add(1)
+		}
+	}()
+	return nil
 }
 
 // startTestHook serves GET /state on the loopback address in
@@ -111,7 +166,24 @@ func startTestHook(a *App) {
 			Opened []ExtensionOpened `json:"opened"`
 			// Questions: the servers' questions waiting in the dialog (elicit.go).
 			Questions int `json:"questions"`
+			// Sampling: the pending prompts that are sampling requests;
+			// SignIns the sign-ins waiting for an answer, Followed the
+			// sign-in pages e2eOpener followed, SignedIn the namespaces
+			// with a stored sign-in (signin.go).
+			Sampling int      `json:"sampling"`
+			SignIns  int      `json:"sign_ins"`
+			Followed int64    `json:"followed"`
+			SignedIn []string `json:"signed_in"`
 		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
+		for _, p := range a.prompter.Pending() {
+			if p.Request.Sampling != nil {
+				out.Sampling++
+			}
+		}
+		a.signIns.mu.Lock()
+		out.SignIns = len(a.signIns.pending)
+		a.signIns.mu.Unlock()
+		out.Followed, out.SignedIn = e2eFollowed.Load(), []string{}
 		e2eOpened.mu.Lock()
 		out.Opened = append([]ExtensionOpened{}, e2eOpened.list...)
 		e2eOpened.mu.Unlock()
@@ -122,6 +194,9 @@ func startTestHook(a *App) {
 		rt, j := a.rt, a.journal
 		out.Notices = append([]Notice{}, a.notices...)
 		out.Models, out.Connection = a.lastModels, a.lastConnection
+		for _, s := range a.signedInLocked() {
+			out.SignedIn = append(out.SignedIn, s.Namespace)
+		}
 		a.mu.Unlock()
 		if j != nil { // not a.Chats: list_loads counts the window's reads only
 			if p, err := j.SessionPage(r.Context(), journal.SessionQuery{Limit: chatsPageSize, Visible: true}); err == nil {

@@ -2,7 +2,11 @@
 
 package app
 
-import "github.com/openworker/desktop/harness/journal"
+import (
+	"log/slog"
+
+	"github.com/openworker/desktop/harness/journal"
+)
 
 // startTestHook is a no-op outside e2e builds (see e2e_hook.go).
 func startTestHook(*App) {}
@@ -15,3 +19,6 @@ func noteChatsLoaded() {}
 
 // noteExtensionOpened is a no-op outside e2e builds (see e2e_hook.go).
 func noteExtensionOpened(ExtensionOpened) {}
+
+// wrapOpener returns next outside e2e builds (see e2e_hook.go).
+func wrapOpener(next Opener, _ *slog.Logger) Opener { return next }

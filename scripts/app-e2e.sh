@@ -724,6 +724,172 @@ import -window root "$shots/elicitation-answered.png"
 "$tmp/openworker" journal verify --db "$db" >/dev/null 2>&1 || fail "the journal does not verify after the question: $("$tmp/openworker" journal verify --db "$db" 2>&1)"
 # --- end elicitation (issue 14) ---
 
+# --- sampling (issue 14) ---
+# A server asks the session's model for a completion during a call
+# (docs/mcp.md#sampling): the coworker sample-helper allows sampling for
+# the provider "sample" (mcptest's sampleserver, stdio); the scripted model
+# calls sample.summarize; after the call's consent the sampling variant of
+# the consent dialog shows the messages and the model; Send once (Alt+O)
+# lets the scripted model answer; the call returns its summary and the
+# journal holds an openworker.sampling invocation with its approval.
+echo "app-e2e: sampling"
+go build -o "$tmp/sampleserver" ./harness/mcp/mcptest/cmd/sampleserver
+printf '{"servers": {"sample": {"type": "stdio", "command": "%s"}}}\n' "$tmp/sampleserver" > "$tmp/sample-servers.json"
+mkdir -p "$tmp/bundles/sample-helper/coworker"
+sed 's/e2e-assistant/sample-helper/; s/E2E Assistant/Sample Helper/; s/^version: 1.0.0$/version: 1.0.0\nsampling: [sample]/' \
+  "$tmp/bundles/e2e-assistant/coworker/manifest.md" > "$tmp/bundles/sample-helper/coworker/manifest.md"
+echo '{"version":3,"tools":["sample.summarize"]}' > "$tmp/bundles/sample-helper/coworker/tools.json"
+cat > "$tmp/sample-script.json" <<'JSON'
+[
+  {"text": "Summarizing.", "tool_calls": [{"id": "s_1", "name": "sample__summarize", "arguments": {"text": "The quokka is a small wallaby of Rottnest Island that seems to smile."}}]},
+  {"text": "A smiling wallaby of Rottnest Island."},
+  {"text": "The server summarized it: a smiling wallaby."}
+]
+JSON
+"$tmp/scriptmodel" -script "$tmp/sample-script.json" -addr 127.0.0.1:0 >"$tmp/sample-model.out" 2>>"$tmp/model.log" &
+pids+=($!)
+for _ in $(seq 50); do grep -q '^listening ' "$tmp/sample-model.out" 2>/dev/null && break; sleep 0.1; done
+sample_model="$(sed -n 's/^listening //p' "$tmp/sample-model.out")"
+[ -n "$sample_model" ] || fail "the sampling block's scripted model did not start"
+# stop_shown_app: quit the app whose window is up (whatever its flags), and
+# wait until it is gone.
+stop_shown_app() {
+  local pid
+  pid="$(xdotool search --onlyvisible --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
+  [ -n "$pid" ] || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  fail "the app (pid $pid) did not stop within 10 s"
+}
+stop_shown_app
+(
+  in_app_env "$tmp" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="sample-helper" \
+    OPENWORKER_SERVERS="$tmp/sample-servers.json" OPENWORKER_E2E_ADDR="$hook" \
+    "$tmp/openworker" --base-url "$sample_model" --model scripted >>"$tmp/app.log" 2>&1
+) &
+pids+=($!)
+wait_state '"session_id"' "no chat with sample-helper opened"
+sleep 1.5
+xdotool type --delay 20 "Summarize the quokka"
+xdotool key Return
+wait_state '"pending":1' "no consent dialog for sample.summarize"
+sleep 0.8
+xdotool key alt+o
+wait_state '"sampling":1' "the server's sampling request did not reach the consent dialog"
+sleep 1
+import -window root "$shots/sampling.png"
+xdotool key alt+o
+wait_state 'sample.summarize succeeded .*summary by [^"]*: A smiling wallaby of Rottnest Island.' "the call did not return the model's summary"
+wait_state '"turns":\["completed"\]' "the turn with the sampling request did not complete"
+sleep 0.7
+import -window root "$shots/sampling-answered.png"
+sample_session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4)"
+"$tmp/openworker" journal show --db "$db" --json "$sample_session" >"$tmp/sample-journal.json" || fail "journal show failed"
+python3 - "$tmp/sample-journal.json" <<'PY' || fail "the journal has no approved, succeeded openworker.sampling invocation: $(cat "$tmp/sample-journal.json" | head -c 3000)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = {i["id"] for i in d["invocations"] if i["tool"] == "openworker.sampling" and i["status"] == "succeeded"}
+sys.exit(0 if any(a["invocation_id"] in ids and a["decision"] == "allow_once" for a in d["approvals"]) else 1)
+PY
+# --- end sampling (issue 14) ---
+
+# --- sign-in (issue 14) ---
+# A remote MCP server that needs a sign-in (docs/app.md#sign-in):
+# oauthtest's authorization server and the streamable HTTP server it
+# protects, on 127.0.0.1 (cmd/oauthserver); a real Secret Service (a
+# private D-Bus session bus and gnome-keyring-daemon, unlocked, under this
+# block's HOME) keeps the tokens. The coworker remote-helper uses
+# remote.whoami: the sign-in dialog shows; Sign in opens the page (the
+# e2e build's opener follows it with an HTTP GET to the loopback callback
+# instead of a browser, app/e2e_hook.go); the call succeeds; Settings
+# lists the server as signed in; Sign out deletes it. No issued token is
+# in any file of the run (logs, journal, settings).
+sign_bus="$(command -v dbus-daemon || true)"; sign_keyring="$(command -v gnome-keyring-daemon || true)"
+if [ -z "$sign_bus" ] || [ -z "$sign_keyring" ]; then
+  [ -z "${CI:-}" ] || fail "sign-in: dbus-daemon or gnome-keyring-daemon is missing (apt-get install dbus gnome-keyring)"
+  echo "app-e2e: sign-in: skipped (dbus-daemon or gnome-keyring-daemon is not installed)"
+else
+  echo "app-e2e: sign-in"
+  sin="$tmp/signin"
+  mkdir -p "$sin/home" "$sin/config" "$sin/data" "$sin/run" "$sin/bundles/remote-helper/coworker" "$sin/secret"
+  chmod 700 "$sin/run" "$sin/secret"
+  go build -o "$tmp/oauthserver" ./harness/mcp/oauth/oauthtest/cmd/oauthserver
+  "$tmp/oauthserver" -tokens "$sin/secret/issued.txt" >"$sin/oauthserver.out" 2>"$sin/oauthserver.log" &
+  oauth_pid=$!
+  pids+=($oauth_pid)
+  for _ in $(seq 50); do grep -q '^issuer ' "$sin/oauthserver.out" 2>/dev/null && break; sleep 0.1; done
+  remote_url="$(sed -n 's/^mcp //p' "$sin/oauthserver.out")"
+  [ -n "$remote_url" ] || fail "the test authorization server did not start: $(cat "$sin/oauthserver.log")"
+  printf '{"servers": {"remote": {"transport": "streamable_http", "url": "%s"}}}\n' "$remote_url" > "$sin/servers.json"
+  sed 's/e2e-assistant/remote-helper/; s/E2E Assistant/Remote Helper/' "$tmp/bundles/e2e-assistant/coworker/manifest.md" \
+    > "$sin/bundles/remote-helper/coworker/manifest.md"
+  echo '{"version":3,"tools":["remote.whoami"]}' > "$sin/bundles/remote-helper/coworker/tools.json"
+  cat > "$sin/script.json" <<'JSON'
+[
+  {"text": "Asking the server who you are.", "tool_calls": [{"id": "r_1", "name": "remote__whoami", "arguments": {}}]},
+  {"text": "The remote server greeted you."}
+]
+JSON
+  "$tmp/scriptmodel" -script "$sin/script.json" -addr 127.0.0.1:0 >"$sin/model.out" 2>>"$tmp/model.log" &
+  pids+=($!)
+  for _ in $(seq 50); do grep -q '^listening ' "$sin/model.out" 2>/dev/null && break; sleep 0.1; done
+  sin_model="$(sed -n 's/^listening //p' "$sin/model.out")"
+  [ -n "$sin_model" ] || fail "the sign-in block's scripted model did not start"
+  "$sign_bus" --session --nofork --print-address=3 3>"$sin/bus" >/dev/null 2>&1 &
+  pids+=($!)
+  for _ in $(seq 50); do [ -s "$sin/bus" ] && break; sleep 0.1; done
+  sin_bus="$(head -n1 "$sin/bus")"
+  [ -n "$sin_bus" ] || fail "the private D-Bus session bus did not start"
+  (printf 'e2e-keyring' | env HOME="$sin/home" XDG_DATA_HOME="$sin/data" XDG_RUNTIME_DIR="$sin/run" DBUS_SESSION_BUS_ADDRESS="$sin_bus" \
+    "$sign_keyring" --foreground --unlock --components=secrets >"$sin/keyring.log" 2>&1) &
+  pids+=($!)
+  sleep 1
+  stop_shown_app
+  (
+    in_app_env "$sin" XDG_RUNTIME_DIR="$sin/run" DBUS_SESSION_BUS_ADDRESS="$sin_bus" OPENAI_API_KEY="scripted-test-key" \
+      OPENWORKER_COWORKERS="$sin/bundles" OPENWORKER_COWORKER="remote-helper" \
+      OPENWORKER_SERVERS="$sin/servers.json" OPENWORKER_E2E_ADDR="$hook" \
+      "$tmp/openworker" --base-url "$sin_model" --model scripted >"$sin/app.log" 2>&1
+  ) &
+  pids+=($!)
+  wait_state '"sign_ins":1' "no sign-in dialog for remote (app log: $(tail -n 5 "$sin/app.log"))"
+  sleep 1
+  import -window root "$shots/signin.png"
+  click 453 508 # Sign in (under the URL)
+  wait_state '"followed":1' "Sign in did not open (and follow) the sign-in page"
+  wait_state '"signed_in":\["remote"\]' "the sign-in was not kept in the keychain"
+  wait_state '"session_id"' "no chat with remote-helper opened after the sign-in"
+  sleep 1.5
+  xdotool type --delay 20 "Who am I there?"
+  xdotool key Return
+  wait_state '"pending":1' "no consent dialog for remote.whoami"
+  sleep 0.8
+  xdotool key alt+o
+  wait_state 'remote.whoami succeeded .*hello' "remote.whoami did not succeed after the sign-in"
+  wait_state '"turns":\["completed"\]' "the turn with remote.whoami did not complete"
+  sleep 0.7
+  import -window root "$shots/signin-called.png"
+  click 60 137
+  sleep 1.5
+  xdotool mousemove --window "$(perm_win)" 700 500
+  xdotool click --repeat 40 --delay 20 5 # to the bottom: Tools and approvals lists the sign-in
+  sleep 0.8
+  import -window root "$shots/signin-settings.png"
+  click 941 284 # its Sign out (this HOME has no saved answers below it)
+  wait_state '"signed_in":\[\]' "Sign out did not delete the sign-in"
+  sleep 0.8
+  import -window root "$shots/signin-signed-out.png"
+  stop_shown_app
+  kill "$oauth_pid"
+  wait "$oauth_pid" || fail "the test authorization server did not write its tokens"
+  [ -s "$sin/secret/issued.txt" ] || fail "the test authorization server issued no token"
+  leaked="$(grep -rlaF -f "$sin/secret/issued.txt" "$tmp" --exclude=issued.txt || true)"
+  [ -z "$leaked" ] || fail "an issued token is in $leaked"
+  start_e2e_app "when started again after the sign-in steps"
+  sleep 1
+fi
+# --- end sign-in (issue 14) ---
+
 echo "app-e2e: screenshots in $shots:"
 ls -1 "$shots"
 echo "app-e2e: 1 passed, 0 failed"

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -32,7 +31,7 @@ type MCPServer struct {
 
 // NewMCPServer starts an MCPServer on 127.0.0.1 protected by as, whose
 // tokens must carry scopes.
-func NewMCPServer(t testing.TB, as *AuthServer, scopes ...string) *MCPServer {
+func NewMCPServer(t Cleaner, as *AuthServer, scopes ...string) *MCPServer {
 	m := &MCPServer{}
 	mux := http.NewServeMux()
 	s := sdk.NewServer(&sdk.Implementation{Name: "oauthtest", Version: "1"}, nil)

@@ -20,7 +20,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -75,8 +74,12 @@ type Token struct {
 	Revoked  bool
 }
 
+// Cleaner is what the constructors need of a test: a testing.TB, or a
+// command's own list of cleanups (cmd/oauthserver).
+type Cleaner interface{ Cleanup(func()) }
+
 // NewAuthServer starts an AuthServer on 127.0.0.1; t's cleanup stops it.
-func NewAuthServer(t testing.TB, o Options) *AuthServer {
+func NewAuthServer(t Cleaner, o Options) *AuthServer {
 	if o.Lifetime == 0 {
 		o.Lifetime = time.Hour
 	}
