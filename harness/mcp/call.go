@@ -44,6 +44,10 @@ type ProgressFunc func(message string, data json.RawMessage) error
 //     "mcp_error" and the server's message; the session is fine;
 //   - progress returned an error (e.g. wrapping tool.ErrLimit): the call is
 //     cancelled (the server is notified) and that error is returned;
+//   - a JSON-RPC error -32042 (URLElicitationRequired): the pages it
+//     names are asked through the ctx's Asker and the call is retried
+//     once when all were accepted; else, or when the retry answers -32042
+//     again, a *tool.ToolError saying why (docs/mcp.md#url-required);
 //   - ctx done: the server is sent notifications/cancelled and an error
 //     wrapping ctx.Err() returns at once;
 //   - the provider crashed or the connection broke: a plain error holding
@@ -90,10 +94,22 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 		}()
 	}
 	res, err := p.sessionCall(cctx, params)
+	var failed error // a -32042 that was not satisfied (elicit_required.go)
+	if w := urlRequiredAnswer(err); w != nil && ctx.Err() == nil && p.Alive() {
+		if failed = p.urlRequired(cctx, name, w); failed == nil {
+			res, err = p.sessionCall(cctx, params) // once: never loops
+			if w := urlRequiredAnswer(err); w != nil {
+				failed = loopedError(name, w)
+			}
+		}
+	}
 	if st != nil {
 		if perr := st.finish(ctx); perr != nil {
 			return tool.Output{}, perr
 		}
+	}
+	if failed != nil {
+		return tool.Output{}, failed
 	}
 	what := fmt.Sprintf("tools/call %q", name)
 	if err != nil && ctx.Err() == nil {

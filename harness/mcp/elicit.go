@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,6 +52,11 @@ type ElicitationOptions struct {
 	// Stray is told of a question no running call could be found for (why
 	// says so); it was declined. May be nil.
 	Stray func(q Asked, why string)
+	// CompleteWait bounds the wait for notifications/elicitation/complete
+	// after the person accepted every page a -32042 asked for, before the
+	// call is retried anyway (docs/mcp.md#url-required); 0 means
+	// DefaultCompleteWait. Half the call's remaining bound caps it too.
+	CompleteWait time.Duration
 }
 
 type askerKey struct{}

@@ -30,10 +30,30 @@ func (p *Provider) elicitCapabilities(c *sdk.ClientCapabilities) *sdk.ClientCapa
 }
 
 // urlWaits are the open URL questions by elicitationId, each the cancel of
-// its ctx.
+// its ctx, and the pages a -32042 waits on (elicit_required.go), each a
+// channel closed by the page's completion.
 type urlWaits struct {
-	mu   sync.Mutex
-	open map[string]context.CancelCauseFunc
+	mu    sync.Mutex
+	open  map[string]context.CancelCauseFunc
+	waits map[string]chan struct{}
+}
+
+// await returns a channel closed when id completes, until stop is called.
+func (w *urlWaits) await(id string) (done <-chan struct{}, stop func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.waits == nil {
+		w.waits = map[string]chan struct{}{}
+	}
+	c := make(chan struct{})
+	w.waits[id] = c
+	return c, func() {
+		w.mu.Lock()
+		if w.waits[id] == c {
+			delete(w.waits, id)
+		}
+		w.mu.Unlock()
+	}
 }
 
 func (w *urlWaits) add(id string, cancel context.CancelCauseFunc) func() {
@@ -53,6 +73,10 @@ func (w *urlWaits) add(id string, cancel context.CancelCauseFunc) func() {
 func (w *urlWaits) complete(id string) {
 	w.mu.Lock()
 	cancel := w.open[id]
+	if c := w.waits[id]; c != nil {
+		close(c)
+		delete(w.waits, id)
+	}
 	w.mu.Unlock()
 	if cancel != nil {
 		cancel(elicit.ErrCompleted)

@@ -75,6 +75,12 @@ func TestMain(m *testing.M) {
 		rawElicitServer()
 	case "elicit-url": // elicit_url_test.go
 		rawURLServer()
+	case "url-required": // elicit_required_test.go: mcptest.URLRequiredServer
+		if err := mcptest.ServeURLRequired(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "url-required server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "hang":
 		// Never answers initialize; exits when stdin closes.
 		fmt.Fprintln(os.Stderr, "hanging before initialize")
