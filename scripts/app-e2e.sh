@@ -15,7 +15,8 @@
 # after closing the chat and continuing it from Activity,
 # settings-models.png and settings-test-connection.png of the model picker, ...).
 #
-# Needs: xvfb xdotool imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go.
+# Needs: xvfb xdotool imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go;
+# the sign-in block also dbus-daemon and gnome-keyring-daemon (dbus, gnome-keyring).
 # Never touches the real user config: HOME and XDG_* point into a temp dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -785,12 +786,11 @@ sleep 0.7
 import -window root "$shots/sampling-answered.png"
 sample_session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4)"
 "$tmp/openworker" journal show --db "$db" --json "$sample_session" >"$tmp/sample-journal.json" || fail "journal show failed"
-python3 - "$tmp/sample-journal.json" <<'PY' || fail "the journal has no approved, succeeded openworker.sampling invocation: $(cat "$tmp/sample-journal.json" | head -c 3000)"
-import json, sys
-d = json.load(open(sys.argv[1]))
-ids = {i["id"] for i in d["invocations"] if i["tool"] == "openworker.sampling" and i["status"] == "succeeded"}
-sys.exit(0 if any(a["invocation_id"] in ids and a["decision"] == "allow_once" for a in d["approvals"]) else 1)
-PY
+node - "$tmp/sample-journal.json" <<'JS' || fail "the journal has no approved, succeeded openworker.sampling invocation: $(head -c 3000 "$tmp/sample-journal.json")"
+const d = JSON.parse(require("fs").readFileSync(process.argv[2], "utf8"));
+const ids = new Set(d.invocations.filter((i) => i.tool === "openworker.sampling" && i.status === "succeeded").map((i) => i.id));
+process.exit(d.approvals.some((a) => ids.has(a.invocation_id) && a.decision === "allow_once") ? 0 : 1);
+JS
 # --- end sampling (issue 14) ---
 
 # --- sign-in (issue 14) ---
