@@ -97,4 +97,26 @@ describe("ToolCard", () => {
     expect(line({ content: [{ type: "image", mime_type: "image/png", bytes: 75 }] })).toBe("image (image/png)");
     expect(line({ status: "running", progress: [{ text: "step 1" }, { text: "step 2" }] })).toBe("step 2");
   });
+
+describe("ToolCard progress", () => {
+  it("shows the latest progress live on the collapsed running card, with a determinate bar, and lists every step inside", () => {
+    const progress = [1, 2, 3].map((n) => ({ text: "", data: { progress: n, total: 5 } }));
+    const el = render({ ...base, tool: "everything.trigger-long-running-operation", status: "running", progress });
+    const summary = el.querySelector("summary")!;
+    expect(el.querySelector<HTMLDetailsElement>("details")!.open).toBe(false);
+    expect(summary.querySelector(".line")?.textContent).toBe("3 of 5 (60%)");
+    const bar = summary.querySelector('[role="progressbar"]')!;
+    expect(bar.getAttribute("aria-valuenow")).toBe("3");
+    expect(bar.getAttribute("aria-valuemax")).toBe("5");
+    expect(Array.from(el.querySelectorAll(".progress li")).map((li) => li.textContent)).toEqual(["1 of 5 (20%)", "2 of 5 (40%)", "3 of 5 (60%)"]);
+  });
+  it("has no bar without a total, nor once the call finished", () => {
+    const running = render({ ...base, status: "running", progress: [{ text: "", data: { progress: 2 } }] });
+    expect(running.querySelector(".line")?.textContent).toBe("step 2");
+    expect(running.querySelector('[role="progressbar"]')).toBeNull();
+    const done = render({ ...base, status: "succeeded", result: "Long running operation completed.", progress: [{ text: "", data: { progress: 5, total: 5 } }] });
+    expect(done.querySelector('[role="progressbar"]')).toBeNull();
+    expect(done.querySelector(".line")?.textContent).toBe("Long running operation completed.");
+  });
+});
 });

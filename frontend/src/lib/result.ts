@@ -2,6 +2,7 @@
 // order (docs/mcp.md#results), then its structured value pretty-printed.
 // Pure functions, so they are unit-tested without a UI.
 import type { ResultBlock } from "./types";
+import { progressText, type ProgressItem } from "./progress";
 
 /** An image of a card: its data: URL when the app sent one (a live call), else only its size (history). */
 export interface CardImage {
@@ -109,7 +110,7 @@ export const SummaryChars = 120;
  * squeezed onto one line), else a word for its first block, else the last
  * progress line; clipped to SummaryChars with "…". "" when there is none.
  */
-export function summaryLine(r: CardResult & { error?: string; progress?: { text: string }[] }): string {
+export function summaryLine(r: CardResult & { error?: string; progress?: ProgressItem[] }): string {
   const line = (s: string) => s.split("\n").map((l) => l.trim()).find(Boolean) ?? "";
   let s = "";
   if (r.error) s = line(r.error);
@@ -121,7 +122,7 @@ export function summaryLine(r: CardResult & { error?: string; progress?: { text:
     } else if (parts.length) {
       const p = parts[0];
       s = p.kind === "image" || p.kind === "audio" ? `${p.kind} (${p.mime})` : p.kind === "link" ? `link ${p.title || p.name || p.uri}` : p.kind === "resource" ? `resource ${p.uri}` : p.kind === "other" ? `${p.type} block` : "";
-    } else if (r.progress?.length) s = line(r.progress[r.progress.length - 1].text);
+    } else if (r.progress?.length) s = progressText(r.progress[r.progress.length - 1]);
   }
   return s.length > SummaryChars ? `${s.slice(0, SummaryChars - 1)}…` : s;
 }
