@@ -480,3 +480,21 @@ func TestRealServerEverythingElicitationWithoutTerminal(t *testing.T) {
 		t.Errorf("journaled elicitations = %+v, %v; want one decline for want of a terminal", es, err)
 	}
 }
+
+// TestRealServerEverythingProgress: server-everything's long-running
+// operation sends progress without a message; `run` prints each step as
+// "N of M (P%)" on stderr, in order, before the call's result.
+func TestRealServerEverythingProgress(t *testing.T) {
+	t.Parallel()
+	node, entry := npmtest.Server(t, "server-everything")
+	s := newSetup(t, "helper", map[string]any{"everything": map[string]any{"transport": "stdio", "command": node, "args": []string{entry, "stdio"}}},
+		nil, "everything.trigger-long-running-operation")
+	r := s.run(t, modeltest.OpenAI, []string{"--approve", "bypass"}, "Run it.",
+		modeltest.Reply{ToolCalls: []model.ToolCall{call("c1", "everything__trigger-long-running-operation", `{"duration":1,"steps":4}`)}},
+		modeltest.Reply{Text: "done"},
+	)
+	want := "  … 1 of 4 (25%)\n  … 2 of 4 (50%)\n  … 3 of 4 (75%)\n  … 4 of 4 (100%)\n✓ everything.trigger-long-running-operation succeeded"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("run's stderr:\n%s\nwant it to hold:\n%s", r.stderr, want)
+	}
+}

@@ -208,11 +208,11 @@ func (p *printer) event(e harness.Event) {
 		p.endLine()
 		fmt.Fprintf(p.errw, "→ %s %s\n", e.Tool, clip(string(e.Arguments), 200))
 	case harness.EventToolProgress:
-		fmt.Fprintf(p.errw, "  … %s\n", clip(e.Text, 200))
+		fmt.Fprintf(p.errw, "  … %s\n", progressLine(e.Text, e.Data))
 	case harness.EventToolFinished:
 		p.endLine()
 		if e.Error != "" {
-			fmt.Fprintf(p.errw, "✗ %s %s: %s\n", nameOr(e.Tool, e.Alias), e.Status, clip(e.Error, 300))
+			fmt.Fprintf(p.errw, "✗ %s %s: %s\n", nameOr(e.Tool, e.Alias), e.Status, oneLine(e.Error, 300))
 		} else {
 			fmt.Fprintf(p.errw, "✓ %s %s in %d ms\n", e.Tool, e.Status, e.DurationMS)
 		}

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// progressLine is what `run` prints for a progress notification
+// (docs/cli.md#run): the server's message, made one safe line of at most
+// 200 characters; without one, "N of M (P%)" when the server gave a
+// total, "step N" without; "working…" when the numbers are unusable. The
+// app's tool card shows the same (frontend/src/lib/progress.ts).
+func progressLine(message string, data json.RawMessage) string {
+	if m := strings.TrimSpace(oneLine(message, 200)); m != "" {
+		return m
+	}
+	var d struct {
+		Progress *float64 `json:"progress"`
+		Total    *float64 `json:"total"`
+	}
+	if json.Unmarshal(data, &d) != nil || d.Progress == nil || !usable(*d.Progress) {
+		return "working…"
+	}
+	n := *d.Progress
+	if d.Total != nil && usable(*d.Total) && *d.Total > 0 {
+		t := *d.Total
+		n = min(n, t)
+		return fmt.Sprintf("%s of %s (%d%%)", number(n), number(t), int(math.Floor(n/t*100)))
+	}
+	return "step " + number(n)
+}
+
+// usable: a finite number from 0 to 2^53.
+func usable(f float64) bool { return !math.IsNaN(f) && f >= 0 && f <= 1<<53 }
+
+func number(f float64) string {
+	if f == math.Trunc(f) {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.2f", f)
+}

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestProgressLine(t *testing.T) {
+	for _, tc := range []struct{ msg, data, want string }{
+		{"copying files", `{"progress":1,"total":4}`, "copying files"},
+		{"", `{"progress":1,"total":4}`, "1 of 4 (25%)"},
+		{"", `{"progress":3}`, "step 3"},
+		{"", `{"progress":0.5}`, "step 0.50"},
+		{"", `{"progress":9,"total":4}`, "4 of 4 (100%)"},
+		{"", `{"progress":2,"total":0}`, "step 2"},
+		{"", `{"progress":-1,"total":4}`, "working…"},
+		{"", `{"progress":1e300}`, "working…"},
+		{"", `{}`, "working…"},
+		{"", `not json`, "working…"},
+		{"  \x1b[31mred\x1b[0m\n", `{}`, "[31mred [0m"},
+		{"\u202eevil", `{}`, "evil"},
+	} {
+		if got := progressLine(tc.msg, json.RawMessage(tc.data)); got != tc.want {
+			t.Errorf("progressLine(%q, %s) = %q, want %q", tc.msg, tc.data, got, tc.want)
+		}
+	}
+	if got := progressLine(strings.Repeat("x", 1000), nil); len([]rune(got)) != 200 || !strings.HasSuffix(got, "…") {
+		t.Errorf("a long message gives %d runes", len([]rune(got)))
+	}
+}
