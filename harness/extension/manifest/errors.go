@@ -10,7 +10,7 @@ import (
 
 // MaxProblems bounds how many problems one Error lists; the rest are
 // counted in a last line ("and 12 more problems").
-const MaxProblems = 50
+const MaxProblems = 100
 
 // Problem is one thing wrong in manifest.json, at a 1-based line and column
 // (columns count characters). Line 0 means the whole file.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 )
@@ -33,6 +35,10 @@ func Parse(data []byte, file string) (*Manifest, error) {
 	if len(data) > MaxSize {
 		return nil, &Error{File: file, Problems: []Problem{{Msg: fmt.Sprintf("the file is %d bytes; the limit is %d bytes (1 MiB)", len(data), MaxSize), Fix: "make it smaller"}}}
 	}
+	if i := invalidUTF8(data); i >= 0 {
+		line, col := jsonfile.Position(data, i)
+		return nil, &Error{File: file, Problems: []Problem{{Line: line, Col: col, Msg: "the file is not valid UTF-8 here", Fix: "save it as UTF-8"}}}
+	}
 	root, err := jsonfile.Parse(file, data)
 	if err != nil {
 		return nil, fromJSONFile(file, err)
@@ -49,6 +55,9 @@ func Parse(data []byte, file string) (*Manifest, error) {
 		return nil, err
 	}
 	if len(problems) > 0 {
+		return nil, newError(file, problems)
+	}
+	if problems := hugeNumbers(root, nil); len(problems) > 0 {
 		return nil, newError(file, problems)
 	}
 	m, err := decode(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), root)
@@ -219,6 +228,38 @@ func normalizeDefault(v any) any {
 	for _, it := range items {
 		s, _ := it.(string) // the schema allows only strings
 		out = append(out, s)
+	}
+	return out
+}
+
+// invalidUTF8 is the offset of the first byte that is not UTF-8, or -1.
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// hugeNumbers reports numbers that do not fit a float64 (1e400): the
+// schema accepts them, Go cannot hold them.
+func hugeNumbers(n *jsonfile.Node, out []Problem) []Problem {
+	switch n.Kind {
+	case jsonfile.Number:
+		if _, err := strconv.ParseFloat(string(n.Num), 64); err != nil {
+			out = append(out, Problem{Line: n.Line, Col: n.Col, Path: n.Path, Msg: fmt.Sprintf("the number %s is too large", clip(string(n.Num))), Fix: "write a smaller number"})
+		}
+	case jsonfile.Array:
+		for _, it := range n.Items {
+			out = hugeNumbers(it, out)
+		}
+	case jsonfile.Object:
+		for _, f := range n.Fields {
+			out = hugeNumbers(f.Value, out)
+		}
 	}
 	return out
 }

@@ -124,12 +124,30 @@ func validate(version string, data []byte, root *jsonfile.Node) ([]Problem, erro
 	}
 	r := reporter{root: root, schema: c.tree}
 	r.walk(ve)
-	return r.out, nil
+	return r.dropShadowed(), nil
+}
+
+// dropShadowed keeps only the type problem of a value whose type is wrong:
+// a number where a "const": "0.4" string belongs is one problem, not two.
+func (r *reporter) dropShadowed() []Problem {
+	if len(r.typed) == 0 {
+		return r.out
+	}
+	out := r.out[:0]
+	for i, p := range r.out {
+		if r.typed[[2]int{p.Line, p.Col}] && !r.isType[i] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 type reporter struct {
 	root, schema *jsonfile.Node
 	out          []Problem
+	typed        map[[2]int]bool // positions with a type problem
+	isType       map[int]bool    // indexes of out that are type problems
 }
 
 // walk reports the leaves of e. An anyOf whose branches all fail on the
@@ -184,6 +202,11 @@ func (r *reporter) typeProblem(loc []string, got string, want []string) {
 			names[i] = "an array of strings"
 		}
 	}
+	if r.typed == nil {
+		r.typed, r.isType = map[[2]int]bool{}, map[int]bool{}
+	}
+	r.typed[[2]int{n.Line, n.Col}] = true
+	r.isType[len(r.out)] = true
 	r.add(n, fmt.Sprintf("must be %s, not %s", orList(names), article(got)), typeFix(want))
 }
 
@@ -244,12 +267,11 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	}
 }
 
-// allowedKeys lists the "properties" of the schema object at schemaURL
-// ("urn:…#/properties/server/additionalProperties" → that object's keys,
-// in the schema's order).
+// allowedKeys lists the "properties" of the schema at schemaURL (the one
+// with the failing additionalProperties, "urn:…#/properties/server"), in
+// the schema's order.
 func (r *reporter) allowedKeys(schemaURL string) []string {
 	_, ptr, _ := strings.Cut(schemaURL, "#")
-	ptr = strings.TrimSuffix(ptr, "/additionalProperties")
 	n := r.schema
 	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
 		if tok == "" {
