@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2
+	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gen2brain/beeep v0.12.0

@@ -1,0 +1,180 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"strings"
+)
+
+// LaunchInput is what Launch needs besides the manifest.
+type LaunchInput struct {
+	Host Host // the OS (platform_overrides, ${/}) and the folders of ${HOME} …
+	// Dir is the unpacked extension folder, ${__dirname}: an absolute path
+	// of Host's OS. It is also the server's working directory.
+	Dir string
+	// Values are the user_config values as entered; Launch applies
+	// CheckValues to them (defaults, types, required).
+	Values map[string]any
+}
+
+// Launch is how to start the extension's MCP server over stdio.
+type Launch struct {
+	// Command is the program: a bare name ("node", "python3", "uv") to
+	// look up on PATH, or an absolute path (a relative path with a
+	// separator in mcp_config is taken inside Dir).
+	Command string
+	Args    []string
+	// Env holds only the manifest's variables; they are added to (and win
+	// over) the environment the server inherits.
+	Env map[string]string
+	Dir string // working directory: the extension folder
+}
+
+// Launch returns the command, arguments and environment that start the
+// server on in.Host: mcp_config with the platform_overrides entry of the
+// host's platform applied (command, args and env each replaced whole when
+// present), then every ${…} replaced (docs/extensions-manifest.md#substitution).
+// An argument that is exactly ${user_config.KEY} of a multiple field
+// becomes one argument per value; a list inside a longer string is joined
+// with ":" (";" on Windows). An optional field without value or default is
+// "" (no argument for a multiple field). Without mcp_config the command
+// comes from server.type and entry_point: node ENTRY, python3 ENTRY
+// (python on Windows), uv run --directory DIR ENTRY, or ENTRY itself.
+// On Windows a binary server's command inside the extension folder without
+// an extension gets ".exe", as the spec says. Errors: values CheckValues
+// refuses (*ValuesError), an unknown variable, a folder variable that host
+// leaves "", Dir not absolute.
+func (m *Manifest) Launch(in LaunchInput) (Launch, error) {
+	goos := in.Host.goos()
+	if !isAbsFor(goos, in.Dir) {
+		return Launch{}, fmt.Errorf("the extension folder %q is not an absolute path", in.Dir)
+	}
+	values, err := m.CheckValues(in.Values, in.Host)
+	if err != nil {
+		return Launch{}, err
+	}
+	cmd, args, env := m.config(goos, in.Dir)
+	keys := map[string]bool{}
+	for _, f := range m.UserConfig {
+		keys[f.Key] = true
+	}
+	look := hostLookup(in.Host, in.Dir, func(key string) (any, bool) {
+		if !keys[key] {
+			return nil, false
+		}
+		v, ok := values[key]
+		if !ok {
+			if f := m.Field(key); f != nil && f.Multiple {
+				return []string{}, true
+			}
+			return "", true
+		}
+		return v, true
+	})
+	sep := listSeparator(goos)
+	l := Launch{Dir: in.Dir}
+	if l.Command, err = expandString(cmd, look, sep); err != nil {
+		return Launch{}, fmt.Errorf("server.mcp_config.command: %w", err)
+	}
+	if strings.TrimSpace(l.Command) == "" {
+		return Launch{}, errors.New("server.mcp_config.command is empty after substitution")
+	}
+	if l.Args, err = expandArgs(args, look, sep); err != nil {
+		return Launch{}, fmt.Errorf("server.mcp_config.args: %w", err)
+	}
+	if len(env) > 0 {
+		l.Env = make(map[string]string, len(env))
+		for k, v := range env {
+			if l.Env[k], err = expandString(v, look, sep); err != nil {
+				return Launch{}, fmt.Errorf("server.mcp_config.env.%s: %w", k, err)
+			}
+		}
+	}
+	if !isAbsFor(goos, l.Command) && strings.ContainsAny(l.Command, `/\`) {
+		l.Command = joinFor(goos, in.Dir, l.Command)
+	}
+	if goos == "windows" && m.Server.Type == TypeBinary && strings.HasPrefix(l.Command, in.Dir) &&
+		path.Ext(strings.ReplaceAll(l.Command[len(in.Dir):], `\`, "/")) == "" {
+		l.Command += ".exe"
+	}
+	return l, nil
+}
+
+// config is the command, args and env for goos before substitution.
+func (m *Manifest) config(goos, dir string) (string, []string, map[string]string) {
+	mc := m.Server.MCPConfig
+	if mc == nil {
+		entry := m.Server.EntryPoint
+		switch m.Server.Type {
+		case TypeNode:
+			return "node", []string{joinFor(goos, dir, entry)}, nil
+		case TypePython:
+			if goos == "windows" {
+				return "python", []string{joinFor(goos, dir, entry)}, nil
+			}
+			return "python3", []string{joinFor(goos, dir, entry)}, nil
+		case TypeUV:
+			return "uv", []string{"run", "--directory", dir, entry}, nil
+		}
+		return joinFor(goos, dir, entry), nil, nil
+	}
+	cmd, args, env := mc.Command, mc.Args, mc.Env
+	if o, ok := mc.PlatformOverrides[Platform(goos)]; ok {
+		if o.Command != "" {
+			cmd = o.Command
+		}
+		if o.Args != nil {
+			args = o.Args
+		}
+		if o.Env != nil {
+			env = o.Env
+		}
+	}
+	return cmd, args, maps.Clone(env)
+}
+
+// hostLookup resolves the variables of host, ${__dirname} (dir; "" makes
+// it an error) and, when user is not nil, ${user_config.KEY}.
+func hostLookup(host Host, dir string, user func(key string) (any, bool)) lookupFunc {
+	goos := host.goos()
+	return func(name string) (string, []string, bool, error) {
+		var v, what string
+		switch name {
+		case "/", "pathSeparator":
+			return separator(goos), nil, false, nil
+		case "__dirname":
+			v, what = dir, "the extension folder"
+		case "HOME":
+			v, what = host.Home, "the home folder"
+		case "DESKTOP":
+			v, what = host.Desktop, "the Desktop folder"
+		case "DOCUMENTS":
+			v, what = host.Documents, "the Documents folder"
+		case "DOWNLOADS":
+			v, what = host.Downloads, "the Downloads folder"
+		default:
+			if key, ok := strings.CutPrefix(name, userConfigPrefix); ok && user != nil {
+				if val, ok := user(key); ok {
+					t, items, isList := valueText(val)
+					return t, items, isList, nil
+				}
+				return "", nil, false, fmt.Errorf("${%s} names no user_config field", name)
+			}
+			vars := systemVars
+			if user == nil {
+				vars = defaultVars
+			}
+			msg, fix := unknownVar(name, vars, nil)
+			if user != nil {
+				fix += " or ${user_config.KEY}"
+			}
+			return "", nil, false, fmt.Errorf("%s (%s)", msg, fix)
+		}
+		if v == "" {
+			return "", nil, false, fmt.Errorf("${%s}: %s is not known on this computer", name, what)
+		}
+		return v, nil, false, nil
+	}
+}
