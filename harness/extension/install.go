@@ -1,0 +1,270 @@
+package extension
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/openworker/desktop/harness/extension/archive"
+	"github.com/openworker/desktop/harness/extension/manifest"
+)
+
+// Inspection is an .mcpb file opened and checked, before anything is
+// written: what the install dialog and `openworker extension install`
+// show (docs/extensions.md#installing). Install takes it.
+type Inspection struct {
+	// Path is the file as given.
+	Path string
+	// Manifest is its manifest.json, parsed and validated.
+	Manifest *manifest.Manifest
+	// Signature is the signature block's status and signer.
+	Signature archive.Signature
+	// Namespace is the provider namespace it gets: the one it already has
+	// when Installed is set, else a free one (Namespace).
+	Namespace string
+	// Installed is the record of the version installed now, when this
+	// is an upgrade (or a reinstall); its values are kept.
+	Installed *Record
+	// Runtime is what the server needs (node, python, uv; Name "" for a
+	// binary server), and Runtimes the versions found on the search PATH.
+	Runtime  manifest.Runtime
+	Runtimes map[string]string
+	// Blocking are the reasons it cannot be installed here (another
+	// platform, an invalid signature); Warnings what it needs that is
+	// missing (a runtime), shown but not in the way.
+	Blocking []string
+	Warnings []string
+	// Files and Bytes count the archive's entries and their declared size.
+	Files int
+	Bytes int64
+
+	arc *archive.Archive
+}
+
+// InspectOptions are the host facts Inspect checks against.
+type InspectOptions struct {
+	// GOOS is the platform ("" is this one).
+	GOOS string
+	// Runtimes are the runtime versions found (FindRuntimes); nil skips
+	// the runtime checks.
+	Runtimes map[string]string
+	// Taken says whether a namespace is another provider's (native tools,
+	// servers.json entries); other extensions' are added by Inspect.
+	Taken func(ns string) bool
+}
+
+// Inspect opens the .mcpb (or .dxt) file at path, parses and validates
+// its manifest, checks its signature and its platform, and picks its
+// namespace. Nothing is written. Errors: the archive's (*archive.Error:
+// unreadable, unsafe entries, too large), the manifest's
+// (*manifest.Error, each problem at manifest.json:LINE:COL with the fix).
+func (s *Store) Inspect(path string, o InspectOptions) (*Inspection, error) {
+	arc, err := archive.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := arc.Manifest()
+	if err != nil {
+		return nil, err
+	}
+	m, err := manifest.Parse(raw, filepath.Base(path)+"!/"+archive.ManifestName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkName(m.Name); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := checkName(m.Version); err != nil {
+		return nil, fmt.Errorf("%s: version: %w", path, err)
+	}
+	in := &Inspection{Path: path, Manifest: m, Signature: arc.Signature(), arc: arc, Runtime: m.Runtime(o.GOOS), Runtimes: o.Runtimes}
+	for _, e := range arc.Entries() {
+		in.Files++
+		in.Bytes += e.Size
+	}
+	if r, err := s.Get(m.Name); err == nil {
+		in.Installed, in.Namespace = &r, r.Namespace
+	} else if !errors.As(err, new(*NotInstalledError)) {
+		return nil, err
+	}
+	if in.Namespace == "" {
+		others, _ := s.List()
+		in.Namespace, err = Namespace(m.Name, func(ns string) bool {
+			for _, r := range others {
+				if r.Namespace == ns {
+					return true
+				}
+			}
+			return o.Taken != nil && o.Taken(ns)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if in.Signature.Status == archive.Invalid {
+		in.Blocking = append(in.Blocking, fmt.Sprintf("its signature does not verify (%s): the file was changed after it was signed, or the signature is damaged; get the file again from its author", in.Signature.Problem))
+	}
+	platform := m.Problems(manifest.Env{GOOS: o.GOOS}) // without Runtimes and Dir: the platform only
+	in.Blocking = append(in.Blocking, platform...)
+	if o.Runtimes != nil { // the same checks plus the runtime, whose problems come after the platform's
+		in.Warnings = m.Problems(manifest.Env{GOOS: o.GOOS, Runtimes: o.Runtimes})[len(platform):]
+	}
+	return in, nil
+}
+
+// Install unpacks in's archive into extensions/<name>/<version>/ and
+// records it (docs/extensions.md#installing). values are the user_config
+// values the person entered (checked with manifest.CheckValues: defaults
+// filled, types, required, paths); sensitive ones go to the SecretStore,
+// the rest to installed.json. On an upgrade, values left out keep the
+// installed ones. The new version replaces the record only after it is
+// unpacked and its entry point checked; the old version's folder stays
+// until the next Store.Prune (its running sessions keep their files).
+// Installing grants no approval: every call asks as usual. On any error
+// nothing new is left behind and the installed version is unchanged.
+func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Host) (Record, error) {
+	m := in.Manifest
+	if len(in.Blocking) > 0 {
+		return Record{}, fmt.Errorf("%s cannot be installed: %s", in.Path, in.Blocking[0])
+	}
+	values, err := s.mergeValues(in, values)
+	if err != nil {
+		return Record{}, err
+	}
+	full, err := m.CheckValues(values, host)
+	if err != nil {
+		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
+	}
+	dir := filepath.Join(s.Dir, m.Name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Record{}, fmt.Errorf("create the extension folder: %w", err)
+	}
+	dest := filepath.Join(dir, m.Version)
+	stage := filepath.Join(dir, ".staging-"+m.Version)
+	if err := os.RemoveAll(stage); err != nil {
+		return Record{}, err
+	}
+	if err := in.arc.Unpack(stage); err != nil {
+		return Record{}, err
+	}
+	defer os.RemoveAll(stage) // gone after the rename
+	if ps := m.Problems(manifest.Env{GOOS: host.GOOS, Dir: stage}); len(ps) > 0 {
+		return Record{}, fmt.Errorf("%s cannot be installed: %s", in.Path, ps[len(ps)-1])
+	}
+	rec := Record{Name: m.Name, Version: m.Version, Namespace: in.Namespace, DisplayName: m.Title(), InstalledAt: time.Now().UTC(),
+		Signature: string(in.Signature.Status), Signer: in.Signature.Subject, Source: in.Path, Values: map[string]any{}}
+	secrets := map[string]string{}
+	for _, f := range m.UserConfig {
+		v, ok := full[f.Key]
+		if !ok {
+			continue
+		}
+		if f.Sensitive {
+			text, isText := v.(string)
+			if !isText {
+				return Record{}, fmt.Errorf("%s: user_config.%s is sensitive but not a string; its author must make it a string field", in.Path, f.Key)
+			}
+			secrets[f.Key] = text
+			rec.Sensitive = append(rec.Sensitive, f.Key)
+			continue
+		}
+		rec.Values[f.Key] = v
+	}
+	// Replace the version folder (a reinstall of the same version).
+	old := ""
+	if _, err := os.Stat(dest); err == nil {
+		old = filepath.Join(dir, ".replaced-"+m.Version+"-"+fmt.Sprint(time.Now().UnixNano()))
+		if err := os.Rename(dest, old); err != nil {
+			return Record{}, fmt.Errorf("replace %s: %w; quit the chats that use it and install again", dest, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Record{}, err
+	}
+	restore := func() {
+		if old != "" {
+			os.RemoveAll(dest)
+			os.Rename(old, dest)
+		}
+	}
+	if err := os.Rename(stage, dest); err != nil {
+		restore()
+		return Record{}, fmt.Errorf("install into %s: %w", dest, err)
+	}
+	for k, v := range secrets {
+		if err := s.secrets().Set(m.Name, k, v); err != nil {
+			restore()
+			return Record{}, err
+		}
+	}
+	if err := s.save(rec); err != nil {
+		restore()
+		return Record{}, err
+	}
+	if in.Installed != nil { // a sensitive key the new version no longer has
+		for _, k := range in.Installed.Sensitive {
+			if _, kept := secrets[k]; !kept {
+				_ = s.secrets().Delete(m.Name, k)
+			}
+		}
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	rec.Dir = dest
+	return rec, nil
+}
+
+// mergeValues adds, on an upgrade, the installed values of the fields the
+// person left out (sensitive ones from the SecretStore).
+func (s *Store) mergeValues(in *Inspection, values map[string]any) (map[string]any, error) {
+	out := map[string]any{}
+	if in.Installed != nil {
+		for _, f := range in.Manifest.UserConfig {
+			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive {
+				out[f.Key] = v
+			}
+		}
+		for _, k := range in.Installed.Sensitive {
+			if f := in.Manifest.Field(k); f != nil && f.Sensitive {
+				v, err := s.secrets().Get(in.Manifest.Name, k)
+				if err != nil {
+					return nil, err
+				}
+				if v != "" {
+					out[k] = v
+				}
+			}
+		}
+	}
+	for k, v := range values {
+		out[k] = v
+	}
+	return out, nil
+}
+
+// Prune removes the folders of versions other than the installed one of
+// every extension, and staging folders an interrupted install left. Call
+// it when no session runs from them (at the app's start, before any
+// session opens). It returns the folders it could not remove.
+func (s *Store) Prune() []error {
+	recs, _ := s.List()
+	var errs []error
+	for _, r := range recs {
+		ents, err := os.ReadDir(filepath.Join(s.Dir, r.Name))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if !e.IsDir() || e.Name() == r.Version {
+				continue
+			}
+			if err := os.RemoveAll(filepath.Join(s.Dir, r.Name, e.Name())); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errs
+}
