@@ -21,7 +21,7 @@ func (p *terminalPrompter) promptSampling(ctx context.Context, r consent.Request
 	sr := r.Sampling
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s (%s) asks your model for a completion during %s (%s, request %d of the call)\n",
-		sr.Namespace, nonEmpty(sr.ServerName, r.Provider), r.Tool, nonEmpty(r.CoworkerName, r.Coworker), sr.Seq)
+		sr.Namespace, oneLine(nonEmpty(sr.ServerName, r.Provider), 100), r.Tool, nonEmpty(r.CoworkerName, r.Coworker), sr.Seq)
 	fmt.Fprintf(&b, "  model: %s\n  max tokens: %d", sr.Model, sr.MaxTokens)
 	if sr.AskedMaxTokens != int64(sr.MaxTokens) {
 		fmt.Fprintf(&b, " (the server asked for %d)", sr.AskedMaxTokens)
@@ -34,9 +34,12 @@ func (p *terminalPrompter) promptSampling(ctx context.Context, r consent.Request
 		}
 		text = clip(text, maxSampledShown-shown)
 		shown += len(text)
-		fmt.Fprintf(&b, "  %s:\n", label)
+		fmt.Fprintf(&b, "  %s:\n", oneLine(label, 40))
 		for _, line := range strings.Split(text, "\n") {
-			fmt.Fprintf(&b, "  | %s\n", line)
+			// The server's text: escape codes, carriage returns and
+			// bidi controls become spaces, so it cannot redraw the
+			// prompt or hide what is sent.
+			fmt.Fprintf(&b, "  | %s\n", oneLine(line, len(line)+1))
 		}
 	}
 	if sr.SystemPrompt != "" {
