@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Limits of a form (docs/mcp.md#elicitation): a requested schema over them
@@ -192,7 +194,34 @@ func Parse(schema json.RawMessage) (*Form, error) {
 	if f.check, err = compile(schema); err != nil {
 		return nil, err
 	}
+	for i := range f.Fields {
+		if fd := &f.Fields[i]; len(fd.Default) > 0 && !defaultFits(fd.Name, props[fd.Name], fd.Default) {
+			fd.Default = nil // not offered: accepting it would only be asked again
+		}
+	}
 	return f, nil
+}
+
+// defaultFits reports whether a field's default passes the field's own
+// schema (a string default of an integer field, an enum default that is
+// not one of its values do not).
+func defaultFits(name string, prop, def json.RawMessage) bool {
+	one, err := json.Marshal(map[string]json.RawMessage{"type": json.RawMessage(`"object"`), "properties": json.RawMessage(mustObject(name, prop))})
+	if err != nil {
+		return false
+	}
+	c, err := compile(one)
+	if err != nil {
+		return false
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(mustObject(name, def)))
+	return err == nil && c.schema.Validate(v) == nil
+}
+
+// mustObject is {name: raw} as JSON.
+func mustObject(name string, raw json.RawMessage) []byte {
+	b, _ := json.Marshal(map[string]json.RawMessage{name: raw})
+	return b
 }
 
 func parseField(name string, raw json.RawMessage) (Field, error) {
@@ -218,6 +247,8 @@ func parseField(name string, raw json.RawMessage) (Field, error) {
 			return bad("is an array that is not a multi-select of strings (items with enum or anyOf of {const, title})")
 		}
 		fd.Kind, fd.Options, fd.MinItems, fd.MaxItems = KindMulti, opts, p.MinItems, p.MaxItems
+	case p.Enum != nil && len(p.Enum) == 0 || p.OneOf != nil && len(p.OneOf) == 0:
+		return bad("has an empty enum; no answer could match it")
 	case (t == "string" || t == "") && (len(p.Enum) > 0 || len(p.OneOf) > 0):
 		opts, err := options(p.Enum, p.EnumNames, p.OneOf)
 		if err != nil {

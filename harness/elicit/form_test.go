@@ -128,3 +128,31 @@ func TestMessageIsClipped(t *testing.T) {
 		t.Errorf("message of %d bytes", len(q.Message))
 	}
 }
+
+// A default that does not fit its field is not offered (accepting it
+// would only be asked again); an empty enum is refused.
+func TestDefaultsThatDoNotFit(t *testing.T) {
+	f, err := Parse(json.RawMessage(`{"type":"object","properties":{
+		"n":{"type":"integer","default":"abc"},
+		"m":{"type":"integer","minimum":1,"default":0},
+		"e":{"type":"string","enum":["a","b"],"default":"zzz"},
+		"ok":{"type":"string","enum":["a","b"],"default":"b"},
+		"k":{"type":"integer","default":7}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range f.Fields {
+		want := fd.Name == "ok" || fd.Name == "k"
+		if (len(fd.Default) > 0) != want {
+			t.Errorf("field %s: default %s offered = %v, want %v", fd.Name, fd.Default, len(fd.Default) > 0, want)
+		}
+	}
+	for _, schema := range []string{
+		`{"type":"object","properties":{"a":{"type":"string","enum":[]}}}`,
+		`{"type":"object","properties":{"a":{"type":"string","oneOf":[]}}}`,
+	} {
+		if _, err := Parse(json.RawMessage(schema)); err == nil || !strings.Contains(err.Error(), `property "a" has an empty enum`) {
+			t.Errorf("Parse(%s) = %v", schema, err)
+		}
+	}
+}
