@@ -17,7 +17,7 @@ import (
 )
 
 func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
-	var dir, servers, provider, format string
+	var dir, servers, extensions, provider, format string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check --coworkers DIR [--servers FILE [--format FORMAT]] [--provider openai|anthropic] [--json]",
@@ -37,7 +37,7 @@ version 1) whose name the rule refuses is left out with a warning.`,
 			if err != nil {
 				return usageErr("--provider %q: use openai or anthropic", provider)
 			}
-			rep, err := c.check(cmd.Context(), reg, dir, servers, format, rule)
+			rep, err := c.check(cmd.Context(), reg, dir, servers, extensions, format, rule)
 			if err != nil {
 				return err
 			}
@@ -82,12 +82,13 @@ version 1) whose name the rule refuses is left out with a warning.`,
 	cmd.Flags().StringVar(&dir, "coworkers", "", "the coworker bundles folder")
 	cmd.Flags().StringVar(&servers, "servers", "", "servers.json, or another MCP client's config file, naming MCP providers (docs/servers.md)")
 	cmd.Flags().StringVar(&format, "format", "", formatUsage())
+	cmd.Flags().StringVar(&extensions, "extensions", "", extensionsUsage)
 	cmd.Flags().StringVar(&provider, "provider", "", "apply the tool-name rule of this model provider: openai or anthropic (default: the rule both share)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, format string, rule model.NameRule) (*harness.CheckReport, error) {
+func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, extensions, format string, rule model.NameRule) (*harness.CheckReport, error) {
 	var cfg *mcp.Config
 	if servers != "" {
 		var err error
@@ -99,6 +100,9 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, fo
 		// Every other problem is recorded in reg and reported below.
 	} else if format != "" {
 		return nil, usageErr("--format names the format of the --servers file; give --servers FILE too")
+	}
+	if err := c.registerExtensions(reg, extensions); err != nil {
+		return nil, err
 	}
 	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn()})
 	if err != nil {

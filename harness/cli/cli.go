@@ -53,21 +53,22 @@ type Desktop func(ctx context.Context, reg *tool.Registry, args []string) error
 type Option func(*config)
 
 type config struct {
-	version      Version
-	desktop      Desktop
-	desktopUsage string
-	desktopFile  func(arg string) bool
-	servers      map[string]func(ctx context.Context) error
-	stdin        io.Reader
-	stdout       io.Writer
-	stderr       io.Writer
-	getenv       func(string) string
-	terminal     func() bool
-	serversHome  func() (ServersHome, error)
-	signInStore  oauth.TokenStore                            // nil: the OS keychain (signin.go)
-	signInOpen   func(ctx context.Context, url string) error // nil: the system browser
-	doctor       DoctorHooks
-	extSecrets   extension.SecretStore // nil: the OS keychain (extension.go)
+	version        Version
+	desktop        Desktop
+	desktopUsage   string
+	desktopFile    func(arg string) bool
+	servers        map[string]func(ctx context.Context) error
+	stdin          io.Reader
+	stdout         io.Writer
+	stderr         io.Writer
+	getenv         func(string) string
+	terminal       func() bool
+	serversHome    func() (ServersHome, error)
+	signInStore    oauth.TokenStore                            // nil: the OS keychain (signin.go)
+	signInOpen     func(ctx context.Context, url string) error // nil: the system browser
+	doctor         DoctorHooks
+	extSecrets     extension.SecretStore // nil: the OS keychain (extension.go)
+	extensionsHome func() string         // nil: no extensions without --extensions
 }
 
 // WithVersion sets what `version` prints.
@@ -194,7 +195,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	if c.desktop != nil && c.desktopUsage != "" {
 		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
 	}
-	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(), c.doctorCommand(reg), c.versionCommand())
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.doctorCommand(reg), c.versionCommand())
 	return root
 }
 

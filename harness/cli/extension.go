@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openworker/desktop/harness/extension"
+	"github.com/openworker/desktop/harness/extension/manifest"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // DefaultExtensionsDir is <user config dir>/OpenWorker/extensions, where
@@ -35,7 +38,7 @@ func (c *config) extensionStore(dir string) *extension.Store {
 }
 
 // extensionCommand is `openworker extension …` (docs/cli.md#extension).
-func (c *config) extensionCommand() *cobra.Command {
+func (c *config) extensionCommand(reg *tool.Registry) *cobra.Command {
 	var dir string
 	var asJSON bool
 	cmd := &cobra.Command{Use: "extension", Short: "MCP extensions (.mcpb): install, list, remove"}
@@ -100,6 +103,41 @@ func (c *config) extensionCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(list, remove)
+	cmd.AddCommand(c.installCommand(reg, &dir), list, remove)
 	return cmd
+}
+
+// extensionsUsage is the help of --extensions.
+const extensionsUsage = "the folder of installed MCP extensions whose providers to add (docs/extensions.md; the product's binary defaults to the app's)"
+
+// WithExtensionsHome names the extensions folder run, check and serve use
+// when --extensions is not given (the app's, DefaultExtensionsDir, in the
+// product's binary). Without it they use none unless the flag names one,
+// so tests never read a real config folder.
+func WithExtensionsHome(dir func() string) Option {
+	return func(c *config) { c.extensionsHome = dir }
+}
+
+// registerExtensions adds the providers of the installed extensions of
+// dir (or the home one) to reg (extension.Store.Register): a broken one
+// disables only its provider and is said on stderr.
+func (c *config) registerExtensions(reg *tool.Registry, dir string) error {
+	if dir == "" && c.extensionsHome != nil {
+		dir = c.extensionsHome()
+	}
+	if dir == "" {
+		return nil
+	}
+	host, err := manifest.ThisHost()
+	if err != nil {
+		return err
+	}
+	before := len(reg.Broken())
+	if err := c.extensionStore(dir).Register(reg, host); errors.Is(err, tool.ErrFrozen) {
+		return err
+	}
+	for _, b := range reg.Broken()[before:] {
+		fmt.Fprintf(c.stderr, "openworker: extensions: %v\n", b.Err)
+	}
+	return nil
 }

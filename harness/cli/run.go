@@ -19,10 +19,10 @@ import (
 )
 
 type runFlags struct {
-	coworkers, coworker, servers, format, provider, baseURL, modelName, approve, db, workspace string
-	askInputs                                                                                  bool     // ${input:ID} of the servers file may be asked on the terminal
-	prompt                                                                                     string   // --prompt NS.NAME (run only, run_prompt.go)
-	args                                                                                       []string // --arg k=v, repeatable
+	coworkers, coworker, servers, extensions, format, provider, baseURL, modelName, approve, db, workspace string
+	askInputs                                                                                              bool     // ${input:ID} of the servers file may be asked on the terminal
+	prompt                                                                                                 string   // --prompt NS.NAME (run only, run_prompt.go)
+	args                                                                                                   []string // --arg k=v, repeatable
 }
 
 func (c *config) runCommand(reg *tool.Registry) *cobra.Command {
@@ -60,6 +60,7 @@ func (f *runFlags) register(cmd *cobra.Command, approve string) {
 	fl.StringVar(&f.coworkers, "coworkers", "", "the coworker bundles folder")
 	fl.StringVar(&f.servers, "servers", "", "servers.json, or another MCP client's config file, naming MCP providers (docs/servers.md)")
 	fl.StringVar(&f.format, "format", "", formatUsage())
+	fl.StringVar(&f.extensions, "extensions", "", extensionsUsage)
 	fl.StringVar(&f.provider, "provider", "openai", "model provider: openai (any OpenAI-compatible endpoint) or anthropic")
 	fl.StringVar(&f.baseURL, "base-url", "", "model endpoint base URL (default from OPENAI_BASE_URL / OLLAMA_HOST)")
 	fl.StringVar(&f.modelName, "model", "", "model name")
@@ -165,6 +166,9 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 		c.warnServers(cfg, err)
 	} else if f.format != "" {
 		return nil, none, usageErr("--format names the format of the --servers file; give --servers FILE too")
+	}
+	if err := c.registerExtensions(reg, f.extensions); err != nil {
+		return nil, none, err
 	}
 	provider, err := model.New(model.FromEnv(model.Config{Provider: f.provider, BaseURL: f.baseURL, Model: f.modelName}, c.getenv))
 	if err != nil {
