@@ -34,6 +34,7 @@ func main() {
 		cli.WithVersion(v),
 		cli.WithMCPServer("device", device.ServeStdio),
 		cli.WithServersHome(serversHome),
+		cli.WithExtensionsHome(cli.DefaultExtensionsDir),
 		cli.WithDoctor(app.DoctorHooks(os.Getenv("OPENWORKER_CONFIG_DIR"), os.Getenv)),
 	}
 	if app.WindowAvailable {

@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/openworker/desktop/harness/extension"
+	"github.com/openworker/desktop/harness/extension/archive"
+	"github.com/openworker/desktop/harness/extension/manifest"
+	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// installCommand is `openworker extension install FILE`
+// (docs/cli.md#extension, docs/extensions.md#installing): it shows what
+// the file holds, asks for the user_config values not given with --set,
+// asks to confirm (or takes --yes), and installs.
+func (c *config) installCommand(reg *tool.Registry, dir *string) *cobra.Command {
+	var sets []string
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "install FILE.mcpb [--set KEY=VALUE]... [--yes]",
+		Short: "install an MCP extension (.mcpb or .dxt) after showing what it holds",
+		Long: `Show what the extension FILE holds (name, version, author, tools,
+prompts, the runtime it needs, its signature), ask for its settings
+(user_config) that --set does not give, and install it after you confirm.
+Sensitive settings go to the OS keychain. Installing grants no approval:
+every call of its tools asks as usual. Without a terminal, give every
+required setting with --set and confirm with --yes.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return c.install(cmd.Context(), reg, c.extensionStore(*dir), args[0], sets, yes)
+		},
+	}
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "a setting KEY=VALUE (repeat; a multiple setting takes KEY=V1 --set KEY=V2)")
+	cmd.Flags().BoolVar(&yes, "yes", false, "install without asking to confirm")
+	return cmd
+}
+
+func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.Store, file string, sets []string, yes bool) error {
+	host, err := manifest.ThisHost()
+	if err != nil {
+		return err
+	}
+	search := launch.Search{Path: launch.Default(ctx).Path}
+	in, err := s.Inspect(file, extension.InspectOptions{Runtimes: extension.FindRuntimes(ctx, search), Taken: func(ns string) bool {
+		_, mcp := reg.Server(ns)
+		return mcp || reg.IsNative(ns)
+	}})
+	if err != nil {
+		return badInput(err)
+	}
+	c.describe(in)
+	if len(in.Blocking) > 0 {
+		return badInput(fmt.Errorf("%s cannot be installed here: %s", file, strings.Join(in.Blocking, "; ")))
+	}
+	values, err := setValues(in.Manifest, sets)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	for _, f := range in.Manifest.UserConfig {
+		if _, given := values[f.Key]; given {
+			continue
+		}
+		if in.Installed != nil && (hasKey(in.Installed.Values, f.Key) || contains(in.Installed.Sensitive, f.Key)) {
+			continue // kept from the installed version
+		}
+		if !c.terminal() {
+			if f.Required && f.Default == nil {
+				return usageErr("the setting %s is required; give it with --set %s=VALUE (there is no terminal to ask on)", f.Key, f.Key)
+			}
+			continue
+		}
+		v, err := c.askField(f)
+		if err != nil {
+			return err
+		}
+		if v != "" {
+			values[f.Key] = settingValue(f, v)
+		}
+	}
+	if !yes {
+		if !c.terminal() {
+			return usageErr("confirm the install with --yes (there is no terminal to ask on)")
+		}
+		fmt.Fprintf(c.stderr, "Install %s %s as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Namespace)
+		line, _ := readLine(c.stdin)
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			return &exitError{ExitFailure, errors.New("not installed: you did not confirm")}
+		}
+	}
+	rec, err := s.Install(in, values, host)
+	if err != nil {
+		return badInput(err)
+	}
+	fmt.Fprintf(c.stdout, "installed %s %s as namespace %s in %s\nselect its tools in a coworker's tools.json as %s.TOOL; every call asks as usual\n",
+		rec.Name, rec.Version, rec.Namespace, rec.Dir, rec.Namespace)
+	return nil
+}
+
+// describe prints what the install dialog shows (docs/extensions.md#installing).
+func (c *config) describe(in *extension.Inspection) {
+	m := in.Manifest
+	w := c.stdout
+	fmt.Fprintf(w, "%s %s", oneLine(m.Title(), 100), oneLine(m.Version, 40))
+	if m.Author.Name != "" {
+		fmt.Fprintf(w, " by %s", oneLine(m.Author.Name, 100))
+	}
+	fmt.Fprintln(w)
+	if m.Description != "" {
+		fmt.Fprintf(w, "  %s\n", oneLine(m.Description, 300))
+	}
+	fmt.Fprintf(w, "  namespace: %s", in.Namespace)
+	if in.Installed != nil {
+		fmt.Fprintf(w, " (upgrades %s; its settings are kept)", in.Installed.Version)
+	}
+	fmt.Fprintln(w)
+	sig := string(in.Signature.Status)
+	switch in.Signature.Status {
+	case archive.Signed, archive.SelfSigned:
+		sig += " by " + oneLine(in.Signature.Subject, 200)
+	case archive.Invalid:
+		sig += ": " + oneLine(in.Signature.Problem, 200)
+	}
+	fmt.Fprintf(w, "  signature: %s\n", sig)
+	server := m.Server.Type
+	if rt := in.Runtime; rt.Name != "" {
+		found, ok := in.Runtimes[rt.Name]
+		if ok {
+			server += fmt.Sprintf(", needs %s %s (found %s)", rt.Title, rt.Range, found)
+		} else {
+			server += fmt.Sprintf(", needs %s %s (not found: %s)", rt.Title, rt.Range, rt.URL)
+		}
+	}
+	fmt.Fprintf(w, "  server: %s\n", server)
+	if ps := m.Compatibility.Platforms; len(ps) > 0 {
+		fmt.Fprintf(w, "  platforms: %s\n", strings.Join(ps, ", "))
+	}
+	for _, t := range m.Tools {
+		fmt.Fprintf(w, "  tool %s.%s: %s\n", in.Namespace, oneLine(t.Name, 80), oneLine(t.Description, 200))
+	}
+	if m.ToolsGenerated {
+		fmt.Fprintln(w, "  (the server may list more tools when it runs)")
+	}
+	for _, p := range m.Prompts {
+		fmt.Fprintf(w, "  prompt %s: %s\n", oneLine(p.Name, 80), oneLine(p.Description, 200))
+	}
+	for _, u := range m.PrivacyPolicies {
+		fmt.Fprintf(w, "  privacy policy: %s\n", oneLine(u, 300))
+	}
+	fmt.Fprintf(w, "  %d files, %s\n", in.Files, sizeText(in.Bytes))
+	for _, b := range in.Blocking {
+		fmt.Fprintf(w, "  cannot install: %s\n", oneLine(b, 500))
+	}
+	for _, x := range in.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", oneLine(x, 500))
+	}
+}
+
+// askField asks one user_config value on the terminal (a sensitive one
+// without echo); "" takes the default.
+func (c *config) askField(f manifest.Field) (string, error) {
+	label := f.Title
+	if label == "" {
+		label = f.Key
+	}
+	hint := f.Type
+	if f.Multiple {
+		hint += ", several separated by commas"
+	}
+	if f.Default != nil {
+		hint += fmt.Sprintf(", default %v", f.Default)
+	} else if f.Required {
+		hint += ", required"
+	}
+	fmt.Fprintf(c.stderr, "%s (%s): ", oneLine(label, 100), hint)
+	if file, ok := c.stdin.(*os.File); ok && f.Sensitive && term.IsTerminal(int(file.Fd())) {
+		b, err := term.ReadPassword(int(file.Fd()))
+		fmt.Fprintln(c.stderr)
+		if err != nil {
+			return "", fmt.Errorf("reading %s: %v", f.Key, err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	line, err := readLine(c.stdin)
+	if err != nil && line == "" {
+		return "", fmt.Errorf("no value was given for %s (%v)", f.Key, err)
+	}
+	return strings.TrimSpace(line), nil
+}
+
+// setValues turns --set KEY=VALUE into values by the manifest's fields.
+func setValues(m *manifest.Manifest, sets []string) (map[string]any, error) {
+	values := map[string]any{}
+	for _, kv := range sets {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--set %q: write KEY=VALUE", kv)
+		}
+		f := m.Field(k)
+		if f == nil {
+			keys := make([]string, 0, len(m.UserConfig))
+			for _, f := range m.UserConfig {
+				keys = append(keys, f.Key)
+			}
+			return nil, fmt.Errorf("--set %s: the extension has no setting %q (its settings: %s)", k, k, strings.Join(keys, ", "))
+		}
+		if f.Multiple {
+			list, _ := values[k].([]string)
+			values[k] = append(list, v)
+			continue
+		}
+		values[k] = settingValue(*f, v)
+	}
+	return values, nil
+}
+
+// settingValue is text typed for f: a number or a boolean when f is one
+// (left as text when it does not parse, so CheckValues names the problem),
+// a list for a multiple field.
+func settingValue(f manifest.Field, v string) any {
+	switch {
+	case f.Multiple:
+		var out []string
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	case f.Type == manifest.FieldNumber:
+		if n, err := strconv.ParseFloat(v, 64); err == nil {
+			return n
+		}
+	case f.Type == manifest.FieldBoolean:
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
+		}
+	}
+	return v
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
