@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
@@ -43,8 +44,9 @@ type App struct {
 	searchPath func(context.Context) launch.SearchPath
 	prompter   *modalPrompter
 	elicitor   *appElicitor
-	tokens     oauth.TokenStore // sign-ins to remote MCP servers (signin.go)
-	signIn     *oauth.SignIn    // the runtime's, shared by its providers (signin.go)
+	tokens     oauth.TokenStore      // sign-ins to remote MCP servers (signin.go)
+	extSecrets extension.SecretStore // sensitive settings of extensions (extensions.go)
+	signIn     *oauth.SignIn         // the runtime's, shared by its providers (signin.go)
 	signIns    signIns
 	focused    atomic.Bool
 	journal    *journal.Journal
@@ -115,6 +117,9 @@ type deps struct {
 	// Tokens keeps sign-ins to remote MCP servers; nil is the OS keychain
 	// (oauth.KeychainStore, docs/mcp.md#sign-in).
 	Tokens oauth.TokenStore
+	// ExtensionSecrets keeps the sensitive settings of installed
+	// extensions; nil is the OS keychain (extension.Keychain).
+	ExtensionSecrets extension.SecretStore
 }
 
 // AppInfo is what the UI needs at start.
@@ -162,8 +167,11 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if d.Tokens == nil {
 		d.Tokens = oauth.KeychainStore{}
 	}
+	if d.ExtensionSecrets == nil {
+		d.ExtensionSecrets = extension.Keychain{}
+	}
 	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
-		examples: d.Examples, searchPath: d.SearchPath, tokens: d.Tokens}
+		examples: d.Examples, searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
 	a.base, a.cancel = context.WithCancel(ctx)
 	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
 	a.elicitor = newAppElicitor(a.emit, d.Notifier, a.focused.Load, a.coworkerOf, a.OpenLink)
@@ -194,6 +202,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 		}
 	}
 	if a.journal != nil {
+		a.pruneExtensions() // before any chat opens
 		a.openRuntime()
 		if err := a.applyServersLocked(); err != nil {
 			n := a.serversNoticeLocked()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
@@ -185,6 +186,9 @@ type envOpts struct {
 	fail    bool
 	// searchPath is deps.SearchPath (nil: launch.Default).
 	searchPath func(context.Context) launch.SearchPath
+	// extSecrets keeps extensions' sensitive settings (nil: a new one,
+	// never the OS keychain).
+	extSecrets *extension.MemorySecrets
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -211,7 +215,10 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	cfg.Model = "scripted"
 	cfg.Getenv = func(string) string { return "" }
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens})
+	if o.extSecrets == nil {
+		o.extSecrets = &extension.MemorySecrets{}
+	}
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,8 @@ func (a *App) applyServersLocked() error {
 		servers, broken = c.Servers()
 	}
 	a.serversLoaded, a.serversCfg = path, cfg
+	ext, extBroken := a.extensionServersLocked(servers) // installed extensions (docs/extensions.md#running)
+	servers, broken = append(servers, ext...), append(broken, extBroken...)
 	err := a.rt.SetServers(servers, broken...) // the bad entries are left out, the others in use
 	a.serversRuntimeOK = err == nil
 	if cfg != nil {
