@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/extension"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
