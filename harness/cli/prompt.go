@@ -48,7 +48,7 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 	}
 	p.lock.Lock()
 	fmt.Fprintf(p.out, "\n%s wants to run %s %s (%s, %s, risk %s)\n  arguments: %s\n",
-		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk, clip(string(r.Arguments), 500))
+		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk, clip(visibleJSON(string(r.Arguments)), 500))
 	p.lock.Unlock()
 	return p.choose(ctx, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny: ",
 		"  please answer o, s, a or d\n", "the terminal closed before an answer; denied", map[string]consent.Decision{

@@ -1,3 +1,4 @@
+// Text from servers and models, made safe to show on a terminal.
 package cli
 
 import (
@@ -5,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 )
 
 // progressLine is what `run` prints for a progress notification
@@ -40,4 +43,23 @@ func number(f float64) string {
 		return fmt.Sprintf("%.0f", f)
 	}
 	return fmt.Sprintf("%.2f", f)
+}
+
+// visibleJSON shows JSON text on a terminal with every invisible format
+// character (bidi overrides and isolates, zero-width ones, tags: Unicode
+// category Cf) written as its \uXXXX escape, which means the same in
+// JSON: a model cannot make the arguments of a call read differently
+// from what will be sent.
+func visibleJSON(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if !unicode.Is(unicode.Cf, r) {
+			b.WriteRune(r)
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&b, `\u%04x`, u)
+		}
+	}
+	return b.String()
 }

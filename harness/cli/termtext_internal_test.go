@@ -29,3 +29,15 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("a long message gives %d runes", len([]rune(got)))
 	}
 }
+
+func TestVisibleJSON(t *testing.T) {
+	in := "{\"path\":\"txt.\u202eexe\",\"z\":\"a\u200bb\",\"tag\":\"\U000E0041\",\"ok\":\"café\"}"
+	want := `{"path":"txt.\u202eexe","z":"a\u200bb","tag":"\udb40\udc41","ok":"café"}`
+	if got := visibleJSON(in); got != want {
+		t.Errorf("visibleJSON = %s, want %s", got, want)
+	}
+	var a, b map[string]string
+	if json.Unmarshal([]byte(in), &a) != nil || json.Unmarshal([]byte(want), &b) != nil || a["path"] != b["path"] || a["tag"] != b["tag"] {
+		t.Error("the escaped JSON does not mean the same")
+	}
+}
