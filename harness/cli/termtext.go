@@ -1,4 +1,5 @@
 // Text from servers and models, made safe to show on a terminal.
+
 package cli
 
 import (
