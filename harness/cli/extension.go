@@ -70,6 +70,9 @@ func (c *config) extensionCommand(reg *tool.Registry) *cobra.Command {
 			for _, e := range errs {
 				fmt.Fprintln(c.stderr, "openworker: extension:", e)
 			}
+			if len(recs) == 0 && len(errs) > 0 {
+				return &exitError{ExitFailure, fmt.Errorf("no usable extension in %s: %d could not be read (above)", s.Dir, len(errs))}
+			}
 			if len(recs) == 0 {
 				fmt.Fprintf(c.stdout, "no extensions installed in %s\n", s.Dir)
 				return nil
@@ -98,6 +101,10 @@ func (c *config) extensionCommand(reg *tool.Registry) *cobra.Command {
 			r, err := c.extensionStore(dir).Remove(args[0])
 			if err != nil {
 				return badInput(err)
+			}
+			if r.Version == "" { // its record could not be read
+				fmt.Fprintf(c.stdout, "removed %s (its record was damaged; sensitive settings it had may remain in the OS keychain under %q)\n", r.Name, extension.KeychainService)
+				return nil
 			}
 			fmt.Fprintf(c.stdout, "removed %s %s; coworkers that select %s.* tools no longer resolve them\n", r.Name, r.Version, r.Namespace)
 			return nil

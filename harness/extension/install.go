@@ -85,6 +85,9 @@ func (s *Store) Inspect(path string, o InspectOptions) (*Inspection, error) {
 		in.Files++
 		in.Bytes += e.Size
 	}
+	if other := s.sameNameAs(m.Name); other != "" {
+		return nil, fmt.Errorf("%s: an extension named %q is installed, and %q differs from it only in case or Unicode form, which macOS and Windows folders do not tell apart; remove %q first or ask the author to rename", path, other, m.Name, other)
+	}
 	if r, err := s.Get(m.Name); err == nil {
 		in.Installed, in.Namespace = &r, r.Namespace
 	} else if !errors.As(err, new(*NotInstalledError)) {
@@ -139,8 +142,16 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
 	}
 	dir := filepath.Join(s.Dir, m.Name)
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Record{}, fmt.Errorf("create the extension folder: %w", err)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) { // made here: gone again if the install fails
+		defer func() {
+			if _, err := os.Stat(filepath.Join(dir, RecordFile)); err != nil {
+				os.RemoveAll(dir)
+			}
+		}()
 	}
 	dest := filepath.Join(dir, m.Version)
 	stage := filepath.Join(dir, ".staging-"+m.Version)
@@ -183,11 +194,26 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return Record{}, err
 	}
+	prevSecrets := map[string]string{} // to put back if the install fails
 	restore := func() {
+		os.RemoveAll(dest)
 		if old != "" {
-			os.RemoveAll(dest)
 			os.Rename(old, dest)
 		}
+		for k := range secrets {
+			if v, ok := prevSecrets[k]; ok && v != "" {
+				_ = s.secrets().Set(m.Name, k, v)
+			} else {
+				_ = s.secrets().Delete(m.Name, k)
+			}
+		}
+	}
+	for k := range secrets {
+		v, err := s.secrets().Get(m.Name, k)
+		if err != nil {
+			return Record{}, err
+		}
+		prevSecrets[k] = v
 	}
 	if err := os.Rename(stage, dest); err != nil {
 		restore()

@@ -151,3 +151,33 @@ func noToken(t *testing.T, dir string) {
 		return nil
 	})
 }
+
+// failingSecrets refuses to save, as a machine without a keychain does.
+type failingSecrets struct{ extension.MemorySecrets }
+
+func (*failingSecrets) Set(string, string, string) error { return errors.New("no keychain here") }
+
+// TestInstallLeavesNothingWhenTheKeychainFails: a new install whose
+// sensitive value cannot be saved leaves no folder behind (so nothing
+// half-installed that list and remove cannot see); a name that differs
+// from an installed one only in case is refused.
+func TestInstallLeavesNothingWhenTheKeychainFails(t *testing.T) {
+	s := &extension.Store{Dir: filepath.Join(t.TempDir(), "extensions"), Secrets: &failingSecrets{}}
+	host := manifest.HostAt("", t.TempDir())
+	in, err := s.Inspect(extensiontest.Memory(t, "1.0.0", false), extension.InspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Install(in, map[string]any{"data_dir": t.TempDir(), "api_token": token}, host); err == nil || !strings.Contains(err.Error(), "no keychain here") {
+		t.Fatalf("Install = %v", err)
+	}
+	if ents, _ := os.ReadDir(s.Dir); len(ents) != 0 {
+		t.Fatalf("a failed install left %v in the extensions folder", ents)
+	}
+	if err := os.MkdirAll(filepath.Join(s.Dir, "Memory"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Inspect(in.Path, extension.InspectOptions{}); err == nil || !strings.Contains(err.Error(), "only in case or Unicode form") {
+		t.Fatalf("Inspect with Memory installed = %v", err)
+	}
+}

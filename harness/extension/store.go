@@ -12,6 +12,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/openworker/desktop/harness/internal/atomicfile"
 )
@@ -90,10 +94,30 @@ func (e *NotInstalledError) Error() string {
 // checkName refuses a name that cannot be a folder of Dir (the manifest's
 // name is checked by package manifest too; this guards the file system).
 func checkName(name string) error {
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\:`) || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) || len(name) > 128 {
-		return fmt.Errorf("extension name %q cannot be a folder name; a name holds no '/', '\\', ':' or control characters and is at most 128 bytes", name)
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\:`) || len(name) > 128 || !utf8.ValidString(name) ||
+		strings.ContainsFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) {
+		return fmt.Errorf("extension name %+q cannot be a folder name; a name holds no '/', '\\', ':', control or invisible format characters (bidi, zero-width) and is at most 128 bytes", name)
 	}
 	return nil
+}
+
+// foldName is name as macOS and Windows folders compare it: NFC, case
+// folded.
+func foldName(name string) string { return strings.ToLower(norm.NFC.String(name)) }
+
+// sameNameAs returns the installed extension whose name differs from name
+// only in case or Unicode normalisation, or "".
+func (s *Store) sameNameAs(name string) string {
+	ents, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		if e.IsDir() && e.Name() != name && !strings.HasPrefix(e.Name(), ".") && foldName(e.Name()) == foldName(name) {
+			return e.Name()
+		}
+	}
+	return ""
 }
 
 // Get returns the record of the installed extension name, with Dir set.

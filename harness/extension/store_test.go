@@ -68,7 +68,7 @@ func TestStoreRecords(t *testing.T) {
 
 func TestStoreRefusesPathNames(t *testing.T) {
 	s := &Store{Dir: t.TempDir(), Secrets: &MemorySecrets{}}
-	for _, n := range []string{"", ".", "..", "../x", `a\b`, "c:", "a\x00b", strings.Repeat("a", 129)} {
+	for _, n := range []string{"", ".", "..", "../x", `a\b`, "c:", "a\x00b", strings.Repeat("a", 129), "demo\u202e", "a\u200bb", "bad\xff"} {
 		if _, err := s.Get(n); err == nil || !strings.Contains(err.Error(), "cannot be a folder name") {
 			t.Errorf("Get(%q) = %v", n, err)
 		}
