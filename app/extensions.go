@@ -15,6 +15,11 @@ import (
 // config dir.
 func (a *App) extensionsDir() string { return filepath.Join(a.paths.ConfigDir, "extensions") }
 
+// extensionStore is the store of the app's extensions folder.
+func (a *App) extensionStore() *extension.Store {
+	return &extension.Store{Dir: a.extensionsDir(), Secrets: a.extSecrets}
+}
+
 // extensionServersLocked returns the providers of the installed
 // extensions to add to the servers file's (docs/extensions.md#running),
 // and as broken the ones that cannot run or whose namespace the servers
@@ -24,8 +29,7 @@ func (a *App) extensionServersLocked(taken []tool.MCPServer) ([]tool.MCPServer, 
 	if err != nil {
 		return nil, []tool.BrokenMCP{{Source: a.extensionsDir(), Err: err}}
 	}
-	s := &extension.Store{Dir: a.extensionsDir(), Secrets: a.extSecrets}
-	servers, broken := s.Servers(host)
+	servers, broken := a.extensionStore().Servers(host)
 	used := map[string]bool{}
 	for _, srv := range taken {
 		used[srv.Namespace] = true
@@ -46,8 +50,7 @@ func (a *App) extensionServersLocked(taken []tool.MCPServer) ([]tool.MCPServer, 
 // pruneExtensions removes the folders of versions an upgrade replaced, at
 // start before any chat opens (extension.Store.Prune).
 func (a *App) pruneExtensions() {
-	s := &extension.Store{Dir: a.extensionsDir(), Secrets: a.extSecrets}
-	for _, err := range s.Prune() {
+	for _, err := range a.extensionStore().Prune() {
 		a.log.Warn("extensions: prune", "err", err)
 	}
 }

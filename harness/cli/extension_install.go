@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,7 +70,7 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 		if _, given := values[f.Key]; given {
 			continue
 		}
-		if in.Installed != nil && (hasKey(in.Installed.Values, f.Key) || contains(in.Installed.Sensitive, f.Key)) {
+		if in.Installed != nil && (hasValue(in.Installed.Values, f.Key) || slices.Contains(in.Installed.Sensitive, f.Key)) {
 			continue // kept from the installed version
 		}
 		if !c.terminal() {
@@ -257,13 +258,4 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func hasValue(m map[string]any, k string) bool { _, ok := m[k]; return ok }

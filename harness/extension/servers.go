@@ -2,7 +2,6 @@ package extension
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/openworker/desktop/harness/extension/archive"
@@ -79,10 +78,7 @@ func (s *Store) Servers(host manifest.Host) (servers []tool.MCPServer, broken []
 // one is recorded with reg.RegisterBroken, a namespace reg already has is
 // that extension's error. A missing extensions folder registers nothing.
 func (s *Store) Register(reg *tool.Registry, host manifest.Host) error {
-	if _, err := os.Stat(s.Dir); os.IsNotExist(err) {
-		return nil
-	}
-	servers, broken := s.Servers(host)
+	servers, broken := s.Servers(host) // a missing folder lists nothing
 	var first error
 	for _, b := range broken {
 		if err := reg.RegisterBroken(b); err != nil && first == nil {
