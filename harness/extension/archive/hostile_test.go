@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -47,6 +48,7 @@ func TestHostileArchives(t *testing.T) {
 		{"empty segment", []entry{file("a//x", "x")}, ErrUnsafePath, "a//x"},
 		{"control character", []entry{file("a\nb", "x")}, ErrUnsafePath, "a\nb"},
 		{"not UTF-8", []entry{file("a\xff", "x")}, ErrUnsafePath, "a\xff"},
+		{"segment over 255 bytes", []entry{file("manifest.json", manifest), file("server/ok.js", "x"), file("server/"+strings.Repeat("é", 128)+"/x.js", "x")}, ErrUnsafePath, "server/" + strings.Repeat("é", 128) + "/x.js"},
 		{"symlink", []entry{file("manifest.json", manifest), link}, ErrNotRegular, "server/index.js"},
 		{"named pipe", []entry{pipe}, ErrNotRegular, "fifo"},
 		{"duplicate", []entry{file("a.js", "1"), file("a.js", "2")}, ErrDuplicate, "a.js"},

@@ -14,12 +14,19 @@ import (
 // MaxNameBytes bounds an entry's name (in bytes of UTF-8).
 const MaxNameBytes = 1024
 
+// MaxSegmentBytes bounds one segment of an entry's name (a file or folder
+// name, in bytes of UTF-8): the limit of Linux and macOS file systems, and
+// never more than Windows' 255 UTF-16 units. A longer one could not be
+// written; it is refused when the archive is opened, before anything is.
+const MaxSegmentBytes = 255
+
 // checkName says why an entry's name is unsafe ("" when it is fine). A
 // name is a relative, slash-separated path of valid UTF-8 whose segments
 // are neither empty, "." nor ".."; it has no backslash, colon (drive
 // letters, Windows streams) or control character, and no segment a
 // Windows folder cannot hold (a reserved device name such as CON or
-// COM1, a trailing dot or space). A folder entry may end in "/".
+// COM1, a trailing dot or space) or longer than MaxSegmentBytes. A
+// folder entry may end in "/".
 func checkName(name string) string {
 	switch {
 	case name == "":
@@ -49,6 +56,8 @@ func checkName(name string) string {
 			return "the name climbs out of the folder (..)"
 		case s == "" || s == ".":
 			return "the name has an empty or \".\" segment"
+		case len(s) > MaxSegmentBytes:
+			return fmt.Sprintf("the segment %.40q… is %d bytes long, more than the %d a file or folder name may be on Linux, macOS and Windows", s, len(s), MaxSegmentBytes)
 		case strings.HasSuffix(s, ".") || strings.HasSuffix(s, " "):
 			return fmt.Sprintf("the segment %q ends in a dot or space, which Windows drops", s)
 		case reservedOnWindows(s):
