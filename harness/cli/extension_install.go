@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -75,7 +74,8 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 		}
 		if !c.terminal() {
 			if f.Required && f.Default == nil {
-				return usageErr("the setting %s is required; give it with --set %s=VALUE (there is no terminal to ask on)", f.Key, f.Key)
+				want, example := settingWants(f)
+				return usageErr("the setting %s is required; give it with --set %s=VALUE, where VALUE is %s (for example --set %s=%s; there is no terminal to ask on)", f.Key, f.Key, want, f.Key, example)
 			}
 			continue
 		}
@@ -84,7 +84,9 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 			return err
 		}
 		if v != "" {
-			values[f.Key] = settingValue(f, v)
+			if values[f.Key], err = settingValue(f, v); err != nil {
+				return usageErr("%v", err)
+			}
 		}
 	}
 	if !yes {
@@ -195,57 +197,6 @@ func (c *config) askField(f manifest.Field) (string, error) {
 		return "", fmt.Errorf("no value was given for %s (%v)", f.Key, err)
 	}
 	return strings.TrimSpace(line), nil
-}
-
-// setValues turns --set KEY=VALUE into values by the manifest's fields.
-func setValues(m *manifest.Manifest, sets []string) (map[string]any, error) {
-	values := map[string]any{}
-	for _, kv := range sets {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--set %q: write KEY=VALUE", kv)
-		}
-		f := m.Field(k)
-		if f == nil {
-			keys := make([]string, 0, len(m.UserConfig))
-			for _, f := range m.UserConfig {
-				keys = append(keys, f.Key)
-			}
-			return nil, fmt.Errorf("--set %s: the extension has no setting %q (its settings: %s)", k, k, strings.Join(keys, ", "))
-		}
-		if f.Multiple {
-			list, _ := values[k].([]string)
-			values[k] = append(list, v)
-			continue
-		}
-		values[k] = settingValue(*f, v)
-	}
-	return values, nil
-}
-
-// settingValue is text typed for f: a number or a boolean when f is one
-// (left as text when it does not parse, so CheckValues names the problem),
-// a list for a multiple field.
-func settingValue(f manifest.Field, v string) any {
-	switch {
-	case f.Multiple:
-		var out []string
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-		return out
-	case f.Type == manifest.FieldNumber:
-		if n, err := strconv.ParseFloat(v, 64); err == nil {
-			return n
-		}
-	case f.Type == manifest.FieldBoolean:
-		if b, err := strconv.ParseBool(v); err == nil {
-			return b
-		}
-	}
-	return v
 }
 
 func sizeText(n int64) string {

@@ -6,7 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
+
+	"github.com/Masterminds/semver/v3"
 
 	"github.com/openworker/desktop/harness/extension/archive"
 	"github.com/openworker/desktop/harness/extension/manifest"
@@ -28,6 +31,10 @@ type Inspection struct {
 	// Installed is the record of the version installed now, when this
 	// is an upgrade (or a reinstall); its values are kept.
 	Installed *Record
+	// Older is set when Installed is a newer version than the file's (a
+	// downgrade, by semantic version order): Install still installs it,
+	// and Warnings says so first (docs/extensions.md#installing).
+	Older bool
 	// Runtime is what the server needs (node, python, uv; Name "" for a
 	// binary server), and Runtimes the versions found on the search PATH.
 	Runtime  manifest.Runtime
@@ -107,13 +114,17 @@ func (s *Store) Inspect(path string, o InspectOptions) (*Inspection, error) {
 			return nil, err
 		}
 	}
+	if in.Installed != nil && older(m.Version, in.Installed.Version) {
+		in.Older = true
+		in.Warnings = append(in.Warnings, fmt.Sprintf("this is version %s, older than the installed %s: installing it replaces the newer version (its settings are kept)", m.Version, in.Installed.Version))
+	}
 	if in.Signature.Status == archive.Invalid {
 		in.Blocking = append(in.Blocking, fmt.Sprintf("its signature does not verify (%s): the file was changed after it was signed, or the signature is damaged; get the file again from its author", in.Signature.Problem))
 	}
 	platform := m.Problems(manifest.Env{GOOS: o.GOOS}) // without Runtimes and Dir: the platform only
 	in.Blocking = append(in.Blocking, platform...)
 	if o.Runtimes != nil { // the same checks plus the runtime, whose problems come after the platform's
-		in.Warnings = m.Problems(manifest.Env{GOOS: o.GOOS, Runtimes: o.Runtimes})[len(platform):]
+		in.Warnings = append(in.Warnings, m.Problems(manifest.Env{GOOS: o.GOOS, Runtimes: o.Runtimes})[len(platform):]...)
 	}
 	return in, nil
 }
@@ -125,7 +136,10 @@ func (s *Store) Inspect(path string, o InspectOptions) (*Inspection, error) {
 // the rest to installed.json. On an upgrade, values left out keep the
 // installed ones. The new version replaces the record only after it is
 // unpacked and its entry point checked; the old version's folder stays
-// until the next Store.Prune (its running sessions keep their files).
+// until the next Store.Prune (its running sessions keep their files). A
+// binary server's entry point is made executable on macOS and Linux
+// (execEntryPoint). An older version than the installed one installs too
+// (Inspection.Older says so before).
 // Installing grants no approval: every call asks as usual. On any error
 // nothing new is left behind and the installed version is unchanged.
 func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Host) (Record, error) {
@@ -162,11 +176,18 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		return Record{}, err
 	}
 	defer os.RemoveAll(stage) // gone after the rename
+	if err := execEntryPoint(m, stage); err != nil {
+		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
+	}
 	if ps := m.Problems(manifest.Env{GOOS: host.GOOS, Dir: stage}); len(ps) > 0 {
 		return Record{}, fmt.Errorf("%s cannot be installed: %s", in.Path, ps[len(ps)-1])
 	}
+	source, err := filepath.Abs(in.Path)
+	if err != nil {
+		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
+	}
 	rec := Record{Name: m.Name, Version: m.Version, Namespace: in.Namespace, DisplayName: m.Title(), InstalledAt: time.Now().UTC(),
-		Signature: string(in.Signature.Status), Signer: in.Signature.Subject, Source: in.Path, Values: map[string]any{}}
+		Signature: string(in.Signature.Status), Signer: in.Signature.Subject, Source: source, Values: map[string]any{}}
 	secrets := map[string]string{}
 	for _, f := range m.UserConfig {
 		v, ok := full[f.Key]
@@ -241,6 +262,35 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	}
 	rec.Dir = dest
 	return rec, nil
+}
+
+// execEntryPoint gives a binary server's entry point in dir its executable
+// bits on macOS and Linux when the archive lost them (a bundle zipped on
+// Windows or by a tool that keeps no Unix modes): the mode becomes 0o755.
+// Only the entry point is changed; a missing one is left to
+// manifest.Problems (docs/extensions.md#installing).
+func execEntryPoint(m *manifest.Manifest, dir string) error {
+	if runtime.GOOS == "windows" || m.Server.Type != manifest.TypeBinary || m.Server.EntryPoint == "" {
+		return nil
+	}
+	p := filepath.Join(dir, filepath.FromSlash(m.Server.EntryPoint))
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0o111 {
+		return nil
+	}
+	if err := os.Chmod(p, 0o755); err != nil {
+		return fmt.Errorf("make the entry point %s executable: %w", m.Server.EntryPoint, err)
+	}
+	return nil
+}
+
+// older reports whether version a comes before b in semantic version
+// order (both are checked semantic versions of manifests; one that does
+// not parse is never older).
+func older(a, b string) bool {
+	va, errA := semver.NewVersion(a)
+	vb, errB := semver.NewVersion(b)
+	return errA == nil && errB == nil && va.LessThan(vb)
 }
 
 // mergeValues adds, on an upgrade, the installed values of the fields the

@@ -48,7 +48,7 @@ type Record struct {
 	// subject, as shown when it was installed.
 	Signature string `json:"signature,omitempty"`
 	Signer    string `json:"signer,omitempty"`
-	// Source is the path of the file it was installed from.
+	// Source is the absolute path of the file it was installed from.
 	Source string `json:"source,omitempty"`
 	// Values are the non-sensitive user_config values as entered (after
 	// defaults), by key.
