@@ -93,7 +93,11 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 		if !c.terminal() {
 			return usageErr("confirm the install with --yes (there is no terminal to ask on)")
 		}
-		fmt.Fprintf(c.stderr, "Install %s %s as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Namespace)
+		if in.Older {
+			fmt.Fprintf(c.stderr, "Install %s %s over the newer %s (a downgrade) as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Installed.Version, in.Namespace)
+		} else {
+			fmt.Fprintf(c.stderr, "Install %s %s as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Namespace)
+		}
 		line, _ := readLine(c.stdin)
 		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
 			return &exitError{ExitFailure, errors.New("not installed: you did not confirm")}
@@ -121,7 +125,12 @@ func (c *config) describe(in *extension.Inspection) {
 		fmt.Fprintf(w, "  %s\n", oneLine(m.Description, 300))
 	}
 	fmt.Fprintf(w, "  namespace: %s", in.Namespace)
-	if in.Installed != nil {
+	switch {
+	case in.Older:
+		fmt.Fprintf(w, " (replaces the newer %s: a downgrade; its settings are kept)", in.Installed.Version)
+	case in.Installed != nil && in.Installed.Version == m.Version:
+		fmt.Fprintf(w, " (reinstalls %s; its settings are kept)", in.Installed.Version)
+	case in.Installed != nil:
 		fmt.Fprintf(w, " (upgrades %s; its settings are kept)", in.Installed.Version)
 	}
 	fmt.Fprintln(w)
