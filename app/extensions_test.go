@@ -56,3 +56,51 @@ func TestInstalledExtensionIsAProvider(t *testing.T) {
 		t.Fatalf("memory file = %q, %v", b, err)
 	}
 }
+
+// TestExtensionsSurviveABrokenServersFile: a servers file that cannot be
+// read at all (not JSON) keeps its own providers as they were (none yet
+// here, and it is reported as unreadable), but the installed extensions
+// are providers all the same: a binary extension (a Go MCP server packed
+// by mcpb) answers a coworker that selects echo.echo
+// (docs/extensions.md#running).
+func TestExtensionsSurviveABrokenServersFile(t *testing.T) {
+	cfgDir := t.TempDir()
+	secrets := &extension.MemorySecrets{}
+	s := &extension.Store{Dir: filepath.Join(cfgDir, "extensions"), Secrets: secrets}
+	in, err := s.Inspect(extensiontest.Echo(t, "1.0.0", 0o755, false), extension.InspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := manifest.ThisHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Install(in, map[string]any{"prefix": "app", "token": "tok-app-echo"}, host); err != nil {
+		t.Fatal(err)
+	}
+	servers := filepath.Join(t.TempDir(), "servers.json")
+	if err := os.WriteFile(servers, []byte(`{"servers": {`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir, Servers: servers}, extSecrets: secrets, replies: []modeltest.Reply{
+		{ToolCalls: []model.ToolCall{{ID: "c1", Name: "echo__echo", Arguments: `{"text":"still here"}`}}},
+		{Text: "Echoed."},
+	}})
+	if v, _ := e.app.GetSettings(); v.ServersError == "" || !v.ServersUnreadable || !strings.Contains(v.ServersError, servers) {
+		t.Fatalf("settings: servers error %q (unreadable %v); want the file's problem", v.ServersError, v.ServersUnreadable)
+	}
+	writeBundle(t, e.bundles, "parrot", "echo.echo")
+	chat, err := e.app.OpenChat("parrot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := sendAsync(e.app, chat.SessionID, "echo")
+	allowNext(t, e)
+	if res := waitResult(t, done); res.Status != harness.TurnCompleted {
+		t.Fatalf("turn = %+v", res)
+	}
+	res := e.model.Requests()[1].ToolResults()
+	if len(res) != 1 || res[0].Text != "app: still here" {
+		t.Fatalf("the model saw %+v", res)
+	}
+}

@@ -27,8 +27,10 @@ type ServerInput struct {
 //
 // A bad entry disables only its provider (a coworker that uses it does not
 // resolve, every other one does); the error names the file, line and
-// column. A file that cannot be read at all changes nothing: the providers
-// in use stay. Inputs are answered from the OS keychain only (SetServerInput
+// column. A file that cannot be read at all changes none of its
+// providers: those in use stay (none when no file was read yet, and a
+// coworker that names one is told why); the installed extensions are
+// applied all the same (docs/extensions.md#running). Inputs are answered from the OS keychain only (SetServerInput
 // keeps an answer there); an unanswered one disables its entry with an
 // error saying so. a.mu must be held.
 func (a *App) applyServersLocked() error {
@@ -43,12 +45,19 @@ func (a *App) applyServersLocked() error {
 		warn := func(err error) { a.log.Warn("servers file input", "path", path, "err", err) }
 		c, err := mcp.ReadConfig(path, &mcp.ConfigOptions{Inputs: mcp.KeychainInputs(nil, warn)})
 		if err != nil {
-			a.serversErr, a.serversWhole, a.serversRuntimeOK = err, true, false
-			if a.serversLoaded == "" && a.serversCfg == nil {
+			// The file's providers in use stay (those of the last file
+			// read, if any); the installed extensions are applied all the
+			// same, so one broken file never hides them.
+			if a.serversCfg != nil {
+				servers, broken = a.serversCfg.Servers()
+			} else if a.serversLoaded == "" {
 				// Nothing of a servers file is in use yet: say why its
 				// providers are missing when a coworker names one.
-				_ = a.rt.SetServers(nil, tool.BrokenMCP{Source: path, Err: err})
+				broken = []tool.BrokenMCP{{Source: path, Err: err}}
 			}
+			ext, extBroken := a.extensionServersLocked(servers)
+			_ = a.rt.SetServers(append(servers, ext...), append(broken, extBroken...)...)
+			a.serversErr, a.serversWhole, a.serversRuntimeOK = err, true, false
 			return err
 		}
 		c.CheckRegistry(a.reg) // a namespace the app has already (device, notification) is that entry's error
