@@ -87,7 +87,9 @@ func TestCoworkerExtensionRuntimeMissing(t *testing.T) {
 	cfgDir, secrets := t.TempDir(), &extension.MemorySecrets{}
 	installMemoryIn(t, cfgDir, secrets)
 	empty := t.TempDir()
-	sp := func(context.Context) launch.SearchPath { return launch.SearchPath{Path: empty, Source: launch.FromProcess} }
+	sp := func(context.Context) launch.SearchPath {
+		return launch.SearchPath{Path: empty, Source: launch.FromProcess}
+	}
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}, extSecrets: secrets, searchPath: sp})
 	writeBundle(t, e.bundles, "keeper", "memory.create_entities")
 	l, err := e.app.Coworkers()
