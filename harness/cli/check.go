@@ -28,7 +28,11 @@ func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
 Each tool's model alias is checked against the tool-name rule of the model
 provider named by --provider (the one run would use); without it, against
 the rule both providers share. A whole provider's tool (tools.json
-version 1) whose name the rule refuses is left out with a warning.`,
+version 1) whose name the rule refuses is left out with a warning.
+
+A tool whose provider is an installed extension (--extensions) names the
+extension under its bundle; a bundle whose extension cannot run says
+what to install (docs/cli.md#check).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
