@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,5 +122,31 @@ func TestCoworkerExtensionDamaged(t *testing.T) {
 	b := brokenNamed(t, l, "keeper")
 	if !strings.HasPrefix(b.Fix, `extension "Memory (test)" 1.0.0 (namespace memory) cannot be used: extension memory: `) || !strings.Contains(b.Fix, "reinstall it") {
 		t.Fatalf("keeper = %+v", b)
+	}
+}
+
+// TestCoworkerExtensionInstalledAfterStart: an extension installed while
+// the app runs, in a namespace the servers file already serves, is not
+// said to be used by the coworker whose tools come from the servers
+// file's provider (the registry, not the namespace alone, says whose the
+// tools are).
+func TestCoworkerExtensionInstalledAfterStart(t *testing.T) {
+	node, entry := everythingServer(t)
+	servers := filepath.Join(t.TempDir(), "servers.json")
+	cfg, _ := json.Marshal(map[string]any{"servers": map[string]any{"memory": map[string]any{
+		"transport": "stdio", "command": node, "args": []string{entry, "stdio"}}}})
+	if err := os.WriteFile(servers, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfgDir, secrets := t.TempDir(), &extension.MemorySecrets{}
+	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir, Servers: servers}, extSecrets: secrets})
+	installMemoryIn(t, cfgDir, secrets)
+	writeBundle(t, e.bundles, "echoer", "memory.echo") // server-everything's echo, from servers.json
+	l, err := e.app.Coworkers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := coworkerNamed(t, l, "echoer"); len(c.Extensions) != 0 {
+		t.Fatalf("echoer extensions = %+v, want none: its memory is the servers file's", c.Extensions)
 	}
 }

@@ -39,7 +39,8 @@ type ExtensionProvider struct {
 	// only when a coworker that uses it did not resolve.
 	Problems []string `json:"problems,omitempty"`
 
-	dir string
+	dir     string
+	serving bool // reg's provider of Namespace, registered or broken, is this extension (AnnotateExtensions)
 }
 
 // ExtensionProviders lists the installed, enabled extensions of s (its
@@ -67,9 +68,10 @@ func (e ExtensionProvider) Describe() string {
 	return fmt.Sprintf("%q %s (namespace %s)", e.DisplayName, e.Version, e.Namespace)
 }
 
-// ExtensionsOf returns the extensions of exts that tools resolved to (a
-// tool whose provider is "mcp:<its namespace>"), each once, in tools
-// order.
+// ExtensionsOf returns the extensions of exts, as AnnotateExtensions
+// returned them, that tools resolved to (a tool whose provider is
+// "mcp:<its namespace>" and that namespace's provider the extension, not
+// broken), each once, in tools order.
 func ExtensionsOf(exts []ExtensionProvider, tools []harness.ResolvedTool) []ExtensionProvider {
 	var out []ExtensionProvider
 	seen := map[string]bool{}
@@ -79,7 +81,7 @@ func ExtensionsOf(exts []ExtensionProvider, tools []harness.ResolvedTool) []Exte
 			continue
 		}
 		for _, e := range exts {
-			if e.Namespace == ns && e.Broken == "" {
+			if e.Namespace == ns && e.serving && e.Broken == "" {
 				seen[ns] = true
 				out = append(out, e)
 			}
@@ -106,6 +108,7 @@ func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool
 	byNS := map[string]int{}
 	for i, e := range exts {
 		byNS[e.Namespace] = i
+		exts[i].serving = e.provides(reg)
 	}
 	for i, s := range rep.BrokenServers {
 		if j, ok := byNS[s.Namespace]; ok && s.Source == exts[j].Source {
@@ -129,7 +132,7 @@ func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool
 			continue
 		}
 		e := &exts[j]
-		if !e.provides(reg) { // the namespace is another provider's (a clash the extension lost)
+		if !e.serving { // the namespace is another provider's (a clash the extension lost, or installed after reg was built)
 			continue
 		}
 		if e.Broken != "" {
