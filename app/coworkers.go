@@ -1,12 +1,15 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/model"
 )
 
@@ -34,6 +37,9 @@ type CoworkerInfo struct {
 	// LeftOut are the tools of whole providers the model's tool-name rule
 	// refuses, each with its warning (docs/bundles.md).
 	LeftOut []LeftOutInfo `json:"left_out"`
+	// Extensions are the installed extensions its tools come from, in
+	// tools order (docs/app.md#coworkers); empty when none.
+	Extensions []ExtensionUse `json:"extensions"`
 }
 
 // BrokenBundle is a bundle that did not load (ID and Name empty, File,
@@ -73,7 +79,11 @@ func (a *App) listCoworkers(dir string) CoworkerList {
 	if h := bundleFolderHint(dir); h != nil { // not "…/coworker/coworker/manifest.md is missing"
 		return CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}, Hint: h}
 	}
-	l := checkedList(a.base, rt, dir, rule)
+	var exts func(context.Context, *harness.CheckReport) []cli.ExtensionProvider
+	if rt != nil {
+		exts = a.extensionAnnotator(rt)
+	}
+	l := checkedList(a.base, rt, dir, rule, exts)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
 }

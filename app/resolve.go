@@ -7,6 +7,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/model"
 )
 
@@ -55,8 +56,11 @@ func fixInApp(fix string) string {
 // folder once) and turns the report into the list the UI shows. rt nil
 // (the harness did not start) lists the bundles that load, unresolved:
 // opening a chat then says why. rule is the tool-name rule of the model
-// provider new chats use (nil: the rule both providers share).
-func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule model.NameRule) CoworkerList {
+// provider new chats use (nil: the rule both providers share). exts (nil:
+// none) relates the report to the installed extensions
+// (App.extensionAnnotator): each coworker lists the extensions it uses.
+func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule model.NameRule,
+	exts func(context.Context, *harness.CheckReport) []cli.ExtensionProvider) CoworkerList {
 	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		l.Error = fmt.Sprintf("the coworkers folder %s does not exist or is not a folder; choose another one", dir)
@@ -76,7 +80,7 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 		}
 		for _, b := range set.Bundles {
 			l.Coworkers = append(l.Coworkers, CoworkerInfo{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version,
-				Dir: b.Dir, Tools: []ResolvedToolInfo{}, LeftOut: []LeftOutInfo{}})
+				Dir: b.Dir, Tools: []ResolvedToolInfo{}, LeftOut: []LeftOutInfo{}, Extensions: []ExtensionUse{}})
 		}
 		return l
 	}
@@ -84,6 +88,10 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 	if err != nil {
 		l.Error = err.Error()
 		return l
+	}
+	var providers []cli.ExtensionProvider
+	if exts != nil {
+		providers = exts(ctx, rep)
 	}
 	for _, cb := range rep.Broken { // load errors (Reason is the message without the position) and resolve errors
 		l.Broken = append(l.Broken, BrokenBundle{ID: cb.ID, Name: cb.Name, Dir: cb.Dir, File: cb.File, Line: cb.Line, Col: cb.Col,
@@ -102,7 +110,7 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 			left[i] = LeftOutInfo{Tool: lo.Tool, Message: lo.Message}
 		}
 		l.Coworkers = append(l.Coworkers, CoworkerInfo{ID: c.ID, Name: c.Name, Description: c.Description, Version: c.Version,
-			Dir: c.Dir, Tools: tools, LeftOut: left})
+			Dir: c.Dir, Tools: tools, LeftOut: left, Extensions: extensionUses(providers, c.Tools)})
 	}
 	return l
 }

@@ -87,6 +87,11 @@ type CheckedBundle struct {
 	Message string `json:"message"`
 	Reason  string `json:"reason,omitempty"`
 	Fix     string `json:"fix,omitempty"`
+	// Provider is the namespace of the MCP provider that did not start,
+	// list its tools or register, when that is why the bundle did not
+	// resolve ("" otherwise), so a host can say more about it (the app
+	// and `openworker check` name the extension it comes from).
+	Provider string `json:"provider,omitempty"`
 }
 
 // ResolveFix is CheckedBundle.Fix of a bundle that loads but does not
@@ -173,6 +178,7 @@ func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle
 	var re *ResolveError
 	if errors.As(err, &re) {
 		if re.Provider != "" {
+			cb.Provider = re.Provider
 			cb.Fix = providerFix(reg, re.Provider)
 		}
 		var nf *launch.NotFoundError

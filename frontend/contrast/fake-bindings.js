@@ -16,6 +16,16 @@
     ],
     left_out: [{ tool: "bad name", message: "the model cannot take this tool's name" }],
   };
+  // A coworker whose tools come from an installed extension (docs/app.md#coworkers).
+  const keeper = {
+    id: "keeper", name: "Memory Keeper", description: "Remembers people and projects.", version: "1.2.0", dir: "/home/u/OpenWorker Coworkers/keeper",
+    tools: [
+      { name: "memory.create_entities", provider: "mcp:memory", placement: "on this computer", program_path: "/usr/bin/node" },
+      { name: "memory.read_graph", provider: "mcp:memory", placement: "on this computer", program_path: "/usr/bin/node" },
+    ],
+    left_out: [],
+    extensions: [{ name: "memory", display_name: "Knowledge Graph Memory", version: "0.6.3", namespace: "memory" }],
+  };
   const session = {
     id: "s1", coworker: "helper", coworker_version: "1.0.0", identity: "sha256:abc", provider: "openai", model: "scripted",
     approve: "ask", status: "open", error: "", created_at: now, updated_at: now, first_prompt: "What is my battery level?", unreconciled: 1,
@@ -67,8 +77,11 @@
       coworkers_dir: "/home/u/OpenWorker Coworkers", model: "openai llama3.2", model_error: "", runtime_error: "", approval_mode: "ask",
       notices: [{ level: "warning", message: "1 tool call was interrupted when the app last stopped: reconcile it in Activity.", key: "" }],
       start_coworker: params.get("chat") === "1" ? "helper" : "", theme: settings.theme },
-    Coworkers: { dir: "/home/u/OpenWorker Coworkers", coworkers: [coworker], error: "",
-      broken: [{ id: "", name: "", dir: "/home/u/OpenWorker Coworkers/broken", file: "manifest.md", line: 3, col: 1, message: "id is missing", fix: "add an id: line" }] },
+    Coworkers: { dir: "/home/u/OpenWorker Coworkers", coworkers: [coworker, keeper], error: "",
+      broken: [{ id: "", name: "", dir: "/home/u/OpenWorker Coworkers/broken", file: "manifest.md", line: 3, col: 1, message: "id is missing", fix: "add an id: line" },
+        { id: "notes", name: "Notes", dir: "/home/u/OpenWorker Coworkers/notes", file: "/home/u/OpenWorker Coworkers/notes/coworker/tools.json", line: 1, col: 11,
+          message: 'coworker "notes" selects "memory.read_graph": mcp provider "memory": program "node" cannot be found',
+          fix: 'extension "Knowledge Graph Memory" 0.6.3 (namespace memory) cannot run on this computer: this extension needs Node.js >=18.0.0, which was not found (install it from https://nodejs.org/); then restart OpenWorker' }] },
     OpenChat: { session_id: "s-chat", coworker: "helper", coworker_name: "Device Helper", identity: "sha256:abc", model: "openai llama3.2",
       approval_mode: params.get("bypass") === "1" ? "bypass" : "ask", running: false, tools },
     ChatGrants: [{ tool: "device.battery", digest: "sha256:0123" }],

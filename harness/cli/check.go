@@ -11,6 +11,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -27,7 +28,11 @@ func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
 Each tool's model alias is checked against the tool-name rule of the model
 provider named by --provider (the one run would use); without it, against
 the rule both providers share. A whole provider's tool (tools.json
-version 1) whose name the rule refuses is left out with a warning.`,
+version 1) whose name the rule refuses is left out with a warning.
+
+A tool whose provider is an installed extension (--extensions) names the
+extension under its bundle; a bundle whose extension cannot run says
+what to install (docs/cli.md#check).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
@@ -56,23 +61,7 @@ version 1) whose name the rule refuses is left out with a warning.`,
 			if len(rep.Broken) > 0 || len(rep.BrokenServers) > 0 {
 				msg := fmt.Sprintf("%d of %d coworker bundles in %s are broken", len(rep.Broken), len(rep.Broken)+len(rep.OK), dir)
 				if n := len(rep.BrokenServers); n > 0 {
-					b := rep.BrokenServers[0]
-					where := b.Source
-					switch {
-					case b.File != "" && b.Line > 0:
-						where = fmt.Sprintf("%s:%d:%d", b.File, b.Line, b.Col)
-					case b.File != "":
-						where = b.File
-					}
-					entry := strings.TrimPrefix(b.Label, "servers ")
-					switch {
-					case !b.Entry:
-						msg += "; the servers file cannot be read (" + where + ")"
-					case n == 1:
-						msg += fmt.Sprintf("; the servers file's %s is broken (%s)", entry, where)
-					default:
-						msg += fmt.Sprintf("; %d entries of the servers file are broken, the first %s (%s)", n, strings.TrimPrefix(entry, "entry "), where)
-					}
+					msg += brokenServersSummary(rep.BrokenServers)
 				}
 				return &exitError{ExitUsage, errors.New(msg)}
 			}
@@ -88,7 +77,16 @@ version 1) whose name the rule refuses is left out with a warning.`,
 	return cmd
 }
 
-func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, extensions, format string, rule model.NameRule) (*harness.CheckReport, error) {
+// checkReport is what check prints: the harness report and the installed
+// extensions as providers (docs/cli.md#check).
+type checkReport struct {
+	*harness.CheckReport
+	// Extensions are the installed, enabled extensions, each with the
+	// coworkers that use it (ExtensionProvider).
+	Extensions []ExtensionProvider `json:"extensions,omitempty"`
+}
+
+func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, extensions, format string, rule model.NameRule) (*checkReport, error) {
 	var cfg *mcp.Config
 	if servers != "" {
 		var err error
@@ -100,6 +98,9 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, ex
 		// Every other problem is recorded in reg and reported below.
 	} else if format != "" {
 		return nil, usageErr("--format names the format of the --servers file; give --servers FILE too")
+	}
+	if extensions == "" && c.extensionsHome != nil {
+		extensions = c.extensionsHome()
 	}
 	if err := c.registerExtensions(reg, extensions); err != nil {
 		return nil, err
@@ -119,10 +120,43 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, ex
 	if cfg != nil {
 		rep.Notices = cfg.AllNotices()
 	}
-	return rep, nil
+	out := &checkReport{CheckReport: rep}
+	if extensions != "" {
+		search := launch.Search{Path: launch.Default(ctx).Path} // the PATH harness.Open starts programs on
+		out.Extensions = AnnotateExtensions(ctx, rep, reg, ExtensionProviders(c.extensionStore(extensions)), extensions, search, "run check again")
+	}
+	return out, nil
 }
 
-func printCheck(w io.Writer, rep *harness.CheckReport) {
+// brokenServersSummary is the part of check's error about broken
+// providers: the servers file's or an extension's, the first named.
+func brokenServersSummary(bs []harness.CheckedServer) string {
+	b := bs[0]
+	where := b.Source
+	switch {
+	case b.File != "" && b.Line > 0:
+		where = fmt.Sprintf("%s:%d:%d", b.File, b.Line, b.Col)
+	case b.File != "":
+		where = b.File
+	}
+	n := len(bs)
+	if !strings.HasPrefix(b.Label, "servers ") { // an extension's (AnnotateExtensions)
+		if n == 1 {
+			return fmt.Sprintf("; %s is broken (%s)", b.Label, where)
+		}
+		return fmt.Sprintf("; %d providers are broken, the first %s (%s)", n, b.Label, where)
+	}
+	entry := strings.TrimPrefix(b.Label, "servers ")
+	switch {
+	case !b.Entry:
+		return "; the servers file cannot be read (" + where + ")"
+	case n == 1:
+		return fmt.Sprintf("; the servers file's %s is broken (%s)", entry, where)
+	}
+	return fmt.Sprintf("; %d entries of the servers file are broken, the first %s (%s)", n, strings.TrimPrefix(entry, "entry "), where)
+}
+
+func printCheck(w io.Writer, rep *checkReport) {
 	for _, n := range rep.Notices {
 		fmt.Fprintf(w, "notice  %s\n", n)
 	}
@@ -152,6 +186,9 @@ func printCheck(w io.Writer, rep *harness.CheckReport) {
 		}
 		for _, p := range programs(cw.Tools) {
 			fmt.Fprintf(w, "          %s runs %s\n", p[0], p[1])
+		}
+		for _, e := range ExtensionsOf(rep.Extensions, cw.Tools) {
+			fmt.Fprintf(w, "          mcp:%s is %s (%q, %s)\n", e.Namespace, e.Label, e.DisplayName, e.Source)
 		}
 		for _, l := range cw.LeftOut {
 			fmt.Fprintf(w, "          warning: %s\n", l.Message)

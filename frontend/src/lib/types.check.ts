@@ -20,6 +20,7 @@ export const typesMatchGo: [
   Covers<app.ResolvedToolInfo, T.ResolvedToolInfo>,
   Covers<app.LeftOutInfo, T.LeftOutInfo>,
   Covers<app.CoworkerInfo, T.CoworkerInfo>,
+  Covers<app.ExtensionUse, T.ExtensionUse>,
   Covers<app.BrokenBundle, T.BrokenBundle>,
   Covers<app.CoworkerList, T.CoworkerList>,
   Covers<app.ToolInfo, T.ToolInfo>,
@@ -56,4 +57,4 @@ export const typesMatchGo: [
   Covers<elicit.Field, T.ElicitField>,
   Covers<elicit.Option, T.ElicitOption>,
   Covers<app.SignedInServer, T.SignedInServer>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -57,6 +57,16 @@ export interface CoworkerInfo {
   dir: string;
   tools: ResolvedToolInfo[] | null;
   left_out: LeftOutInfo[] | null;
+  /** The installed extensions its tools come from (docs/app.md#coworkers); absent from older fixtures. */
+  extensions?: ExtensionUse[] | null;
+}
+
+/** An installed .mcpb extension a coworker's tools come from (Go: app.ExtensionUse). */
+export interface ExtensionUse {
+  name: string;
+  display_name: string;
+  version: string;
+  namespace: string;
 }
 
 /** A bundle that did not load (id empty) or did not resolve (id and name set). */

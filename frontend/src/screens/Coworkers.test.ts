@@ -78,6 +78,35 @@ describe("Coworkers", () => {
     expect(lines[0].classList.contains("muted")).toBe(true);
   });
 
+  it("names the extensions a coworker's tools come from, and what to install for one that cannot run", () => {
+    const fix = 'extension "Knowledge Graph Memory" 0.6.3 (namespace memory) cannot run on this computer: this extension needs Node.js >=18.0.0, which was not found (install it from https://nodejs.org/); then restart OpenWorker';
+    const root = render(list({
+      coworkers: [
+        {
+          id: "keeper", name: "Keeper", description: "", version: "1.0.0", dir: dir + "/keeper", left_out: [],
+          tools: [
+            { name: "memory.create_entities", provider: "mcp:memory", placement: "on this computer", program_path: "/usr/bin/node" },
+            { name: "memory.read_graph", provider: "mcp:memory", placement: "on this computer", program_path: "/usr/bin/node" },
+          ],
+          extensions: [{ name: "memory", display_name: "Knowledge Graph Memory", version: "0.6.3", namespace: "memory" }],
+        },
+        { id: "plain", name: "Plain", description: "", version: "1.0.0", dir: dir + "/plain", left_out: [], tools: [], extensions: [] },
+        { id: "older", name: "Older", description: "", version: "1.0.0", dir: dir + "/older", left_out: [], tools: [] }, // an older Go side: no extensions
+      ],
+      broken: [broken({ id: "notes", name: "Notes", dir: dir + "/notes", file: dir + "/notes/coworker/tools.json", line: 1, col: 11,
+        message: 'coworker "notes" selects "memory.read_graph": mcp provider "memory": program "node" cannot be found', fix })],
+    }));
+    const cards = [...root.querySelectorAll<HTMLElement>("article.card:not(.broken)")];
+    const uses = (card: HTMLElement) => [...card.querySelectorAll("[aria-label=Extensions] li")].map((li) => li.textContent);
+    expect(cards.map((c) => c.querySelector("h2")?.textContent)).toEqual(["Keeper", "Plain", "Older"]);
+    expect(uses(cards[0])).toEqual(["Uses extension Knowledge Graph Memory 0.6.3 (memory)"]);
+    expect(cards[0].querySelector<HTMLElement>("[aria-label=Extensions] li")!.title).toContain("memory.*");
+    expect(uses(cards[1])).toEqual([]);
+    expect(uses(cards[2])).toEqual([]);
+    const b = root.querySelector<HTMLElement>("article.broken")!;
+    expect(b.textContent).toContain("Fix: " + fix);
+  });
+
   it("opens a broken bundle's file in the system's editor", async () => {
     fake.openFile.mockResolvedValue(undefined);
     const file = dir + "/memory/coworker/tools.json";

@@ -246,6 +246,24 @@ export namespace app {
 	        this.advice = source["advice"];
 	    }
 	}
+	export class ExtensionUse {
+	    name: string;
+	    display_name: string;
+	    version: string;
+	    namespace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionUse(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.display_name = source["display_name"];
+	        this.version = source["version"];
+	        this.namespace = source["namespace"];
+	    }
+	}
 	export class LeftOutInfo {
 	    tool: string;
 	    message: string;
@@ -286,6 +304,7 @@ export namespace app {
 	    dir: string;
 	    tools: ResolvedToolInfo[];
 	    left_out: LeftOutInfo[];
+	    extensions: ExtensionUse[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerInfo(source);
@@ -300,6 +319,7 @@ export namespace app {
 	        this.dir = source["dir"];
 	        this.tools = this.convertValues(source["tools"], ResolvedToolInfo);
 	        this.left_out = this.convertValues(source["left_out"], LeftOutInfo);
+	        this.extensions = this.convertValues(source["extensions"], ExtensionUse);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -428,6 +448,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	
 	export class FoundServerConfig {
 	    client: string;

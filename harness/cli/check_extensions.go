@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/extension"
+	"github.com/openworker/desktop/harness/extension/archive"
+	"github.com/openworker/desktop/harness/extension/manifest"
+	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// ExtensionProvider is an installed, enabled extension as the MCP provider
+// of its namespace, as `openworker check` and the app's Coworkers screen
+// show it (docs/extensions.md#running).
+type ExtensionProvider struct {
+	Name        string `json:"name"`
+	DisplayName string `json:"display_name"`
+	Version     string `json:"version"`
+	Namespace   string `json:"namespace"`
+	// Label names it where a servers-file provider has its entry:
+	// "extension memory 0.6.3".
+	Label string `json:"label"`
+	// Source is its manifest.json (the provider's tool.MCPServer.Source).
+	Source string `json:"source"`
+	// UsedBy are the ids of the coworkers that resolved with one of its
+	// tools, in report order; filled by AnnotateExtensions.
+	UsedBy []string `json:"used_by"`
+	// Broken is the message of its provider when it could not be
+	// registered (a damaged folder, a namespace clash); "" otherwise.
+	Broken string `json:"broken,omitempty"`
+	// Problems say why it cannot run on this computer (a runtime missing
+	// or too old, an entry point missing), each with what to install; set
+	// only when a coworker that uses it did not resolve.
+	Problems []string `json:"problems,omitempty"`
+
+	dir     string
+	serving bool // reg's provider of Namespace, registered or broken, is this extension (AnnotateExtensions)
+}
+
+// ExtensionProviders lists the installed, enabled extensions of s (its
+// records; one that cannot be read is no provider and is reported by
+// Store.Servers). A missing folder lists none.
+func ExtensionProviders(s *extension.Store) []ExtensionProvider {
+	recs, _ := s.List()
+	var out []ExtensionProvider
+	for _, r := range recs {
+		if r.Disabled {
+			continue
+		}
+		display := r.DisplayName
+		if display == "" {
+			display = r.Name
+		}
+		out = append(out, ExtensionProvider{Name: r.Name, DisplayName: display, Version: r.Version, Namespace: r.Namespace,
+			Label: fmt.Sprintf("extension %s %s", r.Name, r.Version), Source: filepath.Join(r.Dir, archive.ManifestName), UsedBy: []string{}, dir: r.Dir})
+	}
+	return out
+}
+
+// Describe names the extension for people: `"Memory" 0.6.3 (namespace memory)`.
+func (e ExtensionProvider) Describe() string {
+	return fmt.Sprintf("%q %s (namespace %s)", e.DisplayName, e.Version, e.Namespace)
+}
+
+// ExtensionsOf returns the extensions of exts, as AnnotateExtensions
+// returned them, that tools resolved to (a tool whose provider is
+// "mcp:<its namespace>" and that namespace's provider the extension, not
+// broken), each once, in tools order.
+func ExtensionsOf(exts []ExtensionProvider, tools []harness.ResolvedTool) []ExtensionProvider {
+	var out []ExtensionProvider
+	seen := map[string]bool{}
+	for _, t := range tools {
+		ns, ok := strings.CutPrefix(t.Provider, "mcp:")
+		if !ok || seen[ns] {
+			continue
+		}
+		for _, e := range exts {
+			if e.Namespace == ns && e.serving && e.Broken == "" {
+				seen[ns] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// AnnotateExtensions relates rep to the extension providers exts, in
+// place, and returns exts with UsedBy, Broken and Problems filled:
+//   - a broken servers record of an extension (its provider could not be
+//     registered) is labelled as the extension ("extension memory 0.6.3",
+//     "extensions folder DIR") instead of as a servers-file entry;
+//   - a bundle that did not resolve because an extension's provider is
+//     broken or did not start gets a Fix that names the extension and
+//     what to do (reg says whose the namespace is: a clash the extension
+//     lost leaves the bundle's fix as it was): when manifest Problems explain it (Node.js not found on
+//     search, the PATH stdio programs are found on), what to install,
+//     followed by then ("restart OpenWorker", "run check again").
+//
+// The runtimes are looked up (extension.FindRuntimes, up to 5 s) only
+// when such a bundle is there.
+func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool.Registry, exts []ExtensionProvider, extDir string, search launch.Search, then string) []ExtensionProvider {
+	byNS := map[string]int{}
+	for i, e := range exts {
+		byNS[e.Namespace] = i
+		exts[i].serving = e.provides(reg)
+	}
+	for i, s := range rep.BrokenServers {
+		if j, ok := byNS[s.Namespace]; ok && s.Source == exts[j].Source {
+			exts[j].Broken = s.Message
+			rep.BrokenServers[i].Label = exts[j].Label
+			continue
+		}
+		if extDir != "" && s.Source == extDir && !s.Entry {
+			rep.BrokenServers[i].Label = "extensions folder " + extDir
+		}
+	}
+	for _, cw := range rep.OK {
+		for _, e := range ExtensionsOf(exts, cw.Tools) {
+			exts[byNS[e.Namespace]].UsedBy = append(exts[byNS[e.Namespace]].UsedBy, cw.ID)
+		}
+	}
+	var runtimes map[string]string
+	for i, b := range rep.Broken {
+		j, ok := byNS[b.Provider]
+		if !ok || b.Provider == "" {
+			continue
+		}
+		e := &exts[j]
+		if !e.serving { // the namespace is another provider's (a clash the extension lost, or installed after reg was built)
+			continue
+		}
+		if e.Broken != "" {
+			rep.Broken[i].Fix = fmt.Sprintf("extension %s cannot be used: %s; or remove %s.* from tools.json", e.Describe(), e.Broken, e.Namespace)
+			continue
+		}
+		if e.Problems == nil {
+			if runtimes == nil {
+				runtimes = extension.FindRuntimes(ctx, search)
+			}
+			e.Problems = e.problems(runtimes)
+		}
+		if len(e.Problems) > 0 {
+			rep.Broken[i].Fix = fmt.Sprintf("extension %s cannot run on this computer: %s; then %s", e.Describe(), strings.Join(e.Problems, "; "), then)
+			continue
+		}
+		rep.Broken[i].Fix = fmt.Sprintf("extension %s did not start or list its tools (the message says why): check its settings, reinstall it, or remove %s.* from tools.json", e.Describe(), e.Namespace)
+	}
+	return exts
+}
+
+// provides reports whether reg's provider of e's namespace, registered or
+// broken, is e.
+func (e ExtensionProvider) provides(reg *tool.Registry) bool {
+	if srv, ok := reg.Server(e.Namespace); ok {
+		return srv.Source == e.Source
+	}
+	b, ok := reg.BrokenMCP(e.Namespace)
+	return ok && b.Source == e.Source
+}
+
+// problems are manifest.Problems of the installed folder with runtimes,
+// or why its manifest cannot be read; never nil.
+func (e ExtensionProvider) problems(runtimes map[string]string) []string {
+	raw, err := os.ReadFile(e.Source)
+	if err != nil {
+		return []string{fmt.Sprintf("its manifest cannot be read (%v); reinstall it", err)}
+	}
+	m, err := manifest.Parse(raw, e.Source)
+	if err != nil {
+		return []string{fmt.Sprintf("%v; reinstall it", err)}
+	}
+	if ps := m.Problems(manifest.Env{Dir: e.dir, Runtimes: runtimes}); len(ps) > 0 {
+		return ps
+	}
+	return []string{}
+}
