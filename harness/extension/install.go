@@ -155,6 +155,11 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	if err != nil {
 		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
 	}
+	unlock, err := s.lock() // another install or remove of this folder waits
+	if err != nil {
+		return Record{}, err
+	}
+	defer unlock()
 	dir := filepath.Join(s.Dir, m.Name)
 	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -168,10 +173,7 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		}()
 	}
 	dest := filepath.Join(dir, m.Version)
-	stage := filepath.Join(dir, ".staging-"+m.Version)
-	if err := os.RemoveAll(stage); err != nil {
-		return Record{}, err
-	}
+	stage := filepath.Join(dir, fmt.Sprintf(".staging-%s-%d", m.Version, time.Now().UnixNano()))
 	if err := in.arc.Unpack(stage); err != nil {
 		return Record{}, err
 	}
@@ -216,8 +218,10 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		return Record{}, err
 	}
 	prevSecrets := map[string]string{} // to put back if the install fails
-	restore := func() {
-		os.RemoveAll(dest)
+	restore := func(placed bool) {
+		if placed { // never a folder this install did not put there
+			os.RemoveAll(dest)
+		}
 		if old != "" {
 			os.Rename(old, dest)
 		}
@@ -237,17 +241,17 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		prevSecrets[k] = v
 	}
 	if err := os.Rename(stage, dest); err != nil {
-		restore()
+		restore(false)
 		return Record{}, fmt.Errorf("install into %s: %w", dest, err)
 	}
 	for k, v := range secrets {
 		if err := s.secrets().Set(m.Name, k, v); err != nil {
-			restore()
+			restore(true)
 			return Record{}, err
 		}
 	}
 	if err := s.save(rec); err != nil {
-		restore()
+		restore(true)
 		return Record{}, err
 	}
 	if in.Installed != nil { // a sensitive key the new version no longer has
@@ -326,6 +330,14 @@ func (s *Store) mergeValues(in *Inspection, values map[string]any) (map[string]a
 // it when no session runs from them (at the app's start, before any
 // session opens). It returns the folders it could not remove.
 func (s *Store) Prune() []error {
+	if _, err := os.Stat(s.Dir); errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing installed: no folder made
+	}
+	unlock, err := s.lock() // not while an install stages its folder
+	if err != nil {
+		return []error{err}
+	}
+	defer unlock()
 	recs, _ := s.List()
 	var errs []error
 	for _, r := range recs {

@@ -197,6 +197,14 @@ func (s *Store) Remove(name string) (Record, error) {
 	if err := checkName(name); err != nil {
 		return Record{}, err // never a path outside Dir
 	}
+	if _, err := os.Stat(filepath.Join(s.Dir, name)); errors.Is(err, fs.ErrNotExist) {
+		return Record{}, &NotInstalledError{Name: name, Dir: s.Dir}
+	}
+	unlock, err := s.lock() // not while an install of it runs
+	if err != nil {
+		return Record{}, err
+	}
+	defer unlock()
 	r, err := s.Get(name)
 	if err != nil {
 		var ni *NotInstalledError
