@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -100,5 +101,86 @@ func TestHostileConcurrentInstalls(t *testing.T) {
 	}
 	if strings.Join(names, " ") != "1.0.0 installed.json" {
 		t.Errorf("the extension's folder holds %q, want the version and its record only", names)
+	}
+}
+
+// A careless user's hand edits: a record whose namespace is no namespace
+// is refused naming installed.json and the fix; a version folder deleted
+// by hand makes only that provider broken, naming the folder and the file
+// to install again, and the same file installs again over it.
+func TestHostileHandEditedStore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "extensions")
+	s := &Store{Dir: dir, Secrets: &MemorySecrets{}}
+	host := testHost(t)
+	for _, name := range []string{"kept", "gone", "edited"} {
+		in, err := s.Inspect(zipBundle(t, name, "1.0.0", nil), InspectOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Install(in, nil, host); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recFile := filepath.Join(dir, "edited", RecordFile)
+	raw, _ := os.ReadFile(recFile)
+	os.WriteFile(recFile, []byte(strings.Replace(string(raw), `"namespace": "edited"`, `"namespace": "shell.exec"`, 1)), 0o600)
+	gone, _ := s.Get("gone")
+	if err := os.RemoveAll(gone.Dir); err != nil {
+		t.Fatal(err)
+	}
+	servers, broken := s.Servers(host)
+	if len(servers) != 1 || servers[0].Namespace != "kept" {
+		t.Fatalf("servers = %+v", servers)
+	}
+	var msgs []string
+	for _, b := range broken {
+		msgs = append(msgs, b.Err.Error())
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		recFile + `: namespace "shell.exec" has '.' at byte 5`, "`openworker extension remove edited`",
+		"extension gone: the folder of version 1.0.0, " + gone.Dir + ", is missing; install the extension again (`openworker extension install " + gone.Source + "`",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("broken:\n%s\nwant %q", all, want)
+		}
+	}
+	in, err := s.Inspect(gone.Source, InspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Install(in, nil, host); err != nil {
+		t.Fatalf("install over the deleted folder: %v", err)
+	}
+	if servers, _ := s.Servers(host); len(servers) != 2 {
+		t.Errorf("after the install again: %d servers", len(servers))
+	}
+}
+
+// Without a keychain (Linux with no D-Bus session, as over ssh), installing
+// an extension with a sensitive setting fails before anything is written,
+// naming the setting and what to start; the value is never in the error.
+func TestHostileNoKeychain(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the Secret Service is Linux's")
+	}
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(t.TempDir(), "no-bus"))
+	dir := filepath.Join(t.TempDir(), "extensions")
+	s := &Store{Dir: dir} // the OS keychain
+	file := zipBundle(t, "secretive", "1.0.0", func(m map[string]any) {
+		m["user_config"] = map[string]any{"token": map[string]any{"type": "string", "title": "Token", "description": "d", "sensitive": true, "required": true}}
+	})
+	in, err := s.Inspect(file, InspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "sk-never-shown-2718"
+	_, err = s.Install(in, map[string]any{"token": secret}, testHost(t))
+	if err == nil || !strings.Contains(err.Error(), "extension secretive: read token from the keychain") ||
+		!strings.Contains(err.Error(), "start a Secret Service") || strings.Contains(err.Error(), secret) {
+		t.Fatalf("Install = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "secretive")); !os.IsNotExist(err) {
+		t.Errorf("a failed install left its folder: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/openworker/desktop/harness/internal/atomicfile"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // RecordFile is the name of an installed extension's record in its folder.
@@ -148,8 +149,19 @@ func (s *Store) Get(name string) (Record, error) {
 	if r.Name != name || checkName(r.Version) != nil || r.Namespace == "" {
 		return Record{}, fmt.Errorf("%s: name %q, version %q, namespace %q do not match its folder; remove the extension and install it again", path, r.Name, r.Version, r.Namespace)
 	}
+	if err := tool.CheckNamespace(r.Namespace); err != nil { // edited by hand
+		return Record{}, fmt.Errorf("%s: %v; remove the extension (`openworker extension remove %s`) and install it again", path, err, name)
+	}
 	r.Dir = filepath.Join(s.Dir, name, r.Version)
+
 	return r, nil
+}
+
+func orUnknown(source string) string {
+	if source == "" {
+		return "its .mcpb file"
+	}
+	return source
 }
 
 // List returns the installed extensions by name. A folder whose record
