@@ -1,8 +1,6 @@
 package extension
 
 import (
-	"archive/zip"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,46 +8,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openworker/desktop/harness/extension/extensiontest"
 	"github.com/openworker/desktop/harness/extension/manifest"
 )
 
-// zipBundle writes a binary extension name@version as an .mcpb with
-// archive/zip (the hostile author's tool): its manifest is the base one
-// with edit applied, and server/run.sh an executable script.
-func zipBundle(t *testing.T, name, version string, edit func(m map[string]any)) string {
-	t.Helper()
-	m := map[string]any{
-		"manifest_version": "0.3", "name": name, "version": version, "description": "a test bundle",
-		"author": map[string]any{"name": "Hostile Author"},
-		"server": map[string]any{"type": "binary", "entry_point": "server/run.sh",
-			"mcp_config": map[string]any{"command": "${__dirname}/server/run.sh", "args": []any{}}},
-	}
-	if edit != nil {
-		edit(m)
-	}
-	raw, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), name+"-"+version+".mcpb")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	w, _ := zw.Create("manifest.json")
-	w.Write(raw)
-	h := &zip.FileHeader{Name: "server/run.sh", Method: zip.Deflate}
-	h.SetMode(0o755)
-	w, _ = zw.CreateHeader(h)
-	w.Write([]byte("#!/bin/sh\nexec cat >/dev/null\n"))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return p
+// zipBundle is extensiontest.Zip: an .mcpb written with archive/zip.
+var zipBundle = func(t *testing.T, name, version string, edit func(m map[string]any)) string {
+	return extensiontest.Zip(t, name, version, edit)
 }
 
 func testHost(t *testing.T) manifest.Host {
