@@ -74,7 +74,7 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 		if _, given := values[f.Key]; given {
 			continue
 		}
-		if in.Installed != nil && (hasValue(in.Installed.Values, f.Key) || slices.Contains(in.Installed.Sensitive, f.Key)) {
+		if in.Installed != nil && (hasValue(in.Installed.Values, f.Key) && f.Accepts(in.Installed.Values[f.Key]) || slices.Contains(in.Installed.Sensitive, f.Key)) {
 			continue // kept from the installed version
 		}
 		if !c.terminal() {

@@ -149,3 +149,42 @@ func TestHostileNoKeychain(t *testing.T) {
 		t.Errorf("a failed install left its folder: %v", err)
 	}
 }
+
+// An upgrade whose field changes type does not carry the old value into
+// the new version (where it would fail every start): Inspect warns that it
+// is not kept, the field is asked again, and a field the new version
+// dropped leaves the record.
+func TestHostileUpgradeChangesASetting(t *testing.T) {
+	s := &Store{Dir: filepath.Join(t.TempDir(), "extensions"), Secrets: &MemorySecrets{}}
+	host := testHost(t)
+	field := func(typ string) map[string]any {
+		return map[string]any{"type": typ, "title": "N", "description": "d", "required": true}
+	}
+	v1 := zipBundle(t, "upg", "1.0.0", func(m map[string]any) {
+		m["user_config"] = map[string]any{"n": field("string"), "k": map[string]any{"type": "string", "title": "K", "description": "d"}}
+	})
+	in, err := s.Inspect(v1, InspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Install(in, map[string]any{"n": "hello", "k": "kept"}, host); err != nil {
+		t.Fatal(err)
+	}
+	v2 := zipBundle(t, "upg", "2.0.0", func(m map[string]any) { m["user_config"] = map[string]any{"n": field("number")} })
+	if in, err = s.Inspect(v2, InspectOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Warnings) != 1 || in.Warnings[0] != "the setting n of the installed version, hello, is no number value of this version: it is not kept; give it again" {
+		t.Errorf("warnings = %q", in.Warnings)
+	}
+	if _, err := s.Install(in, nil, host); err == nil || !strings.Contains(err.Error(), "user_config.n (N): a value is required") {
+		t.Fatalf("Install without n = %v", err)
+	}
+	rec, err := s.Install(in, map[string]any{"n": 3}, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Values) != 1 || rec.Values["n"] != 3.0 {
+		t.Errorf("values = %v", rec.Values)
+	}
+}

@@ -159,6 +159,13 @@ func (s *Store) Inspect(path string, o InspectOptions) (*Inspection, error) {
 			in.Warnings = append(in.Warnings, fmt.Sprintf("it sets %s, which makes the system load other code into the program it runs", k))
 		}
 	}
+	if in.Installed != nil {
+		for _, f := range m.UserConfig {
+			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive && !f.Accepts(v) {
+				in.Warnings = append(in.Warnings, fmt.Sprintf("the setting %s of the installed version, %v, is no %s value of this version: it is not kept; give it again", f.Key, v, f.Type))
+			}
+		}
+	}
 	if in.Signature.Status == archive.Invalid {
 		in.Blocking = append(in.Blocking, fmt.Sprintf("its signature does not verify (%s): the file was changed after it was signed, or the signature is damaged; get the file again from its author", in.Signature.Problem))
 	}
@@ -344,7 +351,7 @@ func (s *Store) mergeValues(in *Inspection, values map[string]any) (map[string]a
 	out := map[string]any{}
 	if in.Installed != nil {
 		for _, f := range in.Manifest.UserConfig {
-			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive {
+			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive && f.Accepts(v) {
 				out[f.Key] = v
 			}
 		}
