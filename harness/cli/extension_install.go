@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -25,8 +28,9 @@ import (
 func (c *config) installCommand(reg *tool.Registry, dir *string) *cobra.Command {
 	var sets []string
 	var yes bool
+	var namespace string
 	cmd := &cobra.Command{
-		Use:   "install FILE.mcpb [--set KEY=VALUE]... [--yes]",
+		Use:   "install FILE.mcpb [--set KEY=VALUE]... [--namespace NS] [--yes]",
 		Short: "install an MCP extension (.mcpb or .dxt) after showing what it holds",
 		Long: `Show what the extension FILE holds (name, version, author, tools,
 prompts, the runtime it needs, its signature), ask for its settings
@@ -36,21 +40,22 @@ every call of its tools asks as usual. Without a terminal, give every
 required setting with --set and confirm with --yes.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return c.install(cmd.Context(), reg, c.extensionStore(*dir), args[0], sets, yes)
+			return c.install(cmd.Context(), reg, c.extensionStore(*dir), args[0], sets, yes, namespace)
 		},
 	}
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "a setting KEY=VALUE (repeat; a multiple setting takes KEY=V1 --set KEY=V2)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "install without asking to confirm")
+	cmd.Flags().StringVar(&namespace, "namespace", "", "the namespace of its tools at the first install (default: derived from its name)")
 	return cmd
 }
 
-func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.Store, file string, sets []string, yes bool) error {
+func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.Store, file string, sets []string, yes bool, namespace string) error {
 	host, err := manifest.ThisHost()
 	if err != nil {
 		return err
 	}
 	search := launch.Search{Path: launch.Default(ctx).Path}
-	in, err := s.Inspect(file, extension.InspectOptions{Runtimes: extension.FindRuntimes(ctx, search), Taken: func(ns string) bool {
+	in, err := s.Inspect(file, extension.InspectOptions{Namespace: namespace, Runtimes: extension.FindRuntimes(ctx, search), Taken: func(ns string) bool {
 		_, mcp := reg.Server(ns)
 		return mcp || reg.IsNative(ns)
 	}})
@@ -69,7 +74,7 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 		if _, given := values[f.Key]; given {
 			continue
 		}
-		if in.Installed != nil && (hasValue(in.Installed.Values, f.Key) || slices.Contains(in.Installed.Sensitive, f.Key)) {
+		if in.Installed != nil && (hasValue(in.Installed.Values, f.Key) && f.Accepts(in.Installed.Values[f.Key]) || slices.Contains(in.Installed.Sensitive, f.Key)) {
 			continue // kept from the installed version
 		}
 		if !c.terminal() {
@@ -152,6 +157,14 @@ func (c *config) describe(in *extension.Inspection) {
 		}
 	}
 	fmt.Fprintf(w, "  server: %s\n", server)
+	fmt.Fprintf(w, "  runs: %s\n", commandText(in.Command, in.Args))
+	if len(in.Env) > 0 {
+		keys := slices.Sorted(maps.Keys(in.Env))
+		for i, k := range keys {
+			keys[i] = argText(k) + "=" + argText(in.Env[k])
+		}
+		fmt.Fprintf(w, "  environment: %s\n", strings.Join(keys, " "))
+	}
 	if ps := m.Compatibility.Platforms; len(ps) > 0 {
 		fmt.Fprintf(w, "  platforms: %s\n", strings.Join(ps, ", "))
 	}
@@ -219,3 +232,32 @@ func sizeText(n int64) string {
 }
 
 func hasValue(m map[string]any, k string) bool { _, ok := m[k]; return ok }
+
+// maxArgRunes bounds one argument of the command line describe shows.
+const maxArgRunes = 300
+
+// commandText is the command line as describe shows it, before
+// substitution: each word as argText writes it.
+func commandText(cmd string, args []string) string {
+	words := []string{argText(cmd)}
+	for _, a := range args {
+		words = append(words, argText(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// argText is one word of a command line: as it is when it holds only
+// printable characters other than spaces and quotes, else Go-quoted (a
+// newline shows as \n, a bidi override as \u202e), cut at maxArgRunes
+// runes with "…" and the count of the rest.
+func argText(a string) string {
+	if a == "" || strings.ContainsFunc(a, func(r rune) bool {
+		return !unicode.IsGraphic(r) || unicode.IsSpace(r) || r == '"' || r == '\'' || r == '\\'
+	}) {
+		a = strconv.Quote(a)
+	}
+	if r := []rune(a); len(r) > maxArgRunes {
+		return string(r[:maxArgRunes]) + fmt.Sprintf("… (%d more characters)", len(r)-maxArgRunes)
+	}
+	return a
+}

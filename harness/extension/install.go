@@ -4,15 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/openworker/desktop/harness/extension/archive"
 	"github.com/openworker/desktop/harness/extension/manifest"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // Inspection is an .mcpb file opened and checked, before anything is
@@ -44,12 +48,24 @@ type Inspection struct {
 	// missing (a runtime), shown but not in the way.
 	Blocking []string
 	Warnings []string
+	// Command, Args and Env are what starts the server on this platform
+	// before substitution (manifest.CommandLine): shown before installing,
+	// with a warning when the command is a program outside the bundle
+	// (manifest.RunsOutside).
+	Command string
+	Args    []string
+	Env     map[string]string
 	// Files and Bytes count the archive's entries and their declared size.
 	Files int
 	Bytes int64
 
 	arc *archive.Archive
 }
+
+// preloadVars are the environment variables that make the dynamic loader
+// inject code into any program (Linux, macOS): set by an extension, they
+// are a warning before installing.
+var preloadVars = map[string]bool{"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "DYLD_FRAMEWORK_PATH": true}
 
 // InspectOptions are the host facts Inspect checks against.
 type InspectOptions struct {
@@ -61,6 +77,11 @@ type InspectOptions struct {
 	// Taken says whether a namespace is another provider's (native tools,
 	// servers.json entries); other extensions' are added by Inspect.
 	Taken func(ns string) bool
+	// Namespace, when not "", is the namespace to give a first install
+	// instead of the derived one (`extension install --namespace`); it
+	// must be a free, valid namespace, and an installed extension keeps
+	// the one it has (docs/extensions.md#namespace).
+	Namespace string
 }
 
 // Inspect opens the .mcpb (or .dxt) file at path, parses and validates
@@ -100,23 +121,50 @@ func (s *Store) Inspect(path string, o InspectOptions) (*Inspection, error) {
 	} else if !errors.As(err, new(*NotInstalledError)) {
 		return nil, err
 	}
+	if in.Installed != nil && o.Namespace != "" && o.Namespace != in.Namespace {
+		return nil, fmt.Errorf("%s: %s is installed with the namespace %s, which it keeps; remove it first (`openworker extension remove %s`) to install it as %s", path, m.Name, in.Namespace, m.Name, o.Namespace)
+	}
 	if in.Namespace == "" {
 		others, _ := s.List()
-		in.Namespace, err = Namespace(m.Name, func(ns string) bool {
+		taken := func(ns string) bool {
 			for _, r := range others {
 				if r.Namespace == ns {
 					return true
 				}
 			}
 			return o.Taken != nil && o.Taken(ns)
-		})
-		if err != nil {
-			return nil, err
+		}
+		if o.Namespace != "" {
+			if err := tool.CheckNamespace(o.Namespace); err != nil {
+				return nil, fmt.Errorf("--namespace: %w", err)
+			}
+			if taken(o.Namespace) {
+				return nil, fmt.Errorf("--namespace: %s is another provider's (an extension, a servers file entry or a native tool); choose another", o.Namespace)
+			}
+			in.Namespace = o.Namespace
+		} else if in.Namespace, err = Namespace(m.Name, taken); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	if in.Installed != nil && older(m.Version, in.Installed.Version) {
 		in.Older = true
 		in.Warnings = append(in.Warnings, fmt.Sprintf("this is version %s, older than the installed %s: installing it replaces the newer version (its settings are kept)", m.Version, in.Installed.Version))
+	}
+	in.Command, in.Args, in.Env = m.CommandLine(o.GOOS)
+	if m.RunsOutside(o.GOOS) {
+		in.Warnings = append(in.Warnings, fmt.Sprintf("it runs %q, a program outside its own folder: it can do whatever your account can; install it only if you trust its author", in.Command))
+	}
+	for _, k := range slices.Sorted(maps.Keys(in.Env)) {
+		if preloadVars[strings.ToUpper(k)] {
+			in.Warnings = append(in.Warnings, fmt.Sprintf("it sets %s, which makes the system load other code into the program it runs", k))
+		}
+	}
+	if in.Installed != nil {
+		for _, f := range m.UserConfig {
+			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive && !f.Accepts(v) {
+				in.Warnings = append(in.Warnings, fmt.Sprintf("the setting %s of the installed version, %v, is no %s value of this version: it is not kept; give it again", f.Key, v, f.Type))
+			}
+		}
 	}
 	if in.Signature.Status == archive.Invalid {
 		in.Blocking = append(in.Blocking, fmt.Sprintf("its signature does not verify (%s): the file was changed after it was signed, or the signature is damaged; get the file again from its author", in.Signature.Problem))
@@ -155,6 +203,11 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	if err != nil {
 		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
 	}
+	unlock, err := s.lock() // another install or remove of this folder waits
+	if err != nil {
+		return Record{}, err
+	}
+	defer unlock()
 	dir := filepath.Join(s.Dir, m.Name)
 	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -168,10 +221,7 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		}()
 	}
 	dest := filepath.Join(dir, m.Version)
-	stage := filepath.Join(dir, ".staging-"+m.Version)
-	if err := os.RemoveAll(stage); err != nil {
-		return Record{}, err
-	}
+	stage := filepath.Join(dir, fmt.Sprintf(".staging-%s-%d", m.Version, time.Now().UnixNano()))
 	if err := in.arc.Unpack(stage); err != nil {
 		return Record{}, err
 	}
@@ -216,8 +266,10 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		return Record{}, err
 	}
 	prevSecrets := map[string]string{} // to put back if the install fails
-	restore := func() {
-		os.RemoveAll(dest)
+	restore := func(placed bool) {
+		if placed { // never a folder this install did not put there
+			os.RemoveAll(dest)
+		}
 		if old != "" {
 			os.Rename(old, dest)
 		}
@@ -237,17 +289,17 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		prevSecrets[k] = v
 	}
 	if err := os.Rename(stage, dest); err != nil {
-		restore()
+		restore(false)
 		return Record{}, fmt.Errorf("install into %s: %w", dest, err)
 	}
 	for k, v := range secrets {
 		if err := s.secrets().Set(m.Name, k, v); err != nil {
-			restore()
+			restore(true)
 			return Record{}, err
 		}
 	}
 	if err := s.save(rec); err != nil {
-		restore()
+		restore(true)
 		return Record{}, err
 	}
 	if in.Installed != nil { // a sensitive key the new version no longer has
@@ -299,7 +351,7 @@ func (s *Store) mergeValues(in *Inspection, values map[string]any) (map[string]a
 	out := map[string]any{}
 	if in.Installed != nil {
 		for _, f := range in.Manifest.UserConfig {
-			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive {
+			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive && f.Accepts(v) {
 				out[f.Key] = v
 			}
 		}
@@ -326,6 +378,14 @@ func (s *Store) mergeValues(in *Inspection, values map[string]any) (map[string]a
 // it when no session runs from them (at the app's start, before any
 // session opens). It returns the folders it could not remove.
 func (s *Store) Prune() []error {
+	if _, err := os.Stat(s.Dir); errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing installed: no folder made
+	}
+	unlock, err := s.lock() // not while an install stages its folder
+	if err != nil {
+		return []error{err}
+	}
+	defer unlock()
 	recs, _ := s.List()
 	var errs []error
 	for _, r := range recs {

@@ -28,6 +28,9 @@ type SecretStore interface {
 // never the value.
 type Keychain struct{}
 
+// keychainFix is what to do when the keychain cannot be reached.
+const keychainFix = "sensitive settings are kept in the OS keychain: unlock it, or on Linux start a Secret Service (GNOME Keyring, KWallet, KeePassXC) in this desktop session, and try again"
+
 func account(extension, key string) string { return extension + "/" + key }
 
 func (Keychain) Get(extension, key string) (string, error) {
@@ -36,21 +39,21 @@ func (Keychain) Get(extension, key string) (string, error) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("extension %s: read %s from the keychain: %w", extension, key, err)
+		return "", fmt.Errorf("extension %s: read %s from the keychain: %w; %s", extension, key, err, keychainFix)
 	}
 	return v, nil
 }
 
 func (Keychain) Set(extension, key, value string) error {
 	if err := keyring.Set(KeychainService, account(extension, key), value); err != nil {
-		return fmt.Errorf("extension %s: save %s in the keychain: %w (is a keychain or Secret Service running?)", extension, key, err)
+		return fmt.Errorf("extension %s: save %s in the keychain: %w; %s", extension, key, err, keychainFix)
 	}
 	return nil
 }
 
 func (Keychain) Delete(extension, key string) error {
 	if err := keyring.Delete(KeychainService, account(extension, key)); err != nil && !errors.Is(err, keyring.ErrNotFound) {
-		return fmt.Errorf("extension %s: delete %s from the keychain: %w", extension, key, err)
+		return fmt.Errorf("extension %s: delete %s from the keychain: %w; %s", extension, key, err, keychainFix)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package extension
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/openworker/desktop/harness/extension/archive"
@@ -19,9 +20,13 @@ import (
 func (s *Store) Server(r Record, host manifest.Host) (tool.MCPServer, error) {
 	file := filepath.Join(r.Dir, archive.ManifestName)
 	srv := tool.MCPServer{Namespace: r.Namespace, Transport: tool.TransportStdio, Source: file}
+	if fi, err := os.Stat(r.Dir); err != nil || !fi.IsDir() {
+		return srv, fmt.Errorf("extension %s: the folder of version %s, %s, is missing; install the extension again (`openworker extension install %s`: its settings are kept), or remove it (`openworker extension remove %s`)",
+			r.Name, r.Version, r.Dir, orUnknown(r.Source), r.Name)
+	}
 	raw, err := jsonfile.ReadFile(file, manifest.MaxSize)
 	if err != nil {
-		return srv, fmt.Errorf("extension %s: %w; reinstall it", r.Name, err)
+		return srv, fmt.Errorf("extension %s: %w; install it again (`openworker extension install %s`)", r.Name, err, orUnknown(r.Source))
 	}
 	m, err := manifest.Parse(raw, file)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/openworker/desktop/harness/internal/atomicfile"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // RecordFile is the name of an installed extension's record in its folder.
@@ -148,8 +149,19 @@ func (s *Store) Get(name string) (Record, error) {
 	if r.Name != name || checkName(r.Version) != nil || r.Namespace == "" {
 		return Record{}, fmt.Errorf("%s: name %q, version %q, namespace %q do not match its folder; remove the extension and install it again", path, r.Name, r.Version, r.Namespace)
 	}
+	if err := tool.CheckNamespace(r.Namespace); err != nil { // edited by hand
+		return Record{}, fmt.Errorf("%s: %v; remove the extension (`openworker extension remove %s`) and install it again", path, err, name)
+	}
 	r.Dir = filepath.Join(s.Dir, name, r.Version)
+
 	return r, nil
+}
+
+func orUnknown(source string) string {
+	if source == "" {
+		return "its .mcpb file"
+	}
+	return source
 }
 
 // List returns the installed extensions by name. A folder whose record
@@ -197,6 +209,14 @@ func (s *Store) Remove(name string) (Record, error) {
 	if err := checkName(name); err != nil {
 		return Record{}, err // never a path outside Dir
 	}
+	if _, err := os.Stat(filepath.Join(s.Dir, name)); errors.Is(err, fs.ErrNotExist) {
+		return Record{}, &NotInstalledError{Name: name, Dir: s.Dir}
+	}
+	unlock, err := s.lock() // not while an install of it runs
+	if err != nil {
+		return Record{}, err
+	}
+	defer unlock()
 	r, err := s.Get(name)
 	if err != nil {
 		var ni *NotInstalledError

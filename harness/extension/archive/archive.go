@@ -68,6 +68,10 @@ func Open(path string) (*Archive, error) {
 }
 
 func open(path string, now time.Time) (*Archive, error) {
+	// Stat first: opening a named pipe would wait for a writer forever.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, notRegular(path, st.Mode())
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Kind: ErrUnreadable, Reason: "cannot open the file", Err: err,
@@ -79,8 +83,8 @@ func open(path string, now time.Time) (*Archive, error) {
 		return nil, &Error{File: path, Kind: ErrUnreadable, Reason: "cannot read the file", Err: err,
 			Fix: "copy the file again"}
 	}
-	if !st.Mode().IsRegular() {
-		return nil, &Error{File: path, Kind: ErrUnreadable, Reason: "not a regular file", Fix: "choose the .mcpb file itself"}
+	if !st.Mode().IsRegular() { // replaced since the Stat above
+		return nil, notRegular(path, st.Mode())
 	}
 	if st.Size() > MaxFileBytes {
 		return nil, tooLargeFile(path, st.Size())
@@ -118,6 +122,14 @@ func open(path string, now time.Time) (*Archive, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+func notRegular(path string, m fs.FileMode) error {
+	what := "a folder"
+	if !m.IsDir() {
+		what = "a " + kindOf(m)
+	}
+	return &Error{File: path, Kind: ErrUnreadable, Reason: "not a regular file but " + what, Fix: "choose the .mcpb file itself"}
 }
 
 func tooLargeFile(path string, n int64) error {

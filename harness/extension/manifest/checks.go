@@ -48,6 +48,7 @@ func check(m *Manifest, root *jsonfile.Node) []Problem {
 			c.at(append(base, "command")...).problem("the command is empty", "write the program to run, for example \"node\"")
 		}
 		c.vars(mc.Command, systemVars, keys, append(base, "command")...)
+		c.command(mc.Command, append(base, "command")...)
 		for i, a := range mc.Args {
 			c.vars(a, systemVars, keys, append(base, "args", fmt.Sprint(i))...)
 		}
@@ -60,6 +61,7 @@ func check(m *Manifest, root *jsonfile.Node) []Problem {
 				c.key(po...).problem(fmt.Sprintf("unknown platform %q", p), "use darwin, win32 or linux, Node's process.platform names")
 			}
 			c.vars(o.Command, systemVars, keys, append(po, "command")...)
+			c.command(o.Command, append(po, "command")...)
 			for i, a := range o.Args {
 				c.vars(a, systemVars, keys, append(po, "args", fmt.Sprint(i))...)
 			}
@@ -68,8 +70,14 @@ func check(m *Manifest, root *jsonfile.Node) []Problem {
 			}
 		}
 	}
+	folded := map[string]string{}
 	for _, f := range m.UserConfig {
 		c.field(f)
+		if other, ok := folded[strings.ToLower(f.Key)]; ok {
+			c.key("user_config", f.Key).problem(fmt.Sprintf("the key %q differs from %q only in case; Windows' Credential Manager, where sensitive values are kept, does not tell them apart", f.Key, other), "rename one of them")
+		} else {
+			folded[strings.ToLower(f.Key)] = f.Key
+		}
 	}
 	c.semverRange(m.Compatibility.Runtimes.Node, "compatibility", "runtimes", "node")
 	c.semverRange(m.Compatibility.Runtimes.Python, "compatibility", "runtimes", "python")
@@ -117,6 +125,43 @@ func (c *checker) folderName(key, s string) {
 		p.problem(fmt.Sprintf("%s cannot be a folder name", display(s)), `use letters, digits, spaces and "-_." only`)
 	case strings.HasSuffix(s, ".") || strings.HasSuffix(s, " ") || strings.HasPrefix(s, " "):
 		p.problem(fmt.Sprintf("%s cannot be a folder name on Windows", display(s)), "remove the trailing dot or the spaces at either end")
+	case strings.HasPrefix(s, "."):
+		p.problem(fmt.Sprintf("%s starts with a dot: a hidden folder, which the store keeps for its own staging folders and never lists", display(s)), "remove the leading dot")
+	case windowsDevice(s):
+		p.problem(fmt.Sprintf("%s is a device name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9, alone or before a dot), which no Windows folder may have", display(s)), "choose another name, for example \"my-"+strings.ToLower(s)+"\"")
+	}
+}
+
+// windowsDevice reports the names Windows reserves for devices: CON, PRN,
+// AUX, NUL, COM0–9 and LPT0–9 (also with superscript digits), alone or
+// before an extension, in any case.
+func windowsDevice(s string) bool {
+	base, _, _ := strings.Cut(strings.ToUpper(s), ".")
+	base = strings.TrimRight(base, " ")
+	switch base {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if r := []rune(base); len(r) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) {
+		return r[3] >= '0' && r[3] <= '9' || r[3] == '¹' || r[3] == '²' || r[3] == '³'
+	}
+	return false
+}
+
+// command refuses a command inside the bundle (${__dirname}/… or a
+// relative path with a separator) that climbs out of it with "..": what
+// runs must be the bundle's own file or a program named as such
+// (docs/extensions-manifest.md#what-is-refused).
+func (c *checker) command(s string, path ...string) {
+	rest, inside := strings.CutPrefix(s, "${__dirname}")
+	if !inside && (!strings.ContainsAny(s, `/\`) || isAbsFor("linux", s) || isAbsFor("windows", s) || strings.HasPrefix(s, "${")) {
+		return
+	}
+	for _, part := range strings.FieldsFunc(rest, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if part == ".." {
+			c.at(path...).problem(fmt.Sprintf("%s leaves the bundle folder (..)", display(s)), `name the bundle's own file, for example "${__dirname}/server/my-server", or a program such as "node"`)
+			return
+		}
 	}
 }
 
@@ -181,6 +226,11 @@ func (c *checker) field(f Field) {
 	}
 	if f.Multiple && (f.Type == FieldNumber || f.Type == FieldBoolean) {
 		c.at(append(base, "multiple")...).problem(fmt.Sprintf("a %s field cannot be multiple", f.Type), "remove multiple; it applies to string, directory and file fields")
+	}
+	if f.Sensitive && (f.Type == FieldNumber || f.Type == FieldBoolean) {
+		c.at(append(base, "sensitive")...).problem(fmt.Sprintf("a %s field cannot be sensitive: the keychain keeps one text", f.Type), `make it a "string" field or remove "sensitive"`)
+	} else if f.Sensitive && f.Multiple {
+		c.at(append(base, "sensitive")...).problem("a multiple field cannot be sensitive: the keychain keeps one text", `remove "multiple" or "sensitive"`)
 	}
 	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
 		c.at(append(base, "min")...).problem(fmt.Sprintf("min %v is greater than max %v", *f.Min, *f.Max), "swap them")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"runtime"
 	"strings"
 )
 
@@ -177,4 +178,34 @@ func hostLookup(host Host, dir string, user func(key string) (any, bool)) lookup
 		}
 		return v, nil, false, nil
 	}
+}
+
+// CommandLine is what starts the server on goos (Go's names, "" for this
+// one) before any ${…} is replaced: mcp_config's command, args and env
+// with the platform_overrides entry of goos applied, or the command
+// server.type implies (docs/extensions-manifest.md#substitution). It is
+// what the install dialog shows the person before anything runs.
+func (m *Manifest) CommandLine(goos string) (command string, args []string, env map[string]string) {
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	return m.config(goos, "${__dirname}")
+}
+
+// RunsOutside reports whether the command on goos is a program outside the
+// extension's own folder other than a runtime it names by its bare name
+// (node, npx, python, python3, py, uv, uvx): "/bin/sh", "bash",
+// "${HOME}/bin/tool", "/usr/bin/node". Such a command is allowed (Claude
+// Desktop runs it too) but is said before installing
+// (docs/extensions.md#installing).
+func (m *Manifest) RunsOutside(goos string) bool {
+	cmd, _, _ := m.CommandLine(goos)
+	if strings.HasPrefix(cmd, "${__dirname}") {
+		return false
+	}
+	if strings.ContainsAny(cmd, `/\`) || strings.Contains(cmd, "${") {
+		return isAbsFor("linux", cmd) || isAbsFor("windows", cmd) || strings.HasPrefix(cmd, "${") // a relative path is inside
+	}
+	base := strings.TrimSuffix(strings.ToLower(cmd), ".exe")
+	return !(base == "node" || base == "npx" || base == "python" || base == "py" || pythonN.MatchString(base) || base == "uv" || base == "uvx")
 }

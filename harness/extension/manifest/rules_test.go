@@ -22,6 +22,21 @@ var ruleCases = []mutation{
 	{`"name": "demo"`, `"name": @"a:b"`, "name", "cannot be a folder name", false},
 	{`"name": "demo"`, `"name": @""`, "name", "must not be empty", false},
 	{`"name": "demo"`, `"name": @"demo."`, "name", "cannot be a folder name on Windows", false},
+	// Hostile names (TestHostileManifestNames): a hidden folder the store would never list, Windows devices.
+	{`"name": "demo"`, `"name": @".demo"`, "name", `".demo" starts with a dot: a hidden folder`, false},
+	{`"name": "demo"`, `"name": @".staging-1.0.0"`, "name", "starts with a dot", false},
+	{`"name": "demo"`, `"name": @"CON"`, "name", `"CON" is a device name on Windows`, false},
+	{`"name": "demo"`, `"name": @"aux.txt"`, "name", `"aux.txt" is a device name on Windows`, false},
+	{`"name": "demo"`, `"name": @"com1"`, "name", "is a device name on Windows", false},
+	{`"name": "demo"`, `"name": @"console"`, "", "", false},
+	// A command inside the bundle that climbs out of it.
+	{`"command": "node",`, `"command": @"${__dirname}/../../../bin/sh",`, "server.mcp_config.command", `"${__dirname}/../../../bin/sh" leaves the bundle folder (..)`, false},
+	{`"command": "node.exe"`, `"command": @"server\\..\\..\\cmd.exe"`, "server.mcp_config.platform_overrides.win32.command", "leaves the bundle folder (..)", false},
+	{`"command": "node",`, `"command": "/usr/bin/node",`, "", "", false}, // a program outside the bundle is shown at install, not refused
+	// Sensitive values are one text in the keychain; Credential Manager ignores case.
+	{`"title": "Size",`, `"title": "Size", "sensitive": @true,`, "user_config.size.sensitive", "a number field cannot be sensitive", false},
+	{`"multiple": true, "required": true, "default": ["${HOME}"]`, `"multiple": true, "sensitive": @true, "required": true, "default": ["${HOME}"]`, "user_config.dirs.sensitive", "a multiple field cannot be sensitive", false},
+	{`"size": {`, `@"Token": {"type": "string", "title": "T", "description": "d"}, "size": {`, "user_config.Token", `the key "Token" differs from "token" only in case`, false},
 	{`"version": "1.0.0"`, `"version": @"one"`, "version", `"one" is not a semantic version`, false},
 	{`"entry_point": "server/index.js"`, `"entry_point": @"/srv/index.js"`, "server.entry_point", "is an absolute path", false},
 	{`"entry_point": "server/index.js"`, `"entry_point": @"C:\\srv\\index.js"`, "server.entry_point", "is an absolute path", false},

@@ -265,3 +265,12 @@ func valueText(v any) (text string, items []string, isList bool) {
 	}
 	return fmt.Sprint(v), nil, false
 }
+
+// Accepts reports whether v is a value of f's type and bounds (a number in
+// min/max, a list only for multiple; paths are checked for shape, not for
+// existence). An upgrade keeps an installed value only when the new
+// version's field accepts it (docs/extensions.md#installing).
+func (f Field) Accepts(v any) bool {
+	_, msg := checkValue(f, v)
+	return msg == ""
+}
