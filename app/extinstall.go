@@ -187,6 +187,7 @@ func (a *App) ChooseExtensionPath(kind, title string) ([]string, error) {
 // (naming manifest.json:LINE:COL and the fix).
 func (a *App) PreviewExtension(path string) (ExtensionPreview, error) {
 	in, digest, err := a.inspectExtensionFile(path)
+	noteExtensionPreview(path, err)
 	if err != nil {
 		return ExtensionPreview{}, err
 	}
