@@ -14,7 +14,8 @@
 # extension, the form is filled from the keyboard, Return installs. Then,
 # without a restart, the coworker memory-keeper (memory.read_graph) gets a
 # Start chat; its call asks for approval (installing grants none), runs,
-# and the journal has it succeeded. The token is in no file of the run.
+# and the journal has it succeeded. Remove (confirmed in its row) takes it
+# away. The token is in no file of the run.
 ext_node="$(command -v node || true)"
 ext_cli="$root/harness/mcp/testdata/npm/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js"
 ext_memory="$root/harness/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
@@ -123,10 +124,24 @@ JSON
   grep -q '"tool": *"memory.read_graph"' "$ex/journal.json" || fail "the journal has no memory.read_graph invocation"
   grep -Eq '"status": *"succeeded"' "$ex/journal.json" || fail "memory.read_graph did not succeed in the journal"
   grep -Eq '"decision": *"allow_once"' "$ex/journal.json" || fail "memory.read_graph ran without an approval"
+  leaked="$(grep -rlaF "$ext_token" "$ex" "$tmp/config" "$tmp/data" "$tmp/app.log" || true)"
+  [ -z "$leaked" ] || fail "the sensitive value is in $leaked (installed)"
+  # Settings → Extensions → Remove, Yes, remove: gone for new chats, its
+  # keychain value too (the record lists it no more).
+  xdotool key ctrl+comma
+  sleep 1
+  xdotool mousemove --window "$(perm_win)" 700 500
+  xdotool click --repeat 40 --delay 20 5
+  sleep 0.8
+  click 1081 478 # Remove of the one row
+  sleep 0.5
+  import -window root "$shots/extension-remove.png"
+  xdotool key Return # Yes, remove (it has the focus)
+  wait_state '"extensions":\[\]' "Remove did not remove the extension"
+  [ ! -e "$ex/config/OpenWorker/extensions/memory" ] || fail "the extension's folder stayed after Remove"
   stop_shown_app
   leaked="$(grep -rlaF "$ext_token" "$ex" "$tmp/config" "$tmp/data" "$tmp/app.log" || true)"
   [ -z "$leaked" ] || fail "the sensitive value is in $leaked"
-  [ -f "$ex/config/OpenWorker/extensions/memory/installed.json" ] || fail "the extension was not installed in the config folder"
   start_e2e_app "when started again after the extension steps"
   sleep 1
 fi
