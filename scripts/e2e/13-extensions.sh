@@ -20,9 +20,9 @@ ext_node="$(command -v node || true)"
 ext_cli="$root/harness/mcp/testdata/npm/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js"
 ext_memory="$root/harness/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
 ext_bus="$(command -v dbus-daemon || true)"; ext_keyring="$(command -v gnome-keyring-daemon || true)"
-if [ -z "$ext_node" ] || [ ! -f "$ext_cli" ] || [ ! -f "$ext_memory" ] || [ -z "$ext_bus" ] || [ -z "$ext_keyring" ]; then
-  [ -z "${CI:-}" ] || fail "extensions: node, the mcpb CLI, server-memory, dbus-daemon or gnome-keyring-daemon is missing"
-  echo "app-e2e: extensions: skipped (node, sh harness/mcp/testdata/npm/install.sh, dbus or gnome-keyring is missing)"
+if [ -z "$ext_node" ] || [ ! -f "$ext_cli" ] || [ ! -f "$ext_memory" ] || [ -z "$ext_bus" ] || [ -z "$ext_keyring" ] || ! command -v xclip >/dev/null; then
+  [ -z "${CI:-}" ] || fail "extensions: node, the mcpb CLI, server-memory, dbus-daemon, gnome-keyring-daemon or xclip is missing"
+  echo "app-e2e: extensions: skipped (node, sh harness/mcp/testdata/npm/install.sh, dbus, gnome-keyring or xclip is missing)"
 else
   echo "app-e2e: extension installer"
   ex="$tmp/extensions"
@@ -84,11 +84,18 @@ JSON
   sleep 1
   xdotool key alt+x # Settings → Install extension…: the GTK file chooser
   sleep 1.5
+  # The path goes in by the clipboard: typed, the location box's inline
+  # completion of /tmp/openworker-… can mangle it.
+  printf '%s' "$ex/home/Downloads/memory.mcpb" | xclip -selection clipboard -quiet >/dev/null 2>&1 &
+  ex_clip=$!
+  pids+=("$ex_clip")
+  sleep 0.3
   xdotool key ctrl+l
   sleep 0.3
-  xdotool type --delay 10 "$ex/home/Downloads/memory.mcpb"
-  sleep 0.3
+  xdotool key ctrl+v
+  sleep 0.5
   xdotool key Return
+  kill "$ex_clip" 2>/dev/null || true
   wait_state "\"previews\":\[\"$ex/home/Downloads/memory.mcpb\"\]" "the install dialog did not show memory.mcpb"
   sleep 1.2
   # The first field has the focus: API token (sensitive), then Data folder.
