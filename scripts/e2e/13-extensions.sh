@@ -115,7 +115,11 @@ JSON
   click 60 69
   sleep 1.2
   import -window root "$shots/extension-coworkers.png"
-  click 300 258 # Start chat of memory-keeper, the one card
+  # Start chat of memory-keeper, the one card: lower when the card has the
+  # line "mcp:memory runs …" (once the provider was checked), higher without.
+  click 300 272
+  for _ in $(seq 15); do state | grep -q '"session_id"' && break; sleep 0.2; done
+  state | grep -q '"session_id"' || click 300 248
   wait_state '"session_id"' "Start chat of memory-keeper did not open a chat after the install"
   sleep 1.5
   xdotool type --delay 20 "What do you remember?"
