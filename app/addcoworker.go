@@ -92,14 +92,25 @@ func (a *App) AddCoworker(path, mode string, replace bool) (CoworkerList, error)
 	return l, nil
 }
 
-// filesDropped is what a drop of files on the window does: the paths go
-// to the UI (EventBundleDropped), which previews the first one on the
+// filesDropped is what a drop of files on the window does: a .mcpb or
+// .dxt file opens the extension installer as any other way in does
+// (openFiles, docs/app.md#opening-an-extension); the other paths go to
+// the UI (EventBundleDropped), which previews the first one on the
 // Coworkers screen. Nothing is read or written here.
 func (a *App) filesDropped(paths []string) {
-	if len(paths) == 0 {
+	var bundles, exts []string
+	for _, p := range paths {
+		if isExtensionName(p) {
+			exts = append(exts, p)
+		} else {
+			bundles = append(bundles, p)
+		}
+	}
+	a.openFiles(exts)
+	if len(bundles) == 0 {
 		return
 	}
-	a.emit.Emit(EventBundleDropped, BundleDropped{Paths: append([]string{}, paths...)})
+	a.emit.Emit(EventBundleDropped, BundleDropped{Paths: bundles})
 }
 
 // previewBundle is PreviewCoworker for the coworkers folder dir.

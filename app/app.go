@@ -54,7 +54,7 @@ type App struct {
 	base   context.Context // cancelled at shutdown: stops running turns
 	cancel context.CancelFunc
 
-	importMu sync.Mutex // one ApplyImport at a time: plan, compare and write as one step
+	importMu sync.Mutex // one ApplyImport or InstallExtension at a time: plan, compare and write as one step
 
 	mu               sync.Mutex
 	settings         Settings         // in use: the saved ones with this run's flags on top

@@ -41,6 +41,23 @@ func noteExtensionOpened(e ExtensionOpened) {
 	e2eOpened.mu.Unlock()
 }
 
+// e2ePreviews are the extension files the install dialog showed
+// (PreviewExtension), each "PATH" or "PATH: ERROR", in order.
+var e2ePreviews struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func noteExtensionPreview(path string, err error) {
+	e := path
+	if err != nil {
+		e += ": " + err.Error()
+	}
+	e2ePreviews.mu.Lock()
+	e2ePreviews.list = append(e2ePreviews.list, e)
+	e2ePreviews.mu.Unlock()
+}
+
 // e2eListLoads counts the window's reads of the chat list (App.Chats):
 // after a restart the script waits for one before it looks.
 var e2eListLoads atomic.Int64
@@ -174,6 +191,10 @@ func startTestHook(a *App) {
 			SignIns  int      `json:"sign_ins"`
 			Followed int64    `json:"followed"`
 			SignedIn []string `json:"signed_in"`
+			// Previews: the files the install dialog showed; Extensions
+			// the installed ones, "NAME VERSION NAMESPACE" (extinstall.go).
+			Previews   []string `json:"previews"`
+			Extensions []string `json:"extensions"`
 		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
 		for _, p := range a.prompter.Pending() {
 			if p.Request.Sampling != nil {
@@ -184,6 +205,15 @@ func startTestHook(a *App) {
 		out.SignIns = len(a.signIns.pending)
 		a.signIns.mu.Unlock()
 		out.Followed, out.SignedIn = e2eFollowed.Load(), []string{}
+		e2ePreviews.mu.Lock()
+		out.Previews = append([]string{}, e2ePreviews.list...)
+		e2ePreviews.mu.Unlock()
+		out.Extensions = []string{}
+		if recs, _ := a.extensionStore().List(); recs != nil {
+			for _, r := range recs {
+				out.Extensions = append(out.Extensions, r.Name+" "+r.Version+" "+r.Namespace)
+			}
+		}
 		e2eOpened.mu.Lock()
 		out.Opened = append([]ExtensionOpened{}, e2eOpened.list...)
 		e2eOpened.mu.Unlock()

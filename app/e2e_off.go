@@ -20,5 +20,8 @@ func noteChatsLoaded() {}
 // noteExtensionOpened is a no-op outside e2e builds (see e2e_hook.go).
 func noteExtensionOpened(ExtensionOpened) {}
 
+// noteExtensionPreview is a no-op outside e2e builds (see e2e_hook.go).
+func noteExtensionPreview(string, error) {}
+
 // wrapOpener returns next outside e2e builds (see e2e_hook.go).
 func wrapOpener(next Opener, _ *slog.Logger) Opener { return next }

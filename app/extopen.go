@@ -15,8 +15,9 @@ import (
 // .dxt given on the command line (`openworker x.mcpb`, which is how Windows
 // starts the program for a double-clicked file), forwarded by a second
 // start, or opened through macOS Launch Services (options.Mac.OnFileOpen)
-// becomes one EventExtensionOpened. The installer itself is not built yet
-// (issue 15): the UI only says what it would install.
+// becomes one EventExtensionOpened, as does a file dropped on the window
+// (filesDropped). The UI opens the install dialog for it, which calls
+// PreviewExtension and InstallExtension (extinstall.go).
 
 // extensionExts are the file name endings of an extension (MCP bundle),
 // compared case-insensitively.

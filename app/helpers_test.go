@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -189,6 +190,8 @@ type envOpts struct {
 	// extSecrets keeps extensions' sensitive settings (nil: a new one,
 	// never the OS keychain).
 	extSecrets *extension.MemorySecrets
+	// logger is the app's log (nil: discarded).
+	logger *slog.Logger
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -218,7 +221,7 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if o.extSecrets == nil {
 		o.extSecrets = &extension.MemorySecrets{}
 	}
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets})
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,6 +54,27 @@ func (w *wailsUI) ChooseFile(title, start string) (string, error) {
 		Filters: []wruntime.FileFilter{{DisplayName: "JSON files (*.json)", Pattern: "*.json"}, {DisplayName: "All files", Pattern: "*"}}})
 }
 
+// ChooseExtension asks for an extension file, *.mcpb and *.dxt
+// (extinstall.go).
+func (w *wailsUI) ChooseExtension(title, start string) (string, error) {
+	ctx := w.context()
+	if ctx == nil {
+		return "", nil
+	}
+	return wruntime.OpenFileDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start,
+		Filters: []wruntime.FileFilter{{DisplayName: "MCP extensions (*.mcpb, *.dxt)", Pattern: "*.mcpb;*.dxt"}}})
+}
+
+// ChooseFiles asks for several files of any kind (a multiple file field of
+// an extension's settings, extinstall.go).
+func (w *wailsUI) ChooseFiles(title, start string) ([]string, error) {
+	ctx := w.context()
+	if ctx == nil {
+		return nil, nil
+	}
+	return wruntime.OpenMultipleFilesDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start})
+}
+
 // onFileDrop calls f with the absolute paths of files or folders dropped
 // on the window (Wails' file drop, options.DragAndDrop.EnableFileDrop).
 func (w *wailsUI) onFileDrop(f func(paths []string)) {

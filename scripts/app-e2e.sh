@@ -17,7 +17,7 @@
 #
 # The blocks are scripts/e2e/NN-topic.sh, sourced in order (add a new one
 # there, numbered after the last).
-# Needs: xvfb xdotool imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go;
+# Needs: xvfb xdotool xclip imagemagick libgtk-3-dev libwebkit2gtk-4.0-dev, Node, Go;
 # the sign-in block also dbus-daemon and gnome-keyring-daemon (dbus, gnome-keyring).
 # Never touches the real user config: HOME and XDG_* point into a temp dir.
 set -euo pipefail

@@ -64,6 +64,8 @@ const screens = [
   { name: "activity", query: "", ready: ".card", setup: async (p) => { await clickNav(p, "Activity", ".row-item"); await p.click(".row-item"); await p.waitForSelector(".detail .turn, .detail table"); } },
   { name: "settings-bypass", query: "", ready: ".card", setup: async (p) => {
     await clickNav(p, "Settings", "fieldset"); await p.select('select:has(option[value="bypass"])', "bypass"); await p.waitForSelector('[aria-label="Use Bypass?"]'); } },
+  { name: "extension-install", query: "", ready: ".card", setup: async (p) => {
+    await clickNav(p, "Settings", ".extensions table"); await clickButton(p, "Install extension"); await p.waitForSelector(".modal.ext-install .fields"); } },
   { name: "add-coworker", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "Add coworker"); await p.waitForSelector(".modal.add-coworker"); } },
   { name: "link-confirm", query: "&chat=1", ready: ".chat .composer", setup: async (p) => {
     await fillChat(p); await p.click(".msg.assistant a[href]"); await p.waitForSelector(".modal.link-confirm"); } },

@@ -61,6 +61,9 @@ xdotool key Tab Tab Tab Return
 for _ in $(seq 50); do [ -f "$tmp/bundles/notes-keeper/coworker/manifest.md" ] && break; sleep 0.2; done
 [ -f "$tmp/bundles/notes-keeper/coworker/manifest.md" ] || fail "Copy into coworkers did not copy the bundle"
 [ -L "$tmp/bundles/notes-keeper" ] && fail "the bundle was linked, not copied"
+# The temporary folder goes right after the rename (a deferred RemoveAll):
+# give it a moment before calling it left behind.
+for _ in $(seq 20); do compgen -G "$tmp/bundles/.adding-*" >/dev/null || break; sleep 0.1; done
 for left in "$tmp/bundles"/.adding-*; do [ -e "$left" ] && fail "a temporary folder was left in the coworkers folder: $left"; done
 sleep 1
 import -window root "$shots/coworkers-added.png"

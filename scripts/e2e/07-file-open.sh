@@ -8,8 +8,10 @@
 # double-clicked file; the path relative to the second start's folder)
 # hands it to the first instance through the wake socket (no D-Bus here)
 # and exits 0; the first sends one extension:opened to the window, which
-# shows "Install extension ...?" (docs/app.md#opening-an-extension). A
-# file that is not an extension gets an error notice naming it.
+# opens the install dialog (docs/app.md#opening-an-extension): this
+# weather.mcpb is not a real zip, so the dialog shows the archive's error
+# naming the file, and Esc closes it. A file that is not an extension gets
+# an error notice naming it.
 echo "app-e2e: a second start with a .mcpb and a .txt"
 mkdir -p "$tmp/ext"
 printf 'PK\003\004 not really a zip' > "$tmp/ext/weather.mcpb"
@@ -24,6 +26,9 @@ for f in ext/weather.mcpb ext/notes.txt; do
 done
 wait_state "\"opened\":\[{\"path\":\"$tmp/ext/weather.mcpb\",\"name\":\"weather.mcpb\",\"size\":21},{\"path\":\"$tmp/ext/notes.txt\",\"name\":\"notes.txt\",\"size\":0,\"error\":\"$tmp/ext/notes.txt is not an extension" \
   "the first instance did not receive weather.mcpb, then notes.txt"
+wait_state "\"previews\":\[\"$tmp/ext/weather.mcpb: [^\"]*weather.mcpb" "the install dialog did not read weather.mcpb"
 sleep 0.7
 import -window root "$shots/extension-opened.png"
+xdotool key Escape
+sleep 0.5
 # --- end file open and second instance (issue 13) ---

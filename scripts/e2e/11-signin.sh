@@ -87,7 +87,7 @@ JSON
   xdotool click --repeat 40 --delay 20 5 # to the bottom: Tools and approvals lists the sign-in
   sleep 0.8
   import -window root "$shots/signin-settings.png"
-  click 941 284 # its Sign out (this HOME has no saved answers below it)
+  click 941 124 # its Sign out (this HOME has no extensions and no saved answers below it)
   wait_state '"signed_in":\[\]' "Sign out did not delete the sign-in"
   sleep 0.8
   import -window root "$shots/signin-signed-out.png"

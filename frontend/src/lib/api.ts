@@ -4,7 +4,7 @@
 import * as Bindings from "../wailsjs/go/app/App";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
+  AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
   PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, TurnResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
@@ -117,6 +117,20 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     chooseImportFile: () => call<string>(() => b.ChooseImportFile()),
     previewImport: (path: string) => call<ImportPlan>(() => b.PreviewImport(path)),
     applyImport: (path: string, digest: string) => call<SettingsView>(() => b.ApplyImport(path, digest)),
+    /** The native picker for a .mcpb or .dxt file; "" when cancelled. */
+    chooseExtensionFile: () => call<string>(() => b.ChooseExtensionFile()),
+    /** A picker for a directory/file field of the install form ("files": several); [] when cancelled. */
+    chooseExtensionPath: async (kind: "directory" | "file" | "files", title: string) =>
+      (await call<string[] | null>(() => b.ChooseExtensionPath(kind, title))) ?? [],
+    /** What the extension file holds and what installing it needs; writes nothing. */
+    previewExtension: (path: string) => call<ExtensionPreview>(() => b.PreviewExtension(path)),
+    /** Installs the file previewed (its digest); sensitive values go to the OS keychain. */
+    installExtension: (path: string, digest: string, values: Record<string, unknown>) =>
+      call<ExtensionInstalled>(() => b.InstallExtension(path, digest, values)),
+    /** The installed extensions (docs/extensions.md#installing). */
+    extensions: async () => (await call<InstalledExtension[] | null>(() => b.Extensions())) ?? [],
+    /** Removes one, its keychain values too; resolves to the ones left. */
+    removeExtension: async (name: string) => (await call<InstalledExtension[] | null>(() => b.RemoveExtension(name))) ?? [],
     /** Remote MCP servers with a stored sign-in, and signing out of one (docs/app.md#sign-in). */
     signedIn: async () => (await call<SignedInServer[] | null>(() => b.SignedIn())) ?? [],
     signOut: async (ns: string) => (await call<SignedInServer[] | null>(() => b.SignOut(ns))) ?? [],

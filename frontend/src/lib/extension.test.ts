@@ -2,11 +2,6 @@ import { describe, expect, it } from "vitest";
 import { extensionNotice, formatSize } from "./extension";
 
 describe("extensionNotice", () => {
-  it("asks about a valid file and says the installer is not built yet", () => {
-    const n = extensionNotice({ path: "/d/weather.mcpb", name: "weather.mcpb", size: 1536 });
-    expect(n.level).toBe("warning");
-    expect(n.message).toBe("Install extension weather.mcpb (1.5 KB, /d/weather.mcpb)? The extension installer is not built yet (issue 15): nothing was installed.");
-  });
   it("names the file and the fix for a bad one", () => {
     const n = extensionNotice({ path: "/d/x.txt", name: "x.txt", size: 0, error: "/d/x.txt is not an extension: OpenWorker opens .mcpb and .dxt files (MCP bundles)" });
     expect(n).toEqual({ level: "error", message: "Cannot open x.txt: /d/x.txt is not an extension: OpenWorker opens .mcpb and .dxt files (MCP bundles)" });

@@ -45,6 +45,22 @@ class AppState {
   signIns = $state<SignInRequest[]>([]);
   /** A folder dropped on the window, for the Coworkers screen to preview. */
   dropped = $state<string | null>(null);
+  /** Extension files to show in the install dialog, first one shown
+   * (docs/app.md#opening-an-extension); several open one after the other. */
+  extensionQueue = $state<{ id: number; path: string }[]>([]);
+  #extensionSeq = 0;
+  /** Counts installs and removals: Settings → Extensions lists again. */
+  extensionsChanged = $state(0);
+
+  /** openExtension queues path for the install dialog. */
+  openExtension(path: string) {
+    this.extensionQueue = [...this.extensionQueue, { id: ++this.#extensionSeq, path }];
+  }
+
+  /** closeExtension takes the dialog of id away; the next queued one shows. */
+  closeExtension(id: number) {
+    this.extensionQueue = this.extensionQueue.filter((e) => e.id !== id);
+  }
 
   /** The sidebar's chat list (lib/chatlist.ts, docs/app.md#chats): journaled sessions, newest first. */
   chatList = $state<JournalSession[]>([]);
@@ -328,8 +344,11 @@ export async function start() {
   });
   api.on(AppEvent.ChatChanged, (p) => app.onChatChanged(p as JournalSession));
   api.on(AppEvent.ExtensionOpened, (p) => {
-    const n = extensionNotice(p as ExtensionOpened);
-    app.notify(n.level, n.message, "app");
+    const e = p as ExtensionOpened;
+    if (e.error) {
+      const n = extensionNotice(e);
+      app.notify(n.level, n.message, "app");
+    } else app.openExtension(e.path);
   });
   window.addEventListener("focus", () => void api.setWindowFocused(true));
   window.addEventListener("blur", () => void api.setWindowFocused(false));

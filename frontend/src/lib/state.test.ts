@@ -63,3 +63,19 @@ describe("chat list state", () => {
     expect(app.searchResults).toEqual([]);
   });
 });
+
+describe("extension files opened", () => {
+  it("queue for the install dialog and open one after the other, the same file twice too", () => {
+    app.openExtension("/d/a.mcpb");
+    app.openExtension("/d/b.mcpb");
+    app.openExtension("/d/a.mcpb");
+    const q = app.extensionQueue;
+    expect(q.map((e) => e.path)).toEqual(["/d/a.mcpb", "/d/b.mcpb", "/d/a.mcpb"]);
+    expect(new Set(q.map((e) => e.id)).size).toBe(3);
+    app.closeExtension(q[0].id);
+    expect(app.extensionQueue.map((e) => e.path)).toEqual(["/d/b.mcpb", "/d/a.mcpb"]);
+    app.closeExtension(app.extensionQueue[0].id);
+    app.closeExtension(app.extensionQueue[0].id);
+    expect(app.extensionQueue).toEqual([]);
+  });
+});

@@ -448,6 +448,202 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ExtensionAuthor {
+	    name: string;
+	    email: string;
+	    url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionAuthor(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.email = source["email"];
+	        this.url = source["url"];
+	    }
+	}
+	export class ExtensionField {
+	    key: string;
+	    type: string;
+	    title: string;
+	    description: string;
+	    required: boolean;
+	    default: any;
+	    multiple: boolean;
+	    sensitive: boolean;
+	    min?: number;
+	    max?: number;
+	    kept: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionField(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.type = source["type"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.required = source["required"];
+	        this.default = source["default"];
+	        this.multiple = source["multiple"];
+	        this.sensitive = source["sensitive"];
+	        this.min = source["min"];
+	        this.max = source["max"];
+	        this.kept = source["kept"];
+	    }
+	}
+	export class ExtensionInstalled {
+	    name: string;
+	    display_name: string;
+	    version: string;
+	    namespace: string;
+	    upgraded: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionInstalled(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.display_name = source["display_name"];
+	        this.version = source["version"];
+	        this.namespace = source["namespace"];
+	        this.upgraded = source["upgraded"];
+	    }
+	}
+	export class ExtensionItem {
+	    name: string;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	    }
+	}
+	export class ExtensionSig {
+	    status: string;
+	    subject: string;
+	    problem: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionSig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.subject = source["subject"];
+	        this.problem = source["problem"];
+	    }
+	}
+	export class ExtensionRuntime {
+	    name: string;
+	    title: string;
+	    range: string;
+	    url: string;
+	    found: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionRuntime(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.range = source["range"];
+	        this.url = source["url"];
+	        this.found = source["found"];
+	    }
+	}
+	export class ExtensionPreview {
+	    path: string;
+	    display_name: string;
+	    name: string;
+	    version: string;
+	    author: ExtensionAuthor;
+	    description: string;
+	    homepage: string;
+	    tools: ExtensionItem[];
+	    tools_generated: boolean;
+	    prompts: ExtensionItem[];
+	    prompts_generated: boolean;
+	    server_type: string;
+	    runtime: ExtensionRuntime;
+	    platforms: string[];
+	    signature: ExtensionSig;
+	    privacy_policies: string[];
+	    namespace: string;
+	    installed: string;
+	    blocking: string[];
+	    warnings: string[];
+	    files: number;
+	    bytes: number;
+	    fields: ExtensionField[];
+	    digest: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.display_name = source["display_name"];
+	        this.name = source["name"];
+	        this.version = source["version"];
+	        this.author = this.convertValues(source["author"], ExtensionAuthor);
+	        this.description = source["description"];
+	        this.homepage = source["homepage"];
+	        this.tools = this.convertValues(source["tools"], ExtensionItem);
+	        this.tools_generated = source["tools_generated"];
+	        this.prompts = this.convertValues(source["prompts"], ExtensionItem);
+	        this.prompts_generated = source["prompts_generated"];
+	        this.server_type = source["server_type"];
+	        this.runtime = this.convertValues(source["runtime"], ExtensionRuntime);
+	        this.platforms = source["platforms"];
+	        this.signature = this.convertValues(source["signature"], ExtensionSig);
+	        this.privacy_policies = source["privacy_policies"];
+	        this.namespace = source["namespace"];
+	        this.installed = source["installed"];
+	        this.blocking = source["blocking"];
+	        this.warnings = source["warnings"];
+	        this.files = source["files"];
+	        this.bytes = source["bytes"];
+	        this.fields = this.convertValues(source["fields"], ExtensionField);
+	        this.digest = source["digest"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	
 	
 	export class FoundServerConfig {
@@ -470,6 +666,34 @@ export namespace app {
 	        this.servers = source["servers"];
 	        this.error = source["error"];
 	        this.in_use = source["in_use"];
+	    }
+	}
+	export class InstalledExtension {
+	    name: string;
+	    display_name: string;
+	    version: string;
+	    namespace: string;
+	    signature: string;
+	    signer: string;
+	    installed_at: string;
+	    sensitive: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InstalledExtension(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.display_name = source["display_name"];
+	        this.version = source["version"];
+	        this.namespace = source["namespace"];
+	        this.signature = source["signature"];
+	        this.signer = source["signer"];
+	        this.installed_at = source["installed_at"];
+	        this.sensitive = source["sensitive"];
+	        this.error = source["error"];
 	    }
 	}
 	

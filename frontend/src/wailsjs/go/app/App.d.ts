@@ -26,6 +26,10 @@ export function ChooseCoworkerBundle():Promise<string>;
 
 export function ChooseCoworkersDir():Promise<app.CoworkerList>;
 
+export function ChooseExtensionFile():Promise<string>;
+
+export function ChooseExtensionPath(arg1:string,arg2:string):Promise<Array<string>>;
+
 export function ChooseImportFile():Promise<string>;
 
 export function ChooseServersFile():Promise<string>;
@@ -40,6 +44,8 @@ export function Diagnostics():Promise<string>;
 
 export function ExpandPrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<string>;
 
+export function Extensions():Promise<Array<app.InstalledExtension>>;
+
 export function FindServerConfigs():Promise<Array<app.FoundServerConfig>>;
 
 export function GetSettings():Promise<app.SettingsView>;
@@ -47,6 +53,8 @@ export function GetSettings():Promise<app.SettingsView>;
 export function HideChat(arg1:string,arg2:boolean):Promise<journal.Session>;
 
 export function Info():Promise<app.AppInfo>;
+
+export function InstallExtension(arg1:string,arg2:string,arg3:Record<string, any>):Promise<app.ExtensionInstalled>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<app.ModelList>;
 
@@ -66,9 +74,13 @@ export function Policies():Promise<Array<app.SavedPolicy>>;
 
 export function PreviewCoworker(arg1:string):Promise<app.CoworkerPreview>;
 
+export function PreviewExtension(arg1:string):Promise<app.ExtensionPreview>;
+
 export function PreviewImport(arg1:string):Promise<mcp.ImportPlan>;
 
 export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
+
+export function RemoveExtension(arg1:string):Promise<Array<app.InstalledExtension>>;
 
 export function RenameChat(arg1:string,arg2:string):Promise<journal.Session>;
 

@@ -42,6 +42,14 @@ export function ChooseCoworkersDir() {
   return window['go']['app']['App']['ChooseCoworkersDir']();
 }
 
+export function ChooseExtensionFile() {
+  return window['go']['app']['App']['ChooseExtensionFile']();
+}
+
+export function ChooseExtensionPath(arg1, arg2) {
+  return window['go']['app']['App']['ChooseExtensionPath'](arg1, arg2);
+}
+
 export function ChooseImportFile() {
   return window['go']['app']['App']['ChooseImportFile']();
 }
@@ -70,6 +78,10 @@ export function ExpandPrompt(arg1, arg2, arg3) {
   return window['go']['app']['App']['ExpandPrompt'](arg1, arg2, arg3);
 }
 
+export function Extensions() {
+  return window['go']['app']['App']['Extensions']();
+}
+
 export function FindServerConfigs() {
   return window['go']['app']['App']['FindServerConfigs']();
 }
@@ -84,6 +96,10 @@ export function HideChat(arg1, arg2) {
 
 export function Info() {
   return window['go']['app']['App']['Info']();
+}
+
+export function InstallExtension(arg1, arg2, arg3) {
+  return window['go']['app']['App']['InstallExtension'](arg1, arg2, arg3);
 }
 
 export function ListModels(arg1, arg2, arg3) {
@@ -122,12 +138,20 @@ export function PreviewCoworker(arg1) {
   return window['go']['app']['App']['PreviewCoworker'](arg1);
 }
 
+export function PreviewExtension(arg1) {
+  return window['go']['app']['App']['PreviewExtension'](arg1);
+}
+
 export function PreviewImport(arg1) {
   return window['go']['app']['App']['PreviewImport'](arg1);
 }
 
 export function Reconcile(arg1, arg2) {
   return window['go']['app']['App']['Reconcile'](arg1, arg2);
+}
+
+export function RemoveExtension(arg1) {
+  return window['go']['app']['App']['RemoveExtension'](arg1);
 }
 
 export function RenameChat(arg1, arg2) {

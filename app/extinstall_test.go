@@ -1,0 +1,214 @@
+//go:build unix
+
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/extension"
+	"github.com/openworker/desktop/harness/extension/extensiontest"
+	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/model/modeltest"
+)
+
+// lockedBuffer is a log sink safe for the app's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// noFileHolds fails when a file under dir contains secret.
+func noFileHolds(t *testing.T, dir, secret string) {
+	t.Helper()
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(secret)) {
+			t.Errorf("%s holds the sensitive value", p)
+		}
+		return nil
+	})
+}
+
+// TestExtensionInstallInTheApp: the installer's bindings on a real packed
+// server-memory extension. The preview shows the manifest, the runtime
+// found, the form's fields and a digest; the install keeps the sensitive
+// value in the keychain only (no file under the config folder, not the
+// log); a new chat of a coworker that selects the extension's tool then
+// resolves without restarting the app, its call asks as usual and runs;
+// the list shows it; removing it takes it away from new chats and its
+// keychain value goes.
+func TestExtensionInstallInTheApp(t *testing.T) {
+	data := t.TempDir()
+	secrets := &extension.MemorySecrets{}
+	logs := &lockedBuffer{}
+	args, _ := json.Marshal(map[string]any{"entities": []map[string]any{{"name": "Ada", "entityType": "person", "observations": []string{"wrote notes"}}}})
+	e := newTestEnv(t, envOpts{extSecrets: secrets, logger: slog.New(slog.NewJSONHandler(logs, nil)), replies: []modeltest.Reply{
+		{ToolCalls: []model.ToolCall{{ID: "c1", Name: "memory__create_entities", Arguments: string(args)}}},
+		{Text: "Noted."},
+	}})
+	writeBundle(t, e.bundles, "keeper", "memory.create_entities")
+	if _, err := e.app.OpenChat("keeper"); err == nil {
+		t.Fatal("keeper resolved before the extension was installed")
+	}
+	file := extensiontest.Memory(t, "1.0.0", false)
+	p, err := e.app.PreviewExtension(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "memory" || p.DisplayName != "Memory (test)" || p.Version != "1.0.0" || p.Namespace != "memory" || p.Installed != "" ||
+		p.Author.Name != "OpenWorker tests" || p.ServerType != "node" || p.Signature.Status != "unsigned" || len(p.Blocking) != 0 ||
+		len(p.Tools) != 2 || p.Tools[1].Name != "read_graph" || p.Files != 2 || p.Bytes == 0 || len(p.Digest) != 64 {
+		t.Fatalf("preview = %+v", p)
+	}
+	if p.Runtime.Name != "node" || p.Runtime.Found == "" || p.Runtime.Range != ">=18.0.0" || !strings.Contains(p.Runtime.URL, "nodejs.org") {
+		t.Fatalf("runtime = %+v (node is on the search PATH)", p.Runtime)
+	}
+	// In the file's order (MemoryManifest marshals its keys sorted).
+	if len(p.Fields) != 2 || p.Fields[1].Key != "data_dir" || p.Fields[1].Type != "directory" || !p.Fields[1].Required ||
+		p.Fields[0].Key != "api_token" || !p.Fields[0].Sensitive || p.Fields[0].Type != "string" {
+		t.Fatalf("fields = %+v", p.Fields)
+	}
+	const token = "tok-installer-7f3a"
+	got, err := e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": data, "api_token": token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != (ExtensionInstalled{Name: "memory", DisplayName: "Memory (test)", Version: "1.0.0", Namespace: "memory"}) {
+		t.Fatalf("installed = %+v", got)
+	}
+	if v, _ := secrets.Get("memory", "api_token"); v != token {
+		t.Fatalf("keychain api_token = %q", v)
+	}
+	noFileHolds(t, e.cfgDir, token)
+	if strings.Contains(logs.String(), token) {
+		t.Fatal("the log holds the sensitive value")
+	}
+	list, err := e.app.Extensions()
+	if err != nil || len(list) != 1 || list[0].Name != "memory" || list[0].Namespace != "memory" || list[0].Version != "1.0.0" ||
+		list[0].Signature != "unsigned" || len(list[0].Sensitive) != 1 || list[0].Sensitive[0] != "api_token" || list[0].Error != "" {
+		t.Fatalf("Extensions() = %+v, %v", list, err)
+	}
+
+	chat, err := e.app.OpenChat("keeper") // the same App: no restart
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := sendAsync(e.app, chat.SessionID, "remember Ada")
+	allowNext(t, e) // installing granted nothing
+	if res := waitResult(t, done); res.Status != harness.TurnCompleted {
+		t.Fatalf("turn = %+v", res)
+	}
+	if b, err := os.ReadFile(filepath.Join(data, "memory.jsonl")); err != nil || !strings.Contains(string(b), "Ada") {
+		t.Fatalf("memory file = %q, %v", b, err)
+	}
+	if err := e.app.CloseChat(chat.SessionID); err != nil {
+		t.Fatal(err)
+	}
+
+	left, err := e.app.RemoveExtension("memory")
+	if err != nil || len(left) != 0 {
+		t.Fatalf("RemoveExtension = %+v, %v", left, err)
+	}
+	if secrets.Len() != 0 {
+		t.Fatal("the keychain value stayed after the remove")
+	}
+	if _, err := os.Stat(filepath.Join(e.cfgDir, "extensions", "memory")); !os.IsNotExist(err) {
+		t.Fatalf("the extension folder stayed: %v", err)
+	}
+	if _, err := e.app.OpenChat("keeper"); err == nil || !strings.Contains(err.Error(), "memory") {
+		t.Fatalf("after the remove a new chat of keeper opened (err %v)", err)
+	}
+	if strings.Contains(logs.String(), token) {
+		t.Fatal("the log holds the sensitive value")
+	}
+}
+
+// TestExtensionInstallRefusesAChangedFile: a file that changed between
+// the preview and the install (another version in its place) is refused
+// with an error saying so, and nothing is installed.
+func TestExtensionInstallRefusesAChangedFile(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	file := extensiontest.Memory(t, "1.0.0", false)
+	p, err := e.app.PreviewExtension(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := os.ReadFile(extensiontest.Memory(t, "2.0.0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": t.TempDir(), "api_token": "x"})
+	if err == nil || !strings.Contains(err.Error(), "changed since it was shown") || !strings.Contains(err.Error(), "nothing was installed") {
+		t.Fatalf("install of a changed file: %v", err)
+	}
+	if list, _ := e.app.Extensions(); len(list) != 0 {
+		t.Fatalf("installed anyway: %+v", list)
+	}
+	if _, err := os.Stat(filepath.Join(e.cfgDir, "extensions")); !os.IsNotExist(err) {
+		t.Fatalf("the extensions folder was made: %v", err)
+	}
+}
+
+// TestExtensionPreviewErrors: a file that is not an archive gives the
+// archive's error naming the file; a namespace the servers file has is
+// not given to the extension.
+func TestExtensionPreviewErrors(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	bad := filepath.Join(t.TempDir(), "weather.mcpb")
+	if err := os.WriteFile(bad, []byte("not a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.PreviewExtension(bad); err == nil || !strings.Contains(err.Error(), "weather.mcpb") {
+		t.Fatalf("preview of a non-zip: %v", err)
+	}
+	if _, err := e.app.InstallExtension(bad, "", nil); err == nil {
+		t.Fatal("a non-zip installed")
+	}
+}
+
+// TestExtensionDroppedOpensTheInstaller: a .mcpb dropped on the window is
+// an ExtensionOpened as from the command line; a folder dropped with it
+// still goes to the Coworkers screen.
+func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	if _, err := e.app.Info(); err != nil { // the UI listens
+		t.Fatal(err)
+	}
+	file := extensiontest.Memory(t, "1.0.0", false)
+	folder := t.TempDir()
+	e.app.filesDropped([]string{file, folder})
+	got := e.rec.waitFor(t, EventExtensionOpened, nil).(ExtensionOpened)
+	if got.Path != file || got.Error != "" || got.Size == 0 {
+		t.Fatalf("opened = %+v", got)
+	}
+	d := e.rec.waitFor(t, EventBundleDropped, nil).(BundleDropped)
+	if len(d.Paths) != 1 || d.Paths[0] != folder {
+		t.Fatalf("dropped = %+v", d)
+	}
+}

@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync, mount, tick, unmount } from "svelte";
+import type { ExtensionField, ExtensionPreview } from "../lib/types";
+
+const fake = vi.hoisted(() => ({ previewExtension: vi.fn(), installExtension: vi.fn(), chooseExtensionPath: vi.fn() }));
+vi.mock("../lib/api", () => ({ api: fake }));
+const { default: ExtensionInstall } = await import("./ExtensionInstall.svelte");
+
+const field = (f: Partial<ExtensionField>): ExtensionField => ({
+  key: "k", type: "string", title: "", description: "", required: false, default: null, multiple: false, sensitive: false, min: null, max: null, kept: false, ...f,
+});
+const preview = (over: Partial<ExtensionPreview> = {}): ExtensionPreview => ({
+  path: "/d/memory.mcpb", display_name: "Memory (test)", name: "memory", version: "1.0.0", author: { name: "OpenWorker tests", email: "t@example.com", url: "" },
+  description: "A knowledge graph memory.", homepage: "", tools: [{ name: "read_graph", description: "Read the graph" }], tools_generated: false,
+  prompts: [], prompts_generated: false, server_type: "node",
+  runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "" }, platforms: ["darwin", "linux"],
+  signature: { status: "self-signed", subject: "CN=Tests", problem: "" }, privacy_policies: ["https://example.com/privacy"], namespace: "memory",
+  installed: "", blocking: [], warnings: ["it needs Node.js >=18.0.0, which was not found; install it from https://nodejs.org/"], files: 2, bytes: 2048,
+  fields: [
+    field({ key: "data_dir", type: "directory", title: "Data folder", required: true, description: "Where the memory is kept" }),
+    field({ key: "api_token", title: "API token", required: true, sensitive: true }),
+    field({ key: "limit", type: "number", title: "Limit", min: 1, max: 5, default: 2 }),
+    field({ key: "extra", type: "file", title: "Extra files", multiple: true }),
+  ],
+  digest: "d1", ...over,
+});
+
+const mounted: ReturnType<typeof mount>[] = [];
+afterEach(() => {
+  mounted.splice(0).forEach((c) => unmount(c));
+  document.body.innerHTML = "";
+  vi.clearAllMocks();
+});
+
+async function render(p: ExtensionPreview | Error) {
+  if (p instanceof Error) fake.previewExtension.mockRejectedValue(p);
+  else fake.previewExtension.mockResolvedValue(p);
+  const onclose = vi.fn();
+  const oninstalled = vi.fn();
+  const target = document.createElement("div");
+  document.body.append(target);
+  mounted.push(mount(ExtensionInstall, { target, props: { path: "/d/memory.mcpb", onclose, oninstalled } }));
+  await vi.waitFor(() => expect(fake.previewExtension).toHaveBeenCalled());
+  await tick();
+  await tick();
+  flushSync();
+  const button = (label: string) => Array.from(target.querySelectorAll("button")).find((b) => b.textContent?.trim() === label)!;
+  const type = (sel: string, v: string) => {
+    const i = target.querySelector<HTMLInputElement>(sel)!;
+    i.value = v;
+    i.dispatchEvent(new Event("input", { bubbles: true }));
+    flushSync();
+  };
+  return { target, dialog: target.querySelector<HTMLElement>("[role=dialog]")!, button, type, onclose, oninstalled };
+}
+
+describe("ExtensionInstall", () => {
+  it("shows what the file holds and what it needs, the warning without blocking", async () => {
+    const { dialog, target } = await render(preview());
+    expect(dialog.getAttribute("aria-modal")).toBe("true");
+    const text = dialog.textContent!;
+    for (const s of ["Install Memory (test) 1.0.0", "OpenWorker tests", "t@example.com", "A knowledge graph memory.", "read_graph", "Self-signed by CN=Tests",
+      "darwin, linux", "https://example.com/privacy", "2 files, 2.0 KB", "not found on this computer", "https://nodejs.org/", "which was not found"]) {
+      expect(text).toContain(s);
+    }
+    expect(target.querySelector(".banner.warning")).not.toBeNull();
+    expect(target.querySelector(".banner.error")).toBeNull();
+    expect(target.querySelector<HTMLInputElement>("#ext-api_token")!.type).toBe("password");
+    expect(text).toContain("Kept in the OS keychain");
+    expect(target.querySelector("label[for=ext-data_dir]")!.textContent).toContain("*");
+    expect(target.querySelector<HTMLInputElement>("#ext-limit")!.value).toBe("2");
+    expect(document.activeElement).toBe(target.querySelector("#ext-data_dir"));
+  });
+
+  it("waits for the required fields, checks the range, and installs the values", async () => {
+    const { button, type, target, oninstalled } = await render(preview());
+    expect(button("Install").disabled).toBe(true);
+    fake.chooseExtensionPath.mockResolvedValue(["/home/a/memory"]);
+    (target.querySelector(".field .row button") as HTMLButtonElement).click(); // Choose… of Data folder
+    await vi.waitFor(() => expect(target.querySelector<HTMLInputElement>("#ext-data_dir")!.value).toBe("/home/a/memory"));
+    expect(fake.chooseExtensionPath).toHaveBeenCalledWith("directory", "Choose Data folder");
+    type("#ext-api_token", "tok-1");
+    type("#ext-limit", "9");
+    expect(target.textContent).toContain("Limit must be between 1 and 5.");
+    expect(button("Install").disabled).toBe(true);
+    type("#ext-limit", "3");
+    button("Add another").click();
+    flushSync();
+    type("#ext-extra", "/a.txt");
+    type("#ext-extra-1", "/b.txt");
+    expect(button("Install").disabled).toBe(false);
+    const done = { name: "memory", display_name: "Memory (test)", version: "1.0.0", namespace: "memory", upgraded: "" };
+    fake.installExtension.mockResolvedValue(done);
+    button("Install").click();
+    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", { data_dir: "/home/a/memory", api_token: "tok-1", limit: 3, extra: ["/a.txt", "/b.txt"] });
+    expect(oninstalled.mock.calls[0][1]).toMatch(/^Installed Memory \(test\) 1\.0\.0 as provider memory/);
+  });
+
+  it("disables Install for a blocking reason and shows it as an error", async () => {
+    const { button, target } = await render(preview({ blocking: ["it is made for macOS only"], fields: [] }));
+    expect(target.querySelector(".banner.error")!.textContent).toContain("it is made for macOS only");
+    expect(button("Install").disabled).toBe(true);
+  });
+
+  it("shows why a file cannot be read, and Esc closes", async () => {
+    const { dialog, onclose } = await render(new Error("/d/weather.mcpb: not a zip archive"));
+    expect(dialog.textContent).toContain("Cannot install memory.mcpb: /d/weather.mcpb: not a zip archive");
+    dialog.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect(onclose).toHaveBeenCalled();
+  });
+
+  it("keeps the dialog open with the error when the install is refused", async () => {
+    const { button, type, dialog, oninstalled } = await render(preview({ fields: [field({ key: "x", required: true })] }));
+    type("#ext-x", "v");
+    fake.installExtension.mockRejectedValue(new Error("/d/memory.mcpb changed since it was shown; look at it again before installing (nothing was installed)"));
+    button("Install").click();
+    await vi.waitFor(() => expect(dialog.textContent).toContain("changed since it was shown"));
+    expect(oninstalled).not.toHaveBeenCalled();
+    expect(button("Look again")).toBeDefined();
+  });
+});
