@@ -44,7 +44,9 @@ type ExtensionPreview struct {
 	PromptsGenerated bool             `json:"prompts_generated"`
 	ServerType       string           `json:"server_type"` // node, python, uv, binary
 	Runtime          ExtensionRuntime `json:"runtime"`
-	Platforms        []string         `json:"platforms"` // empty: every platform
+	Platforms        []string         `json:"platforms"`   // empty: every platform
+	Runs             string           `json:"runs"`        // the command line before substitution (Inspection.RunsText)
+	Environment      string           `json:"environment"` // KEY=VALUE words before substitution; "" for none
 	Signature        ExtensionSig     `json:"signature"`
 	PrivacyPolicies  []string         `json:"privacy_policies"` // URLs
 	Namespace        string           `json:"namespace"`
@@ -354,7 +356,7 @@ func extensionPreview(in *extension.Inspection, digest string, host manifest.Hos
 	p := ExtensionPreview{Path: in.Path, DisplayName: m.Title(), Name: m.Name, Version: m.Version,
 		Author:      ExtensionAuthor{Name: m.Author.Name, Email: m.Author.Email, URL: m.Author.URL},
 		Description: m.Description, Homepage: m.Homepage, ToolsGenerated: m.ToolsGenerated, PromptsGenerated: m.PromptsGenerated,
-		ServerType: m.Server.Type, Platforms: append([]string{}, m.Compatibility.Platforms...),
+		ServerType: m.Server.Type, Runs: in.RunsText(), Environment: in.EnvText(), Platforms: append([]string{}, m.Compatibility.Platforms...),
 		Signature:       ExtensionSig{Status: string(in.Signature.Status), Subject: in.Signature.Subject, Problem: in.Signature.Problem},
 		PrivacyPolicies: append([]string{}, m.PrivacyPolicies...), Namespace: in.Namespace,
 		Blocking: append([]string{}, in.Blocking...), Warnings: append([]string{}, in.Warnings...),

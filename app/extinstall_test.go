@@ -86,6 +86,9 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 	if p.Runtime.Name != "node" || p.Runtime.Found == "" || p.Runtime.Range != ">=18.0.0" || !strings.Contains(p.Runtime.URL, "nodejs.org") {
 		t.Fatalf("runtime = %+v (node is on the search PATH)", p.Runtime)
 	}
+	if p.Runs != "node ${__dirname}/server/index.mjs" || p.Environment != "API_TOKEN=${user_config.api_token} MEMORY_FILE_PATH=${user_config.data_dir}/memory.jsonl" {
+		t.Fatalf("runs = %q, environment = %q: want the manifest's, before substitution", p.Runs, p.Environment)
+	}
 	// In the file's order (MemoryManifest marshals its keys sorted).
 	if len(p.Fields) != 2 || p.Fields[1].Key != "data_dir" || p.Fields[1].Type != "directory" || !p.Fields[1].Required ||
 		p.Fields[0].Key != "api_token" || !p.Fields[0].Sensitive || p.Fields[0].Type != "string" {

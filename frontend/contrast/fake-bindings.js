@@ -118,7 +118,7 @@
     PreviewExtension: { path: "/home/u/Downloads/weather.mcpb", display_name: "Weather", name: "weather", version: "2.1.0",
       author: { name: "Acme Tools", email: "dev@acme.example", url: "https://acme.example" }, description: "Forecasts and alerts for a place.", homepage: "",
       tools: [{ name: "forecast", description: "The forecast for a place" }, { name: "alerts", description: "Weather alerts" }], tools_generated: true,
-      prompts: [{ name: "week", description: "The week ahead" }], prompts_generated: false, server_type: "python",
+      prompts: [{ name: "week", description: "The week ahead" }], prompts_generated: false, server_type: "python", runs: "python ${__dirname}/server/main.py --days 7", environment: "CALENDAR_TOKEN=${user_config.token}",
       runtime: { name: "python", title: "Python", range: ">=3.10", url: "https://www.python.org/downloads/", found: "" }, platforms: ["darwin", "win32", "linux"],
       signature: { status: "invalid", subject: "", problem: "the archive was changed after it was signed" }, privacy_policies: ["https://acme.example/privacy"],
       namespace: "weather", installed: "", blocking: ["its signature does not verify (the archive was changed after it was signed): get the file again from its author"],

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -157,13 +154,9 @@ func (c *config) describe(in *extension.Inspection) {
 		}
 	}
 	fmt.Fprintf(w, "  server: %s\n", server)
-	fmt.Fprintf(w, "  runs: %s\n", commandText(in.Command, in.Args))
-	if len(in.Env) > 0 {
-		keys := slices.Sorted(maps.Keys(in.Env))
-		for i, k := range keys {
-			keys[i] = argText(k) + "=" + argText(in.Env[k])
-		}
-		fmt.Fprintf(w, "  environment: %s\n", strings.Join(keys, " "))
+	fmt.Fprintf(w, "  runs: %s\n", in.RunsText())
+	if env := in.EnvText(); env != "" {
+		fmt.Fprintf(w, "  environment: %s\n", env)
 	}
 	if ps := m.Compatibility.Platforms; len(ps) > 0 {
 		fmt.Fprintf(w, "  platforms: %s\n", strings.Join(ps, ", "))
@@ -232,32 +225,3 @@ func sizeText(n int64) string {
 }
 
 func hasValue(m map[string]any, k string) bool { _, ok := m[k]; return ok }
-
-// maxArgRunes bounds one argument of the command line describe shows.
-const maxArgRunes = 300
-
-// commandText is the command line as describe shows it, before
-// substitution: each word as argText writes it.
-func commandText(cmd string, args []string) string {
-	words := []string{argText(cmd)}
-	for _, a := range args {
-		words = append(words, argText(a))
-	}
-	return strings.Join(words, " ")
-}
-
-// argText is one word of a command line: as it is when it holds only
-// printable characters other than spaces and quotes, else Go-quoted (a
-// newline shows as \n, a bidi override as \u202e), cut at maxArgRunes
-// runes with "…" and the count of the rest.
-func argText(a string) string {
-	if a == "" || strings.ContainsFunc(a, func(r rune) bool {
-		return !unicode.IsGraphic(r) || unicode.IsSpace(r) || r == '"' || r == '\'' || r == '\\'
-	}) {
-		a = strconv.Quote(a)
-	}
-	if r := []rune(a); len(r) > maxArgRunes {
-		return string(r[:maxArgRunes]) + fmt.Sprintf("… (%d more characters)", len(r)-maxArgRunes)
-	}
-	return a
-}

@@ -9,7 +9,7 @@ const field = (f: Partial<ExtensionField>): ExtensionField => ({
 export const memoryPreview = (fields: ExtensionField[]): ExtensionPreview => ({
   path: "/d/memory.mcpb", display_name: "Memory (test)", name: "memory", version: "1.0.0", author: { name: "OpenWorker tests", email: "", url: "" },
   description: "A memory.", homepage: "", tools: [{ name: "read_graph", description: "Read the graph" }], tools_generated: false, prompts: [], prompts_generated: false,
-  server_type: "node", runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "v20.11.0" }, platforms: ["linux"],
+  server_type: "node", runs: "node ${__dirname}/server/index.js", environment: "", runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "v20.11.0" }, platforms: ["linux"],
   signature: { status: "unsigned", subject: "", problem: "" }, privacy_policies: [], namespace: "memory", installed: "", blocking: [], warnings: [],
   files: 2, bytes: 300, fields, digest: "ab".repeat(32),
 });

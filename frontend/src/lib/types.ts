@@ -593,6 +593,10 @@ export interface ExtensionPreview {
   prompts: { name: string; description: string }[] | null;
   prompts_generated: boolean;
   server_type: string;
+  /** The command line that starts the server, before substitution. */
+  runs: string;
+  /** KEY=VALUE words of its environment, before substitution; "" for none. */
+  environment: string;
   runtime: { name: string; title: string; range: string; url: string; found: string };
   platforms: string[] | null;
   signature: { status: string; subject: string; problem: string };

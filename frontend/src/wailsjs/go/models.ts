@@ -581,6 +581,8 @@ export namespace app {
 	    server_type: string;
 	    runtime: ExtensionRuntime;
 	    platforms: string[];
+	    runs: string;
+	    environment: string;
 	    signature: ExtensionSig;
 	    privacy_policies: string[];
 	    namespace: string;
@@ -612,6 +614,8 @@ export namespace app {
 	        this.server_type = source["server_type"];
 	        this.runtime = this.convertValues(source["runtime"], ExtensionRuntime);
 	        this.platforms = source["platforms"];
+	        this.runs = source["runs"];
+	        this.environment = source["environment"];
 	        this.signature = this.convertValues(source["signature"], ExtensionSig);
 	        this.privacy_policies = source["privacy_policies"];
 	        this.namespace = source["namespace"];
