@@ -65,6 +65,23 @@ cli_run() {
   expect "run" '✓ device\.battery_status_get succeeded' "$tmp/run.err"
   expect "run" '✓ device\.system_info_get succeeded' "$tmp/run.err"
   [ -f "$tmp/journal.db" ] || fail "no journal at $tmp/journal.db"
+
+  # --approve ask (the default) with no terminal (stdin, stdout and stderr
+  # are pipes or files: console_windows.go attaches no console): the call
+  # is denied and stderr says how to go on.
+  start_model ask '[
+  {"tool_calls": [{"id": "a1", "name": "device__battery_status_get", "arguments": {}}]},
+  {"text": "I was not allowed to look."}
+]'
+  # shellcheck disable=SC2046
+  ow run --coworkers "$examples_win" --coworker device-assistant $(model_flags ask) \
+    --db "$(winpath "$tmp/ask.db")" "Battery?" </dev/null >"$tmp/ask.out" 2>"$tmp/ask.err" ||
+    fail "run --approve ask without a terminal exited $?: $(cat "$tmp/ask.err")"
+  stop_model ask
+  cat "$tmp/ask.err"
+  expect "ask without a terminal" 'approve bypass' "$tmp/ask.err"
+  expect "ask without a terminal" '✗ device\.battery_status_get' "$tmp/ask.err"
+  ! grep -q 'battery_status_get succeeded' "$tmp/ask.err" || fail "the call ran although no one could approve it"
 }
 
 cli_journal() {

@@ -60,7 +60,16 @@ installer() {
   "$wine" "$inst/openworker.exe" version >"$tmp/inst-version.out" 2>&1 || fail "the installed openworker.exe version exited $?"
   cat "$tmp/inst-version.out"
   expect "installed version" "$built_version" "$tmp/inst-version.out"
-  echo "installed: files, shortcuts, uninstall key, openworker.exe version"
+  # .mcpb and .dxt open with the app, per user (docs/install.md#file-associations).
+  local ext
+  for ext in mcpb dxt; do
+    "$wine" reg query "HKCU\\Software\\Classes\\.$ext" /ve >"$tmp/assoc.out" 2>&1 || fail "no HKCU\\Software\\Classes\\.$ext: $(cat "$tmp/assoc.out")"
+    expect ".$ext association" "OpenWorker\\.$ext" "$tmp/assoc.out"
+    "$wine" reg query "HKCU\\Software\\Classes\\OpenWorker.$ext\\shell\\open\\command" /ve >"$tmp/assoc.out" 2>&1 ||
+      fail "no open command for OpenWorker.$ext: $(cat "$tmp/assoc.out")"
+    expect ".$ext open command" 'openworker\.exe" "%1"' "$tmp/assoc.out"
+  done
+  echo "installed: files, shortcuts, uninstall key, .mcpb and .dxt associations, openworker.exe version"
 
   timeout 120 "$wine" "$inst/uninstall.exe" /S >"$tmp/uninst.log" 2>&1 || fail "the uninstaller exited $?"
   # It returns at once and finishes from a copy in %TEMP%.
@@ -71,7 +80,12 @@ installer() {
   if "$wine" reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\OpenWorker' >/dev/null 2>&1; then
     fail "the uninstall key is still there after the uninstall"
   fi
+  for ext in mcpb dxt; do
+    if "$wine" reg query "HKCU\\Software\\Classes\\OpenWorker.$ext" >/dev/null 2>&1; then
+      fail "HKCU\\Software\\Classes\\OpenWorker.$ext is still there after the uninstall"
+    fi
+  done
   [ -f "$appdata/OpenWorker/installer-marker" ] || fail "the silent uninstall removed %APPDATA%\\OpenWorker (it must keep the journal)"
   [ -f "$appdata/OpenWorker/journal.db" ] || fail "the silent uninstall removed the journal"
-  echo "uninstalled: files, shortcuts and key gone; %APPDATA%\\OpenWorker (journal, settings) kept"
+  echo "uninstalled: files, shortcuts, key and associations gone; %APPDATA%\\OpenWorker (journal, settings) kept"
 }
