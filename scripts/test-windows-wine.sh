@@ -25,8 +25,10 @@
 #   2. Windows behaviour: the default journal, settings and extensions paths
 #      under %APPDATA%; a folder with spaces and non-ASCII characters; CRLF
 #      bundle files; a stdio provider's process tree (cmd.exe starting the
-#      device server) ended by the Job object when `run` is killed, while a
-#      second process uses the same journal;
+#      device server and a background grandchild) ended by the Job object
+#      when `run` is killed, while a second process uses the same journal;
+#      `serve` killed in the middle of a call: the call is unknown at the
+#      next open (the lease died with the process), `journal reconcile`;
 #   3. the Windows unit tests of harness/mcp, harness/journal and
 #      platform/windows, cross-built with `go test -c` (cgo by mingw-w64)
 #      and run under Wine; failures that are only the clean-up of t.TempDir
@@ -160,6 +162,7 @@ run_step "2a. default paths under %APPDATA%" win_appdata
 run_step "2b. a folder with spaces and non-ASCII characters" win_odd_path
 run_step "2c. CRLF bundle files" win_crlf
 run_step "2d. run killed: the provider's process tree ends (Job object); a second process on the journal" win_job_kill
+run_step "2e. serve killed in the middle of a call: unknown, journal reconcile" win_reconcile
 run_step "3. Windows unit tests (harness/mcp, harness/journal, platform/windows)" unit_tests
 run_step "4. installer: silent install and uninstall" installer
 

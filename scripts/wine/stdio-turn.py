@@ -2,7 +2,7 @@
 """Drives one turn with an approval through `openworker serve --stdio`
 (docs/stdio-protocol.md), for scripts/test-windows-wine.sh.
 
-    stdio-turn.py COWORKER PROMPT -- COMMAND...
+    stdio-turn.py [--kill-at-elicitation] COWORKER PROMPT -- COMMAND...
 
 COMMAND starts the server (e.g. wine64 openworker.exe serve --stdio ...).
 It opens a session with COWORKER, sends PROMPT, answers the first
@@ -11,6 +11,12 @@ was approved by the prompt and succeeded, the events came in the order the
 protocol documents, and the server exits 0 once stdin closes. Prints the
 session id on stdout; exits 1 with the reason (and the server's stderr) on
 failure. Every wait is bounded (60 s), so a hang fails instead of blocking.
+
+With --kill-at-elicitation it instead waits, after the approval, for the
+call's elicitation.required (the call is then executing), kills the server
+with SIGKILL (COMMAND must be the server itself, not a wrapper such as
+timeout) and prints the invocation id: what a crash in the middle of a
+call leaves in the journal.
 """
 import json
 import queue
@@ -22,10 +28,14 @@ TIMEOUT = 60
 
 
 def main():
-    if len(sys.argv) < 5 or sys.argv[3] != "--":
+    args = sys.argv[1:]
+    kill_at_elicitation = args[:1] == ["--kill-at-elicitation"]
+    if kill_at_elicitation:
+        args = args[1:]
+    if len(args) < 4 or args[2] != "--":
         print(__doc__, file=sys.stderr)
         return 2
-    coworker, prompt, cmd = sys.argv[1], sys.argv[2], sys.argv[4:]
+    coworker, prompt, cmd = args[0], args[1], args[3:]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     lines = queue.Queue()
     errs = []
@@ -75,6 +85,16 @@ def main():
         fail("session.open: %s" % opened["error"])
     sid = opened["result"]["session_id"]
     send({"id": 2, "method": "turn.send", "params": {"session_id": sid, "text": prompt}})
+    if kill_at_elicitation:
+        ev = until(lambda m: (m.get("event") or {}).get("type") == "elicitation.required"
+                   or m.get("id") == 2, "elicitation.required")
+        if "event" not in ev:
+            fail("the turn ended before the call asked anything: %s" % ev)
+        proc.kill()
+        proc.wait()
+        print(ev["event"]["question"]["invocation"])
+        print("stdio-turn: killed at " + " ".join(seen), file=sys.stderr)
+        return 0
     res = until(lambda m: m.get("id") == 2, "the turn.send response")
     if "error" in res:
         fail("turn.send: %s" % res["error"])

@@ -168,3 +168,39 @@ win_job_kill() {
   expect "after the kill" 'interrupted' "$tmp/tree-list2.out"
   ow journal verify --db "$jdb" >"$tmp/tree-verify.out" 2>&1 || fail "journal verify after the kill exited $?: $(cat "$tmp/tree-verify.out")"
 }
+
+# A crash in the middle of a call: `serve --stdio` is killed while its call
+# (mcptest's askserver, cross-built, asking the person a question) is
+# executing. The next open finds the row executing and its owner gone (the
+# lease's LockFileEx lock died with the process), makes it unknown, and
+# `journal reconcile` records the person's answer.
+win_reconcile() {
+  GOOS=windows GOARCH=amd64 CGO_ENABLED=0 nice -n 10 go build -trimpath -o "$tmp/askserver.exe" ./harness/mcp/mcptest/cmd/askserver
+  printf '{"servers": {"ask": {"transport": "stdio", "command": "%s", "args": []}}}\n' \
+    "$(winpath "$tmp/askserver.exe" | sed 's/\\/\\\\/g')" >"$tmp/ask-servers.json"
+  make_bundle "$tmp/ask-bundles" ask-user '{"version":3,"tools":["ask.signup"]}'
+  start_model crash '[
+  {"tool_calls": [{"id": "k1", "name": "ask__signup", "arguments": {}}]},
+  {"text": "never sent"}
+]'
+  local jdb inv
+  jdb=$(winpath "$tmp/crash.db")
+  # shellcheck disable=SC2046
+  python3 scripts/wine/stdio-turn.py --kill-at-elicitation ask-user "Sign me up" -- \
+    "$wine" "$exe" serve --stdio --coworkers "$(winpath "$tmp/ask-bundles")" --servers "$(winpath "$tmp/ask-servers.json")" \
+    $(model_flags crash) --db "$jdb" >"$tmp/crash.inv" || fail "could not stop serve in the middle of a call"
+  stop_model crash
+  inv=$(cat "$tmp/crash.inv")
+  echo "killed while $inv was executing"
+  ow journal list --unknown --db "$jdb" >"$tmp/unknown.out" 2>&1 || fail "journal list --unknown exited $?: $(cat "$tmp/unknown.out")"
+  cat "$tmp/unknown.out"
+  expect "unknown after the crash" "$inv" "$tmp/unknown.out"
+  ow journal list --unknown --json --db "$jdb" >"$tmp/unknown.json" 2>&1 || fail "journal list --unknown --json exited $?"
+  expect "unknown after the crash" 'pid [0-9]+ \(openworker serve\), stopped while it was running' "$tmp/unknown.json"
+  ow journal reconcile "$inv" --outcome not_applied --db "$jdb" >"$tmp/reconcile.out" 2>&1 || fail "journal reconcile exited $?: $(cat "$tmp/reconcile.out")"
+  cat "$tmp/reconcile.out"
+  ow journal list --unknown --db "$jdb" >"$tmp/unknown2.out" 2>&1 || fail "journal list --unknown exited $?"
+  ! grep -q "$inv" "$tmp/unknown2.out" || fail "$inv still waits for reconciliation: $(cat "$tmp/unknown2.out")"
+  ow journal verify --db "$jdb" >"$tmp/crash-verify.out" 2>&1 || fail "journal verify after the reconcile exited $?: $(cat "$tmp/crash-verify.out")"
+  cat "$tmp/crash-verify.out"
+}
