@@ -4,7 +4,7 @@
 # The packages with Windows code whose tests run without a window. app/
 # (the window's package) is left out: its tests need the WebView2 runtime
 # and a desktop session Wine does not give (see the script's header).
-unit_pkgs=(./harness/journal ./harness/mcp ./platform/windows)
+unit_pkgs=(./harness/journal ./harness/mcp ./harness/model ./platform/windows)
 
 # Tests that fail under Wine 8 for Wine's own reasons (not Windows'), each
 # with why; docs/install.md#tested-under-wine lists them too. They are
