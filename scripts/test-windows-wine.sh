@@ -13,6 +13,8 @@
 #   OPENWORKER_WINE_SETUP the installer to test in step 4 (default: the one
 #                         beside the exe, named from defines.nsh)
 #   OPENWORKER_WINE_KEEP=1 keep the temporary folder (prefix, logs) for a look
+#   OPENWORKER_WINE_STEPS  run only the steps whose number matches this
+#                         extended regexp (e.g. "3|4", "2[a-c]"); default all
 #
 # It installs Wine (wine64) and mingw-w64, builds the bcryptprimitives.dll
 # shim (build/windows/wine/bcryptprimitives.c: Go >= 1.22 programs need it
@@ -29,11 +31,14 @@
 #      when `run` is killed, while a second process uses the same journal;
 #      `serve` killed in the middle of a call: the call is unknown at the
 #      next open (the lease died with the process), `journal reconcile`;
-#   3. the Windows unit tests of harness/mcp, harness/journal and
-#      platform/windows, cross-built with `go test -c` (cgo by mingw-w64)
-#      and run under Wine; failures that are only the clean-up of t.TempDir
-#      (Wine 8: "unlinkat ...: Invalid function") are reported apart and do
-#      not fail the run; any other failure does;
+#   3. the Windows unit tests of harness/journal, harness/mcp,
+#      harness/model, platform/windows and app (no window), cross-built with
+#      `go test -c` (cgo by mingw-w64) and run under Wine (scripts/wine/
+#      unit-steps.sh: a build overlay for Wine's answer to Go's file
+#      deletion; the Wine-only failures skipped by name, each with why);
+#      failures that are only the clean-up of t.TempDir (Wine 8: "unlinkat
+#      ...: Invalid function") are reported apart and do not fail the run;
+#      any other failure does;
 #   4. the installer: silent install (/S), files, shortcuts, uninstall key,
 #      `openworker.exe version` from the installed folder, silent uninstall
 #      keeping %APPDATA%\OpenWorker. NSIS installers are 32-bit programs:
@@ -131,6 +136,10 @@ failed=0
 run_step() {
   local name=$1 t=$SECONDS rc
   shift
+  if [ -n "${OPENWORKER_WINE_STEPS:-}" ] && ! grep -Eq -- "^(${OPENWORKER_WINE_STEPS})\." <<<"$name"; then
+    results+=("$(printf '%-5s %4d s  %s' skip 0 "$name (OPENWORKER_WINE_STEPS)")")
+    return 0
+  fi
   step "$name"
   set +e
   (set -e; "$@")
@@ -163,7 +172,7 @@ run_step "2b. a folder with spaces and non-ASCII characters" win_odd_path
 run_step "2c. CRLF bundle files" win_crlf
 run_step "2d. run killed: the provider's process tree ends (Job object); a second process on the journal" win_job_kill
 run_step "2e. serve killed in the middle of a call: unknown, journal reconcile" win_reconcile
-run_step "3. Windows unit tests (harness/mcp, harness/journal, platform/windows)" unit_tests
+run_step "3. Windows unit tests (harness/journal, harness/mcp, harness/model, platform/windows, app)" unit_tests
 run_step "4. installer: silent install and uninstall" installer
 
 echo

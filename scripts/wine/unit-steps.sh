@@ -63,8 +63,12 @@ unit_tests() {
     # Run in the package's folder, as go test does (testdata/). CI is unset
     # for the binary: the tests that need Node.js skip (no Windows Node in
     # the prefix) instead of failing as they must on a CI runner.
+    # Into a file, not a pipe: Wine's helper processes (winedevice.exe,
+    # started with the first program) inherit the handles and would keep
+    # a pipe open after the test binary exits.
     (cd "$p" && env -u CI timeout 300 "$wine" "$bin/$name.test.exe" -test.v=test2json -test.count=1 -test.timeout=280s \
-      -test.skip="$unit_skip" 2>&1) | go tool test2json -t -p "${p#./}" >"$bin/$name.json" || true
+      -test.skip="$unit_skip" >"$bin/$name.out" 2>&1) || true
+    go tool test2json -t -p "${p#./}" <"$bin/$name.out" >"$bin/$name.json"
     python3 scripts/wine/gotest-classify.py "${p#./}" "$tmp/cleanup-only.txt" <"$bin/$name.json" || rc=1
     echo "  ($((SECONDS - t)) s)"
   done
