@@ -46,8 +46,16 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The report writes the home folder as ~; on Windows the temporary
+	// folder (and so the test's config dir and binary) is under it.
+	tilde := func(p string) string {
+		if home, err := os.UserHomeDir(); err == nil && len(home) >= 2 {
+			return strings.ReplaceAll(p, home, "~")
+		}
+		return p
+	}
 	for _, want := range []string{"[openworker]", "[system]", "[webview]", "[notifications]", "[keychain]", "[path]", "[journal]", "[providers]", "[model]",
-		"path         " + filepath.Join(e.cfgDir, "journal.db"), "verify       ok:", "1.2.3 (commit abc1234, built 2026-12-01T10:00:00Z)", "provider device  ok: stdio " + exe, ": started, ",
+		"path         " + tilde(filepath.Join(e.cfgDir, "journal.db")), "verify       ok:", "1.2.3 (commit abc1234, built 2026-12-01T10:00:00Z)", "provider device  ok: stdio " + tilde(exe), ": started, ",
 		"available  ok: yes", "base url  http://127.0.0.1:1/v1?…", "api key   set (OS keychain)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("diagnostics lack %q:\n%s", want, text)

@@ -76,7 +76,10 @@ func inspectExtension(path string) ExtensionOpened {
 	case errors.Is(err, fs.ErrNotExist):
 		e.Error = fmt.Sprintf("%s does not exist (or is a link that leads nowhere): check the path, or download the extension again", path)
 	case err != nil:
-		e.Error = fmt.Sprintf("%s cannot be read: %v", path, err)
+		// The OS error repeats the real path: its hidden characters are
+		// shown as marks too (Windows refuses control characters in names
+		// with "Invalid name" rather than "not found"; seen under Wine).
+		e.Error = fmt.Sprintf("%s cannot be read: %s", path, visibleName(err.Error()))
 	case st.IsDir():
 		e.Error = fmt.Sprintf("%s is a folder: an extension is one .mcpb or .dxt file (to add a coworker folder, use Coworkers → Add coworker…)", path)
 	case !st.Mode().IsRegular():

@@ -111,6 +111,8 @@ func TestFindServerConfigs(t *testing.T) {
 	home, xdg := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", xdg)
+	t.Setenv("USERPROFILE", home) // Windows' HOME
+	t.Setenv("APPDATA", xdg)      // Windows' config dir
 	f := writeImportFixtures(t, xdg, home)
 	e := newTestEnv(t, envOpts{cfg: config{Servers: f.vscode}})
 	found, err := e.app.FindServerConfigs()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,8 @@ func TestLoadSettings(t *testing.T) {
 	if err := SaveSettings(p, want); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+	// Windows has no mode bits: Go reports 0666 for any writable file.
+	if fi, _ := os.Stat(p); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v, want 0600", fi.Mode().Perm())
 	}
 	if got, err := LoadSettings(p); err != nil || got != want {
@@ -48,8 +50,9 @@ func TestLoadSettings(t *testing.T) {
 }
 
 func TestParseArgs(t *testing.T) {
-	c, err := parseArgs([]string{"--coworkers", "/b", "--coworker", "helper", "--base-url", "http://127.0.0.1:1/v1", "--approve", "bypass"})
-	if err != nil || c.Coworkers != "/b" || c.OpenCoworker != "helper" || c.BaseURL != "http://127.0.0.1:1/v1" || c.Approve != "bypass" {
+	b := filepath.Join(t.TempDir(), "b") // absolute on every system ("/b" is not on Windows)
+	c, err := parseArgs([]string{"--coworkers", b, "--coworker", "helper", "--base-url", "http://127.0.0.1:1/v1", "--approve", "bypass"})
+	if err != nil || c.Coworkers != b || c.OpenCoworker != "helper" || c.BaseURL != "http://127.0.0.1:1/v1" || c.Approve != "bypass" {
 		t.Fatalf("parseArgs = %+v, %v", c, err)
 	}
 	for _, c := range []struct {

@@ -4,12 +4,13 @@
 # needs, then runs, in order: the frontend tests, the contrast check, go vet and gofmt, cross-vets
 # for macOS and Windows, the Go tests (harness/ and app/ once, under the
 # race detector), the D-Bus notification tests, the desktop end-to-end test under Xvfb
-# (screenshots in artifacts/screenshots/), and the Windows installer build and
-# checks. CI runs exactly this (.ci/run); the Windows and macOS runs are
+# (screenshots in artifacts/screenshots/), the Windows installer build and
+# checks, and the Windows build run under Wine (scripts/test-windows-wine.sh:
+# the CLI, Windows behaviour, Windows unit tests, the installer). CI runs exactly this (.ci/run); the Windows and macOS runs are
 # docs/ci.md.
 #
 #   scripts/test.sh            everything
-#   QUICK=1 scripts/test.sh    skip the e2e test and the Windows installer
+#   QUICK=1 scripts/test.sh    skip the e2e test, the Windows installer and Wine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -17,7 +18,7 @@ started=$SECONDS
 
 step "apt packages"
 pkgs=(gcc pkg-config dbus libgtk-3-dev libwebkit2gtk-4.0-dev shellcheck chromium)
-[ -z "${QUICK:-}" ] && pkgs+=(xvfb xauth imagemagick xdotool xclip gnome-keyring curl nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl)
+[ -z "${QUICK:-}" ] && pkgs+=(xvfb xauth imagemagick xdotool xclip gnome-keyring curl nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl wine64)
 ensure_apt "${pkgs[@]}"
 
 step "Go and Node modules"
@@ -70,6 +71,9 @@ if [ -z "${QUICK:-}" ]; then
 
   step "Windows installer: the static half of the install smoke test (docs/ci.md)"
   bash scripts/windows-install-smoke.sh
+
+  step "Windows build under Wine: CLI, Windows behaviour, unit tests, installer (docs/ci.md#under-wine)"
+  OPENWORKER_WINE_EXE=build/bin/openworker.exe bash scripts/test-windows-wine.sh
 fi
 
 echo

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 )
 
@@ -67,6 +68,11 @@ func whoAmI() string {
 	prog := "openworker"
 	if len(os.Args) > 0 {
 		prog = filepath.Base(os.Args[0])
+		// On Windows "openworker.exe serve" reads as the "openworker serve"
+		// of other systems and of the docs (seen under Wine, issue 18).
+		if ext := filepath.Ext(prog); runtime.GOOS == "windows" && strings.EqualFold(ext, ".exe") {
+			prog = strings.TrimSuffix(prog, ext)
+		}
 	}
 	if len(os.Args) > 1 && commandWord.MatchString(os.Args[1]) {
 		prog += " " + os.Args[1]

@@ -151,7 +151,7 @@ func TestCrashRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The dead process is named (its lease's .who), not "the app".
-	wantReason := fmt.Sprintf("the process that ran this call, pid %d (%s, the desktop app), stopped while it was running; it needs reconciliation", cmd.Process.Pid, filepath.Base(os.Args[0]))
+	wantReason := fmt.Sprintf("the process that ran this call, pid %d (%s, the desktop app), stopped while it was running; it needs reconciliation", cmd.Process.Pid, strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe"))
 	if inv.Status != InvUnknown || inv.Error != wantReason {
 		t.Errorf("after crash: status %q error %q; want unknown, %q", inv.Status, inv.Error, wantReason)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -150,9 +151,13 @@ func TestStartErrorNamesTheVariable(t *testing.T) {
 	if err != nil || cfg.Err() != nil {
 		t.Fatalf("ReadConfig = %v, %v", err, cfg.Err())
 	}
+	notStarted := `did not start: fork/exec [command from ${PROG_SECRET}]: no such file or directory`
+	if runtime.GOOS == "windows" { // os/exec quotes the program, resolved against the install folder
+		notStarted = `did not start: exec: "[command from ${PROG_SECRET}]": executable file not found in %PATH%`
+	}
 	for name, want := range map[string]string{
 		"folder":  `the working folder (from ${CWD_SECRET}) does not exist or is not a folder; fix its "cwd" at ` + p + ":2",
-		"program": `did not start: fork/exec [command from ${PROG_SECRET}]: no such file or directory`,
+		"program": notStarted,
 		"bare":    `the program (from ${PROG_NAME} in "command") cannot be found: program "[command from ${PROG_NAME}]" cannot be found: it is not in the install folder`,
 	} {
 		srv := entryNamed(t, cfg, name).Server

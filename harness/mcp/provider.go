@@ -247,7 +247,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		err = fmt.Errorf("unknown transport %q; use %q, %q or %q", srv.Transport, tool.TransportStdio, tool.TransportStreamableHTTP, tool.TransportSSE)
 	}
 	if err != nil {
-		return nil, startRedactor(srv).err(fmt.Errorf("mcp provider %q: %w", srv.Namespace, err))
+		return nil, startRedactor(srv, "").err(fmt.Errorf("mcp provider %q: %w", srv.Namespace, err))
 	}
 	start := time.Now()
 	// A start that runs out of time or is cancelled ends the process at
@@ -269,7 +269,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		err = fmt.Errorf("start cancelled at the end of the handshake: %w", context.Cause(ctx))
 	}
 	if err != nil {
-		return nil, startRedactor(srv).err(p.startError(ctx, err, time.Since(start)))
+		return nil, startRedactor(srv, p.stdio.programPath()).err(p.startError(ctx, err, time.Since(start)))
 	}
 	c, _ := p.adopt(cs, stale) // not closed yet: no one else has p
 	o.Logger.Info("mcp provider started", "namespace", srv.Namespace, "transport", srv.Transport,

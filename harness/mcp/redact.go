@@ -61,7 +61,9 @@ func (r redactor) active() bool { return r.r != nil }
 // had variables substituted into it (tool.MCPServer.Vars) becomes
 // "[FIELD from ${VAR}]", so the error says which field and variable
 // without the value; any other secret becomes Redacted.
-func startRedactor(srv tool.MCPServer) redactor {
+// program is the program a stdio provider resolved its command to ("" if
+// it did not get that far); it is a form of "command" (commandForms).
+func startRedactor(srv tool.MCPServer, program string) redactor {
 	var pairs []string
 	fields := make([]string, 0, len(srv.Vars))
 	for f := range srv.Vars {
@@ -70,7 +72,11 @@ func startRedactor(srv tool.MCPServer) redactor {
 	sort.Strings(fields)
 	for _, f := range fields {
 		v := fieldValue(srv, f)
-		if len(v) >= minSecret {
+		if f == "command" {
+			for _, form := range commandForms(v, program) {
+				pairs = append(pairs, form, fmt.Sprintf("[%s from %s]", f, srv.Vars[f]))
+			}
+		} else if len(v) >= minSecret {
 			pairs = append(pairs, v, fmt.Sprintf("[%s from %s]", f, srv.Vars[f]))
 		}
 	}

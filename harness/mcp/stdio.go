@@ -53,7 +53,7 @@ func newStdio(ctx context.Context, srv tool.MCPServer, o Options, noise *noiseLo
 	plan, err := planLaunch(srv, install, sp, runtime.GOOS, os.Getenv("PATHEXT"))
 	if err != nil {
 		if vars := srv.Vars["command"]; vars != "" { // never the value (docs/servers.md#substitution)
-			return nil, nil, fmt.Errorf("the program (from %s in \"command\") cannot be found: %s", vars, startRedactor(srv).text(err.Error()))
+			return nil, nil, fmt.Errorf("the program (from %s in \"command\") cannot be found: %s", vars, startRedactor(srv, "").text(err.Error()))
 		}
 		return nil, nil, err
 	}
@@ -99,6 +99,15 @@ func mergeEnv(parent []string, extra map[string]string) []string {
 		env = append(env, k+"="+extra[k]) // os/exec keeps the last duplicate
 	}
 	return env
+}
+
+// programPath is the program the provider resolved its command to, "" for
+// none (nil s: not a stdio provider).
+func (s *stdioProcess) programPath() string {
+	if s == nil {
+		return ""
+	}
+	return s.program
 }
 
 func (s *stdioProcess) pid() int {

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -66,7 +65,7 @@ func probeFail(method, rawURL, key string, budget time.Duration, err error) *Pro
 		e.Reason, e.Detail = ReasonTimeout, fmt.Sprintf("timeout: no answer within %s", budget)
 	case errors.As(err, &dns):
 		e.Reason, e.Detail = ReasonDNS, fmt.Sprintf("DNS: the host name %q does not resolve (%s)", dns.Name, dns.Err)
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case isRefused(err):
 		e.Reason, e.Detail = ReasonRefused, fmt.Sprintf("connection refused: nothing listens at %s", host)
 	case errors.As(err, &certErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr):
 		e.Reason, e.Detail = ReasonTLS, "TLS: the server's certificate is not trusted: "+innermost(err)

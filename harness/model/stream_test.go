@@ -259,7 +259,7 @@ func TestUnreachableBaseURL(t *testing.T) {
 		msg := err.Error()
 		t.Logf("error: %s", msg)
 		want := "model request to " + tt.url + " (" + tt.kind + " model test-model) failed:"
-		if !strings.HasPrefix(msg, want) || !strings.Contains(msg, "connection refused") {
+		if !strings.HasPrefix(msg, want) || !strings.Contains(strings.ToLower(msg), "refused") { // Windows: "… actively refused it."
 			t.Errorf("%s: error = %q, want prefix %q and \"connection refused\"", tt.kind, msg, want)
 		}
 		if strings.Contains(msg, testKey) {

@@ -1,0 +1,22 @@
+package journal
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestWhoAmINamesTheProgram: a lease's .who names this process by pid and
+// program, without Windows' ".exe" (the test binary is journal.test.exe
+// there; scripts/test-windows-wine.sh runs it), so messages read the same
+// on every system.
+func TestWhoAmINamesTheProgram(t *testing.T) {
+	who := whoAmI()
+	if want := fmt.Sprintf("pid %d (journal.test", os.Getpid()); !strings.HasPrefix(who, want) {
+		t.Errorf("whoAmI() = %q; want it to start with %q", who, want)
+	}
+	if strings.Contains(strings.ToLower(who), ".exe") {
+		t.Errorf("whoAmI() = %q; the program's .exe is not part of its name", who)
+	}
+}

@@ -1,0 +1,91 @@
+# Step 4 of scripts/test-windows-wine.sh: the NSIS installer, silent, under
+# Wine. Sourced; uses $wine, $exe, $tmp, $appdata, $winuser, fail, expect.
+#
+# NSIS (3.08 on Debian 12) makes 32-bit installers, which need wine32: the
+# i386 packages of Debian multiarch. This step installs them (about 90 s
+# on a fast mirror); when they cannot be installed it is skipped (status 3)
+# saying why.
+
+installer() {
+  local setup=${OPENWORKER_WINE_SETUP:-}
+  if [ -z "$setup" ]; then
+    [ -n "$built_version" ] || { echo "SKIP: no defines.nsh beside $exe, so no installer to test"; return 3; }
+    setup=$(dirname "$exe")/OpenWorker-$built_version-windows-amd64-setup.exe
+  fi
+  [ -f "$setup" ] || { echo "SKIP: no installer at $setup (build it with scripts/build-windows.sh)"; return 3; }
+  if ! dpkg-query -W -f='${Status}' wine32:i386 2>/dev/null | grep -q "install ok installed"; then
+    echo "installing wine32 (i386 multiarch) for the 32-bit NSIS installer"
+    if ! { as_root dpkg --add-architecture i386 &&
+      as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 update -qq &&
+      DEBIAN_FRONTEND=noninteractive as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 install -y -qq \
+        --no-install-recommends wine32:i386 >"$tmp/wine32.log" 2>&1; }; then
+      tail -n 5 "$tmp/wine32.log" 2>/dev/null || true
+      echo "SKIP: wine32 (i386) could not be installed here, so the 32-bit installer cannot run under Wine"
+      return 3
+    fi
+    # The prefix was made without the 32-bit half (syswow64): add it.
+    "$wine" wineboot -u >"$tmp/wineboot-u.log" 2>&1 || fail "wineboot -u after installing wine32 failed: $(cat "$tmp/wineboot-u.log")"
+  fi
+  local product
+  product=$(sed -n 's/^!define PRODUCT_NAME "\(.*\)"$/\1/p' "$(dirname "$exe")/windows-work/defines.nsh")
+  [ -n "$product" ] || fail "no PRODUCT_NAME in defines.nsh"
+  local inst="$WINEPREFIX/drive_c/users/$winuser/AppData/Local/Programs/OpenWorker"
+  local startlnk="$appdata/Microsoft/Windows/Start Menu/Programs/$product.lnk"
+  local desk="$WINEPREFIX/drive_c/users/$winuser/Desktop/$product.lnk"
+  [ ! -e "$inst" ] || fail "$inst exists before the install"
+  echo keep >"$appdata/OpenWorker/installer-marker"
+
+  # The installer refuses Windows before 10 (exit 64); a new prefix says
+  # Windows 7, Wine 8's default.
+  "$wine" winecfg /v win10 >/dev/null 2>&1 || fail "winecfg /v win10 failed"
+  # The installer runs Microsoft's WebView2 bootstrapper when no runtime is
+  # registered, and the bootstrapper downloads it from the internet. This
+  # test sends nothing off the machine, so it registers a runtime version
+  # first (the key the installer reads, build/windows/installer/webview2.nsh)
+  # and the installer says "already installed". The GUI cannot run under
+  # Wine anyway (the script's header).
+  "$wine" reg add 'HKCU\Software\Microsoft\EdgeUpdate\Clients\{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}' \
+    /v pv /t REG_SZ /d 1.0.0.0 /f >/dev/null 2>&1 || fail "could not register a WebView2 version in the prefix"
+  timeout 180 "$wine" "$setup" /S >"$tmp/setup.log" 2>&1 || fail "the installer exited $?: $(tail -n 20 "$tmp/setup.log")"
+  for f in openworker.exe uninstall.exe examples/coworkers/device-assistant/coworker/manifest.md; do
+    [ -f "$inst/$f" ] || fail "installed file missing: $inst/$f ($(ls "$inst" 2>&1))"
+  done
+  cmp "$inst/openworker.exe" "$exe" || fail "the installed exe differs from $exe"
+  [ -f "$startlnk" ] || fail "Start-menu shortcut missing: $startlnk"
+  [ -f "$desk" ] || fail "desktop shortcut missing: $desk"
+  "$wine" reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\OpenWorker' >"$tmp/reg.out" 2>&1 ||
+    fail "no HKCU uninstall key: $(cat "$tmp/reg.out")"
+  tr -d '\r' <"$tmp/reg.out" | grep -E 'DisplayName|DisplayVersion|QuietUninstallString'
+  expect "uninstall key" "DisplayVersion.*$built_version" "$tmp/reg.out"
+  "$wine" "$inst/openworker.exe" version >"$tmp/inst-version.out" 2>&1 || fail "the installed openworker.exe version exited $?"
+  cat "$tmp/inst-version.out"
+  expect "installed version" "$built_version" "$tmp/inst-version.out"
+  # .mcpb and .dxt open with the app, per user (docs/install.md#file-associations).
+  local ext
+  for ext in mcpb dxt; do
+    "$wine" reg query "HKCU\\Software\\Classes\\.$ext" /ve >"$tmp/assoc.out" 2>&1 || fail "no HKCU\\Software\\Classes\\.$ext: $(cat "$tmp/assoc.out")"
+    expect ".$ext association" "OpenWorker\\.$ext" "$tmp/assoc.out"
+    "$wine" reg query "HKCU\\Software\\Classes\\OpenWorker.$ext\\shell\\open\\command" /ve >"$tmp/assoc.out" 2>&1 ||
+      fail "no open command for OpenWorker.$ext: $(cat "$tmp/assoc.out")"
+    expect ".$ext open command" 'openworker\.exe" "%1"' "$tmp/assoc.out"
+  done
+  echo "installed: files, shortcuts, uninstall key, .mcpb and .dxt associations, openworker.exe version"
+
+  timeout 120 "$wine" "$inst/uninstall.exe" /S >"$tmp/uninst.log" 2>&1 || fail "the uninstaller exited $?"
+  # It returns at once and finishes from a copy in %TEMP%.
+  for _ in $(seq 120); do [ ! -e "$inst/openworker.exe" ] && [ ! -e "$startlnk" ] && break; sleep 0.5; done
+  [ ! -e "$inst/openworker.exe" ] || fail "the exe is still installed 60 s after uninstall.exe /S"
+  [ ! -e "$startlnk" ] || fail "the Start-menu shortcut is still there after the uninstall"
+  [ ! -e "$desk" ] || fail "the desktop shortcut is still there after the uninstall"
+  if "$wine" reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\OpenWorker' >/dev/null 2>&1; then
+    fail "the uninstall key is still there after the uninstall"
+  fi
+  for ext in mcpb dxt; do
+    if "$wine" reg query "HKCU\\Software\\Classes\\OpenWorker.$ext" >/dev/null 2>&1; then
+      fail "HKCU\\Software\\Classes\\OpenWorker.$ext is still there after the uninstall"
+    fi
+  done
+  [ -f "$appdata/OpenWorker/installer-marker" ] || fail "the silent uninstall removed %APPDATA%\\OpenWorker (it must keep the journal)"
+  [ -f "$appdata/OpenWorker/journal.db" ] || fail "the silent uninstall removed the journal"
+  echo "uninstalled: files, shortcuts, key and associations gone; %APPDATA%\\OpenWorker (journal, settings) kept"
+}
