@@ -120,8 +120,11 @@ func TestCoworkerExtensionDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := brokenNamed(t, l, "keeper")
-	if !strings.HasPrefix(b.Fix, `extension "Memory (test)" 1.0.0 (namespace memory) cannot be used: extension memory: `) || !strings.Contains(b.Fix, "reinstall it") {
+	if !strings.HasPrefix(b.Fix, `extension "Memory (test)" 1.0.0 (namespace memory) cannot be used: extension memory: `) || !strings.Contains(b.Fix, "install it again (`openworker extension install ") {
 		t.Fatalf("keeper = %+v", b)
+	}
+	if !strings.Contains(b.Message, `its MCP provider "memory" is disabled: the installed extension cannot be used: extension memory: `) || strings.Contains(b.Message, "servers file") {
+		t.Fatalf("keeper's message = %q, want it to name the extension, not the servers file", b.Message)
 	}
 }
 

@@ -27,7 +27,7 @@ func (a *App) extensionStore() *extension.Store {
 func (a *App) extensionServersLocked(taken []tool.MCPServer) ([]tool.MCPServer, []tool.BrokenMCP) {
 	host, err := manifest.ThisHost()
 	if err != nil {
-		return nil, []tool.BrokenMCP{{Source: a.extensionsDir(), Err: err}}
+		return nil, []tool.BrokenMCP{{Source: a.extensionsDir(), Err: err, Extension: true}}
 	}
 	servers, broken := a.extensionStore().Servers(host)
 	used := map[string]bool{}
@@ -37,7 +37,7 @@ func (a *App) extensionServersLocked(taken []tool.MCPServer) ([]tool.MCPServer, 
 	var out []tool.MCPServer
 	for _, srv := range servers {
 		if used[srv.Namespace] || a.reg.IsNative(srv.Namespace) {
-			broken = append(broken, tool.BrokenMCP{Namespace: srv.Namespace, Source: srv.Source, Entry: true,
+			broken = append(broken, tool.BrokenMCP{Namespace: srv.Namespace, Source: srv.Source, Entry: true, Extension: true,
 				Err: fmt.Errorf("extension namespace %q is already a provider of the servers file or of OpenWorker; rename or remove that one, or remove the extension", srv.Namespace)})
 			continue
 		}

@@ -370,6 +370,9 @@ func (res *Resolution) aliasProblem(name, alias string, rule model.NameRule) str
 // starts with "which" and names the file, line and column and the fix.
 func unavailable(reg *tool.Registry, ns string) (string, bool) {
 	if b, ok := reg.BrokenMCP(ns); ok {
+		if b.Extension {
+			return fmt.Sprintf("which is disabled: the installed extension cannot be used: %v", b.Err), true
+		}
 		return fmt.Sprintf("which is disabled: its entry in the servers file is broken: %v", b.Err), true
 	}
 	for _, b := range reg.Broken() {

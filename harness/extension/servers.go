@@ -62,7 +62,7 @@ func (s *Store) Server(r Record, host manifest.Host) (tool.MCPServer, error) {
 func (s *Store) Servers(host manifest.Host) (servers []tool.MCPServer, broken []tool.BrokenMCP) {
 	recs, errs := s.List()
 	for _, err := range errs {
-		broken = append(broken, tool.BrokenMCP{Source: s.Dir, Err: err})
+		broken = append(broken, tool.BrokenMCP{Source: s.Dir, Err: err, Extension: true})
 	}
 	for _, r := range recs {
 		if r.Disabled {
@@ -70,7 +70,7 @@ func (s *Store) Servers(host manifest.Host) (servers []tool.MCPServer, broken []
 		}
 		srv, err := s.Server(r, host)
 		if err != nil {
-			broken = append(broken, tool.BrokenMCP{Namespace: r.Namespace, Source: srv.Source, Err: err, Entry: true})
+			broken = append(broken, tool.BrokenMCP{Namespace: r.Namespace, Source: srv.Source, Err: err, Entry: true, Extension: true})
 			continue
 		}
 		servers = append(servers, srv)

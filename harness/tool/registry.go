@@ -118,16 +118,25 @@ type BrokenMCP struct {
 	// Entry marks the record of one entry even when Namespace is "" (a
 	// server named ""); without it, Namespace "" is the whole file.
 	Entry bool
+	// Extension is set when the provider is an installed extension
+	// (docs/extensions.md#running), not a servers-file entry: its Err
+	// names the extension and the fix.
+	Extension bool
 }
 
 // WholeFile reports whether the record is of a whole servers file that
-// could not be read, rather than of one entry.
-func (b BrokenMCP) WholeFile() bool { return b.Namespace == "" && !b.Entry }
+// could not be read, rather than of one entry or of an extension.
+func (b BrokenMCP) WholeFile() bool { return b.Namespace == "" && !b.Entry && !b.Extension }
 
 // Label names the record for people: `servers entry "a b" (namespace
-// a_b)`, `servers entry "x"`, or `servers file PATH`.
+// a_b)`, `servers entry "x"`, `servers file PATH`, `extension provider
+// NS` or `extensions folder DIR`.
 func (b BrokenMCP) Label() string {
 	switch {
+	case b.Extension && b.Namespace != "":
+		return fmt.Sprintf("extension provider %s", b.Namespace)
+	case b.Extension:
+		return "extensions folder " + b.Source
 	case b.WholeFile():
 		return "servers file " + b.Source
 	case b.Name != "" && b.Name != b.Namespace && b.Namespace != "":
