@@ -33,6 +33,10 @@ installer() {
   local startlnk="$appdata/Microsoft/Windows/Start Menu/Programs/$product.lnk"
   local desk="$WINEPREFIX/drive_c/users/$winuser/Desktop/$product.lnk"
   [ ! -e "$inst" ] || fail "$inst exists before the install"
+  # The data the uninstaller must keep: step 2a's journal when it ran,
+  # else a stand-in (OPENWORKER_WINE_STEPS=4 runs this step alone).
+  mkdir -p "$appdata/OpenWorker"
+  [ -f "$appdata/OpenWorker/journal.db" ] || : >"$appdata/OpenWorker/journal.db"
   echo keep >"$appdata/OpenWorker/installer-marker"
 
   # The installer refuses Windows before 10 (exit 64); a new prefix says
@@ -88,4 +92,14 @@ installer() {
   [ -f "$appdata/OpenWorker/installer-marker" ] || fail "the silent uninstall removed %APPDATA%\\OpenWorker (it must keep the journal)"
   [ -f "$appdata/OpenWorker/journal.db" ] || fail "the silent uninstall removed the journal"
   echo "uninstalled: files, shortcuts, key and associations gone; %APPDATA%\\OpenWorker (journal, settings) kept"
+
+  # Again, and this time the silent uninstall is told to remove the data
+  # (/REMOVEDATA ticks "Also remove my journal and settings").
+  timeout 180 "$wine" "$setup" /S >"$tmp/setup2.log" 2>&1 || fail "the second install exited $?: $(tail -n 20 "$tmp/setup2.log")"
+  [ -f "$inst/uninstall.exe" ] || fail "the second install wrote no uninstall.exe"
+  timeout 120 "$wine" "$inst/uninstall.exe" /S /REMOVEDATA >"$tmp/uninst2.log" 2>&1 || fail "uninstall.exe /S /REMOVEDATA exited $?"
+  for _ in $(seq 120); do [ ! -e "$inst/openworker.exe" ] && [ ! -e "$appdata/OpenWorker" ] && break; sleep 0.5; done
+  [ ! -e "$inst/openworker.exe" ] || fail "the exe is still installed 60 s after uninstall.exe /S /REMOVEDATA"
+  [ ! -e "$appdata/OpenWorker" ] || fail "uninstall.exe /S /REMOVEDATA left %APPDATA%\\OpenWorker: $(ls "$appdata/OpenWorker")"
+  echo "uninstalled with /REMOVEDATA: %APPDATA%\\OpenWorker (journal, settings) removed"
 }

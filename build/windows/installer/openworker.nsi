@@ -11,7 +11,8 @@
 ; shortcuts and the uninstall entry under the current user (HKCU). The
 ; uninstaller keeps the journal and settings (%APPDATA%\OpenWorker, which is
 ; Go's os.UserConfigDir()\OpenWorker) unless "Also remove my journal and
-; settings" is ticked. Silent: /S (install) and uninstall.exe /S (keeps data).
+; settings" is ticked. Silent: /S (install) and uninstall.exe /S (keeps data;
+; uninstall.exe /S /REMOVEDATA removes it).
 ;
 ; File associations (per user, HKCU\Software\Classes; docs/install.md): .mcpb
 ; and .dxt open with "openworker.exe" "%1" (prog ids OpenWorker.mcpb and
@@ -182,3 +183,14 @@ Section /o "un.Also remove my journal and settings" UnSecData
     ; The WebView2 profile of the window (Wails' default data path).
     RMDir /r "$APPDATA\${EXE_NAME}"
 SectionEnd
+
+; `uninstall.exe /S /REMOVEDATA` also removes the journal and settings: the
+; silent way to tick "Also remove my journal and settings" (docs/install.md).
+Function un.onInit
+    ${un.GetParameters} $R0
+    ClearErrors
+    ${un.GetOptions} $R0 "/REMOVEDATA" $R1
+    ${IfNot} ${Errors}
+        SectionSetFlags ${UnSecData} ${SF_SELECTED}
+    ${EndIf}
+FunctionEnd
