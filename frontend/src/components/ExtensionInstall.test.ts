@@ -69,7 +69,7 @@ describe("ExtensionInstall", () => {
     expect(text).toContain("Kept in the OS keychain");
     expect(target.querySelector("label[for=ext-data_dir]")!.textContent).toContain("*");
     expect(target.querySelector<HTMLInputElement>("#ext-limit")!.value).toBe("2");
-    expect(document.activeElement).toBe(target.querySelector("#ext-data_dir"));
+    await vi.waitFor(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
     expect(text).toContain("node ${__dirname}/server/index.js");
     expect(text).not.toContain("Environment");
   });
@@ -106,6 +106,33 @@ describe("ExtensionInstall", () => {
     await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
     expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", { data_dir: "/home/a/memory", api_token: "tok-1", limit: 3, extra: ["/a.txt", "/b.txt"] });
     expect(oninstalled.mock.calls[0][1]).toMatch(/^Installed Memory \(test\) 1\.0\.0 as provider memory/);
+  });
+
+  it("takes a number field cleared again as empty, not as “null”", async () => {
+    const { button, type, target, oninstalled } = await render(preview({ fields: [field({ key: "limit", type: "number", title: "Limit", min: 1, max: 5, default: 2 })] }));
+    type("#ext-limit", "");
+    target.querySelector<HTMLInputElement>("#ext-limit")!.dispatchEvent(new Event("blur"));
+    flushSync();
+    expect(target.textContent).not.toContain("null");
+    expect(target.querySelector(".field .error")).toBeNull();
+    expect(button("Install").disabled).toBe(false);
+    fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "" });
+    button("Install").click();
+    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}); // left out: its default applies
+  });
+
+  it("says what is missing when Return is pressed in an incomplete form, and goes to it", async () => {
+    const { target } = await render(preview());
+    const token = target.querySelector<HTMLInputElement>("#ext-api_token")!;
+    token.focus();
+    token.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    flushSync();
+    await tick();
+    expect(target.textContent).toContain("Data folder is required.");
+    expect(target.textContent).toContain("API token is required.");
+    await vi.waitFor(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
+    expect(fake.installExtension).not.toHaveBeenCalled();
   });
 
   it("disables Install for a blocking reason and shows it as an error", async () => {
