@@ -92,7 +92,9 @@ type ExtensionSig struct {
 }
 
 // ExtensionField is one user_config field of the form. Default has the
-// substitutions (${HOME}, …) applied; nil for none. Kept is true on an
+// substitutions (${HOME}, …) applied; nil for none; on an upgrade it is
+// the installed version's value when it has one that fits (never a
+// sensitive one). Kept is true on an
 // upgrade when the installed version has a value for it, which is kept
 // when the field is left empty (a sensitive one is never shown).
 type ExtensionField struct {
@@ -377,8 +379,11 @@ func extensionPreview(in *extension.Inspection, digest string, host manifest.Hos
 		ef := ExtensionField{Key: f.Key, Type: f.Type, Title: f.Title, Description: f.Description, Required: f.Required,
 			Default: defaults[f.Key], Multiple: f.Multiple, Sensitive: f.Sensitive, Min: f.Min, Max: f.Max}
 		if in.Installed != nil {
-			_, has := in.Installed.Values[f.Key]
+			v, has := in.Installed.Values[f.Key]
 			ef.Kept = has || slices.Contains(in.Installed.Sensitive, f.Key)
+			if has && !f.Sensitive && f.Accepts(v) {
+				ef.Default = v // the form shows what Install keeps, not the new default
+			}
 		}
 		p.Fields = append(p.Fields, ef)
 	}

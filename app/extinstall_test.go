@@ -215,3 +215,38 @@ func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
 		t.Fatalf("dropped = %+v", d)
 	}
 }
+
+// TestExtensionUpgradeFormShowsTheInstalledValues: on an upgrade the form
+// starts from the installed version's values, not the new manifest's
+// defaults, so that Install as shown keeps them ("its settings are
+// kept"); a sensitive one is never shown, only marked kept.
+func TestExtensionUpgradeFormShowsTheInstalledValues(t *testing.T) {
+	e := newTestEnv(t, envOpts{extSecrets: &extension.MemorySecrets{}})
+	data := t.TempDir()
+	p, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.InstallExtension(p.Path, p.Digest, map[string]any{"data_dir": data, "api_token": "tok-upgrade-1"}); err != nil {
+		t.Fatal(err)
+	}
+	up, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.1.0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Installed != "1.0.0" {
+		t.Fatalf("installed = %q, want 1.0.0", up.Installed)
+	}
+	for _, f := range up.Fields {
+		switch f.Key {
+		case "data_dir":
+			if f.Default != data || !f.Kept {
+				t.Errorf("data_dir: default %v, kept %v; want the installed %q, kept", f.Default, f.Kept, data)
+			}
+		case "api_token":
+			if f.Default != nil || !f.Kept {
+				t.Errorf("api_token: default %v, kept %v; want no value shown, kept", f.Default, f.Kept)
+			}
+		}
+	}
+}

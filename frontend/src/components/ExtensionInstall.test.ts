@@ -135,6 +135,13 @@ describe("ExtensionInstall", () => {
     expect(fake.installExtension).not.toHaveBeenCalled();
   });
 
+  it("isolates a right-to-left display name and author from the version and the text around them", async () => {
+    const { target } = await render(preview({ display_name: "🧠 ذاكرة Memory שלום", author: { name: "محمد 👩‍💻", email: "", url: "" } }));
+    expect(target.querySelector("h2 bdi")?.textContent).toBe("🧠 ذاكرة Memory שלום");
+    expect(target.querySelector("#ext-desc bdi")?.textContent).toBe("محمد 👩‍💻");
+    expect(target.querySelector(".desc")?.getAttribute("dir")).toBe("auto");
+  });
+
   it("disables Install for a blocking reason and shows it as an error", async () => {
     const { button, target } = await render(preview({ blocking: ["it is made for macOS only"], fields: [] }));
     expect(target.querySelector(".banner.error")!.textContent).toContain("it is made for macOS only");
