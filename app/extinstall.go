@@ -74,13 +74,16 @@ type ExtensionItem struct {
 
 // ExtensionRuntime is the runtime the server needs (Name "" for a binary
 // server): Found is the version found on the launch search PATH ("" when
-// missing), URL where to get it.
+// missing), Fits whether it is in Range (false when missing, or found but
+// outside the range: the dialog then says it does not match), URL where
+// to get it.
 type ExtensionRuntime struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
 	Range string `json:"range"`
 	URL   string `json:"url"`
 	Found string `json:"found"`
+	Fits  bool   `json:"fits"`
 }
 
 // ExtensionSig is the signature status: "unsigned", "self-signed",
@@ -365,6 +368,10 @@ func extensionPreview(in *extension.Inspection, digest string, host manifest.Hos
 		Files: in.Files, Bytes: in.Bytes, Digest: digest, Tools: []ExtensionItem{}, Prompts: []ExtensionItem{}, Fields: []ExtensionField{}}
 	if rt := in.Runtime; rt.Name != "" {
 		p.Runtime = ExtensionRuntime{Name: rt.Name, Title: rt.Title, Range: rt.Range, URL: rt.URL, Found: in.Runtimes[rt.Name]}
+		// The runtime fits when checking it adds no problem to the others
+		// (the platform's) of manifest.Problems.
+		p.Runtime.Fits = p.Runtime.Found != "" &&
+			len(m.Problems(manifest.Env{Runtimes: in.Runtimes})) == len(m.Problems(manifest.Env{}))
 	}
 	if in.Installed != nil {
 		p.Installed = in.Installed.Version

@@ -250,3 +250,32 @@ func TestExtensionUpgradeFormShowsTheInstalledValues(t *testing.T) {
 		}
 	}
 }
+
+// TestExtensionPreviewRuntimeOutOfRange: a runtime found on the search
+// PATH but outside the manifest's range (python >=3.99) does not fit, so
+// the dialog does not say it was found as if that were enough; node for
+// server-memory (>=18.0.0) fits.
+func TestExtensionPreviewRuntimeOutOfRange(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	m := `{"manifest_version": "0.3", "name": "pyfuture", "version": "1.0.0", "description": "Needs a future Python.", "author": {"name": "QA"},
+  "server": {"type": "python", "entry_point": "server/main.py", "mcp_config": {"command": "python3", "args": ["${__dirname}/server/main.py"]}},
+  "compatibility": {"runtimes": {"python": ">=3.99"}}}`
+	file := extensiontest.Pack(t, "pyfuture", map[string]extensiontest.File{"manifest.json": {Data: m}, "server/main.py": {Data: "print('hi')\n"}}, false)
+	p, err := e.app.PreviewExtension(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Found == "" {
+		t.Skip("no python on the search PATH: the out-of-range case needs one")
+	}
+	if p.Runtime.Fits || len(p.Warnings) == 0 {
+		t.Fatalf("python %s for >=3.99: fits %v, warnings %q; want not fitting, with a warning", p.Runtime.Found, p.Runtime.Fits, p.Warnings)
+	}
+	mem, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mem.Runtime.Found == "" || !mem.Runtime.Fits {
+		t.Fatalf("node for >=18.0.0: %+v; want found and fitting", mem.Runtime)
+	}
+}

@@ -13,7 +13,7 @@ const preview = (over: Partial<ExtensionPreview> = {}): ExtensionPreview => ({
   path: "/d/memory.mcpb", display_name: "Memory (test)", name: "memory", version: "1.0.0", author: { name: "OpenWorker tests", email: "t@example.com", url: "" },
   description: "A knowledge graph memory.", homepage: "", tools: [{ name: "read_graph", description: "Read the graph" }], tools_generated: false,
   prompts: [], prompts_generated: false, server_type: "node", runs: "node ${__dirname}/server/index.js", environment: "",
-  runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "" }, platforms: ["darwin", "linux"],
+  runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "", fits: false }, platforms: ["darwin", "linux"],
   signature: { status: "self-signed", subject: "CN=Tests", problem: "" }, privacy_policies: ["https://example.com/privacy"], namespace: "memory",
   installed: "", blocking: [], warnings: ["it needs Node.js >=18.0.0, which was not found; install it from https://nodejs.org/"], files: 2, bytes: 2048,
   fields: [
