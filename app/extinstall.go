@@ -74,13 +74,16 @@ type ExtensionItem struct {
 
 // ExtensionRuntime is the runtime the server needs (Name "" for a binary
 // server): Found is the version found on the launch search PATH ("" when
-// missing), URL where to get it.
+// missing), Fits whether it is in Range (false when missing, or found but
+// outside the range: the dialog then says it does not match), URL where
+// to get it.
 type ExtensionRuntime struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
 	Range string `json:"range"`
 	URL   string `json:"url"`
 	Found string `json:"found"`
+	Fits  bool   `json:"fits"`
 }
 
 // ExtensionSig is the signature status: "unsigned", "self-signed",
@@ -92,7 +95,9 @@ type ExtensionSig struct {
 }
 
 // ExtensionField is one user_config field of the form. Default has the
-// substitutions (${HOME}, …) applied; nil for none. Kept is true on an
+// substitutions (${HOME}, …) applied; nil for none; on an upgrade it is
+// the installed version's value when it has one that fits (never a
+// sensitive one). Kept is true on an
 // upgrade when the installed version has a value for it, which is kept
 // when the field is left empty (a sensitive one is never shown).
 type ExtensionField struct {
@@ -363,6 +368,10 @@ func extensionPreview(in *extension.Inspection, digest string, host manifest.Hos
 		Files: in.Files, Bytes: in.Bytes, Digest: digest, Tools: []ExtensionItem{}, Prompts: []ExtensionItem{}, Fields: []ExtensionField{}}
 	if rt := in.Runtime; rt.Name != "" {
 		p.Runtime = ExtensionRuntime{Name: rt.Name, Title: rt.Title, Range: rt.Range, URL: rt.URL, Found: in.Runtimes[rt.Name]}
+		// The runtime fits when checking it adds no problem to the others
+		// (the platform's) of manifest.Problems.
+		p.Runtime.Fits = p.Runtime.Found != "" &&
+			len(m.Problems(manifest.Env{Runtimes: in.Runtimes})) == len(m.Problems(manifest.Env{}))
 	}
 	if in.Installed != nil {
 		p.Installed = in.Installed.Version
@@ -377,8 +386,11 @@ func extensionPreview(in *extension.Inspection, digest string, host manifest.Hos
 		ef := ExtensionField{Key: f.Key, Type: f.Type, Title: f.Title, Description: f.Description, Required: f.Required,
 			Default: defaults[f.Key], Multiple: f.Multiple, Sensitive: f.Sensitive, Min: f.Min, Max: f.Max}
 		if in.Installed != nil {
-			_, has := in.Installed.Values[f.Key]
+			v, has := in.Installed.Values[f.Key]
 			ef.Kept = has || slices.Contains(in.Installed.Sensitive, f.Key)
+			if has && !f.Sensitive && f.Accepts(v) {
+				ef.Default = v // the form shows what Install keeps, not the new default
+			}
 		}
 		p.Fields = append(p.Fields, ef)
 	}

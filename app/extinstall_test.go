@@ -215,3 +215,67 @@ func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
 		t.Fatalf("dropped = %+v", d)
 	}
 }
+
+// TestExtensionUpgradeFormShowsTheInstalledValues: on an upgrade the form
+// starts from the installed version's values, not the new manifest's
+// defaults, so that Install as shown keeps them ("its settings are
+// kept"); a sensitive one is never shown, only marked kept.
+func TestExtensionUpgradeFormShowsTheInstalledValues(t *testing.T) {
+	e := newTestEnv(t, envOpts{extSecrets: &extension.MemorySecrets{}})
+	data := t.TempDir()
+	p, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.InstallExtension(p.Path, p.Digest, map[string]any{"data_dir": data, "api_token": "tok-upgrade-1"}); err != nil {
+		t.Fatal(err)
+	}
+	up, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.1.0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Installed != "1.0.0" {
+		t.Fatalf("installed = %q, want 1.0.0", up.Installed)
+	}
+	for _, f := range up.Fields {
+		switch f.Key {
+		case "data_dir":
+			if f.Default != data || !f.Kept {
+				t.Errorf("data_dir: default %v, kept %v; want the installed %q, kept", f.Default, f.Kept, data)
+			}
+		case "api_token":
+			if f.Default != nil || !f.Kept {
+				t.Errorf("api_token: default %v, kept %v; want no value shown, kept", f.Default, f.Kept)
+			}
+		}
+	}
+}
+
+// TestExtensionPreviewRuntimeOutOfRange: a runtime found on the search
+// PATH but outside the manifest's range (python >=3.99) does not fit, so
+// the dialog does not say it was found as if that were enough; node for
+// server-memory (>=18.0.0) fits.
+func TestExtensionPreviewRuntimeOutOfRange(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	m := `{"manifest_version": "0.3", "name": "pyfuture", "version": "1.0.0", "description": "Needs a future Python.", "author": {"name": "QA"},
+  "server": {"type": "python", "entry_point": "server/main.py", "mcp_config": {"command": "python3", "args": ["${__dirname}/server/main.py"]}},
+  "compatibility": {"runtimes": {"python": ">=3.99"}}}`
+	file := extensiontest.Pack(t, "pyfuture", map[string]extensiontest.File{"manifest.json": {Data: m}, "server/main.py": {Data: "print('hi')\n"}}, false)
+	p, err := e.app.PreviewExtension(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Found == "" {
+		t.Skip("no python on the search PATH: the out-of-range case needs one")
+	}
+	if p.Runtime.Fits || len(p.Warnings) == 0 {
+		t.Fatalf("python %s for >=3.99: fits %v, warnings %q; want not fitting, with a warning", p.Runtime.Found, p.Runtime.Fits, p.Warnings)
+	}
+	mem, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mem.Runtime.Found == "" || !mem.Runtime.Fits {
+		t.Fatalf("node for >=18.0.0: %+v; want found and fitting", mem.Runtime)
+	}
+}

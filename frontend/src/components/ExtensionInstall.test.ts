@@ -13,7 +13,7 @@ const preview = (over: Partial<ExtensionPreview> = {}): ExtensionPreview => ({
   path: "/d/memory.mcpb", display_name: "Memory (test)", name: "memory", version: "1.0.0", author: { name: "OpenWorker tests", email: "t@example.com", url: "" },
   description: "A knowledge graph memory.", homepage: "", tools: [{ name: "read_graph", description: "Read the graph" }], tools_generated: false,
   prompts: [], prompts_generated: false, server_type: "node", runs: "node ${__dirname}/server/index.js", environment: "",
-  runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "" }, platforms: ["darwin", "linux"],
+  runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "", fits: false }, platforms: ["darwin", "linux"],
   signature: { status: "self-signed", subject: "CN=Tests", problem: "" }, privacy_policies: ["https://example.com/privacy"], namespace: "memory",
   installed: "", blocking: [], warnings: ["it needs Node.js >=18.0.0, which was not found; install it from https://nodejs.org/"], files: 2, bytes: 2048,
   fields: [
@@ -69,7 +69,7 @@ describe("ExtensionInstall", () => {
     expect(text).toContain("Kept in the OS keychain");
     expect(target.querySelector("label[for=ext-data_dir]")!.textContent).toContain("*");
     expect(target.querySelector<HTMLInputElement>("#ext-limit")!.value).toBe("2");
-    expect(document.activeElement).toBe(target.querySelector("#ext-data_dir"));
+    await vi.waitFor(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
     expect(text).toContain("node ${__dirname}/server/index.js");
     expect(text).not.toContain("Environment");
   });
@@ -106,6 +106,40 @@ describe("ExtensionInstall", () => {
     await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
     expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", { data_dir: "/home/a/memory", api_token: "tok-1", limit: 3, extra: ["/a.txt", "/b.txt"] });
     expect(oninstalled.mock.calls[0][1]).toMatch(/^Installed Memory \(test\) 1\.0\.0 as provider memory/);
+  });
+
+  it("takes a number field cleared again as empty, not as “null”", async () => {
+    const { button, type, target, oninstalled } = await render(preview({ fields: [field({ key: "limit", type: "number", title: "Limit", min: 1, max: 5, default: 2 })] }));
+    type("#ext-limit", "");
+    target.querySelector<HTMLInputElement>("#ext-limit")!.dispatchEvent(new Event("blur"));
+    flushSync();
+    expect(target.textContent).not.toContain("null");
+    expect(target.querySelector(".field .error")).toBeNull();
+    expect(button("Install").disabled).toBe(false);
+    fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "" });
+    button("Install").click();
+    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}); // left out: its default applies
+  });
+
+  it("says what is missing when Return is pressed in an incomplete form, and goes to it", async () => {
+    const { target } = await render(preview());
+    const token = target.querySelector<HTMLInputElement>("#ext-api_token")!;
+    token.focus();
+    token.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    flushSync();
+    await tick();
+    expect(target.textContent).toContain("Data folder is required.");
+    expect(target.textContent).toContain("API token is required.");
+    await vi.waitFor(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
+    expect(fake.installExtension).not.toHaveBeenCalled();
+  });
+
+  it("isolates a right-to-left display name and author from the version and the text around them", async () => {
+    const { target } = await render(preview({ display_name: "🧠 ذاكرة Memory שלום", author: { name: "محمد 👩‍💻", email: "", url: "" } }));
+    expect(target.querySelector("h2 bdi")?.textContent).toBe("🧠 ذاكرة Memory שלום");
+    expect(target.querySelector("#ext-desc bdi")?.textContent).toBe("محمد 👩‍💻");
+    expect(target.querySelector(".desc")?.getAttribute("dir")).toBe("auto");
   });
 
   it("disables Install for a blocking reason and shows it as an error", async () => {

@@ -47,6 +47,11 @@ describe("ExtensionsSettings", () => {
     expect(rows[1].textContent).toContain("unexpected end of JSON input");
   });
 
+  it("isolates a right-to-left display name from the text around it", async () => {
+    const { target } = await render([{ ...memory(), display_name: "🧠 ذاكرة Memory שלום" }]);
+    expect(target.querySelector("td bdi")?.textContent).toBe("🧠 ذاكرة Memory שלום");
+  });
+
   it("removes only after the confirmation", async () => {
     const { target, button } = await render([memory()]);
     button("Remove")!.click();

@@ -9,7 +9,7 @@ const field = (f: Partial<ExtensionField>): ExtensionField => ({
 export const memoryPreview = (fields: ExtensionField[]): ExtensionPreview => ({
   path: "/d/memory.mcpb", display_name: "Memory (test)", name: "memory", version: "1.0.0", author: { name: "OpenWorker tests", email: "", url: "" },
   description: "A memory.", homepage: "", tools: [{ name: "read_graph", description: "Read the graph" }], tools_generated: false, prompts: [], prompts_generated: false,
-  server_type: "node", runs: "node ${__dirname}/server/index.js", environment: "", runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "v20.11.0" }, platforms: ["linux"],
+  server_type: "node", runs: "node ${__dirname}/server/index.js", environment: "", runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "v20.11.0", fits: true }, platforms: ["linux"],
   signature: { status: "unsigned", subject: "", problem: "" }, privacy_policies: [], namespace: "memory", installed: "", blocking: [], warnings: [],
   files: 2, bytes: 300, fields, digest: "ab".repeat(32),
 });
@@ -70,7 +70,10 @@ describe("extension texts", () => {
     const p = memoryPreview([]);
     expect(runtimeText(p)).toEqual({ text: "Needs Node.js >=18.0.0: found v20.11.0", missing: false, url: "" });
     expect(runtimeText({ ...p, runtime: { ...p.runtime, found: "" } })).toEqual({ text: "Needs Node.js >=18.0.0: not found on this computer. Get it from", missing: true, url: "https://nodejs.org/" });
-    expect(runtimeText({ ...p, server_type: "binary", runtime: { name: "", title: "", range: "", url: "", found: "" } }).missing).toBe(false);
+    expect(runtimeText({ ...p, server_type: "binary", runtime: { name: "", title: "", range: "", url: "", found: "", fits: false } }).missing).toBe(false);
+    // Found, but outside the range: said as a mismatch, not as found.
+    const py = { ...p, runtime: { name: "python", title: "Python", range: ">=3.99", url: "https://www.python.org/downloads/", found: "Python 3.11.2", fits: false } };
+    expect(runtimeText(py)).toEqual({ text: "Needs Python >=3.99: found Python 3.11.2, which does not match. Get a matching one from", missing: true, url: "https://www.python.org/downloads/" });
     expect(installedMessage({ name: "memory", display_name: "Memory", version: "1.0.0", namespace: "memory", upgraded: "" }))
       .toMatch(/^Installed Memory 1\.0\.0 as provider memory\./);
   });

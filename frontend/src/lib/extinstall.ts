@@ -105,7 +105,8 @@ export function runtimeText(p: ExtensionPreview): { text: string; missing: boole
   const rt = p.runtime;
   if (!rt.name) return { text: `${p.server_type || "binary"} server: needs nothing else installed`, missing: false, url: "" };
   const need = `${rt.title}${rt.range ? " " + rt.range : ""}`;
-  if (rt.found) return { text: `Needs ${need}: found ${rt.found}`, missing: false, url: "" };
+  if (rt.found && rt.fits) return { text: `Needs ${need}: found ${rt.found}`, missing: false, url: "" };
+  if (rt.found) return { text: `Needs ${need}: found ${rt.found}, which does not match. Get a matching one from`, missing: true, url: rt.url };
   return { text: `Needs ${need}: not found on this computer. Get it from`, missing: true, url: rt.url };
 }
 

@@ -597,7 +597,8 @@ export interface ExtensionPreview {
   runs: string;
   /** KEY=VALUE words of its environment, before substitution; "" for none. */
   environment: string;
-  runtime: { name: string; title: string; range: string; url: string; found: string };
+  /** found: the version found ("" when missing); fits: found and in range. */
+  runtime: { name: string; title: string; range: string; url: string; found: string; fits: boolean };
   platforms: string[] | null;
   signature: { status: string; subject: string; problem: string };
   privacy_policies: string[] | null;

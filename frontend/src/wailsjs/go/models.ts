@@ -552,6 +552,7 @@ export namespace app {
 	    range: string;
 	    url: string;
 	    found: string;
+	    fits: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ExtensionRuntime(source);
@@ -564,6 +565,7 @@ export namespace app {
 	        this.range = source["range"];
 	        this.url = source["url"];
 	        this.found = source["found"];
+	        this.fits = source["fits"];
 	    }
 	}
 	export class ExtensionPreview {
