@@ -144,6 +144,12 @@ type extensionDialogs interface {
 	ChooseFiles(title, start string) ([]string, error)
 }
 
+// anyFileDialog is the file chooser of a file field: any kind of file,
+// unlike Dialogs.ChooseFile, which offers JSON files first.
+type anyFileDialog interface {
+	ChooseAnyFile(title, start string) (string, error)
+}
+
 // ChooseExtensionFile asks for an extension file (*.mcpb, *.dxt) with the
 // native picker, starting in the home folder; "" when the person cancels.
 func (a *App) ChooseExtensionFile() (string, error) {
@@ -172,7 +178,11 @@ func (a *App) ChooseExtensionPath(kind, title string) ([]string, error) {
 	case manifest.FieldDirectory:
 		p, err = a.dialogs.ChooseDirectory(title, home)
 	case manifest.FieldFile:
-		p, err = a.dialogs.ChooseFile(title, home)
+		if d, ok := a.dialogs.(anyFileDialog); ok {
+			p, err = d.ChooseAnyFile(title, home)
+		} else {
+			p, err = a.dialogs.ChooseFile(title, home)
+		}
 	case "files":
 		if d, ok := a.dialogs.(extensionDialogs); ok {
 			return d.ChooseFiles(title, home)
@@ -368,10 +378,7 @@ func extensionPreview(in *extension.Inspection, digest string, host manifest.Hos
 		Files: in.Files, Bytes: in.Bytes, Digest: digest, Tools: []ExtensionItem{}, Prompts: []ExtensionItem{}, Fields: []ExtensionField{}}
 	if rt := in.Runtime; rt.Name != "" {
 		p.Runtime = ExtensionRuntime{Name: rt.Name, Title: rt.Title, Range: rt.Range, URL: rt.URL, Found: in.Runtimes[rt.Name]}
-		// The runtime fits when checking it adds no problem to the others
-		// (the platform's) of manifest.Problems.
-		p.Runtime.Fits = p.Runtime.Found != "" &&
-			len(m.Problems(manifest.Env{Runtimes: in.Runtimes})) == len(m.Problems(manifest.Env{}))
+		p.Runtime.Fits = in.RuntimeFits()
 	}
 	if in.Installed != nil {
 		p.Installed = in.Installed.Version

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -277,5 +278,51 @@ func TestExtensionPreviewRuntimeOutOfRange(t *testing.T) {
 	}
 	if mem.Runtime.Found == "" || !mem.Runtime.Fits {
 		t.Fatalf("node for >=18.0.0: %+v; want found and fitting", mem.Runtime)
+	}
+}
+
+// pickAll records which chooser each field kind opens.
+type pickAll struct{ calls []string }
+
+func (p *pickAll) ChooseDirectory(title, _ string) (string, error) {
+	p.calls = append(p.calls, "directory:"+title)
+	return "/d", nil
+}
+func (p *pickAll) ChooseFile(title, _ string) (string, error) {
+	p.calls = append(p.calls, "json-first:"+title)
+	return "/f.json", nil
+}
+func (p *pickAll) ChooseAnyFile(title, _ string) (string, error) {
+	p.calls = append(p.calls, "any:"+title)
+	return "/f.bin", nil
+}
+func (p *pickAll) ChooseExtension(string, string) (string, error) { return "", nil }
+func (p *pickAll) ChooseFiles(title, _ string) ([]string, error) {
+	p.calls = append(p.calls, "files:"+title)
+	return []string{"/a", "/b"}, nil
+}
+
+// TestExtensionFieldPickers: a directory field opens the folder chooser,
+// a file field the chooser of any file (not the servers import's JSON
+// one), a multiple file field the chooser of several files; an unknown
+// kind is an error naming the kinds.
+func TestExtensionFieldPickers(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	pick := &pickAll{}
+	e.app.dialogs = pick
+	for _, c := range []struct {
+		kind string
+		want []string
+	}{{"directory", []string{"/d"}}, {"file", []string{"/f.bin"}}, {"files", []string{"/a", "/b"}}} {
+		got, err := e.app.ChooseExtensionPath(c.kind, "T")
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Fatalf("ChooseExtensionPath(%q) = %q, %v; want %q", c.kind, got, err, c.want)
+		}
+	}
+	if want := []string{"directory:T", "any:T", "files:T"}; !slices.Equal(pick.calls, want) {
+		t.Fatalf("choosers = %q, want %q", pick.calls, want)
+	}
+	if _, err := e.app.ChooseExtensionPath("folder", "T"); err == nil || !strings.Contains(err.Error(), "use directory, file or files") {
+		t.Fatalf("unknown kind: %v", err)
 	}
 }

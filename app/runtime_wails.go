@@ -65,6 +65,16 @@ func (w *wailsUI) ChooseExtension(title, start string) (string, error) {
 		Filters: []wruntime.FileFilter{{DisplayName: "MCP extensions (*.mcpb, *.dxt)", Pattern: "*.mcpb;*.dxt"}}})
 }
 
+// ChooseAnyFile asks for one file of any kind (a file field of an
+// extension's settings, extinstall.go).
+func (w *wailsUI) ChooseAnyFile(title, start string) (string, error) {
+	ctx := w.context()
+	if ctx == nil {
+		return "", nil
+	}
+	return wruntime.OpenFileDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start})
+}
+
 // ChooseFiles asks for several files of any kind (a multiple file field of
 // an extension's settings, extinstall.go).
 func (w *wailsUI) ChooseFiles(title, start string) ([]string, error) {

@@ -147,9 +147,12 @@ func (c *config) describe(in *extension.Inspection) {
 	server := m.Server.Type
 	if rt := in.Runtime; rt.Name != "" {
 		found, ok := in.Runtimes[rt.Name]
-		if ok {
+		switch {
+		case ok && in.RuntimeFits():
 			server += fmt.Sprintf(", needs %s %s (found %s)", rt.Title, rt.Range, found)
-		} else {
+		case ok:
+			server += fmt.Sprintf(", needs %s %s (found %s, which does not match: %s)", rt.Title, rt.Range, found, rt.URL)
+		default:
 			server += fmt.Sprintf(", needs %s %s (not found: %s)", rt.Title, rt.Range, rt.URL)
 		}
 	}

@@ -404,3 +404,18 @@ func (s *Store) Prune() []error {
 	}
 	return errs
 }
+
+// RuntimeFits reports whether the runtime the server needs was found in
+// the version range it asks for (true for a binary server, which needs
+// none; false when Inspect was given no Runtimes): checking the runtime
+// adds no problem to the platform's (manifest.Problems).
+func (in *Inspection) RuntimeFits() bool {
+	if in.Runtime.Name == "" {
+		return true
+	}
+	if _, found := in.Runtimes[in.Runtime.Name]; !found {
+		return false
+	}
+	m := in.Manifest
+	return len(m.Problems(manifest.Env{Runtimes: in.Runtimes})) == len(m.Problems(manifest.Env{}))
+}

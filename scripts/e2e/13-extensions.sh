@@ -115,11 +115,15 @@ JSON
   click 60 69
   sleep 1.2
   import -window root "$shots/extension-coworkers.png"
-  # Start chat of memory-keeper, the one card: lower when the card has the
-  # line "mcp:memory runs …" (once the provider was checked), higher without.
-  click 300 272
-  for _ in $(seq 15); do state | grep -q '"session_id"' && break; sleep 0.2; done
-  state | grep -q '"session_id"' || click 300 248
+  # Start chat of memory-keeper, the one card, at the foot of the card: its
+  # height depends on the lines above (the provider line once checked, the
+  # "Uses extension" line, wrapped or not), so try downwards from the
+  # lowest it can be until a chat opens (a click on the card's text does
+  # nothing).
+  for y in $(seq 232 12 400); do
+    click 300 "$y"
+    for _ in $(seq 5); do state | grep -q '"session_id"' && break 2; sleep 0.2; done
+  done
   wait_state '"session_id"' "Start chat of memory-keeper did not open a chat after the install"
   sleep 1.5
   xdotool type --delay 20 "What do you remember?"
