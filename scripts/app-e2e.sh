@@ -122,6 +122,33 @@ in_app_env() {
     XDG_DATA_HOME="$root/data" NO_AT_BRIDGE=1 "$@"
 }
 
+# start_script_model SCRIPT OUT WHAT: a scripted model serving SCRIPT on
+# 127.0.0.1 (its output in OUT). Sets script_model_url to its URL; fails
+# naming WHAT. (Not in $(...): the process must join pids here.)
+start_script_model() {
+  "$tmp/scriptmodel" -script "$1" -addr 127.0.0.1:0 >"$2" 2>>"$tmp/model.log" &
+  pids+=($!)
+  for _ in $(seq 50); do grep -q '^listening ' "$2" 2>/dev/null && break; sleep 0.1; done
+  script_model_url="$(sed -n 's/^listening //p' "$2")"
+  [ -n "$script_model_url" ] || fail "$3: the scripted model did not start"
+}
+
+# start_keyring ROOT WHAT: a private D-Bus session bus with an unlocked
+# gnome-keyring on it, for an app started with HOME and XDG folders under
+# ROOT (ROOT/run is its XDG_RUNTIME_DIR). Sets keyring_bus to the bus
+# address; fails naming WHAT. Needs dbus-daemon and gnome-keyring-daemon.
+start_keyring() {
+  dbus-daemon --session --nofork --print-address=3 3>"$1/bus" >/dev/null 2>&1 &
+  pids+=($!)
+  for _ in $(seq 50); do [ -s "$1/bus" ] && break; sleep 0.1; done
+  keyring_bus="$(head -n1 "$1/bus")"
+  [ -n "$keyring_bus" ] || fail "$2: the private D-Bus session bus did not start"
+  (printf 'e2e-keyring' | env HOME="$1/home" XDG_DATA_HOME="$1/data" XDG_RUNTIME_DIR="$1/run" DBUS_SESSION_BUS_ADDRESS="$keyring_bus" \
+    gnome-keyring-daemon --foreground --unlock --components=secrets >"$1/keyring.log" 2>&1) &
+  pids+=($!)
+  sleep 1
+}
+
 # start_e2e_app WHAT: the app on the e2e's HOME and config, on the first
 # scripted model, with e2e-assistant's chat open at start (waited for; WHAT
 # names the start in the failure).

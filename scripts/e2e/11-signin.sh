@@ -14,7 +14,7 @@
 # instead of a browser, app/e2e_hook.go); the call succeeds; Settings
 # lists the server as signed in; Sign out deletes it. No issued token is
 # in any file of the run (logs, journal, settings).
-sign_bus="$(command -v dbus-daemon || true)"; sign_keyring="$(command -v gnome-keyring-daemon || true)"
+sign_bus="$(command -v dbus-daemon || true)"; sign_keyring="$(command -v gnome-keyring-daemon || true)" # start_keyring runs them
 if [ -z "$sign_bus" ] || [ -z "$sign_keyring" ]; then
   [ -z "${CI:-}" ] || fail "sign-in: dbus-daemon or gnome-keyring-daemon is missing (apt-get install dbus gnome-keyring)"
   echo "app-e2e: sign-in: skipped (dbus-daemon or gnome-keyring-daemon is not installed)"
@@ -40,20 +40,10 @@ else
   {"text": "The remote server greeted you."}
 ]
 JSON
-  "$tmp/scriptmodel" -script "$sin/script.json" -addr 127.0.0.1:0 >"$sin/model.out" 2>>"$tmp/model.log" &
-  pids+=($!)
-  for _ in $(seq 50); do grep -q '^listening ' "$sin/model.out" 2>/dev/null && break; sleep 0.1; done
-  sin_model="$(sed -n 's/^listening //p' "$sin/model.out")"
-  [ -n "$sin_model" ] || fail "the sign-in block's scripted model did not start"
-  "$sign_bus" --session --nofork --print-address=3 3>"$sin/bus" >/dev/null 2>&1 &
-  pids+=($!)
-  for _ in $(seq 50); do [ -s "$sin/bus" ] && break; sleep 0.1; done
-  sin_bus="$(head -n1 "$sin/bus")"
-  [ -n "$sin_bus" ] || fail "the private D-Bus session bus did not start"
-  (printf 'e2e-keyring' | env HOME="$sin/home" XDG_DATA_HOME="$sin/data" XDG_RUNTIME_DIR="$sin/run" DBUS_SESSION_BUS_ADDRESS="$sin_bus" \
-    "$sign_keyring" --foreground --unlock --components=secrets >"$sin/keyring.log" 2>&1) &
-  pids+=($!)
-  sleep 1
+  start_script_model "$sin/script.json" "$sin/model.out" sign-in
+  sin_model="$script_model_url"
+  start_keyring "$sin" sign-in
+  sin_bus="$keyring_bus"
   stop_shown_app
   (
     in_app_env "$sin" XDG_RUNTIME_DIR="$sin/run" DBUS_SESSION_BUS_ADDRESS="$sin_bus" OPENAI_API_KEY="scripted-test-key" \

@@ -57,20 +57,10 @@ JSON
   {"text": "The memory is empty so far."}
 ]
 JSON
-  "$tmp/scriptmodel" -script "$ex/script.json" -addr 127.0.0.1:0 >"$ex/model.out" 2>>"$tmp/model.log" &
-  pids+=($!)
-  for _ in $(seq 50); do grep -q '^listening ' "$ex/model.out" 2>/dev/null && break; sleep 0.1; done
-  ex_model="$(sed -n 's/^listening //p' "$ex/model.out")"
-  [ -n "$ex_model" ] || fail "the extension block's scripted model did not start"
-  "$ext_bus" --session --nofork --print-address=3 3>"$ex/bus" >/dev/null 2>&1 &
-  pids+=($!)
-  for _ in $(seq 50); do [ -s "$ex/bus" ] && break; sleep 0.1; done
-  ex_bus="$(head -n1 "$ex/bus")"
-  [ -n "$ex_bus" ] || fail "the extension block's D-Bus session bus did not start"
-  (printf 'e2e-keyring' | env HOME="$ex/home" XDG_DATA_HOME="$ex/data" XDG_RUNTIME_DIR="$ex/run" DBUS_SESSION_BUS_ADDRESS="$ex_bus" \
-    "$ext_keyring" --foreground --unlock --components=secrets >"$ex/keyring.log" 2>&1) &
-  pids+=($!)
-  sleep 1
+  start_script_model "$ex/script.json" "$ex/model.out" extensions
+  ex_model="$script_model_url"
+  start_keyring "$ex" extensions
+  ex_bus="$keyring_bus"
   stop_shown_app
   (
     in_app_env "$ex" XDG_RUNTIME_DIR="$ex/run" DBUS_SESSION_BUS_ADDRESS="$ex_bus" OPENAI_API_KEY="scripted-test-key" \
