@@ -352,7 +352,7 @@ func TestUnresolvedCoworkerFixNamesImport(t *testing.T) {
 			fix = b.Fix
 		}
 	}
-	if fix != ResolveFixInApp || !strings.Contains(fix, "Settings → Import MCP servers…") || !strings.Contains(fix, "servers.json") {
+	if fix != ResolveFixInApp || !strings.Contains(fix, "Settings → Import MCP servers…") || !strings.Contains(fix, "Install extension…") || !strings.Contains(fix, "servers.json") {
 		t.Errorf("fix of the unresolved coworker = %q (list %+v)", fix, l)
 	}
 }

@@ -41,7 +41,7 @@ func skippedFile(dir, file string) BrokenBundle {
 
 // ResolveFixInApp is BrokenBundle.Fix of a coworker that loads but does not
 // resolve: harness.ResolveFix and where the app adds a provider.
-const ResolveFixInApp = harness.ResolveFix + ", for instance with Settings → Import MCP servers…"
+const ResolveFixInApp = harness.ResolveFix + ", for instance with Settings → Import MCP servers…, or install an extension that provides it (Settings → Extensions → Install extension…)"
 
 // fixInApp is the fix of a checked bundle as the app words it.
 func fixInApp(fix string) string {
