@@ -11,8 +11,9 @@ is appended to CLEANUP_OUT and does not count. Any other failed test is a
 real failure (a test that also logged something else counts as real: no
 failure is hidden). A test that failed only because a subtest failed is
 judged by its subtests. Prints counts and the real failures with their
-output; exits 1 when there is a real failure or the binary itself failed
-(panic, timeout, no result).
+output; exits 1 when there is a real failure, 2 when there is none but
+the binary itself failed (panic, timeout, no result: the tests it had
+started and their output are printed), 0 otherwise.
 """
 import json
 import re
@@ -50,6 +51,8 @@ def main():
             pkg_out.append(line)
             continue
         test, action = ev.get("Test"), ev.get("Action")
+        if action == "run" and test:
+            status.setdefault(test, "run")
         if action == "output":
             if test:
                 out.setdefault(test, []).append(ev.get("Output", ""))
@@ -82,7 +85,12 @@ def main():
     if broken:
         print("--- the test binary of %s failed without a test result (panic, timeout or crash):" % pkg)
         sys.stdout.write("".join(pkg_out)[-3000:])
-    return 1 if real or broken else 0
+        for t in [t for t, a in status.items() if a == "run"]:
+            print("--- started, no result: %s %s" % (pkg, t))
+            sys.stdout.write("".join(out.get(t, []))[-3000:])
+    if real:
+        return 1
+    return 2 if broken else 0
 
 
 if __name__ == "__main__":
