@@ -21,8 +21,15 @@ import (
 // install` does) and returns its installed folder.
 func installMemoryIn(t *testing.T, cfgDir string, secrets *extension.MemorySecrets) string {
 	t.Helper()
+	return installIn(t, cfgDir, secrets, extensiontest.Memory(t, "1.0.0", false), map[string]any{"data_dir": t.TempDir(), "api_token": "tok-cw-1"})
+}
+
+// installIn installs the extension file in the app's extensions folder
+// under cfgDir with values and returns its installed folder.
+func installIn(t *testing.T, cfgDir string, secrets *extension.MemorySecrets, file string, values map[string]any) string {
+	t.Helper()
 	s := &extension.Store{Dir: filepath.Join(cfgDir, "extensions"), Secrets: secrets}
-	in, err := s.Inspect(extensiontest.Memory(t, "1.0.0", false), extension.InspectOptions{})
+	in, err := s.Inspect(file, extension.InspectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +37,7 @@ func installMemoryIn(t *testing.T, cfgDir string, secrets *extension.MemorySecre
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Install(in, map[string]any{"data_dir": t.TempDir(), "api_token": "tok-cw-1"}, host)
+	r, err := s.Install(in, values, host)
 	if err != nil {
 		t.Fatal(err)
 	}

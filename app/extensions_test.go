@@ -12,7 +12,6 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/extensiontest"
-	"github.com/openworker/desktop/harness/extension/manifest"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 )
@@ -25,18 +24,7 @@ import (
 func TestInstalledExtensionIsAProvider(t *testing.T) {
 	cfgDir, data := t.TempDir(), t.TempDir()
 	secrets := &extension.MemorySecrets{}
-	s := &extension.Store{Dir: filepath.Join(cfgDir, "extensions"), Secrets: secrets}
-	in, err := s.Inspect(extensiontest.Memory(t, "1.0.0", false), extension.InspectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	host, err := manifest.ThisHost()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Install(in, map[string]any{"data_dir": data, "api_token": "tok-app-1"}, host); err != nil {
-		t.Fatal(err)
-	}
+	installIn(t, cfgDir, secrets, extensiontest.Memory(t, "1.0.0", false), map[string]any{"data_dir": data, "api_token": "tok-app-1"})
 	args, _ := json.Marshal(map[string]any{"entities": []map[string]any{{"name": "Grace", "entityType": "person", "observations": []string{"wrote COBOL"}}}})
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}, extSecrets: secrets, replies: []modeltest.Reply{
 		{ToolCalls: []model.ToolCall{{ID: "c1", Name: "memory__create_entities", Arguments: string(args)}}},
@@ -66,18 +54,7 @@ func TestInstalledExtensionIsAProvider(t *testing.T) {
 func TestExtensionsSurviveABrokenServersFile(t *testing.T) {
 	cfgDir := t.TempDir()
 	secrets := &extension.MemorySecrets{}
-	s := &extension.Store{Dir: filepath.Join(cfgDir, "extensions"), Secrets: secrets}
-	in, err := s.Inspect(extensiontest.Echo(t, "1.0.0", 0o755, false), extension.InspectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	host, err := manifest.ThisHost()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Install(in, map[string]any{"prefix": "app", "token": "tok-app-echo"}, host); err != nil {
-		t.Fatal(err)
-	}
+	installIn(t, cfgDir, secrets, extensiontest.Echo(t, "1.0.0", 0o755, false), map[string]any{"prefix": "app", "token": "tok-app-echo"})
 	servers := filepath.Join(t.TempDir(), "servers.json")
 	if err := os.WriteFile(servers, []byte(`{"servers": {`), 0o600); err != nil {
 		t.Fatal(err)
