@@ -42,17 +42,7 @@ func installMemory(t *testing.T, secrets *extension.MemorySecrets) string {
 func writeKeeper(t *testing.T, tools ...string) string {
 	t.Helper()
 	bundles := filepath.Join(t.TempDir(), "coworkers")
-	cw := filepath.Join(bundles, "keeper", "coworker")
-	if err := os.MkdirAll(cw, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sel, _ := json.Marshal(map[string]any{"version": 3, "tools": tools})
-	if err := os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: keeper\nname: Keeper\nversion: 1.0.0\n---\nRemember things.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cw, "tools.json"), sel, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeBundleAt(t, bundles, "keeper", tools...)
 	return bundles
 }
 

@@ -5,7 +5,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,13 +73,7 @@ func TestExtensionBinaryInstallRunRemove(t *testing.T) {
 	}
 
 	bundles := filepath.Join(t.TempDir(), "coworkers")
-	cw := filepath.Join(bundles, "parrot", "coworker")
-	if err := os.MkdirAll(cw, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: parrot\nname: Parrot\nversion: 1.0.0\n---\nRepeat things.\n"), 0o644)
-	sel, _ := json.Marshal(map[string]any{"version": 3, "tools": []string{"echo.echo", "echo.settings"}})
-	os.WriteFile(filepath.Join(cw, "tools.json"), sel, 0o644)
+	writeBundleAt(t, bundles, "parrot", "echo.echo", "echo.settings")
 	m := modeltest.NewOpenAI(t,
 		modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "echo__echo", Arguments: `{"text":"ping"}`}, {ID: "c2", Name: "echo__settings", Arguments: `{}`}}},
 		modeltest.Reply{Text: "Echoed."})

@@ -61,13 +61,7 @@ func TestExtensionInstallRunRemove(t *testing.T) {
 	}
 
 	bundles := filepath.Join(t.TempDir(), "coworkers")
-	cw := filepath.Join(bundles, "keeper", "coworker")
-	if err := os.MkdirAll(cw, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(cw, "manifest.md"), []byte("---\nid: keeper\nname: Keeper\nversion: 1.0.0\n---\nRemember things.\n"), 0o644)
-	sel, _ := json.Marshal(map[string]any{"version": 3, "tools": []string{"memory.create_entities"}})
-	os.WriteFile(filepath.Join(cw, "tools.json"), sel, 0o644)
+	writeBundleAt(t, bundles, "keeper", "memory.create_entities")
 	if code, out, errs := cliRun("", "check", "--coworkers", bundles, "--extensions", dir); code != 0 || !strings.Contains(out, "memory.create_entities") || !strings.Contains(out, "mcp:memory") {
 		t.Fatalf("check = %d\n%s\n%s", code, out, errs)
 	}
