@@ -236,7 +236,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 	)
 	switch srv.Transport {
 	case tool.TransportStdio:
-		p.stdio, t, err = newStdio(ctx, srv, o, newNoiseLog(o.Logger, srv.Namespace, p.secrets.text), p.observeMessage)
+		p.stdio, t, err = newStdio(ctx, srv, o, u, newNoiseLog(o.Logger, srv.Namespace, p.secrets.text), p.observeMessage)
 	case tool.TransportStreamableHTTP:
 		p.http = newHTTPDialer(srv, p.observeToken)
 		p.http.oauth = signIn

@@ -32,6 +32,12 @@ type stdioProcess struct {
 
 	mu   sync.Mutex
 	tree *procTree
+
+	// sandboxTemp is the private temporary folder of a sandboxed
+	// provider (${temp}, docs/sandbox.md#variables), removed once the
+	// process tree has ended; "" for none.
+	sandboxTemp string
+	cleanOnce   sync.Once
 }
 
 // newStdio builds the command for srv (docs/mcp.md): Program found as
@@ -42,7 +48,9 @@ type stdioProcess struct {
 // and stderr drained continuously into a bounded tail buffer. It returns
 // the process and a transport that starts it; lines of stdout that are
 // not JSON-RPC go to noise. ctx bounds waiting for the login shell's PATH.
-func newStdio(ctx context.Context, srv tool.MCPServer, o Options, noise *noiseLog, observe func(jsonrpc.Message)) (*stdioProcess, sdk.Transport, error) {
+// A provider with a Sandbox runs inside it (sandboxed.go) for u's
+// workspace, or does not start.
+func newStdio(ctx context.Context, srv tool.MCPServer, o Options, u Use, noise *noiseLog, observe func(jsonrpc.Message)) (*stdioProcess, sdk.Transport, error) {
 	install := o.InstallDir
 	if install == "" {
 		if exe, err := os.Executable(); err == nil {
@@ -84,6 +92,11 @@ func newStdio(ctx context.Context, srv tool.MCPServer, o Options, noise *noiseLo
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = time.Second
 	setupCommand(cmd, plan.cmdLine)
+	if srv.Sandbox != nil {
+		if s.sandboxTemp, err = sandboxCommand(cmd, srv, plan.program, u.Workspace); err != nil {
+			return nil, nil, err
+		}
+	}
 	return s, &stdioTransport{proc: s, observe: observe}, nil
 }
 
@@ -155,6 +168,7 @@ func (s *stdioProcess) stop() error {
 		t.kill()
 		t.release()
 	}
+	defer s.removeTemp()
 	if !s.started() {
 		return nil
 	}
@@ -174,6 +188,7 @@ func (s *stdioProcess) shutdown(cs *sdk.ClientSession) error {
 	tree := s.procTree()
 	kerr := tree.kill() // grandchildren outliving the provider
 	tree.release()
+	s.removeTemp()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) || errors.Is(err, os.ErrProcessDone) {
 		err = nil // the exit is logged, not returned

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/openworker/desktop/harness/sandbox"
 )
 
 // Transports of an MCP provider (servers.json "transport"; docs/mcp.md).
@@ -64,6 +66,12 @@ type MCPServer struct {
 	// offers no other way to identify OpenWorker (docs/mcp.md#sign-in,
 	// docs/servers.md#oauth). Nil when not written.
 	OAuth *MCPOAuth `json:",omitempty"`
+	// Sandbox is the stdio provider's execution boundary (servers.json
+	// "sandbox", docs/sandbox.md): the folders it may read and write and
+	// the network it may reach, enforced by the operating system for the
+	// provider and every process it starts. Nil runs it with the
+	// person's full access.
+	Sandbox *sandbox.Placement `json:",omitempty"`
 }
 
 // MCPOAuth is a provider's configured sign-in client (docs/servers.md#oauth).

@@ -1,0 +1,170 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/sandbox/sandboxtest"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// sandboxKit is a hostile server in its own folder, a temporary HOME
+// with a fake private key, a workspace and a listener on 127.0.0.1.
+type sandboxKit struct {
+	bin, home, key, workspace, outside string
+	port                               int
+}
+
+func newSandboxKit(t *testing.T) sandboxKit {
+	t.Helper()
+	k := sandboxKit{home: t.TempDir(), workspace: t.TempDir(), outside: t.TempDir()}
+	k.bin = sandboxtest.Hostile(t, t.TempDir())
+	k.key = filepath.Join(k.home, ".ssh", "id_ed25519")
+	if err := os.MkdirAll(filepath.Dir(k.key), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(k.key, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nfake\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", k.home)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	k.port = ln.Addr().(*net.TCPAddr).Port
+	return k
+}
+
+func (k sandboxKit) connect(t *testing.T, p *sandbox.Placement) *Provider {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pr, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: p}, nil, k.workspace)
+	if err != nil {
+		t.Fatalf("ConnectIn: %v", err)
+	}
+	t.Cleanup(func() { pr.Close() })
+	return pr
+}
+
+func call(t *testing.T, pr *Provider, name string, args map[string]string) string {
+	t.Helper()
+	b, _ := json.Marshal(args)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := pr.CallTool(ctx, name, b, nil)
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return out.Text
+}
+
+// TestSandboxDefaultConfinesTheServerAndItsChild: under the default
+// preset the hostile server, and a child it starts, can write in the
+// workspace and read its own folder, and every forbidden operation fails
+// inside the server with EACCES or EPERM: reading a private key in HOME,
+// writing outside the workspace, connecting to a listener on 127.0.0.1,
+// sending UDP.
+func TestSandboxDefaultConfinesTheServerAndItsChild(t *testing.T) {
+	k := newSandboxKit(t)
+	pr := k.connect(t, sandbox.Default())
+	inWS := filepath.Join(k.workspace, "note.txt")
+	outside := filepath.Join(k.outside, "escape.txt")
+	addr := "127.0.0.1:" + strconv.Itoa(k.port)
+	cases := []struct {
+		op, arg string
+		want    string // prefix
+	}{
+		{"write", inWS, "ok"},
+		{"read", inWS, "ok 19 bytes"},
+		{"read", k.bin, "ok"},
+		{"read", "/etc/hostname", "ok"},
+		{"read", k.key, "denied EACCES"},
+		{"write", outside, "denied EACCES"},
+		{"write", filepath.Join(k.home, ".bashrc"), "denied EACCES"},
+		{"connect", addr, "denied EACCES"},
+		{"udp", "127.0.0.1:53", "denied EACCES"},
+	}
+	for _, c := range cases {
+		key := map[string]string{"read": "path", "write": "path", "connect": "addr", "udp": "addr"}[c.op]
+		if got := call(t, pr, c.op, map[string]string{key: c.arg}); !strings.HasPrefix(got, c.want) {
+			t.Errorf("server %s %s = %q; want %s…", c.op, c.arg, got, c.want)
+		}
+		if got := call(t, pr, "spawn", map[string]string{"op": c.op, "arg": c.arg}); !strings.HasPrefix(got, c.want) {
+			t.Errorf("child %s %s = %q; want %s…", c.op, c.arg, got, c.want)
+		}
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("%s was written from inside the sandbox", outside)
+	}
+}
+
+// TestSandboxPortList: with a port list, the allowed port on a resolved
+// name connects and another port is refused with EACCES, in the server
+// and in its child.
+func TestSandboxPortList(t *testing.T) {
+	k := newSandboxKit(t)
+	other, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	p := sandbox.Default()
+	p.Preset = ""
+	p.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "*", Port: uint16(k.port)}}}
+	pr := k.connect(t, p)
+	allowed := "localhost:" + strconv.Itoa(k.port)
+	denied := "localhost:" + strconv.Itoa(other.Addr().(*net.TCPAddr).Port)
+	for _, tool := range []string{"connect", "spawn"} {
+		args := func(a string) map[string]string {
+			if tool == "spawn" {
+				return map[string]string{"op": "connect", "arg": a}
+			}
+			return map[string]string{"addr": a}
+		}
+		if got := call(t, pr, tool, args(allowed)); !strings.HasPrefix(got, "ok connected") {
+			t.Errorf("%s %s = %q; want ok connected", tool, allowed, got)
+		}
+		if got := call(t, pr, tool, args(denied)); !strings.HasPrefix(got, "denied EACCES") {
+			t.Errorf("%s %s = %q; want denied EACCES", tool, denied, got)
+		}
+	}
+}
+
+// TestSandboxFailsClosed: a placement the kernel cannot enforce (a
+// Landlock ABI lowered below TCP rules) does not start, and says what is
+// missing; loopback and named hosts are refused on Linux.
+func TestSandboxFailsClosed(t *testing.T) {
+	k := newSandboxKit(t)
+	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "3")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: sandbox.Default()}, nil, k.workspace)
+	if err == nil || !strings.Contains(err.Error(), "needs ABI 4 for TCP rules") {
+		t.Fatalf("ConnectIn with ABI 3 = %v; want refused naming ABI 4", err)
+	}
+	loop := sandbox.Default()
+	loop.Network.Mode = sandbox.NetLoopback
+	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "")
+	if _, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: loop}, nil, k.workspace); err == nil || !strings.Contains(err.Error(), "cannot be enforced on Linux") {
+		t.Fatalf("ConnectIn loopback = %v; want refused", err)
+	}
+}

@@ -1,0 +1,56 @@
+package mcp
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// sandboxCommand makes cmd run inside srv.Sandbox (docs/sandbox.md) for a
+// session whose workspace folder is workspace: it creates the private
+// temporary folder (${temp}), expands the placement's variables and lets
+// package sandbox rewrite cmd. It returns the temporary folder, which
+// the caller removes once the process tree has ended. A placement that
+// cannot be enforced here is an error that names the provider and what
+// is missing; nothing is started.
+func sandboxCommand(cmd *exec.Cmd, srv tool.MCPServer, program, workspace string) (string, error) {
+	where := "its \"sandbox\""
+	if srv.Source != "" {
+		where += " at " + srv.Source
+	}
+	temp, err := os.MkdirTemp("", "openworker-sandbox-")
+	if err != nil {
+		return "", fmt.Errorf("the sandbox's temporary folder: %w", err)
+	}
+	home, _ := os.UserHomeDir()
+	providerDir := cmd.Dir
+	if providerDir == "" {
+		providerDir = filepath.Dir(program)
+	}
+	if workspace != "" {
+		if abs, err := filepath.Abs(workspace); err == nil {
+			workspace = abs
+		}
+	}
+	rules, err := srv.Sandbox.Expand(sandbox.Vars{Workspace: workspace, ProviderDir: providerDir, Program: program, Temp: temp, Home: home})
+	if err == nil {
+		err = sandbox.Prepare(cmd, rules)
+	}
+	if err != nil {
+		os.RemoveAll(temp)
+		return "", fmt.Errorf("cannot start it sandboxed (%s): %w; the provider was not started: fix %s", srv.Sandbox.Words(), err, where)
+	}
+	return temp, nil
+}
+
+// removeTemp removes the sandbox's temporary folder, once.
+func (s *stdioProcess) removeTemp() {
+	if s.sandboxTemp == "" {
+		return
+	}
+	s.cleanOnce.Do(func() { os.RemoveAll(s.sandboxTemp) })
+}

@@ -1,0 +1,21 @@
+// Package sandbox confines a stdio MCP provider to an execution boundary
+// the operating system enforces (docs/sandbox.md): the folders it may read
+// and write and the network it may reach, inherited by every process it
+// starts.
+//
+// A Placement is what a servers.json "sandbox" value or an extension's
+// setting says, with ${variables}; Expand turns it into Rules (absolute
+// paths) for one start; Prepare rewrites an *exec.Cmd so that the program
+// runs inside them:
+//
+//   - Linux: the host executable re-runs itself as a launcher (this
+//     package's init, see launcher.go) that applies Landlock filesystem
+//     and TCP rules and a seccomp filter on socket families, sets
+//     no-new-privs and executes the program.
+//   - macOS: sandbox-exec with a generated SBPL profile (sbpl.go).
+//   - Windows: see prepare_windows.go.
+//
+// A placement the system cannot enforce is refused before anything runs:
+// a provider never falls back to running unconfined. Native tools are
+// trusted host code and are never sandboxed (docs/partner-tools.md).
+package sandbox

@@ -1,0 +1,145 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Vars are the values of a placement's variables for one start of a
+// provider (docs/sandbox.md#variables). A variable whose value is "" (a
+// session without a workspace) leaves out the entries that name it.
+type Vars struct {
+	Workspace   string // ${workspace}: the session's workspace folder
+	ProviderDir string // ${provider_dir}: an extension's folder, or the entry's "cwd", or the program's folder
+	Program     string // the resolved program: ${program_dir} is its folder and its link target's folder
+	Temp        string // ${temp}: the provider's private temporary folder
+	Home        string // ${home}: the person's home folder
+}
+
+// Rules are a placement with its variables replaced: absolute, cleaned
+// paths that exist, for one start. They travel to the launcher as JSON.
+type Rules struct {
+	Read    []string `json:"read"`
+	Write   []string `json:"write"`
+	Network Network  `json:"network"`
+	// Temp is the private temporary folder; Prepare sets TMPDIR, TMP and
+	// TEMP to it. "" for none.
+	Temp string `json:"temp,omitempty"`
+	// MaxABI, when above 0, is the highest Landlock ABI the launcher may
+	// use: it can only lower what the kernel offers, so a placement the
+	// lowered ABI cannot enforce fails (docs/sandbox.md#testing). Read
+	// from OPENWORKER_SANDBOX_MAX_ABI by Expand.
+	MaxABI int `json:"max_abi,omitempty"`
+}
+
+var varRef = regexp.MustCompile(`\$\{([^}]*)\}`)
+
+// CheckTemplate reports an error for a path template that names an
+// unknown variable, or that is neither absolute nor starts with a
+// variable.
+func CheckTemplate(t string) error {
+	for _, m := range varRef.FindAllStringSubmatch(t, -1) {
+		if _, ok := varWords[m[1]]; !ok {
+			return fmt.Errorf("%q names the unknown variable ${%s}: a sandbox path may use ${workspace}, ${provider_dir}, ${program_dir}, ${temp}, ${home} and ${system}", t, m[1])
+		}
+	}
+	if strings.Contains(t, "${system}") && t != "${system}" {
+		return fmt.Errorf("%q: ${system} stands for several folders and must be written alone", t)
+	}
+	if !strings.HasPrefix(t, "${") && !filepath.IsAbs(t) {
+		return fmt.Errorf("%q is not an absolute path: write a full path or start it with a variable such as ${workspace}", t)
+	}
+	return nil
+}
+
+// Expand replaces the variables of p with v. Entries whose variable is
+// empty are left out; ${system} and ${program_dir} folders that do not
+// exist are left out; any other path that does not exist is an error
+// naming it.
+func (p *Placement) Expand(v Vars) (*Rules, error) {
+	r := &Rules{Network: p.Network, Temp: v.Temp}
+	var err error
+	if r.Read, err = v.paths(p.Read); err != nil {
+		return nil, err
+	}
+	if r.Write, err = v.paths(p.Write); err != nil {
+		return nil, err
+	}
+	if s := os.Getenv("OPENWORKER_SANDBOX_MAX_ABI"); s != "" {
+		fmt.Sscanf(s, "%d", &r.MaxABI)
+	}
+	return r, nil
+}
+
+func (v Vars) paths(templates []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, t := range templates {
+		if err := CheckTemplate(t); err != nil {
+			return nil, err
+		}
+		switch t {
+		case "${system}":
+			for _, p := range systemPaths() {
+				if _, err := os.Stat(p); err == nil {
+					add(p)
+				}
+			}
+			continue
+		case "${program_dir}":
+			for _, p := range programDirs(v.Program) {
+				add(p)
+			}
+			continue
+		}
+		empty := false
+		s := varRef.ReplaceAllStringFunc(t, func(m string) string {
+			val := map[string]string{"${workspace}": v.Workspace, "${provider_dir}": v.ProviderDir, "${temp}": v.Temp, "${home}": v.Home, "${program_dir}": firstOf(programDirs(v.Program))}[m]
+			if val == "" {
+				empty = true
+			}
+			return val
+		})
+		if empty {
+			continue
+		}
+		if !filepath.IsAbs(s) {
+			return nil, fmt.Errorf("sandbox path %q is %q, which is not absolute", t, s)
+		}
+		if _, err := os.Stat(s); err != nil {
+			return nil, fmt.Errorf("sandbox path %q: %s does not exist; create it or remove it from the list", t, s)
+		}
+		add(s)
+	}
+	return out, nil
+}
+
+func firstOf(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+// programDirs is the folder of program and, when it is a link, the
+// folder of what it points to.
+func programDirs(program string) []string {
+	if program == "" || !filepath.IsAbs(program) {
+		return nil
+	}
+	dirs := []string{filepath.Dir(program)}
+	if real, err := filepath.EvalSymlinks(program); err == nil && filepath.Dir(real) != dirs[0] {
+		dirs = append(dirs, filepath.Dir(real))
+	}
+	return dirs
+}

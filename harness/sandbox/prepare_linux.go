@@ -1,0 +1,56 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+)
+
+// Prepare makes cmd (built by exec.Command: Path and Args set) run its
+// program inside r: on Linux the host executable runs first as the
+// launcher (launcher.go), which applies Landlock and seccomp and then
+// executes the program with the same arguments and environment. TMPDIR,
+// TMP and TEMP are set to r.Temp. A placement this kernel cannot
+// enforce is refused here, before anything starts (Check).
+func Prepare(cmd *exec.Cmd, r *Rules) error {
+	if err := Check(r); err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("the sandbox launcher is this program, whose path is unknown: %w", err)
+	}
+	spec, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	args := append([]string{exe, launcherArg, string(spec), cmd.Path}, cmd.Args[1:]...)
+	cmd.Path, cmd.Args = exe, args
+	setTemp(cmd, r.Temp)
+	return nil
+}
+
+// confineAndExec applies r on this thread and replaces the process with
+// program; it returns only on failure. Landlock domains and seccomp
+// filters belong to the thread that installs them and pass to what it
+// executes, so the thread stays locked and nothing else runs between.
+func confineAndExec(r *Rules, program string, argv []string) error {
+	runtime.LockOSThread()
+	if err := Check(r); err != nil {
+		return err
+	}
+	if err := landlockSelf(r); err != nil {
+		return err
+	}
+	if err := seccompSelf(r.Network); err != nil {
+		return err
+	}
+	env := os.Environ()
+	if err := syscall.Exec(program, argv, env); err != nil {
+		return fmt.Errorf("execute %s: %w", program, err)
+	}
+	return nil
+}

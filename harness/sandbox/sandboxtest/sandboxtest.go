@@ -1,0 +1,36 @@
+// Package sandboxtest has the parts of the sandbox tests: a hostile MCP
+// server (cmd/hostile) built for this platform. It is no part of the
+// product.
+package sandboxtest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Hostile builds cmd/hostile with `go build` (static, CGO_ENABLED=0) into
+// dir and returns the executable's path. It fails the test when go is
+// not on PATH or the build fails.
+func Hostile(t testing.TB, dir string) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not on PATH: the sandbox test builds its server with it: %v", err)
+	}
+	out := filepath.Join(dir, "hostile")
+	if filepath.Separator == '\\' {
+		out += ".exe"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-o", out, "github.com/openworker/desktop/harness/sandbox/sandboxtest/cmd/hostile")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build hostile: %v\n%s", err, b)
+	}
+	return out
+}

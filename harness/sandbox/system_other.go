@@ -1,0 +1,5 @@
+//go:build !linux && !darwin && !windows
+
+package sandbox
+
+func systemPaths() []string { return nil }
