@@ -75,7 +75,7 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 		// In the background: a slow notification daemon must not delay the
 		// modal, and the prompt's deadline still bounds the wait.
 		where := ""
-		if req.Placement != "" && req.Placement != tool.PlacementLocal {
+		if req.Placement != "" && !tool.IsLocalPlacement(req.Placement) {
 			where = " on " + req.Placement // a remote host: say so before the window is even seen
 		}
 		body := fmt.Sprintf("%s wants to run %s%s.", who, req.Tool, where)

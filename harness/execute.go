@@ -100,7 +100,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 
 	d := rtool.Descriptor
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
-		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
+		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Access: rtool.Access, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
 	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: consent.ApprovalDigest(rtool.Pin.Digest, rtool.Placement), OnPrompt: func() {
 		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
 	}})

@@ -16,6 +16,7 @@ import (
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -29,7 +30,12 @@ type ResolvedTool struct {
 	Alias     string `json:"alias"`     // the name the model sees
 	Provider  string `json:"provider"`  // "native" or "mcp:<namespace>"
 	Remote    string `json:"remote"`    // the provider's own tool name
-	Placement string `json:"placement"` // where calls go: tool.PlacementLocal or a host (docs/consent.md#placement)
+	Placement string `json:"placement"` // where calls go: tool.PlacementLocal (with a sandbox in words) or a host (docs/consent.md#placement)
+	// Access says what a call can reach (docs/sandbox.md#in-words): a
+	// sandboxed provider's sandbox in words, sandbox.FullAccess for native
+	// tools and unsandboxed stdio providers, "" for a provider reached at
+	// a URL.
+	Access string `json:"access,omitempty"`
 	// ProgramPath is the program a stdio provider runs, as resolved
 	// (docs/mcp.md#finding-the-program); "" for native tools and HTTP
 	// providers.
@@ -38,6 +44,7 @@ type ResolvedTool struct {
 	Pin         consent.PinnedDesc `json:"pin"`
 
 	native  tool.Tool
+	sandbox string // the provider's placement as canonical JSON, "" unsandboxed (docs/identity.md)
 	missing bool   // the provider no longer lists it (found at turn preparation)
 	pinned  []byte // the JSON of the native descriptor the session pinned
 }
@@ -213,6 +220,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	names := b.Tools.Explicit()
 	explicit := len(names) // the names after these are the tools of whole providers
 	whole := b.Tools.WholeProviders()
+	if e := sandboxesRequired(reg, b, whole, names); e != nil {
+		return nil, e // before any provider starts: none runs unconfined for this coworker
+	}
 	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, b)) // all at once
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
 		c := cats[ns]
@@ -264,7 +274,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			if !ok {
 				return nil, shadowedErr(reg, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(reg, ns)))), ns)
 			}
-			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Descriptor: d, native: t}
+			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Access: sandbox.FullAccess, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
 		default:
 			if _, ok := reg.Server(ns); !ok {
@@ -299,7 +309,8 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 				return nil, shadowedErr(reg, resolveErr(b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(listed))), ns)
 			}
 			srv, _ := reg.Server(ns)
-			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Placement: srv.Placement(), Descriptor: r.Descriptor(ns).WithDefaults()}
+			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Placement: srv.Placement(), Access: srv.Access(),
+				Descriptor: r.Descriptor(ns).WithDefaults(), sandbox: srv.Sandbox.Canonical()}
 			if p := cats[ns].p; p != nil {
 				rtool.ProgramPath = p.ProgramPath()
 			}
@@ -470,12 +481,47 @@ func (rt *Runtime) identityParts(res *Resolution) (consent.IdentityParts, error)
 		p.Policies[k] = v
 	}
 	for _, t := range res.Tools {
-		sel := consent.Selected{Provider: t.Provider, Remote: t.Remote}
-		if t.Placement != tool.PlacementLocal {
+		sel := consent.Selected{Provider: t.Provider, Remote: t.Remote, Sandbox: t.sandbox}
+		if !tool.IsLocalPlacement(t.Placement) {
 			sel.Placement = t.Placement
 		}
 		p.Selection[t.Name] = sel
 		p.Descriptors[t.Name] = t.Pin
 	}
 	return p, nil
+}
+
+// sandboxesRequired is the error for the first selected tool (or whole
+// provider) of an unsandboxed stdio provider when the coworker's manifest
+// says requires_sandbox (docs/bundles.md#requires-sandbox); nil otherwise.
+func sandboxesRequired(reg *tool.Registry, b *bundle.Bundle, whole, names []string) *ResolveError {
+	if !b.RequiresSandbox {
+		return nil
+	}
+	for _, name := range append(append([]string{}, names...), whole...) {
+		ns := name
+		if n, _, err := tool.SplitName(name); err == nil {
+			ns = n
+		}
+		if srv, ok := reg.Server(ns); ok && !reg.IsNative(ns) {
+			if e := sandboxRequired(b, name, srv); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+func sandboxRequired(b *bundle.Bundle, name string, srv tool.MCPServer) *ResolveError {
+	if srv.Sandbox != nil || (srv.Transport != "" && srv.Transport != tool.TransportStdio) {
+		return nil
+	}
+	e := resolveErr(b, name, fmt.Sprintf("the coworker requires sandboxed providers (requires_sandbox: true in manifest.md), but MCP provider %q runs with your full access", srv.Namespace))
+	e.Provider = srv.Namespace
+	where := "its servers.json entry"
+	if srv.Source != "" {
+		where = "its entry at " + srv.Source
+	}
+	e.Fix = fmt.Sprintf(`add "sandbox": "default" (or a placement of its own, docs/sandbox.md) to %s, or remove requires_sandbox from manifest.md`, where)
+	return e
 }

@@ -90,7 +90,13 @@ type Bundle struct {
 	// session's model for a completion (front matter "sampling",
 	// docs/mcp.md#sampling); nil allows none.
 	Sampling []string
-	Tools    Selection // tools.json
+	// RequiresSandbox is front matter "requires_sandbox": every MCP
+	// provider OpenWorker starts for this coworker (stdio) must run in a
+	// sandbox, or the bundle does not resolve (docs/bundles.md#requires-sandbox,
+	// docs/sandbox.md). Native tools are trusted host code and providers
+	// reached at a URL run elsewhere: neither is affected.
+	RequiresSandbox bool
+	Tools           Selection // tools.json
 	Dir      string    // the bundle folder, <bundles>/<id>, as given to Load
 	// Digest is "sha256:<hex>" of the bundle's bytes (docs/identity.md): for each of
 	// coworker/manifest.md, coworker/tools.json and every loaded
@@ -191,9 +197,11 @@ type manifestFields struct {
 	Skills      []string          `yaml:"skills"`
 	Policy      map[string]string `yaml:"policy"`
 	Sampling    []string          `yaml:"sampling"`
+	// RequiresSandbox: docs/bundles.md#requires-sandbox.
+	RequiresSandbox bool `yaml:"requires_sandbox"`
 }
 
-var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling"}
+var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling", "requires_sandbox"}
 
 // file is one hashed file of the bundle.
 type file struct {
@@ -223,7 +231,7 @@ func (l *loader) load() (*Bundle, *LoadError) {
 	if lerr != nil {
 		return nil, lerr
 	}
-	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}}
+	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}, RequiresSandbox: mf.RequiresSandbox}
 	if lerr := l.checkIdentity(mpath, m, b); lerr != nil {
 		return nil, lerr
 	}

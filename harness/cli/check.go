@@ -179,13 +179,16 @@ func printCheck(w io.Writer, rep *checkReport) {
 		fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", cw.ID, cw.Name, cw.Version, cw.ToolsFormat)
 		for _, t := range cw.Tools {
 			where := ""
-			if t.Placement != tool.PlacementLocal {
+			if !tool.IsLocalPlacement(t.Placement) {
 				where = "; calls go to " + t.Placement
 			}
 			fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s%s)\n", t.Name, t.Provider, t.Remote, t.Alias, where)
 		}
 		for _, p := range programs(cw.Tools) {
 			fmt.Fprintf(w, "          %s runs %s\n", p[0], p[1])
+			if p[2] != "" {
+				fmt.Fprintf(w, "          %s %s\n", p[0], p[2]) // "runs with your full access" or "sandboxed: …"
+			}
 		}
 		for _, e := range ExtensionsOf(rep.Extensions, cw.Tools) {
 			fmt.Fprintf(w, "          mcp:%s is %s (%q, %s)\n", e.Namespace, e.Label, e.DisplayName, e.Source)
@@ -208,13 +211,13 @@ func printCheck(w io.Writer, rep *checkReport) {
 
 // programs lists each stdio provider of tools once with the program it
 // runs, as resolved (docs/mcp.md#finding-the-program), in tools order.
-func programs(tools []harness.ResolvedTool) [][2]string {
-	var out [][2]string
+func programs(tools []harness.ResolvedTool) [][3]string {
+	var out [][3]string
 	seen := map[string]bool{}
 	for _, t := range tools {
 		if t.ProgramPath != "" && !seen[t.Provider] {
 			seen[t.Provider] = true
-			out = append(out, [2]string{t.Provider, t.ProgramPath})
+			out = append(out, [3]string{t.Provider, t.ProgramPath, t.Access}) // docs/sandbox.md#in-words
 		}
 	}
 	return out

@@ -20,7 +20,7 @@ func TestCheckPrintsProgramPath(t *testing.T) {
 	if err != nil {
 		t.Fatalf("check = %v\n%s", err, out)
 	}
-	if want := "          mcp:device runs " + binary + "\n"; !strings.Contains(string(out), want) {
+	if want := "          mcp:device runs " + binary + "\n          mcp:device runs with your full access\n"; !strings.Contains(string(out), want) {
 		t.Errorf("check printed:\n%s\nwant %q", out, want)
 	}
 

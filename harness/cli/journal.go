@@ -391,7 +391,11 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 				continue
 			}
 			line := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, inv.Tool, inv.Status, inv.DurationMS)
-			if inv.Placement != "" && inv.Placement != tool.PlacementLocal {
+			switch {
+			case inv.Placement == "" || inv.Placement == tool.PlacementLocal:
+			case tool.IsLocalPlacement(inv.Placement): // sandboxed (docs/sandbox.md#in-words)
+				line += "  " + strings.TrimPrefix(inv.Placement, tool.PlacementLocal+" ")
+			default:
 				line += "  on " + inv.Placement
 			}
 			if inv.Error != "" {

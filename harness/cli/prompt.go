@@ -47,8 +47,12 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 		return p.promptSampling(ctx, r) // sampling_prompt.go
 	}
 	p.lock.Lock()
-	fmt.Fprintf(p.out, "\n%s wants to run %s %s (%s, %s, risk %s)\n  arguments: %s\n",
-		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk, clip(visibleJSON(string(r.Arguments)), 500))
+	fmt.Fprintf(p.out, "\n%s wants to run %s %s (%s, %s, risk %s)\n",
+		nonEmpty(r.CoworkerName, r.Coworker), r.Tool, placementPhrase(r.Placement), r.Provider, r.Classification, r.Risk)
+	if r.Placement == tool.PlacementLocal && r.Access != "" {
+		fmt.Fprintf(p.out, "  it %s\n", r.Access) // "runs with your full access" (docs/sandbox.md#in-words)
+	}
+	fmt.Fprintf(p.out, "  arguments: %s\n", clip(visibleJSON(string(r.Arguments)), 500))
 	p.lock.Unlock()
 	return p.choose(ctx, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny: ",
 		"  please answer o, s, a or d\n", "the terminal closed before an answer; denied", map[string]consent.Decision{
@@ -103,10 +107,10 @@ func (p *terminalPrompter) startReading() {
 // this computer" as it is, a remote host as "on mcp.example.com (a remote
 // host)".
 func placementPhrase(placement string) string {
-	switch placement {
-	case tool.PlacementLocal:
+	switch {
+	case tool.IsLocalPlacement(placement): // with a sandbox in words after it
 		return placement
-	case "":
+	case placement == "":
 		return "(placement unknown)"
 	}
 	return "on " + placement + " (a remote host)"

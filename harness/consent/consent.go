@@ -54,7 +54,12 @@ type Request struct {
 	// Placement says where the call goes: "on this computer"
 	// (tool.PlacementLocal) or the remote host name, e.g.
 	// "mcp.example.com" (docs/consent.md#placement). Every prompt shows it.
-	Placement      string          `json:"placement"`
+	Placement string `json:"placement"`
+	// Access says what the call can reach (docs/sandbox.md#in-words):
+	// "sandboxed: …" for a sandboxed provider, "runs with your full
+	// access" for native tools and unsandboxed stdio providers, "" for a
+	// remote one. Every prompt shows it.
+	Access         string          `json:"access,omitempty"`
 	Classification string          `json:"classification"`
 	Risk           string          `json:"risk"`
 	Arguments      json.RawMessage `json:"arguments"`

@@ -28,6 +28,10 @@ type Selected struct {
 	// (docs/consent.md#placement): a provider moved to another host is
 	// another identity.
 	Placement string `json:"placement,omitempty"`
+	// Sandbox is the provider's sandbox as canonical JSON
+	// (docs/sandbox.md): a changed sandbox is a changed selection, so it
+	// needs a new session. "" for none.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // PinnedDesc pins one selected descriptor.

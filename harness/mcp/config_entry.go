@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/internal/jsonfile"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -39,8 +40,9 @@ type rawEntry struct {
 	url       tval
 	headers   []kv
 	timeout   time.Duration
-	oauth     *tool.MCPOAuth // servers.json "oauth" (config_oauth.go)
-	inputs    []ConfigInput  // the inputs it refers to, in first-use order
+	oauth     *tool.MCPOAuth     // servers.json "oauth" (config_oauth.go)
+	sandbox   *sandbox.Placement // servers.json "sandbox" (config_sandbox.go)
+	inputs    []ConfigInput      // the inputs it refers to, in first-use order
 	x         *expander
 	cwdBase   string
 }
@@ -126,7 +128,8 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 		known["transportType"] = true
 	}
 	if spec.product {
-		known["oauth"] = true // config_oauth.go
+		known["oauth"] = true   // config_oauth.go
+		known["sandbox"] = true // config_sandbox.go
 	}
 	keyList := make([]string, 0, len(known))
 	for k := range known {
@@ -231,6 +234,11 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	}
 	if o := nodes["oauth"]; o != nil {
 		if raw.oauth, err = rd.oauthEntry(o, raw.transport, name); err != nil {
+			return nil, err
+		}
+	}
+	if sb := nodes["sandbox"]; sb != nil {
+		if raw.sandbox, err = rd.sandboxEntry(sb, raw.transport, name); err != nil {
 			return nil, err
 		}
 	}
@@ -554,6 +562,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 	}
 	s.Secrets = dedupe(secrets)
 	s.OAuth = raw.oauth
+	s.Sandbox = raw.sandbox
 	return nil
 }
 

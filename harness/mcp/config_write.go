@@ -163,6 +163,9 @@ func (raw *rawEntry) product() (ordered, error) {
 	if raw.oauth != nil {
 		obj = append(obj, field{"oauth", oauthProduct(raw.oauth)})
 	}
+	if raw.sandbox != nil {
+		obj = append(obj, field{"sandbox", sandboxProduct(raw.sandbox)})
+	}
 	if raw.timeout > 0 {
 		obj = append(obj, field{"timeout", json.Number(strconv.FormatFloat(raw.timeout.Seconds(), 'f', -1, 64))})
 	}
