@@ -97,7 +97,7 @@ type Bundle struct {
 	// reached at a URL run elsewhere: neither is affected.
 	RequiresSandbox bool
 	Tools           Selection // tools.json
-	Dir      string    // the bundle folder, <bundles>/<id>, as given to Load
+	Dir             string    // the bundle folder, <bundles>/<id>, as given to Load
 	// Digest is "sha256:<hex>" of the bundle's bytes (docs/identity.md): for each of
 	// coworker/manifest.md, coworker/tools.json and every loaded
 	// coworker/skills/<skill>/SKILL.md, sorted by that slash-separated path
