@@ -78,7 +78,7 @@ func (c *config) extensionCommand(reg *tool.Registry) *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tVERSION\tNAMESPACE\tSIGNATURE\tFOLDER")
+			fmt.Fprintln(tw, "NAME\tVERSION\tNAMESPACE\tSIGNATURE\tSANDBOX\tFOLDER")
 			for _, r := range recs {
 				sig := r.Signature
 				if r.Signer != "" {
@@ -87,7 +87,7 @@ func (c *config) extensionCommand(reg *tool.Registry) *cobra.Command {
 				if r.Disabled {
 					sig += ", disabled"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, r.Version, r.Namespace, sig, r.Dir)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Version, r.Namespace, sig, sandboxColumn(r), r.Dir)
 			}
 			return tw.Flush()
 		},
@@ -110,7 +110,7 @@ func (c *config) extensionCommand(reg *tool.Registry) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(c.installCommand(reg, &dir), list, remove)
+	cmd.AddCommand(c.installCommand(reg, &dir), list, remove, c.sandboxCommand(&dir))
 	return cmd
 }
 

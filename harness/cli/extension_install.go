@@ -14,6 +14,7 @@ import (
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/archive"
 	"github.com/openworker/desktop/harness/extension/manifest"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -25,9 +26,9 @@ import (
 func (c *config) installCommand(reg *tool.Registry, dir *string) *cobra.Command {
 	var sets []string
 	var yes bool
-	var namespace string
+	var namespace, sandboxFlag string
 	cmd := &cobra.Command{
-		Use:   "install FILE.mcpb [--set KEY=VALUE]... [--namespace NS] [--yes]",
+		Use:   "install FILE.mcpb [--set KEY=VALUE]... [--namespace NS] [--sandbox default|off] [--yes]",
 		Short: "install an MCP extension (.mcpb or .dxt) after showing what it holds",
 		Long: `Show what the extension FILE holds (name, version, author, tools,
 prompts, the runtime it needs, its signature), ask for its settings
@@ -37,19 +38,29 @@ every call of its tools asks as usual. Without a terminal, give every
 required setting with --set and confirm with --yes.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return c.install(cmd.Context(), reg, c.extensionStore(*dir), args[0], sets, yes, namespace)
+			return c.install(cmd.Context(), reg, c.extensionStore(*dir), args[0], sets, yes, namespace, sandboxFlag)
 		},
 	}
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "a setting KEY=VALUE (repeat; a multiple setting takes KEY=V1 --set KEY=V2)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "install without asking to confirm")
 	cmd.Flags().StringVar(&namespace, "namespace", "", "the namespace of its tools at the first install (default: derived from its name)")
+	cmd.Flags().StringVar(&sandboxFlag, "sandbox", "", "run its server in the default sandbox (default) or with your full access (off); an upgrade keeps the installed one's (docs/sandbox.md)")
 	return cmd
 }
 
-func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.Store, file string, sets []string, yes bool, namespace string) error {
+func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.Store, file string, sets []string, yes bool, namespace, sandboxFlag string) error {
 	host, err := manifest.ThisHost()
 	if err != nil {
 		return err
+	}
+	var place *sandbox.Placement
+	if sandboxFlag != "" {
+		if place, err = sandboxChoice(sandboxFlag); err != nil {
+			return usageErr("--sandbox: %v", err)
+		}
+		if err := sandbox.Supported(place); err != nil {
+			return badInput(fmt.Errorf("--sandbox %s cannot be enforced here: %w", sandboxFlag, err))
+		}
 	}
 	search := launch.Search{Path: launch.Default(ctx).Path}
 	in, err := s.Inspect(file, extension.InspectOptions{Namespace: namespace, Runtimes: extension.FindRuntimes(ctx, search), Taken: func(ns string) bool {
@@ -109,8 +120,13 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 	if err != nil {
 		return badInput(err)
 	}
-	fmt.Fprintf(c.stdout, "installed %s %s as namespace %s in %s\nselect its tools in a coworker's tools.json as %s.TOOL; every call asks as usual\n",
-		rec.Name, rec.Version, rec.Namespace, rec.Dir, rec.Namespace)
+	if sandboxFlag != "" {
+		if rec, err = s.SetSandbox(rec.Name, place); err != nil {
+			return badInput(err)
+		}
+	}
+	fmt.Fprintf(c.stdout, "installed %s %s as namespace %s in %s; it %s\nselect its tools in a coworker's tools.json as %s.TOOL; every call asks as usual\n",
+		rec.Name, rec.Version, rec.Namespace, rec.Dir, extensionAccess(rec), rec.Namespace)
 	return nil
 }
 

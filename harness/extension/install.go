@@ -238,6 +238,9 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	}
 	rec := Record{Name: m.Name, Version: m.Version, Namespace: in.Namespace, DisplayName: m.Title(), InstalledAt: time.Now().UTC(),
 		Signature: string(in.Signature.Status), Signer: in.Signature.Subject, Source: source, Values: map[string]any{}}
+	if in.Installed != nil {
+		rec.Sandbox = in.Installed.Sandbox // an upgrade keeps the person's choice
+	}
 	secrets := map[string]string{}
 	for _, f := range m.UserConfig {
 		v, ok := full[f.Key]

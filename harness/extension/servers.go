@@ -52,6 +52,7 @@ func (s *Store) Server(r Record, host manifest.Host) (tool.MCPServer, error) {
 		return srv, fmt.Errorf("extension %s %s: %w; change its settings or reinstall it (`openworker extension install FILE`)", r.Name, r.Version, err)
 	}
 	srv.Program, srv.Args, srv.Env, srv.Dir, srv.Secrets = l.Command, l.Args, l.Env, l.Dir, secrets
+	srv.Sandbox = placementFor(r, m)
 	return srv, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/harness/internal/npmtest"
 	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/sandbox/sandboxtest"
 	"github.com/openworker/desktop/harness/tool"
@@ -166,5 +167,45 @@ func TestSandboxFailsClosed(t *testing.T) {
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "")
 	if _, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: loop}, nil, k.workspace); err == nil || !strings.Contains(err.Error(), "cannot be enforced on Linux") {
 		t.Fatalf("ConnectIn loopback = %v; want refused", err)
+	}
+}
+
+// TestSandboxFilesystemServerWorks: @modelcontextprotocol/server-filesystem
+// (Node.js) works normally inside the default placement: it takes the
+// workspace root, writes, lists and reads a file there.
+func TestSandboxFilesystemServerWorks(t *testing.T) {
+	node, entry := npmtest.Server(t, "server-filesystem")
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := tool.MCPServer{Namespace: "files", Program: node, Args: []string{entry}, Dir: npmtest.Dir(t), Sandbox: sandbox.Default()}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := ConnectIn(ctx, srv, &Options{StartTimeout: 30 * time.Second}, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	select {
+	case <-p.stdio.stderr.when("Updated allowed directories from MCP roots: 1 valid"):
+	case <-ctx.Done():
+		t.Fatalf("the server never took the root; stderr: %s", p.StderrTail())
+	}
+	file := filepath.Join(ws, "plan.md")
+	b, _ := json.Marshal(map[string]string{"path": file, "content": "# Plan\nship it\n"})
+	if _, err := p.CallTool(ctx, "write_file", b, nil); err != nil {
+		t.Fatalf("write_file in the workspace: %v", err)
+	}
+	b, _ = json.Marshal(map[string]string{"path": ws})
+	if out, err := p.CallTool(ctx, "list_directory", b, nil); err != nil || !strings.Contains(out.Text, "plan.md") {
+		t.Errorf("list_directory = %q, %v", out.Text, err)
+	}
+	b, _ = json.Marshal(map[string]string{"path": file})
+	if out, err := p.CallTool(ctx, "read_text_file", b, nil); err != nil || !strings.Contains(out.Text, "ship it") {
+		t.Errorf("read_text_file = %q, %v", out.Text, err)
+	}
+	if got, _ := os.ReadFile(file); string(got) != "# Plan\nship it\n" {
+		t.Errorf("the file on disk = %q", got)
 	}
 }

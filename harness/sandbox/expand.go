@@ -68,9 +68,7 @@ func (p *Placement) Expand(v Vars) (*Rules, error) {
 	if r.Write, err = v.paths(p.Write); err != nil {
 		return nil, err
 	}
-	if s := os.Getenv("OPENWORKER_SANDBOX_MAX_ABI"); s != "" {
-		fmt.Sscanf(s, "%d", &r.MaxABI)
-	}
+	r.MaxABI = maxABI()
 	return r, nil
 }
 

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,4 +123,22 @@ func (p *Placement) Canonical() string {
 	q.Normalize()
 	b, _ := json.Marshal(q) // plain strings and numbers: cannot fail
 	return string(b)
+}
+
+// Supported reports why this system cannot enforce p at all (its network
+// mode, the kernel's sandbox features), before any path is known; nil
+// when it can, or when p is nil. A provider start checks again with the
+// expanded Rules.
+func Supported(p *Placement) error {
+	if p == nil {
+		return nil
+	}
+	return Check(&Rules{Network: p.Network, MaxABI: maxABI()})
+}
+
+// maxABI is OPENWORKER_SANDBOX_MAX_ABI (docs/sandbox.md#testing): 0 when
+// unset or not a number.
+func maxABI() int {
+	n, _ := strconv.Atoi(os.Getenv("OPENWORKER_SANDBOX_MAX_ABI"))
+	return n
 }
