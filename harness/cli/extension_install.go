@@ -14,8 +14,8 @@ import (
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/archive"
 	"github.com/openworker/desktop/harness/extension/manifest"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
