@@ -32,3 +32,9 @@ echo "building the app (go build; the first build compiles SQLite and WebKit bin
 mkdir -p "$(dirname "$out")"
 go build -tags "$tags" -ldflags "-w -s $(release_ldflags "$version" "$(release_commit)" "$(release_date)")" -o "$out" .
 echo "built $out (tags $tags)"
+if [ "$(go env GOOS)" = linux ]; then
+  # The sandbox launcher beside it (docs/sandbox.md#linux): static and
+  # small, so a sandboxed provider starts nearly as fast as another.
+  CGO_ENABLED=0 go build -trimpath -ldflags "-w -s" -o "$(dirname "$out")/openworker-sandbox" ./harness/sandbox/cmd/openworker-sandbox
+  echo "built $(dirname "$out")/openworker-sandbox"
+fi

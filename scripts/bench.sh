@@ -11,12 +11,24 @@
 #
 #   SCALE=0 scripts/bench.sh      skip the journal figures (2, 3: about 2 minutes)
 #   CHECK=0 scripts/bench.sh      skip figure 1
+#   SANDBOX=0 scripts/bench.sh    skip figure 4
+#   APP=build/bin/openworker scripts/bench.sh   figure 4 also for that app binary
 #   SESSIONS=5000 scripts/bench.sh   a smaller big journal (default 20000)
 #
 # Figure 1: `openworker check` of a bundle that selects 10 stdio MCP
 # providers which each sleep 0.2 s before they start, divided by the same
 # with 1 such provider. Providers start in parallel, so the target is
 # <= 1.5 (it was 10.4 when they started one after another).
+#
+# Figure 4 (Linux): `openworker check` of a bundle whose one stdio provider
+# (`openworker mcp serve device`) runs in the default sandbox
+# (docs/sandbox.md), divided by the same unsandboxed, rounds taking turns
+# (target <= 1.2). The sandbox's cost is the launcher: the executable runs
+# once more to apply Landlock and seccomp before it executes the server.
+# With APP=FILE the same figure for that binary and the openworker-sandbox
+# launcher beside it (scripts/app-build.sh builds both): the desktop build
+# links GTK and WebKit, so running it as its own launcher would cost more
+# (ratio 1.40 on 2026-12-02, against 1.10 for the plain build).
 #
 # Figures 2 and 3: the journal at scale (docs/journal.md#scale).
 # harness/journal/internal/journalbench writes 1,000 and then 20,000
@@ -100,6 +112,43 @@ m10=$(printf '%s\n' "${ten[@]}" | median)
 printf 'check, 1 provider:   median %.3f s of %d (%s)\n' "$m1" "$rounds" "${one[*]}"
 printf 'check, 10 providers: median %.3f s of %d (%s)\n' "$m10" "$rounds" "${ten[*]}"
 awk -v a="$m1" -v b="$m10" 'BEGIN {printf "ratio 10/1: %.2f (target <= 1.5)\n", b / a}'
+fi
+
+# sandbox_figure BIN: figure 4 for the binary BIN.
+sandbox_figure() {
+  local bin=$1 dir="$work/sandbox" f t0 t1 plain=() boxed=()
+  mkdir -p "$dir/coworkers/dev/coworker"
+  printf -- '---\nid: dev\nname: Device\nversion: 1.0.0\n---\nA coworker with one provider.\n' >"$dir/coworkers/dev/coworker/manifest.md"
+  printf '{"version": 3, "tools": ["dev.battery_status_get"]}\n' >"$dir/coworkers/dev/coworker/tools.json"
+  printf '{"servers": {"dev": {"transport": "stdio", "command": "%s", "args": ["mcp", "serve", "device"]}}}\n' "$bin" >"$dir/plain.json"
+  printf '{"servers": {"dev": {"transport": "stdio", "command": "%s", "args": ["mcp", "serve", "device"], "sandbox": "default"}}}\n' "$bin" >"$dir/boxed.json"
+  "$bin" check --coworkers "$dir/coworkers" --servers "$dir/boxed.json" >"$work/out-sandbox" 2>&1 ||
+    { cat "$work/out-sandbox" >&2; echo "check with a sandboxed provider failed" >&2; exit 1; }
+  for _ in $(seq $((rounds * 5))); do
+    for f in plain boxed; do
+      t0=$(date +%s.%N)
+      "$bin" check --coworkers "$dir/coworkers" --servers "$dir/$f.json" >/dev/null 2>&1
+      t1=$(date +%s.%N)
+      if [ "$f" = plain ]; then plain+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')"); else boxed+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')"); fi
+    done
+  done
+  local mp mb
+  mp=$(printf '%s\n' "${plain[@]}" | median)
+  mb=$(printf '%s\n' "${boxed[@]}" | median)
+  printf 'check, unsandboxed provider: median %.4f s of %d\n' "$mp" $((rounds * 5))
+  printf 'check, sandboxed provider:   median %.4f s of %d\n' "$mb" $((rounds * 5))
+  awk -v a="$mp" -v b="$mb" 'BEGIN {printf "ratio sandboxed/unsandboxed: %.2f (target <= 1.2)\n", b / a}'
+}
+if [ "${SANDBOX:-1}" != 0 ] && [ "$(uname -s)" = Linux ]; then
+  step "provider start: sandboxed / unsandboxed (target <= 1.2)"
+  sandbox_figure "$work/openworker"
+  if [ -n "${APP:-}" ]; then
+    step "provider start with the app binary $APP: sandboxed / unsandboxed"
+    mkdir -p "$work/app"
+    cp "$APP" "$work/app/openworker"
+    [ -x "$(dirname "$APP")/openworker-sandbox" ] && cp "$(dirname "$APP")/openworker-sandbox" "$work/app/"
+    sandbox_figure "$work/app/openworker"
+  fi
 fi
 
 [ "${SCALE:-1}" = 0 ] && exit 0

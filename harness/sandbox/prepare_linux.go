@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"syscall"
 )
@@ -19,9 +20,9 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 	if err := Check(r); err != nil {
 		return err
 	}
-	exe, err := os.Executable()
+	exe, err := launcherPath()
 	if err != nil {
-		return fmt.Errorf("the sandbox launcher is this program, whose path is unknown: %w", err)
+		return err
 	}
 	spec, err := json.Marshal(r)
 	if err != nil {
@@ -31,6 +32,25 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 	cmd.Path, cmd.Args = exe, args
 	setTemp(cmd, r.Temp)
 	return nil
+}
+
+// LauncherName is the file name of the small launcher program
+// (cmd/openworker-sandbox) that Prepare runs when it is next to the
+// executable; otherwise the executable itself is the launcher.
+const LauncherName = "openworker-sandbox"
+
+// launcherPath is LauncherName in the executable's folder when that is
+// an executable file, else the executable.
+func launcherPath() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("the sandbox launcher is this program, whose path is unknown: %w", err)
+	}
+	small := filepath.Join(filepath.Dir(exe), LauncherName)
+	if st, err := os.Stat(small); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+		return small, nil
+	}
+	return exe, nil
 }
 
 // confineAndExec applies r on this thread and replaces the process with
