@@ -77,6 +77,7 @@ const sbplBase = `(version 1)
   (literal "/dev/random")
   (literal "/dev/urandom"))
 (allow file-read-data file-write-data (subpath "/dev/fd"))
+(allow file-read* (subpath "/private/var/select")) ; /bin/sh picks its shell here
 (allow file-read-metadata
   (literal "/dev")
   (literal "/dev/stdin")
