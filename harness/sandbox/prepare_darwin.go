@@ -19,15 +19,19 @@ const sandboxExec = "/usr/bin/sandbox-exec"
 // (Profile's errors). nil when it can.
 //
 // What the profile confines (docs/sandbox.md#macos): reading, writing,
-// executing and mapping files outside r.Read and r.Write; TCP and UDP
-// outside r.Network (loopback and port lists are enforced by address and
-// port); Unix-domain sockets under "none" and "loopback"; signals and
-// process information outside the sandbox; Mach services other than
-// the user database, logging and notifications (and, with a network,
-// name lookup and certificate trust). It does not confine: file
-// metadata of the folders above the listed paths, sysctls about the
-// machine, what the program reads from inherited file descriptors, and
-// anything that runs outside the process tree.
+// executing and mapping as code any file outside r.Read and r.Write
+// (r.Read is read-only); TCP and UDP other than r.Network allows (by
+// address and port: "loopback" is outbound TCP and UDP to this computer,
+// a port list outbound TCP to those ports plus DNS); listening, except
+// under "any"; connecting to Unix-domain sockets, except mDNSResponder's
+// under a port list and all of them under "any"; signals and process
+// information outside its own sandbox; Mach services other than the user
+// database, logging and notifications (and, with a network, name lookup
+// and certificate trust). It does not confine: the metadata (not the
+// contents) of the folders above the listed paths, the machine's
+// sysctls (not other processes' arguments), POSIX semaphores, what the
+// program does with the file descriptors it inherits (its stdio pipes),
+// and anything that runs outside its process tree.
 func Check(r *Rules) error {
 	if _, err := os.Stat(sandboxExec); err != nil {
 		if errors.Is(err, os.ErrNotExist) {

@@ -100,6 +100,14 @@ func (k winKit) run(t *testing.T, program string, args ...string) string {
 
 func TestWindowsLowIntegrity(t *testing.T) {
 	k := newWinKit(t)
+	// A file already in the workspace gets the folder's label too.
+	existing := filepath.Join(k.workspace, "sub", "existing.txt")
+	if err := os.MkdirAll(filepath.Dir(existing), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(existing, []byte("before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// The program runs at low integrity without privileges.
 	groups := k.run(t, filepath.Join(os.Getenv("SystemRoot"), "System32", "whoami.exe"), "/all")
 	if !strings.Contains(groups, "S-1-16-4096") {
@@ -114,6 +122,7 @@ func TestWindowsLowIntegrity(t *testing.T) {
 	inside, outside := filepath.Join(k.workspace, "new.txt"), filepath.Join(k.outside, "planted.txt")
 	expect(t, "write in the workspace", k.run(t, k.bin, "-do", "write", inside), "ok")
 	expect(t, "write in its temp folder", k.run(t, k.bin, "-do", "write", filepath.Join(k.temp, "t.txt")), "ok")
+	expect(t, "overwrite a file that was in the workspace before", k.run(t, k.bin, "-do", "write", existing), "ok")
 	expect(t, "write outside", k.run(t, k.bin, "-do", "write", outside), "denied")
 	if _, err := os.Stat(outside); err == nil {
 		t.Error("the sandboxed program wrote outside its write list")

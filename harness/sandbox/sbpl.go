@@ -37,6 +37,7 @@ const sbplBase = `(version 1)
 (allow process-fork)
 (allow signal (target same-sandbox))
 (allow process-info* (target same-sandbox))
+(allow mach-host*) ; the processor counts and load libuv (Node.js) asks
 
 ; what a runtime asks about the machine at start (not kern.procargs:
 ; other processes' arguments stay hidden)
