@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -112,8 +113,9 @@ const sbplLookup = `
 // the resolved path) and whether it is a folder.
 type pathInfo func(p string) (canonical string, dir bool)
 
-// hostPaths is the pathInfo of this computer's filesystem. A path whose
-// links cannot be resolved is used as written.
+// hostPaths is the pathInfo of this computer's filesystem (macOS: SBPL
+// paths are slash-separated; elsewhere only the tests call it). A path
+// whose links cannot be resolved is used as written.
 func hostPaths(p string) (string, bool) {
 	if c, err := filepath.EvalSymlinks(p); err == nil {
 		p = c
@@ -179,7 +181,7 @@ func sbplPaths(paths []string, info pathInfo) ([]string, error) {
 			return nil, fmt.Errorf("sandbox path %q holds a control character, which a macOS sandbox profile cannot name: rename the folder", p)
 		}
 		c, _ := info(p)
-		for _, q := range []string{filepath.Clean(p), c} {
+		for _, q := range []string{path.Clean(p), path.Clean(c)} {
 			if !seen[q] {
 				seen[q] = true
 				out = append(out, q)
@@ -205,7 +207,7 @@ func writeFilters(b *strings.Builder, paths []string, info pathInfo) {
 func ancestors(paths []string) []string {
 	set := map[string]bool{}
 	for _, p := range paths {
-		for d := filepath.Dir(p); d != "/" && d != "."; d = filepath.Dir(d) {
+		for d := path.Dir(p); d != "/" && d != "."; d = path.Dir(d) {
 			set[d] = true
 		}
 	}
