@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/windows"
@@ -30,20 +29,13 @@ import (
 // the like), and anything outside the process tree.
 //
 // So Check refuses a placement that asks for more than that, fail
-// closed: a network other than "any", and a read list that does not
-// include the root of a drive (such as "C:\\"), which is how a placement
-// says "reads every file" honestly. It refuses Rules whose write paths
-// are not absolute.
+// closed (lowIntegrityCheck): a network other than "any", and a read
+// list that does not include the root of a drive (C:\, written "C:\\"
+// in JSON), which is how a placement says honestly that the program
+// reads every file. It refuses Rules whose write paths are not absolute.
 func Check(r *Rules) error {
-	if r.Network.Mode != NetAny {
-		mode := r.Network.Mode
-		if mode == "" {
-			mode = NetNone
-		}
-		return fmt.Errorf(`"network": %q cannot be enforced on Windows: the Windows sandbox (a low-integrity token) confines writes, not the network; write "network": "any" to run it with its writes confined, or run it without "sandbox"`, mode)
-	}
-	if !readsEverything(r.Read) {
-		return fmt.Errorf(`the read list cannot be enforced on Windows: a low-integrity program reads every file you can; write "read": ["%s\\"] to say so, with "write" and "network": "any", to run it with its writes confined`, systemDrive())
+	if err := lowIntegrityCheck(r, systemDrive()); err != nil {
+		return err
 	}
 	for _, p := range r.Write {
 		if !filepath.IsAbs(p) {
@@ -51,16 +43,6 @@ func Check(r *Rules) error {
 		}
 	}
 	return nil
-}
-
-// readsEverything reports whether paths include the root of a drive.
-func readsEverything(paths []string) bool {
-	for _, p := range paths {
-		if v := filepath.VolumeName(p); v != "" && len(v) == 2 && strings.TrimRight(p[len(v):], `\/`) == "" && len(p) > len(v) {
-			return true
-		}
-	}
-	return false
 }
 
 func systemDrive() string {
