@@ -24,7 +24,8 @@ const sandboxExec = "/usr/bin/sandbox-exec"
 // address and port: "loopback" is outbound TCP and UDP to this computer,
 // a port list outbound TCP to those ports plus DNS); listening, except
 // under "any"; connecting to Unix-domain sockets, except mDNSResponder's
-// under a port list and all of them under "any"; signals and process
+// (name lookups) under "loopback" and a port list, and all of them under
+// "any"; signals and process
 // information outside its own sandbox; Mach services other than the user
 // database, logging and notifications (and, with a network, name lookup
 // and certificate trust). It does not confine: the metadata (not the

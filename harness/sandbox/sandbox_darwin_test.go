@@ -120,6 +120,7 @@ func TestSandboxExecNetwork(t *testing.T) {
 	loopback := sandbox.Default()
 	loopback.Network = sandbox.Network{Mode: sandbox.NetLoopback}
 	expect(t, "connect under loopback", k.hostile(t, loopback, "connect", addr), "ok")
+	expect(t, "connect to localhost by name under loopback", k.hostile(t, loopback, "connect", "localhost:"+strconv.Itoa(k.port)), "ok")
 	allowed := sandbox.Default()
 	allowed.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "localhost", Port: uint16(k.port)}}}
 	expect(t, "connect to a listed port", k.hostile(t, allowed, "connect", addr), "ok")

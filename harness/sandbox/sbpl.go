@@ -225,7 +225,8 @@ func sbplNetwork(n Network) (string, error) {
 	case NetNone, "":
 		return "\n; network: none\n", nil
 	case NetLoopback:
-		return "\n; network: TCP and UDP to this computer only\n(allow network-outbound (remote ip \"localhost:*\"))\n", nil
+		// Names, "localhost" too, resolve through mDNSResponder's socket.
+		return "\n; network: TCP and UDP to this computer only; names resolve\n(allow network-outbound\n  (remote ip \"localhost:*\")\n  (literal \"/private/var/run/mDNSResponder\"))\n", nil
 	case NetAny:
 		return "\n; network: any\n(allow network* system-socket)\n" + sbplLookup, nil
 	case NetPorts:
