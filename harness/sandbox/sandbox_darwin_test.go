@@ -62,6 +62,9 @@ func (k macKit) run(t *testing.T, p *sandbox.Placement, program string, args ...
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, program, args...)
+	// The working folder must be readable inside the sandbox: getcwd opens
+	// it (harness/mcp starts a provider in its "cwd" or its own folder).
+	cmd.Dir = k.workspace
 	if err := sandbox.Prepare(cmd, rules); err != nil {
 		t.Fatal(err)
 	}
