@@ -177,10 +177,10 @@ func sbplPaths(paths []string, info pathInfo) ([]string, error) {
 		if !strings.HasPrefix(p, "/") {
 			return nil, fmt.Errorf("sandbox path %q is not absolute", p)
 		}
-		if strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return nil, fmt.Errorf("sandbox path %q holds a control character, which a macOS sandbox profile cannot name: rename the folder", p)
-		}
 		c, _ := info(p)
+		if control := func(r rune) bool { return r < 0x20 || r == 0x7f }; strings.ContainsFunc(p+c, control) {
+			return nil, fmt.Errorf("sandbox path %q (%q) holds a control character, which a macOS sandbox profile cannot name: rename the folder", p, c)
+		}
 		for _, q := range []string{path.Clean(p), path.Clean(c)} {
 			if !seen[q] {
 				seen[q] = true
