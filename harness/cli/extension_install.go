@@ -59,7 +59,7 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 			return usageErr("--sandbox: %v", err)
 		}
 		if err := sandbox.Supported(place); err != nil {
-			return badInput(fmt.Errorf("--sandbox %s cannot be enforced here: %w", sandboxFlag, err))
+			return &exitError{ExitFailure, fmt.Errorf("--sandbox %s cannot be enforced here: %w", sandboxFlag, err)}
 		}
 	}
 	search := launch.Search{Path: launch.Default(ctx).Path}

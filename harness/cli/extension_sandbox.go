@@ -39,7 +39,7 @@ keep what they started with.`,
 				return usageErr("%v", err)
 			}
 			if err := sandbox.Supported(p); err != nil {
-				return badInput(fmt.Errorf("extension %s cannot run in that sandbox here: %w", args[0], err))
+				return &exitError{ExitFailure, fmt.Errorf("extension %s cannot run in that sandbox here: %w", args[0], err)}
 			}
 			r, err := c.extensionStore(*dir).SetSandbox(args[0], p)
 			if err != nil {

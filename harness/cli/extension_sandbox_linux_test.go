@@ -72,7 +72,7 @@ func TestExtensionSandboxed(t *testing.T) {
 		t.Errorf("sandbox strict = %d\n%s", code, errs)
 	}
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "2")
-	if code, _, errs = cliRun("extension", "sandbox", "echo", "default", "--extensions", dir); code == 0 || !strings.Contains(errs, "ABI 2") {
+	if code, _, errs = cliRun("extension", "sandbox", "echo", "default", "--extensions", dir); code != 1 || !strings.Contains(errs, "ABI 2") {
 		t.Errorf("sandbox default on ABI 2 = %d\n%s", code, errs)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "echo")); err != nil {

@@ -13,7 +13,9 @@
 //     and TCP rules and a seccomp filter on socket families, sets
 //     no-new-privs and executes the program.
 //   - macOS: sandbox-exec with a generated SBPL profile (sbpl.go).
-//   - Windows: see prepare_windows.go.
+//   - Windows: a restricted low-integrity token (prepare_windows.go),
+//     which confines writes only: a placement that confines reads or
+//     the network is refused there.
 //
 // A placement the system cannot enforce is refused before anything runs:
 // a provider never falls back to running unconfined. Native tools are
