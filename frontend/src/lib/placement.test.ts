@@ -6,6 +6,12 @@ describe("placement", () => {
     expect(placementText("on this computer")).toBe("on this computer");
     expect(isRemote("on this computer")).toBe(false);
   });
+  it("keeps a sandboxed provider on this computer, with its sandbox in words", () => {
+    const p = "on this computer (sandboxed: reads system files; writes only in the workspace; no network)";
+    expect(isRemote(p)).toBe(false);
+    expect(placementText(p)).toBe(p);
+    expect(isRemote("on this computer.example.com")).toBe(true);
+  });
   it("names the remote host", () => {
     expect(placementText("mcp.example.com")).toBe("on mcp.example.com (a remote host)");
     expect(isRemote("mcp.example.com")).toBe(true);

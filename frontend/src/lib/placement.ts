@@ -1,16 +1,23 @@
 // Where a tool call goes (docs/consent.md#placement): the harness sends
-// "on this computer" (native tools, stdio providers, loopback HTTP) or the
+// "on this computer" (native tools, stdio providers, loopback HTTP), the
+// same with a sandboxed provider's sandbox in words after it
+// ("on this computer (sandboxed: …)", docs/sandbox.md#in-words), or the
 // remote host's name, such as "mcp.example.com".
 import { PLACEMENT_LOCAL } from "./types";
 
-/** True when the call leaves this computer (a remote host name). */
-export function isRemote(placement: string | undefined): boolean {
-  return !!placement && placement !== PLACEMENT_LOCAL;
+/** True for "on this computer", with or without a sandbox after it. */
+export function isLocal(placement: string | undefined): boolean {
+  return !!placement && (placement === PLACEMENT_LOCAL || placement.startsWith(PLACEMENT_LOCAL + " ("));
 }
 
-/** The placement as a phrase: "on this computer", "on mcp.example.com (a remote host)". */
+/** True when the call leaves this computer (a remote host name). */
+export function isRemote(placement: string | undefined): boolean {
+  return !!placement && !isLocal(placement);
+}
+
+/** The placement as a phrase: "on this computer", "on this computer (sandboxed: …)", "on mcp.example.com (a remote host)". */
 export function placementText(placement: string | undefined): string {
   if (!placement) return "unknown";
-  if (placement === PLACEMENT_LOCAL) return placement;
+  if (isLocal(placement)) return placement;
   return `on ${placement} (a remote host)`;
 }
