@@ -2,6 +2,9 @@ package extension
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/openworker/desktop/harness/extension/manifest"
 	"github.com/openworker/desktop/harness/sandbox"
@@ -12,7 +15,10 @@ import (
 // extension's folder; with the default preset the folders and files the
 // person chose in its settings (user_config fields of type directory and
 // file) are added, folders to write and files to read, so that an
-// extension works on what it was given. Nil when r has no sandbox.
+// extension works on what it was given. A folder that is a filesystem
+// root, the home folder or a folder above it is never added (a manifest's
+// default of ${HOME} would otherwise make the sandbox pointless for
+// writes). Nil when r has no sandbox.
 func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
 	if r.Sandbox == nil {
 		return nil
@@ -32,6 +38,9 @@ func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
 				continue // not an absolute path: nothing to add
 			}
 			if f.Type == manifest.FieldDirectory {
+				if tooWide(v) {
+					continue
+				}
 				p.Write = append(p.Write, v)
 			} else {
 				p.Read = append(p.Read, v)
@@ -40,6 +49,21 @@ func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
 	}
 	p.Preset = "" // no longer the bare preset: its words list the chosen paths
 	return &p
+}
+
+// tooWide reports whether dir is a filesystem root or holds the home
+// folder.
+func tooWide(dir string) bool {
+	dir = filepath.Clean(dir)
+	if filepath.Dir(dir) == dir {
+		return true
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, filepath.Clean(home))
+	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."))
 }
 
 func pathValues(v any) []string {

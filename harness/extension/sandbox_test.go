@@ -1,0 +1,43 @@
+package extension
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/openworker/desktop/harness/extension/manifest"
+	"github.com/openworker/desktop/harness/sandbox"
+)
+
+// TestPlacementForAddsChosenFolders: with the default preset, the
+// folders and files chosen in an extension's settings are added (folders
+// to write, files to read); the home folder, a folder above it and a
+// root are not, whatever the manifest's default; another placement is
+// kept as it is; no sandbox stays none.
+func TestPlacementForAddsChosenFolders(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	work := filepath.Join(home, "work")
+	m := &manifest.Manifest{UserConfig: []manifest.Field{
+		{Key: "dirs", Type: manifest.FieldDirectory}, {Key: "key", Type: manifest.FieldFile}, {Key: "name", Type: "string"},
+	}}
+	r := Record{Sandbox: sandbox.Default(), Values: map[string]any{
+		"dirs": []any{work, home, filepath.Dir(home), "/", "relative"},
+		"key":  "/etc/ssl/cert.pem",
+		"name": "/not/a/path/field",
+	}}
+	p := placementFor(r, m)
+	if !slices.Equal(p.Write, []string{"${workspace}", "${temp}", work}) || !slices.Contains(p.Read, "/etc/ssl/cert.pem") || slices.Contains(p.Read, "/not/a/path/field") {
+		t.Fatalf("placement = %+v", p)
+	}
+	if p.Preset != "" || r.Sandbox.Preset != sandbox.PresetDefault || len(r.Sandbox.Write) != 2 {
+		t.Errorf("the record's preset was changed: %+v", r.Sandbox)
+	}
+	custom := &sandbox.Placement{Read: []string{"${system}"}, Network: sandbox.Network{Mode: sandbox.NetAny}}
+	if got := placementFor(Record{Sandbox: custom, Values: r.Values}, m); got.Canonical() != custom.Canonical() {
+		t.Errorf("custom placement = %s; want it unchanged", got.Canonical())
+	}
+	if placementFor(Record{Values: r.Values}, m) != nil {
+		t.Error("an extension without a sandbox got one")
+	}
+}
