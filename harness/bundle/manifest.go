@@ -110,6 +110,8 @@ func typeMessage(te *yaml.TypeError) string {
 		return "skills must be a list of skill folder names"
 	case "policy":
 		return "policy must map tool names to ask, allow or deny"
+	case "requiressandbox":
+		return "requires_sandbox must be true or false"
 	case "":
 		return te.GetMessage()
 	}
