@@ -48,9 +48,16 @@ func writeKeeper(t *testing.T, tools ...string) string {
 
 func runCheck(t *testing.T, secrets *extension.MemorySecrets, args ...string) (int, string, string) {
 	t.Helper()
+	return runWithSecrets(secrets, "", false, append([]string{"check"}, args...)...)
+}
+
+// runWithSecrets runs one CLI invocation with secrets as the extension
+// keychain, stdin as its input and terminal as whether it has one; it
+// returns the exit code, stdout and stderr.
+func runWithSecrets(secrets *extension.MemorySecrets, stdin string, terminal bool, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := cli.Run(context.Background(), tool.NewRegistry(), append([]string{"check"}, args...),
-		cli.WithIO(strings.NewReader(""), &out, &errb, func(string) string { return "" }, func() bool { return false }),
+	code := cli.Run(context.Background(), tool.NewRegistry(), args,
+		cli.WithIO(strings.NewReader(stdin), &out, &errb, func(string) string { return "" }, func() bool { return terminal }),
 		cli.WithExtensionSecrets(secrets))
 	return code, out.String(), errb.String()
 }

@@ -10,13 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/extensiontest"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
-	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestExtensionBinaryInstallRunRemove: a Go MCP server packed as a binary
@@ -33,11 +31,7 @@ func TestExtensionBinaryInstallRunRemove(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "extensions")
 	const token = "tok-cli-echo-3141"
 	cliRun := func(stdin string, terminal bool, args ...string) (int, string, string) {
-		var out, errb bytes.Buffer
-		code := cli.Run(context.Background(), tool.NewRegistry(), args,
-			cli.WithIO(strings.NewReader(stdin), &out, &errb, func(string) string { return "" }, func() bool { return terminal }),
-			cli.WithExtensionSecrets(secrets))
-		return code, out.String(), errb.String()
+		return runWithSecrets(secrets, stdin, terminal, args...)
 	}
 	install := []string{"extension", "install", signed, "--extensions", dir, "--set", "prefix=hey", "--set", "token=" + token}
 

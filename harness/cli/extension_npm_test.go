@@ -4,19 +4,16 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/extensiontest"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
-	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestExtensionInstallRunRemove: server-memory packed by the official
@@ -31,11 +28,7 @@ func TestExtensionInstallRunRemove(t *testing.T) {
 	data := t.TempDir()
 	const token = "tok-cli-secret-77"
 	cliRun := func(stdin string, args ...string) (int, string, string) {
-		var out, errb bytes.Buffer
-		code := cli.Run(context.Background(), tool.NewRegistry(), args,
-			cli.WithIO(strings.NewReader(stdin), &out, &errb, func(string) string { return "" }, func() bool { return false }),
-			cli.WithExtensionSecrets(secrets))
-		return code, out.String(), errb.String()
+		return runWithSecrets(secrets, stdin, false, args...)
 	}
 
 	// Without a terminal, a missing required setting and a missing --yes

@@ -1,14 +1,12 @@
 package cli_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/extensiontest"
 	"github.com/openworker/desktop/harness/journal"
@@ -27,13 +25,7 @@ func TestExtensionSandboxed(t *testing.T) {
 	file := extensiontest.Echo(t, "1.1.0", 0o755, false)
 	secrets := &extension.MemorySecrets{}
 	dir := filepath.Join(t.TempDir(), "extensions")
-	cliRun := func(args ...string) (int, string, string) {
-		var out, errb bytes.Buffer
-		code := cli.Run(context.Background(), tool.NewRegistry(), args,
-			cli.WithIO(strings.NewReader(""), &out, &errb, func(string) string { return "" }, func() bool { return false }),
-			cli.WithExtensionSecrets(secrets))
-		return code, out.String(), errb.String()
-	}
+	cliRun := func(args ...string) (int, string, string) { return runWithSecrets(secrets, "", false, args...) }
 	notes := t.TempDir()
 	code, out, errs := cliRun("extension", "install", file, "--extensions", dir, "--set", "prefix=hey", "--set", "token=t0k", "--set", "workdir="+notes, "--sandbox", "default", "--yes")
 	if code != 0 || !strings.Contains(out, "it runs sandboxed: reads system files") {

@@ -36,21 +36,7 @@ func newSandboxKit(t *testing.T) sandboxKit {
 		t.Fatal(err)
 	}
 	t.Setenv("HOME", k.home)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	k.port = ln.Addr().(*net.TCPAddr).Port
+	k.port = sandboxtest.Listener(t)
 	return k
 }
 

@@ -4,7 +4,6 @@ package sandbox_test
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,21 +32,7 @@ func newMacKit(t *testing.T) macKit {
 	if err := os.WriteFile(k.secret, []byte("secret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	k.port = ln.Addr().(*net.TCPAddr).Port
+	k.port = sandboxtest.Listener(t)
 	return k
 }
 

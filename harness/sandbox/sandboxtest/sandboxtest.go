@@ -5,6 +5,7 @@ package sandboxtest
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,4 +34,26 @@ func Hostile(t testing.TB, dir string) string {
 		t.Fatalf("go build hostile: %v\n%s", err, b)
 	}
 	return out
+}
+
+// Listener listens on 127.0.0.1 until the test ends, accepting and
+// closing every connection, and returns its port: the target of the
+// tests' connection attempts.
+func Listener(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port
 }
