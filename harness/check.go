@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model"
@@ -185,6 +186,10 @@ func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle
 		if re.Provider != "" && errors.As(err, &nf) {
 			cb.Fix = programFix(reg, re.Provider, nf)
 		}
+		var se *mcp.SandboxError
+		if re.Provider != "" && errors.As(err, &se) {
+			cb.Fix = sandboxFix(re.Provider, se)
+		}
 		if re.Fix != "" {
 			cb.Fix = re.Fix
 		}
@@ -197,6 +202,16 @@ func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle
 		}
 	}
 	return cb
+}
+
+// sandboxFix is the advice for a provider whose sandbox cannot be
+// enforced here (docs/sandbox.md).
+func sandboxFix(ns string, se *mcp.SandboxError) string {
+	where := "where it is registered"
+	if se.Source != "" {
+		where = se.Source
+	}
+	return fmt.Sprintf("change the \"sandbox\" of MCP provider %q at %s to one this system can enforce (docs/sandbox.md says what each system enforces), or remove it to run the provider with your full access", ns, where)
 }
 
 // providerFix is the advice for a bundle whose MCP provider ns did not

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -145,8 +146,9 @@ func TestSandboxFailsClosed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: sandbox.Default()}, nil, k.workspace)
-	if err == nil || !strings.Contains(err.Error(), "needs ABI 4 for TCP rules") {
-		t.Fatalf("ConnectIn with ABI 3 = %v; want refused naming ABI 4", err)
+	var se *SandboxError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "needs ABI 4 for TCP rules") || !strings.Contains(err.Error(), "was not started") {
+		t.Fatalf("ConnectIn with ABI 3 = %v; want a SandboxError naming ABI 4", err)
 	}
 	loop := sandbox.Default()
 	loop.Network.Mode = sandbox.NetLoopback

@@ -18,10 +18,6 @@ import (
 // cannot be enforced here is an error that names the provider and what
 // is missing; nothing is started.
 func sandboxCommand(cmd *exec.Cmd, srv tool.MCPServer, program, workspace string) (string, error) {
-	where := "its \"sandbox\""
-	if srv.Source != "" {
-		where += " at " + srv.Source
-	}
 	temp, err := os.MkdirTemp("", "openworker-sandbox-")
 	if err != nil {
 		return "", fmt.Errorf("the sandbox's temporary folder: %w", err)
@@ -42,10 +38,25 @@ func sandboxCommand(cmd *exec.Cmd, srv tool.MCPServer, program, workspace string
 	}
 	if err != nil {
 		os.RemoveAll(temp)
-		return "", fmt.Errorf("cannot start it sandboxed (%s): %w; the provider was not started: fix %s", srv.Sandbox.Words(), err, where)
+		return "", &SandboxError{Source: srv.Source, Err: err}
 	}
 	return temp, nil
 }
+
+// SandboxError is why a sandboxed stdio provider was not started: its
+// placement cannot be enforced here (a kernel feature missing, a mode this
+// system refuses) or a path of it does not exist (docs/sandbox.md). The
+// provider never runs unconfined instead.
+type SandboxError struct {
+	Source string // the entry's "PATH:LINE", or "" when registered from code
+	Err    error
+}
+
+func (e *SandboxError) Error() string {
+	return fmt.Sprintf("its sandbox cannot be enforced here, so it was not started: %v", e.Err)
+}
+
+func (e *SandboxError) Unwrap() error { return e.Err }
 
 // removeTemp removes the sandbox's temporary folder, once.
 func (s *stdioProcess) removeTemp() {
