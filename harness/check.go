@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/openworker/desktop/harness/bundle"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
