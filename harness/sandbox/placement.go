@@ -133,7 +133,15 @@ func Supported(p *Placement) error {
 	if p == nil {
 		return nil
 	}
-	return Check(&Rules{Network: p.Network, MaxABI: maxABI()})
+	// The paths are not known yet: only the literal read paths go in (a
+	// drive root is what Windows needs to see), never the write paths.
+	var read []string
+	for _, t := range p.Read {
+		if !strings.Contains(t, "${") {
+			read = append(read, t)
+		}
+	}
+	return Check(&Rules{Read: read, Network: p.Network, MaxABI: maxABI()})
 }
 
 // maxABI is OPENWORKER_SANDBOX_MAX_ABI (docs/sandbox.md#testing): 0 when
