@@ -172,7 +172,7 @@ func (a *App) rewatchLocked() {
 		if rt != nil {
 			rt.ForgetChecks() // a provider may have been fixed meanwhile
 		}
-		a.emitCoworkersUnless(closed, a.listCoworkers(dir))
+		a.emitReloaded(closed, dir, a.listCoworkers(dir))
 	})
 	if err != nil {
 		a.log.Warn("watch coworkers", "dir", dir, "err", err)
@@ -181,13 +181,15 @@ func (a *App) rewatchLocked() {
 	a.watcher = w
 }
 
-// emitCoworkersUnless sends the list l as EventCoworkersChanged unless
-// closed (a live reload's watcher is closed) says not to; checked and sent
-// under a.mu, where watchers are closed.
-func (a *App) emitCoworkersUnless(closed func() bool, l CoworkerList) {
+// emitReloaded sends l, the list of the coworkers folder dir a live
+// reload resolved, as EventCoworkersChanged, unless closed says the
+// reload's watcher was closed meanwhile or dir is no longer the folder in
+// use: checked and sent under a.mu, where watchers are closed and folders
+// changed, so an old list never follows a new one.
+func (a *App) emitReloaded(closed func() bool, dir string, l CoworkerList) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if !closed() {
+	if !closed() && dir == a.coworkersDir() {
 		a.emit.Emit(EventCoworkersChanged, l)
 	}
 }

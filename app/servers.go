@@ -201,14 +201,14 @@ func (a *App) rewatchServersLocked() {
 	}
 	w, err := watchFile(path, func(closed func() bool) {
 		a.mu.Lock()
-		if closed() { // shutdown or another servers file overtook this reload (rewatchLocked)
+		if closed() { // shutdown or another servers file overtook this reload (dirWatcher)
 			a.mu.Unlock()
 			return
 		}
 		a.reapplyServersLocked(true)
 		dir := a.coworkersDir()
 		a.mu.Unlock()
-		a.emitCoworkersUnless(closed, a.listCoworkers(dir))
+		a.emitReloaded(closed, dir, a.listCoworkers(dir))
 	})
 	if err != nil {
 		a.log.Warn("watch servers.json", "path", path, "err", err)
