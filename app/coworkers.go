@@ -153,23 +153,43 @@ func (a *App) ChooseCoworkersDir() (CoworkerList, error) {
 
 // rewatchLocked watches the current bundles folder and sends
 // EventCoworkersChanged after each change (live reload), resolving the
-// bundles afresh. a.mu must be held.
+// bundles afresh. a.mu must be held. A reload the closing of its watcher
+// overtook (shutdown, another folder) does nothing: it checks closed under
+// a.mu before acting and before sending, so the list of an old folder
+// never comes after the new one's (dirWatcher, docs/app.md#live-reload).
 func (a *App) rewatchLocked() {
 	_ = a.watcher.Close()
 	a.watcher = nil
 	dir := a.coworkersDir()
-	w, err := watchDir(dir, func() {
+	w, err := watchDir(dir, func(closed func() bool) {
 		a.mu.Lock()
 		rt := a.rt
+		stop := closed()
 		a.mu.Unlock()
+		if stop {
+			return
+		}
 		if rt != nil {
 			rt.ForgetChecks() // a provider may have been fixed meanwhile
 		}
-		a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir))
+		a.emitReloaded(closed, dir, a.listCoworkers(dir))
 	})
 	if err != nil {
 		a.log.Warn("watch coworkers", "dir", dir, "err", err)
 		return
 	}
 	a.watcher = w
+}
+
+// emitReloaded sends l, the list of the coworkers folder dir a live
+// reload resolved, as EventCoworkersChanged, unless closed says the
+// reload's watcher was closed meanwhile or dir is no longer the folder in
+// use: checked and sent under a.mu, where watchers are closed and folders
+// changed, so an old list never follows a new one.
+func (a *App) emitReloaded(closed func() bool, dir string, l CoworkerList) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !closed() && dir == a.coworkersDir() {
+		a.emit.Emit(EventCoworkersChanged, l)
+	}
 }

@@ -199,12 +199,16 @@ func (a *App) rewatchServersLocked() {
 	if path == "" || a.rt == nil {
 		return
 	}
-	w, err := watchFile(path, func() {
+	w, err := watchFile(path, func(closed func() bool) {
 		a.mu.Lock()
+		if closed() { // shutdown or another servers file overtook this reload (dirWatcher)
+			a.mu.Unlock()
+			return
+		}
 		a.reapplyServersLocked(true)
 		dir := a.coworkersDir()
 		a.mu.Unlock()
-		a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir))
+		a.emitReloaded(closed, dir, a.listCoworkers(dir))
 	})
 	if err != nil {
 		a.log.Warn("watch servers.json", "path", path, "err", err)

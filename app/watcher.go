@@ -5,7 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -21,40 +23,62 @@ const watchDepth = 4
 
 // dirWatcher calls onChange (at most once per watchDebounce) when anything
 // under root changes. fsnotify is not recursive, so it watches root and its
-// folders down to watchDepth, and re-adds them after each change. Close
-// stops it; onChange is never called after Close returns.
+// folders down to watchDepth, and re-adds them after each change.
+//
+// Close stops it without waiting for an onChange in progress, so it may be
+// called holding a lock onChange takes: the App closes its watchers under
+// a.mu (shutdown, another coworkers folder or servers file) while a reload
+// may be waiting for a.mu. onChange gets closed, true once Close has been
+// called, and checks it under that same lock before it acts, so a reload
+// that Close overtook does nothing. (Close used to wait for the loop: a
+// reload that fired as the App shut down waited for a.mu, Close for the
+// reload, and the App hung for good; the app tests' binary did under Wine,
+// docs/app.md#live-reload.)
 type dirWatcher struct {
 	w        *fsnotify.Watcher
 	root     string
 	only     string // when set, the one file under root whose changes count
-	onChange func()
+	onChange func(closed func() bool)
 	done     chan struct{}
-	wg       sync.WaitGroup
+	// mu serializes adding folders and Close: fsnotify's Windows backend
+	// loses an Add that races Close, which then waits forever for its
+	// reply (fsnotify/fsnotify#704, open in v1.10.1; seen under Wine).
+	mu    sync.Mutex
+	ended chan struct{} // closed when the loop returns (tests wait for it)
+	fired atomic.Int32  // onChange calls begun (tests wait for one)
 }
 
-func watchDir(root string, onChange func()) (*dirWatcher, error) {
+func watchDir(root string, onChange func(closed func() bool)) (*dirWatcher, error) {
 	return newWatcher(root, "", onChange)
 }
 
 // newWatcher watches root (and, when only is "", its tree).
-func newWatcher(root, only string, onChange func()) (*dirWatcher, error) {
+func newWatcher(root, only string, onChange func(closed func() bool)) (*dirWatcher, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	d := &dirWatcher{w: w, root: root, only: only, onChange: onChange, done: make(chan struct{})}
+	d := &dirWatcher{w: w, root: root, only: only, onChange: onChange, done: make(chan struct{}), ended: make(chan struct{})}
 	if err := d.addTree(); err != nil {
 		w.Close()
 		return nil, err
 	}
-	d.wg.Add(1)
 	go d.loop()
 	return d, nil
 }
 
-// addTree watches root and its folders down to watchDepth. Adding a watched
-// folder again is harmless.
+// addTree watches root and its folders down to watchDepth, but for the
+// folders whose name starts with "." (the loader ignores them, and the App
+// stages a coworker being added in ".adding-…": a watch there holds a
+// handle that keeps the staged folder from going, delete pending, under
+// Wine, and can make renaming it fail on Windows). Adding a watched folder
+// again is harmless. After Close it adds nothing.
 func (d *dirWatcher) addTree() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed() {
+		return fsnotify.ErrClosed
+	}
 	if err := d.w.Add(d.root); err != nil {
 		return err
 	}
@@ -66,7 +90,7 @@ func (d *dirWatcher) addTree() error {
 			return nil
 		}
 		rel, _ := filepath.Rel(d.root, p)
-		if depth(rel) > watchDepth {
+		if depth(rel) > watchDepth || strings.HasPrefix(e.Name(), ".") {
 			return filepath.SkipDir
 		}
 		_ = d.w.Add(p)
@@ -86,7 +110,7 @@ func depth(rel string) int {
 }
 
 func (d *dirWatcher) loop() {
-	defer d.wg.Done()
+	defer close(d.ended)
 	var timer *time.Timer
 	var fire <-chan time.Time
 	for {
@@ -115,8 +139,12 @@ func (d *dirWatcher) loop() {
 			}
 		case <-fire:
 			fire = nil
+			if d.closed() {
+				return
+			}
 			_ = d.addTree()
-			d.onChange()
+			d.fired.Add(1)
+			d.onChange(d.closed)
 		}
 	}
 }
@@ -124,7 +152,7 @@ func (d *dirWatcher) loop() {
 // watchFile calls onChange (debounced as watchDir) when the file at path is
 // written, replaced (an editor's save-by-rename), created or removed. It
 // watches the file's folder, since a replaced file is a new inode.
-func watchFile(path string, onChange func()) (*dirWatcher, error) {
+func watchFile(path string, onChange func(closed func() bool)) (*dirWatcher, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -132,18 +160,28 @@ func watchFile(path string, onChange func()) (*dirWatcher, error) {
 	return newWatcher(filepath.Dir(abs), filepath.Clean(abs), onChange)
 }
 
-// Close stops watching and waits for the loop to end.
+// closed reports whether Close has been called.
+func (d *dirWatcher) closed() bool {
+	select {
+	case <-d.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Close stops watching and releases the watched folders. It does not wait
+// for an onChange in progress (see dirWatcher): that one sees closed() true
+// and the loop ends after it. Calling Close twice is an error.
 func (d *dirWatcher) Close() error {
 	if d == nil {
 		return nil
 	}
-	select {
-	case <-d.done:
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed() {
 		return errors.New("watcher already closed")
-	default:
 	}
 	close(d.done)
-	err := d.w.Close()
-	d.wg.Wait()
-	return err
+	return d.w.Close()
 }
