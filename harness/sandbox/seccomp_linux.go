@@ -17,71 +17,132 @@ const (
 	offNr           = 0
 	offArch         = 4
 	offArg0         = 16 // low 32 bits of args[0] (little endian)
+	offArg1         = 24
+	offArg2         = 32
 	x32Bit          = 0x40000000
+	sockTypeMask    = 0xf // SOCK_TYPE_MASK: without SOCK_NONBLOCK and SOCK_CLOEXEC
 )
 
 // auditArch is AUDIT_ARCH_* of this build's architecture.
 var auditArch = map[string]uint32{"amd64": 0xc000003e, "arm64": 0xc00000b7}
 
-// socketFamilies are the address families a placement's network mode
-// may open sockets of; nil for NetAny (no filter).
-func socketFamilies(mode string) []uint32 {
-	switch mode {
-	case NetAny:
-		return nil
-	case NetPorts:
-		// TCP is confined by Landlock's port rules; netlink lets
-		// getaddrinfo list the interfaces.
-		return []uint32{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK}
-	default:
-		return []uint32{unix.AF_UNIX}
-	}
+// step is one instruction of a seccomp program whose jumps name labels
+// (resolved by assemble): a jump goes to yes when Cond holds, else to no
+// ("" is the next instruction).
+type step struct {
+	label   string
+	ins     bpf.Instruction // not a jump
+	cond    bpf.JumpTest
+	val     uint32
+	yes, no string
 }
 
-// seccompFilter is the BPF program for n: socket(2) of any family not in
-// socketFamilies fails with EACCES; io_uring_setup(2) fails with EPERM
-// (io_uring opens sockets without socket(2)); a system call of another
-// architecture, or amd64's x32 calls, fail with EPERM. Everything else
-// is allowed: the filter narrows the network, Landlock the rest.
+func assemble(steps []step) ([]bpf.RawInstruction, error) {
+	at := map[string]int{}
+	for i, s := range steps {
+		if s.label != "" {
+			at[s.label] = i
+		}
+	}
+	skip := func(i int, l string) (uint8, error) {
+		if l == "" {
+			return 0, nil
+		}
+		j, ok := at[l]
+		if !ok || j <= i || j-i-1 > 255 {
+			return 0, fmt.Errorf("seccomp program: bad jump to %q", l)
+		}
+		return uint8(j - i - 1), nil
+	}
+	prog := make([]bpf.Instruction, len(steps))
+	for i, s := range steps {
+		if s.ins != nil {
+			prog[i] = s.ins
+			continue
+		}
+		y, err := skip(i, s.yes)
+		if err != nil {
+			return nil, err
+		}
+		n, err := skip(i, s.no)
+		if err != nil {
+			return nil, err
+		}
+		prog[i] = bpf.JumpIf{Cond: s.cond, Val: s.val, SkipTrue: y, SkipFalse: n}
+	}
+	return bpf.Assemble(prog)
+}
+
+func load(off uint32) step         { return step{ins: bpf.LoadAbsolute{Off: off, Size: 4}} }
+func ret(v uint32) bpf.RetConstant { return bpf.RetConstant{Val: v} }
+func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, yes: yes} }
+
+// seccompFilter is the BPF program for n (not NetAny): a system call of
+// another architecture, amd64's x32 calls and io_uring_setup(2) (io_uring
+// opens sockets without socket(2)) fail with EPERM; socket(2) opens
+//
+//   - with NetNone: Unix sockets only;
+//   - with NetPorts: Unix sockets, NETLINK_ROUTE (getaddrinfo lists the
+//     interfaces with it) and IPv4 and IPv6 sockets of plain TCP
+//     (confined by Landlock's port rules) and UDP. Every other protocol
+//     fails, above all MPTCP, which Landlock does not confine and which
+//     falls back to TCP with any peer, and SCTP.
+//
+// Anything else socket(2) is asked fails with EACCES. Every other call is
+// allowed: the filter narrows the network, Landlock the rest.
 func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
-	fams := socketFamilies(n.Mode)
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
 		return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
 	}
-	k := len(fams)
-	// The program, by index: 0–3 check the architecture and load the call
-	// number; 4 x32; 5 io_uring_setup; 6 socket; 7 loads its family;
-	// 8…8+k-1 the allowed families; then the three returns.
-	allowAt, epermAt := 9+k, 10+k // 8+k returns EACCES
-	skip := func(from, to int) uint8 { return uint8(to - from - 1) }
-	prog := []bpf.Instruction{
-		bpf.LoadAbsolute{Off: offArch, Size: 4},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: arch, SkipTrue: 1},
-		bpf.RetConstant{Val: seccompRetErrno | uint32(unix.EPERM)},
-		bpf.LoadAbsolute{Off: offNr, Size: 4},
-		bpf.Jump{Skip: 0}, // 4: x32 check on amd64 only, below
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_IO_URING_SETUP, SkipTrue: skip(5, epermAt)},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: skip(6, allowAt)},
-		bpf.LoadAbsolute{Off: offArg0, Size: 4},
-	}
+	x32 := step{ins: bpf.Jump{Skip: 0}}
 	if runtime.GOARCH == "amd64" {
-		prog[4] = bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: x32Bit, SkipTrue: skip(4, epermAt)}
+		x32 = step{cond: bpf.JumpBitsSet, val: x32Bit, yes: "eperm"}
 	}
-	for i, f := range fams {
-		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: f, SkipTrue: skip(8+i, allowAt)})
+	s := []step{
+		load(offArch),
+		{cond: bpf.JumpEqual, val: arch, no: "eperm"},
+		load(offNr),
+		x32,
+		is(unix.SYS_IO_URING_SETUP, "eperm"),
+		{cond: bpf.JumpEqual, val: unix.SYS_SOCKET, no: "allow"},
+		load(offArg0),
+		is(unix.AF_UNIX, "allow"),
 	}
-	prog = append(prog,
-		bpf.RetConstant{Val: seccompRetErrno | uint32(unix.EACCES)},
-		bpf.RetConstant{Val: seccompRetAllow},
-		bpf.RetConstant{Val: seccompRetErrno | uint32(unix.EPERM)})
-	return bpf.Assemble(prog)
+	if n.Mode == NetPorts {
+		s = append(s,
+			is(unix.AF_NETLINK, "netlink"),
+			is(unix.AF_INET, "inet"),
+			is(unix.AF_INET6, "inet"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "netlink", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			is(unix.NETLINK_ROUTE, "allow"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "inet", ins: bpf.LoadAbsolute{Off: offArg1, Size: 4}},
+			step{ins: bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask}},
+			is(unix.SOCK_STREAM, "stream"),
+			is(unix.SOCK_DGRAM, "dgram"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "stream", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			is(0, "allow"),
+			is(unix.IPPROTO_TCP, "allow"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "dgram", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			is(0, "allow"),
+			is(unix.IPPROTO_UDP, "allow"),
+		)
+	}
+	s = append(s,
+		step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+		step{label: "allow", ins: ret(seccompRetAllow)},
+		step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
+	return assemble(s)
 }
 
 // seccompSelf installs the filter for n on this thread (NetAny: none).
 // no-new-privs must already be set (landlockSelf).
 func seccompSelf(n Network) error {
-	if socketFamilies(n.Mode) == nil {
+	if n.Mode == NetAny {
 		return nil
 	}
 	raw, err := seccompFilter(n)

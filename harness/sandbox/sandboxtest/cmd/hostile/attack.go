@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// attack does the ops beyond read, write, connect and udp; arg holds
+// two paths as "FROM|TO" for link and rename.
+//
+//   - unix PATH, abstract NAME: connect to a Unix socket with a path, or
+//     to an abstract one (@NAME).
+//   - mptcp HOST:PORT, sctp HOST:PORT: connect over IPPROTO_MPTCP or
+//     SCTP (SOCK_STREAM) to an IPv4 address.
+//   - caps: "ok eff=… prm=… bnd=…": the capability sets, in hex.
+//   - kill PID: sends signal 0 (only a permission check).
+//   - link FROM|TO, rename FROM|TO: link(2), rename(2).
+//   - exec PATH: runs PATH and answers "ok" when it ran.
+func attack(op, arg string) (string, error) {
+	from, to, _ := strings.Cut(arg, "|")
+	switch op {
+	case "unix", "abstract":
+		if op == "abstract" {
+			arg = "@" + arg
+		}
+		c, err := net.Dial("unix", arg)
+		if err != nil {
+			return "", err
+		}
+		c.Close()
+		return "connected", nil
+	case "mptcp", "sctp":
+		proto := 262 // IPPROTO_MPTCP
+		if op == "sctp" {
+			proto = unix.IPPROTO_SCTP
+		}
+		host, port, _ := strings.Cut(arg, ":")
+		n, _ := strconv.Atoi(port)
+		ip := net.ParseIP(host).To4()
+		if ip == nil {
+			return "", errors.New("not an IPv4 address: " + host)
+		}
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, proto)
+		if err != nil {
+			return "", err
+		}
+		defer unix.Close(fd)
+		sa := &unix.SockaddrInet4{Port: n}
+		copy(sa.Addr[:], ip)
+		if err := unix.Connect(fd, sa); err != nil {
+			return "", err
+		}
+		return "connected", nil
+	case "caps":
+		var data [2]unix.CapUserData
+		if err := unix.Capget(&unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}, &data[0]); err != nil {
+			return "", err
+		}
+		bnd := 0
+		for c := 0; c <= 63; c++ {
+			if v, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); err == nil && v == 1 {
+				bnd++
+			}
+		}
+		return fmt.Sprintf("eff=%x%08x prm=%x%08x bnd=%d", data[1].Effective, data[0].Effective, data[1].Permitted, data[0].Permitted, bnd), nil
+	case "kill":
+		pid, err := strconv.Atoi(arg)
+		if err != nil {
+			return "", err
+		}
+		return "", syscall.Kill(pid, 0)
+	case "ppid":
+		return strconv.Itoa(os.Getppid()), nil
+	case "link":
+		return "", os.Link(from, to)
+	case "rename":
+		return "", os.Rename(from, to)
+	case "symlink":
+		return "", os.Symlink(from, to)
+	case "exec":
+		out, err := exec.Command(arg).CombinedOutput()
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	return "", errors.New("unknown op " + op)
+}
