@@ -67,6 +67,20 @@ func TestSandboxAttacks(t *testing.T) {
 	}
 }
 
+// TestSandboxCapabilities: a provider has no capabilities, even when
+// OpenWorker runs as root: no effective or permitted ones and an empty
+// bounding set (when it had any to drop), so that no program it runs
+// gains any.
+func TestSandboxCapabilities(t *testing.T) {
+	k := newSandboxKit(t)
+	pr := k.connect(t, sandbox.Default())
+	want := "ok eff=000000000 prm=000000000 bnd="
+	if os.Geteuid() == 0 {
+		want += "0"
+	}
+	tryBoth(t, pr, "caps", "", want)
+}
+
 // TestSandboxPortListOtherProtocols: a port list confines every stream
 // protocol, not TCP alone: MPTCP (which falls back to TCP with any peer)
 // and SCTP cannot reach a port that is not listed.

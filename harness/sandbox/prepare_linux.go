@@ -65,6 +65,9 @@ func confineAndExec(r *Rules, program string, argv []string) error {
 	if err := landlockSelf(r); err != nil {
 		return err
 	}
+	if err := dropCapabilities(); err != nil {
+		return err
+	}
 	if err := seccompSelf(r.Network); err != nil {
 		return err
 	}
