@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -9,6 +12,26 @@ import (
 
 	"github.com/openworker/desktop/harness/sandbox"
 )
+
+// unixListener listens on a Unix socket at path (a path, or "@name" for
+// an abstract one) until the test ends.
+func unixListener(t *testing.T, path string) {
+	t.Helper()
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+}
 
 // tryBoth runs op on arg in the server and in a child, and reports an
 // error unless both answers start with want.
@@ -24,8 +47,9 @@ func tryBoth(t *testing.T, pr *Provider, op, arg, want string) {
 
 // TestSandboxAttacks: what a hostile server tries against the default
 // preset, from itself and from a child: /proc of itself and of
-// OpenWorker, links and renames across the boundary, a program outside
-// the read list, signals to OpenWorker.
+// OpenWorker (whose root still has the key: Landlock refuses it), /sys,
+// the terminal, links and renames across the boundary, a program outside
+// the read list, signals to OpenWorker and to init.
 func TestSandboxAttacks(t *testing.T) {
 	k := newSandboxKit(t)
 	pr := k.connect(t, sandbox.Default())
@@ -42,11 +66,11 @@ func TestSandboxAttacks(t *testing.T) {
 		{"read", "/proc/self/environ", "denied EACCES"},
 		{"read", "/proc/" + me + "/environ", "denied EACCES"},
 		{"read", "/proc/" + me + "/cmdline", "denied EACCES"},
-		{"read", "/proc/self/root" + k.key, "denied EACCES"},
+		{"read", "/proc/self/root" + k.key, "denied ENOENT"},
 		{"read", "/proc/" + me + "/root" + k.key, "denied EACCES"},
 		{"read", "/proc/" + me + "/cwd/go.mod", "denied EACCES"},
 		{"read", "/proc/1/environ", "denied EACCES"},
-		{"read", "/sys/kernel/notes", "denied EACCES"},
+		{"read", "/sys/kernel/notes", "denied ENOENT"},
 		{"write", "/dev/tty", "denied"},
 		{"link", k.key + "|" + filepath.Join(k.workspace, "key"), "denied"},
 		{"rename", inWS + "|" + filepath.Join(k.outside, "moved"), "denied"},
@@ -56,12 +80,12 @@ func TestSandboxAttacks(t *testing.T) {
 	} {
 		tryBoth(t, pr, c.op, c.arg, c.want)
 	}
-	// A link in the workspace to the key is followed to the key.
+	// A link in the workspace to the key leads nowhere.
 	link := filepath.Join(k.workspace, "innocent")
 	if got := call(t, pr, "try", map[string]string{"op": "symlink", "arg": k.key + "|" + link}); got != "ok" {
 		t.Fatalf("symlink = %q", got)
 	}
-	tryBoth(t, pr, "read", link, "denied EACCES")
+	tryBoth(t, pr, "read", link, "denied ENOENT")
 	if _, err := os.Stat(filepath.Join(k.outside, "moved")); err == nil {
 		t.Error("a workspace file was moved out of the workspace")
 	}
@@ -81,6 +105,24 @@ func TestSandboxCapabilities(t *testing.T) {
 	tryBoth(t, pr, "caps", "", want)
 }
 
+// TestSandboxUnixSockets: a Unix socket outside the sandbox's folders,
+// with a path (as the desktop bus, whose Secret Service holds the
+// person's passwords and whose systemd runs any command) or abstract,
+// cannot be reached; one inside the workspace can.
+func TestSandboxUnixSockets(t *testing.T) {
+	k := newSandboxKit(t)
+	outside := filepath.Join(k.outside, "bus")
+	unixListener(t, outside)
+	abstract := fmt.Sprintf("openworker-test-%d", os.Getpid())
+	unixListener(t, "@"+abstract)
+	inside := filepath.Join(k.workspace, "own.sock")
+	unixListener(t, inside)
+	pr := k.connect(t, sandbox.Default())
+	tryBoth(t, pr, "unix", inside, "ok connected")
+	tryBoth(t, pr, "unix", outside, "denied")
+	tryBoth(t, pr, "abstract", abstract, "denied")
+}
+
 // TestSandboxPortListOtherProtocols: a port list confines every stream
 // protocol, not TCP alone: MPTCP (which falls back to TCP with any peer)
 // and SCTP cannot reach a port that is not listed.
@@ -94,4 +136,27 @@ func TestSandboxPortListOtherProtocols(t *testing.T) {
 	tryBoth(t, pr, "connect", addr, "denied EACCES")
 	tryBoth(t, pr, "mptcp", addr, "denied")
 	tryBoth(t, pr, "sctp", addr, "denied")
+}
+
+// TestSandboxWholeDiskRead: a placement that reads the whole disk ("/")
+// sees every file, the key too, and still writes only in its temp
+// folder; its program, found through the links of /bin, runs.
+func TestSandboxWholeDiskRead(t *testing.T) {
+	k := newSandboxKit(t)
+	pr := k.connect(t, &sandbox.Placement{Read: []string{"/"}, Write: []string{"${temp}"}, Network: sandbox.Network{Mode: sandbox.NetNone}})
+	tryBoth(t, pr, "read", k.key, "ok")
+	tryBoth(t, pr, "write", filepath.Join(k.workspace, "no"), "denied EACCES")
+	tryBoth(t, pr, "exec", "/bin/true", "ok")
+}
+
+// TestSandboxLauncherRefusesToRunAlone: the launcher started directly,
+// not in the user namespace OpenWorker makes, confines nothing and runs
+// nothing (as root it would otherwise remount its caller's folders).
+func TestSandboxLauncherRefusesToRunAlone(t *testing.T) {
+	k := newSandboxKit(t)
+	spec := `{"read":["/usr","/etc"],"write":[],"network":{"mode":"none"}}`
+	out, err := exec.Command(os.Args[0], "__openworker_sandbox_launcher__", spec, k.bin).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 125 || !strings.Contains(string(out), "only in the user namespace") {
+		t.Fatalf("launcher alone = %v, %s; want exit 125 naming the namespace", err, out)
+	}
 }

@@ -52,6 +52,9 @@ func Check(r *Rules) error {
 			}
 		}
 	}
+	if why := userNamespaces(); why != "" {
+		return fmt.Errorf("this system lets no program make a user namespace (%s), which the sandbox needs to hide the Unix sockets outside its folders", why)
+	}
 	v := abi(r)
 	switch {
 	case v == 0:

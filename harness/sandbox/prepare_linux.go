@@ -12,8 +12,10 @@ import (
 
 // Prepare makes cmd (built by exec.Command: Path and Args set) run its
 // program inside r: on Linux the host executable runs first as the
-// launcher (launcher.go), which applies Landlock and seccomp and then
-// executes the program with the same arguments and environment. TMPDIR,
+// launcher (launcher.go), in a user and mount namespace of its own
+// (root_linux.go), which gives the program a root with only r's paths,
+// applies Landlock and seccomp, drops every capability and then executes
+// the program with the same arguments and environment. TMPDIR,
 // TMP and TEMP are set to r.Temp. A placement this kernel cannot
 // enforce is refused here, before anything starts (Check).
 func Prepare(cmd *exec.Cmd, r *Rules) error {
@@ -30,6 +32,10 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 	}
 	args := append([]string{exe, launcherArg, string(spec), cmd.Path}, cmd.Args[1:]...)
 	cmd.Path, cmd.Args = exe, args
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	namespaces(cmd.SysProcAttr)
 	setTemp(cmd, r.Temp)
 	return nil
 }
@@ -60,6 +66,9 @@ func launcherPath() (string, error) {
 func confineAndExec(r *Rules, program string, argv []string) error {
 	runtime.LockOSThread()
 	if err := Check(r); err != nil {
+		return err
+	}
+	if err := newRoot(r); err != nil {
 		return err
 	}
 	if err := landlockSelf(r); err != nil {
