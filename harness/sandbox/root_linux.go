@@ -24,12 +24,16 @@ import (
 // gone, and so is the metadata of files outside the lists.
 
 // namespaces makes cmd start in a user and mount namespace of its own,
-// as the same user and group.
+// as the same user and group. The capabilities to mount and to drop the
+// others (in that namespace only) are ambient, so that they last through
+// the execution of the launcher by a user other than root, until it
+// drops them (dropCapabilities).
 func namespaces(a *syscall.SysProcAttr) {
 	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
 	a.GidMappingsEnableSetgroups = false
+	a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 }
 
 // userNamespaces says why this system lets no unprivileged process make
