@@ -38,13 +38,16 @@ type Rules struct {
 var varRef = regexp.MustCompile(`\$\{([^}]*)\}`)
 
 // CheckTemplate reports an error for a path template that names an
-// unknown variable, or that is neither absolute nor starts with a
-// variable.
+// unknown variable, opens "${" without closing it, or that is neither
+// absolute nor starts with a variable.
 func CheckTemplate(t string) error {
 	for _, m := range varRef.FindAllStringSubmatch(t, -1) {
 		if _, ok := varWords[m[1]]; !ok {
 			return fmt.Errorf("%q names the unknown variable ${%s}: a sandbox path may use ${workspace}, ${provider_dir}, ${program_dir}, ${temp}, ${home} and ${system}", t, m[1])
 		}
+	}
+	if strings.Contains(varRef.ReplaceAllString(t, ""), "${") {
+		return fmt.Errorf("%q opens ${ without a closing }: write a variable as ${workspace}", t)
 	}
 	if strings.Contains(t, "${system}") && t != "${system}" {
 		return fmt.Errorf("%q: ${system} stands for several folders and must be written alone", t)
