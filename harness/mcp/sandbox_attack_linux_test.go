@@ -49,9 +49,16 @@ func tryBoth(t *testing.T, pr *Provider, op, arg, want string) {
 // preset, from itself and from a child: /proc of itself and of
 // OpenWorker (whose root still has the key: Landlock refuses it), /sys,
 // the terminal, links and renames across the boundary, a program outside
-// the read list, signals to OpenWorker and to init.
+// the read list, another provider's temp folder, OpenWorker's secrets in
+// the environment, ptrace and signals to OpenWorker and to init.
 func TestSandboxAttacks(t *testing.T) {
 	k := newSandboxKit(t)
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+	other, err := os.MkdirTemp("", "openworker-sandbox-") // another provider's ${temp}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(other)
 	pr := k.connect(t, sandbox.Default())
 	me := strconv.Itoa(os.Getpid())
 	inWS := filepath.Join(k.workspace, "mine.txt")
@@ -75,6 +82,12 @@ func TestSandboxAttacks(t *testing.T) {
 		{"link", k.key + "|" + filepath.Join(k.workspace, "key"), "denied"},
 		{"rename", inWS + "|" + filepath.Join(k.outside, "moved"), "denied"},
 		{"exec", outsideProg, "denied"},
+		{"readlink", "/proc/" + me + "/cwd", "denied EACCES"},
+		{"readlink", "/proc/" + me + "/exe", "denied EACCES"},
+		{"write", filepath.Join(other, "planted"), "denied ENOENT"},
+		{"getenv", "ANTHROPIC_API_KEY", "ok unset"},
+		{"getenv", "TMPDIR", "ok set"},
+		{"ptrace", me, "denied EPERM"},
 		{"kill", me, "denied EPERM"},
 		{"kill", "1", "denied EPERM"},
 	} {

@@ -24,6 +24,9 @@ import (
 //   - kill PID: sends signal 0 (only a permission check).
 //   - link FROM|TO, rename FROM|TO: link(2), rename(2).
 //   - exec PATH: runs PATH and answers "ok" when it ran.
+//   - readlink PATH: the link's target.
+//   - ptrace PID: attaches to PID (PTRACE_SEIZE) and at once detaches.
+//   - getenv NAME: "ok set" or "ok unset".
 func attack(op, arg string) (string, error) {
 	from, to, _ := strings.Cut(arg, "|")
 	switch op {
@@ -85,6 +88,23 @@ func attack(op, arg string) (string, error) {
 		return "", os.Rename(from, to)
 	case "symlink":
 		return "", os.Symlink(from, to)
+	case "readlink":
+		return os.Readlink(arg)
+	case "ptrace":
+		pid, err := strconv.Atoi(arg)
+		if err != nil {
+			return "", err
+		}
+		if err := unix.PtraceSeize(pid); err != nil {
+			return "", err
+		}
+		unix.PtraceDetach(pid)
+		return "attached", nil
+	case "getenv":
+		if _, ok := os.LookupEnv(arg); ok {
+			return "set", nil
+		}
+		return "unset", nil
 	case "exec":
 		out, err := exec.Command(arg).CombinedOutput()
 		if err != nil {
