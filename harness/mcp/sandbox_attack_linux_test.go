@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -9,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // unixListener listens on a Unix socket at path (a path, or "@name" for
@@ -172,4 +175,39 @@ func TestSandboxLauncherRefusesToRunAlone(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 125 || !strings.Contains(string(out), "only in the user namespace") {
 		t.Fatalf("launcher alone = %v, %s; want exit 125 naming the namespace", err, out)
 	}
+}
+
+// TestSandboxEveryLoweredABIFailsClosed: with OPENWORKER_SANDBOX_MAX_ABI
+// simulating a kernel without Landlock (0) or one too old to confine
+// truncation (1, 2), nothing starts and the error names what is missing;
+// ABI 3 still runs a placement that leaves the network open, confined to
+// its folders.
+func TestSandboxEveryLoweredABIFailsClosed(t *testing.T) {
+	k := newSandboxKit(t)
+	start := func(p *sandbox.Placement) (*Provider, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: p}, nil, k.workspace)
+	}
+	for abi, want := range map[string]string{"0": "this kernel has no Landlock", "-1": "this kernel has no Landlock", "1": "confining files needs ABI 3", "2": "confining files needs ABI 3"} {
+		t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", abi)
+		pr, err := start(sandbox.Default())
+		if err == nil || !strings.Contains(err.Error(), want) {
+			if pr != nil {
+				pr.Close()
+			}
+			t.Errorf("ABI %s: %v; want refused naming %q", abi, err, want)
+		}
+	}
+	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "3")
+	open := sandbox.Default()
+	open.Preset = ""
+	open.Network.Mode = sandbox.NetAny
+	pr, err := start(open)
+	if err != nil {
+		t.Fatalf("ABI 3 with any network: %v", err)
+	}
+	defer pr.Close()
+	tryBoth(t, pr, "read", k.key, "denied ENOENT")
+	tryBoth(t, pr, "write", "/etc/openworker-escape", "denied EACCES")
 }

@@ -29,9 +29,10 @@ type Rules struct {
 	// TEMP to it. "" for none.
 	Temp string `json:"temp,omitempty"`
 	// MaxABI, when above 0, is the highest Landlock ABI the launcher may
-	// use: it can only lower what the kernel offers, so a placement the
-	// lowered ABI cannot enforce fails (docs/sandbox.md#testing). Read
-	// from OPENWORKER_SANDBOX_MAX_ABI by Expand.
+	// use, and below 0 means none: it can only lower what the kernel
+	// offers, so a placement the lowered ABI cannot enforce fails
+	// (docs/sandbox.md#testing). Read from OPENWORKER_SANDBOX_MAX_ABI by
+	// Expand; 0 is unset.
 	MaxABI int `json:"max_abi,omitempty"`
 }
 

@@ -43,7 +43,7 @@ func abi(r *Rules) int {
 }
 
 // abiFor is the ABI to use on a kernel of ABI kernel whose fixed errata
-// are errata, lowered to max when above 0. A kernel of ABI 6 or later
+// are errata, lowered to max when above 0; below 0 it is 0 (no Landlock). A kernel of ABI 6 or later
 // whose signal scoping is broken (erratum 2 not fixed) counts as ABI 5,
 // as go-landlock counts it: a configuration of ABI 6 would be refused
 // after the start, not before it.
@@ -51,6 +51,9 @@ func abiFor(kernel, errata, max int) int {
 	v := kernel
 	if v >= 6 && errata&0x2 == 0 {
 		v = 5
+	}
+	if max < 0 { // OPENWORKER_SANDBOX_MAX_ABI=0
+		v = 0
 	}
 	if max > 0 && max < v {
 		v = max

@@ -10,7 +10,7 @@ func TestABIFor(t *testing.T) {
 	for _, c := range []struct{ kernel, errata, max, want int }{
 		{0, 0, 0, 0}, {3, 0, 0, 3}, {5, 0, 0, 5},
 		{6, 0, 0, 5}, {6, 2, 0, 6}, {7, 3, 0, 7}, {7, 1, 0, 5},
-		{7, 2, 4, 4}, {7, 2, 9, 7}, {99, 2, 0, len(configs) - 1},
+		{7, 2, 4, 4}, {7, 2, 9, 7}, {7, 2, -1, 0}, {99, 2, 0, len(configs) - 1},
 	} {
 		if got := abiFor(c.kernel, c.errata, c.max); got != c.want {
 			t.Errorf("abiFor(%d, %d, %d) = %d; want %d", c.kernel, c.errata, c.max, got, c.want)
