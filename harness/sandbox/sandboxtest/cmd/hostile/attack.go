@@ -1,16 +1,10 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // attack does the ops beyond read, write, connect and udp; arg holds
@@ -18,14 +12,10 @@ import (
 //
 //   - unix PATH, abstract NAME: connect to a Unix socket with a path, or
 //     to an abstract one (@NAME).
-//   - mptcp HOST:PORT, sctp HOST:PORT: connect over IPPROTO_MPTCP or
-//     SCTP (SOCK_STREAM) to an IPv4 address.
-//   - caps: "ok eff=… prm=… bnd=…": the capability sets, in hex.
-//   - kill PID: sends signal 0 (only a permission check).
+//   - Linux only (attack_linux.go): mptcp, sctp, caps, kill, ptrace.
 //   - link FROM|TO, rename FROM|TO: link(2), rename(2).
 //   - exec PATH: runs PATH and answers "ok" when it ran.
 //   - readlink PATH: the link's target.
-//   - ptrace PID: attaches to PID (PTRACE_SEIZE) and at once detaches.
 //   - getenv NAME: "ok set" or "ok unset".
 func attack(op, arg string) (string, error) {
 	from, to, _ := strings.Cut(arg, "|")
@@ -40,48 +30,6 @@ func attack(op, arg string) (string, error) {
 		}
 		c.Close()
 		return "connected", nil
-	case "mptcp", "sctp":
-		proto := 262 // IPPROTO_MPTCP
-		if op == "sctp" {
-			proto = unix.IPPROTO_SCTP
-		}
-		host, port, _ := strings.Cut(arg, ":")
-		n, _ := strconv.Atoi(port)
-		ip := net.ParseIP(host).To4()
-		if ip == nil {
-			return "", errors.New("not an IPv4 address: " + host)
-		}
-		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, proto)
-		if err != nil {
-			return "", err
-		}
-		defer unix.Close(fd)
-		sa := &unix.SockaddrInet4{Port: n}
-		copy(sa.Addr[:], ip)
-		if err := unix.Connect(fd, sa); err != nil {
-			return "", err
-		}
-		return "connected", nil
-	case "caps":
-		var data [2]unix.CapUserData
-		if err := unix.Capget(&unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}, &data[0]); err != nil {
-			return "", err
-		}
-		bnd := 0
-		for c := 0; c <= 63; c++ {
-			if v, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); err == nil && v == 1 {
-				bnd++
-			}
-		}
-		return fmt.Sprintf("eff=%x%08x prm=%x%08x bnd=%d", data[1].Effective, data[0].Effective, data[1].Permitted, data[0].Permitted, bnd), nil
-	case "kill":
-		pid, err := strconv.Atoi(arg)
-		if err != nil {
-			return "", err
-		}
-		return "", syscall.Kill(pid, 0)
-	case "ppid":
-		return strconv.Itoa(os.Getppid()), nil
 	case "link":
 		return "", os.Link(from, to)
 	case "rename":
@@ -90,16 +38,6 @@ func attack(op, arg string) (string, error) {
 		return "", os.Symlink(from, to)
 	case "readlink":
 		return os.Readlink(arg)
-	case "ptrace":
-		pid, err := strconv.Atoi(arg)
-		if err != nil {
-			return "", err
-		}
-		if err := unix.PtraceSeize(pid); err != nil {
-			return "", err
-		}
-		unix.PtraceDetach(pid)
-		return "attached", nil
 	case "getenv":
 		if _, ok := os.LookupEnv(arg); ok {
 			return "set", nil
@@ -112,5 +50,5 @@ func attack(op, arg string) (string, error) {
 		}
 		return strings.TrimSpace(string(out)), nil
 	}
-	return "", errors.New("unknown op " + op)
+	return attackOS(op, arg)
 }
