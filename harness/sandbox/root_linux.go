@@ -83,19 +83,23 @@ func newRoot(r *Rules) error {
 		fd   int
 		dir  bool
 	}
-	var binds []bind
-	var links []string
-	seen := map[string]bool{}
+	var reals, links []string
 	for _, p := range rootPaths(r) {
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
 			return fmt.Errorf("sandbox path %s: %w", p, err)
 		}
 		links = append(links, p)
-		if seen[real] {
+		reals = append(reals, real)
+	}
+	// Folders before what is inside them; what is inside a folder that is
+	// bound with everything below it needs no bind of its own.
+	sort.Strings(reals)
+	var binds []bind
+	for _, real := range reals {
+		if n := len(binds); n > 0 && (binds[n-1].real == real || binds[n-1].dir && within(real, binds[n-1].real)) {
 			continue
 		}
-		seen[real] = true
 		var st unix.Stat_t
 		if err := unix.Stat(real, &st); err != nil {
 			return fmt.Errorf("stat %s: %w", real, err)
@@ -109,8 +113,6 @@ func newRoot(r *Rules) error {
 		defer unix.Close(fd)
 		binds = append(binds, bind{real: real, fd: fd, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR})
 	}
-	// Folders before what is inside them, so that no bind hides another.
-	sort.Slice(binds, func(i, j int) bool { return binds[i].real < binds[j].real })
 	const top = "/tmp"
 	if err := unix.Mount("openworker-sandbox", top, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
 		return fmt.Errorf("the new root on %s: %w", top, err)
@@ -142,6 +144,11 @@ func newRoot(r *Rules) error {
 		return fmt.Errorf("the working folder %s: %w", wd, err)
 	}
 	return nil
+}
+
+// within reports whether p is inside the folder dir.
+func within(p, dir string) bool {
+	return dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
 // mountPoint makes at (below the new root) a folder, or an empty file
