@@ -53,7 +53,8 @@ func tryBoth(t *testing.T, pr *Provider, op, arg, want string) {
 // OpenWorker (whose root still has the key: Landlock refuses it), /sys,
 // the terminal, links and renames across the boundary, a program outside
 // the read list, another provider's temp folder, OpenWorker's secrets in
-// the environment, ptrace and signals to OpenWorker and to init.
+// the environment and its session keyring, ptrace and signals to
+// OpenWorker and to init.
 func TestSandboxAttacks(t *testing.T) {
 	k := newSandboxKit(t)
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
@@ -91,6 +92,7 @@ func TestSandboxAttacks(t *testing.T) {
 		{"getenv", "ANTHROPIC_API_KEY", "ok unset"},
 		{"getenv", "TMPDIR", "ok set"},
 		{"ptrace", me, "denied EPERM"},
+		{"keyring", "", "denied EPERM"},
 		{"kill", me, "denied EPERM"},
 		{"kill", "1", "denied EPERM"},
 	} {
@@ -156,12 +158,14 @@ func TestSandboxPortListOtherProtocols(t *testing.T) {
 
 // TestSandboxWholeDiskRead: a placement that reads the whole disk ("/")
 // sees every file, the key too, and still writes only in its temp
-// folder; its program, found through the links of /bin, runs.
+// folder and reaches no keyring; its program, found through the links
+// of /bin, runs.
 func TestSandboxWholeDiskRead(t *testing.T) {
 	k := newSandboxKit(t)
 	pr := k.connect(t, &sandbox.Placement{Read: []string{"/"}, Write: []string{"${temp}"}, Network: sandbox.Network{Mode: sandbox.NetNone}})
 	tryBoth(t, pr, "read", k.key, "ok")
 	tryBoth(t, pr, "write", filepath.Join(k.workspace, "no"), "denied EACCES")
+	tryBoth(t, pr, "keyring", "", "denied EPERM")
 	tryBoth(t, pr, "exec", "/bin/true", "ok")
 }
 
@@ -181,7 +185,7 @@ func TestSandboxLauncherRefusesToRunAlone(t *testing.T) {
 // simulating a kernel without Landlock (0) or one too old to confine
 // truncation (1, 2), nothing starts and the error names what is missing;
 // ABI 3 still runs a placement that leaves the network open, confined to
-// its folders.
+// its folders and without the keyring.
 func TestSandboxEveryLoweredABIFailsClosed(t *testing.T) {
 	k := newSandboxKit(t)
 	start := func(p *sandbox.Placement) (*Provider, error) {
@@ -210,4 +214,5 @@ func TestSandboxEveryLoweredABIFailsClosed(t *testing.T) {
 	defer pr.Close()
 	tryBoth(t, pr, "read", k.key, "denied ENOENT")
 	tryBoth(t, pr, "write", "/etc/openworker-escape", "denied EACCES")
+	tryBoth(t, pr, "keyring", "", "denied EPERM")
 }

@@ -77,9 +77,12 @@ func load(off uint32) step         { return step{ins: bpf.LoadAbsolute{Off: off,
 func ret(v uint32) bpf.RetConstant { return bpf.RetConstant{Val: v} }
 func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, yes: yes} }
 
-// seccompFilter is the BPF program for n (not NetAny): a system call of
-// another architecture, amd64's x32 calls and io_uring_setup(2) (io_uring
-// opens sockets without socket(2)) fail with EPERM; socket(2) opens
+// seccompFilter is the BPF program for n: a system call of another
+// architecture, amd64's x32 calls, io_uring_setup(2) (io_uring opens
+// sockets without socket(2)) and the keyring calls keyctl(2), add_key(2)
+// and request_key(2) (the session keyring inherited from OpenWorker may
+// hold the person's keys) fail with EPERM; unless n is NetAny,
+// socket(2) opens
 //
 //   - with NetNone: Unix sockets only;
 //   - with NetPorts: Unix sockets, NETLINK_ROUTE (getaddrinfo lists the
@@ -105,10 +108,19 @@ func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
 		load(offNr),
 		x32,
 		is(unix.SYS_IO_URING_SETUP, "eperm"),
-		{cond: bpf.JumpEqual, val: unix.SYS_SOCKET, no: "allow"},
+		is(unix.SYS_KEYCTL, "eperm"),
+		is(unix.SYS_ADD_KEY, "eperm"),
+		is(unix.SYS_REQUEST_KEY, "eperm"),
+	}
+	if n.Mode == NetAny {
+		s = append(s, step{ins: ret(seccompRetAllow)}, step{label: "allow", ins: ret(seccompRetAllow)}, step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
+		return assemble(s)
+	}
+	s = append(s,
+		step{cond: bpf.JumpEqual, val: unix.SYS_SOCKET, no: "allow"},
 		load(offArg0),
 		is(unix.AF_UNIX, "allow"),
-	}
+	)
 	if n.Mode == NetPorts {
 		s = append(s,
 			is(unix.AF_NETLINK, "netlink"),
@@ -139,12 +151,9 @@ func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
 	return assemble(s)
 }
 
-// seccompSelf installs the filter for n on this thread (NetAny: none).
-// no-new-privs must already be set (landlockSelf).
+// seccompSelf installs the filter for n on this thread. no-new-privs
+// must already be set (landlockSelf).
 func seccompSelf(n Network) error {
-	if n.Mode == NetAny {
-		return nil
-	}
 	raw, err := seccompFilter(n)
 	if err != nil {
 		return err

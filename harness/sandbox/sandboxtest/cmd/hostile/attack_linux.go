@@ -19,6 +19,8 @@ import (
 //     many capabilities the bounding set holds.
 //   - kill PID: sends signal 0 (only a permission check).
 //   - ptrace PID: attaches to PID (PTRACE_SEIZE) and at once detaches.
+//   - keyring: the id of the session keyring it inherited (whose keys
+//     it could read).
 func attackOS(op, arg string) (string, error) {
 	switch op {
 	case "mptcp", "sctp":
@@ -61,6 +63,12 @@ func attackOS(op, arg string) (string, error) {
 			return "", err
 		}
 		return "", syscall.Kill(pid, 0)
+	case "keyring":
+		id, err := unix.KeyctlInt(unix.KEYCTL_GET_KEYRING_ID, unix.KEY_SPEC_SESSION_KEYRING, 0, 0, 0)
+		if err != nil {
+			return "", err
+		}
+		return strconv.Itoa(id), nil
 	case "ptrace":
 		pid, err := strconv.Atoi(arg)
 		if err != nil {
