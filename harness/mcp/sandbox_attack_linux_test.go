@@ -216,3 +216,42 @@ func TestSandboxEveryLoweredABIFailsClosed(t *testing.T) {
 	tryBoth(t, pr, "write", "/etc/openworker-escape", "denied EACCES")
 	tryBoth(t, pr, "keyring", "", "denied EPERM")
 }
+
+// TestSandboxLoaderVariablesReachOnlyTheServer: an entry's (or an
+// extension manifest's) LD_PRELOAD does not load into the launcher,
+// which runs before the sandbox holds (this test binary, like the
+// openworker CLI, is linked dynamically): a library whose constructor
+// writes outside the sandbox writes nothing; the server still gets the
+// variable.
+func TestSandboxLoaderVariablesReachOnlyTheServer(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler to build the library")
+	}
+	k := newSandboxKit(t)
+	escaped := filepath.Join(k.outside, "escaped")
+	lib := filepath.Join(t.TempDir(), "evil.so")
+	src := filepath.Join(t.TempDir(), "evil.c")
+	code := `#include <stdio.h>
+__attribute__((constructor)) static void run(void) { FILE *f = fopen("` + escaped + `", "w"); if (f) { fputs("ran outside the sandbox\n", f); fclose(f); } }
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pr, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Env: map[string]string{"LD_PRELOAD": lib}, Sandbox: sandbox.Default()}, nil, k.workspace)
+	if err != nil {
+		t.Fatalf("ConnectIn: %v", err)
+	}
+	defer pr.Close()
+	if got := call(t, pr, "try", map[string]string{"op": "getenv", "arg": "LD_PRELOAD"}); got != "ok set" {
+		t.Errorf("the server's LD_PRELOAD: %q; want set", got)
+	}
+	if b, err := os.ReadFile(escaped); err == nil {
+		t.Fatalf("the library ran in the launcher, outside the sandbox: %s", b)
+	}
+}

@@ -34,6 +34,9 @@ type Rules struct {
 	// (docs/sandbox.md#testing). Read from OPENWORKER_SANDBOX_MAX_ABI by
 	// Expand; 0 is unset.
 	MaxABI int `json:"max_abi,omitempty"`
+	// Env holds the KEY=VALUE variables Prepare keeps from the launcher
+	// (the dynamic loader's, Linux) and the launcher gives the program.
+	Env []string `json:"env,omitempty"`
 }
 
 var varRef = regexp.MustCompile(`\$\{([^}]*)\}`)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
@@ -26,7 +27,27 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 	if err != nil {
 		return err
 	}
-	spec, err := json.Marshal(r)
+	setTemp(cmd, r.Temp)
+	if cmd.Env == nil {
+		cmd.Env = cmd.Environ()
+	}
+	// The loader's variables are for the program: in the launcher, which
+	// runs before the sandbox holds (and may be linked dynamically), an
+	// LD_PRELOAD of the entry or of an extension's manifest would run its
+	// code unconfined. The launcher puts them back when it executes the
+	// program.
+	rr := *r
+	rr.Env = nil
+	var env []string
+	for _, kv := range cmd.Env {
+		if k, _, _ := strings.Cut(kv, "="); loaderVar(k) {
+			rr.Env = append(rr.Env, kv)
+		} else {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	spec, err := json.Marshal(&rr)
 	if err != nil {
 		return err
 	}
@@ -36,8 +57,22 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	namespaces(cmd.SysProcAttr)
-	setTemp(cmd, r.Temp)
 	return nil
+}
+
+// loaderVar reports whether the variable k changes what the dynamic
+// loader or the C library loads or writes before main: every LD_*, and
+// the others glibc ignores for set-user-ID programs.
+func loaderVar(k string) bool {
+	if strings.HasPrefix(k, "LD_") {
+		return true
+	}
+	switch k {
+	case "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH",
+		"MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR":
+		return true
+	}
+	return false
 }
 
 // LauncherName is the file name of the small launcher program
@@ -80,7 +115,7 @@ func confineAndExec(r *Rules, program string, argv []string) error {
 	if err := seccompSelf(r.Network); err != nil {
 		return err
 	}
-	env := os.Environ()
+	env := append(os.Environ(), r.Env...)
 	if err := syscall.Exec(program, argv, env); err != nil {
 		return fmt.Errorf("execute %s: %w", program, err)
 	}
