@@ -51,7 +51,8 @@ func tryBoth(t *testing.T, pr *Provider, op, arg, want string) {
 // TestSandboxAttacks: what a hostile server tries against the default
 // preset, from itself and from a child: /proc of itself and of
 // OpenWorker (whose root still has the key: Landlock refuses it), /sys,
-// the terminal, links and renames across the boundary, a program outside
+// the terminal, its new root and /proc/sys, links and renames across the
+// boundary, a program outside
 // the read list, another provider's temp folder, OpenWorker's secrets in
 // the environment and its session keyring, ptrace and signals to
 // OpenWorker and to init.
@@ -82,7 +83,11 @@ func TestSandboxAttacks(t *testing.T) {
 		{"read", "/proc/" + me + "/cwd/go.mod", "denied EACCES"},
 		{"read", "/proc/1/environ", "denied EACCES"},
 		{"read", "/sys/kernel/notes", "denied ENOENT"},
-		{"write", "/dev/tty", "denied"},
+		{"write", "/dev/tty", "denied EACCES"}, // not there: creating it is refused
+		{"write", "/planted", "denied EACCES"},
+		{"write", "/proc/sys/kernel/hostname", "denied EACCES"},
+		{"read", "/run/user/0/bus", "denied ENOENT"},
+		{"symlink", "/|/usr/escape", "denied EACCES"},
 		{"link", k.key + "|" + filepath.Join(k.workspace, "key"), "denied"},
 		{"rename", inWS + "|" + filepath.Join(k.outside, "moved"), "denied"},
 		{"exec", outsideProg, "denied"},
