@@ -21,7 +21,10 @@ import (
 // (values are paths, never templates), a filesystem root, the home
 // folder or a folder above it, a hidden folder or file of the home
 // folder or anything inside one (keys, shell start-up files, autostart
-// entries), each also after following links. Nil when r has no sandbox.
+// entries), and a folder that holds OpenWorker's own folder (<user config
+// dir>/OpenWorker, whose servers.json and installed.json decide the
+// sandboxes) or anything inside it, each also after following links. Nil
+// when r has no sandbox.
 func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
 	if r.Sandbox == nil {
 		return nil
@@ -71,14 +74,32 @@ func addable(v, home string, dir bool) bool {
 			realHome = h
 		}
 	}
+	var own []string // OpenWorker's own folder, as written and resolved
+	if cfg, err := os.UserConfigDir(); err == nil {
+		own = append(own, filepath.Join(cfg, "OpenWorker"))
+		if r, err := filepath.EvalSymlinks(own[0]); err == nil {
+			own = append(own, r)
+		}
+	}
 	for _, p := range paths {
 		for _, h := range []string{home, realHome} {
 			if dir && tooWide(p, h) || hiddenIn(p, h) {
 				return false
 			}
 		}
+		for _, o := range own {
+			if dir && tooWide(p, o) || inside(p, o) {
+				return false
+			}
+		}
 	}
 	return true
+}
+
+// inside reports whether p is dir or inside it.
+func inside(p, dir string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), p)
+	return err == nil && rel != ".." && !strings.HasPrefix(filepath.ToSlash(rel), "../")
 }
 
 // tooWide reports whether dir is a filesystem root or holds home.

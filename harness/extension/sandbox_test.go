@@ -47,9 +47,11 @@ func TestPlacementForAddsChosenFolders(t *testing.T) {
 // settings (the manifest's default, or what was entered) never widens the
 // default sandbox to the home folder or a root by other means than
 // naming it: a variable of the sandbox (${home}, ${workspace}/..), a link
-// to a root or to the home folder, or the home folder's hidden folders
-// and files (keys, shell start-up files, autostart entries); a folder
-// that is only inside the home folder still is.
+// to a root or to the home folder, the home folder's hidden folders and
+// files (keys, shell start-up files, autostart entries), or a folder that
+// holds or is inside OpenWorker's own folder (its servers.json and
+// installed extensions decide the sandboxes); a folder that is only
+// inside the home folder still is.
 func TestPlacementForNeverAddsWhatWidens(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -62,9 +64,11 @@ func TestPlacementForNeverAddsWhatWidens(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := filepath.Join(home, "Documents")
+	data := t.TempDir() // holds OpenWorker's own folder, outside home
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(data, "cfg"))
 	m := &manifest.Manifest{UserConfig: []manifest.Field{{Key: "dirs", Type: manifest.FieldDirectory}, {Key: "key", Type: manifest.FieldFile}}}
 	r := Record{Sandbox: sandbox.Default(), Values: map[string]any{
-		"dirs": []any{"/${home}", "${home}", "${workspace}/..", toRoot, toHome, filepath.Join(home, ".ssh"), filepath.Join(home, ".config", "autostart"), docs},
+		"dirs": []any{"/${home}", "${home}", "${workspace}/..", toRoot, toHome, filepath.Join(home, ".ssh"), filepath.Join(home, ".config", "autostart"), data, filepath.Join(data, "cfg", "OpenWorker", "extensions"), docs},
 		"key":  []any{filepath.Join(home, ".ssh", "id_ed25519"), "${home}/.bashrc", filepath.Join(docs, "notes.txt")},
 	}}
 	p := placementFor(r, m)
