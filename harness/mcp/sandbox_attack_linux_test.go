@@ -148,7 +148,8 @@ func TestSandboxUnixSockets(t *testing.T) {
 
 // TestSandboxPortListOtherProtocols: a port list confines every stream
 // protocol, not TCP alone: MPTCP (which falls back to TCP with any peer)
-// and SCTP cannot reach a port that is not listed.
+// and SCTP cannot reach a port that is not listed, nor can TCP Fast Open,
+// which connects without connect(2).
 func TestSandboxPortListOtherProtocols(t *testing.T) {
 	k := newSandboxKit(t)
 	p := sandbox.Default()
@@ -158,6 +159,7 @@ func TestSandboxPortListOtherProtocols(t *testing.T) {
 	addr := "127.0.0.1:" + strconv.Itoa(k.port)
 	tryBoth(t, pr, "connect", addr, "denied EACCES")
 	tryBoth(t, pr, "mptcp", addr, "denied")
+	tryBoth(t, pr, "tfo", addr, "denied EACCES")
 	tryBoth(t, pr, "sctp", addr, "denied")
 }
 

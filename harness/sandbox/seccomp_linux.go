@@ -19,6 +19,7 @@ const (
 	offArg0         = 16 // low 32 bits of args[0] (little endian)
 	offArg1         = 24
 	offArg2         = 32
+	offArg3         = 40
 	x32Bit          = 0x40000000
 	sockTypeMask    = 0xf // SOCK_TYPE_MASK: without SOCK_NONBLOCK and SOCK_CLOEXEC
 )
@@ -89,7 +90,9 @@ func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, ye
 //     interfaces with it) and IPv4 and IPv6 sockets of plain TCP
 //     (confined by Landlock's port rules) and UDP. Every other protocol
 //     fails, above all MPTCP, which Landlock does not confine and which
-//     falls back to TCP with any peer, and SCTP.
+//     falls back to TCP with any peer, and SCTP; and sendto(2),
+//     sendmsg(2) and sendmmsg(2) with MSG_FASTOPEN fail, since TCP Fast
+//     Open connects without connect(2), which Landlock checks.
 //
 // Anything else socket(2) is asked fails with EACCES. Every other call is
 // allowed: the filter narrows the network, Landlock the rest.
@@ -115,6 +118,12 @@ func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
 	if n.Mode == NetAny {
 		s = append(s, step{ins: ret(seccompRetAllow)}, step{label: "allow", ins: ret(seccompRetAllow)}, step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
 		return assemble(s)
+	}
+	if n.Mode == NetPorts { // TCP Fast Open connects without connect(2)
+		s = append(s,
+			is(unix.SYS_SENDTO, "flags3"),
+			is(unix.SYS_SENDMMSG, "flags3"),
+			is(unix.SYS_SENDMSG, "flags2"))
 	}
 	s = append(s,
 		step{cond: bpf.JumpEqual, val: unix.SYS_SOCKET, no: "allow"},
@@ -142,10 +151,15 @@ func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
 			step{label: "dgram", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
 			is(0, "allow"),
 			is(unix.IPPROTO_UDP, "allow"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "flags3", ins: bpf.LoadAbsolute{Off: offArg3, Size: 4}},
+			step{cond: bpf.JumpBitsSet, val: unix.MSG_FASTOPEN, yes: "eacces", no: "allow"},
+			step{label: "flags2", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			step{cond: bpf.JumpBitsSet, val: unix.MSG_FASTOPEN, yes: "eacces", no: "allow"},
 		)
 	}
 	s = append(s,
-		step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+		step{label: "eacces", ins: ret(seccompRetErrno | uint32(unix.EACCES))},
 		step{label: "allow", ins: ret(seccompRetAllow)},
 		step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
 	return assemble(s)

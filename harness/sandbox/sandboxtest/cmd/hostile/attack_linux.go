@@ -19,6 +19,8 @@ import (
 //     many capabilities the bounding set holds.
 //   - kill PID: sends signal 0 (only a permission check).
 //   - ptrace PID: attaches to PID (PTRACE_SEIZE) and at once detaches.
+//   - tfo HOST:PORT: connects to an IPv4 address with TCP Fast Open
+//     (sendto with MSG_FASTOPEN, no connect(2)).
 //   - keyring: the id of the session keyring it inherited (whose keys
 //     it could read).
 func attackOS(op, arg string) (string, error) {
@@ -63,6 +65,27 @@ func attackOS(op, arg string) (string, error) {
 			return "", err
 		}
 		return "", syscall.Kill(pid, 0)
+	case "tfo":
+		host, port, _ := strings.Cut(arg, ":")
+		n, _ := strconv.Atoi(port)
+		ip := net.ParseIP(host).To4()
+		if ip == nil {
+			return "", errors.New("not an IPv4 address: " + host)
+		}
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err != nil {
+			return "", err
+		}
+		defer unix.Close(fd)
+		sa := &unix.SockaddrInet4{Port: n}
+		copy(sa.Addr[:], ip)
+		if err := unix.Sendto(fd, []byte("hostile"), unix.MSG_FASTOPEN, sa); err != nil {
+			return "", err
+		}
+		if _, err := unix.Getpeername(fd); err != nil {
+			return "", err
+		}
+		return "connected", nil
 	case "keyring":
 		id, err := unix.KeyctlInt(unix.KEYCTL_GET_KEYRING_ID, unix.KEY_SPEC_SESSION_KEYRING, 0, 0, 0)
 		if err != nil {
