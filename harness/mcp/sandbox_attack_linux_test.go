@@ -149,7 +149,8 @@ func TestSandboxUnixSockets(t *testing.T) {
 // TestSandboxPortListOtherProtocols: a port list confines every stream
 // protocol, not TCP alone: MPTCP (which falls back to TCP with any peer)
 // and SCTP cannot reach a port that is not listed, nor can TCP Fast Open,
-// which connects without connect(2).
+// which connects without connect(2); and listen(2) without bind(2), which
+// would open a port the kernel picks, fails.
 func TestSandboxPortListOtherProtocols(t *testing.T) {
 	k := newSandboxKit(t)
 	p := sandbox.Default()
@@ -160,6 +161,7 @@ func TestSandboxPortListOtherProtocols(t *testing.T) {
 	tryBoth(t, pr, "connect", addr, "denied EACCES")
 	tryBoth(t, pr, "mptcp", addr, "denied")
 	tryBoth(t, pr, "tfo", addr, "denied EACCES")
+	tryBoth(t, pr, "listen", "", "denied EACCES")
 	tryBoth(t, pr, "sctp", addr, "denied")
 }
 

@@ -92,7 +92,10 @@ func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, ye
 //     fails, above all MPTCP, which Landlock does not confine and which
 //     falls back to TCP with any peer, and SCTP; and sendto(2),
 //     sendmsg(2) and sendmmsg(2) with MSG_FASTOPEN fail, since TCP Fast
-//     Open connects without connect(2), which Landlock checks.
+//     Open connects without connect(2), which Landlock checks; and
+//     listen(2) fails, since on a socket that was not bound it binds a
+//     port the kernel picks without bind(2), which Landlock checks (on
+//     a Unix socket too: the filter cannot tell them apart).
 //
 // Anything else socket(2) is asked fails with EACCES. Every other call is
 // allowed: the filter narrows the network, Landlock the rest.
@@ -119,8 +122,9 @@ func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
 		s = append(s, step{ins: ret(seccompRetAllow)}, step{label: "allow", ins: ret(seccompRetAllow)}, step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
 		return assemble(s)
 	}
-	if n.Mode == NetPorts { // TCP Fast Open connects without connect(2)
+	if n.Mode == NetPorts { // TCP Fast Open connects without connect(2); listen(2) binds without bind(2)
 		s = append(s,
+			is(unix.SYS_LISTEN, "eacces"),
 			is(unix.SYS_SENDTO, "flags3"),
 			is(unix.SYS_SENDMMSG, "flags3"),
 			is(unix.SYS_SENDMSG, "flags2"))

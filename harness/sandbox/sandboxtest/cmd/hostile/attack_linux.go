@@ -21,6 +21,8 @@ import (
 //   - ptrace PID: attaches to PID (PTRACE_SEIZE) and at once detaches.
 //   - tfo HOST:PORT: connects to an IPv4 address with TCP Fast Open
 //     (sendto with MSG_FASTOPEN, no connect(2)).
+//   - listen: listens on TCP without bind(2) (the kernel picks the port)
+//     and answers "ok listening on PORT".
 //   - keyring: the id of the session keyring it inherited (whose keys
 //     it could read).
 func attackOS(op, arg string) (string, error) {
@@ -86,6 +88,20 @@ func attackOS(op, arg string) (string, error) {
 			return "", err
 		}
 		return "connected", nil
+	case "listen":
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err != nil {
+			return "", err
+		}
+		if err := unix.Listen(fd, 1); err != nil {
+			unix.Close(fd)
+			return "", err
+		}
+		sa, err := unix.Getsockname(fd)
+		if err != nil {
+			return "", err
+		}
+		return "listening on " + strconv.Itoa(sa.(*unix.SockaddrInet4).Port), nil // left open
 	case "keyring":
 		id, err := unix.KeyctlInt(unix.KEYCTL_GET_KEYRING_ID, unix.KEY_SPEC_SESSION_KEYRING, 0, 0, 0)
 		if err != nil {
