@@ -40,6 +40,9 @@ func namespaces(a *syscall.SysProcAttr) {
 // a user namespace, "" when it may.
 func userNamespaces() string {
 	read := func(p string) string { b, _ := os.ReadFile(p); return strings.TrimSpace(string(b)) }
+	if !strings.Contains(read("/proc/self/uid_map"), "4294967295") {
+		return "" // in a namespace already (the launcher's): its limits are not the system's
+	}
 	if read("/proc/sys/user/max_user_namespaces") == "0" {
 		return "user.max_user_namespaces is 0"
 	}
