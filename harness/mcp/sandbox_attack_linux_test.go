@@ -264,3 +264,40 @@ __attribute__((constructor)) static void run(void) { FILE *f = fopen("` + escape
 		t.Fatalf("the library ran in the launcher, outside the sandbox: %s", b)
 	}
 }
+
+// TestSandboxSetUserID: a set-user-ID program in the sandbox's folders
+// runs without taking its owner's identity (no-new-privs; the owner is
+// not even in the sandbox's user namespace). The test needs root to give
+// a copy of id(1) another owner.
+func TestSandboxSetUserID(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("making a set-user-ID program of another owner needs root")
+	}
+	idPath, err := exec.LookPath("id")
+	if err != nil {
+		t.Skip("no id(1)")
+	}
+	k := newSandboxKit(t)
+	suid := filepath.Join(filepath.Dir(k.bin), "suid-id")
+	b, err := os.ReadFile(idPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(suid, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(suid, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(suid, 0o4755|os.ModeSetuid); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := exec.Command(suid, "-u").Output(); strings.TrimSpace(string(out)) != "65534" {
+		t.Fatalf("outside the sandbox the copy runs as %q; want 65534 (set-user-ID works here)", out)
+	}
+	pr := k.connect(t, sandbox.Default())
+	got := call(t, pr, "try", map[string]string{"op": "exec", "arg": suid})
+	if !strings.HasPrefix(got, "ok uid=0(") || strings.Contains(got, "65534") {
+		t.Errorf("set-user-ID id in the sandbox = %q; want it to run as root's uid 0, never 65534", got)
+	}
+}
