@@ -90,6 +90,8 @@ func TestSandboxAttacks(t *testing.T) {
 		{"symlink", "/|/usr/escape", "denied EACCES"},
 		{"link", k.key + "|" + filepath.Join(k.workspace, "key"), "denied"},
 		{"rename", inWS + "|" + filepath.Join(k.outside, "moved"), "denied"},
+		{"link", "/etc/hostname|" + filepath.Join(k.workspace, "hostname"), "denied errno18"}, // EXDEV
+		{"rename", "/etc/hostname|" + filepath.Join(k.workspace, "hostname"), "denied errno18"},
 		{"exec", outsideProg, "denied"},
 		{"readlink", "/proc/" + me + "/cwd", "denied EACCES"},
 		{"readlink", "/proc/" + me + "/exe", "denied EACCES"},
