@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func tryBoth(t *testing.T, pr *Provider, op, arg, want string) {
 // boundary, a program outside
 // the read list, another provider's temp folder, OpenWorker's secrets in
 // the environment and its session keyring, ptrace and signals to
-// OpenWorker and to init.
+// OpenWorker and to init, amd64's 32-bit (int 0x80) and x32 calls.
 func TestSandboxAttacks(t *testing.T) {
 	k := newSandboxKit(t)
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
@@ -104,6 +105,10 @@ func TestSandboxAttacks(t *testing.T) {
 		{"kill", "1", "denied EPERM"},
 	} {
 		tryBoth(t, pr, c.op, c.arg, c.want)
+	}
+	if runtime.GOARCH == "amd64" { // other architectures' system calls
+		tryBoth(t, pr, "int80", "", "denied EPERM")
+		tryBoth(t, pr, "x32", "", "denied EPERM")
 	}
 	// A link in the workspace to the key leads nowhere.
 	link := filepath.Join(k.workspace, "innocent")
