@@ -308,3 +308,17 @@ func TestSandboxSetUserID(t *testing.T) {
 		t.Errorf("set-user-ID id in the sandbox = %q; want it to run as root's uid 0, never 65534", got)
 	}
 }
+
+// TestSandboxAbstractSocketsBeforeABI6: with Landlock below ABI 6, which
+// cannot scope abstract Unix sockets (an X server's, reached by any
+// program that can type into a terminal), a server with "network":
+// "none" still cannot reach one: it has a network namespace of its own.
+func TestSandboxAbstractSocketsBeforeABI6(t *testing.T) {
+	k := newSandboxKit(t)
+	abstract := fmt.Sprintf("openworker-test-old-%d", os.Getpid())
+	unixListener(t, "@"+abstract)
+	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "5")
+	pr := k.connect(t, sandbox.Default())
+	tryBoth(t, pr, "abstract", abstract, "denied")
+	tryBoth(t, pr, "read", k.key, "denied ENOENT")
+}

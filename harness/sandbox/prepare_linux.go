@@ -57,6 +57,12 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	namespaces(cmd.SysProcAttr)
+	if r.Network.Mode == NetNone {
+		// No network at all, not even loopback: and abstract Unix
+		// sockets, which Landlock scopes only from ABI 6, belong to a
+		// network namespace.
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
+	}
 	return nil
 }
 
