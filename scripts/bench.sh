@@ -27,8 +27,9 @@
 # once more, in a user and mount namespace of its own, to build the
 # server's root and apply Landlock and seccomp before it executes the
 # server; the kernel takes the namespace's mounts down when the server
-# exits (about 6 ms per start and stop on 2026-12-02, ratio 1.3-1.6 on a
-# busy 2-core machine, against 1.15 before the namespace).
+# exits (ratio 1.19 to 1.6 on a busy 2-core machine on 2026-12-02, the
+# same build without the namespace 0.75 to 1.15: the noise is larger than
+# the figure there).
 # With APP=FILE the same figure for that binary and the openworker-sandbox
 # launcher beside it (scripts/app-build.sh builds both): the desktop build
 # links GTK and WebKit, so running it as its own launcher would cost more
