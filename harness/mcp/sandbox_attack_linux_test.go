@@ -312,7 +312,9 @@ func TestSandboxSetUserID(t *testing.T) {
 // TestSandboxAbstractSocketsBeforeABI6: with Landlock below ABI 6, which
 // cannot scope abstract Unix sockets (an X server's, reached by any
 // program that can type into a terminal), a server with "network":
-// "none" still cannot reach one: it has a network namespace of its own.
+// "none" still cannot reach one: it has a network namespace of its own;
+// one with a port list, which shares the computer's, cannot open a Unix
+// socket at all.
 func TestSandboxAbstractSocketsBeforeABI6(t *testing.T) {
 	k := newSandboxKit(t)
 	abstract := fmt.Sprintf("openworker-test-old-%d", os.Getpid())
@@ -321,4 +323,10 @@ func TestSandboxAbstractSocketsBeforeABI6(t *testing.T) {
 	pr := k.connect(t, sandbox.Default())
 	tryBoth(t, pr, "abstract", abstract, "denied")
 	tryBoth(t, pr, "read", k.key, "denied ENOENT")
+	ports := sandbox.Default()
+	ports.Preset = ""
+	ports.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "*", Port: uint16(k.port)}}}
+	pp := k.connect(t, ports)
+	tryBoth(t, pp, "abstract", abstract, "denied EACCES")
+	tryBoth(t, pp, "connect", "127.0.0.1:"+strconv.Itoa(k.port), "ok connected")
 }

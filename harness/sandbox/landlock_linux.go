@@ -11,8 +11,9 @@ import (
 
 // Landlock ABI versions a placement needs (docs/sandbox.md#linux).
 const (
-	abiFiles = 3 // files, with truncation confined (Linux 6.2)
-	abiTCP   = 4 // TCP bind and connect by port (Linux 6.7)
+	abiFiles  = 3 // files, with truncation confined (Linux 6.2)
+	abiTCP    = 4 // TCP bind and connect by port (Linux 6.7)
+	abiScoped = 6 // signals and abstract Unix sockets scoped (Linux 6.12)
 )
 
 // configs are go-landlock's configurations by ABI version: each handles

@@ -118,7 +118,7 @@ func confineAndExec(r *Rules, program string, argv []string) error {
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
-	if err := seccompSelf(r.Network); err != nil {
+	if err := seccompSelf(r); err != nil {
 		return err
 	}
 	env := append(os.Environ(), r.Env...)

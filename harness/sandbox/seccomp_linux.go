@@ -97,9 +97,11 @@ func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, ye
 //     port the kernel picks without bind(2), which Landlock checks (on
 //     a Unix socket too: the filter cannot tell them apart).
 //
+// Without unixSockets (a port list where Landlock cannot scope abstract
+// Unix sockets, below ABI 6) socket(2) opens no Unix socket either.
 // Anything else socket(2) is asked fails with EACCES. Every other call is
 // allowed: the filter narrows the network, Landlock the rest.
-func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
+func seccompFilter(n Network, unixSockets bool) ([]bpf.RawInstruction, error) {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
 		return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
@@ -132,8 +134,10 @@ func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
 	s = append(s,
 		step{cond: bpf.JumpEqual, val: unix.SYS_SOCKET, no: "allow"},
 		load(offArg0),
-		is(unix.AF_UNIX, "allow"),
 	)
+	if unixSockets {
+		s = append(s, is(unix.AF_UNIX, "allow"))
+	}
 	if n.Mode == NetPorts {
 		s = append(s,
 			is(unix.AF_NETLINK, "netlink"),
@@ -169,10 +173,14 @@ func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
 	return assemble(s)
 }
 
-// seccompSelf installs the filter for n on this thread. no-new-privs
+// seccompSelf installs the filter for r on this thread. no-new-privs
 // must already be set (landlockSelf).
-func seccompSelf(n Network) error {
-	raw, err := seccompFilter(n)
+func seccompSelf(r *Rules) error {
+	n := r.Network
+	// With no network the server has a network namespace of its own,
+	// whose abstract sockets are its own; with a port list, before
+	// Landlock ABI 6, they would be the computer's.
+	raw, err := seccompFilter(n, n.Mode != NetPorts || abi(r) >= abiScoped)
 	if err != nil {
 		return err
 	}
