@@ -15,10 +15,16 @@ import (
 // extension's folder; with the default preset the folders and files the
 // person chose in its settings (user_config fields of type directory and
 // file) are added, folders to write and files to read, so that an
-// extension works on what it was given. A folder that is a filesystem
-// root, the home folder or a folder above it is never added (a manifest's
-// default of ${HOME} would otherwise make the sandbox pointless for
-// writes). Nil when r has no sandbox.
+// extension works on what it was given. A value can be the manifest's
+// default, so what would make the sandbox pointless is never added
+// (addable): a path that is not absolute or holds a sandbox variable
+// (values are paths, never templates), a filesystem root, the home
+// folder or a folder above it, a hidden folder or file of the home
+// folder or anything inside one (keys, shell start-up files, autostart
+// entries), and a folder that holds OpenWorker's own folder (<user config
+// dir>/OpenWorker, whose servers.json and installed.json decide the
+// sandboxes) or anything inside it, each also after following links. Nil
+// when r has no sandbox.
 func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
 	if r.Sandbox == nil {
 		return nil
@@ -29,18 +35,16 @@ func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
 	if p.Preset != sandbox.PresetDefault {
 		return &p
 	}
+	home, _ := os.UserHomeDir()
 	for _, f := range m.UserConfig {
 		if f.Type != manifest.FieldDirectory && f.Type != manifest.FieldFile {
 			continue
 		}
 		for _, v := range pathValues(r.Values[f.Key]) {
-			if sandbox.CheckTemplate(v) != nil {
-				continue // not an absolute path: nothing to add
+			if !addable(v, home, f.Type == manifest.FieldDirectory) {
+				continue
 			}
 			if f.Type == manifest.FieldDirectory {
-				if tooWide(v) {
-					continue
-				}
 				p.Write = append(p.Write, v)
 			} else {
 				p.Read = append(p.Read, v)
@@ -51,19 +55,77 @@ func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
 	return &p
 }
 
-// tooWide reports whether dir is a filesystem root or holds the home
-// folder.
-func tooWide(dir string) bool {
-	dir = filepath.Clean(dir)
+// addable reports whether the settings value v may be added to the
+// default sandbox (placementFor): an absolute path without "${" that,
+// as written and with its links followed, is not in the home folder's
+// hidden folders and files and, for a folder, not a root nor holds the
+// home folder.
+func addable(v, home string, dir bool) bool {
+	if !filepath.IsAbs(v) || strings.Contains(v, "${") {
+		return false
+	}
+	paths := []string{filepath.Clean(v)}
+	if real, err := filepath.EvalSymlinks(v); err == nil {
+		paths = append(paths, real)
+	}
+	realHome := home
+	if home != "" {
+		if h, err := filepath.EvalSymlinks(home); err == nil {
+			realHome = h
+		}
+	}
+	var own []string // OpenWorker's own folder, as written and resolved
+	if cfg, err := os.UserConfigDir(); err == nil {
+		own = append(own, filepath.Join(cfg, "OpenWorker"))
+		if r, err := filepath.EvalSymlinks(own[0]); err == nil {
+			own = append(own, r)
+		}
+	}
+	for _, p := range paths {
+		for _, h := range []string{home, realHome} {
+			if dir && tooWide(p, h) || hiddenIn(p, h) {
+				return false
+			}
+		}
+		for _, o := range own {
+			if dir && tooWide(p, o) || inside(p, o) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// inside reports whether p is dir or inside it.
+func inside(p, dir string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), p)
+	return err == nil && rel != ".." && !strings.HasPrefix(filepath.ToSlash(rel), "../")
+}
+
+// tooWide reports whether dir is a filesystem root or holds home.
+func tooWide(dir, home string) bool {
 	if filepath.Dir(dir) == dir {
 		return true
 	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
+	if home == "" {
 		return false
 	}
 	rel, err := filepath.Rel(dir, filepath.Clean(home))
 	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."))
+}
+
+// hiddenIn reports whether p is a hidden folder or file of home ("~/.ssh",
+// "~/.bashrc") or inside one.
+func hiddenIn(p, home string) bool {
+	if home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Clean(home), p)
+	if err != nil {
+		return false
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	return first != "." && first != ".." && strings.HasPrefix(first, ".")
 }
 
 func pathValues(v any) []string {

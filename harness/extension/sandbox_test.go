@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -39,5 +40,42 @@ func TestPlacementForAddsChosenFolders(t *testing.T) {
 	}
 	if placementFor(Record{Values: r.Values}, m) != nil {
 		t.Error("an extension without a sandbox got one")
+	}
+}
+
+// TestPlacementForNeverAddsWhatWidens: a value from an extension's
+// settings (the manifest's default, or what was entered) never widens the
+// default sandbox to the home folder or a root by other means than
+// naming it: a variable of the sandbox (${home}, ${workspace}/..), a link
+// to a root or to the home folder, the home folder's hidden folders and
+// files (keys, shell start-up files, autostart entries), or a folder that
+// holds or is inside OpenWorker's own folder (its servers.json and
+// installed extensions decide the sandboxes); a folder that is only
+// inside the home folder still is.
+func TestPlacementForNeverAddsWhatWidens(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	other := t.TempDir()
+	toRoot, toHome := filepath.Join(other, "root"), filepath.Join(other, "home")
+	if err := os.Symlink("/", toRoot); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(home, toHome); err != nil {
+		t.Fatal(err)
+	}
+	docs := filepath.Join(home, "Documents")
+	data := t.TempDir() // holds OpenWorker's own folder, outside home
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(data, "cfg"))
+	m := &manifest.Manifest{UserConfig: []manifest.Field{{Key: "dirs", Type: manifest.FieldDirectory}, {Key: "key", Type: manifest.FieldFile}}}
+	r := Record{Sandbox: sandbox.Default(), Values: map[string]any{
+		"dirs": []any{"/${home}", "${home}", "${workspace}/..", toRoot, toHome, filepath.Join(home, ".ssh"), filepath.Join(home, ".config", "autostart"), data, filepath.Join(data, "cfg", "OpenWorker", "extensions"), docs},
+		"key":  []any{filepath.Join(home, ".ssh", "id_ed25519"), "${home}/.bashrc", filepath.Join(docs, "notes.txt")},
+	}}
+	p := placementFor(r, m)
+	if want := []string{"${workspace}", "${temp}", docs}; !slices.Equal(p.Write, want) {
+		t.Errorf("write = %q; want %q", p.Write, want)
+	}
+	if want := []string{"${system}", "${provider_dir}", "${program_dir}", filepath.Join(docs, "notes.txt")}; !slices.Equal(p.Read, want) {
+		t.Errorf("read = %q; want %q", p.Read, want)
 	}
 }

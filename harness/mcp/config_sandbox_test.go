@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -68,5 +69,40 @@ func TestConfigSandboxField(t *testing.T) {
 	}
 	if got := entryNamed(t, cfg2, "custom").Server.Sandbox.Canonical(); got != c.Server.Sandbox.Canonical() {
 		t.Errorf("read back custom = %s; want %s", got, c.Server.Sandbox.Canonical())
+	}
+}
+
+// TestConfigSandboxMalformed: every other malformed "sandbox" is an error
+// of its entry at its file:line:col that names the fix; none crashes and
+// the good entry beside them still reads.
+func TestConfigSandboxMalformed(t *testing.T) {
+	bad := []string{
+		`null`, `1`, `[]`, `""`, `"Default"`,
+		`{"read": "/etc"}`, `{"read": [1]}`, `{"read": [null]}`, `{"read": [["/etc"]]}`, `{"write": {}}`,
+		`{"read": ["${system}/lib"]}`, `{"read": ["${home"]}`, `{"read": ["${"]}`, `{"read": ["$HOME/x"]}`, `{"read": [""]}`,
+		`{"network": "LOOPBACK"}`, `{"network": ""}`, `{"network": 443}`, `{"network": [443]}`, `{"network": {"mode": "any"}}`,
+		`{"network": ["*:0"]}`, `{"network": ["*:-1"]}`, `{"network": ["*:"]}`, `{"network": ["*:443 "]}`, `{"network": ["http://h:443"]}`,
+		`{"network": ["10.0.0.1:443"]}`, `{"network": null}`, `{"Read": []}`,
+	}
+	var b strings.Builder
+	b.WriteString("{\"servers\": {\n  \"good\": {\"transport\": \"stdio\", \"command\": \"x\", \"sandbox\": \"default\"}")
+	for i, v := range bad {
+		fmt.Fprintf(&b, ",\n  \"bad%d\": {\"transport\": \"stdio\", \"command\": \"x\", \"sandbox\": %s}", i, v)
+	}
+	b.WriteString("\n}}")
+	path := writeConfig(t, t.TempDir(), "servers.json", b.String())
+	cfg, err := ReadConfig(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := entryNamed(t, cfg, "good"); e.Err != nil {
+		t.Fatalf("good: %v", e.Err)
+	}
+	for i, v := range bad {
+		e := entryNamed(t, cfg, fmt.Sprintf("bad%d", i))
+		want := fmt.Sprintf("%s:%d:", path, i+3)
+		if e.Err == nil || !strings.HasPrefix(e.Err.Error(), want) || !strings.Contains(e.Err.Error(), "sandbox") {
+			t.Errorf("%s: err = %v; want one at %s about the sandbox", v, e.Err, want)
+		}
 	}
 }

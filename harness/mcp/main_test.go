@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness/mcp/mcptest"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/tools/device"
 )
@@ -34,6 +36,14 @@ func TestMain(m *testing.M) {
 		srv := tool.MCPServer{Namespace: "orphan", Program: "sh", Args: []string{"-c", `echo $$ > "$OW_ORPHAN_PIDFILE"; exec sleep 600`},
 			Env: map[string]string{"OW_ORPHAN_PIDFILE": os.Getenv("OW_ORPHAN_PIDFILE")}}
 		Connect(context.Background(), srv, &Options{StartTimeout: 10 * time.Minute})
+		os.Exit(0)
+	case "sandboxparent": // starts a sandboxed provider (pdeathsig_linux_test.go) and waits to be killed
+		pidFile := os.Getenv("OW_ORPHAN_PIDFILE")
+		srv := tool.MCPServer{Namespace: "orphan", Program: "sh", Args: []string{"-c", `echo $$ > "$OW_ORPHAN_PIDFILE"; exec sleep 600`},
+			Env: map[string]string{"OW_ORPHAN_PIDFILE": pidFile}, Sandbox: sandbox.Default()}
+		if _, err := ConnectIn(context.Background(), srv, &Options{StartTimeout: 10 * time.Minute}, filepath.Dir(pidFile)); err != nil {
+			fmt.Fprintln(os.Stderr, "sandboxed provider:", err)
+		}
 		os.Exit(0)
 	case "device":
 		if err := device.ServeStdio(context.Background()); err != nil {

@@ -12,7 +12,15 @@ import (
 // TestProviderDiesWithOpenWorker SIGKILLs a process that has started a
 // stdio provider and checks that the provider is gone too, not adopted by
 // init (PR_SET_PDEATHSIG, proc_deathsig_linux.go).
-func TestProviderDiesWithOpenWorker(t *testing.T) {
+func TestProviderDiesWithOpenWorker(t *testing.T) { diesWithOpenWorker(t, "parent") }
+
+// TestSandboxedProviderDiesWithOpenWorker: so does a provider in the
+// default sandbox, whose launcher starts in a user namespace of its own
+// and changes its capabilities (either could clear the parent-death
+// signal).
+func TestSandboxedProviderDiesWithOpenWorker(t *testing.T) { diesWithOpenWorker(t, "sandboxparent") }
+
+func diesWithOpenWorker(t *testing.T, role string) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -20,7 +28,7 @@ func TestProviderDiesWithOpenWorker(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "provider.pid")
 	providerPID := testbin.PIDFromFIFO(t, pidFile, hangGuard)
 	parent := exec.Command(exe, "-test.run=^$")
-	parent.Env = append(os.Environ(), serverEnv+"=parent", "OW_ORPHAN_PIDFILE="+pidFile, "GORACE=atexit_sleep_ms=0")
+	parent.Env = append(os.Environ(), serverEnv+"="+role, "OW_ORPHAN_PIDFILE="+pidFile, "GORACE=atexit_sleep_ms=0")
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}

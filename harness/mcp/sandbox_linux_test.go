@@ -67,10 +67,11 @@ func call(t *testing.T, pr *Provider, name string, args map[string]string) strin
 
 // TestSandboxDefaultConfinesTheServerAndItsChild: under the default
 // preset the hostile server, and a child it starts, can write in the
-// workspace and read its own folder, and every forbidden operation fails
-// inside the server with EACCES or EPERM: reading a private key in HOME,
-// writing outside the workspace, connecting to a listener on 127.0.0.1,
-// sending UDP.
+// workspace and read its own folder; a file outside its folders (a
+// private key in HOME, a folder outside the workspace) does not exist
+// for it (ENOENT), and every other forbidden operation fails inside the
+// server with EACCES or EPERM: writing a system file or in its own folder,
+// connecting to a listener on 127.0.0.1, sending UDP.
 func TestSandboxDefaultConfinesTheServerAndItsChild(t *testing.T) {
 	k := newSandboxKit(t)
 	pr := k.connect(t, sandbox.Default())
@@ -85,9 +86,11 @@ func TestSandboxDefaultConfinesTheServerAndItsChild(t *testing.T) {
 		{"read", inWS, "ok 19 bytes"},
 		{"read", k.bin, "ok"},
 		{"read", "/etc/hostname", "ok"},
-		{"read", k.key, "denied EACCES"},
-		{"write", outside, "denied EACCES"},
-		{"write", filepath.Join(k.home, ".bashrc"), "denied EACCES"},
+		{"read", k.key, "denied ENOENT"},
+		{"write", outside, "denied ENOENT"},
+		{"write", filepath.Join(k.home, ".bashrc"), "denied ENOENT"},
+		{"write", "/etc/openworker-escape", "denied EACCES"},
+		{"write", filepath.Join(filepath.Dir(k.bin), "planted"), "denied EACCES"},
 		{"connect", addr, "denied EACCES"},
 		{"udp", "127.0.0.1:53", "denied EACCES"},
 	}

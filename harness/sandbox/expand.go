@@ -29,22 +29,29 @@ type Rules struct {
 	// TEMP to it. "" for none.
 	Temp string `json:"temp,omitempty"`
 	// MaxABI, when above 0, is the highest Landlock ABI the launcher may
-	// use: it can only lower what the kernel offers, so a placement the
-	// lowered ABI cannot enforce fails (docs/sandbox.md#testing). Read
-	// from OPENWORKER_SANDBOX_MAX_ABI by Expand.
+	// use, and below 0 means none: it can only lower what the kernel
+	// offers, so a placement the lowered ABI cannot enforce fails
+	// (docs/sandbox.md#testing). Read from OPENWORKER_SANDBOX_MAX_ABI by
+	// Expand; 0 is unset.
 	MaxABI int `json:"max_abi,omitempty"`
+	// Env holds the KEY=VALUE variables Prepare keeps from the launcher
+	// (the dynamic loader's, Linux) and the launcher gives the program.
+	Env []string `json:"env,omitempty"`
 }
 
 var varRef = regexp.MustCompile(`\$\{([^}]*)\}`)
 
 // CheckTemplate reports an error for a path template that names an
-// unknown variable, or that is neither absolute nor starts with a
-// variable.
+// unknown variable, opens "${" without closing it, or that is neither
+// absolute nor starts with a variable.
 func CheckTemplate(t string) error {
 	for _, m := range varRef.FindAllStringSubmatch(t, -1) {
 		if _, ok := varWords[m[1]]; !ok {
 			return fmt.Errorf("%q names the unknown variable ${%s}: a sandbox path may use ${workspace}, ${provider_dir}, ${program_dir}, ${temp}, ${home} and ${system}", t, m[1])
 		}
+	}
+	if strings.Contains(varRef.ReplaceAllString(t, ""), "${") {
+		return fmt.Errorf("%q opens ${ without a closing }: write a variable as ${workspace}", t)
 	}
 	if strings.Contains(t, "${system}") && t != "${system}" {
 		return fmt.Errorf("%q: ${system} stands for several folders and must be written alone", t)
@@ -58,7 +65,8 @@ func CheckTemplate(t string) error {
 // Expand replaces the variables of p with v. Entries whose variable is
 // empty are left out; ${system} and ${program_dir} folders that do not
 // exist are left out; any other path that does not exist is an error
-// naming it.
+// naming it. A workspace that p writes to and that holds the home folder
+// or OpenWorker's own folder is an error (checkWorkspace).
 func (p *Placement) Expand(v Vars) (*Rules, error) {
 	r := &Rules{Network: p.Network, Temp: v.Temp}
 	var err error
@@ -67,6 +75,14 @@ func (p *Placement) Expand(v Vars) (*Rules, error) {
 	}
 	if r.Write, err = v.paths(p.Write); err != nil {
 		return nil, err
+	}
+	for _, t := range p.Write {
+		if strings.Contains(t, "${workspace}") && v.Workspace != "" {
+			if err := v.checkWorkspace(); err != nil {
+				return nil, err
+			}
+			break
+		}
 	}
 	r.MaxABI = maxABI()
 	return r, nil
@@ -120,6 +136,47 @@ func (v Vars) paths(templates []string) ([]string, error) {
 		add(s)
 	}
 	return out, nil
+}
+
+// checkWorkspace refuses a workspace that is a root or holds the home
+// folder or OpenWorker's own folder (<user config dir>/OpenWorker): a
+// provider that writes it could change its own sandbox for the next start
+// (servers.json, installed extensions) or put a command in the person's
+// shell start-up files and autostart entries, which run outside any
+// sandbox.
+func (v Vars) checkWorkspace() error {
+	ws := filepath.Clean(v.Workspace)
+	real, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		real = ws
+	}
+	held := map[string]string{v.Home: "your home folder"}
+	if cfg, err := os.UserConfigDir(); err == nil {
+		held[filepath.Join(cfg, "OpenWorker")] = "OpenWorker's own folder"
+	}
+	for _, w := range []string{ws, real} {
+		if filepath.Dir(w) == w {
+			return fmt.Errorf("the workspace %s is a filesystem root, which a sandboxed provider may not write: choose a project folder as the workspace", ws)
+		}
+		for p, what := range held {
+			if p == "" {
+				continue
+			}
+			for _, q := range []string{filepath.Clean(p), evalOr(p)} {
+				if rel, err := filepath.Rel(w, q); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+					return fmt.Errorf("the workspace %s holds %s (%s), and a sandboxed provider that writes it could change its own sandbox or your shell's start-up files: choose a project folder as the workspace", ws, what, p)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
 }
 
 func firstOf(s []string) string {

@@ -11,8 +11,9 @@ import (
 
 // Landlock ABI versions a placement needs (docs/sandbox.md#linux).
 const (
-	abiFiles = 3 // files, with truncation confined (Linux 6.2)
-	abiTCP   = 4 // TCP bind and connect by port (Linux 6.7)
+	abiFiles  = 3 // files, with truncation confined (Linux 6.2)
+	abiTCP    = 4 // TCP bind and connect by port (Linux 6.7)
+	abiScoped = 6 // signals and abstract Unix sockets scoped (Linux 6.12)
 )
 
 // configs are go-landlock's configurations by ABI version: each handles
@@ -26,14 +27,37 @@ var configs = []landlock.Config{{}, landlock.V1, landlock.V2, landlock.V3, landl
 var devices = map[string]bool{"/dev/null": true, "/dev/zero": true, "/dev/full": true}
 
 // abi is the Landlock ABI the launcher uses: the kernel's, lowered to
-// r.MaxABI when that is set, and at most the newest go-landlock knows.
+// r.MaxABI when that is set, and at most the newest go-landlock knows
+// (abiFor).
 func abi(r *Rules) int {
 	v, err := ll.LandlockGetABIVersion()
 	if err != nil {
 		v = 0
 	}
-	if r.MaxABI > 0 && r.MaxABI < v {
-		v = r.MaxABI
+	errata := 0
+	if v >= 6 {
+		if errata, err = ll.LandlockGetErrata(); err != nil {
+			errata = 0
+		}
+	}
+	return abiFor(v, errata, r.MaxABI)
+}
+
+// abiFor is the ABI to use on a kernel of ABI kernel whose fixed errata
+// are errata, lowered to max when above 0; below 0 it is 0 (no Landlock). A kernel of ABI 6 or later
+// whose signal scoping is broken (erratum 2 not fixed) counts as ABI 5,
+// as go-landlock counts it: a configuration of ABI 6 would be refused
+// after the start, not before it.
+func abiFor(kernel, errata, max int) int {
+	v := kernel
+	if v >= 6 && errata&0x2 == 0 {
+		v = 5
+	}
+	if max < 0 { // OPENWORKER_SANDBOX_MAX_ABI=0
+		v = 0
+	}
+	if max > 0 && max < v {
+		v = max
 	}
 	return min(v, len(configs)-1)
 }
@@ -51,6 +75,9 @@ func Check(r *Rules) error {
 				return fmt.Errorf(`network entry %q cannot be enforced on Linux: Landlock confines TCP by port, not by address; write "*:%d" to allow port %d on any host`, e.String(), e.Port, e.Port)
 			}
 		}
+	}
+	if why := userNamespaces(); why != "" {
+		return fmt.Errorf("this system lets no program make a user namespace (%s), which the sandbox needs to hide the Unix sockets outside its folders", why)
 	}
 	v := abi(r)
 	switch {

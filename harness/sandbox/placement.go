@@ -144,9 +144,12 @@ func Supported(p *Placement) error {
 	return Check(&Rules{Read: read, Network: p.Network, MaxABI: maxABI()})
 }
 
-// maxABI is OPENWORKER_SANDBOX_MAX_ABI (docs/sandbox.md#testing): 0 when
-// unset or not a number.
+// maxABI is OPENWORKER_SANDBOX_MAX_ABI (docs/sandbox.md#testing) as
+// Rules.MaxABI: 0 when unset or not a number, -1 for "0" (no Landlock).
 func maxABI() int {
-	n, _ := strconv.Atoi(os.Getenv("OPENWORKER_SANDBOX_MAX_ABI"))
+	n, err := strconv.Atoi(os.Getenv("OPENWORKER_SANDBOX_MAX_ABI"))
+	if err == nil && n <= 0 {
+		return -1
+	}
 	return n
 }

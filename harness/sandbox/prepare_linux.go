@@ -7,13 +7,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
 // Prepare makes cmd (built by exec.Command: Path and Args set) run its
 // program inside r: on Linux the host executable runs first as the
-// launcher (launcher.go), which applies Landlock and seccomp and then
-// executes the program with the same arguments and environment. TMPDIR,
+// launcher (launcher.go), in a user and mount namespace of its own
+// (root_linux.go), which gives the program a root with only r's paths,
+// applies Landlock and seccomp, drops every capability and then executes
+// the program with the same arguments and environment. TMPDIR,
 // TMP and TEMP are set to r.Temp. A placement this kernel cannot
 // enforce is refused here, before anything starts (Check).
 func Prepare(cmd *exec.Cmd, r *Rules) error {
@@ -24,14 +27,58 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 	if err != nil {
 		return err
 	}
-	spec, err := json.Marshal(r)
+	setTemp(cmd, r.Temp)
+	if cmd.Env == nil {
+		cmd.Env = cmd.Environ()
+	}
+	// The loader's variables are for the program: in the launcher, which
+	// runs before the sandbox holds (and may be linked dynamically), an
+	// LD_PRELOAD of the entry or of an extension's manifest would run its
+	// code unconfined. The launcher puts them back when it executes the
+	// program.
+	rr := *r
+	rr.Env = nil
+	var env []string
+	for _, kv := range cmd.Env {
+		if k, _, _ := strings.Cut(kv, "="); loaderVar(k) {
+			rr.Env = append(rr.Env, kv)
+		} else {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	spec, err := json.Marshal(&rr)
 	if err != nil {
 		return err
 	}
 	args := append([]string{exe, launcherArg, string(spec), cmd.Path}, cmd.Args[1:]...)
 	cmd.Path, cmd.Args = exe, args
-	setTemp(cmd, r.Temp)
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	namespaces(cmd.SysProcAttr)
+	if r.Network.Mode == NetNone {
+		// No network at all, not even loopback: and abstract Unix
+		// sockets, which Landlock scopes only from ABI 6, belong to a
+		// network namespace.
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
+	}
 	return nil
+}
+
+// loaderVar reports whether the variable k changes what the dynamic
+// loader or the C library loads or writes before main: every LD_*, and
+// the others glibc ignores for set-user-ID programs.
+func loaderVar(k string) bool {
+	if strings.HasPrefix(k, "LD_") {
+		return true
+	}
+	switch k {
+	case "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH",
+		"MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR":
+		return true
+	}
+	return false
 }
 
 // LauncherName is the file name of the small launcher program
@@ -62,13 +109,19 @@ func confineAndExec(r *Rules, program string, argv []string) error {
 	if err := Check(r); err != nil {
 		return err
 	}
+	if err := newRoot(r); err != nil {
+		return err
+	}
 	if err := landlockSelf(r); err != nil {
 		return err
 	}
-	if err := seccompSelf(r.Network); err != nil {
+	if err := dropCapabilities(); err != nil {
 		return err
 	}
-	env := os.Environ()
+	if err := seccompSelf(r); err != nil {
+		return err
+	}
+	env := append(os.Environ(), r.Env...)
 	if err := syscall.Exec(program, argv, env); err != nil {
 		return fmt.Errorf("execute %s: %w", program, err)
 	}

@@ -17,74 +17,170 @@ const (
 	offNr           = 0
 	offArch         = 4
 	offArg0         = 16 // low 32 bits of args[0] (little endian)
+	offArg1         = 24
+	offArg2         = 32
+	offArg3         = 40
 	x32Bit          = 0x40000000
+	sockTypeMask    = 0xf // SOCK_TYPE_MASK: without SOCK_NONBLOCK and SOCK_CLOEXEC
 )
 
 // auditArch is AUDIT_ARCH_* of this build's architecture.
 var auditArch = map[string]uint32{"amd64": 0xc000003e, "arm64": 0xc00000b7}
 
-// socketFamilies are the address families a placement's network mode
-// may open sockets of; nil for NetAny (no filter).
-func socketFamilies(mode string) []uint32 {
-	switch mode {
-	case NetAny:
-		return nil
-	case NetPorts:
-		// TCP is confined by Landlock's port rules; netlink lets
-		// getaddrinfo list the interfaces.
-		return []uint32{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK}
-	default:
-		return []uint32{unix.AF_UNIX}
-	}
+// step is one instruction of a seccomp program whose jumps name labels
+// (resolved by assemble): a jump goes to yes when Cond holds, else to no
+// ("" is the next instruction).
+type step struct {
+	label   string
+	ins     bpf.Instruction // not a jump
+	cond    bpf.JumpTest
+	val     uint32
+	yes, no string
 }
 
-// seccompFilter is the BPF program for n: socket(2) of any family not in
-// socketFamilies fails with EACCES; io_uring_setup(2) fails with EPERM
-// (io_uring opens sockets without socket(2)); a system call of another
-// architecture, or amd64's x32 calls, fail with EPERM. Everything else
-// is allowed: the filter narrows the network, Landlock the rest.
-func seccompFilter(n Network) ([]bpf.RawInstruction, error) {
-	fams := socketFamilies(n.Mode)
+func assemble(steps []step) ([]bpf.RawInstruction, error) {
+	at := map[string]int{}
+	for i, s := range steps {
+		if s.label != "" {
+			at[s.label] = i
+		}
+	}
+	skip := func(i int, l string) (uint8, error) {
+		if l == "" {
+			return 0, nil
+		}
+		j, ok := at[l]
+		if !ok || j <= i || j-i-1 > 255 {
+			return 0, fmt.Errorf("seccomp program: bad jump to %q", l)
+		}
+		return uint8(j - i - 1), nil
+	}
+	prog := make([]bpf.Instruction, len(steps))
+	for i, s := range steps {
+		if s.ins != nil {
+			prog[i] = s.ins
+			continue
+		}
+		y, err := skip(i, s.yes)
+		if err != nil {
+			return nil, err
+		}
+		n, err := skip(i, s.no)
+		if err != nil {
+			return nil, err
+		}
+		prog[i] = bpf.JumpIf{Cond: s.cond, Val: s.val, SkipTrue: y, SkipFalse: n}
+	}
+	return bpf.Assemble(prog)
+}
+
+func load(off uint32) step         { return step{ins: bpf.LoadAbsolute{Off: off, Size: 4}} }
+func ret(v uint32) bpf.RetConstant { return bpf.RetConstant{Val: v} }
+func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, yes: yes} }
+
+// seccompFilter is the BPF program for n: a system call of another
+// architecture, amd64's x32 calls, io_uring_setup(2) (io_uring opens
+// sockets without socket(2)) and the keyring calls keyctl(2), add_key(2)
+// and request_key(2) (the session keyring inherited from OpenWorker may
+// hold the person's keys) fail with EPERM; unless n is NetAny,
+// socket(2) opens
+//
+//   - with NetNone: Unix sockets only;
+//   - with NetPorts: Unix sockets, NETLINK_ROUTE (getaddrinfo lists the
+//     interfaces with it) and IPv4 and IPv6 sockets of plain TCP
+//     (confined by Landlock's port rules) and UDP. Every other protocol
+//     fails, above all MPTCP, which Landlock does not confine and which
+//     falls back to TCP with any peer, and SCTP; and sendto(2),
+//     sendmsg(2) and sendmmsg(2) with MSG_FASTOPEN fail, since TCP Fast
+//     Open connects without connect(2), which Landlock checks; and
+//     listen(2) fails, since on a socket that was not bound it binds a
+//     port the kernel picks without bind(2), which Landlock checks (on
+//     a Unix socket too: the filter cannot tell them apart).
+//
+// Without unixSockets (a port list where Landlock cannot scope abstract
+// Unix sockets, below ABI 6) socket(2) opens no Unix socket either.
+// Anything else socket(2) is asked fails with EACCES. Every other call is
+// allowed: the filter narrows the network, Landlock the rest.
+func seccompFilter(n Network, unixSockets bool) ([]bpf.RawInstruction, error) {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
 		return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
 	}
-	k := len(fams)
-	// The program, by index: 0–3 check the architecture and load the call
-	// number; 4 x32; 5 io_uring_setup; 6 socket; 7 loads its family;
-	// 8…8+k-1 the allowed families; then the three returns.
-	allowAt, epermAt := 9+k, 10+k // 8+k returns EACCES
-	skip := func(from, to int) uint8 { return uint8(to - from - 1) }
-	prog := []bpf.Instruction{
-		bpf.LoadAbsolute{Off: offArch, Size: 4},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: arch, SkipTrue: 1},
-		bpf.RetConstant{Val: seccompRetErrno | uint32(unix.EPERM)},
-		bpf.LoadAbsolute{Off: offNr, Size: 4},
-		bpf.Jump{Skip: 0}, // 4: x32 check on amd64 only, below
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_IO_URING_SETUP, SkipTrue: skip(5, epermAt)},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: skip(6, allowAt)},
-		bpf.LoadAbsolute{Off: offArg0, Size: 4},
-	}
+	x32 := step{ins: bpf.Jump{Skip: 0}}
 	if runtime.GOARCH == "amd64" {
-		prog[4] = bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: x32Bit, SkipTrue: skip(4, epermAt)}
+		x32 = step{cond: bpf.JumpBitsSet, val: x32Bit, yes: "eperm"}
 	}
-	for i, f := range fams {
-		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: f, SkipTrue: skip(8+i, allowAt)})
+	s := []step{
+		load(offArch),
+		{cond: bpf.JumpEqual, val: arch, no: "eperm"},
+		load(offNr),
+		x32,
+		is(unix.SYS_IO_URING_SETUP, "eperm"),
+		is(unix.SYS_KEYCTL, "eperm"),
+		is(unix.SYS_ADD_KEY, "eperm"),
+		is(unix.SYS_REQUEST_KEY, "eperm"),
 	}
-	prog = append(prog,
-		bpf.RetConstant{Val: seccompRetErrno | uint32(unix.EACCES)},
-		bpf.RetConstant{Val: seccompRetAllow},
-		bpf.RetConstant{Val: seccompRetErrno | uint32(unix.EPERM)})
-	return bpf.Assemble(prog)
+	if n.Mode == NetAny {
+		s = append(s, step{ins: ret(seccompRetAllow)}, step{label: "allow", ins: ret(seccompRetAllow)}, step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
+		return assemble(s)
+	}
+	if n.Mode == NetPorts { // TCP Fast Open connects without connect(2); listen(2) binds without bind(2)
+		s = append(s,
+			is(unix.SYS_LISTEN, "eacces"),
+			is(unix.SYS_SENDTO, "flags3"),
+			is(unix.SYS_SENDMMSG, "flags3"),
+			is(unix.SYS_SENDMSG, "flags2"))
+	}
+	s = append(s,
+		step{cond: bpf.JumpEqual, val: unix.SYS_SOCKET, no: "allow"},
+		load(offArg0),
+	)
+	if unixSockets {
+		s = append(s, is(unix.AF_UNIX, "allow"))
+	}
+	if n.Mode == NetPorts {
+		s = append(s,
+			is(unix.AF_NETLINK, "netlink"),
+			is(unix.AF_INET, "inet"),
+			is(unix.AF_INET6, "inet"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "netlink", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			is(unix.NETLINK_ROUTE, "allow"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "inet", ins: bpf.LoadAbsolute{Off: offArg1, Size: 4}},
+			step{ins: bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask}},
+			is(unix.SOCK_STREAM, "stream"),
+			is(unix.SOCK_DGRAM, "dgram"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "stream", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			is(0, "allow"),
+			is(unix.IPPROTO_TCP, "allow"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "dgram", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			is(0, "allow"),
+			is(unix.IPPROTO_UDP, "allow"),
+			step{ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+			step{label: "flags3", ins: bpf.LoadAbsolute{Off: offArg3, Size: 4}},
+			step{cond: bpf.JumpBitsSet, val: unix.MSG_FASTOPEN, yes: "eacces", no: "allow"},
+			step{label: "flags2", ins: bpf.LoadAbsolute{Off: offArg2, Size: 4}},
+			step{cond: bpf.JumpBitsSet, val: unix.MSG_FASTOPEN, yes: "eacces", no: "allow"},
+		)
+	}
+	s = append(s,
+		step{label: "eacces", ins: ret(seccompRetErrno | uint32(unix.EACCES))},
+		step{label: "allow", ins: ret(seccompRetAllow)},
+		step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
+	return assemble(s)
 }
 
-// seccompSelf installs the filter for n on this thread (NetAny: none).
-// no-new-privs must already be set (landlockSelf).
-func seccompSelf(n Network) error {
-	if socketFamilies(n.Mode) == nil {
-		return nil
-	}
-	raw, err := seccompFilter(n)
+// seccompSelf installs the filter for r on this thread. no-new-privs
+// must already be set (landlockSelf).
+func seccompSelf(r *Rules) error {
+	n := r.Network
+	// With no network the server has a network namespace of its own,
+	// whose abstract sockets are its own; with a port list, before
+	// Landlock ABI 6, they would be the computer's.
+	raw, err := seccompFilter(n, n.Mode != NetPorts || abi(r) >= abiScoped)
 	if err != nil {
 		return err
 	}

@@ -6,9 +6,11 @@
 //   - write {path}: creates the file with a line in it.
 //   - connect {addr}: resolves HOST and connects over TCP to HOST:PORT.
 //   - udp {addr}: sends one UDP datagram to HOST:PORT.
+//   - try {op, arg}: does one of the ops of do below in the server
+//     (unix, abstract, mptcp, sctp, caps, kill, link, rename, exec, …).
 //   - spawn {op, arg}: starts this program again as a child process that
-//     does op (read, write, connect, udp) on arg and answers its result,
-//     so a test sees that the child is as confined as the server.
+//     does op (any op of do) on arg and answers its result, so a test
+//     sees that the child is as confined as the server.
 //
 // Answers are "ok …" or "denied ERRNO: message" (ERRNO is EACCES, EPERM,
 // ENOENT, ECONNREFUSED, …, or "error" when the error has no errno). It is
@@ -57,6 +59,10 @@ func main() {
 				return text(do(op, a.Addr)), nil, nil
 			})
 	}
+	mcp.AddTool(s, &mcp.Tool{Name: "try", Description: "do op in the server"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a spawnArgs) (*mcp.CallToolResult, any, error) {
+			return text(do(a.Op, a.Arg)), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "spawn", Description: "do op in a child process"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a spawnArgs) (*mcp.CallToolResult, any, error) {
 			out, err := exec.CommandContext(ctx, os.Args[0], "-do", a.Op, a.Arg).Output()
@@ -93,7 +99,7 @@ func do(op, arg string) string {
 			c.Close()
 		}
 	default:
-		err = errors.New("unknown op " + op)
+		detail, err = attack(op, arg)
 	}
 	if err != nil {
 		return "denied " + errnoName(err) + ": " + err.Error()

@@ -1,0 +1,42 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExpandRefusesAWorkspaceThatHoldsHome: a workspace written to by a
+// sandbox must not hold what would let the provider out of it at the
+// next start or login: a root, the home folder (shell start-up files,
+// autostart entries, keys) or a folder above it, or OpenWorker's own
+// folder (servers.json, extensions, the journal). A project folder, in
+// the home folder too, expands; a placement that does not write the
+// workspace is not affected.
+func TestExpandRefusesAWorkspaceThatHoldsHome(t *testing.T) {
+	home := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "cfg")
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	proj := filepath.Join(home, "proj")
+	for _, d := range []string{proj, filepath.Join(cfg, "OpenWorker")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmp := t.TempDir()
+	vars := func(ws string) Vars { return Vars{Workspace: ws, Temp: tmp, Home: home} }
+	for _, ws := range []string{home, filepath.Dir(home), "/", cfg, filepath.Join(cfg, "OpenWorker")} {
+		_, err := Default().Expand(vars(ws))
+		if err == nil || !strings.Contains(err.Error(), "choose a project folder") {
+			t.Errorf("workspace %s: %v; want refused", ws, err)
+		}
+	}
+	if r, err := Default().Expand(vars(proj)); err != nil || len(r.Write) != 2 || r.Write[0] != proj {
+		t.Errorf("workspace %s: %+v, %v", proj, r, err)
+	}
+	readOnly := &Placement{Read: []string{"${workspace}"}, Network: Network{Mode: NetNone}}
+	if _, err := readOnly.Expand(vars(home)); err != nil {
+		t.Errorf("reading a workspace that is home: %v", err)
+	}
+}
