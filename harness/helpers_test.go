@@ -143,6 +143,8 @@ type envOpts struct {
 	replies     []modeltest.Reply
 	// servers are MCP providers to register (stdio or streamable HTTP).
 	servers []tool.MCPServer
+	// agents are A2A agents to register (docs/a2a.md).
+	agents []tool.A2AAgent
 	// logger receives the runtime's logs (default discards).
 	logger *slog.Logger
 	// anthropic serves the scripted model as Anthropic Messages.
@@ -168,6 +170,11 @@ func newEnv(t testing.TB, o envOpts) *env {
 	}
 	for _, srv := range o.servers {
 		if err := reg.RegisterMCP(srv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range o.agents {
+		if err := reg.RegisterA2A(a); err != nil {
 			t.Fatal(err)
 		}
 	}

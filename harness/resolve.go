@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/openworker/desktop/harness/a2a"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -38,8 +39,9 @@ type ResolvedTool struct {
 	Pin         consent.PinnedDesc `json:"pin"`
 
 	native  tool.Tool
-	missing bool   // the provider no longer lists it (found at turn preparation)
-	pinned  []byte // the JSON of the native descriptor the session pinned
+	agent   *a2a.Agent // the A2A agent of a skill (agents.go); nil otherwise
+	missing bool       // the provider no longer lists it (found at turn preparation)
+	pinned  []byte     // the JSON of the native descriptor the session pinned
 }
 
 // Resolution is a bundle's selection resolved against the registry and the
@@ -169,6 +171,9 @@ func knownNamespaces(reg *tool.Registry) string {
 	for _, s := range reg.Servers() {
 		out = append(out, s.Namespace)
 	}
+	for _, a := range reg.Agents() {
+		out = append(out, a.Namespace)
+	}
 	if len(out) == 0 {
 		return "none"
 	}
@@ -214,6 +219,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	explicit := len(names) // the names after these are the tools of whole providers
 	whole := b.Tools.WholeProviders()
 	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, b)) // all at once
+	cards := rt.agentCards(ctx, reg, whole, names)                                    // A2A agents' cards (agents.go)
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
 		c := cats[ns]
 		if c.err != nil {
@@ -223,6 +229,17 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	}
 
 	for _, ns := range whole {
+		if c, ok := cards[ns]; ok { // an A2A agent: every skill of its card
+			if c.err != nil {
+				e := resolveErr(b, ns, c.err.Error())
+				e.Provider, e.StartFailed, e.cause = ns, true, c.err
+				return nil, e
+			}
+			for _, id := range agentSkills(c.agent) {
+				names = append(names, ns+"."+id)
+			}
+			continue
+		}
 		if _, ok := reg.Server(ns); !ok {
 			e := resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json; known namespaces: %s", ns, knownNamespaces(reg)))
 			if msg, broken := unavailable(reg, ns); broken {
@@ -266,6 +283,20 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			}
 			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
+		case cards[ns] != nil: // a skill of an A2A agent (agents.go)
+			if err := tool.CheckMCPName(name); err != nil {
+				e := resolveErr(b, name, err.Error())
+				if ofWhole {
+					res.LeftOut = append(res.LeftOut, leftOut(b, name, e))
+					continue
+				}
+				e.Fix = nameFix
+				return nil, e
+			}
+			var e *ResolveError
+			if rtool, e = resolveSkill(b, cards, name, ns, remote); e != nil {
+				return nil, e
+			}
 		default:
 			if _, ok := reg.Server(ns); !ok {
 				if msg, broken := unavailable(reg, ns); broken {
@@ -317,6 +348,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		pin, err := pinDescriptor(rtool.Descriptor)
 		if err != nil {
 			return nil, resolveErr(b, name, err.Error())
+		}
+		if rtool.agent != nil {
+			pin.Digest = rtool.agent.Digest() // the card's: a changed card is a changed descriptor (docs/a2a.md#identity)
 		}
 		rtool.Pin = pin
 		res.byAlias[rtool.Alias] = len(res.Tools)
