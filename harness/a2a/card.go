@@ -39,6 +39,10 @@ const (
 	MaxResponseBytes = 8 << 20
 )
 
+// sharedTransport carries every agent's requests unless Options say
+// otherwise, so cards read for each resolution share connections.
+var sharedTransport http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
+
 // Options tune an Agent. The zero value means the defaults above.
 type Options struct {
 	CardTimeout   time.Duration
@@ -48,7 +52,7 @@ type Options struct {
 	// time.After. Tests inject their own.
 	After func(time.Duration) <-chan time.Time
 	// Transport is the HTTP transport under the agent's headers; nil means
-	// a clone of http.DefaultTransport.
+	// one shared clone of http.DefaultTransport.
 	Transport http.RoundTripper
 }
 
@@ -66,7 +70,7 @@ func (o Options) fill() Options {
 		o.After = time.After
 	}
 	if o.Transport == nil {
-		o.Transport = http.DefaultTransport.(*http.Transport).Clone()
+		o.Transport = sharedTransport
 	}
 	return o
 }

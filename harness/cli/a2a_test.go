@@ -146,8 +146,12 @@ func TestRunA2AKilledThenPoll(t *testing.T) {
 	}
 	j.Close()
 
+	out, errs, _ := runBinary(t, nil, "journal", "list", "--unknown", "--db", db)
+	t.Logf("journal list --unknown:\n%s%s", out, errs)
 	poll := func(servers string) (string, string, int) {
-		return runBinary(t, nil, "journal", "reconcile", inv, "--poll", "--servers", servers, "--db", db)
+		out, errs, code := runBinary(t, nil, "journal", "reconcile", inv, "--poll", "--servers", servers, "--db", db)
+		t.Logf("reconcile --poll: exit %d\n%s%s", code, out, errs)
+		return out, errs, code
 	}
 	// Still working: it stays unknown.
 	out, errs, code := poll(servers)

@@ -176,7 +176,9 @@ func (c *config) listUnknown(ctx context.Context, j *journal.Journal, asJSON boo
 		verb = "waits"
 	}
 	fmt.Fprintf(c.stdout, "\n%s %s for reconciliation: only you know whether each took effect. Record it with\n"+
-		"  openworker journal reconcile INVOCATION --outcome applied|not_applied\n", plural(len(all), "invocation"), verb)
+		"  openworker journal reconcile INVOCATION --outcome applied|not_applied\n"+
+		"or, for a call of an A2A agent, ask the agent (docs/a2a.md#durable-handles):\n"+
+		"  openworker journal reconcile INVOCATION --poll --servers FILE\n", plural(len(all), "invocation"), verb)
 	return nil
 }
 
