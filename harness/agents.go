@@ -78,7 +78,6 @@ func resolveSkill(b *bundle.Bundle, cards map[string]*agentCard, name, ns, skill
 		}
 		e := resolveErr(b, name, msg)
 		e.Provider, e.StartFailed, e.cause = ns, true, cause
-		e.Fix = fmt.Sprintf("check that the A2A agent %q is running and that its card URL and headers are right; the card must be JSON of at most 1 MB (docs/a2a.md)", ns)
 		return ResolvedTool{}, e
 	}
 	for _, s := range c.agent.Skills() {
@@ -108,6 +107,13 @@ func (t *turn) callAgent(ctx context.Context, rt *ResolvedTool, c *tool.Call, ar
 		},
 		Progress: c.Progress,
 	})
+}
+
+// agentFix is the advice for a bundle whose A2A agent's card could not
+// be read.
+func agentFix(a tool.A2AAgent) string {
+	return fmt.Sprintf("check that A2A agent %q is running and answers at its card URL %s with the headers of %s; the card must be a JSON agent card of at most 1 MB (docs/a2a.md#cards)",
+		a.Namespace, a2a.RedactURL(a.Card), orDefault(a.Source, "its registration"))
 }
 
 func orDefault(s, def string) string {

@@ -55,6 +55,10 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 
 func (b *limitedBody) Close() error { return b.rc.Close() }
 
+// RedactURL returns raw without its password and query values, which may
+// be credentials: what errors about an agent show of its URLs.
+func RedactURL(raw string) string { return redactURL(raw) }
+
 // redactURL drops a URL's password and query values, which may be
 // credentials.
 func redactURL(raw string) string {

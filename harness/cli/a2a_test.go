@@ -5,10 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -193,4 +198,93 @@ func TestRunA2AKilledThenPoll(t *testing.T) {
 	if _, errs, code := poll(servers); code != 2 || !strings.Contains(errs, "already reconciled as applied") {
 		t.Errorf("second poll = %d %s", code, errs)
 	}
+}
+
+// TestCheckA2A: `check` reads the cards of the agents a bundle selects: a
+// good card resolves the skills; a card that is not JSON, a card over
+// 1 MB, a name the card does not list, and an agent that never answers
+// are errors naming the card's URL and the fix; nothing hangs.
+func TestCheckA2A(t *testing.T) {
+	ag := startTestAgent(t)
+	dir := t.TempDir()
+	bundles := filepath.Join(dir, "coworkers")
+	writeBundleAt(t, bundles, "good", "helper.echo", "helper.slow")
+	writeBundleAt(t, bundles, "typo", "helper.ecko")
+	writeBundleAt(t, bundles, "broken", "bad.echo")
+	writeBundleAt(t, bundles, "huge", "huge.echo")
+	writeBundleAt(t, bundles, "silent", "silent.echo")
+	bad := serveCard(t, "{\n  \"name\": \"x\",\n  oops\n}")
+	huge := serveCard(t, `{"name": "x", "description": "`+strings.Repeat("x", 1<<20)+`", "url": "http://127.0.0.1:1/a2a", "skills": [{"id": "echo"}]}`)
+	silent := hangingListener(t)
+	servers := filepath.Join(dir, "servers.json")
+	body, _ := json.Marshal(map[string]any{"servers": map[string]any{
+		"helper": map[string]any{"transport": "a2a", "card": ag.CardURL},
+		"bad":    map[string]any{"transport": "a2a", "card": bad},
+		"huge":   map[string]any{"transport": "a2a", "card": huge},
+		"silent": map[string]any{"transport": "a2a", "card": "http://" + silent + "/.well-known/agent-card.json"},
+	}})
+	os.WriteFile(servers, body, 0o644)
+	start := time.Now()
+	out, errs, code := runBinary(t, nil, "check", "--coworkers", bundles, "--servers", servers)
+	t.Logf("check: exit %d\n%s%s", code, out, errs)
+	if code == 0 {
+		t.Fatalf("check passed with broken bundles")
+	}
+	all := out + errs
+	for _, want := range []string{
+		`"helper.ecko": the card of A2A agent "helper" lists no skill "ecko"`,
+		bad + `: it is not JSON: line 3, column 3`,
+		huge + `: it is over 1048576 bytes (1 MB)`,
+		`the agent did not answer within 10s`,
+		`check that A2A agent "bad" is running and answers at its card URL`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("check output lacks %q", want)
+		}
+	}
+	if !regexp.MustCompile(`ok\s+good .*\n\s+helper\.echo\s+→ a2a:helper\s+echo`).MatchString(out) {
+		t.Errorf("the good bundle is not ok with its skills:\n%s", out)
+	}
+	if d := time.Since(start); d > hangGuard {
+		t.Errorf("check took %s", d)
+	}
+}
+
+// serveCard serves body as an agent card; it returns the card's URL.
+func serveCard(t *testing.T, body string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/.well-known/agent-card.json"
+}
+
+// hangingListener accepts connections and never answers.
+func hangingListener(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
 }
