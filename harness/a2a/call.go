@@ -79,6 +79,15 @@ type Input struct {
 //     (bounded by Options.CancelTimeout) and the error says how the agent
 //     answered.
 func (a *Agent) Call(ctx context.Context, skill string, args json.RawMessage, h Hooks) (tool.Output, error) {
+	if h.Progress != nil && a.secrets.r != nil {
+		inner := h.Progress
+		h.Progress = func(msg string, data json.RawMessage) error { return inner(a.secrets.text(msg), data) }
+	}
+	out, err := a.call(ctx, skill, args, h)
+	return a.secrets.output(out), a.secrets.err(err)
+}
+
+func (a *Agent) call(ctx context.Context, skill string, args json.RawMessage, h Hooks) (tool.Output, error) {
 	if !a.skill(skill) {
 		return tool.Output{}, fmt.Errorf("A2A agent %q: its card lists no skill %q", a.cfg.Namespace, skill)
 	}

@@ -111,6 +111,9 @@ func TestCallEcho(t *testing.T) {
 		if ids := rec.taskIDs(); len(ids) != 1 || ids[0] != st.TaskID {
 			t.Errorf("the Task hook got %v; the result names %s", ids, st.TaskID)
 		}
+		if n := ag.Requests("X-Test: fetch-check"); n < 2 {
+			t.Errorf("%d requests carried the entry's header; want the card's and the call's", n)
+		}
 	})
 }
 
@@ -300,4 +303,27 @@ func (m *manual) Waits() []time.Duration {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]time.Duration(nil), m.waits...)
+}
+
+// An agent that sends back a credential of its entry (a header value, a
+// substituted secret) never gets it into the result or the progress.
+func TestCallRedactsSecrets(t *testing.T) {
+	ag := startAgent(t, a2atest.Options{Streaming: true})
+	a, err := a2a.Fetch(context.Background(), tool.A2AAgent{Namespace: "helper", Card: ag.CardURL,
+		Headers: map[string]string{"Authorization": "Bearer s3cr3t-token"}, Secrets: []string{"hunter22"}}, a2a.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.Call(context.Background(), "echo", json.RawMessage(`{"text":"token s3cr3t-token and hunter22","data":{"k":"hunter22"}}`), a2a.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{out.Text, string(out.Structured)} {
+		if strings.Contains(s, "s3cr3t-token") || strings.Contains(s, "hunter22") || !strings.Contains(s, "[redacted]") {
+			t.Errorf("not redacted: %s", s)
+		}
+	}
+	if !json.Valid(out.Structured) {
+		t.Errorf("structured %s", out.Structured)
+	}
 }

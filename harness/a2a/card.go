@@ -87,6 +87,7 @@ type Agent struct {
 	endpoint string
 	http     *http.Client
 	rpc      a2aclient.Transport
+	secrets  redactor
 }
 
 // CardError is the error of a card that could not be read or used. It
@@ -134,7 +135,7 @@ func Fetch(ctx context.Context, cfg tool.A2AAgent, opts Options) (*Agent, error)
 		return nil, &CardError{URL: where, Problem: err.Error(), Err: err}
 	}
 	return &Agent{cfg: cfg, opts: opts, card: card, raw: raw, digest: digest, endpoint: endpoint, http: hc,
-		rpc: a2aclient.NewJSONRPCTransport(endpoint, hc)}, nil
+		rpc: a2aclient.NewJSONRPCTransport(endpoint, hc), secrets: newRedactor(cfg)}, nil
 }
 
 func getCard(ctx context.Context, hc *http.Client, cfg tool.A2AAgent, timeout time.Duration) ([]byte, error) {

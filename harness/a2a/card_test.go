@@ -28,7 +28,7 @@ func startAgent(t *testing.T, opts a2atest.Options) *a2atest.Agent {
 
 func fetch(t *testing.T, ag *a2atest.Agent, opts a2a.Options) *a2a.Agent {
 	t.Helper()
-	a, err := a2a.Fetch(context.Background(), tool.A2AAgent{Namespace: "helper", Card: ag.CardURL, Headers: map[string]string{"X-Test": "card"}}, opts)
+	a, err := a2a.Fetch(context.Background(), tool.A2AAgent{Namespace: "helper", Card: ag.CardURL, Headers: map[string]string{"X-Test": "fetch-check"}}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +70,8 @@ func TestFetchSkillsAndDigest(t *testing.T) {
 	if !a.Streaming() || a.Placement() != tool.PlacementLocal || a.Endpoint() != ag.URL+"/a2a" {
 		t.Errorf("streaming %v placement %q endpoint %q", a.Streaming(), a.Placement(), a.Endpoint())
 	}
-	if ag.Requests("X-Test: card") != 1 {
-		t.Errorf("the card's GET carried the header %d times, want 1", ag.Requests("X-Test: card"))
+	if ag.Requests("X-Test: fetch-check") != 1 {
+		t.Errorf("the card's GET carried the header %d times, want 1", ag.Requests("X-Test: fetch-check"))
 	}
 	ag.SetVersion("1.0.1")
 	if b := fetch(t, ag, a2a.Options{}); b.Digest() == a.Digest() {

@@ -67,7 +67,7 @@ func (a *Agent) Poll(ctx context.Context, taskID string) (PollResult, error) {
 	}
 	r.Known = true
 	r.State = string(task.Status.State)
-	r.Message = messageText(task.Status.Message)
-	r.Output = outputOf(string(task.ID), r.State, task.Artifacts, nil)
+	r.Message = a.secrets.text(messageText(task.Status.Message))
+	r.Output = a.secrets.output(outputOf(string(task.ID), r.State, task.Artifacts, nil))
 	return r, nil
 }
