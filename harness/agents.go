@@ -8,6 +8,8 @@ import (
 
 	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/elicit"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -94,11 +96,26 @@ func resolveSkill(b *bundle.Bundle, cards map[string]*agentCard, name, ns, skill
 	return ResolvedTool{}, resolveErr(b, name, fmt.Sprintf("the card of A2A agent %q lists no skill %q (names are exact and case-sensitive); it lists: %s", ns, skill, listNames(listed)))
 }
 
+// answerForm is the form an A2A agent's question is asked with: one
+// text field.
+var answerForm = func() *elicit.Form {
+	f, err := elicit.Parse(json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string","title":"Your answer"}},"required":["answer"]}`))
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
+
 // callAgent makes the one A2A call of rt: the task ID is journaled as the
 // invocation's handle as soon as the agent returns it
-// (docs/a2a.md#durable-handles), and status updates go to c.Progress.
+// (docs/a2a.md#durable-handles), status updates go to c.Progress, and an
+// input-required question is asked with the elicitation dialog of MCP
+// (docs/a2a.md#questions), under its rules: never in bypass mode, at most
+// elicit.MaxPerCall, journaled without the answer.
 func (t *turn) callAgent(ctx context.Context, rt *ResolvedTool, c *tool.Call, args json.RawMessage, invID string) (tool.Output, error) {
 	j := t.s.rt.journal
+	asker := t.asker(invID, c.CallID, rt.Name)
+	ns, _, _ := tool.SplitName(rt.Name)
 	return rt.agent.Call(ctx, rt.Remote, args, a2a.Hooks{
 		Task: func(id string) {
 			if err := j.SetHandle(ctx, invID, id); err != nil {
@@ -106,6 +123,11 @@ func (t *turn) callAgent(ctx context.Context, rt *ResolvedTool, c *tool.Call, ar
 			}
 		},
 		Progress: c.Progress,
+		Ask: func(ctx context.Context, question string) (string, bool) {
+			ans := asker.Ask(ctx, mcp.Asked{Namespace: ns, ServerName: rt.agent.Card().Name, Message: question, Form: answerForm, Mode: elicit.ModeForm})
+			text, ok := ans.Content["answer"].(string)
+			return text, ans.Action == elicit.Accept && ok
+		},
 	})
 }
 

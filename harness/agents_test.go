@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/a2a/a2atest"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/elicit"
+	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
@@ -178,5 +181,47 @@ func TestA2ANamespaceCollision(t *testing.T) {
 	}
 	if _, err := harness.Open(context.Background(), reg, harness.Options{DBPath: t.TempDir() + "/j.db"}); err == nil || !strings.Contains(err.Error(), `native tool "helper.echo"`) {
 		t.Fatalf("Open = %v; want the startup to fail naming both", err)
+	}
+}
+
+// An agent's question (input-required) is asked with the elicitation
+// dialog: the person's answer goes to the same task as its next message,
+// the question is journaled without the answer, and in bypass mode it is
+// never asked (the call ends with the question as an error result).
+func TestA2AQuestionAsked(t *testing.T) {
+	ag := startA2A(t, a2atest.Options{Streaming: true})
+	el := &scriptedElicitor{answers: []func(context.Context, elicit.Question) (elicit.Answer, error){answer(elicit.Accept, map[string]any{"answer": "Paris"})}}
+	reply := modeltest.Reply{ToolCalls: []model.ToolCall{call("c1", "helper__ask", `{"text":"weather?"}`)}}
+	for _, mode := range []consent.Mode{consent.Ask, consent.Bypass} {
+		e := newEnv(t, envOpts{
+			agents:   []tool.A2AAgent{{Namespace: "helper", Card: ag.CardURL}},
+			selected: []string{"helper.ask"},
+			mode:     mode,
+			prompter: &agentPrompter{d: consent.AllowOnce},
+			replies:  []modeltest.Reply{reply, {Text: "ok"}},
+		})
+		e.so.Elicitor = el
+		s, res, err := e.send("weather")
+		if err != nil || res.Status != harness.TurnCompleted {
+			t.Fatalf("%s: %+v, %v", mode, res, err)
+		}
+		inv := e.invocations(s.ID())[0]
+		els, err := e.rt.Journal().Elicitations(context.Background(), inv.ID)
+		if err != nil || len(els) != 1 {
+			t.Fatalf("%s: elicitations %+v, %v", mode, els, err)
+		}
+		if mode == consent.Ask {
+			if inv.Status != "succeeded" || !strings.Contains(string(inv.Result), "answer: Paris") || els[0].Action != "accept" || els[0].Namespace != "helper" {
+				t.Errorf("asked: invocation %+v, elicitation %+v", inv, els[0])
+			}
+			if q := el.questions(); len(q) != 1 || q[0].Message != a2atest.Question {
+				t.Errorf("questions %+v", q)
+			}
+			if strings.Contains(fmt.Sprint(els[0]), "Paris") {
+				t.Errorf("the journal kept the answer: %+v", els[0])
+			}
+		} else if inv.Status != "failed" || inv.ErrorCode != a2a.CodeInputRequired || els[0].Source != journal.ElicitByBypass || len(el.questions()) != 1 {
+			t.Errorf("bypass: invocation %+v, elicitation %+v", inv, els[0])
+		}
 	}
 }

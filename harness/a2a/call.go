@@ -44,7 +44,17 @@ type Hooks struct {
 	// working") and data {"task_id":ID,"state":STATE}. An error (a
 	// breached limit) ends the call, which then cancels the task.
 	Progress func(message string, data json.RawMessage) error
+	// Ask puts the agent's question of an input-required task to the
+	// person (the harness uses the MCP elicitation dialog) and returns
+	// the answer, or false when there is none (declined, bypass mode, no
+	// one to ask). The answer is sent to the agent as the next message of
+	// the same task; at most MaxQuestions per call. Nil: input-required
+	// ends the call with CodeInputRequired.
+	Ask func(ctx context.Context, question string) (answer string, ok bool)
 }
+
+// MaxQuestions bounds the questions of one call (Hooks.Ask).
+const MaxQuestions = 3
 
 // Input is the arguments of every skill (InputSchema).
 type Input struct {
@@ -70,10 +80,12 @@ type Input struct {
 //   - failed, rejected or canceled by the agent: the artifacts and a
 //     *tool.ToolError (CodeFailed, CodeRejected, CodeCanceled) with the
 //     agent's status message;
-//   - input-required or auth-required: a *tool.ToolError
-//     (CodeInputRequired, CodeAuthRequired) saying the agent needs input
-//     and quoting its question; the task is sent tasks/cancel, as
-//     OpenWorker cannot answer it;
+//   - input-required: the question goes to Hooks.Ask, and an answer is
+//     sent as the next message of the task, which is followed again (at
+//     most MaxQuestions); without one, and for auth-required, a
+//     *tool.ToolError (CodeInputRequired, CodeAuthRequired) saying the
+//     agent needs input and quoting its question; the task is sent
+//     tasks/cancel;
 //   - ctx done, a progress error, or the agent unreachable once the task
 //     exists: a plain error; a task not yet final is sent tasks/cancel
 //     (bounded by Options.CancelTimeout) and the error says how the agent
@@ -106,11 +118,15 @@ func (a *Agent) call(ctx context.Context, skill string, args json.RawMessage, h 
 	params := &a2a.MessageSendParams{Message: msg, Metadata: map[string]any{MetaSkill: skill}}
 
 	f := &follower{a: a, h: h}
-	var err error
-	if a.Streaming() {
-		err = f.stream(ctx, params)
-	} else {
-		err = f.send(ctx, params)
+	err := f.follow(ctx, params)
+	for asked := 0; err == nil && h.Ask != nil && f.state() == a2a.TaskStateInputRequired && asked < MaxQuestions; asked++ {
+		answer, ok := h.Ask(ctx, orElse(messageText(f.task.Status.Message), "The agent needs more input."))
+		if !ok || ctx.Err() != nil {
+			break
+		}
+		next := a2a.NewMessageForTask(a2a.MessageRoleUser, f.task, a2a.TextPart{Text: answer})
+		next.Metadata = map[string]any{MetaSkill: skill}
+		err = f.answer(ctx, &a2a.MessageSendParams{Message: next, Metadata: map[string]any{MetaSkill: skill}})
 	}
 	if err != nil {
 		if f.taskID != "" && !f.final() {
@@ -130,15 +146,79 @@ type follower struct {
 	reply    *a2a.Message // a direct reply without a task
 	events   int
 	lastText string
+	// answered identifies the question last answered (statusKey): a
+	// snapshot that still shows it (a non-blocking send answers with the
+	// task as stored before the answer is processed) is not a new question.
+	answered string
+	answerID string // the message that answered it
+}
+
+// statusKey identifies a status: its message's ID, else its time.
+func statusKey(st a2a.TaskStatus) string {
+	if st.Message != nil && st.Message.ID != "" {
+		return "msg:" + st.Message.ID
+	}
+	if st.Timestamp != nil {
+		return "at:" + st.Timestamp.String()
+	}
+	return ""
+}
+
+// answer sends the person's answer to the task's question and follows
+// the task. An agent may refuse the message while it still winds down
+// the run that asked (a2a-go answers "internal error" then); only when
+// tasks/get shows that the task's history lacks the answer and the task
+// still waits on the same question is it sent again, after
+// Options.PollInterval, at most twice: the agent's own record proves it
+// never took it.
+func (f *follower) answer(ctx context.Context, params *a2a.MessageSendParams) error {
+	question := statusKey(f.task.Status)
+	f.answered, f.answerID = question, params.Message.ID
+	for try := 0; ; try++ {
+		f.task.Status = a2a.TaskStatus{State: a2a.TaskStateWorking} // until the agent says otherwise
+		err := f.follow(ctx, params)
+		if err == nil || ctx.Err() != nil || try == 2 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-f.a.opts.After(f.a.opts.PollInterval):
+		}
+		task, gerr := f.a.rpc.GetTask(ctx, &a2a.TaskQueryParams{ID: f.taskID})
+		if gerr != nil || task.Status.State != a2a.TaskStateInputRequired || statusKey(task.Status) != question || hasMessage(task, params.Message.ID) {
+			return err
+		}
+	}
+}
+
+func hasMessage(t *a2a.Task, id string) bool {
+	for _, m := range t.History {
+		if m != nil && m.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// follow sends one message and follows the task until the call has its
+// answer.
+func (f *follower) follow(ctx context.Context, params *a2a.MessageSendParams) error {
+	if f.a.Streaming() {
+		return f.stream(ctx, params)
+	}
+	return f.send(ctx, params)
 }
 
 func (f *follower) stream(ctx context.Context, params *a2a.MessageSendParams) error {
 	var streamErr error
+	events := 0
 	for ev, err := range f.a.rpc.SendStreamingMessage(ctx, params) {
 		if err != nil {
 			streamErr = err
 			break
 		}
+		events++
 		if err := f.observe(ev); err != nil {
 			return err
 		}
@@ -149,7 +229,7 @@ func (f *follower) stream(ctx context.Context, params *a2a.MessageSendParams) er
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	if f.taskID == "" {
+	if f.taskID == "" || (events == 0 && streamErr != nil) { // refused before any event: the caller decides
 		if streamErr != nil {
 			return fmt.Errorf("message/stream to %s: %v", redactURL(f.a.endpoint), f.rpcError(streamErr))
 		}
@@ -197,6 +277,9 @@ func (f *follower) poll(ctx context.Context) error {
 		}
 		if err := f.observe(task); err != nil {
 			return err
+		}
+		if f.answerID != "" && needsInput(task.Status.State) && statusKey(task.Status) == f.answered && !hasMessage(task, f.answerID) {
+			return fmt.Errorf("A2A agent %q did not take the answer to its question: task %s still waits on it", f.a.cfg.Namespace, f.taskID)
 		}
 	}
 	return nil
@@ -288,7 +371,13 @@ func needsInput(s a2a.TaskState) bool {
 
 // done reports whether the call has its answer.
 func (f *follower) done() bool {
-	return f.reply != nil || f.final() || needsInput(f.state())
+	if f.reply != nil || f.final() {
+		return true
+	}
+	if !needsInput(f.state()) {
+		return false
+	}
+	return f.answered == "" || statusKey(f.task.Status) != f.answered
 }
 
 // progress forwards one status update within the bounds.
@@ -346,7 +435,7 @@ func (f *follower) result(ctx context.Context) (tool.Output, error) {
 		return tool.Output{}, &tool.ToolError{Code: CodeAuthRequired, Message: fmt.Sprintf("the agent needs authentication to go on (%s); set the headers of its servers.json entry; %s",
 			orElse(why, "it did not say how"), f.cancel(ctx))}
 	default: // input-required
-		return tool.Output{}, &tool.ToolError{Code: CodeInputRequired, Message: fmt.Sprintf("the agent needs input to go on: %s; OpenWorker cannot answer an agent's question within a call, so %s; ask the person, then call again with everything the agent needs in one message",
+		return tool.Output{}, &tool.ToolError{Code: CodeInputRequired, Message: fmt.Sprintf("the agent needs input to go on: %s; no answer was given within the call (declined, bypass mode, or no one to ask), so %s; ask the person, then call again with everything the agent needs in one message",
 			orElse(why, "it did not say what"), f.cancel(ctx))}
 	}
 }

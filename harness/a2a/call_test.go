@@ -245,8 +245,8 @@ func TestPollFinishedTask(t *testing.T) {
 		_, err := a.Call(ctx, "slow", json.RawMessage(`{"text":"later"}`), rec.hooks())
 		done <- err
 	}()
-	id := <-ag.Started()
-	if got := <-rec.known; got != id { // the agent stored the task before it streamed it
+	id := recv(t, ag.Started(), "the slow task's start")
+	if got := recv(t, rec.known, "the task ID"); got != id { // the agent stored the task before it streamed it
 		t.Fatalf("task %s, started %s", got, id)
 	}
 	p, err := a.Poll(context.Background(), id)
@@ -254,7 +254,7 @@ func TestPollFinishedTask(t *testing.T) {
 		t.Fatalf("poll of a working task %+v, %v", p, err)
 	}
 	ag.Release()
-	if err := <-done; err != nil {
+	if err := recv(t, done, "the call's end"); err != nil {
 		t.Fatal(err)
 	}
 	cancel()
@@ -326,4 +326,48 @@ func TestCallRedactsSecrets(t *testing.T) {
 	if !json.Valid(out.Structured) {
 		t.Errorf("structured %s", out.Structured)
 	}
+}
+
+// With someone to ask, an input-required task gets the person's answer as
+// its next message and completes; a declined question ends as before.
+func TestCallInputRequiredAnswered(t *testing.T) {
+	modes(t, func(t *testing.T, ag *a2atest.Agent, streaming bool) {
+		a := fetch(t, ag, a2a.Options{After: instant})
+		var questions []string
+		var rec recorder
+		h := rec.hooks()
+		h.Ask = func(_ context.Context, q string) (string, bool) {
+			questions = append(questions, q)
+			return "Paris", true
+		}
+		out, err := a.Call(context.Background(), "ask", json.RawMessage(`{"text":"weather?"}`), h)
+		if err != nil || !strings.Contains(out.Text, "answer: Paris") {
+			t.Fatalf("call = %+v, %v", out, err)
+		}
+		if len(questions) != 1 || questions[0] != a2atest.Question {
+			t.Errorf("questions %q", questions)
+		}
+		if ids := rec.taskIDs(); len(ids) != 1 {
+			t.Errorf("task ids %v; the answer continues the same task", ids)
+		}
+		h.Ask = func(context.Context, string) (string, bool) { return "", false }
+		_, err = a.Call(context.Background(), "ask", json.RawMessage(`{"text":"weather?"}`), h)
+		var te *tool.ToolError
+		if !errors.As(err, &te) || te.Code != a2a.CodeInputRequired {
+			t.Fatalf("declined: %v", err)
+		}
+	})
+}
+
+// recv waits for one value of c, failing the test after 10 s (a hang).
+func recv[T any](t *testing.T, c <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s never came", what)
+	}
+	var zero T
+	return zero
 }

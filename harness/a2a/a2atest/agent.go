@@ -10,7 +10,8 @@
 //   - slow: reports "working" (Started receives the task ID), then waits
 //     until Release; completes with "slow done: TEXT". tasks/cancel
 //     cancels it (Canceled receives the task ID);
-//   - ask: ends in input-required asking "Which city do you mean?";
+//   - ask: ends in input-required asking "Which city do you mean?"; the
+//     next message of the task completes it with "answer: TEXT";
 //   - fail: ends in failed with "the fail skill always fails".
 package a2atest
 
@@ -237,6 +238,12 @@ func (e *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 		}
 		return q.Write(ctx, final(rc, a2a.TaskStateCompleted, ""))
 	case "ask":
+		if rc.StoredTask != nil { // the answer to the question
+			if err := q.Write(ctx, a2a.NewArtifactEvent(rc, a2a.TextPart{Text: "answer: " + text})); err != nil {
+				return err
+			}
+			return q.Write(ctx, final(rc, a2a.TaskStateCompleted, ""))
+		}
 		return q.Write(ctx, final(rc, a2a.TaskStateInputRequired, Question))
 	case "fail":
 		return q.Write(ctx, final(rc, a2a.TaskStateFailed, FailMessage))
