@@ -54,9 +54,24 @@ func (p *agentPrompter) requests() []consent.Request {
 // agent's task ID as its handle and the card's digest as its descriptor
 // digest, and the prompt shows where the call goes and the message.
 func TestA2ATurn(t *testing.T) {
-	ag := startA2A(t, a2atest.Options{Streaming: true})
+	for _, streaming := range []bool{true, false} {
+		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) { a2aTurn(t, streaming) })
+	}
+}
+
+// instant is a clock whose waits are over at once: a call follows a task
+// of an agent that does not stream with back-to-back tasks/get.
+func instant(time.Duration) <-chan time.Time {
+	c := make(chan time.Time, 1)
+	c <- time.Time{}
+	return c
+}
+
+func a2aTurn(t *testing.T, streaming bool) {
+	ag := startA2A(t, a2atest.Options{Streaming: streaming})
 	p := &agentPrompter{d: consent.AllowSession}
 	e := newEnv(t, envOpts{
+		a2a:      a2a.Options{After: instant},
 		agents:   []tool.A2AAgent{{Namespace: "helper", Card: ag.CardURL}},
 		selected: []string{"helper.echo", "helper.ask", "helper.fail"},
 		mode:     consent.Ask,

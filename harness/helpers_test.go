@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/openworker/desktop/harness/a2a"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -143,8 +144,9 @@ type envOpts struct {
 	replies     []modeltest.Reply
 	// servers are MCP providers to register (stdio or streamable HTTP).
 	servers []tool.MCPServer
-	// agents are A2A agents to register (docs/a2a.md).
+	// agents are A2A agents to register (docs/a2a.md), reached with a2a.
 	agents []tool.A2AAgent
+	a2a    a2a.Options
 	// logger receives the runtime's logs (default discards).
 	logger *slog.Logger
 	// anthropic serves the scripted model as Anthropic Messages.
@@ -199,7 +201,7 @@ func newEnv(t testing.TB, o envOpts) *env {
 		o.mode = consent.Bypass
 	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
-		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, MaxAttempts: o.maxAttempts, Logger: o.logger,
+		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, MaxAttempts: o.maxAttempts, Logger: o.logger, A2A: o.a2a,
 	})
 	e.so = harness.SessionOptions{Model: provider, Approve: o.mode, Prompter: o.prompter}
 	if err != nil {
