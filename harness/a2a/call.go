@@ -95,6 +95,10 @@ func (a *Agent) Call(ctx context.Context, skill string, args json.RawMessage, h 
 		inner := h.Progress
 		h.Progress = func(msg string, data json.RawMessage) error { return inner(a.secrets.text(msg), data) }
 	}
+	if h.Ask != nil && a.secrets.r != nil {
+		inner := h.Ask
+		h.Ask = func(ctx context.Context, q string) (string, bool) { return inner(ctx, a.secrets.text(q)) }
+	}
 	out, err := a.call(ctx, skill, args, h)
 	return a.secrets.output(out), a.secrets.err(err)
 }
@@ -151,63 +155,6 @@ type follower struct {
 	// task as stored before the answer is processed) is not a new question.
 	answered string
 	answerID string // the message that answered it
-}
-
-// statusKey identifies a status: its message's ID, else its time.
-func statusKey(st a2a.TaskStatus) string {
-	if st.Message != nil && st.Message.ID != "" {
-		return "msg:" + st.Message.ID
-	}
-	if st.Timestamp != nil {
-		return "at:" + st.Timestamp.String()
-	}
-	return ""
-}
-
-// answer sends the person's answer to the task's question and follows
-// the task. An agent may refuse the message while it still winds down
-// the run that asked (a2a-go answers "internal error" then); only when
-// tasks/get shows that the task's history lacks the answer and the task
-// still waits on the same question is it sent again, after
-// Options.PollInterval, at most twice: the agent's own record proves it
-// never took it.
-func (f *follower) answer(ctx context.Context, params *a2a.MessageSendParams) error {
-	question := statusKey(f.task.Status)
-	f.answered, f.answerID = question, params.Message.ID
-	for try := 0; ; try++ {
-		f.task.Status = a2a.TaskStatus{State: a2a.TaskStateWorking} // until the agent says otherwise
-		err := f.follow(ctx, params)
-		if err == nil || ctx.Err() != nil || try == 2 {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-f.a.opts.After(f.a.opts.PollInterval):
-		}
-		task, gerr := f.a.rpc.GetTask(ctx, &a2a.TaskQueryParams{ID: f.taskID})
-		if gerr != nil || task.Status.State != a2a.TaskStateInputRequired || statusKey(task.Status) != question || hasMessage(task, params.Message.ID) {
-			return err
-		}
-	}
-}
-
-func hasMessage(t *a2a.Task, id string) bool {
-	for _, m := range t.History {
-		if m != nil && m.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// follow sends one message and follows the task until the call has its
-// answer.
-func (f *follower) follow(ctx context.Context, params *a2a.MessageSendParams) error {
-	if f.a.Streaming() {
-		return f.stream(ctx, params)
-	}
-	return f.send(ctx, params)
 }
 
 func (f *follower) stream(ctx context.Context, params *a2a.MessageSendParams) error {
@@ -279,7 +226,7 @@ func (f *follower) poll(ctx context.Context) error {
 			return err
 		}
 		if f.answerID != "" && needsInput(task.Status.State) && statusKey(task.Status) == f.answered && !hasMessage(task, f.answerID) {
-			return fmt.Errorf("A2A agent %q did not take the answer to its question: task %s still waits on it", f.a.cfg.Namespace, f.taskID)
+			return fmt.Errorf("the agent did not take the answer to its question: task %s still waits on it", f.taskID)
 		}
 	}
 	return nil
