@@ -288,3 +288,30 @@ func hangingListener(t *testing.T) string {
 	})
 	return ln.Addr().String()
 }
+
+// TestDoctorA2A: `doctor` reads each agent's card and says what it offers
+// or why it cannot be used, without the agent's header values.
+func TestDoctorA2A(t *testing.T) {
+	ag := startTestAgent(t)
+	dir := t.TempDir()
+	servers := filepath.Join(dir, "servers.json")
+	body, _ := json.Marshal(map[string]any{"servers": map[string]any{
+		"helper": map[string]any{"transport": "a2a", "card": ag.CardURL, "headers": map[string]string{"Authorization": "Bearer d0ctor-secret"}},
+		"bad":    map[string]any{"transport": "a2a", "card": serveCard(t, `{"name": "x"}`)},
+	}})
+	os.WriteFile(servers, body, 0o644)
+	out, errs, code := runBinary(t, nil, "doctor", "--servers", servers, "--db", filepath.Join(dir, "none.db"))
+	t.Logf("doctor: exit %d\n%s%s", code, out, errs)
+	if !regexp.MustCompile(`A2A agent helper\s+ok: "Test agent", 4 skills \(echo, slow, ask, fail\), message/stream on this computer, card sha256:`).MatchString(out) {
+		t.Errorf("doctor does not report the agent")
+	}
+	if !regexp.MustCompile(`A2A agent bad\s+failed: A2A agent card .*: it has no "url"`).MatchString(out) {
+		t.Errorf("doctor does not report the broken card")
+	}
+	if strings.Contains(out+errs, "d0ctor-secret") {
+		t.Errorf("doctor shows a header value")
+	}
+	if ag.Requests("/a2a") != 0 {
+		t.Errorf("doctor sent the agent %d messages", ag.Requests("/a2a"))
+	}
+}
