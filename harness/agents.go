@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/bundle"
@@ -129,6 +130,14 @@ func (t *turn) callAgent(ctx context.Context, rt *ResolvedTool, c *tool.Call, ar
 			return text, ans.Action == elicit.Accept && ok
 		},
 	})
+}
+
+// agentLeftOut is the LeftOut of a skill of a whole A2A agent.
+func agentLeftOut(l LeftOut, ns string) LeftOut {
+	l.Provider = ProviderA2APrefix + ns
+	l.Message = strings.Replace(l.Message, "of MCP provider", "of A2A agent", 1)
+	l.Message = strings.Replace(l.Message, "the other tools of the provider", "the other skills of the agent", 1)
+	return l
 }
 
 // agentFix is the advice for a bundle whose A2A agent's card could not

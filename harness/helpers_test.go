@@ -3,7 +3,6 @@ package harness_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/openworker/desktop/harness/a2a"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"

@@ -2,10 +2,10 @@ package harness
 
 import (
 	"context"
-	"github.com/openworker/desktop/harness/a2a"
 	"log/slog"
 	"time"
 
+	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/elicit"
 	"github.com/openworker/desktop/harness/journal"

@@ -6,12 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/openworker/desktop/harness/a2a"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/gowebpki/jcs"
+	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
@@ -287,7 +287,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			if err := tool.CheckMCPName(name); err != nil {
 				e := resolveErr(b, name, err.Error())
 				if ofWhole {
-					res.LeftOut = append(res.LeftOut, leftOut(b, name, e))
+					res.LeftOut = append(res.LeftOut, agentLeftOut(leftOut(b, name, e), ns))
 					continue
 				}
 				e.Fix = nameFix
