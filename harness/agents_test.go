@@ -3,6 +3,8 @@ package harness_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -238,5 +240,21 @@ func TestA2AQuestionAsked(t *testing.T) {
 		} else if inv.Status != "failed" || inv.ErrorCode != a2a.CodeInputRequired || els[0].Source != journal.ElicitByBypass || len(el.questions()) != 1 {
 			t.Errorf("bypass: invocation %+v, elicitation %+v", inv, els[0])
 		}
+	}
+}
+
+// tools.json version 1 names a whole agent: every skill of its card.
+func TestA2AWholeAgent(t *testing.T) {
+	ag := startA2A(t, a2atest.Options{Streaming: true})
+	e := newEnv(t, envOpts{agents: []tool.A2AAgent{{Namespace: "helper", Card: ag.CardURL}}, replies: []modeltest.Reply{{Text: "hi"}}})
+	if err := os.WriteFile(filepath.Join(e.bundles, "tester", "coworker", "tools.json"), []byte(`{"version":1,"mcp":["helper"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, res, err := e.send("hi"); err != nil || res.Status != harness.TurnCompleted {
+		t.Fatalf("%+v %v", res, err)
+	}
+	offered := e.model.Requests()[0].ToolNames()
+	if strings.Join(offered, ",") != "helper__ask,helper__echo,helper__fail,helper__slow" {
+		t.Errorf("offered %v", offered)
 	}
 }
