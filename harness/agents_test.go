@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -257,4 +258,45 @@ func TestA2AWholeAgent(t *testing.T) {
 	if strings.Join(offered, ",") != "helper__ask,helper__echo,helper__fail,helper__slow" {
 		t.Errorf("offered %v", offered)
 	}
+}
+
+// A session that used an agent resumes while its card is the same, and
+// is refused, naming the skill, once the card changed (docs/identity.md).
+func TestA2AResumeAndChangedCard(t *testing.T) {
+	ag := startA2A(t, a2atest.Options{Streaming: true})
+	agents := []tool.A2AAgent{{Namespace: "helper", Card: ag.CardURL}}
+	e := newEnv(t, envOpts{agents: agents, selected: []string{"helper.echo"},
+		replies: []modeltest.Reply{{ToolCalls: []model.ToolCall{call("c1", "helper__echo", `{"text":"x"}`)}}, {Text: "done"}}})
+	s, res, err := e.send("echo")
+	if err != nil || res.Status != harness.TurnCompleted {
+		t.Fatalf("%+v %v", res, err)
+	}
+	reopen := func() *harness.Runtime {
+		reg := tool.NewRegistry()
+		if err := reg.RegisterA2A(agents[0]); err != nil {
+			t.Fatal(err)
+		}
+		rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: e.bundles, Journal: e.rt.Journal()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rt.Close() })
+		return rt
+	}
+	so := harness.SessionOptions{Model: e.provider, Approve: consent.Bypass}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := reopen().ResumeSession(context.Background(), s.ID(), so)
+	if err != nil {
+		t.Fatalf("resume with the same card: %v", err)
+	}
+	rs.Close()
+	ag.SetVersion("9.9.9")
+	_, err = reopen().ResumeSession(context.Background(), s.ID(), so)
+	var ice *harness.IdentityChangedError
+	if !errors.As(err, &ice) || !strings.Contains(err.Error(), "helper.echo") {
+		t.Fatalf("resume after the card changed = %v; want an IdentityChangedError naming helper.echo", err)
+	}
+	t.Log(err)
 }
