@@ -79,6 +79,24 @@ func TestRunA2AAgent(t *testing.T) {
 	if err != nil || len(all) != 0 {
 		t.Fatalf("unreconciled %v, %v", all, err)
 	}
+	d, err := j.Detail(context.Background(), mustNewestSession(t, j))
+	if err != nil || len(d.Invocations) != 1 {
+		t.Fatalf("detail %+v %v", d, err)
+	}
+	h, _ := j.Handle(context.Background(), d.Invocations[0].ID)
+	j.Close()
+	if show, errs, code := runBinary(t, nil, "journal", "show", "--db", db); code != 0 || h == "" || !strings.Contains(show, "helper.echo") || !strings.Contains(show, "task "+h) {
+		t.Errorf("journal show = %d\n%s%s\nwant the task %q", code, show, errs, h)
+	}
+}
+
+func mustNewestSession(t *testing.T, j *journal.Journal) string {
+	t.Helper()
+	page, err := j.SessionPage(context.Background(), journal.SessionQuery{Limit: 1})
+	if err != nil || len(page.Sessions) != 1 {
+		t.Fatalf("sessions %+v %v", page, err)
+	}
+	return page.Sessions[0].ID
 }
 
 // TestRunA2AKilledThenPoll: `run` is killed (SIGKILL) while the agent's

@@ -262,7 +262,7 @@ func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
 				}
 				return nil
 			}
-			printDetail(c.stdout, d)
+			printDetailHandles(c.stdout, d, taskHandles(cmd.Context(), j, d))
 			return nil
 		}),
 	}
@@ -387,7 +387,11 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func printDetail(w io.Writer, d journal.SessionDetail) {
+func printDetail(w io.Writer, d journal.SessionDetail) { printDetailHandles(w, d, nil) }
+
+// printDetailHandles is printDetail that also prints the A2A task ID of
+// each invocation in handles (taskHandles).
+func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string]string) {
 	s := d.Session
 	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
 	for _, wa := range d.Warnings {
@@ -413,6 +417,9 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 			}
 			if inv.Reconciled != "" {
 				line += "  reconciled: " + string(inv.Reconciled)
+			}
+			if h := handles[inv.ID]; h != "" {
+				line += "  task " + h
 			}
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}

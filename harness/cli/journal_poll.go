@@ -125,3 +125,17 @@ func quoted(msg string) string {
 	}
 	return fmt.Sprintf(": %q", msg)
 }
+
+// taskHandles maps each A2A invocation of d to its journaled task ID
+// (docs/journal.md#handles), for journal show.
+func taskHandles(ctx context.Context, j *journal.Journal, d journal.SessionDetail) map[string]string {
+	out := map[string]string{}
+	for _, inv := range d.Invocations {
+		if strings.HasPrefix(inv.Provider, harness.ProviderA2APrefix) {
+			if h, err := j.Handle(ctx, inv.ID); err == nil && h != "" {
+				out[inv.ID] = h
+			}
+		}
+	}
+	return out
+}
