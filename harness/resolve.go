@@ -21,15 +21,16 @@ import (
 )
 
 // ProviderNative is the provider of a native tool; MCP tools have
-// "mcp:<namespace>".
+// "mcp:<namespace>", the skills of A2A agents "a2a:<namespace>"
+// (ProviderA2APrefix).
 const ProviderNative = "native"
 
 // ResolvedTool is one selected tool, resolved exactly (docs/bundles.md).
 type ResolvedTool struct {
 	Name      string `json:"name"`      // qualified name
 	Alias     string `json:"alias"`     // the name the model sees
-	Provider  string `json:"provider"`  // "native" or "mcp:<namespace>"
-	Remote    string `json:"remote"`    // the provider's own tool name
+	Provider  string `json:"provider"`  // "native", "mcp:<namespace>" or "a2a:<namespace>"
+	Remote    string `json:"remote"`    // the provider's own tool name (an A2A skill id)
 	Placement string `json:"placement"` // where calls go: tool.PlacementLocal or a host (docs/consent.md#placement)
 	// ProgramPath is the program a stdio provider runs, as resolved
 	// (docs/mcp.md#finding-the-program); "" for native tools and HTTP
