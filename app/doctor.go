@@ -139,7 +139,7 @@ func (a *App) Diagnostics() (string, error) {
 	}
 	if a.rt != nil {
 		reg := a.rt.Registry()
-		in.Servers, in.Broken = reg.Servers(), reg.Broken()
+		in.Servers, in.Broken, in.Agents = reg.Servers(), reg.Broken(), reg.Agents()
 	}
 	settings, rtErr := a.settings, a.rtErr
 	a.mu.Unlock()

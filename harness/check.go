@@ -217,6 +217,9 @@ func sandboxFix(ns string, se *mcp.SandboxError) string {
 // providerFix is the advice for a bundle whose MCP provider ns did not
 // start or list its tools: the selection may well be right.
 func providerFix(reg *tool.Registry, ns string) string {
+	if a, ok := reg.Agent(ns); ok {
+		return agentFix(a)
+	}
 	if b, ok := reg.BrokenMCP(ns); ok {
 		return fmt.Sprintf("fix the entry of MCP provider %q at %s (the message says what to change), or remove it from tools.json", ns, b.Source)
 	}

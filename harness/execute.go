@@ -139,7 +139,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data})
 	})
 	cctx := mcp.WithSampler(mcp.WithAsker(ctx, t.asker(invID, call.ID, rtool.Name)), t.sampler(invID, call.ID, rtool.Name))
-	output, err := t.invoke(cctx, rtool, c, args)
+	output, err := t.invoke(cctx, rtool, c, args, invID)
 	if err == nil {
 		err = c.Breach()
 	}
@@ -190,10 +190,13 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 
 // invoke makes exactly one provider call under the time bound. A native
 // panic is recovered; its stack goes to the log, never to the model.
-func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args json.RawMessage) (tool.Output, error) {
+func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args json.RawMessage, invID string) (tool.Output, error) {
 	bound, cause := t.callBound(rt)
 	cctx, cancel := context.WithTimeoutCause(ctx, bound, cause)
 	defer cancel()
+	if rt.agent != nil { // its error wraps the bound's cause and says how tasks/cancel went
+		return t.callAgent(cctx, rt, c, args, invID)
+	}
 	if rt.native == nil {
 		ns, _, _ := tool.SplitName(rt.Name)
 		p, err := t.s.provider(cctx, ns)
@@ -254,6 +257,9 @@ func (t *turn) callBound(rt *ResolvedTool) (time.Duration, error) {
 	bound := t.s.rt.opts.Limits.CallTimeout
 	if rt.native == nil {
 		ns, _, _ := tool.SplitName(rt.Name)
+		if a, ok := t.s.gen.reg.Agent(ns); ok && a.Timeout > 0 && a.Timeout < bound {
+			return a.Timeout, fmt.Errorf("the call took longer than %s (the timeout of A2A agent %q at %s): %w", a.Timeout, ns, orDefault(a.Source, "its registration"), tool.ErrLimit)
+		}
 		if srv, ok := t.s.gen.reg.Server(ns); ok && srv.Timeout > 0 && srv.Timeout < bound {
 			where := "its entry"
 			if srv.Source != "" {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
@@ -143,6 +144,9 @@ type envOpts struct {
 	replies     []modeltest.Reply
 	// servers are MCP providers to register (stdio or streamable HTTP).
 	servers []tool.MCPServer
+	// agents are A2A agents to register (docs/a2a.md), reached with a2a.
+	agents []tool.A2AAgent
+	a2a    a2a.Options
 	// logger receives the runtime's logs (default discards).
 	logger *slog.Logger
 	// anthropic serves the scripted model as Anthropic Messages.
@@ -171,6 +175,11 @@ func newEnv(t testing.TB, o envOpts) *env {
 			t.Fatal(err)
 		}
 	}
+	for _, a := range o.agents {
+		if err := reg.RegisterA2A(a); err != nil {
+			t.Fatal(err)
+		}
+	}
 	e := &env{t: t, dir: t.TempDir()}
 	e.db = filepath.Join(e.dir, "journal.db")
 	bundles := filepath.Join(e.dir, "coworkers")
@@ -192,7 +201,7 @@ func newEnv(t testing.TB, o envOpts) *env {
 		o.mode = consent.Bypass
 	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
-		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, MaxAttempts: o.maxAttempts, Logger: o.logger,
+		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, MaxAttempts: o.maxAttempts, Logger: o.logger, A2A: o.a2a,
 	})
 	e.so = harness.SessionOptions{Model: provider, Approve: o.mode, Prompter: o.prompter}
 	if err != nil {

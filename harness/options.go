@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/elicit"
 	"github.com/openworker/desktop/harness/journal"
@@ -75,6 +76,10 @@ type Options struct {
 	// SignIn lets remote MCP servers that ask for it be signed in to
 	// (mcp.Options.SignIn, docs/mcp.md#sign-in); nil sends no token.
 	SignIn *oauth.SignIn
+	// A2A tunes how remote A2A agents are reached (docs/a2a.md): the card's
+	// timeout, the tasks/cancel bound, the poll interval; zero means the
+	// defaults of package harness/a2a.
+	A2A a2a.Options
 }
 
 func (o Options) withDefaults() Options {

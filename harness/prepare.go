@@ -20,7 +20,7 @@ func (t *turn) prepare(ctx context.Context) error {
 	s := t.s
 	var namespaces []string
 	for i := range s.res.Tools {
-		if s.res.Tools[i].native == nil {
+		if s.res.Tools[i].native == nil && s.res.Tools[i].agent == nil { // MCP tools
 			ns, _, _ := tool.SplitName(s.res.Tools[i].Name)
 			namespaces = append(namespaces, ns)
 		}
@@ -29,7 +29,7 @@ func (t *turn) prepare(ctx context.Context) error {
 	var changed, missing []string
 	for i := range s.res.Tools {
 		rt := &s.res.Tools[i]
-		if rt.native != nil {
+		if rt.native != nil || rt.agent != nil {
 			continue
 		}
 		ns, _, _ := tool.SplitName(rt.Name)
@@ -93,7 +93,7 @@ func (t *turn) prepare(ctx context.Context) error {
 // notification). A provider can still swap a tool between this listing and
 // the call; no client can see that.
 func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool, always bool) (string, error) {
-	if rt.native != nil {
+	if rt.native != nil || rt.agent != nil { // an A2A skill is pinned to the card read at resolution
 		return "", nil
 	}
 	s := t.s

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gowebpki/jcs"
+	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
@@ -21,15 +22,16 @@ import (
 )
 
 // ProviderNative is the provider of a native tool; MCP tools have
-// "mcp:<namespace>".
+// "mcp:<namespace>", the skills of A2A agents "a2a:<namespace>"
+// (ProviderA2APrefix).
 const ProviderNative = "native"
 
 // ResolvedTool is one selected tool, resolved exactly (docs/bundles.md).
 type ResolvedTool struct {
 	Name      string `json:"name"`      // qualified name
 	Alias     string `json:"alias"`     // the name the model sees
-	Provider  string `json:"provider"`  // "native" or "mcp:<namespace>"
-	Remote    string `json:"remote"`    // the provider's own tool name
+	Provider  string `json:"provider"`  // "native", "mcp:<namespace>" or "a2a:<namespace>"
+	Remote    string `json:"remote"`    // the provider's own tool name (an A2A skill id)
 	Placement string `json:"placement"` // where calls go: tool.PlacementLocal (with a sandbox in words) or a host (docs/consent.md#placement)
 	// Access says what a call can reach (docs/sandbox.md#in-words): a
 	// sandboxed provider's sandbox in words, sandbox.FullAccess for native
@@ -44,9 +46,10 @@ type ResolvedTool struct {
 	Pin         consent.PinnedDesc `json:"pin"`
 
 	native  tool.Tool
-	sandbox string // the provider's placement as canonical JSON, "" unsandboxed (docs/identity.md)
-	missing bool   // the provider no longer lists it (found at turn preparation)
-	pinned  []byte // the JSON of the native descriptor the session pinned
+	agent   *a2a.Agent // the A2A agent of a skill (agents.go); nil otherwise
+	sandbox string     // the provider's placement as canonical JSON, "" unsandboxed (docs/identity.md)
+	missing bool       // the provider no longer lists it (found at turn preparation)
+	pinned  []byte     // the JSON of the native descriptor the session pinned
 }
 
 // Resolution is a bundle's selection resolved against the registry and the
@@ -176,6 +179,9 @@ func knownNamespaces(reg *tool.Registry) string {
 	for _, s := range reg.Servers() {
 		out = append(out, s.Namespace)
 	}
+	for _, a := range reg.Agents() {
+		out = append(out, a.Namespace)
+	}
 	if len(out) == 0 {
 		return "none"
 	}
@@ -224,6 +230,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		return nil, e // before any provider starts: none runs unconfined for this coworker
 	}
 	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, b)) // all at once
+	cards := rt.agentCards(ctx, reg, whole, names)                                    // A2A agents' cards (agents.go)
 	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
 		c := cats[ns]
 		if c.err != nil {
@@ -233,6 +240,17 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	}
 
 	for _, ns := range whole {
+		if c, ok := cards[ns]; ok { // an A2A agent: every skill of its card
+			if c.err != nil {
+				e := resolveErr(b, ns, c.err.Error())
+				e.Provider, e.StartFailed, e.cause = ns, true, c.err
+				return nil, e
+			}
+			for _, id := range agentSkills(c.agent) {
+				names = append(names, ns+"."+id)
+			}
+			continue
+		}
 		if _, ok := reg.Server(ns); !ok {
 			e := resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json; known namespaces: %s", ns, knownNamespaces(reg)))
 			if msg, broken := unavailable(reg, ns); broken {
@@ -276,6 +294,20 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			}
 			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Access: sandbox.FullAccess, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
+		case cards[ns] != nil: // a skill of an A2A agent (agents.go)
+			if err := tool.CheckMCPName(name); err != nil {
+				e := resolveErr(b, name, err.Error())
+				if ofWhole {
+					res.LeftOut = append(res.LeftOut, agentLeftOut(leftOut(b, name, e), ns))
+					continue
+				}
+				e.Fix = nameFix
+				return nil, e
+			}
+			var e *ResolveError
+			if rtool, e = resolveSkill(b, cards, name, ns, remote); e != nil {
+				return nil, e
+			}
 		default:
 			if _, ok := reg.Server(ns); !ok {
 				if msg, broken := unavailable(reg, ns); broken {
@@ -328,6 +360,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		pin, err := pinDescriptor(rtool.Descriptor)
 		if err != nil {
 			return nil, resolveErr(b, name, err.Error())
+		}
+		if rtool.agent != nil {
+			pin.Digest = rtool.agent.Digest() // the card's: a changed card is a changed descriptor (docs/a2a.md#identity)
 		}
 		rtool.Pin = pin
 		res.byAlias[rtool.Alias] = len(res.Tools)

@@ -122,7 +122,7 @@ is the result.`,
 					in.ServersErr = err
 				}
 			}
-			in.Servers, in.Broken = reg.Servers(), reg.Broken()
+			in.Servers, in.Broken, in.Agents = reg.Servers(), reg.Broken(), reg.Agents()
 			rep := Doctor(ctx, in)
 			if asJSON {
 				return writeJSON(c.stdout, rep)

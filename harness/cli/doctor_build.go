@@ -35,6 +35,8 @@ type DoctorInput struct {
 	// entries that could not be used.
 	Servers []tool.MCPServer
 	Broken  []tool.BrokenMCP
+	// Agents are the A2A agents whose cards to read (docs/a2a.md).
+	Agents []tool.A2AAgent
 	// StartTimeout bounds each provider start; 0 means
 	// mcp.DefaultStartTimeout, as check and run use.
 	StartTimeout time.Duration

@@ -40,6 +40,7 @@ func doctorProviders(ctx context.Context, in DoctorInput) DoctorSection {
 	}
 	wg.Wait()
 	s.Facts = append(s.Facts, facts...)
+	s.Facts = append(s.Facts, doctorAgents(ctx, in.Agents)...)
 	for _, b := range in.Broken {
 		key := "provider " + b.Namespace
 		switch {

@@ -43,6 +43,16 @@ func newDoctorRedactor(in DoctorInput) doctorRedactor {
 		}
 		secrets = append(secrets, urlSecrets(srv.URL)...)
 	}
+	for _, a := range in.Agents {
+		secrets = append(secrets, a.Secrets...)
+		for _, v := range a.Headers {
+			secrets = append(secrets, v)
+			if _, tok, ok := strings.Cut(v, " "); ok {
+				secrets = append(secrets, tok)
+			}
+		}
+		secrets = append(secrets, urlSecrets(a.Card)...)
+	}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
 		if secretEnvName(k) {

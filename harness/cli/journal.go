@@ -46,7 +46,7 @@ func (f *journalFlags) withJournal(fn func(cmd *cobra.Command, args []string, j 
 
 // journalCommand is "openworker journal" with its subcommands list, show,
 // reconcile, verify, policies and revoke.
-func (c *config) journalCommand() *cobra.Command {
+func (c *config) journalCommand(reg *tool.Registry) *cobra.Command {
 	f := &journalFlags{c: c}
 	cmd := &cobra.Command{
 		Use:   "journal",
@@ -61,7 +61,7 @@ func (c *config) journalCommand() *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default "+DefaultDBPath()+")")
 	cmd.PersistentFlags().BoolVar(&f.asJSON, "json", false, "print JSON")
-	cmd.AddCommand(c.journalListCommand(f), c.journalShowCommand(f), c.journalReconcileCommand(f), c.journalVerifyCommand(f), c.journalExportCommand(f))
+	cmd.AddCommand(c.journalListCommand(f), c.journalShowCommand(f), c.journalReconcileCommand(f, reg), c.journalVerifyCommand(f), c.journalExportCommand(f))
 	cmd.AddCommand(c.policyCommands(f.withJournal, &f.asJSON)...)
 	return cmd
 }
@@ -176,7 +176,9 @@ func (c *config) listUnknown(ctx context.Context, j *journal.Journal, asJSON boo
 		verb = "waits"
 	}
 	fmt.Fprintf(c.stdout, "\n%s %s for reconciliation: only you know whether each took effect. Record it with\n"+
-		"  openworker journal reconcile INVOCATION --outcome applied|not_applied\n", plural(len(all), "invocation"), verb)
+		"  openworker journal reconcile INVOCATION --outcome applied|not_applied\n"+
+		"or, for a call of an A2A agent, ask the agent (docs/a2a.md#durable-handles):\n"+
+		"  openworker journal reconcile INVOCATION --poll --servers FILE\n", plural(len(all), "invocation"), verb)
 	return nil
 }
 
@@ -260,7 +262,7 @@ func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
 				}
 				return nil
 			}
-			printDetail(c.stdout, d)
+			printDetailHandles(c.stdout, d, taskHandles(cmd.Context(), j, d))
 			return nil
 		}),
 	}
@@ -268,24 +270,35 @@ func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
 
 // journalReconcileCommand is "journal reconcile INVOCATION --outcome
 // applied|not_applied" ("not-applied", the older spelling, is accepted and
-// recorded as not_applied).
-func (c *config) journalReconcileCommand(f *journalFlags) *cobra.Command {
+// recorded as not_applied), or "--poll" to ask the A2A agent of the call
+// (journal_poll.go).
+func (c *config) journalReconcileCommand(f *journalFlags, reg *tool.Registry) *cobra.Command {
 	var flag string
 	var outcome journal.Effect
+	var poll pollFlags
 	cmd := &cobra.Command{
-		Use:   "reconcile INVOCATION --outcome applied|not_applied",
+		Use:   "reconcile INVOCATION --outcome applied|not_applied | --poll [--servers FILE]",
 		Short: "record the real outcome of an invocation whose status is unknown",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErr("reconcile needs one INVOCATION id (see journal show), e.g. journal reconcile inv_... --outcome applied")
 			}
+			if poll.on {
+				if flag != "" {
+					return usageErr("give --outcome or --poll, not both: --poll records the agent's own answer")
+				}
+				return nil
+			}
 			var err error
 			if outcome, err = journal.ParseOutcome(flag); err != nil {
-				return usageErr("--outcome must be applied or not_applied")
+				return usageErr("--outcome must be applied or not_applied (or pass --poll to ask the A2A agent of the call)")
 			}
 			return nil
 		},
 		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
+			if poll.on {
+				return c.reconcilePoll(cmd.Context(), reg, j, args[0], poll)
+			}
 			if err := j.Reconcile(cmd.Context(), args[0], outcome); err != nil {
 				if errors.Is(err, journal.ErrNotFound) || errors.Is(err, journal.ErrBadTransition) {
 					return badInput(err)
@@ -297,6 +310,7 @@ func (c *config) journalReconcileCommand(f *journalFlags) *cobra.Command {
 		}),
 	}
 	cmd.Flags().StringVar(&flag, "outcome", "", "applied or not_applied")
+	poll.flags(cmd)
 	return cmd
 }
 
@@ -373,7 +387,11 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func printDetail(w io.Writer, d journal.SessionDetail) {
+func printDetail(w io.Writer, d journal.SessionDetail) { printDetailHandles(w, d, nil) }
+
+// printDetailHandles is printDetail that also prints the A2A task ID of
+// each invocation in handles (taskHandles).
+func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string]string) {
 	s := d.Session
 	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
 	for _, wa := range d.Warnings {
@@ -403,6 +421,9 @@ func printDetail(w io.Writer, d journal.SessionDetail) {
 			}
 			if inv.Reconciled != "" {
 				line += "  reconciled: " + string(inv.Reconciled)
+			}
+			if h := handles[inv.ID]; h != "" {
+				line += "  task " + h
 			}
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}

@@ -50,7 +50,7 @@ type Request struct {
 	CoworkerName string `json:"coworker_name"`
 	Tool         string `json:"tool"` // qualified name
 	Description  string `json:"description"`
-	Provider     string `json:"provider"` // "native" or "mcp:<namespace>"
+	Provider     string `json:"provider"` // "native", "mcp:<namespace>" or "a2a:<namespace>" (docs/a2a.md)
 	// Placement says where the call goes: "on this computer"
 	// (tool.PlacementLocal) or the remote host name, e.g.
 	// "mcp.example.com" (docs/consent.md#placement). Every prompt shows it.

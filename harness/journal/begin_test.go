@@ -267,7 +267,7 @@ func TestPayloadColumns(t *testing.T) {
 	}
 	inv := invocationPayload(testInv("s", "i"), string(InvExecuting), "", "t", "", "o")
 	for _, c := range invocationColumns {
-		if _, ok := inv.get(c); !ok && c != "result" && c != "reconciled_at" && c != "finished_at" {
+		if _, ok := inv.get(c); !ok && c != "result" && c != "reconciled_at" && c != "finished_at" && c != "handle" {
 			t.Errorf("invocationPayload has no %s", c)
 		}
 	}

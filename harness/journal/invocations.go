@@ -184,6 +184,12 @@ func finishError(ctx context.Context, tx *sql.Tx, id string, to InvocationStatus
 // harness never learned it); Effect becomes the outcome. Reconciling any
 // other status, or twice, is an error wrapping ErrBadTransition.
 func (j *Journal) ReconcileAs(ctx context.Context, id string, outcome Effect, who string) error {
+	return j.reconcile(ctx, id, outcome, who, nil)
+}
+
+// reconcile is ReconcileAs; also, when set, it runs in the same
+// transaction after the checks and before the row is chained.
+func (j *Journal) reconcile(ctx context.Context, id string, outcome Effect, who string, also func(tx *sql.Tx) error) error {
 	outcome, err := ParseOutcome(string(outcome))
 	if err != nil {
 		return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)
@@ -218,6 +224,11 @@ func (j *Journal) ReconcileAs(ctx context.Context, id string, outcome Effect, wh
 		if _, err := tx.ExecContext(ctx, `UPDATE invocations SET reconciled=?, reconciled_by=?, reconciled_at=?, effect=?
 			WHERE id=?`, string(outcome), who, j.stamp(), string(outcome), id); err != nil {
 			return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)
+		}
+		if also != nil {
+			if err := also(tx); err != nil {
+				return fmt.Errorf("journal: reconcile invocation %s: %w", id, err)
+			}
 		}
 		return j.chainRow(ctx, tx, "invocations", id)
 	})

@@ -39,6 +39,7 @@ var migrations = []migration{
 	{10, "indexes of the newest sessions and of the invocations waiting for reconciliation", migrate10},
 	{11, "chat titles and hidden chats (session labels); the index of words for chat search", migrate11},
 	{12, "elicitations: the questions MCP servers asked, without the answers", migrate12},
+	{13, "the durable handle of each invocation (an A2A task ID)", migrate13},
 }
 
 // SchemaVersion is the newest schema this build understands.

@@ -20,7 +20,7 @@ var (
 	invocationColumns = []string{"id", "session_id", "turn_id", "call_id", "tool", "alias", "provider", "remote_name",
 		"risk", "descriptor_digest", "arguments", "status", "result", "result_digest", "error_code", "error", "effect",
 		"reconciled", "reconciled_by", "reconciled_at", "duration_ms", "created_at", "started_at", "finished_at", "owner",
-		"placement"}
+		"placement", "handle"}
 	approvalColumns = []string{"id", "session_id", "turn_id", "invocation_id", "call_id", "tool", "decision", "scope",
 		"source", "reason", "identity", "created_at"}
 )

@@ -130,6 +130,7 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	if spec.product {
 		known["oauth"] = true   // config_oauth.go
 		known["sandbox"] = true // config_sandbox.go
+		known["card"] = true    // an A2A agent's (config_a2a.go)
 	}
 	keyList := make([]string, 0, len(known))
 	for k := range known {
@@ -174,6 +175,9 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 		raw.transport, err = rd.clientTransport(e, f, nodes, urlField)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if urlField, err = rd.a2aCard(f, nodes, raw.transport, urlField); err != nil {
 		return nil, err
 	}
 	stdio := raw.transport == tool.TransportStdio
@@ -296,15 +300,21 @@ func (rd *reader) productTransport(f *jsonfile.Field, nodes map[string]*jsonfile
 		return "", err
 	}
 	switch v {
-	case tool.TransportStdio, tool.TransportStreamableHTTP, tool.TransportSSE:
+	case tool.TransportStdio, tool.TransportStreamableHTTP, tool.TransportSSE, tool.TransportA2A:
 	default:
-		return "", t.Value.Err(fmt.Sprintf("unknown transport %q", v), `use "stdio", "streamable_http" or "sse"`)
+		return "", t.Value.Err(fmt.Sprintf("unknown transport %q", v), `use "stdio", "streamable_http", "sse" or "a2a"`)
 	}
 	need := "command"
-	if v != tool.TransportStdio {
+	switch v {
+	case tool.TransportA2A:
+		need = "card"
+	case tool.TransportStreamableHTTP, tool.TransportSSE:
 		need = "url"
 	}
 	if nodes[need] == nil {
+		if fix := a2aFix(v, nodes); fix != "" {
+			return "", f.Err(rd.path, fmt.Sprintf("server %q has no %q", f.Key, need), fix)
+		}
 		return "", f.Err(rd.path, fmt.Sprintf("server %q has no %q", f.Key, need), misspelt(f.Value, need))
 	}
 	return v, nil

@@ -78,7 +78,7 @@ func TestServersFileEntryErrors(t *testing.T) {
 		{"args-type.json", 2, 62, `"servers.x.args[1]" must be a string, not a number`},
 		{"bad-url.json", 2, 48, `"ftp://127.0.0.1/mcp" is not an http:// or https:// URL`},
 		{"remote-url-ecosystem.json", 2, 16, `"192.168.1.10" is not this computer; plain http:// is allowed only for a loopback address`},
-		{"bad-transport.json", 2, 22, `unknown transport "websocket"; use "stdio", "streamable_http" or "sse"`},
+		{"bad-transport.json", 2, 22, `unknown transport "websocket"; use "stdio", "streamable_http", "sse" or "a2a"`},
 		{"type-mismatch.json", 2, 17, `server "x" is of type "http" but has no "url"`},
 		{"bad-var.json", 2, 83, `"${OPEN" is not closed`},
 	}

@@ -105,6 +105,7 @@ type Registry struct {
 	descs   map[string]Descriptor // qualified name → descriptor (with defaults)
 	nsTool  map[string]string     // native namespace → first tool name in it
 	servers map[string]MCPServer  // namespace → provider
+	agents  map[string]A2AAgent   // namespace → remote A2A agent (a2a.go)
 	broken  []BrokenMCP           // providers whose configuration could not be used
 	errs    []error               // every registration error, reported again by Err
 }
@@ -162,6 +163,7 @@ func NewRegistry() *Registry {
 		descs:   map[string]Descriptor{},
 		nsTool:  map[string]string{},
 		servers: map[string]MCPServer{},
+		agents:  map[string]A2AAgent{},
 	}
 }
 
@@ -193,6 +195,9 @@ func (r *Registry) register(t Tool) error {
 	ns, _, _ := SplitName(d.Name)
 	if s, ok := r.servers[ns]; ok {
 		return fmt.Errorf("namespace %q of native tool %q (%T) is already the namespace of %s; a namespace is either native or MCP", ns, d.Name, t, s.where())
+	}
+	if a, ok := r.agents[ns]; ok {
+		return fmt.Errorf("native tool %q (%T) and the skills of %s share the namespace %q; a namespace belongs to one provider: rename one of them", d.Name, t, a.where(), ns)
 	}
 	alias := Alias(d.Name)
 	for other := range r.native {
@@ -235,6 +240,9 @@ func (r *Registry) registerMCP(s MCPServer) error {
 	if r.frozen {
 		return ErrFrozen
 	}
+	if s.Transport == TransportA2A { // a servers-file entry of an A2A agent (docs/a2a.md)
+		return r.registerA2A(s.A2A())
+	}
 	if s.Transport == "" {
 		s.Transport = TransportStdio
 	}
@@ -260,6 +268,9 @@ func (r *Registry) CheckMCP(s MCPServer) error {
 }
 
 func (r *Registry) checkMCP(s MCPServer) error {
+	if s.Transport == TransportA2A {
+		return r.checkA2A(s.A2A())
+	}
 	if err := CheckNamespace(s.Namespace); err != nil {
 		return fmt.Errorf("%s: %w", s.where(), err)
 	}
@@ -283,6 +294,9 @@ func (r *Registry) checkMCP(s MCPServer) error {
 	}
 	if name, ok := r.nsTool[s.Namespace]; ok {
 		return &NamespaceTakenError{Namespace: s.Namespace, Server: s, NativeTool: name}
+	}
+	if a, ok := r.agents[s.Namespace]; ok {
+		return fmt.Errorf("namespace %q of %s is already the namespace of %s; a namespace belongs to one provider: rename one of them", s.Namespace, s.where(), a.where())
 	}
 	return nil
 }
@@ -352,6 +366,9 @@ func (r *Registry) BrokenMCP(namespace string) (BrokenMCP, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if _, ok := r.servers[namespace]; ok || namespace == "" {
+		return BrokenMCP{}, false
+	}
+	if _, ok := r.agents[namespace]; ok {
 		return BrokenMCP{}, false
 	}
 	if _, ok := r.nsTool[namespace]; ok {
@@ -484,6 +501,9 @@ func (r *Registry) WithServers(servers []MCPServer, broken ...BrokenMCP) (*Regis
 	}
 	for k, v := range r.servers {
 		out.servers[k] = v
+	}
+	for k, v := range r.agents {
+		out.agents[k] = v
 	}
 	out.broken = append(append(out.broken, r.broken...), broken...)
 	r.mu.RUnlock()
