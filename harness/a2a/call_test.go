@@ -332,7 +332,11 @@ func TestCallRedactsSecrets(t *testing.T) {
 // its next message and completes; a declined question ends as before.
 func TestCallInputRequiredAnswered(t *testing.T) {
 	modes(t, func(t *testing.T, ag *a2atest.Agent, streaming bool) {
-		a := fetch(t, ag, a2a.Options{After: instant})
+		// Not instant: a2a-go's server refuses the answer while it still
+		// winds down the run that asked (questions.go), and a retry must
+		// give it a moment; nothing here measures time.
+		settle := func(time.Duration) <-chan time.Time { return time.After(20 * time.Millisecond) }
+		a := fetch(t, ag, a2a.Options{After: settle})
 		var questions []string
 		var rec recorder
 		h := rec.hooks()

@@ -13,15 +13,15 @@ import (
 // the run that asked (a2a-go answers "internal error" then); only when
 // tasks/get shows that the task's history lacks the answer and the task
 // still waits on the same question is it sent again, after
-// Options.PollInterval, at most twice: the agent's own record proves it
-// never took it.
+// Options.PollInterval, at most answerRetries times: the agent's own
+// record proves it never took it.
 func (f *follower) answer(ctx context.Context, params *a2a.MessageSendParams) error {
 	question := statusKey(f.task.Status)
 	f.answered, f.answerID = question, params.Message.ID
 	for try := 0; ; try++ {
 		f.task.Status = a2a.TaskStatus{State: a2a.TaskStateWorking} // until the agent says otherwise
 		err := f.follow(ctx, params)
-		if err == nil || ctx.Err() != nil || try == 2 {
+		if err == nil || ctx.Err() != nil || try == answerRetries {
 			return err
 		}
 		select {
@@ -35,6 +35,10 @@ func (f *follower) answer(ctx context.Context, params *a2a.MessageSendParams) er
 		}
 	}
 }
+
+// answerRetries bounds how often an answer the agent refused is sent
+// again (10 s with the default poll interval).
+const answerRetries = 10
 
 func hasMessage(t *a2a.Task, id string) bool {
 	for _, m := range t.History {
