@@ -17,8 +17,8 @@
 # a restart, the coworker echo-keeper (echo.echo) gets a Start chat; its
 # call asks for approval (installing grants none) with the Access row
 # "sandboxed: …", runs inside the sandbox, and the journal has it
-# succeeded under the sandboxed placement. Remove (confirmed in its row)
-# takes it away. The token is in no file of the run.
+# succeeded under the sandboxed placement. The row's Sandbox switch in
+# Settings turns it off; Remove (confirmed in its row) takes it away. The token is in no file of the run.
 ext_node="$(command -v node || true)"
 ext_cli="$root/harness/mcp/testdata/npm/node_modules/@anthropic-ai/mcpb/dist/cli/cli.js"
 ext_bus="$(command -v dbus-daemon || true)"; ext_keyring="$(command -v gnome-keyring-daemon || true)"
@@ -150,7 +150,13 @@ JSON
   xdotool mousemove --window "$(perm_win)" 700 500
   xdotool click --repeat 40 --delay 20 5
   sleep 0.8
-  click 1081 478 # Remove of the one row
+  # The Sandbox switch of the row, off: the record loses its sandbox.
+  click 911 472
+  for _ in $(seq 25); do grep -q '"sandbox"' "$ex/config/OpenWorker/extensions/echo/installed.json" || break; sleep 0.2; done
+  ! grep -q '"sandbox"' "$ex/config/OpenWorker/extensions/echo/installed.json" || fail "the Sandbox switch in Settings did not turn the sandbox off"
+  sleep 0.5
+  import -window root "$shots/extensions-settings-full-access.png"
+  click 1114 478 # Remove of the one row
   sleep 0.5
   import -window root "$shots/extension-remove.png"
   xdotool key Return # Yes, remove (it has the focus)
