@@ -260,12 +260,12 @@ func (a *App) InstallExtension(path, digest string, values map[string]any, sandb
 	if err != nil {
 		return ExtensionInstalled{}, err
 	}
-	if rec2, err := a.applySandboxChoice(rec, sandboxed); err != nil {
+	chosen, err := a.applySandboxChoice(rec, sandboxed)
+	if err != nil {
 		a.extensionsChanged() // installed, without the sandbox chosen: new chats get it as the list says
 		return ExtensionInstalled{}, fmt.Errorf("extension %s %s was installed, but its sandbox was not set: %w; set it in Settings → Extensions", rec.Name, rec.Version, err)
-	} else {
-		rec = rec2
 	}
+	rec = chosen
 	out := ExtensionInstalled{Name: rec.Name, DisplayName: rec.DisplayName, Version: rec.Version, Namespace: rec.Namespace}
 	if in.Installed != nil {
 		out.Upgraded = in.Installed.Version
