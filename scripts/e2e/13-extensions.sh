@@ -150,12 +150,12 @@ JSON
   xdotool mousemove --window "$(perm_win)" 700 500
   xdotool click --repeat 40 --delay 20 5
   sleep 0.8
-  # The Sandbox switch of the row, off (a click on its label, "Sandboxed";
+  # The Sandbox switch of the row, off (a click on "Sandboxed";
   # once more if the first one came while the page was still scrolling):
   # the record loses its sandbox.
   sleep 0.7
   for _ in 1 2; do
-    click 960 472
+    click 950 472
     for _ in $(seq 15); do grep -q '"sandbox"' "$ex/config/OpenWorker/extensions/echo/installed.json" || break 2; sleep 0.2; done
   done
   ! grep -q '"sandbox"' "$ex/config/OpenWorker/extensions/echo/installed.json" || fail "the Sandbox switch in Settings did not turn the sandbox off"

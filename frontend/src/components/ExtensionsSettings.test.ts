@@ -84,16 +84,17 @@ describe("ExtensionsSettings", () => {
   it("shows each extension's sandbox and toggles it for new chats", async () => {
     const words = "sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network";
     const { target } = await render([memory()]);
-    const box = () => target.querySelector<HTMLInputElement>("input[role=switch]")!;
+    const box = () => target.querySelector<HTMLButtonElement>("button[role=switch]")!;
     expect(box().closest("td")!.textContent!.trim()).toBe("Full access");
-    expect(box().checked).toBe(false);
-    expect(box().closest("label")!.title).toBe("runs with your full access");
+    expect(box().getAttribute("aria-checked")).toBe("false");
+    expect(box().getAttribute("aria-label")).toBe("Run Memory in a sandbox");
+    expect(box().title).toBe("runs with your full access");
     fake.setExtensionSandbox.mockResolvedValue([{ ...memory(), sandboxed: true, access: words }]);
     box().click();
     await vi.waitFor(() => expect(box().closest("td")!.textContent!.trim()).toBe("Sandboxed"));
     expect(fake.setExtensionSandbox).toHaveBeenCalledWith("memory", true);
-    expect(box().checked).toBe(true);
-    expect(box().closest("label")!.title).toBe(words);
+    expect(box().getAttribute("aria-checked")).toBe("true");
+    expect(box().title).toBe(words);
     expect(app.notices.at(-1)?.message).toBe("Memory now runs in a sandbox in new chats; open chats keep what they started with.");
     fake.setExtensionSandbox.mockResolvedValue([memory()]);
     box().click();
@@ -103,17 +104,18 @@ describe("ExtensionsSettings", () => {
 
   it("cannot turn the sandbox on where the system cannot enforce it, and says why", async () => {
     const { target } = await render([{ ...memory(), sandbox_unsupported: "Landlock is not enabled in this kernel" }]);
-    const box = target.querySelector<HTMLInputElement>("input[role=switch]")!;
+    const box = target.querySelector<HTMLButtonElement>("button[role=switch]")!;
     expect(box.disabled).toBe(true);
-    expect(box.closest("label")!.title).toBe("This computer cannot enforce the sandbox: Landlock is not enabled in this kernel");
+    expect(box.title).toBe("This computer cannot enforce the sandbox: Landlock is not enabled in this kernel");
   });
 
   it("shows the record again when the toggle is refused", async () => {
     const { target } = await render([memory()]);
     fake.setExtensionSandbox.mockRejectedValue(new Error("extension memory cannot run in a sandbox on this computer"));
-    target.querySelector<HTMLInputElement>("input[role=switch]")!.click();
+    target.querySelector<HTMLButtonElement>("button[role=switch]")!.click();
     await vi.waitFor(() => expect(target.querySelector("[role=alert]")?.textContent).toContain("cannot run in a sandbox"));
-    expect(target.querySelector<HTMLInputElement>("input[role=switch]")!.checked).toBe(false);
+    expect(target.querySelector("button[role=switch]")!.getAttribute("aria-checked")).toBe("false");
+    expect(fake.extensions).toHaveBeenCalledTimes(2); // listed again
   });
 });
 
