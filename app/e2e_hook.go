@@ -165,10 +165,13 @@ func startTestHook(a *App) {
 			Found []string `json:"found"`
 		}
 		out := struct {
-			Pending int         `json:"pending"`
-			Chats   []chatState `json:"chats"`
-			Notices []Notice    `json:"notices"`
-			Theme   string      `json:"theme"` // the saved theme (docs/app.md#theme)
+			Pending int `json:"pending"`
+			// PendingAccess: each pending prompt's Access, what its call can
+			// reach (docs/sandbox.md#in-words).
+			PendingAccess []string    `json:"pending_access"`
+			Chats         []chatState `json:"chats"`
+			Notices       []Notice    `json:"notices"`
+			Theme         string      `json:"theme"` // the saved theme (docs/app.md#theme)
 			// Listed is the first page of the sidebar's chat list as the
 			// journal gives it (what App.Chats reads); Searched the newest
 			// search; ListLoads how often the window read the list.
@@ -196,10 +199,12 @@ func startTestHook(a *App) {
 			Previews   []string `json:"previews"`
 			Extensions []string `json:"extensions"`
 		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
+		out.PendingAccess = []string{}
 		for _, p := range a.prompter.Pending() {
 			if p.Request.Sampling != nil {
 				out.Sampling++
 			}
+			out.PendingAccess = append(out.PendingAccess, p.Request.Access)
 		}
 		a.signIns.mu.Lock()
 		out.SignIns = len(a.signIns.pending)

@@ -55,7 +55,8 @@ type ExtensionPreview struct {
 	Warnings         []string         `json:"warnings"`  // what it needs that is missing (a runtime); not in the way
 	Files            int              `json:"files"`
 	Bytes            int64            `json:"bytes"`
-	Fields           []ExtensionField `json:"fields"` // user_config, in the manifest's order
+	Fields           []ExtensionField `json:"fields"`  // user_config, in the manifest's order
+	Sandbox          ExtensionSandbox `json:"sandbox"` // the "Run it in a sandbox" box (extsandbox.go)
 	Digest           string           `json:"digest"`
 }
 
@@ -125,7 +126,14 @@ type InstalledExtension struct {
 	Signer      string   `json:"signer"`
 	InstalledAt string   `json:"installed_at"` // RFC 3339, UTC
 	Sensitive   []string `json:"sensitive"`    // keys whose values are in the keychain (names only)
-	Error       string   `json:"error"`
+	// Sandboxed is true when its server runs in a sandbox; Access is that
+	// sandbox in words, or sandbox.FullAccess (docs/sandbox.md#in-words).
+	// SandboxUnsupported says why this system cannot enforce the default
+	// sandbox ("" when it can): the toggle cannot turn it on then.
+	Sandboxed          bool   `json:"sandboxed"`
+	Access             string `json:"access"`
+	SandboxUnsupported string `json:"sandbox_unsupported"`
+	Error              string `json:"error"`
 }
 
 // ExtensionInstalled is what InstallExtension did.
@@ -212,7 +220,12 @@ func (a *App) PreviewExtension(path string) (ExtensionPreview, error) {
 	if err != nil {
 		return ExtensionPreview{}, err
 	}
-	return extensionPreview(in, digest, host)
+	p, err := extensionPreview(in, digest, host)
+	if err != nil {
+		return ExtensionPreview{}, err
+	}
+	p.Sandbox = extensionSandbox(in)
+	return p, nil
 }
 
 // InstallExtension installs the extension file at path when it is the one
@@ -220,9 +233,13 @@ func (a *App) PreviewExtension(path string) (ExtensionPreview, error) {
 // with values the form's user_config values by key (string, number,
 // boolean, or a list of strings for a multiple field; a field left out
 // takes its default, or on an upgrade the installed value). Sensitive
-// values go to the OS keychain, never to a file or the log. The providers
-// are applied again: new chats can use it at once; open chats keep theirs.
-func (a *App) InstallExtension(path, digest string, values map[string]any) (ExtensionInstalled, error) {
+// values go to the OS keychain, never to a file or the log. sandboxed is
+// the "Run it in a sandbox" box: the default preset, set with
+// Store.SetSandbox after the install (an upgrade that keeps a sandbox
+// keeps it when the box stays on); it is refused before anything is
+// written when this system cannot enforce it. The providers are then
+// applied again: new chats can use it at once; open chats keep theirs.
+func (a *App) InstallExtension(path, digest string, values map[string]any, sandboxed bool) (ExtensionInstalled, error) {
 	a.importMu.Lock() // one install at a time
 	defer a.importMu.Unlock()
 	in, now, err := a.inspectExtensionFile(path)
@@ -232,6 +249,9 @@ func (a *App) InstallExtension(path, digest string, values map[string]any) (Exte
 	if now != digest {
 		return ExtensionInstalled{}, fmt.Errorf("%s changed since it was shown; look at it again before installing (nothing was installed)", visibleName(in.Path))
 	}
+	if err := checkSandboxChoice(in.Manifest.Name, sandboxed); err != nil {
+		return ExtensionInstalled{}, err
+	}
 	host, err := manifest.ThisHost()
 	if err != nil {
 		return ExtensionInstalled{}, err
@@ -240,13 +260,19 @@ func (a *App) InstallExtension(path, digest string, values map[string]any) (Exte
 	if err != nil {
 		return ExtensionInstalled{}, err
 	}
+	chosen, err := a.applySandboxChoice(rec, sandboxed)
+	if err != nil {
+		a.extensionsChanged() // installed, without the sandbox chosen: new chats get it as the list says
+		return ExtensionInstalled{}, fmt.Errorf("extension %s %s was installed, but its sandbox was not set: %w; set it in Settings → Extensions", rec.Name, rec.Version, err)
+	}
+	rec = chosen
 	out := ExtensionInstalled{Name: rec.Name, DisplayName: rec.DisplayName, Version: rec.Version, Namespace: rec.Namespace}
 	if in.Installed != nil {
 		out.Upgraded = in.Installed.Version
 	}
 	// Keys only: a value never goes to the log.
 	a.log.Info("extension installed", "name", rec.Name, "version", rec.Version, "namespace", rec.Namespace, "from", rec.Source,
-		"signature", rec.Signature, "sensitive_keys", rec.Sensitive)
+		"signature", rec.Signature, "sensitive_keys", rec.Sensitive, "access", rec.Sandbox.Words())
 	a.extensionsChanged()
 	return out, nil
 }
@@ -256,10 +282,11 @@ func (a *App) InstallExtension(path, digest string, values map[string]any) (Exte
 func (a *App) Extensions() ([]InstalledExtension, error) {
 	recs, errs := a.extensionStore().List()
 	out := []InstalledExtension{}
+	unsupported := sandboxUnsupported()
 	for _, r := range recs {
 		out = append(out, InstalledExtension{Name: r.Name, DisplayName: r.DisplayName, Version: r.Version, Namespace: r.Namespace,
 			Signature: r.Signature, Signer: r.Signer, InstalledAt: r.InstalledAt.UTC().Format("2006-01-02T15:04:05Z07:00"),
-			Sensitive: append([]string{}, r.Sensitive...)})
+			Sensitive: append([]string{}, r.Sensitive...), Sandboxed: r.Sandbox != nil, Access: r.Sandbox.Words(), SandboxUnsupported: unsupported})
 	}
 	for _, err := range errs {
 		out = append(out, InstalledExtension{Name: damagedName(a.extensionsDir(), err), Error: err.Error()})

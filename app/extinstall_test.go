@@ -96,7 +96,7 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 		t.Fatalf("fields = %+v", p.Fields)
 	}
 	const token = "tok-installer-7f3a"
-	got, err := e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": data, "api_token": token})
+	got, err := e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": data, "api_token": token}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestExtensionInstallRefusesAChangedFile(t *testing.T) {
 	if err := os.WriteFile(file, other, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": t.TempDir(), "api_token": "x"})
+	_, err = e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": t.TempDir(), "api_token": "x"}, false)
 	if err == nil || !strings.Contains(err.Error(), "changed since it was shown") || !strings.Contains(err.Error(), "nothing was installed") {
 		t.Fatalf("install of a changed file: %v", err)
 	}
@@ -191,7 +191,7 @@ func TestExtensionPreviewErrors(t *testing.T) {
 	if _, err := e.app.PreviewExtension(bad); err == nil || !strings.Contains(err.Error(), "weather.mcpb") {
 		t.Fatalf("preview of a non-zip: %v", err)
 	}
-	if _, err := e.app.InstallExtension(bad, "", nil); err == nil {
+	if _, err := e.app.InstallExtension(bad, "", nil, false); err == nil {
 		t.Fatal("a non-zip installed")
 	}
 }
@@ -228,7 +228,7 @@ func TestExtensionUpgradeFormShowsTheInstalledValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.InstallExtension(p.Path, p.Digest, map[string]any{"data_dir": data, "api_token": "tok-upgrade-1"}); err != nil {
+	if _, err := e.app.InstallExtension(p.Path, p.Digest, map[string]any{"data_dir": data, "api_token": "tok-upgrade-1"}, false); err != nil {
 		t.Fatal(err)
 	}
 	up, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.1.0", false))

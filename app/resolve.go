@@ -16,13 +16,20 @@ import (
 type ResolvedToolInfo struct {
 	Name     string `json:"name"`     // qualified name, e.g. device.system_info_get
 	Provider string `json:"provider"` // "native" or "mcp:<namespace>"
-	// Placement is where its calls go: "on this computer" or a remote host
+	// Placement is where its calls go: "on this computer" (with a
+	// sandboxed provider's sandbox in words after it) or a remote host
 	// name (docs/consent.md#placement).
 	Placement string `json:"placement"`
 	// ProgramPath is the program its stdio provider runs, as resolved
 	// (docs/mcp.md#finding-the-program); absent for native tools and HTTP
 	// providers. The coworker card shows it.
 	ProgramPath string `json:"program_path,omitempty"`
+	// Access is what its calls can reach (docs/sandbox.md#in-words): a
+	// sandboxed stdio provider's sandbox in words ("sandboxed: …"),
+	// "runs with your full access" for an unsandboxed one and native
+	// tools, "" for a provider reached at a URL. The card shows it under
+	// the provider's "runs PATH" line.
+	Access string `json:"access,omitempty"`
 }
 
 // LeftOutInfo is a tool of a whole provider (tools.json version 1) that
@@ -103,7 +110,7 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 	for _, c := range rep.OK {
 		tools := make([]ResolvedToolInfo, len(c.Tools))
 		for i, t := range c.Tools {
-			tools[i] = ResolvedToolInfo{Name: t.Name, Provider: t.Provider, Placement: t.Placement, ProgramPath: t.ProgramPath}
+			tools[i] = ResolvedToolInfo{Name: t.Name, Provider: t.Provider, Placement: t.Placement, Access: t.Access, ProgramPath: t.ProgramPath}
 		}
 		left := make([]LeftOutInfo, len(c.LeftOut))
 		for i, lo := range c.LeftOut {

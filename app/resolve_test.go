@@ -57,7 +57,7 @@ func TestCoworkersListsUnresolvableBundlesAsBroken(t *testing.T) {
 	if len(l.Coworkers) != 1 || l.Coworkers[0].ID != "helper" {
 		t.Fatalf("coworkers = %+v, want only helper", l.Coworkers)
 	}
-	if tools := l.Coworkers[0].Tools; len(tools) != 1 || tools[0] != (ResolvedToolInfo{Name: "test.echo", Provider: "native", Placement: "on this computer"}) {
+	if tools := l.Coworkers[0].Tools; len(tools) != 1 || tools[0] != (ResolvedToolInfo{Name: "test.echo", Provider: "native", Placement: "on this computer", Access: "runs with your full access"}) {
 		t.Errorf("helper tools = %+v, want test.echo → native", tools)
 	}
 	broken := brokenByDir(l)

@@ -20,8 +20,8 @@
   const keeper = {
     id: "keeper", name: "Memory Keeper", description: "Remembers people and projects.", version: "1.2.0", dir: "/home/u/OpenWorker Coworkers/keeper",
     tools: [
-      { name: "memory.create_entities", provider: "mcp:memory", placement: "on this computer", program_path: "/usr/bin/node" },
-      { name: "memory.read_graph", provider: "mcp:memory", placement: "on this computer", program_path: "/usr/bin/node" },
+      { name: "memory.create_entities", provider: "mcp:memory", placement: "on this computer (sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network)", program_path: "/usr/bin/node", access: "sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network" },
+      { name: "memory.read_graph", provider: "mcp:memory", placement: "on this computer (sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network)", program_path: "/usr/bin/node", access: "sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network" },
     ],
     left_out: [],
     extensions: [{ name: "memory", display_name: "Knowledge Graph Memory", version: "0.6.3", namespace: "memory" }],
@@ -39,7 +39,7 @@
   const pending = {
     id: "p1", deadline: new Date(Date.now() + 300000).toISOString(),
     request: { session_id: "s-chat", turn_id: "t9", call_id: "c9", coworker: "helper", coworker_name: "Device Helper", tool: "files.write",
-      description: "Write a file", provider: "files", placement: "on this computer", classification: "non_idempotent_write", risk: "write",
+      description: "Write a file", provider: "files", placement: "on this computer (sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network)", access: "sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network", classification: "non_idempotent_write", risk: "write",
       arguments: { path: "/home/u/notes.txt", text: "hello" } },
   };
   const params = new URLSearchParams(location.search);
@@ -110,9 +110,9 @@
     // Settings → Extensions and the install dialog (docs/app.md#opening-an-extension).
     Extensions: [
       { name: "memory", display_name: "Memory", version: "1.0.0", namespace: "memory", signature: "self-signed", signer: "CN=MCPB Self-Signed Certificate",
-        installed_at: now, sensitive: ["api_token"], error: "" },
+        installed_at: now, sensitive: ["api_token"], sandboxed: true, access: "sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network", sandbox_unsupported: "", error: "" },
       { name: "broken", display_name: "", version: "", namespace: "", signature: "", signer: "", installed_at: "", sensitive: [],
-        error: "/home/u/.config/OpenWorker/extensions/broken/installed.json: unexpected end of JSON input; remove the extension and install it again" },
+        sandboxed: false, access: "", sandbox_unsupported: "", error: "/home/u/.config/OpenWorker/extensions/broken/installed.json: unexpected end of JSON input; remove the extension and install it again" },
     ],
     ChooseExtensionFile: "/home/u/Downloads/weather.mcpb",
     PreviewExtension: { path: "/home/u/Downloads/weather.mcpb", display_name: "Weather", name: "weather", version: "2.1.0",
@@ -130,6 +130,8 @@
         { key: "metric", type: "boolean", title: "Metric units", description: "", required: false, default: true, multiple: false, sensitive: false, min: null, max: null, kept: false },
         { key: "places", type: "file", title: "Place lists", description: "", required: false, default: null, multiple: true, sensitive: false, min: null, max: null, kept: false },
       ],
+      sandbox: { words: "reads system files and its own folder, writes only in the workspace, its temp folder and the folders of its settings, no network",
+        note: "An extension that needs the network or other folders will fail inside it; turn the sandbox off for it in Settings → Extensions.", on: true, unsupported: "" },
       digest: "00" },
     GetSettings: view, SaveSettings: view,
     ListModels: { provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] },

@@ -208,4 +208,35 @@ describe("consentkeys", () => {
     expect(decisionForKey({ ...ev, metaKey: false, altKey: true }, false)).toBe("allow_always");
     expect(decisionForKey({ ...ev, code: "KeyX" }, true)).toBeNull();
   });
+
+  /** The dialog's facts as "Label: value" lines. */
+  const facts = (target: HTMLElement) => Array.from(target.querySelectorAll(".facts dt")).map((dt) => `${dt.textContent}: ${dt.nextElementSibling?.textContent}`);
+  const withPlacement = (placement: string, access?: string): PendingApproval => {
+    const p = pending();
+    return { ...p, request: { ...p.request, placement, access } };
+  };
+
+  it("shows a sandboxed call's Access after Runs, and the sandbox's words only there", () => {
+    const words = "sandboxed: reads system files and its own folder; writes only in the workspace and its temp folder; no network";
+    const { target } = render({ pending: withPlacement(`on this computer (${words})`, words) });
+    const f = facts(target);
+    expect(f).toContain("Runs: on this computer");
+    expect(f[f.indexOf("Runs: on this computer") + 1]).toBe(`Access: ${words}`);
+    expect(target.querySelector("#consent-desc")!.textContent).toContain("wants to run this tool on this computer.");
+    expect(target.textContent!.split(words).length - 1).toBe(1); // said once
+  });
+
+  it("says an unsandboxed local call runs with your full access", () => {
+    const { target } = render({ pending: withPlacement("on this computer", "runs with your full access") });
+    expect(facts(target)).toContain("Access: runs with your full access");
+    expect(target.querySelector(".facts .access.full")).not.toBeNull();
+  });
+
+  it("keeps a remote call's wording and shows no Access row", () => {
+    const { target } = render({ pending: withPlacement("mcp.example.com", "") });
+    expect(facts(target)).toContain("Runs: on mcp.example.com (a remote host)");
+    expect(facts(target).some((l) => l.startsWith("Access"))).toBe(false);
+    expect(target.querySelector("#consent-desc")!.textContent).toContain("on mcp.example.com, a remote host: the arguments below are sent there.");
+  });
 });
+

@@ -9,6 +9,8 @@ const { default: ExtensionInstall } = await import("./ExtensionInstall.svelte");
 const field = (f: Partial<ExtensionField>): ExtensionField => ({
   key: "k", type: "string", title: "", description: "", required: false, default: null, multiple: false, sensitive: false, min: null, max: null, kept: false, ...f,
 });
+const WORDS = "reads system files and its own folder, writes only in the workspace, its temp folder and the folders of its settings, no network";
+const NOTE = "An extension that needs the network or other folders will fail inside it; turn the sandbox off for it in Settings → Extensions.";
 const preview = (over: Partial<ExtensionPreview> = {}): ExtensionPreview => ({
   path: "/d/memory.mcpb", display_name: "Memory (test)", name: "memory", version: "1.0.0", author: { name: "OpenWorker tests", email: "t@example.com", url: "" },
   description: "A knowledge graph memory.", homepage: "", tools: [{ name: "read_graph", description: "Read the graph" }], tools_generated: false,
@@ -22,6 +24,7 @@ const preview = (over: Partial<ExtensionPreview> = {}): ExtensionPreview => ({
     field({ key: "limit", type: "number", title: "Limit", min: 1, max: 5, default: 2 }),
     field({ key: "extra", type: "file", title: "Extra files", multiple: true }),
   ],
+  sandbox: { words: WORDS, note: NOTE, on: false, unsupported: "" },
   digest: "d1", ...over,
 });
 
@@ -104,7 +107,7 @@ describe("ExtensionInstall", () => {
     fake.installExtension.mockResolvedValue(done);
     button("Install").click();
     await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
-    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", { data_dir: "/home/a/memory", api_token: "tok-1", limit: 3, extra: ["/a.txt", "/b.txt"] });
+    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", { data_dir: "/home/a/memory", api_token: "tok-1", limit: 3, extra: ["/a.txt", "/b.txt"] }, false);
     expect(oninstalled.mock.calls[0][1]).toMatch(/^Installed Memory \(test\) 1\.0\.0 as provider memory/);
   });
 
@@ -119,7 +122,7 @@ describe("ExtensionInstall", () => {
     fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "" });
     button("Install").click();
     await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
-    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}); // left out: its default applies
+    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}, false); // left out: its default applies
   });
 
   it("says what is missing when Return is pressed in an incomplete form, and goes to it", async () => {
@@ -164,4 +167,40 @@ describe("ExtensionInstall", () => {
     expect(oninstalled).not.toHaveBeenCalled();
     expect(button("Look again")).toBeDefined();
   });
+
+  it("offers to run it in a sandbox, says what that allows, and installs with the box as ticked", async () => {
+    const { button, target, oninstalled } = await render(preview({ fields: [] }));
+    const box = target.querySelector<HTMLInputElement>("#ext-sandbox")!;
+    expect(box.closest("label")!.textContent!.trim()).toBe("Run it in a sandbox");
+    expect(box.checked).toBe(false); // a new install starts without one
+    expect(box.disabled).toBe(false);
+    const about = target.querySelector("#ext-sandbox-about")!.textContent!;
+    expect(about).toContain(`Inside it, it ${WORDS}.`);
+    expect(about).toContain("will fail inside it");
+    box.click();
+    flushSync();
+    fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "" });
+    button("Install").click();
+    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}, true);
+  });
+
+  it("starts an upgrade's box at the installed choice", async () => {
+    const { target } = await render(preview({ fields: [], installed: "0.9.0", sandbox: { words: WORDS, note: NOTE, on: true, unsupported: "" } }));
+    expect(target.querySelector<HTMLInputElement>("#ext-sandbox")!.checked).toBe(true);
+  });
+
+  it("disables the box with the reason when this computer cannot enforce the sandbox", async () => {
+    const why = "the kernel's Landlock is ABI 2; a sandbox needs ABI 3 (Linux 6.2)";
+    const { button, target, oninstalled } = await render(preview({ fields: [], installed: "0.9.0", sandbox: { words: WORDS, note: NOTE, on: true, unsupported: why } }));
+    const box = target.querySelector<HTMLInputElement>("#ext-sandbox")!;
+    expect(box.disabled).toBe(true);
+    expect(box.checked).toBe(false);
+    expect(target.querySelector("#ext-sandbox-about")!.textContent).toBe(`This computer cannot enforce the sandbox: ${why}`);
+    fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "0.9.0" });
+    button("Upgrade to 1.0.0").click();
+    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}, false);
+  });
 });
+

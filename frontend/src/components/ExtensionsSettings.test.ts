@@ -2,18 +2,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { InstalledExtension } from "../lib/types";
 
-const fake = vi.hoisted(() => ({ extensions: vi.fn(), removeExtension: vi.fn(), chooseExtensionFile: vi.fn() }));
+const fake = vi.hoisted(() => ({ extensions: vi.fn(), removeExtension: vi.fn(), chooseExtensionFile: vi.fn(), setExtensionSandbox: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
 const { default: ExtensionsSettings } = await import("./ExtensionsSettings.svelte");
 const { app } = await import("../lib/state.svelte");
 
 const memory = (): InstalledExtension => ({
   name: "memory", display_name: "Memory", version: "1.0.0", namespace: "memory", signature: "self-signed", signer: "CN=Me",
-  installed_at: "2026-12-02T03:00:00Z", sensitive: ["api_token"], error: "",
+  installed_at: "2026-12-02T03:00:00Z", sensitive: ["api_token"], sandboxed: false, access: "runs with your full access", sandbox_unsupported: "", error: "",
 });
 const broken = (): InstalledExtension => ({
   name: "broken", display_name: "", version: "", namespace: "", signature: "", signer: "", installed_at: "", sensitive: null,
-  error: "/x/extensions/broken/installed.json: unexpected end of JSON input; remove the extension and install it again",
+  sandboxed: false, access: "", sandbox_unsupported: "", error: "/x/extensions/broken/installed.json: unexpected end of JSON input; remove the extension and install it again",
 });
 
 const mounted: ReturnType<typeof mount>[] = [];
@@ -80,4 +80,42 @@ describe("ExtensionsSettings", () => {
     await vi.waitFor(() => expect(fake.chooseExtensionFile).toHaveBeenCalledTimes(2));
     expect(app.extensionQueue).toHaveLength(1); // cancelled: nothing more
   });
+
+  it("shows each extension's sandbox and toggles it for new chats", async () => {
+    const words = "sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network";
+    const { target } = await render([memory()]);
+    const box = () => target.querySelector<HTMLButtonElement>("button[role=switch]")!;
+    expect(box().closest("td")!.textContent!.trim()).toBe("Full access");
+    expect(box().getAttribute("aria-checked")).toBe("false");
+    expect(box().getAttribute("aria-label")).toBe("Run Memory in a sandbox");
+    expect(box().title).toBe("runs with your full access");
+    fake.setExtensionSandbox.mockResolvedValue([{ ...memory(), sandboxed: true, access: words }]);
+    box().click();
+    await vi.waitFor(() => expect(box().closest("td")!.textContent!.trim()).toBe("Sandboxed"));
+    expect(fake.setExtensionSandbox).toHaveBeenCalledWith("memory", true);
+    expect(box().getAttribute("aria-checked")).toBe("true");
+    expect(box().title).toBe(words);
+    expect(app.notices.at(-1)?.message).toBe("Memory now runs in a sandbox in new chats; open chats keep what they started with.");
+    fake.setExtensionSandbox.mockResolvedValue([memory()]);
+    box().click();
+    await vi.waitFor(() => expect(box().closest("td")!.textContent!.trim()).toBe("Full access"));
+    expect(fake.setExtensionSandbox).toHaveBeenLastCalledWith("memory", false);
+  });
+
+  it("cannot turn the sandbox on where the system cannot enforce it, and says why", async () => {
+    const { target } = await render([{ ...memory(), sandbox_unsupported: "Landlock is not enabled in this kernel" }]);
+    const box = target.querySelector<HTMLButtonElement>("button[role=switch]")!;
+    expect(box.disabled).toBe(true);
+    expect(box.title).toBe("This computer cannot enforce the sandbox: Landlock is not enabled in this kernel");
+  });
+
+  it("shows the record again when the toggle is refused", async () => {
+    const { target } = await render([memory()]);
+    fake.setExtensionSandbox.mockRejectedValue(new Error("extension memory cannot run in a sandbox on this computer"));
+    target.querySelector<HTMLButtonElement>("button[role=switch]")!.click();
+    await vi.waitFor(() => expect(target.querySelector("[role=alert]")?.textContent).toContain("cannot run in a sandbox"));
+    expect(target.querySelector("button[role=switch]")!.getAttribute("aria-checked")).toBe("false");
+    expect(fake.extensions).toHaveBeenCalledTimes(2); // listed again
+  });
 });
+

@@ -125,12 +125,15 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     /** What the extension file holds and what installing it needs; writes nothing. */
     previewExtension: (path: string) => call<ExtensionPreview>(() => b.PreviewExtension(path)),
     /** Installs the file previewed (its digest); sensitive values go to the OS keychain. */
-    installExtension: (path: string, digest: string, values: Record<string, unknown>) =>
-      call<ExtensionInstalled>(() => b.InstallExtension(path, digest, values)),
+    installExtension: (path: string, digest: string, values: Record<string, unknown>, sandboxed: boolean) =>
+      call<ExtensionInstalled>(() => b.InstallExtension(path, digest, values, sandboxed)),
     /** The installed extensions (docs/extensions.md#installing). */
     extensions: async () => (await call<InstalledExtension[] | null>(() => b.Extensions())) ?? [],
     /** Removes one, its keychain values too; resolves to the ones left. */
     removeExtension: async (name: string) => (await call<InstalledExtension[] | null>(() => b.RemoveExtension(name))) ?? [],
+    /** Runs it in the default sandbox (on) or with full access (off); resolves to the list. */
+    setExtensionSandbox: async (name: string, on: boolean) =>
+      (await call<InstalledExtension[] | null>(() => b.SetExtensionSandbox(name, on))) ?? [],
     /** Remote MCP servers with a stored sign-in, and signing out of one (docs/app.md#sign-in). */
     signedIn: async () => (await call<SignedInServer[] | null>(() => b.SignedIn())) ?? [],
     signOut: async (ns: string) => (await call<SignedInServer[] | null>(() => b.SignOut(ns))) ?? [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canInstall, fieldError, formErrors, initialValues, installedMessage, runtimeText, signatureText, toValues } from "./extinstall";
+import { canInstall, fieldError, formErrors, initialValues, installedMessage, runtimeText, sandboxStart, sandboxText, signatureText, toValues } from "./extinstall";
 import type { ExtensionField, ExtensionPreview } from "./types";
 
 const field = (f: Partial<ExtensionField>): ExtensionField => ({
@@ -12,6 +12,7 @@ export const memoryPreview = (fields: ExtensionField[]): ExtensionPreview => ({
   server_type: "node", runs: "node ${__dirname}/server/index.js", environment: "", runtime: { name: "node", title: "Node.js", range: ">=18.0.0", url: "https://nodejs.org/", found: "v20.11.0", fits: true }, platforms: ["linux"],
   signature: { status: "unsigned", subject: "", problem: "" }, privacy_policies: [], namespace: "memory", installed: "", blocking: [], warnings: [],
   files: 2, bytes: 300, fields, digest: "ab".repeat(32),
+  sandbox: { words: "reads system files and its own folder, writes only in the workspace, its temp folder and the folders of its settings, no network", note: "It may fail inside it.", on: false, unsupported: "" },
 });
 
 describe("extension form", () => {
@@ -76,5 +77,24 @@ describe("extension texts", () => {
     expect(runtimeText(py)).toEqual({ text: "Needs Python >=3.99: found Python 3.11.2, which does not match. Get a matching one from", missing: true, url: "https://www.python.org/downloads/" });
     expect(installedMessage({ name: "memory", display_name: "Memory", version: "1.0.0", namespace: "memory", upgraded: "" }))
       .toMatch(/^Installed Memory 1\.0\.0 as provider memory\./);
+  });
+});
+
+describe("the sandbox box", () => {
+  const p = memoryPreview([]);
+  it("describes the default preset and the note when it can be enforced", () => {
+    expect(sandboxText(p)).toEqual({
+      about: "Inside it, it reads system files and its own folder, writes only in the workspace, its temp folder and the folders of its settings, no network.",
+      note: "It may fail inside it.", disabled: false,
+    });
+  });
+  it("gives the reason and disables the box when it cannot", () => {
+    const q = { ...p, sandbox: { ...p.sandbox, on: true, unsupported: "Landlock is not enabled in this kernel" } };
+    expect(sandboxText(q)).toEqual({ about: "This computer cannot enforce the sandbox: Landlock is not enabled in this kernel", note: "", disabled: true });
+    expect(sandboxStart(q)).toBe(false);
+  });
+  it("starts off for a new install and as installed on an upgrade", () => {
+    expect(sandboxStart(p)).toBe(false);
+    expect(sandboxStart({ ...p, installed: "0.9.0", sandbox: { ...p.sandbox, on: true } })).toBe(true);
   });
 });

@@ -121,3 +121,17 @@ export function installedMessage(r: ExtensionInstalled): string {
 export function canInstall(p: ExtensionPreview, values: ExtFormValues): boolean {
   return (p.blocking ?? []).length === 0 && Object.keys(formErrors(p, values)).length === 0;
 }
+
+/** sandboxText is what the installer says under "Run it in a sandbox":
+ * the default preset in words and the note that an extension needing more
+ * fails inside it, or, when this system cannot enforce it, why (the box is
+ * then disabled and off). */
+export function sandboxText(p: ExtensionPreview): { about: string; note: string; disabled: boolean } {
+  const s = p.sandbox;
+  if (s.unsupported) return { about: `This computer cannot enforce the sandbox: ${s.unsupported}`, note: "", disabled: true };
+  return { about: `Inside it, it ${s.words}.`, note: s.note, disabled: false };
+}
+
+/** sandboxStart is where the box starts: as installed on an upgrade, off
+ * for a new install, and always off when it cannot be enforced. */
+export const sandboxStart = (p: ExtensionPreview) => p.sandbox.on && !p.sandbox.unsupported;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRemote, placementText } from "./placement";
+import { isRemote, placementText, runsText } from "./placement";
 
 describe("placement", () => {
   it("says a local call is on this computer", () => {
@@ -20,5 +20,12 @@ describe("placement", () => {
     expect(placementText(undefined)).toBe("unknown");
     expect(placementText("")).toBe("unknown");
     expect(isRemote("")).toBe(false);
+  });
+  it("says a local call runs on this computer, without the sandbox's words (the Access row has them)", () => {
+    expect(runsText("on this computer (sandboxed: reads system files; writes nowhere; no network)")).toBe("on this computer");
+    expect(runsText("on this computer")).toBe("on this computer");
+    expect(runsText("mcp.example.com")).toBe("on mcp.example.com (a remote host)");
+    expect(runsText("on this computer.example.com")).toBe("on on this computer.example.com (a remote host)");
+    expect(runsText(undefined)).toBe("unknown");
   });
 });

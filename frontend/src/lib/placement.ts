@@ -21,3 +21,10 @@ export function placementText(placement: string | undefined): string {
   if (isLocal(placement)) return placement;
   return `on ${placement} (a remote host)`;
 }
+
+/** Where a call runs, for the consent dialog's Runs row: "on this
+ * computer" for every local call (a sandbox's words are the Access row's,
+ * not repeated here), otherwise as placementText. */
+export function runsText(placement: string | undefined): string {
+  return isLocal(placement) ? PLACEMENT_LOCAL : placementText(placement);
+}

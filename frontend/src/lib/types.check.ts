@@ -21,6 +21,8 @@ export const typesMatchGo: [
   Covers<app.LeftOutInfo, T.LeftOutInfo>,
   Covers<app.CoworkerInfo, T.CoworkerInfo>,
   Covers<app.ExtensionUse, T.ExtensionUse>,
+  Covers<app.ExtensionSandbox, T.ExtensionSandbox>,
+  Covers<app.InstalledExtension, T.InstalledExtension>,
   Covers<app.BrokenBundle, T.BrokenBundle>,
   Covers<app.CoworkerList, T.CoworkerList>,
   Covers<app.ToolInfo, T.ToolInfo>,
@@ -57,4 +59,4 @@ export const typesMatchGo: [
   Covers<elicit.Field, T.ElicitField>,
   Covers<elicit.Option, T.ElicitOption>,
   Covers<app.SignedInServer, T.SignedInServer>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -41,6 +41,8 @@ export interface ResolvedToolInfo {
   placement: string;
   /** The program its stdio provider runs, as resolved (docs/mcp.md#finding-the-program); absent otherwise. */
   program_path?: string;
+  /** "runs with your full access" or "sandboxed: …" (docs/sandbox.md#in-words); absent for a remote provider. */
+  access?: string;
 }
 
 /** A whole provider's tool left out because the model cannot take its name. */
@@ -237,8 +239,10 @@ export interface ConsentRequest {
   tool: string;
   description: string;
   provider: string;
-  /** "on this computer" or the remote host name the call goes to. */
+  /** "on this computer" (a sandboxed provider's sandbox in words after it) or the remote host name. */
   placement: string;
+  /** Local calls: "runs with your full access" or "sandboxed: …" (docs/sandbox.md#in-words); absent for remote ones. */
+  access?: string;
   classification: string;
   risk: string;
   arguments: unknown;

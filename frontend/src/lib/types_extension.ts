@@ -48,7 +48,19 @@ export interface ExtensionPreview {
   files: number;
   bytes: number;
   fields: ExtensionField[] | null;
+  /** The "Run it in a sandbox" box (Go's ExtensionSandbox). */
+  sandbox: ExtensionSandbox;
   digest: string;
+}
+
+/** The installer's sandbox choice: the default preset in words, the note
+ * under the box, where the box starts (on an upgrade: as installed), and
+ * why this system cannot enforce it ("" when it can; the box is disabled). */
+export interface ExtensionSandbox {
+  words: string;
+  note: string;
+  on: boolean;
+  unsupported: string;
 }
 
 /** What InstallExtension did (Go's ExtensionInstalled). */
@@ -71,5 +83,10 @@ export interface InstalledExtension {
   signer: string;
   installed_at: string;
   sensitive: string[] | null;
+  /** Its server runs in a sandbox; access says it in words (or "runs with your full access"). */
+  sandboxed: boolean;
+  access: string;
+  /** Why this system cannot enforce the default sandbox; "" when it can. */
+  sandbox_unsupported: string;
   error: string;
 }

@@ -78,6 +78,25 @@ describe("Coworkers", () => {
     expect(lines[0].classList.contains("muted")).toBe(true);
   });
 
+  it("says under each stdio provider's program what it can reach: its sandbox, or your full access", () => {
+    const words = "sandboxed: reads system files and its own folder; writes only in the workspace and its temp folder; no network";
+    const root = render(list({
+      coworkers: [{
+        id: "files", name: "Files", description: "", version: "1.0.0", dir: dir + "/files", left_out: [],
+        tools: [
+          { name: "fs.read_file", provider: "mcp:fs", placement: `on this computer (${words})`, program_path: "/usr/bin/fs", access: words },
+          { name: "fs.write_file", provider: "mcp:fs", placement: `on this computer (${words})`, program_path: "/usr/bin/fs", access: words },
+          { name: "git.log", provider: "mcp:git", placement: "on this computer", program_path: "/usr/bin/git-mcp", access: "runs with your full access" },
+          { name: "web.fetch", provider: "mcp:web", placement: "mcp.example.com" },
+        ],
+      }],
+    }));
+    const lines = [...root.querySelectorAll<HTMLElement>(".program, .access")].map((l) => l.textContent);
+    expect(lines).toEqual(["mcp:fs runs /usr/bin/fs", words, "mcp:git runs /usr/bin/git-mcp", "runs with your full access"]);
+    // The sandboxed provider is on this computer: no remote host is named.
+    expect([...root.querySelectorAll(".tools .remote")].map((r) => r.textContent!.trim())).toEqual(["on mcp.example.com"]);
+  });
+
   it("names the extensions a coworker's tools come from, and what to install for one that cannot run", () => {
     const fix = 'extension "Knowledge Graph Memory" 0.6.3 (namespace memory) cannot run on this computer: this extension needs Node.js >=18.0.0, which was not found (install it from https://nodejs.org/); then restart OpenWorker';
     const root = render(list({

@@ -283,6 +283,7 @@ export namespace app {
 	    provider: string;
 	    placement: string;
 	    program_path?: string;
+	    access?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResolvedToolInfo(source);
@@ -294,6 +295,7 @@ export namespace app {
 	        this.provider = source["provider"];
 	        this.placement = source["placement"];
 	        this.program_path = source["program_path"];
+	        this.access = source["access"];
 	    }
 	}
 	export class CoworkerInfo {
@@ -530,6 +532,24 @@ export namespace app {
 	        this.description = source["description"];
 	    }
 	}
+	export class ExtensionSandbox {
+	    words: string;
+	    note: string;
+	    on: boolean;
+	    unsupported: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionSandbox(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.words = source["words"];
+	        this.note = source["note"];
+	        this.on = source["on"];
+	        this.unsupported = source["unsupported"];
+	    }
+	}
 	export class ExtensionSig {
 	    status: string;
 	    subject: string;
@@ -594,6 +614,7 @@ export namespace app {
 	    files: number;
 	    bytes: number;
 	    fields: ExtensionField[];
+	    sandbox: ExtensionSandbox;
 	    digest: string;
 	
 	    static createFrom(source: any = {}) {
@@ -627,6 +648,7 @@ export namespace app {
 	        this.files = source["files"];
 	        this.bytes = source["bytes"];
 	        this.fields = this.convertValues(source["fields"], ExtensionField);
+	        this.sandbox = this.convertValues(source["sandbox"], ExtensionSandbox);
 	        this.digest = source["digest"];
 	    }
 	
@@ -648,6 +670,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	
 	
 	
@@ -683,6 +706,9 @@ export namespace app {
 	    signer: string;
 	    installed_at: string;
 	    sensitive: string[];
+	    sandboxed: boolean;
+	    access: string;
+	    sandbox_unsupported: string;
 	    error: string;
 	
 	    static createFrom(source: any = {}) {
@@ -699,6 +725,9 @@ export namespace app {
 	        this.signer = source["signer"];
 	        this.installed_at = source["installed_at"];
 	        this.sensitive = source["sensitive"];
+	        this.sandboxed = source["sandboxed"];
+	        this.access = source["access"];
+	        this.sandbox_unsupported = source["sandbox_unsupported"];
 	        this.error = source["error"];
 	    }
 	}
@@ -1092,6 +1121,7 @@ export namespace consent {
 	    description: string;
 	    provider: string;
 	    placement: string;
+	    access?: string;
 	    classification: string;
 	    risk: string;
 	    arguments: number[];
@@ -1112,6 +1142,7 @@ export namespace consent {
 	        this.description = source["description"];
 	        this.provider = source["provider"];
 	        this.placement = source["placement"];
+	        this.access = source["access"];
 	        this.classification = source["classification"];
 	        this.risk = source["risk"];
 	        this.arguments = source["arguments"];

@@ -54,7 +54,7 @@ export function HideChat(arg1:string,arg2:boolean):Promise<journal.Session>;
 
 export function Info():Promise<app.AppInfo>;
 
-export function InstallExtension(arg1:string,arg2:string,arg3:Record<string, any>):Promise<app.ExtensionInstalled>;
+export function InstallExtension(arg1:string,arg2:string,arg3:Record<string, any>,arg4:boolean):Promise<app.ExtensionInstalled>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<app.ModelList>;
 
@@ -109,6 +109,8 @@ export function Sessions():Promise<Array<journal.Session>>;
 export function SetAPIKey(arg1:string,arg2:string):Promise<app.SettingsView>;
 
 export function SetCoworkersDir(arg1:string):Promise<app.CoworkerList>;
+
+export function SetExtensionSandbox(arg1:string,arg2:boolean):Promise<Array<app.InstalledExtension>>;
 
 export function SetServerInput(arg1:string,arg2:string):Promise<app.SettingsView>;
 

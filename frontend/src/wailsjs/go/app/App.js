@@ -98,8 +98,8 @@ export function Info() {
   return window['go']['app']['App']['Info']();
 }
 
-export function InstallExtension(arg1, arg2, arg3) {
-  return window['go']['app']['App']['InstallExtension'](arg1, arg2, arg3);
+export function InstallExtension(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['InstallExtension'](arg1, arg2, arg3, arg4);
 }
 
 export function ListModels(arg1, arg2, arg3) {
@@ -208,6 +208,10 @@ export function SetAPIKey(arg1, arg2) {
 
 export function SetCoworkersDir(arg1) {
   return window['go']['app']['App']['SetCoworkersDir'](arg1);
+}
+
+export function SetExtensionSandbox(arg1, arg2) {
+  return window['go']['app']['App']['SetExtensionSandbox'](arg1, arg2);
 }
 
 export function SetServerInput(arg1, arg2) {
