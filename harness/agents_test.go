@@ -24,12 +24,7 @@ import (
 
 func startA2A(t *testing.T, opts a2atest.Options) *a2atest.Agent {
 	t.Helper()
-	ag, err := a2atest.Start(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ag.Close() })
-	return ag
+	return a2atest.New(t, opts)
 }
 
 // agentPrompter answers every prompt with d and keeps the requests.

@@ -18,12 +18,7 @@ import (
 
 func startAgent(t *testing.T, opts a2atest.Options) *a2atest.Agent {
 	t.Helper()
-	ag, err := a2atest.Start(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ag.Close() })
-	return ag
+	return a2atest.New(t, opts)
 }
 
 func fetch(t *testing.T, ag *a2atest.Agent, opts a2a.Options) *a2a.Agent {

@@ -26,12 +26,7 @@ import (
 
 func startTestAgent(t *testing.T) *a2atest.Agent {
 	t.Helper()
-	ag, err := a2atest.Start(a2atest.Options{Streaming: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ag.Close() })
-	return ag
+	return a2atest.New(t, a2atest.Options{Streaming: true})
 }
 
 func writeAgentServers(t *testing.T, path, cardURL string) {

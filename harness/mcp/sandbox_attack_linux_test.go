@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/sandbox/sandboxtest"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -21,20 +21,7 @@ import (
 // an abstract one) until the test ends.
 func unixListener(t *testing.T, path string) {
 	t.Helper()
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	sandboxtest.Listen(t, "unix", path)
 }
 
 // tryBoth runs op on arg in the server and in a child, and reports an

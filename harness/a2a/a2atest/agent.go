@@ -21,6 +21,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -68,6 +69,18 @@ func DefaultSkills() []a2a.AgentSkill {
 		{ID: "ask", Name: "Ask", Description: "Asks a question back (input-required).", Tags: []string{"test"}},
 		{ID: "fail", Name: "Fail", Description: "Always fails.", Tags: []string{"test"}},
 	}
+}
+
+// New starts a test agent (Start) for t and stops it when t ends; a
+// start that fails fails t.
+func New(t testing.TB, opts Options) *Agent {
+	t.Helper()
+	ag, err := Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ag.Close() })
+	return ag
 }
 
 // Start starts a test agent on a free port of 127.0.0.1.

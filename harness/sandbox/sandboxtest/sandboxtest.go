@@ -41,7 +41,14 @@ func Hostile(t testing.TB, dir string) string {
 // tests' connection attempts.
 func Listener(t testing.TB) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return Listen(t, "tcp", "127.0.0.1:0").Addr().(*net.TCPAddr).Port
+}
+
+// Listen listens on network and address (net.Listen) until the test
+// ends, accepting and closing every connection.
+func Listen(t testing.TB, network, address string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen(network, address)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,5 +62,5 @@ func Listener(t testing.TB) int {
 			c.Close()
 		}
 	}()
-	return ln.Addr().(*net.TCPAddr).Port
+	return ln
 }
