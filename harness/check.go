@@ -93,6 +93,9 @@ type CheckedBundle struct {
 	// resolve ("" otherwise), so a host can say more about it (the app
 	// and `openworker check` name the extension it comes from).
 	Provider string `json:"provider,omitempty"`
+	// SandboxRequired is set when the coworker's requires_sandbox refused
+	// Provider, which runs unsandboxed (docs/bundles.md#requires-sandbox).
+	SandboxRequired bool `json:"sandbox_required,omitempty"`
 }
 
 // ResolveFix is CheckedBundle.Fix of a bundle that loads but does not
@@ -193,6 +196,7 @@ func brokenBundle(reg *tool.Registry, b *bundle.Bundle, err error) CheckedBundle
 		if re.Fix != "" {
 			cb.Fix = re.Fix
 		}
+		cb.SandboxRequired = re.SandboxRequired
 		if re.File != "" {
 			cb.File = re.File
 		}

@@ -111,6 +111,9 @@ type ResolveError struct {
 	// list its tools: a runtime failure (`openworker run` exits 1), not a
 	// bad bundle or servers-file entry (docs/cli.md#exit-codes).
 	StartFailed bool
+	// SandboxRequired is set when the coworker's requires_sandbox refused
+	// Provider, an unsandboxed stdio provider (docs/bundles.md#requires-sandbox).
+	SandboxRequired bool
 
 	cause error // the provider's start error (StartFailed), for errors.As
 }
@@ -552,11 +555,11 @@ func sandboxRequired(b *bundle.Bundle, name string, srv tool.MCPServer) *Resolve
 		return nil
 	}
 	e := resolveErr(b, name, fmt.Sprintf("the coworker requires sandboxed providers (requires_sandbox: true in manifest.md), but MCP provider %q runs with your full access", srv.Namespace))
-	e.Provider = srv.Namespace
-	where := "its servers.json entry"
-	if srv.Source != "" {
-		where = "its entry at " + srv.Source
+	e.Provider, e.SandboxRequired = srv.Namespace, true
+	if srv.Source == "" {
+		e.Fix = fmt.Sprintf(`MCP provider %q is registered by this program, not by a servers.json entry, so it cannot be given a sandbox: select the tools of a sandboxed servers.json entry instead (docs/sandbox.md), or remove requires_sandbox from manifest.md`, srv.Namespace)
+		return e
 	}
-	e.Fix = fmt.Sprintf(`add "sandbox": "default" (or a placement of its own, docs/sandbox.md) to %s, or remove requires_sandbox from manifest.md`, where)
+	e.Fix = fmt.Sprintf(`add "sandbox": "default" (or a placement of its own, docs/sandbox.md) to its entry at %s, or remove requires_sandbox from manifest.md`, srv.Source)
 	return e
 }

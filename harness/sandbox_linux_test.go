@@ -36,7 +36,7 @@ func TestRequiresSandboxRefusesAnUnsandboxedProvider(t *testing.T) {
 	e := newEnv(t, envOpts{servers: []tool.MCPServer{deviceIn(t, pid, nil)}, selected: []string{"device.system_info_get"}, policy: "requires_sandbox: true\n"})
 	_, err := e.rt.NewSession(context.Background(), "tester", e.so)
 	var re *harness.ResolveError
-	if !errors.As(err, &re) || re.Provider != "device" || !strings.Contains(err.Error(), `MCP provider "device" runs with your full access`) || !strings.Contains(re.Fix, `"sandbox": "default"`) {
+	if !errors.As(err, &re) || re.Provider != "device" || !strings.Contains(err.Error(), `MCP provider "device" runs with your full access`) || !strings.Contains(re.Fix, "registered by this program") || !re.SandboxRequired {
 		t.Fatalf("NewSession = %v (%+v); want a ResolveError naming provider device and the fix", err, re)
 	}
 	if _, err := os.Stat(pid); err == nil {

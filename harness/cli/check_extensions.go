@@ -135,6 +135,10 @@ func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool
 		if !e.serving { // the namespace is another provider's (a clash the extension lost, or installed after reg was built)
 			continue
 		}
+		if b.SandboxRequired {
+			rep.Broken[i].Fix = fmt.Sprintf("give extension %s a sandbox (`openworker extension sandbox %s default`, or its switch in the app's Settings → Extensions), or remove requires_sandbox from manifest.md", e.Describe(), e.Name)
+			continue
+		}
 		if e.Broken != "" {
 			rep.Broken[i].Fix = fmt.Sprintf("extension %s cannot be used: %s; or remove %s.* from tools.json", e.Describe(), e.Broken, e.Namespace)
 			continue

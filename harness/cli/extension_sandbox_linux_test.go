@@ -60,6 +60,14 @@ func TestExtensionSandboxed(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "extension echo runs with your full access") {
 		t.Errorf("sandbox off = %d\n%s", code, out)
 	}
+	strict := filepath.Join(t.TempDir(), "coworkers")
+	writeBundleAt(t, strict, "strict", "echo.echo")
+	manifest := filepath.Join(strict, "strict", "coworker", "manifest.md")
+	os.WriteFile(manifest, []byte("---\nid: strict\nname: strict\nversion: 1.0.0\nrequires_sandbox: true\n---\nUse it.\n"), 0o644)
+	code, out, _ = cliRun("check", "--coworkers", strict, "--extensions", dir)
+	if code != 2 || !strings.Contains(out, "runs with your full access") || !strings.Contains(out, "`openworker extension sandbox echo default`") {
+		t.Errorf("check of a coworker that requires a sandbox, extension off = %d\n%s", code, out)
+	}
 	if code, _, errs = cliRun("extension", "sandbox", "echo", "strict", "--extensions", dir); code != 2 || !strings.Contains(errs, `"strict"`) || !strings.Contains(errs, "write default") {
 		t.Errorf("sandbox strict = %d\n%s", code, errs)
 	}

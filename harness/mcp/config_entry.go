@@ -148,7 +148,7 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 			if on, err := kf.Value.AsBool(); err != nil {
 				return nil, err
 			} else if on {
-				return nil, kf.Err(rd.path, fmt.Sprintf("server %q asks to run in a sandbox, which OpenWorker cannot do", name), `remove "sandboxEnabled" to run it without one`)
+				return nil, kf.Err(rd.path, fmt.Sprintf("server %q asks for VS Code's sandbox, whose settings OpenWorker does not read", name), `remove "sandboxEnabled", import the entry into OpenWorker's servers.json and give it OpenWorker's own "sandbox" (docs/sandbox.md)`)
 			}
 		case spec.ignored[kf.Key] != "":
 			rd.notice(e, kf.Line, "%q of server %q is ignored: %s", kf.Key, name, spec.ignored[kf.Key])

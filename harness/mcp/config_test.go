@@ -199,7 +199,7 @@ func TestConfigVSCode(t *testing.T) {
 			Args: []string{"-y", "@modelcontextprotocol/server-memory"}, Dir: project + "/data"}},
 		{name: "pick", err: `17:65: input "region" (line 5) is of type "pickString"; OpenWorker asks only "promptString" inputs`},
 		{name: "configvar", err: `18:61: ${config:editor.fontSize} is not a variable OpenWorker can substitute`},
-		{name: "sandboxed", err: `19:52: server "sandboxed" asks to run in a sandbox, which OpenWorker cannot do; remove "sandboxEnabled"`},
+		{name: "sandboxed", err: `19:52: server "sandboxed" asks for VS Code's sandbox, whose settings OpenWorker does not read; remove "sandboxEnabled"`},
 		{name: "undefined-input", err: `20:71: ${input:nope} names no entry of the top-level "inputs"; add {"type": "promptString", "id": "nope"`},
 	})
 	if in := cfg.Inputs(); len(in) != 1 || in[0] != (ConfigInput{ID: "perplexity-key", Description: "Perplexity API Key", Password: true}) {

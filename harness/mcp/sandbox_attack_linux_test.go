@@ -196,7 +196,7 @@ func TestSandboxEveryLoweredABIFailsClosed(t *testing.T) {
 		defer cancel()
 		return ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: p}, nil, k.workspace)
 	}
-	for abi, want := range map[string]string{"0": "this kernel has no Landlock", "-1": "this kernel has no Landlock", "1": "confining files needs ABI 3", "2": "confining files needs ABI 3"} {
+	for abi, want := range map[string]string{"0": "OPENWORKER_SANDBOX_MAX_ABI lowers Landlock to ABI 0 (no Landlock)", "-1": "OPENWORKER_SANDBOX_MAX_ABI lowers Landlock to ABI 0 (no Landlock)", "1": "confining files needs ABI 3", "2": "confining files needs ABI 3"} {
 		t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", abi)
 		pr, err := start(sandbox.Default())
 		if err == nil || !strings.Contains(err.Error(), want) {

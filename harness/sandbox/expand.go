@@ -66,7 +66,10 @@ func CheckTemplate(t string) error {
 // empty are left out; ${system} and ${program_dir} folders that do not
 // exist are left out; any other path that does not exist is an error
 // naming it. A workspace that p writes to and that holds the home folder
-// or OpenWorker's own folder is an error (checkWorkspace).
+// or OpenWorker's own folder is an error (checkWorkspace), and so is any
+// other write path that is a filesystem root or holds one of them
+// (checkWrite): a placement that may rewrite shell start-up files or its
+// own servers.json is no boundary, and is never called "sandboxed".
 func (p *Placement) Expand(v Vars) (*Rules, error) {
 	r := &Rules{Network: p.Network, Temp: v.Temp}
 	var err error
@@ -82,6 +85,14 @@ func (p *Placement) Expand(v Vars) (*Rules, error) {
 				return nil, err
 			}
 			break
+		}
+	}
+	for i, w := range r.Write {
+		if w == filepath.Clean(v.Workspace) {
+			continue // checked above, with the workspace's own words
+		}
+		if what := v.holds(w); what != "" {
+			return nil, fmt.Errorf("sandbox write path %s %s, which no sandbox may write (a provider could change its own sandbox or your shell's start-up files and get out): list a folder inside it instead", r.Write[i], what)
 		}
 	}
 	r.MaxABI = maxABI()
@@ -170,6 +181,34 @@ func (v Vars) checkWorkspace() error {
 		}
 	}
 	return nil
+}
+
+// holds says how the folder w is too wide to write: "is a filesystem
+// root", "holds your home folder (…)", "holds OpenWorker's own folder
+// (…)"; "" when it is not.
+func (v Vars) holds(w string) string {
+	for _, x := range []string{filepath.Clean(w), evalOr(w)} {
+		if filepath.Dir(x) == x {
+			return "is a filesystem root"
+		}
+	}
+	held := map[string]string{v.Home: "your home folder"}
+	if cfg, err := os.UserConfigDir(); err == nil {
+		held[filepath.Join(cfg, "OpenWorker")] = "OpenWorker's own folder"
+	}
+	for p, what := range held {
+		if p == "" {
+			continue
+		}
+		for _, x := range []string{filepath.Clean(w), evalOr(w)} {
+			for _, q := range []string{filepath.Clean(p), evalOr(p)} {
+				if rel, err := filepath.Rel(x, q); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+					return fmt.Sprintf("holds %s (%s)", what, p)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func evalOr(p string) string {

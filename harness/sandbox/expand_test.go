@@ -40,3 +40,24 @@ func TestExpandRefusesAWorkspaceThatHoldsHome(t *testing.T) {
 		t.Errorf("reading a workspace that is home: %v", err)
 	}
 }
+
+// TestExpandRefusesWideWritePaths: a write path that is a root, the
+// home folder, or holds OpenWorker's own folder is refused, naming it;
+// a folder inside home is fine.
+func TestExpandRefusesWideWritePaths(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	os.MkdirAll(filepath.Join(home, ".config", "OpenWorker"), 0o700)
+	os.MkdirAll(filepath.Join(home, ".npm"), 0o700)
+	v := Vars{Home: home, Temp: t.TempDir()}
+	for _, w := range []string{"/", "${home}", "${home}/.config", filepath.Dir(home)} {
+		_, err := (&Placement{Write: []string{w}}).Expand(v)
+		if err == nil || !strings.Contains(err.Error(), "no sandbox may write") {
+			t.Errorf("write %s = %v; want refused", w, err)
+		}
+	}
+	if _, err := (&Placement{Write: []string{"${home}/.npm", "${temp}"}}).Expand(v); err != nil {
+		t.Errorf("write ~/.npm = %v", err)
+	}
+}

@@ -30,17 +30,23 @@ var devices = map[string]bool{"/dev/null": true, "/dev/zero": true, "/dev/full":
 // r.MaxABI when that is set, and at most the newest go-landlock knows
 // (abiFor).
 func abi(r *Rules) int {
-	v, err := ll.LandlockGetABIVersion()
+	v, _ := abis(r)
+	return v
+}
+
+// abis is abi(r) and the ABI without r.MaxABI.
+func abis(r *Rules) (v, kernel int) {
+	raw, err := ll.LandlockGetABIVersion()
 	if err != nil {
-		v = 0
+		raw = 0
 	}
 	errata := 0
-	if v >= 6 {
+	if raw >= 6 {
 		if errata, err = ll.LandlockGetErrata(); err != nil {
 			errata = 0
 		}
 	}
-	return abiFor(v, errata, r.MaxABI)
+	return abiFor(raw, errata, r.MaxABI), abiFor(raw, errata, 0)
 }
 
 // abiFor is the ABI to use on a kernel of ABI kernel whose fixed errata
@@ -79,14 +85,21 @@ func Check(r *Rules) error {
 	if why := userNamespaces(); why != "" {
 		return fmt.Errorf("this system lets no program make a user namespace (%s), which the sandbox needs to hide the Unix sockets outside its folders", why)
 	}
-	v := abi(r)
+	v, full := abis(r)
+	kernel := "this kernel's Landlock is"
+	if v < full {
+		kernel = "OPENWORKER_SANDBOX_MAX_ABI lowers Landlock to" // docs/sandbox.md#testing
+	}
+	network := map[string]string{NetNone: `"network": "none"`, NetPorts: "a port list"}[r.Network.Mode]
 	switch {
+	case v == 0 && kernel != "this kernel's Landlock is":
+		return fmt.Errorf("%s ABI 0 (no Landlock), so the sandbox cannot be enforced", kernel)
 	case v == 0:
 		return fmt.Errorf("this kernel has no Landlock (it needs Linux 6.2 or later with Landlock enabled, e.g. lsm=landlock on the kernel command line), so the sandbox cannot be enforced")
 	case v < abiFiles:
-		return fmt.Errorf("this kernel's Landlock is ABI %d; confining files needs ABI %d (Linux 6.2 or later)", v, abiFiles)
+		return fmt.Errorf("%s ABI %d; confining files needs ABI %d (Linux 6.2 or later)", kernel, v, abiFiles)
 	case r.Network.Mode != NetAny && v < abiTCP:
-		return fmt.Errorf("this kernel's Landlock is ABI %d; confining the network (%q) needs ABI %d for TCP rules (Linux 6.7 or later)", v, r.Network.Mode, abiTCP)
+		return fmt.Errorf("%s ABI %d; confining the network (%s) needs ABI %d for TCP rules (Linux 6.7 or later)", kernel, v, network, abiTCP)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,6 +124,11 @@ func confineAndExec(r *Rules, program string, argv []string) error {
 	}
 	env := append(os.Environ(), r.Env...)
 	if err := syscall.Exec(program, argv, env); err != nil {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.EACCES) {
+			// Outside the read paths the program (or its interpreter or
+			// loader) does not exist or may not be executed here.
+			return fmt.Errorf("execute %s: %w: the program, its interpreter (#!) or its libraries are not inside the sandbox's read paths; add their folder (${program_dir} is the program's, ${system} the system's)", program, err)
+		}
 		return fmt.Errorf("execute %s: %w", program, err)
 	}
 	return nil
