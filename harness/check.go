@@ -215,7 +215,7 @@ func sandboxFix(ns string, se *mcp.SandboxError) string {
 	if se.Source != "" {
 		where = se.Source
 	}
-	return fmt.Sprintf("change the \"sandbox\" of MCP provider %q at %s to one this system can enforce (docs/sandbox.md says what each system enforces), or remove it to run the provider with your full access", ns, where)
+	return fmt.Sprintf("change the \"sandbox\" of MCP provider %q at %s as the message says (docs/sandbox.md says what each system enforces)", ns, where)
 }
 
 // providerFix is the advice for a bundle whose MCP provider ns did not
