@@ -162,7 +162,7 @@ func TestElicitationWithdrawnWhenTheTurnIsCancelled(t *testing.T) {
 	if pend, _ := e.app.PendingElicitations(); len(pend) != 0 {
 		t.Fatalf("still pending: %+v", pend)
 	}
-	if s, _ := e.notify.title.Load().(string); !strings.Contains(s, "question") || strings.Contains(s, "Sign up") {
+	if s := e.notify.waitFor(t, "question"); strings.Contains(s, "Sign up") {
 		t.Errorf("notification %q: want a question notice without the message", s)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -109,16 +110,44 @@ func (k *memKeychain) Delete(p string) error {
 	return k.err
 }
 
-// countNotifier counts native notifications.
+// countNotifier counts native notifications and keeps them, "TITLE: BODY".
 type countNotifier struct {
 	n     atomic.Int32
-	title atomic.Value
+	title atomic.Value // the last one
+
+	mu  sync.Mutex
+	all []string
 }
 
 func (c *countNotifier) Notify(title, body string) error {
 	c.title.Store(title + ": " + body)
+	c.mu.Lock()
+	c.all = append(c.all, title+": "+body)
+	c.mu.Unlock()
 	c.n.Add(1)
 	return nil
+}
+
+// waitFor returns the first notification containing sub, waiting for it
+// (the app notifies from goroutines of their own, so in no fixed order);
+// after 10 s it fails the test with every notification seen.
+func (c *countNotifier) waitFor(t *testing.T, sub string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second) // a hang guard, not a measured time
+	for {
+		c.mu.Lock()
+		seen := append([]string(nil), c.all...)
+		c.mu.Unlock()
+		for _, s := range seen {
+			if strings.Contains(s, sub) {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no notification with %q; seen %q", sub, seen)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // echoTool is a native tool; fail makes it return an infrastructure error.
