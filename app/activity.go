@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"github.com/openworker/desktop/harness"
 
 	"github.com/openworker/desktop/harness/journal"
 )
@@ -81,4 +82,28 @@ func (a *App) openJournal() (*journal.Journal, error) {
 		return nil, errNoJournal
 	}
 	return a.journal, nil
+}
+
+// AskAgent records what the A2A agent of an unknown invocation says its
+// task became (docs/a2a.md#durable-handles): one tasks/get of the task
+// ID journaled with the call (nothing is ever sent again), then applied
+// (with its artifacts) or not_applied. A task still running, or one the
+// agent no longer knows, stays unknown: the error says so, and the person
+// records the outcome with Reconcile. It returns the invocation.
+func (a *App) AskAgent(invocationID string) (journal.Invocation, error) {
+	j, err := a.openJournal()
+	if err != nil {
+		return journal.Invocation{}, err
+	}
+	a.mu.Lock()
+	rt := a.rt
+	a.mu.Unlock()
+	if rt == nil {
+		return journal.Invocation{}, errors.New("the agent cannot be asked: OpenWorker's runtime did not start (see Settings)")
+	}
+	// The newest registry generation holds the agents of the servers file.
+	if _, err := harness.PollInvocation(a.base, j, rt.Registry(), invocationID); err != nil {
+		return journal.Invocation{}, err
+	}
+	return j.Invocation(a.base, invocationID)
 }

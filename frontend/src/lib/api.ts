@@ -89,6 +89,8 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     sessionDetail: (id: string) => call<SessionDetail>(() => b.SessionDetail(id)),
     reconcile: (invocationId: string, outcome: Outcome) =>
       call<Invocation>(() => b.Reconcile(invocationId, outcome)),
+    /** Asks the A2A agent of an unknown call what its task became and records that (docs/a2a.md#durable-handles). */
+    askAgent: (invocationId: string) => call<Invocation>(() => b.AskAgent(invocationId)),
     getSettings: () => call<SettingsView>(() => b.GetSettings()),
     /**
      * Settings' "Copy diagnostics": the report of `openworker doctor`, secrets

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addApproval, callTime, closeApproval, decisionLabel, emptyChat, formatArgs, formatDuration, formatResult, formatTime, historyState, reduce, resolvedLine, type ChatState } from "./chat";
+import { addApproval, callTime, closeApproval, decisionLabel, emptyChat, formatArgs, formatDuration, formatResult, formatTime, historyState, isAgentCall, reduce, resolvedLine, type ChatState } from "./chat";
 import { HarnessEventType as T } from "./events";
 import type { HarnessEvent, Invocation, PendingApproval, SessionDetail } from "./types";
 
@@ -258,6 +258,12 @@ describe("callTime and resolvedLine (Activity)", () => {
   it("says what was recorded for a reconciled call, by whom", () => {
     expect(resolvedLine({ reconciled: "not_applied", reconciled_by: "user:ann" })).toBe("resolved: not applied by ann");
     expect(resolvedLine({ reconciled: "" })).toBe("");
+    expect(resolvedLine({ reconciled: "applied", reconciled_by: "a2a:poll" })).toBe("resolved: applied by the agent's own answer");
+  });
+  it("offers to ask the agent only for a call of an A2A agent", () => {
+    expect(isAgentCall({ provider: "a2a:helper" })).toBe(true);
+    expect(isAgentCall({ provider: "mcp:a2a" })).toBe(false);
+    expect(isAgentCall({ provider: "native" })).toBe(false);
   });
 });
 

@@ -329,11 +329,20 @@ export function callTime(inv: { error_code?: string; duration_ms: number; starte
   return formatDuration(inv.duration_ms);
 }
 
+/** Who a reconciliation from an A2A agent's own answer is by (harness.PollBy). */
+export const POLL_BY = "a2a:poll";
+
+/** True for a call of an A2A agent's skill, whose agent can be asked what became of it (docs/a2a.md#durable-handles). */
+export function isAgentCall(inv: { provider: string }): boolean {
+  return inv.provider.startsWith("a2a:");
+}
+
 /** The line under a reconciled call: what the person recorded, who and when. */
 export function resolvedLine(inv: { reconciled: string; reconciled_by?: string; reconciled_at?: string }): string {
   if (!inv.reconciled) return "";
   const what = inv.reconciled === "applied" ? "applied" : "not applied";
-  const by = inv.reconciled_by ? ` by ${inv.reconciled_by.replace(/^user:/, "")}` : "";
+  const by = inv.reconciled_by === POLL_BY ? " by the agent's own answer"
+    : inv.reconciled_by ? ` by ${inv.reconciled_by.replace(/^user:/, "")}` : "";
   const at = inv.reconciled_at ? `, ${new Date(inv.reconciled_at).toLocaleString()}` : "";
   return `resolved: ${what}${by}${at}`;
 }

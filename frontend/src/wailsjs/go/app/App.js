@@ -18,6 +18,10 @@ export function ApplyImport(arg1, arg2) {
   return window['go']['app']['App']['ApplyImport'](arg1, arg2);
 }
 
+export function AskAgent(arg1) {
+  return window['go']['app']['App']['AskAgent'](arg1);
+}
+
 export function Cancel(arg1) {
   return window['go']['app']['App']['Cancel'](arg1);
 }
