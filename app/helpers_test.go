@@ -115,15 +115,24 @@ type countNotifier struct {
 	n     atomic.Int32
 	title atomic.Value // the last one
 
-	mu  sync.Mutex
-	all []string
+	mu   sync.Mutex
+	all  []string
+	more chan struct{} // signalled after each Notify (waitFor)
 }
 
 func (c *countNotifier) Notify(title, body string) error {
 	c.title.Store(title + ": " + body)
 	c.mu.Lock()
 	c.all = append(c.all, title+": "+body)
+	if c.more == nil {
+		c.more = make(chan struct{}, 1)
+	}
+	more := c.more
 	c.mu.Unlock()
+	select {
+	case more <- struct{}{}:
+	default:
+	}
 	c.n.Add(1)
 	return nil
 }
@@ -133,20 +142,25 @@ func (c *countNotifier) Notify(title, body string) error {
 // after 10 s it fails the test with every notification seen.
 func (c *countNotifier) waitFor(t *testing.T, sub string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second) // a hang guard, not a measured time
+	guard := time.After(10 * time.Second) // a hang guard, not a measured time
 	for {
 		c.mu.Lock()
 		seen := append([]string(nil), c.all...)
+		if c.more == nil {
+			c.more = make(chan struct{}, 1)
+		}
+		more := c.more
 		c.mu.Unlock()
 		for _, s := range seen {
 			if strings.Contains(s, sub) {
 				return s
 			}
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-more:
+		case <-guard:
 			t.Fatalf("no notification with %q; seen %q", sub, seen)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
