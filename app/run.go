@@ -62,7 +62,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	}
 	if bindingsBuild {
 		// Only the bound methods matter: Wails writes their TypeScript.
-		return wails.Run(&options.App{Title: "OpenWorker", Bind: []any{&App{}}})
+		// App is bound here only for its TypeScript (the page's types);
+		// the running app binds the Gate (gate.go).
+		return wails.Run(&options.App{Title: "OpenWorker", Bind: []any{&App{}, &Gate{}}})
 	}
 	cfg, err := parseArgs(opts.Args)
 	if err != nil {
@@ -167,7 +169,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// on Linux it unsets the webview's drop target, and no drop
 		// would arrive at all.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
-		Bind:        []any{a},
+		// The page reaches App only through the Gate and its token (gate.go,
+		// docs/mcp-apps.md#bindings): an MCP App view in a frame cannot.
+		Bind: []any{newGate(a, a.log)},
 		// One instance per config folder: a second start hands its launch
 		// to the first and exits (docs/cli.md#the-desktop-app). Our lock file
 		// decides before this lock is tried (Wails takes it only inside

@@ -1,7 +1,7 @@
 // Typed wrappers over the generated Wails bindings (../wailsjs). Every call
 // returns a promise that rejects with an Error whose message is the Go
 // error's text, so screens can show it as is.
-import * as Bindings from "../wailsjs/go/app/App";
+import { gatedBackend } from "./gate";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
@@ -9,8 +9,9 @@ import type {
 } from "./types";
 import type { AppEventName } from "./events";
 
-/** The generated binding functions (a fake in tests). */
-export type Backend = typeof Bindings;
+/** The generated binding functions of App (their types only: at run time
+ * every call goes through the Gate, lib/gate.ts; a fake in tests). */
+export type Backend = typeof import("../wailsjs/go/app/App");
 
 /** Subscribes to a Go event; returns the unsubscribe function. */
 export type Subscribe = (name: AppEventName, cb: (payload: unknown) => void) => () => void;
@@ -147,4 +148,4 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
 export type Api = ReturnType<typeof makeApi>;
 
 /** The API of the running app. */
-export const api: Api = makeApi(Bindings, (name, cb) => EventsOn(name, cb));
+export const api: Api = makeApi(gatedBackend(), (name, cb) => EventsOn(name, cb));
