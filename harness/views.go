@@ -71,7 +71,7 @@ type ViewResult struct {
 
 // ViewOrigin is the journal's and the events' origin of a call asked by the
 // view of invocation inv: "view:<inv>" (docs/mcp-apps.md#journal).
-func ViewOrigin(inv string) string { return "view:" + inv }
+func ViewOrigin(inv string) string { return journal.ViewOrigin(inv) }
 
 // readView reads the view of rt after its succeeded call invID of turn
 // turnID (once per provider and URI in the session), journals its URI,

@@ -24,7 +24,8 @@ const UIPage = `<!doctype html><html><head><title>counter</title></head><body><b
 //   - "peek": no UI; a tool a bundle leaves unselected;
 //   - "caps": the client's capabilities as sent in initialize, as JSON text;
 //   - "flat_show": UI given by the older flat key _meta["ui/resourceUri"];
-//   - "http_show": a UI that is not ui:// (https://…), ignored.
+//   - "http_show": a UI that is not ui:// (https://…), ignored;
+//   - "big_show": UI ui://kit/big.html, over the 2 MiB bound.
 //
 // Resources: ui://kit/view.html (the good page, with a CSP, permissions and
 // prefersBorder), ui://kit/blob.html (the page as a base64 blob),
@@ -71,6 +72,12 @@ func UIServer() *sdk.Server {
 			return counter(), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "http_show", Description: "not ui://", Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "https://example.com/view.html"}}},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return counter(), nil, nil
+		})
+
+	sdk.AddTool(s, &sdk.Tool{Name: "big_show", Description: "a view over 2 MiB", Annotations: ro,
+		Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "ui://kit/big.html"}}},
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			return counter(), nil, nil
 		})
