@@ -41,6 +41,49 @@ func noteExtensionOpened(e ExtensionOpened) {
 	e2eOpened.mu.Unlock()
 }
 
+// e2eViews are the app views the window rendered (ViewShown), the newest
+// rect per invocation, and the refusals it reported (ViewRefused), in
+// order (views.go, docs/mcp-apps.md).
+var e2eViews struct {
+	mu       sync.Mutex
+	shown    []viewShown
+	refusals []viewRefusal
+}
+
+type viewShown struct {
+	SessionID  string `json:"session_id"`
+	Invocation string `json:"invocation_id"`
+	X          int    `json:"x"`
+	Y          int    `json:"y"`
+	W          int    `json:"w"`
+	H          int    `json:"h"`
+}
+
+type viewRefusal struct {
+	SessionID  string `json:"session_id"`
+	Invocation string `json:"invocation_id"`
+	What       string `json:"what"`
+}
+
+func noteViewShown(session, inv string, r [4]int) {
+	e2eViews.mu.Lock()
+	defer e2eViews.mu.Unlock()
+	v := viewShown{session, inv, r[0], r[1], r[2], r[3]}
+	for i := range e2eViews.shown {
+		if e2eViews.shown[i].Invocation == inv && e2eViews.shown[i].SessionID == session {
+			e2eViews.shown[i] = v
+			return
+		}
+	}
+	e2eViews.shown = append(e2eViews.shown, v)
+}
+
+func noteViewRefused(session, inv, what string) {
+	e2eViews.mu.Lock()
+	e2eViews.refusals = append(e2eViews.refusals, viewRefusal{session, inv, what})
+	e2eViews.mu.Unlock()
+}
+
 // e2ePreviews are the extension files the install dialog showed
 // (PreviewExtension), each "PATH" or "PATH: ERROR", in order.
 var e2ePreviews struct {
@@ -168,10 +211,18 @@ func startTestHook(a *App) {
 			Pending int `json:"pending"`
 			// PendingAccess: each pending prompt's Access, what its call can
 			// reach (docs/sandbox.md#in-words).
-			PendingAccess []string    `json:"pending_access"`
-			Chats         []chatState `json:"chats"`
-			Notices       []Notice    `json:"notices"`
-			Theme         string      `json:"theme"` // the saved theme (docs/app.md#theme)
+			PendingAccess []string `json:"pending_access"`
+			// PendingOrigin: each pending prompt's Origin, "" for the
+			// model, "the app view of TOOL" for a view's call (views.go).
+			PendingOrigin []string `json:"pending_origin"`
+			// Views: the app views the window rendered, the newest rect of
+			// each (CSS pixels of the viewport); ViewRefusals what the
+			// window refused them, in order (views.go).
+			Views        []viewShown   `json:"views"`
+			ViewRefusals []viewRefusal `json:"view_refusals"`
+			Chats        []chatState   `json:"chats"`
+			Notices      []Notice      `json:"notices"`
+			Theme        string        `json:"theme"` // the saved theme (docs/app.md#theme)
 			// Listed is the first page of the sidebar's chat list as the
 			// journal gives it (what App.Chats reads); Searched the newest
 			// search; ListLoads how often the window read the list.
@@ -199,13 +250,18 @@ func startTestHook(a *App) {
 			Previews   []string `json:"previews"`
 			Extensions []string `json:"extensions"`
 		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
-		out.PendingAccess = []string{}
+		out.PendingAccess, out.PendingOrigin = []string{}, []string{}
 		for _, p := range a.prompter.Pending() {
 			if p.Request.Sampling != nil {
 				out.Sampling++
 			}
 			out.PendingAccess = append(out.PendingAccess, p.Request.Access)
+			out.PendingOrigin = append(out.PendingOrigin, p.Request.Origin)
 		}
+		e2eViews.mu.Lock()
+		out.Views = append([]viewShown{}, e2eViews.shown...)
+		out.ViewRefusals = append([]viewRefusal{}, e2eViews.refusals...)
+		e2eViews.mu.Unlock()
 		a.signIns.mu.Lock()
 		out.SignIns = len(a.signIns.pending)
 		a.signIns.mu.Unlock()

@@ -25,3 +25,9 @@ func noteExtensionPreview(string, error) {}
 
 // wrapOpener returns next outside e2e builds (see e2e_hook.go).
 func wrapOpener(next Opener, _ *slog.Logger) Opener { return next }
+
+// noteViewShown is a no-op outside e2e builds (see e2e_hook.go).
+func noteViewShown(string, string, [4]int) {}
+
+// noteViewRefused is a no-op outside e2e builds (see e2e_hook.go).
+func noteViewRefused(string, string, string) {}

@@ -85,6 +85,27 @@ type Event struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 	Content    []tool.Block    `json:"content,omitempty"`
 	Images     []tool.Image    `json:"-"`
+
+	// Origin of the events of a call asked by an app view: "view:<invocation
+	// id>" of the call whose view asked, as journaled; "" for the model
+	// (docs/mcp-apps.md#view-calls).
+	Origin string `json:"origin,omitempty"`
+	// UIResource is set on the EventToolFinished of a succeeded call whose
+	// tool has an app view: the view's URI and digest, or why it is not
+	// shown (docs/mcp-apps.md#resources).
+	UIResource *UIResourceRef `json:"ui_resource,omitempty"`
+}
+
+// UIResourceRef names the app view of a call (docs/mcp-apps.md#resources):
+// its ui:// URI, the SHA-256 digest ("sha256:<hex>") and size in bytes of its
+// HTML; or, when the view was refused (over 2 MB, not HTML, a bad CSP, a
+// failed read), Error says why and Digest and Size are empty. A host shows
+// the view with Session.UIResource.
+type UIResourceRef struct {
+	URI    string `json:"uri"`
+	Digest string `json:"digest,omitempty"`
+	Size   int    `json:"size,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Sink receives events. It may be nil.

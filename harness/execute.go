@@ -36,51 +36,120 @@ const (
 
 // call handles one tool call of the model: selection, validation, budget,
 // consent, the durable executing row, exactly one provider call under
-// limits, and the terminal row. It returns the tool message for the model.
-// A breach that must stop the turn sets t.stop.
+// limits, and the terminal row (execCall). It returns the tool message for
+// the model. A breach that must stop the turn sets t.stop. A tool whose
+// view visibility lacks "model" is not selected for the model
+// (docs/mcp-apps.md#view-calls).
 func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.Message {
 	s := t.s
-	bg := context.WithoutCancel(ctx)
-	invID := journal.NewID("inv_")
-	reply := func(text string, isErr bool) model.Message {
-		return model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, Text: text, IsError: isErr}
-	}
-	args := json.RawMessage(call.Arguments)
-	if !json.Valid(args) {
-		args = mustJSONString(call.Arguments)
-	}
-	t.sink.emit(Event{Type: EventToolProposed, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Alias: call.Name, Arguments: args})
-
 	rtool, selected := s.res.ByAlias(call.Name)
+	if selected && !rtool.Descriptor.UI.VisibleTo(tool.VisibleToModel) {
+		rtool = nil
+	}
+	if !selected {
+		rtool = nil
+	}
+	d := t.execCall(ctx, callReq{
+		invID: journal.NewID("inv_"), callID: call.ID, alias: call.Name, rawArgs: call.Arguments, rtool: rtool,
+		// Every tool call of the model counts against the budget, refused ones
+		// too: a model repeating a bad call cannot make the turn journal
+		// refusals without end.
+		budget: func() (string, string) {
+			if t.proposed >= s.rt.opts.MaxCalls {
+				t.stop = fmt.Sprintf("the turn used its budget of %d tool calls", s.rt.opts.MaxCalls)
+				return "over_budget", t.stop + "; this call was not run"
+			}
+			t.proposed++
+			return "", ""
+		},
+		notSelected: fmt.Sprintf("there is no tool %q for this coworker; use only the tools you were given", call.Name),
+		forModel:    true,
+	})
+	return model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, Text: d.text, IsError: d.isErr, Images: d.images}
+}
+
+// callReq is one tool call to run, asked by the model or by an app view
+// (docs/mcp-apps.md#view-calls).
+type callReq struct {
+	invID, callID string
+	alias         string        // the name as asked: the model's alias, or the remote name a view used
+	rawArgs       string        // the arguments as asked
+	rtool         *ResolvedTool // nil: the name names no tool the asker may call
+	// origin is journaled and reported with the call: "" for the model,
+	// "view:<invocation id>" for a view; originText is what the consent
+	// prompt says ("the app view of kit.show").
+	origin, originText string
+	// budget is checked first; a code refuses the call.
+	budget func() (code, msg string)
+	// notSelected is the refusal's message when rtool is nil.
+	notSelected string
+	// gate, when set, is checked after selection; a code refuses the call.
+	gate func(*ResolvedTool) (code, msg string)
+	// forModel: images of the result are forwarded to the model.
+	forModel bool
+}
+
+// callDone is how a call ended: its status and code, the text the model is
+// told, and the result (of a succeeded call, or a failed one with a result).
+type callDone struct {
+	status    journal.InvocationStatus
+	code      string
+	errMsg    string
+	text      string
+	isErr     bool
+	output    tool.Output
+	images    []model.Image
+	journaled bool // an invocation row exists
+}
+
+// execCall runs one call of r: the model path, shared by view calls.
+func (t *turn) execCall(ctx context.Context, r callReq) callDone {
+	s := t.s
+	bg := context.WithoutCancel(ctx)
+	invID, rtool := r.invID, r.rtool
+	selected := rtool != nil
+	reply := func(text string, isErr bool) callDone {
+		return callDone{text: text, isErr: isErr}
+	}
+	args := json.RawMessage(r.rawArgs)
+	if !json.Valid(args) {
+		args = mustJSONString(r.rawArgs)
+	}
+	t.sink.emit(Event{Type: EventToolProposed, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Alias: r.alias, Arguments: args, Origin: r.origin})
+
 	name := "" // the journal keeps "" for an alias that names no selected tool
 	if selected {
 		name = rtool.Name
 	}
 	var approval *journal.Approval // the consent decision, journaled with the refused or begun invocation
-	refuse := func(code, msg string) model.Message {
-		inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: call.ID, Tool: name, Alias: call.Name,
-			Arguments: args, Status: StatusRefused, ErrorCode: code, Error: msg}
+	refuse := func(code, msg string) callDone {
+		inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: r.callID, Tool: name, Alias: r.alias,
+			Arguments: args, Status: StatusRefused, ErrorCode: code, Error: msg, Origin: r.origin}
 		if selected {
 			inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest = rtool.Provider, rtool.Remote, string(rtool.Descriptor.Risk), rtool.Pin.Digest
 			inv.Placement = rtool.Placement
 		}
+		journaled := true
 		if err := s.rt.journal.RefuseInvocation(bg, inv, approval); err != nil { // one commit: decision (if any) + refusal
 			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
+			journaled = false
 		}
-		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: name, Alias: call.Name, Status: string(StatusRefused), Error: msg, Code: code})
-		return reply(code+": "+msg, true) // the provider marks it an error (docs/turns.md)
+		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: name, Alias: r.alias, Status: string(StatusRefused), Error: msg, Code: code, Origin: r.origin})
+		d := reply(code+": "+msg, true) // the provider marks it an error (docs/turns.md)
+		d.status, d.code, d.errMsg, d.journaled = StatusRefused, code, msg, journaled
+		return d
 	}
 
-	// Every tool call of the model counts against the budget, refused ones
-	// too: a model repeating a bad call cannot make the turn journal
-	// refusals without end.
-	if t.proposed >= s.rt.opts.MaxCalls {
-		t.stop = fmt.Sprintf("the turn used its budget of %d tool calls", s.rt.opts.MaxCalls)
-		return refuse("over_budget", t.stop+"; this call was not run")
+	if code, msg := r.budget(); code != "" {
+		return refuse(code, msg)
 	}
-	t.proposed++
 	if !selected {
-		return refuse("not_selected", fmt.Sprintf("there is no tool %q for this coworker; use only the tools you were given", call.Name))
+		return refuse("not_selected", r.notSelected)
+	}
+	if r.gate != nil {
+		if code, msg := r.gate(rtool); code != "" {
+			return refuse(code, msg)
+		}
 	}
 	if rtool.missing {
 		return refuse("descriptor_missing", fmt.Sprintf("the provider no longer lists %s; it cannot run in this session", rtool.Name))
@@ -91,22 +160,23 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		}
 		return refuse("descriptor_changed", why)
 	}
-	norm, err := validateArgs(rtool, call.Arguments)
+	norm, err := validateArgs(rtool, r.rawArgs)
 	if err != nil {
-		args = mustJSONString(call.Arguments) // journal exactly what was refused
+		args = mustJSONString(r.rawArgs) // journal exactly what was refused
 		return refuse("invalid_arguments", err.Error())
 	}
 	args = norm
 
 	d := rtool.Descriptor
-	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: call.ID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
-		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Access: rtool.Access, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args}
+	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: r.callID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
+		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Access: rtool.Access, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args,
+		Origin: r.originText}
 	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: consent.ApprovalDigest(rtool.Pin.Digest, rtool.Placement), OnPrompt: func() {
-		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
+		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Alias: r.alias, Arguments: args, Origin: r.origin})
 	}})
-	approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: call.ID, Tool: rtool.Name,
+	approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: r.callID, Tool: rtool.Name,
 		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}
-	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason, Source: out.Source})
+	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason, Source: out.Source, Origin: r.origin})
 	if !out.Decision.Allows() {
 		if ctx.Err() != nil {
 			t.stop = "the turn was cancelled"
@@ -124,21 +194,23 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	}
 
 	t.calls++
-	inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: call.ID, Tool: rtool.Name, Alias: call.Name, Provider: rtool.Provider,
-		RemoteName: rtool.Remote, Placement: rtool.Placement, Risk: string(d.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: args}
+	inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: r.callID, Tool: rtool.Name, Alias: r.alias, Provider: rtool.Provider,
+		RemoteName: rtool.Remote, Placement: rtool.Placement, Risk: string(d.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: args, Origin: r.origin}
 	// One durable commit: the approval, the prepared and the executing rows.
 	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
 		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", invID, "err", err)
 		t.stop, t.code = "the journal failed: "+err.Error(), CodeJournalFailed
-		return reply("not run: the journal failed", true)
+		done := reply("not run: the journal failed", true)
+		done.status, done.code, done.errMsg = StatusFailed, CodeJournalFailed, "not run: the journal failed: "+err.Error()
+		return done
 	}
-	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name, Arguments: args})
+	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Alias: r.alias, Arguments: args, Origin: r.origin})
 
 	started := time.Now()
-	c := tool.NewCall(s.id, t.id, call.ID, s.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
-		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data})
+	c := tool.NewCall(s.id, t.id, r.callID, s.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
+		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data, Origin: r.origin})
 	})
-	cctx := mcp.WithSampler(mcp.WithAsker(ctx, t.asker(invID, call.ID, rtool.Name)), t.sampler(invID, call.ID, rtool.Name))
+	cctx := mcp.WithSampler(mcp.WithAsker(ctx, t.asker(invID, r.callID, rtool.Name)), t.sampler(invID, r.callID, rtool.Name))
 	output, err := t.invoke(cctx, rtool, c, args, invID)
 	if err == nil {
 		err = c.Breach()
@@ -151,21 +223,23 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 	var fin journal.Finish
 	fin.DurationMS = dur.Milliseconds()
 	var result tool.Output // what a host is shown of a succeeded call
-	var msg model.Message
+	var done callDone
 	var te *tool.ToolError
 	switch {
 	case err == nil:
 		fin.Status = StatusSucceeded
 		fin.Result = resultJSON(output)
-		msg = reply(output.ModelText(), false)
+		done = reply(output.ModelText(), false)
 		result = output
-		if len(output.Images) > 0 {
-			msg.Images = t.forwardImages(ctx, rtool, output.Images)
+		done.output = output
+		if len(output.Images) > 0 && r.forModel {
+			done.images = t.forwardImages(ctx, rtool, output.Images)
 		}
 	case errors.As(err, &te):
 		fin.Status, fin.ErrorCode, fin.Error = StatusFailed, te.Code, te.Message
 		fin.Result = resultJSON(output)
-		msg = reply(te.Error(), true)
+		done = reply(te.Error(), true)
+		done.output = output
 	default:
 		fin.Status = StatusFailed
 		if d.Risk != tool.ReadOnly {
@@ -176,16 +250,21 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 		if ctx.Err() != nil {
 			t.stop = "the turn was cancelled"
 		}
-		msg = reply("the call did not complete ("+fin.ErrorCode+"); the turn was stopped", true)
+		done = reply("the call did not complete ("+fin.ErrorCode+"); the turn was stopped", true)
 	}
 	if jerr := s.rt.journal.FinishInvocation(bg, invID, fin); jerr != nil {
 		s.rt.opts.Logger.Error("journal terminal row", "invocation", invID, "err", jerr)
 		t.stop, t.code = "the journal failed: "+jerr.Error(), CodeJournalFailed
 	}
-	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: call.ID, Invocation: invID, Tool: rtool.Name, Alias: call.Name,
-		Status: string(fin.Status), Text: msg.Text, Error: fin.Error, DurationMS: fin.DurationMS,
-		Structured: result.Structured, Content: result.Content, Images: result.Images})
-	return msg
+	var view *UIResourceRef
+	if fin.Status == StatusSucceeded && d.UI != nil {
+		view = s.readView(ctx, rtool, invID, t.id) // never fails the call (docs/mcp-apps.md#resources)
+	}
+	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Alias: r.alias,
+		Status: string(fin.Status), Text: done.text, Error: fin.Error, DurationMS: fin.DurationMS,
+		Structured: result.Structured, Content: result.Content, Images: result.Images, Origin: r.origin, UIResource: view})
+	done.status, done.code, done.errMsg, done.journaled = fin.Status, fin.ErrorCode, fin.Error, true
+	return done
 }
 
 // invoke makes exactly one provider call under the time bound. A native

@@ -44,6 +44,8 @@ type Session struct {
 	// when there is nothing to retry.
 	retry string
 	done  chan struct{} // closed when Close has journaled the end
+
+	ui uiState // app views (views.go, docs/mcp-apps.md)
 }
 
 // ErrSessionClosed is returned by Send on a closed session.

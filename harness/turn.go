@@ -277,7 +277,7 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 	}
 	specs := make([]model.ToolSpec, 0, len(s.res.Tools))
 	for _, rt := range s.res.Tools {
-		if rt.missing {
+		if rt.missing || !rt.Descriptor.UI.VisibleTo(tool.VisibleToModel) { // docs/mcp-apps.md#view-calls
 			continue
 		}
 		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})

@@ -82,7 +82,7 @@ generate() { # generate N
   git worktree add --quiet --detach "$wt" "$commit"
   cp -r "$testdata/fixturegen" "$wt/fixturegen"
   tags=fixturegen
-  for k in 3 6 7 8 9 11 12; do
+  for k in 3 6 7 8 9 11 12 13; do
     if [ "$k" -le "$n" ]; then tags="$tags,since$k"; fi
   done
   rm -f "$testdata/journal-v$n.db"

@@ -52,6 +52,9 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 	if r.Placement == tool.PlacementLocal && r.Access != "" {
 		fmt.Fprintf(p.out, "  it %s\n", r.Access) // "runs with your full access" (docs/sandbox.md#in-words)
 	}
+	if r.Origin != "" { // a call asked by an app view, not the model (docs/mcp-apps.md#view-calls)
+		fmt.Fprintf(p.out, "  from: %s (not the model)\n", oneLine(r.Origin, 200))
+	}
 	fmt.Fprintf(p.out, "  arguments: %s\n", clip(visibleJSON(string(r.Arguments)), 500))
 	p.lock.Unlock()
 	return p.choose(ctx, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny: ",

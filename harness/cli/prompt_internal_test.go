@@ -30,3 +30,20 @@ func TestPromptSaysWhereTheCallGoes(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptSaysTheViewAsks: a call asked by an app view says so
+// (docs/mcp-apps.md#view-calls); a model's call has no such line.
+func TestPromptSaysTheViewAsks(t *testing.T) {
+	for origin, want := range map[string]string{"the app view of kit.show": "  from: the app view of kit.show (not the model)\n", "": ""} {
+		var out strings.Builder
+		p := &terminalPrompter{in: strings.NewReader("d\n"), out: &out, interactive: true, lock: &sync.Mutex{}}
+		d, err := p.Prompt(context.Background(), consent.Request{CoworkerName: "Helper", Tool: "kit.bump", Provider: "mcp:kit",
+			Placement: "127.0.0.1", Classification: "External", Risk: "non_idempotent_write", Arguments: []byte(`{}`), Origin: origin})
+		if err != nil || d != consent.Deny {
+			t.Fatalf("Prompt = %v, %v", d, err)
+		}
+		if got := strings.Contains(out.String(), "  from: "); got != (want != "") || want != "" && !strings.Contains(out.String(), want) {
+			t.Errorf("prompt with origin %q:\n%s\nwant %q", origin, out.String(), want)
+		}
+	}
+}

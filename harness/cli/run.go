@@ -220,6 +220,13 @@ func (p *printer) event(e harness.Event) {
 		} else {
 			fmt.Fprintf(p.errw, "✓ %s %s in %d ms\n", e.Tool, e.Status, e.DurationMS)
 		}
+		if v := e.UIResource; v != nil { // docs/mcp-apps.md#resources
+			if v.Error != "" {
+				fmt.Fprintf(p.errw, "  view not shown: %s\n", oneLine(v.Error, 300))
+			} else {
+				fmt.Fprintf(p.errw, "  view: %s (%d bytes) — open the chat in the desktop app to use it\n", oneLine(v.URI, 200), v.Size)
+			}
+		}
 	case harness.EventWarning:
 		p.endLine()
 		fmt.Fprintf(p.errw, "warning: %s\n", e.Text)

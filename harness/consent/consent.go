@@ -66,6 +66,10 @@ type Request struct {
 	// Sampling is set when the prompt is a sampling request, not a call
 	// (sampling.go, docs/consent.md#sampling).
 	Sampling *SamplingRequest `json:"sampling,omitempty"`
+	// Origin says who asks when it is not the model: "the app view of
+	// kit.show" for a call asked by a tool's app view
+	// (docs/mcp-apps.md#view-calls); "" for the model. Every prompt shows it.
+	Origin string `json:"origin,omitempty"`
 }
 
 // Prompter asks a person. Prompt blocks until an answer, ctx is done, or the

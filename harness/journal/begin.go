@@ -22,6 +22,14 @@ const sqlInsertInvocation = `INSERT INTO invocations(id, session_id, turn_id, ca
 	reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, owner, placement)
 	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,?,?,?,?)`
 
+// sqlInsertViewInvocation is sqlInsertInvocation with the origin of a call
+// asked by an app view (schema 14; the model's calls leave it NULL, so
+// that the statement above also runs on the older schemas tests build).
+const sqlInsertViewInvocation = `INSERT INTO invocations(id, session_id, turn_id, call_id, tool, alias, provider,
+	remote_name, risk, descriptor_digest, arguments, status, result, result_digest, error_code, error, effect,
+	reconciled, reconciled_by, reconciled_at, duration_ms, created_at, started_at, finished_at, owner, placement, origin)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,'',?,?,?,'','',NULL,0,?,?,?,?,?,?)`
+
 const sqlMarkExecuting = `UPDATE invocations SET status='executing', started_at=?, owner=?
 	WHERE id=? AND status='prepared' RETURNING *`
 
@@ -33,6 +41,9 @@ func (j *Journal) newInvocation(op string, inv *Invocation, want InvocationStatu
 	}
 	if inv.Tool == "" && inv.Alias == "" {
 		return fmt.Errorf("journal: %s %s: tool and alias are both empty", op, inv.ID)
+	}
+	if err := checkOrigin(op, inv.ID, inv.Origin); err != nil {
+		return err
 	}
 	if want == InvRefused {
 		if inv.ErrorCode == "" && inv.Error == "" {
@@ -62,15 +73,20 @@ func (j *Journal) insertInvocation(ctx context.Context, tx *sql.Tx, inv Invocati
 	if status == InvRefused {
 		effect, finished = EffectNotApplied, j.stamp()
 	}
-	st, err := j.stmt(ctx, tx, sqlInsertInvocation)
+	query := sqlInsertInvocation
+	startedText := timeOrEmpty(started)
+	args := []any{inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias,
+		inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(inv.Arguments), string(status), inv.ErrorCode,
+		inv.Error, string(effect), formatTime(inv.CreatedAt), nullString(startedText), nullString(finished), j.owner.token,
+		nullString(inv.Placement)}
+	if inv.Origin != "" {
+		query, args = sqlInsertViewInvocation, append(args, inv.Origin)
+	}
+	st, err := j.stmt(ctx, tx, query)
 	if err != nil {
 		return nil, err
 	}
-	startedText := timeOrEmpty(started)
-	_, err = st.ExecContext(ctx, inv.ID, inv.SessionID, nullString(inv.TurnID), inv.CallID, inv.Tool, inv.Alias,
-		inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest, string(inv.Arguments), string(status), inv.ErrorCode,
-		inv.Error, string(effect), formatTime(inv.CreatedAt), nullString(startedText), nullString(finished), j.owner.token,
-		nullString(inv.Placement))
+	_, err = st.ExecContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: record invocation %s: %w", inv.ID, err)
 	}

@@ -267,7 +267,8 @@ func TestPayloadColumns(t *testing.T) {
 	}
 	inv := invocationPayload(testInv("s", "i"), string(InvExecuting), "", "t", "", "o")
 	for _, c := range invocationColumns {
-		if _, ok := inv.get(c); !ok && c != "result" && c != "reconciled_at" && c != "finished_at" && c != "handle" {
+		if _, ok := inv.get(c); !ok && c != "result" && c != "reconciled_at" && c != "finished_at" && c != "handle" &&
+			c != "origin" && c != "ui_uri" && c != "ui_size" && c != "ui_digest" {
 			t.Errorf("invocationPayload has no %s", c)
 		}
 	}

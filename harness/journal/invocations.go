@@ -49,6 +49,17 @@ type Invocation struct {
 	CreatedAt        time.Time        `json:"created_at"`
 	StartedAt        time.Time        `json:"started_at,omitzero"`
 	FinishedAt       time.Time        `json:"finished_at,omitzero"`
+	// Origin says who asked the call (docs/journal.md#app-views): "" for
+	// the model, "view:<invocation id>" (ViewOrigin) for the app view shown
+	// for that invocation of the same session. "" in rows from before
+	// schema version 14.
+	Origin string `json:"origin,omitempty"`
+	// UIURI, UISize (bytes) and UIDigest ("sha256:<hex>" of the HTML) name
+	// the app view of the result (SetUIResource); never its bytes. Empty
+	// when the result has no view, and in rows from before schema 14.
+	UIURI    string `json:"ui_uri,omitempty"`
+	UISize   int    `json:"ui_size,omitempty"`
+	UIDigest string `json:"ui_digest,omitempty"`
 }
 
 // Finish is the terminal evidence of an executing invocation.
@@ -249,16 +260,19 @@ func currentUser() string {
 
 const invocationCols = `id, session_id, turn_id, call_id, tool, alias, provider, remote_name, risk, descriptor_digest,
 	arguments, status, result, result_digest, error_code, error, effect, reconciled, reconciled_by, reconciled_at,
-	duration_ms, created_at, started_at, finished_at, placement`
+	duration_ms, created_at, started_at, finished_at, placement, origin, ui_uri, ui_size, ui_digest`
 
 func scanInvocation(sc scanner) (Invocation, error) {
 	var v Invocation
-	var turn, result, recAt, created, started, finished, placement sql.NullString
+	var turn, result, recAt, created, started, finished, placement, origin, uiURI, uiDigest sql.NullString
+	var uiSize sql.NullInt64
 	var args string
 	err := sc.Scan(&v.ID, &v.SessionID, &turn, &v.CallID, &v.Tool, &v.Alias, &v.Provider, &v.RemoteName, &v.Risk,
 		&v.DescriptorDigest, &args, &v.Status, &result, &v.ResultDigest, &v.ErrorCode, &v.Error, &v.Effect,
-		&v.Reconciled, &v.ReconciledBy, &recAt, &v.DurationMS, &created, &started, &finished, &placement)
+		&v.Reconciled, &v.ReconciledBy, &recAt, &v.DurationMS, &created, &started, &finished, &placement,
+		&origin, &uiURI, &uiSize, &uiDigest)
 	v.TurnID, v.Arguments, v.Placement = turn.String, json.RawMessage(args), placement.String
+	v.Origin, v.UIURI, v.UISize, v.UIDigest = origin.String, uiURI.String, int(uiSize.Int64), uiDigest.String
 	v.Reconciled = v.Reconciled.normalize() // rows reconciled before schema v8 say "not-applied"
 	if result.Valid {
 		v.Result = json.RawMessage(result.String)

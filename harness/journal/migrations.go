@@ -40,6 +40,7 @@ var migrations = []migration{
 	{11, "chat titles and hidden chats (session labels); the index of words for chat search", migrate11},
 	{12, "elicitations: the questions MCP servers asked, without the answers", migrate12},
 	{13, "the durable handle of each invocation (an A2A task ID)", migrate13},
+	{14, "MCP Apps: who asked each call (the model or an app view); the view of a result (URI, size, digest)", migrate14},
 }
 
 // SchemaVersion is the newest schema this build understands.

@@ -507,9 +507,14 @@ func TestMigrate9(t *testing.T) {
 	if rep := mustVerify(t, j); !rep.OK || rep.Rows == 0 {
 		t.Fatalf("Verify after migrate 8→9: %+v", rep)
 	}
-	old, err := j.Invocation(ctx, "inv_done")
-	if err != nil || old.Placement != "" {
-		t.Errorf("old invocation = %+v, %v; want no placement", old, err)
+	// Read by column: Journal.Invocation reads the columns of the newest
+	// schema.
+	placement := func(id string) (p sql.NullString, err error) {
+		err = j.db.QueryRowContext(ctx, `SELECT placement FROM invocations WHERE id=?`, id).Scan(&p)
+		return p, err
+	}
+	if old, err := placement("inv_done"); err != nil || old.Valid {
+		t.Errorf("old invocation's placement = %+v, %v; want NULL", old, err)
 	}
 	inv := Invocation{ID: "inv_remote", SessionID: "ses_old", Tool: "docs.search", Alias: "docs__search", Provider: "mcp:docs",
 		RemoteName: "search", Placement: "mcp.example.com", Arguments: []byte(`{"q":"x"}`)}
@@ -528,8 +533,8 @@ func TestMigrate9(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"inv_remote", "inv_refused"} {
-		if got, err := j.Invocation(ctx, id); err != nil || got.Placement != "mcp.example.com" {
-			t.Errorf("%s = %+v, %v; want placement mcp.example.com", id, got, err)
+		if got, err := placement(id); err != nil || got.String != "mcp.example.com" {
+			t.Errorf("%s placement = %+v, %v; want mcp.example.com", id, got, err)
 		}
 	}
 	ws, err := j.Warnings(ctx, "ses_old")

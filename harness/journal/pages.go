@@ -191,6 +191,7 @@ type UnknownInvocation struct {
 	Coworker  string    `json:"coworker"` // of the session
 	Tool      string    `json:"tool"`     // qualified name
 	Placement string    `json:"placement,omitempty"`
+	Origin    string    `json:"origin,omitempty"`     // who asked the call: "" the model, "view:<invocation id>" an app view
 	ErrorCode string    `json:"error_code,omitempty"` // e.g. "interrupted" (RecoveredCode), "timeout"
 	Reason    string    `json:"reason"`               // the invocation's error: why its outcome is unknown
 	CreatedAt time.Time `json:"created_at"`           // prepared
@@ -215,7 +216,7 @@ type UnknownPage struct {
 	Next string `json:"next"`
 }
 
-const sqlUnknown = `SELECT i.id, i.session_id, i.turn_id, coalesce(s.coworker, ''), i.tool, i.placement, i.error_code, i.error,
+const sqlUnknown = `SELECT i.id, i.session_id, i.turn_id, coalesce(s.coworker, ''), i.tool, i.placement, i.origin, i.error_code, i.error,
 	i.created_at, i.started_at
 	FROM invocations i INDEXED BY invocations_unknown LEFT JOIN sessions s ON s.id = i.session_id
 	WHERE i.status = 'unknown' AND i.reconciled = ''`
@@ -257,10 +258,10 @@ func (j *Journal) Unknown(ctx context.Context, q UnknownQuery) (UnknownPage, err
 	var stored []string
 	invs, err := queryAll(ctx, preparedQuery{st}, "invocations waiting for reconciliation", func(sc scanner) (UnknownInvocation, error) {
 		var v UnknownInvocation
-		var turn, placement, created, started sql.NullString
-		err := sc.Scan(&v.ID, &v.SessionID, &turn, &v.Coworker, &v.Tool, &placement, &v.ErrorCode, &v.Reason, &created, &started)
+		var turn, placement, origin, created, started sql.NullString
+		err := sc.Scan(&v.ID, &v.SessionID, &turn, &v.Coworker, &v.Tool, &placement, &origin, &v.ErrorCode, &v.Reason, &created, &started)
 		stored = append(stored, created.String)
-		v.TurnID, v.Placement = turn.String, placement.String
+		v.TurnID, v.Placement, v.Origin = turn.String, placement.String, origin.String
 		v.CreatedAt, v.StartedAt = parseTime(created), parseTime(started)
 		return v, err
 	}, query, append(args, limit+1)...)

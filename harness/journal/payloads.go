@@ -20,7 +20,7 @@ var (
 	invocationColumns = []string{"id", "session_id", "turn_id", "call_id", "tool", "alias", "provider", "remote_name",
 		"risk", "descriptor_digest", "arguments", "status", "result", "result_digest", "error_code", "error", "effect",
 		"reconciled", "reconciled_by", "reconciled_at", "duration_ms", "created_at", "started_at", "finished_at", "owner",
-		"placement", "handle"}
+		"placement", "handle", "origin", "ui_uri", "ui_size", "ui_digest"}
 	approvalColumns = []string{"id", "session_id", "turn_id", "invocation_id", "call_id", "tool", "decision", "scope",
 		"source", "reason", "identity", "created_at"}
 )
@@ -63,7 +63,7 @@ func invocationPayload(inv Invocation, status, effect, started, finished, owner 
 		col("status", status), col("result_digest", ""), col("error_code", inv.ErrorCode), col("error", inv.Error),
 		col("effect", effect), col("reconciled", ""), col("reconciled_by", ""), col("duration_ms", "0"),
 		col("created_at", formatTime(inv.CreatedAt)), nullable("started_at", started), nullable("finished_at", finished),
-		col("owner", owner), nullable("placement", inv.Placement),
+		col("owner", owner), nullable("placement", inv.Placement), nullable("origin", inv.Origin),
 	)
 }
 

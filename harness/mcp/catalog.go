@@ -26,6 +26,12 @@ type RemoteTool struct {
 
 	ReadOnlyHint, DestructiveHint, IdempotentHint, OpenWorldHint *bool
 
+	// UI is the tool's MCP Apps view, from its _meta (docs/mcp-apps.md#resources);
+	// nil when it declares none, or one that is not a ui:// URI (UIProblem
+	// then says why it was ignored).
+	UI        *tool.UIRef
+	UIProblem string
+
 	// ServerVersion is the version the server announced (serverInfo.version);
 	// it becomes the descriptor's Version, so a server upgrade is a changed
 	// descriptor.
@@ -71,6 +77,9 @@ func (p *Provider) listTools(ctx context.Context) ([]RemoteTool, error) {
 			if err != nil {
 				return nil, err
 			}
+			if rt.UIProblem != "" {
+				p.opts.Logger.Warn("mcp tool's app view declaration", "namespace", p.srv.Namespace, "tool", rt.Name, "why", rt.UIProblem)
+			}
 			if output != nil {
 				outputs[t.Name] = output
 			}
@@ -111,6 +120,11 @@ func (p *Provider) remoteTool(t *sdk.Tool) (RemoteTool, json.RawMessage, error) 
 		rt.ReadOnlyHint, rt.IdempotentHint = &ro, &idem
 		rt.DestructiveHint, rt.OpenWorldHint = a.DestructiveHint, a.OpenWorldHint
 	}
+	rt.UI, rt.UIProblem = toolUI(t.Meta)
+	if rt.UI != nil {
+		rt.UI.ResourceURI = r.text(rt.UI.ResourceURI)
+	}
+	rt.UIProblem = r.text(rt.UIProblem)
 	return rt, output, nil
 }
 
@@ -149,6 +163,7 @@ func (t RemoteTool) Descriptor(namespace string) tool.Descriptor {
 		Risk:           tool.NonIdempotentWrite,
 		Cancellation:   tool.Cooperative,
 		Classification: tool.External,
+		UI:             t.UI,
 	}
 	if d.Version == "" {
 		d.Version = "0.0.0"

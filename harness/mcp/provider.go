@@ -214,7 +214,8 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		CreateMessageWithToolsHandler: p.samplingHandler(u),   // only with u.Sampling (sampling.go)
 		// roots only with a workspace (roots.go); sampling without tools only
 		// with u.Sampling; form and URL elicitation (elicit_url.go)
-		Capabilities: p.elicitCapabilities(samplingCapability(rootsCapability(rootIf(root, hasRoot)), u, o)),
+		// and the MCP Apps extension on every client (uiresource.go)
+		Capabilities: uiCapability(p.elicitCapabilities(samplingCapability(rootsCapability(rootIf(root, hasRoot)), u, o))),
 	})
 	p.client.AddReceivingMiddleware(p.elicitGate)
 	p.offerRoot(rootIf(root, hasRoot))

@@ -156,8 +156,12 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 		srv.promptsList(ctx, req)
 	case MethodPromptsGet:
 		srv.promptsGet(ctx, req)
+	case MethodUIResourceRead:
+		srv.uiResourceRead(ctx, req)
+	case MethodViewCall:
+		srv.viewCall(ctx, req)
 	default:
-		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, signin.respond, turn.cancel, session.close, prompts.list or prompts.get", req.Method)
+		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, signin.respond, turn.cancel, session.close, prompts.list, prompts.get, ui_resource.read or view.call", req.Method)
 	}
 }
 

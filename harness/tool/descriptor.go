@@ -57,6 +57,39 @@ type Descriptor struct {
 	Risk           Risk            `json:"risk"`
 	Cancellation   Cancellation    `json:"cancellation"`
 	Classification Classification  `json:"classification"`
+	// UI is the tool's MCP Apps view (docs/mcp-apps.md#resources); nil when it has
+	// none. It is left out of the JSON when nil, so a descriptor without a view
+	// keeps its digest; a changed URI or visibility changes the pin.
+	UI *UIRef `json:"ui,omitempty"`
+}
+
+// UIRef names the ui:// resource a tool's result is shown with
+// (docs/mcp-apps.md#resources). Visibility lists who may call the tool:
+// "model" (offered to the model) and "app" (callable from its server's views);
+// empty means both.
+type UIRef struct {
+	ResourceURI string   `json:"resource_uri"`
+	Visibility  []string `json:"visibility,omitempty"`
+}
+
+// Visibility values of UIRef (docs/mcp-apps.md#view-calls).
+const (
+	VisibleToModel = "model"
+	VisibleToApp   = "app"
+)
+
+// VisibleTo reports whether who ("model" or "app") may call a tool with this
+// UI; a nil UIRef or an empty Visibility allows both.
+func (u *UIRef) VisibleTo(who string) bool {
+	if u == nil || len(u.Visibility) == 0 {
+		return true
+	}
+	for _, v := range u.Visibility {
+		if v == who {
+			return true
+		}
+	}
+	return false
 }
 
 // WithDefaults returns d with the zero effect declarations replaced by their

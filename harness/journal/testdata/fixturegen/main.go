@@ -69,6 +69,7 @@ func main() {
 	g.closedSession()
 	g.failedSession()
 	g.crashedSession()
+	handle(g, "inv_fx_executing")
 	labels(g, "ses_fx_closed", "ses_fx_failed")
 	elicitations(g, "ses_fx_closed", "inv_fx_ok")
 	rep, err := j.Verify(g.ctx)
