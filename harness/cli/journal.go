@@ -393,6 +393,7 @@ func printDetail(w io.Writer, d journal.SessionDetail) { printDetailHandles(w, d
 // each invocation in handles (taskHandles).
 func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string]string) {
 	s := d.Session
+	byID := invocationsByID(d)
 	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
 	for _, wa := range d.Warnings {
 		if wa.TurnID == "" { // the session's own, such as a tool left out at opening
@@ -426,6 +427,7 @@ func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string
 				line += "  task " + h
 			}
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
+			printViewLines(w, inv, byID)
 		}
 		for _, a := range d.Approvals {
 			if a.TurnID == t.ID {
