@@ -240,3 +240,17 @@ describe("consentkeys", () => {
   });
 });
 
+
+describe("ConsentModal for a call asked by an app view (docs/mcp-apps.md)", () => {
+  it("names the view as who asks; a model's call says nothing of a view", () => {
+    const p = pending();
+    p.request = { ...p.request, tool: "apps.counter_bump", origin: "the app view of apps.counter_show" };
+    const { target } = render({ pending: p });
+    expect(target.querySelector(".consent-origin")?.textContent).toContain("Asked by the app view of apps.counter_show, not by the model");
+    expect(target.querySelector("dd.origin")?.textContent).toBe("the app view of apps.counter_show");
+    mounted.splice(0).forEach((c) => unmount(c));
+    const { target: plain } = render();
+    expect(plain.querySelector(".consent-origin, dd.origin")).toBeNull();
+    expect(plain.textContent).not.toContain("app view");
+  });
+});

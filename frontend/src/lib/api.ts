@@ -5,7 +5,7 @@ import { gatedBackend } from "./gate";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
-  PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, TurnResult, Waiting,
+  PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, ViewToolResult, Waiting,
 } from "./types";
 import type { AppEventName } from "./events";
 
@@ -141,6 +141,24 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     signedIn: async () => (await call<SignedInServer[] | null>(() => b.SignedIn())) ?? [],
     signOut: async (ns: string) => (await call<SignedInServer[] | null>(() => b.SignOut(ns))) ?? [],
     answerSignIn: (id: string, signIn: boolean) => call<void>(() => b.AnswerSignIn(id, signIn)),
+    /** The app view of an invocation of this chat (docs/mcp-apps.md); rejects when it has none or it cannot be read. */
+    toolView: async (sessionId: string, invocationId: string): Promise<ToolView> => {
+      const v = await call<ToolView>(() => b.ToolView(sessionId, invocationId));
+      return { ...v, permissions: v.permissions ?? [], csp: { connect: v.csp?.connect ?? [], resource: v.csp?.resource ?? [], frame: v.csp?.frame ?? [], base_uri: v.csp?.base_uri ?? [] } };
+    },
+    /**
+     * A tool call asked by the view of invocationId: name is the server's
+     * tool name, args the JSON object the view sent. It goes through the
+     * harness as a call of this chat (selection, consent, limits, journal).
+     */
+    viewCallTool: (sessionId: string, invocationId: string, name: string, args: unknown) =>
+      // The Go parameter is a json.RawMessage: the object is passed as is and arrives as its JSON.
+      call<ViewToolResult>(() => b.ViewCallTool(sessionId, invocationId, name, (args ?? {}) as unknown as number[])),
+    /** Records something the window refused a view (flood, pop-up, navigation, …) in the log. */
+    viewRefused: (sessionId: string, invocationId: string, what: string) => call<void>(() => b.ViewRefused(sessionId, invocationId, what)),
+    /** The view is on screen at (x, y, w, h), CSS pixels of the window's viewport. */
+    viewShown: (sessionId: string, invocationId: string, x: number, y: number, w: number, h: number) =>
+      call<void>(() => b.ViewShown(sessionId, invocationId, x, y, w, h)),
     on: subscribe,
   };
 }

@@ -288,3 +288,58 @@ describe("a refused call of a tool the coworker was not given", () => {
     expect(card && card.kind === "tool" && card.error).toBe("The model asked for “device__wipe_disk”, a tool this coworker was not given, so it was refused and nothing ran.");
   });
 });
+
+describe("app views (docs/mcp-apps.md)", () => {
+  it("keeps a call's ui_resource and labels the calls its view asks for", () => {
+    const s = run([
+      ev({ type: T.TurnStarted, text: "show the counter" }),
+      ev({ type: T.ToolProposed, invocation_id: "inv1", call_id: "c1", tool: "apps.counter_show" }),
+      ev({ type: T.ToolFinished, invocation_id: "inv1", status: "succeeded", ui_resource: { uri: "ui://counter/view.html", digest: "sha256:ab", size: 812 } }),
+      ev({ type: T.ToolProposed, invocation_id: "inv2", call_id: "v1", tool: "apps.counter_bump", origin: "view:inv1" }),
+      ev({ type: T.ApprovalRequired, invocation_id: "inv2", tool: "apps.counter_bump", origin: "view:inv1" }),
+      ev({ type: T.ToolFinished, invocation_id: "inv2", status: "refused", code: "denied", error: "you denied this call", origin: "view:inv1" }),
+    ]);
+    expect(s.items[1]).toMatchObject({ key: "inv1", ui: { uri: "ui://counter/view.html", digest: "sha256:ab", size: 812 } });
+    expect(s.items[1]).not.toHaveProperty("origin");
+    expect(s.items[2]).toMatchObject({ key: "inv2", origin: "view:inv1", originTool: "apps.counter_show", status: "refused", error: "you denied this call" });
+    expect(s.items[2]).not.toHaveProperty("ui");
+  });
+
+  it("keeps a refused read's error and no digest", () => {
+    const s = run([
+      ev({ type: T.ToolProposed, invocation_id: "i", tool: "apps.big_show" }),
+      ev({ type: T.ToolFinished, invocation_id: "i", status: "succeeded", ui_resource: { uri: "ui://big/view.html", error: "the view is 3.1 MB, over the 2 MB bound" } }),
+    ]);
+    expect((s.items[0] as { ui?: unknown }).ui).toEqual({ uri: "ui://big/view.html", error: "the view is 3.1 MB, over the 2 MB bound" });
+  });
+
+  it("rebuilds a view from the journal, and the view's calls after its card", () => {
+    const base = {
+      session_id: "s", turn_id: "t1", alias: "", provider: "mcp:apps", risk: "read_only", status: "succeeded",
+      effect: "", reconciled: "" as const, duration_ms: 5, created_at: "",
+    };
+    const d: SessionDetail = {
+      id: "s", coworker: "helper", coworker_version: "1", identity: "", provider: "openai", model: "m", approve: "ask",
+      status: "closed", error: "", created_at: "", updated_at: "",
+      turns: [{ id: "t1", seq: 1, prompt: "show", status: "completed" }],
+      messages: [
+        { id: 1, turn_id: "t1", role: "user", content: { role: "user", text: "show" } },
+        { id: 2, turn_id: "t1", role: "assistant", content: { role: "assistant", tool_calls: [{ id: "c1", name: "apps__counter_show", arguments: "{}" }] } },
+        { id: 3, turn_id: "t1", role: "tool", content: { role: "tool", tool_call_id: "c1", text: '{"count":1}' } },
+        { id: 4, turn_id: "t1", role: "assistant", content: { role: "assistant", text: "Here it is." } },
+      ],
+      invocations: [
+        { ...base, id: "inv1", call_id: "c1", tool: "apps.counter_show", arguments: {}, ui_uri: "ui://counter/view.html", ui_size: 812, ui_digest: "sha256:ab" },
+        { ...base, id: "inv2", call_id: "view_1", tool: "apps.counter_bump", arguments: { by: 1 }, origin: "view:inv1", result: { text: '{"count":2}', structured: { count: 2 } } },
+        { ...base, id: "inv3", call_id: "view_2", tool: "apps.counter_bump", arguments: { by: 1 }, origin: "view:inv1", status: "refused", error: "you denied this call" },
+      ],
+      approvals: [{ invocation_id: "inv3", tool: "apps.counter_bump", decision: "deny", source: "prompt", reason: "you denied this call" }],
+      warnings: null,
+    };
+    const s = historyState(d);
+    expect(s.items.map((i) => i.key)).toEqual(["u:t1", "inv1", "inv2", "inv3", "h:4"]);
+    expect(s.items[1]).toMatchObject({ ui: { uri: "ui://counter/view.html", size: 812, digest: "sha256:ab" }, status: "succeeded" });
+    expect(s.items[2]).toMatchObject({ origin: "view:inv1", originTool: "apps.counter_show", status: "succeeded", structured: { count: 2 }, args: { by: 1 } });
+    expect(s.items[3]).toMatchObject({ origin: "view:inv1", status: "refused", decision: "deny", error: "you denied this call" });
+  });
+});

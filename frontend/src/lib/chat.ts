@@ -22,6 +22,12 @@ export interface ToolCardItem extends CardResult {
   progress: { text: string; data?: unknown }[];
   error?: string;
   durationMs?: number;
+  /** The call's app view (tool.finished's ui_resource; the journal's ui_uri/ui_size/ui_digest in history). */
+  ui?: { uri: string; digest?: string; size?: number; error?: string };
+  /** "view:<invocation id>" for a call asked by an app view (docs/mcp-apps.md). */
+  origin?: string;
+  /** The tool whose view asked for this call (from the origin's card), for "from the app view of TOOL". */
+  originTool?: string;
 }
 
 export type Item =
@@ -98,6 +104,7 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
       const card: ToolCardItem = {
         kind: "tool", key: e.invocation_id ?? e.call_id ?? `c:${s.items.length}`, callId: e.call_id ?? "",
         tool: e.tool || e.alias || "", args: e.arguments, status: "proposed", progress: [],
+        ...(e.origin ? { origin: e.origin, originTool: originTool(s.items, e.origin) } : {}),
       };
       return { ...s, items: [...finishStreaming(s.items), card] };
     }
@@ -118,6 +125,8 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
         ...c, tool: e.tool || c.tool, status: (e.status as ToolStatus) || "failed",
         result: e.text, error: e.code === "not_selected" ? notSelected(e.alias || c.tool) : e.error, durationMs: e.duration_ms,
         structured: e.structured, content: e.content, images: e.image_urls,
+        ...(e.ui_resource ? { ui: { ...e.ui_resource } } : {}),
+        ...(e.origin && !c.origin ? { origin: e.origin, originTool: originTool(s.items, e.origin) } : {}),
       }));
     case T.Warning:
       return { ...s, items: [...s.items, { kind: "notice", key: `w:${s.items.length}`, level: "warning", text: e.text ?? "" }] };
@@ -164,7 +173,14 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
   // Invocations per turn and call ID, in order: a call ID may repeat (some
   // providers send none and get call_0, call_1, ... in every reply).
   const invs = new Map<string, Invocation[]>();
+  // Calls asked by an app view are in no model message: each gets its card
+  // after its origin's card (and the view calls before it), below.
+  const viewCalls: Invocation[] = [];
   for (const inv of d.invocations ?? []) {
+    if (inv.origin) {
+      viewCalls.push(inv);
+      continue;
+    }
     const k = `${inv.turn_id ?? ""}|${inv.call_id}`;
     invs.set(k, [...(invs.get(k) ?? []), inv]);
   }
@@ -242,13 +258,61 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
         images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
         error: inv?.error || (ans?.isError ? ans.text : undefined),
         durationMs: inv ? inv.duration_ms : undefined,
+        ...(inv?.ui_uri ? { ui: { uri: inv.ui_uri, size: inv.ui_size, digest: inv.ui_digest } } : {}),
+        ...(inv?.origin ? { origin: inv.origin } : {}),
       });
     });
   }
   endTurn(order.length - 1);
+  for (const inv of viewCalls) {
+    const from = viewInvocation(inv.origin ?? "");
+    let at = items.findIndex((it) => it.kind === "tool" && it.key === from);
+    if (at < 0) at = items.length - 1;
+    else while (at + 1 < items.length && items[at + 1].kind === "tool" && (items[at + 1] as ToolCardItem).origin === inv.origin) at++;
+    const card = historyCard(inv, decisions.get(inv.id), items);
+    let key = card.key;
+    for (let n = 2; keys.has(key); n++) key = `${card.key}#${n}`;
+    keys.add(key);
+    items.splice(at + 1, 0, { ...card, key });
+  }
   // The last turn's end decides whether Retry is offered.
   const last = (d.turns ?? []).at(-1);
   return { ...emptyChat(), items, lastStatus: last && last.status !== "running" ? last.status : "" };
+}
+
+/** The invocation id of an origin "view:<id>" ("" for another origin). */
+export function viewInvocation(origin: string): string {
+  return origin.startsWith("view:") ? origin.slice("view:".length) : "";
+}
+
+/** The tool of the card whose view is origin ("view:<id>"), or undefined. */
+export function originTool(items: Item[], origin: string): string | undefined {
+  const id = viewInvocation(origin);
+  const c = items.find((it) => it.kind === "tool" && it.key === id);
+  return c?.kind === "tool" ? c.tool : undefined;
+}
+
+/** A card for a journaled call asked by an app view (it has no model message). */
+function historyCard(inv: Invocation, dec: { decision: string; reason: string; source: string } | undefined, items: Item[]): ToolCardItem {
+  const status: ToolStatus = journalStatuses.includes(inv.status as ToolStatus) ? (inv.status as ToolStatus) : "unknown";
+  let args: unknown = inv.arguments;
+  if (typeof args === "string") {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      // shown as the raw text
+    }
+  }
+  const jr = status === "succeeded" && inv.result && typeof inv.result === "object" ? (inv.result as JournaledResult) : undefined;
+  return {
+    kind: "tool", key: inv.id, callId: inv.call_id, tool: inv.tool, args, status,
+    decision: dec?.decision, decisionReason: dec?.reason, decisionSource: dec?.source, progress: [],
+    result: jr?.text, structured: jr?.structured, content: jr?.content,
+    images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
+    error: inv.error || undefined, durationMs: inv.duration_ms,
+    ...(inv.ui_uri ? { ui: { uri: inv.ui_uri, size: inv.ui_size, digest: inv.ui_digest } } : {}),
+    origin: inv.origin, originTool: originTool(items, inv.origin ?? ""),
+  };
 }
 
 /** Pending consent prompts, oldest first; the modal shows the first. */

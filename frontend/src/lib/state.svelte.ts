@@ -43,6 +43,9 @@ class AppState {
   link = $state<string | null>(null);
   /** Sign-ins waiting for "Sign in to HOST for NS?" (docs/app.md#sign-in), oldest first. */
   signIns = $state<SignInRequest[]>([]);
+  /** What app views ask the person (a chat message to send, a link to open), oldest first; the dialog shows the first (docs/mcp-apps.md). */
+  viewAsks = $state<ViewAskItem[]>([]);
+  #viewAskSeq = 0;
   /** A folder dropped on the window, for the Coworkers screen to preview. */
   dropped = $state<string | null>(null);
   /** Extension files to show in the install dialog, first one shown
@@ -51,6 +54,27 @@ class AppState {
   #extensionSeq = 0;
   /** Counts installs and removals: Settings → Extensions lists again. */
   extensionsChanged = $state(0);
+
+  /**
+   * askView queues a question of an app view for the person: resolves true
+   * when they chose Send (the message is then the caller's to send) or the
+   * link opened; false when they declined.
+   */
+  askView(kind: "message" | "link", sessionId: string, tool: string, text: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const id = ++this.#viewAskSeq;
+      const c = this.chats[sessionId];
+      const coworker = c?.info.coworker_name || c?.info.coworker || "the coworker";
+      this.viewAsks = [...this.viewAsks, { id, kind, sessionId, tool, coworker, text, resolve }];
+    });
+  }
+
+  /** answerView closes the question id with the person's answer. */
+  answerView(id: number, yes: boolean) {
+    const q = this.viewAsks.find((x) => x.id === id);
+    this.viewAsks = this.viewAsks.filter((x) => x.id !== id);
+    q?.resolve(yes);
+  }
 
   /** openExtension queues path for the install dialog. */
   openExtension(path: string) {
@@ -316,6 +340,19 @@ class AppState {
       c.error = (e as Error).message;
     }
   }
+}
+
+/** A question of an app view waiting for the person (AppState.askView). */
+export interface ViewAskItem {
+  id: number;
+  kind: "message" | "link";
+  sessionId: string;
+  /** The tool whose view asks. */
+  tool: string;
+  coworker: string;
+  /** The message, or the link's URL. */
+  text: string;
+  resolve: (yes: boolean) => void;
 }
 
 export const app = new AppState();

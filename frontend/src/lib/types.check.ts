@@ -59,4 +59,6 @@ export const typesMatchGo: [
   Covers<elicit.Field, T.ElicitField>,
   Covers<elicit.Option, T.ElicitOption>,
   Covers<app.SignedInServer, T.SignedInServer>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<app.ToolView, T.ToolView>,
+  Covers<app.ViewToolResult, T.ViewToolResult>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -5,6 +5,7 @@
 // payloads (HarnessEvent, ApprovalClosed) are not bound methods' types, so
 // the generator does not see them.
 import type { HarnessEventName } from "./events";
+import type { UIResourceRef } from "./types_view";
 
 export interface Notice {
   level: "info" | "warning" | "error";
@@ -190,6 +191,10 @@ export interface HarnessEvent {
   content?: ResultBlock[];
   /** tool.finished: the images of the image blocks, in order (app.ChatEvent). */
   image_urls?: ImageURL[];
+  /** tool.finished of a call whose tool has an app view (docs/mcp-apps.md). */
+  ui_resource?: UIResourceRef;
+  /** Set on the events of a call asked by an app view: "view:<invocation id>" (docs/mcp-apps.md). */
+  origin?: string;
 }
 
 /** One content block of a tool result (Go: tool.Block; docs/mcp.md#results). */
@@ -248,6 +253,8 @@ export interface ConsentRequest {
   arguments: unknown;
   /** Set when an MCP server asks the session's model for a completion (docs/consent.md#sampling). */
   sampling?: SamplingRequest;
+  /** Who asks, when not the model: "the app view of TOOL" (docs/mcp-apps.md). */
+  origin?: string;
 }
 
 /** What a sampling prompt shows: the messages sent, the model that answers. */
@@ -513,6 +520,12 @@ export interface Invocation {
   reconciled_by?: string;
   reconciled_at?: string;
   duration_ms: number;
+  /** The app view shown for this call (docs/mcp-apps.md#journal): its URI, bytes and digest, never the page. */
+  ui_uri?: string;
+  ui_size?: number;
+  ui_digest?: string;
+  /** "view:<invocation id>" for a call asked by an app view; absent for the model's calls. */
+  origin?: string;
   created_at: string;
   started_at?: string;
   finished_at?: string;
@@ -563,5 +576,6 @@ export interface SessionDetail extends JournalSession {
   warnings: { code: string; tool?: string; message: string }[] | null;
 }
 
+export * from "./types_view";
 export * from "./types_elicit";
 export * from "./types_extension";

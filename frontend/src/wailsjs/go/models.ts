@@ -94,6 +94,37 @@ export namespace app {
 	        this.fix = source["fix"];
 	    }
 	}
+	export class ToolView {
+	    session_id: string;
+	    invocation: string;
+	    tool: string;
+	    uri: string;
+	    digest: string;
+	    size: number;
+	    html: string;
+	    // Go type: struct { Connect []string "json:\"connect\""; Resource []string "json:\"resource\""; Frame []string "json:\"frame\""; BaseURI []string "json:\"base_uri\"" }
+	    csp: any;
+	    permissions: string[];
+	    prefers_border?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.invocation = source["invocation"];
+	        this.tool = source["tool"];
+	        this.uri = source["uri"];
+	        this.digest = source["digest"];
+	        this.size = source["size"];
+	        this.html = source["html"];
+	        this.csp = source["csp"];
+	        this.permissions = source["permissions"];
+	        this.prefers_border = source["prefers_border"];
+	    }
+	}
 	export class ToolInfo {
 	    name: string;
 	    description: string;
@@ -1033,6 +1064,28 @@ export namespace app {
 	    }
 	}
 
+	export class ViewToolResult {
+	    status: string;
+	    code: string;
+	    error: string;
+	    invocation: string;
+	    content: any[];
+	    structured?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewToolResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.code = source["code"];
+	        this.error = source["error"];
+	        this.invocation = source["invocation"];
+	        this.content = source["content"];
+	        this.structured = source["structured"];
+	    }
+	}
 }
 
 export namespace consent {
@@ -1125,6 +1178,7 @@ export namespace consent {
 	    classification: string;
 	    risk: string;
 	    arguments: number[];
+	    origin?: string;
 	    sampling?: SamplingRequest;
 	
 	    static createFrom(source: any = {}) {
@@ -1146,6 +1200,7 @@ export namespace consent {
 	        this.classification = source["classification"];
 	        this.risk = source["risk"];
 	        this.arguments = source["arguments"];
+	        this.origin = source["origin"];
 	        this.sampling = this.convertValues(source["sampling"], SamplingRequest);
 	    }
 	
@@ -1418,6 +1473,10 @@ export namespace journal {
 	    // Go type: time
 	    reconciled_at: any;
 	    duration_ms: number;
+	    ui_uri?: string;
+	    ui_size?: number;
+	    ui_digest?: string;
+	    origin?: string;
 	    // Go type: time
 	    created_at: any;
 	    // Go type: time
@@ -1453,6 +1512,10 @@ export namespace journal {
 	        this.reconciled_by = source["reconciled_by"];
 	        this.reconciled_at = this.convertValues(source["reconciled_at"], null);
 	        this.duration_ms = source["duration_ms"];
+	        this.ui_uri = source["ui_uri"];
+	        this.ui_size = source["ui_size"];
+	        this.ui_digest = source["ui_digest"];
+	        this.origin = source["origin"];
 	        this.created_at = this.convertValues(source["created_at"], null);
 	        this.started_at = this.convertValues(source["started_at"], null);
 	        this.finished_at = this.convertValues(source["finished_at"], null);

@@ -125,3 +125,11 @@ export function SignOut(arg1:string):Promise<Array<app.SignedInServer>>;
 export function SignedIn():Promise<Array<app.SignedInServer>>;
 
 export function TestConnection(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.ConnectionTest>;
+
+export function ToolView(arg1:string,arg2:string):Promise<app.ToolView>;
+
+export function ViewCallTool(arg1:string,arg2:string,arg3:string,arg4:Array<number>):Promise<app.ViewToolResult>;
+
+export function ViewRefused(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function ViewShown(arg1:string,arg2:string,arg3:number,arg4:number,arg5:number,arg6:number):Promise<void>;

@@ -241,3 +241,19 @@ export function SignedIn() {
 export function TestConnection(arg1, arg2, arg3, arg4) {
   return window['go']['app']['App']['TestConnection'](arg1, arg2, arg3, arg4);
 }
+
+export function ToolView(arg1, arg2) {
+  return window['go']['app']['App']['ToolView'](arg1, arg2);
+}
+
+export function ViewCallTool(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['ViewCallTool'](arg1, arg2, arg3, arg4);
+}
+
+export function ViewRefused(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ViewRefused'](arg1, arg2, arg3);
+}
+
+export function ViewShown(arg1, arg2, arg3, arg4, arg5, arg6) {
+  return window['go']['app']['App']['ViewShown'](arg1, arg2, arg3, arg4, arg5, arg6);
+}
