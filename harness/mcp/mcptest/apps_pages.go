@@ -75,9 +75,10 @@ func LoadAppClient(dir string) ([]byte, error) {
 // #out "Count: N" from the tool result. The "Bump" button, 260×96 CSS px
 // at the page's top-left corner, calls counter_bump {"by":1} with
 // app.callServerTool and writes "Count: N", or "Denied: TEXT" when the
-// host says the person denied it (an error result or a rejected promise
-// whose text says "denied"), or "Refused: TEXT" for any other refusal,
-// "Error: TEXT" for a tool error.
+// host says the person denied it (an error result whose text says
+// "denied", or a rejected promise whose error data has code "denied" or
+// whose message says "denied"), or "Refused: TEXT" for any other
+// rejection, "Error: TEXT" for another error result.
 func CounterPage(appClient []byte) string {
 	return strings.Replace(counterPage, "{{APP_CLIENT}}", AppClientMarker+"\n"+string(appClient), 1)
 }
@@ -99,7 +100,7 @@ html, body { margin: 0; padding: 0; font: 18px/1.4 system-ui, sans-serif; }
 const out = document.getElementById("out"), status = document.getElementById("status");
 const app = new ExtApps.App({ name: "counter", version: "1.0.0" }, {}, { autoResize: true });
 const textOf = (r) => (r && r.content || []).filter((b) => b.type === "text").map((b) => b.text).join(" ").trim();
-const refusal = (msg, other) => (/denied/i.test(msg) ? "Denied: " : other) + msg;
+const refusal = (msg, other, code) => (code === "denied" || /denied/i.test(msg) ? "Denied: " : other) + msg;
 const showCount = (r) => {
   const n = r && r.structuredContent && r.structuredContent.count;
   if (typeof n !== "number") return false;
@@ -118,7 +119,7 @@ document.getElementById("bump").addEventListener("click", async () => {
     }
     status.textContent = r.isError ? "The call did not run." : "Bumped.";
   } catch (e) {
-    out.textContent = refusal((e && e.message) || String(e), "Refused: ");
+    out.textContent = refusal((e && e.message) || String(e), "Refused: ", e && e.data && e.data.code);
     status.textContent = "The host refused the call.";
   }
 });
