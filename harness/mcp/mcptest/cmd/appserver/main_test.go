@@ -310,31 +310,120 @@ func TestAppServerNeedsExtApps(t *testing.T) {
 	}
 }
 
-// TestAppServerPagesParse: the pages' scripts are JavaScript node accepts
-// (node --check), the counter page's as a module with the App client.
-func TestAppServerPagesParse(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		npmtest.SkipOrFail(t, "node is not on PATH; install Node.js 18+ to check the pages' scripts")
-	}
+// TestCounterPageWithAppBridge: the counter page, run in node against the
+// real ext-apps host bridge (AppBridge): it connects, shows the tool
+// result's count, reports its size, and each Bump calls counter_bump
+// {"by":1} and writes what came back: the new count, "Denied: …" for a
+// denial as a rejected call or as an error result, "Refused: …" for
+// another refusal, "Error: …" for a failed call.
+func TestCounterPageWithAppBridge(t *testing.T) {
 	client, err := mcptest.LoadAppClient(npmtest.ExtApps(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	for name, page := range map[string]string{"counter.mjs": mcptest.CounterPage(client), "hostile.js": mcptest.HostilePage()} {
-		i := strings.Index(page, "<script")
-		j := strings.LastIndex(page, "</script>")
-		if i < 0 || j < i {
-			t.Fatalf("%s: no script", name)
+	var out struct {
+		Initialized bool
+		Shown       string
+		After       map[string]string
+		Calls       []struct {
+			Name      string
+			Arguments map[string]any
 		}
-		src := page[i+strings.Index(page[i:], ">")+1 : j]
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-			t.Fatal(err)
+		Sizes []struct{ Width, Height int }
+	}
+	pagecheck(t, "counter", mcptest.CounterPage(client), &out)
+	if !out.Initialized || out.Shown != "Count: 0" {
+		t.Errorf("initialized %v, shown %q; want true, \"Count: 0\"", out.Initialized, out.Shown)
+	}
+	want := map[string]string{
+		"allowed":                   "Count: 1",
+		"denied as a rejection":     "Denied: the person denied the call",
+		"denied as an error result": "Denied: The person denied apps.counter_bump.",
+		"refused":                   "Refused: apps.secret_peek is not selected",
+		"failed":                    "Error: the counter is locked",
+	}
+	if !reflect.DeepEqual(out.After, want) {
+		t.Errorf("the page after each Bump = %v; want %v", out.After, want)
+	}
+	if len(out.Calls) != len(want) {
+		t.Errorf("%d tool calls from %d clicks", len(out.Calls), len(want))
+	}
+	for _, c := range out.Calls {
+		if c.Name != "counter_bump" || !reflect.DeepEqual(c.Arguments, map[string]any{"by": float64(1)}) {
+			t.Errorf("the view called %s %v; want counter_bump {by:1}", c.Name, c.Arguments)
 		}
-		if out, err := exec.Command(node, "--check", path).CombinedOutput(); err != nil {
-			t.Errorf("node --check %s: %v\n%s", name, err, out)
+	}
+	if len(out.Sizes) == 0 || out.Sizes[0].Height <= 0 {
+		t.Errorf("size notifications = %+v; want the page's size", out.Sizes)
+	}
+}
+
+// TestHostilePageWithAppBridge: the hostile page, run the same way, does
+// each thing it is for: initialize, a height of 5000 px, tools/call
+// secret_peek, ui/update-model-context, top navigation, window.open, a
+// target=_top link, and 1000 notifications/message; the refusals come back
+// into its log.
+func TestHostilePageWithAppBridge(t *testing.T) {
+	var out struct {
+		Initialized bool
+		Log         []string
+		Calls       []struct{ Name string }
+		Sizes       []struct{ Width, Height int }
+		Report      struct {
+			Messages int
+			Methods  map[string]int
+			Attempts []string
 		}
+	}
+	pagecheck(t, "hostile", mcptest.HostilePage(), &out)
+	if !out.Initialized || len(out.Calls) != 1 || out.Calls[0].Name != "secret_peek" {
+		t.Errorf("initialized %v, calls %+v; want secret_peek", out.Initialized, out.Calls)
+	}
+	if len(out.Sizes) != 1 || out.Sizes[0].Height != 5000 {
+		t.Errorf("size notifications = %+v; want one of 5000 px", out.Sizes)
+	}
+	methods := map[string]int{"ui/initialize": 1, "ui/notifications/initialized": 1, "ui/notifications/size-changed": 1,
+		"tools/call": 1, "ui/update-model-context": 1, "notifications/message": 1000}
+	if !reflect.DeepEqual(out.Report.Methods, methods) || out.Report.Messages != 1005 {
+		t.Errorf("the page sent %d messages %v; want 1005: %v", out.Report.Messages, out.Report.Methods, methods)
+	}
+	attempts := []string{"top.location = https://example.com/", "window.open https://example.com/", "click A target=_top https://example.com/"}
+	if !reflect.DeepEqual(out.Report.Attempts, attempts) {
+		t.Errorf("the page tried %q; want %q", out.Report.Attempts, attempts)
+	}
+	log := strings.Join(out.Log, "\n")
+	for _, w := range []string{"tools/call secret_peek: error -32000: secret_peek is not selected",
+		"ui/update-model-context: error -32601:", "window.open: null", "flood sent"} {
+		if !strings.Contains(log, w) {
+			t.Errorf("the page's log lacks %q:\n%s", w, log)
+		}
+	}
+}
+
+// pagecheck runs testdata/pagecheck.mjs on page (mode "counter" or
+// "hostile"): the page's script in node against the real ext-apps
+// AppBridge; it returns what the script printed, decoded into out.
+func pagecheck(t *testing.T, mode, page string, out any) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		npmtest.SkipOrFail(t, "node is not on PATH; install Node.js 18+ to run the pages against the ext-apps bridge")
+	}
+	dist := npmtest.ExtApps(t)
+	path := filepath.Join(t.TempDir(), mode+".html")
+	if err := os.WriteFile(path, []byte(page), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "pagecheck.mjs"), mode, path, dist)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pagecheck %s: %v\nstdout: %s\nstderr: %s", mode, err, stdout, stderr.String())
+	}
+	if err := json.Unmarshal(stdout, out); err != nil {
+		t.Fatalf("pagecheck %s: %v\nstdout: %s", mode, err, stdout)
 	}
 }
