@@ -1,8 +1,9 @@
 // Package npmtest finds and runs, for tests, the third-party MCP servers
 // from npm pinned in harness/mcp/testdata/npm (package.json,
 // package-lock.json): @modelcontextprotocol/server-everything,
-// server-filesystem and server-memory, and the official MCPB packer
-// @anthropic-ai/mcpb (MCPB). It is test support only: the product never
+// server-filesystem and server-memory, the official MCPB packer
+// @anthropic-ai/mcpb (MCPB) and the MCP Apps SDK
+// @modelcontextprotocol/ext-apps (ExtApps). It is test support only: the product never
 // imports it.
 //
 // The servers are installed by harness/mcp/testdata/npm/install.sh
