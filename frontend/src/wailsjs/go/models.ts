@@ -94,37 +94,6 @@ export namespace app {
 	        this.fix = source["fix"];
 	    }
 	}
-	export class ToolView {
-	    session_id: string;
-	    invocation: string;
-	    tool: string;
-	    uri: string;
-	    digest: string;
-	    size: number;
-	    html: string;
-	    // Go type: struct { Connect []string "json:\"connect\""; Resource []string "json:\"resource\""; Frame []string "json:\"frame\""; BaseURI []string "json:\"base_uri\"" }
-	    csp: any;
-	    permissions: string[];
-	    prefers_border?: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session_id = source["session_id"];
-	        this.invocation = source["invocation"];
-	        this.tool = source["tool"];
-	        this.uri = source["uri"];
-	        this.digest = source["digest"];
-	        this.size = source["size"];
-	        this.html = source["html"];
-	        this.csp = source["csp"];
-	        this.permissions = source["permissions"];
-	        this.prefers_border = source["prefers_border"];
-	    }
-	}
 	export class ToolInfo {
 	    name: string;
 	    description: string;
@@ -1049,6 +1018,113 @@ export namespace app {
 	    }
 	}
 	
+	export class ViewCSP {
+	    connect: string[];
+	    resource: string[];
+	    frame: string[];
+	    base_uri: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewCSP(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.connect = source["connect"];
+	        this.resource = source["resource"];
+	        this.frame = source["frame"];
+	        this.base_uri = source["base_uri"];
+	    }
+	}
+	export class ToolView {
+	    session_id: string;
+	    invocation_id: string;
+	    tool: string;
+	    uri: string;
+	    digest: string;
+	    size: number;
+	    html: string;
+	    csp: ViewCSP;
+	    permissions: string[];
+	    prefers_border?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.invocation_id = source["invocation_id"];
+	        this.tool = source["tool"];
+	        this.uri = source["uri"];
+	        this.digest = source["digest"];
+	        this.size = source["size"];
+	        this.html = source["html"];
+	        this.csp = this.convertValues(source["csp"], ViewCSP);
+	        this.permissions = source["permissions"];
+	        this.prefers_border = source["prefers_border"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ViewToolResult {
+	    status: string;
+	    code?: string;
+	    error?: string;
+	    invocation_id?: string;
+	    content: tool.Block[];
+	    structured?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewToolResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.code = source["code"];
+	        this.error = source["error"];
+	        this.invocation_id = source["invocation_id"];
+	        this.content = this.convertValues(source["content"], tool.Block);
+	        this.structured = source["structured"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Waiting {
 	    sessions: number;
 	    calls: number;
@@ -1064,28 +1140,6 @@ export namespace app {
 	    }
 	}
 
-	export class ViewToolResult {
-	    status: string;
-	    code: string;
-	    error: string;
-	    invocation: string;
-	    content: any[];
-	    structured?: number[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ViewToolResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.status = source["status"];
-	        this.code = source["code"];
-	        this.error = source["error"];
-	        this.invocation = source["invocation"];
-	        this.content = source["content"];
-	        this.structured = source["structured"];
-	    }
-	}
 }
 
 export namespace consent {
@@ -1178,8 +1232,8 @@ export namespace consent {
 	    classification: string;
 	    risk: string;
 	    arguments: number[];
-	    origin?: string;
 	    sampling?: SamplingRequest;
+	    origin?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Request(source);
@@ -1200,8 +1254,8 @@ export namespace consent {
 	        this.classification = source["classification"];
 	        this.risk = source["risk"];
 	        this.arguments = source["arguments"];
-	        this.origin = source["origin"];
 	        this.sampling = this.convertValues(source["sampling"], SamplingRequest);
+	        this.origin = source["origin"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1473,16 +1527,16 @@ export namespace journal {
 	    // Go type: time
 	    reconciled_at: any;
 	    duration_ms: number;
-	    ui_uri?: string;
-	    ui_size?: number;
-	    ui_digest?: string;
-	    origin?: string;
 	    // Go type: time
 	    created_at: any;
 	    // Go type: time
 	    started_at: any;
 	    // Go type: time
 	    finished_at: any;
+	    origin?: string;
+	    ui_uri?: string;
+	    ui_size?: number;
+	    ui_digest?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Invocation(source);
@@ -1512,13 +1566,13 @@ export namespace journal {
 	        this.reconciled_by = source["reconciled_by"];
 	        this.reconciled_at = this.convertValues(source["reconciled_at"], null);
 	        this.duration_ms = source["duration_ms"];
-	        this.ui_uri = source["ui_uri"];
-	        this.ui_size = source["ui_size"];
-	        this.ui_digest = source["ui_digest"];
-	        this.origin = source["origin"];
 	        this.created_at = this.convertValues(source["created_at"], null);
 	        this.started_at = this.convertValues(source["started_at"], null);
 	        this.finished_at = this.convertValues(source["finished_at"], null);
+	        this.origin = source["origin"];
+	        this.ui_uri = source["ui_uri"];
+	        this.ui_size = source["ui_size"];
+	        this.ui_digest = source["ui_digest"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1938,6 +1992,37 @@ export namespace mcp {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace tool {
+	
+	export class Block {
+	    type: string;
+	    text?: string;
+	    uri?: string;
+	    name?: string;
+	    title?: string;
+	    description?: string;
+	    mime_type?: string;
+	    bytes?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Block(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mime_type = source["mime_type"];
+	        this.bytes = source["bytes"];
+	    }
 	}
 
 }

@@ -5,6 +5,7 @@ import {journal} from '../models';
 import {consent} from '../models';
 import {mcp} from '../models';
 import {harness} from '../models';
+import {json} from '../models';
 
 export function AddCoworker(arg1:string,arg2:string,arg3:boolean):Promise<app.CoworkerList>;
 
@@ -128,7 +129,7 @@ export function TestConnection(arg1:string,arg2:string,arg3:string,arg4:string):
 
 export function ToolView(arg1:string,arg2:string):Promise<app.ToolView>;
 
-export function ViewCallTool(arg1:string,arg2:string,arg3:string,arg4:Array<number>):Promise<app.ViewToolResult>;
+export function ViewCallTool(arg1:string,arg2:string,arg3:string,arg4:json.RawMessage):Promise<app.ViewToolResult>;
 
 export function ViewRefused(arg1:string,arg2:string,arg3:string):Promise<void>;
 
