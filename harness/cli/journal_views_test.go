@@ -107,6 +107,16 @@ func TestJournalShowViews(t *testing.T) {
 			t.Errorf("show --json has no %s\n%s", key, out)
 		}
 	}
+	code, out, _ = runCLISplit(t, "journal", "export", "--db", db) // stderr: "exported 1 of 1 sessions"
+	var exported journal.SessionDetail
+	if err := json.Unmarshal([]byte(out), &exported); code != 0 || err != nil || len(exported.Invocations) != 3 {
+		t.Fatalf("export: exit %d, %v\n%s", code, err, out)
+	}
+	for i, inv := range exported.Invocations {
+		if want := d.Invocations[i]; inv.Origin != want.Origin || inv.UIURI != want.UIURI || inv.UISize != want.UISize || inv.UIDigest != want.UIDigest {
+			t.Errorf("export: %s = %+v; want the view fields of show --json %+v", inv.ID, inv, want)
+		}
+	}
 	if code, out := runCLI(t, "journal", "verify", "--db", db); code != 0 || !strings.HasPrefix(out, "ok: ") {
 		t.Errorf("verify: exit %d\n%s", code, out)
 	}
