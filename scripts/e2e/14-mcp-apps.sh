@@ -182,6 +182,11 @@ JSON
   fi
   leaked="$(grep -rlaF "peeked-7c1d-secret" "$ap/config" "$ap/data" "$ap/app.log" "$tmp/model.log" 2>/dev/null || true)"
   [ -z "$leaked" ] || fail "secret_peek's secret is in $leaked"
+  # The hostile page posted SetTheme to the window's own message handler
+  # (WebKit gives it to every frame): nothing changed, and the Gate logged
+  # the call without its token (docs/mcp-apps.md#bindings).
+  ! grep -rqsE '"theme": *"dark"' "$ap/config" || fail "a view's direct call to the app set the theme"
+  grep -rqsF "without the window's token" "$ap" || fail "the Gate did not log the hostile view's call without the token"
   # The chat is still usable.
   xdotool key ctrl+l
   sleep 0.3
