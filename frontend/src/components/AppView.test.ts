@@ -41,7 +41,7 @@ const card: ToolCardItem = {
   result: '{"count":1}', structured: { count: 1 }, ui: { uri: "ui://counter/view.html", digest: "sha256:ab", size: 120 },
 };
 const view: ToolView = {
-  session_id: "ses_1", invocation: "inv_1", tool: "apps.counter_show", uri: "ui://counter/view.html", digest: "sha256:ab", size: 120,
+  session_id: "ses_1", invocation_id: "inv_1", tool: "apps.counter_show", uri: "ui://counter/view.html", digest: "sha256:ab", size: 120,
   html: "<!DOCTYPE html><html><body><button>Bump</button></body></html>",
   csp: { connect: ["https://api.example.com"], resource: ["https://cdn.example.com"], frame: [], base_uri: [] },
   permissions: ["camera"], prefers_border: true,

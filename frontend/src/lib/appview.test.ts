@@ -160,7 +160,7 @@ function fakeHarness(answer: (name: string, args: unknown) => ViewToolResult): {
   };
 }
 
-const view = { session_id: "ses_1", invocation: "inv_1", tool: "apps.counter_show" };
+const view = { session_id: "ses_1", invocation_id: "inv_1", tool: "apps.counter_show" };
 
 async function pair(api: ViewApi, ask: ViewAsk, o: Parameters<typeof connectBridge>[4] = {}) {
   const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
@@ -174,7 +174,7 @@ const yes: ViewAsk = { message: async () => true, openLink: async () => true };
 
 describe("connectBridge (real AppBridge and App)", () => {
   it("initializes the view with the host's context, then sends the call's input and result", async () => {
-    const { api } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation: "", content: [] }));
+    const { api } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation_id: "", content: [] }));
     const got: { input?: unknown; result?: unknown } = {};
     const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
     await connectBridge(hostSide, view, api, yes, { input: { start: 3 }, result: { content: [{ type: "text", text: '{"count":3}' }], structuredContent: { count: 3 } }, theme: "dark" });
@@ -191,7 +191,7 @@ describe("connectBridge (real AppBridge and App)", () => {
   });
 
   it("sends the view's tool call to the harness and its result back", async () => {
-    const { api, rec } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation: "inv_2", content: [{ type: "text", text: '{"count":4}' }], structured: { count: 4 } }));
+    const { api, rec } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation_id: "inv_2", content: [{ type: "text", text: '{"count":4}' }], structured: { count: 4 } }));
     const { app } = await pair(api, yes);
     const r = await app.callServerTool({ name: "counter_bump", arguments: { by: 1 } });
     expect(rec.calls).toEqual([["ses_1", "inv_1", "counter_bump", { by: 1 }]]);
@@ -200,14 +200,14 @@ describe("connectBridge (real AppBridge and App)", () => {
   });
 
   it("answers a denied call with an error the view can show", async () => {
-    const { api, rec } = fakeHarness(() => ({ status: "refused", code: "denied", error: "you denied this call of apps.counter_bump", invocation: "inv_3", content: null }));
+    const { api, rec } = fakeHarness(() => ({ status: "refused", code: "denied", error: "you denied this call of apps.counter_bump", invocation_id: "inv_3", content: null }));
     const { app } = await pair(api, yes);
     await expect(app.callServerTool({ name: "counter_bump", arguments: {} })).rejects.toThrow("you denied this call of apps.counter_bump");
     expect(rec.calls).toHaveLength(1);
   });
 
   it("answers a failed call as an error result", async () => {
-    const { api } = fakeHarness(() => ({ status: "failed", code: "tool_error", error: "the counter is locked", invocation: "inv_4", content: null }));
+    const { api } = fakeHarness(() => ({ status: "failed", code: "tool_error", error: "the counter is locked", invocation_id: "inv_4", content: null }));
     const { app } = await pair(api, yes);
     const r = await app.callServerTool({ name: "counter_bump", arguments: {} });
     expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: "the counter is locked" }] });
@@ -271,7 +271,7 @@ describe("connectBridge (real AppBridge and App)", () => {
 
   it("closes the bridge on a flood, and the view's calls stop reaching the harness", async () => {
     const now = 0; // the whole flood arrives within one millisecond of the injected clock
-    const { api, rec } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation: "i", content: [] }));
+    const { api, rec } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation_id: "i", content: [] }));
     const closed: string[] = [];
     let onClosed: (() => void) | undefined;
     const whenClosed = new Promise<void>((r) => (onClosed = r));

@@ -162,7 +162,7 @@ export const RefusedCode = -32000;
 /** toCallToolResult turns what the harness made of a view's call into the view's answer; a refusal is an error. */
 export function toCallToolResult(r: ViewToolResult): CallToolResult {
   if (r.status === "refused") {
-    throw new ProtocolError(RefusedCode, r.error || `refused (${r.code || "no reason given"})`, { code: r.code, invocation: r.invocation });
+    throw new ProtocolError(RefusedCode, r.error || `refused (${r.code || "no reason given"})`, { code: r.code, invocation: r.invocation_id });
   }
   const content = toMcpContent(r.content);
   const out: CallToolResult = { content };
@@ -254,12 +254,12 @@ class CountingTransport implements Transport {
  * prompts, downloads, sampling). More than FloodPerSecond messages in a
  * second or FloodTotal in all close it.
  */
-export async function connectBridge(transport: Transport, view: Pick<ToolView, "session_id" | "invocation" | "tool">, api: ViewApi, ask: ViewAsk, o: ViewOptions = {}): Promise<ViewConnection> {
+export async function connectBridge(transport: Transport, view: Pick<ToolView, "session_id" | "invocation_id" | "tool">, api: ViewApi, ask: ViewAsk, o: ViewOptions = {}): Promise<ViewConnection> {
   const limiter = new FloodLimiter(o.clock ?? Date.now);
   let closed = false;
   const report = (what: string, closing = false) => {
     o.onrefused?.(what, closing);
-    void api.viewRefused(view.session_id, view.invocation, what).catch(() => {});
+    void api.viewRefused(view.session_id, view.invocation_id, what).catch(() => {});
   };
   const hostContext: McpUiHostContext = {
     theme: o.theme ?? "light", displayMode: "inline", availableDisplayModes: ["inline"], platform: "desktop",
@@ -283,7 +283,7 @@ export async function connectBridge(transport: Transport, view: Pick<ToolView, "
   };
   const counted = new CountingTransport(transport, conn.count);
 
-  bridge.oncalltool = async (p) => toCallToolResult(await api.viewCallTool(view.session_id, view.invocation, p.name, p.arguments ?? {}));
+  bridge.oncalltool = async (p) => toCallToolResult(await api.viewCallTool(view.session_id, view.invocation_id, p.name, p.arguments ?? {}));
   bridge.onmessage = async (p) => {
     const blocks = p.content ?? [];
     const text = blocks.map((b) => (b.type === "text" ? b.text : "")).filter(Boolean).join("\n\n");
@@ -329,7 +329,7 @@ export async function connectBridge(transport: Transport, view: Pick<ToolView, "
  * toward the flood bound too. Call it before the frame loads (on mount),
  * so the view's first message finds the bridge.
  */
-export async function connectView(iframe: HTMLIFrameElement, view: Pick<ToolView, "session_id" | "invocation" | "tool">, api: ViewApi, ask: ViewAsk, o: ViewOptions = {}): Promise<ViewConnection> {
+export async function connectView(iframe: HTMLIFrameElement, view: Pick<ToolView, "session_id" | "invocation_id" | "tool">, api: ViewApi, ask: ViewAsk, o: ViewOptions = {}): Promise<ViewConnection> {
   const win = iframe.contentWindow;
   if (!win) throw new Error(`the app view of ${view.tool} has no window: the frame is not in the page`);
   let conn: ViewConnection | undefined;
@@ -340,7 +340,7 @@ export async function connectView(iframe: HTMLIFrameElement, view: Pick<ToolView
     if (!d || typeof d !== "object" || d.marker !== RefusalMarker) return;
     if (!conn.count()) return;
     onrefused?.(String(d.what ?? "something"), false);
-    void api.viewRefused(view.session_id, view.invocation, String(d.what ?? "something")).catch(() => {});
+    void api.viewRefused(view.session_id, view.invocation_id, String(d.what ?? "something")).catch(() => {});
   };
   window.addEventListener("message", listener);
   conn = await connectBridge(new PostMessageTransport(win, win), view, api, ask, o);

@@ -25,7 +25,7 @@ export interface ViewCSP {
 /** The view of one invocation, for AppView (Go: app.ToolView). */
 export interface ToolView {
   session_id: string;
-  invocation: string;
+  invocation_id: string;
   /** Qualified name of the tool whose view this is. */
   tool: string;
   uri: string;
@@ -44,13 +44,13 @@ export interface ToolView {
  * What a view's tool call became (Go: app.ViewToolResult): status
  * succeeded | failed | unknown | refused; code the refusal or error code
  * (not_selected, not_for_app, denied, invalid_arguments, over_budget, …);
- * invocation "" when refused before one was journaled.
+ * invocation_id "" when refused before one was journaled.
  */
 export interface ViewToolResult {
   status: string;
-  code: string;
-  error: string;
-  invocation: string;
+  code?: string;
+  error?: string;
+  invocation_id?: string;
   content: ResultBlock[] | null;
   structured?: unknown;
 }
