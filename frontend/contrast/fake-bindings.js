@@ -149,7 +149,12 @@
       return Promise.resolve(name in fixtures ? structuredClone(fixtures[name]) : null);
     },
   });
-  window.go = { app: { App } };
+  // The page calls App through the Gate (app/gate.go, lib/gate.ts).
+  const Gate = {
+    Handshake: () => Promise.resolve("fake-token"),
+    Call: (_token, method, args) => App[method](...args),
+  };
+  window.go = { app: { App, Gate } };
   window.runtime = new Proxy({}, {
     get: (_, name) => {
       if (name === "EventsOnMultiple") return (n, cb) => { (listeners[n] ||= []).push(cb); return () => {}; };
