@@ -58,12 +58,7 @@ func (j *Journal) SetHandle(ctx context.Context, id, handle string) error {
 		if err != nil {
 			return fmt.Errorf("journal: set the handle of invocation %s: %w", id, err)
 		}
-		if v, ok := j.executing.Load(id); ok { // FinishInvocation chains from this payload
-			e := v.(executingRow)
-			e.payload = p
-			j.executing.Store(id, e)
-		}
-		return j.appendChain(ctx, tx, linkOf("invocations", id, p))
+		return j.chainRowChange(ctx, tx, id, p)
 	})
 }
 
@@ -98,4 +93,16 @@ func (j *Journal) Handle(ctx context.Context, id string) (string, error) {
 		return "", fmt.Errorf("journal: the handle of invocation %s: %w", id, err)
 	}
 	return h.String, nil
+}
+
+// chainRowChange chains the new payload p of invocation id after a change
+// of its row (a handle, a view) inside tx, and keeps it as the executing
+// row's payload when the call still runs: FinishInvocation chains from it.
+func (j *Journal) chainRowChange(ctx context.Context, tx *sql.Tx, id string, p rowPayload) error {
+	if v, ok := j.executing.Load(id); ok {
+		e := v.(executingRow)
+		e.payload = p
+		j.executing.Store(id, e)
+	}
+	return j.appendChain(ctx, tx, linkOf("invocations", id, p))
 }

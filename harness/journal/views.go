@@ -127,11 +127,6 @@ func (j *Journal) SetUIResource(ctx context.Context, invocationID, uri string, s
 		if err != nil {
 			return fmt.Errorf("journal: set the view of invocation %s: %w", id, err)
 		}
-		if v, ok := j.executing.Load(id); ok { // FinishInvocation chains from this payload
-			e := v.(executingRow)
-			e.payload = p
-			j.executing.Store(id, e)
-		}
-		return j.appendChain(ctx, tx, linkOf("invocations", id, p))
+		return j.chainRowChange(ctx, tx, id, p)
 	})
 }
