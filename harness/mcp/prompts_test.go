@@ -15,14 +15,23 @@ import (
 // on 127.0.0.1.
 func promptsProvider(t *testing.T, filler int) *Provider {
 	t.Helper()
-	url, stop := mcptest.ServePrompts(filler)
-	t.Cleanup(stop)
-	p, err := Connect(context.Background(), tool.MCPServer{Namespace: "kit", Transport: tool.TransportStreamableHTTP, URL: url}, nil)
-	if err != nil {
-		t.Fatal(err)
+	return kitProvider(t)(mcptest.ServePrompts(filler))
+}
+
+// kitProvider returns a function connecting to the test server at url
+// (namespace "kit", streamable HTTP) that stops it and closes the
+// connection when the test ends.
+func kitProvider(t *testing.T) func(url string, stop func()) *Provider {
+	return func(url string, stop func()) *Provider {
+		t.Helper()
+		t.Cleanup(stop)
+		p, err := Connect(context.Background(), tool.MCPServer{Namespace: "kit", Transport: tool.TransportStreamableHTTP, URL: url}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		return p
 	}
-	t.Cleanup(func() { p.Close() })
-	return p
 }
 
 // TestPrompts: the listing with arguments, a prompt's messages as text

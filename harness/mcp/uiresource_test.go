@@ -9,20 +9,12 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/mcp/mcptest"
-	"github.com/openworker/desktop/harness/tool"
 )
 
 // uiProvider connects to mcptest.UIServer over streamable HTTP on 127.0.0.1.
 func uiProvider(t *testing.T) *Provider {
 	t.Helper()
-	url, stop := mcptest.ServeUI()
-	t.Cleanup(stop)
-	p, err := Connect(context.Background(), tool.MCPServer{Namespace: "kit", Transport: tool.TransportStreamableHTTP, URL: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
+	return kitProvider(t)(mcptest.ServeUI())
 }
 
 // TestUICapabilityAndCatalog: the server sees the MCP Apps extension in the
