@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -173,14 +172,7 @@ func TestFixturesUpgrade(t *testing.T) {
 
 func testFixtureUpgrade(t *testing.T, v int, fixture string) {
 	ctx := context.Background()
-	b, err := os.ReadFile(fixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "journal.db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := copyFixture(t, fixture)
 	raw := readOnly(t, path)
 	before := snapshot(t, raw)
 	raw.Close()

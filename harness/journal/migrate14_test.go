@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -16,14 +15,7 @@ import (
 // read back.
 func TestMigrate14(t *testing.T) {
 	ctx := context.Background()
-	b, err := os.ReadFile(filepath.Join("testdata", "journal-v13.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "journal.db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := copyFixture(t, filepath.Join("testdata", "journal-v13.db"))
 	raw := readOnly(t, path)
 	before := snapshot(t, raw)
 	if v, err := schemaVersion(ctx, raw); err != nil || v != 13 {

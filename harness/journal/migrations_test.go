@@ -84,10 +84,11 @@ func TestWriteFixtureV1(t *testing.T) {
 	j.db.Close()
 }
 
-// copyFixture copies the fixture into a temporary directory.
-func copyFixture(t *testing.T) string {
+// copyFixture copies the journal file fixture into a temporary directory
+// and returns the copy's path: a test never writes a checked-in file.
+func copyFixture(t *testing.T, fixture string) string {
 	t.Helper()
-	b, err := os.ReadFile(fixtureV1)
+	b, err := os.ReadFile(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +556,7 @@ func TestMigrate9(t *testing.T) {
 // TestFixtureMatchesMigration1 fails if migrate1 was edited: released
 // files have the fixture's schema, so version 1 must keep producing it.
 func TestFixtureMatchesMigration1(t *testing.T) {
-	fixture := rawDB(t, copyFixture(t))
+	fixture := rawDB(t, copyFixture(t, fixtureV1))
 	fresh := openVersion(t, filepath.Join(t.TempDir(), "j.db"), 1)
 	if got, want := schemaSQL(t, fresh.db), schemaSQL(t, fixture); got != want {
 		t.Errorf("migrate1 no longer produces the released schema.\nmigrate1:\n%s\nfixture:\n%s", got, want)
@@ -564,7 +565,7 @@ func TestFixtureMatchesMigration1(t *testing.T) {
 
 func TestOpenUpgradesV1Fixture(t *testing.T) {
 	ctx := context.Background()
-	path := copyFixture(t)
+	path := copyFixture(t, fixtureV1)
 	j := openAt(t, path)
 	if v, _ := schemaVersion(ctx, j.db); v != SchemaVersion() {
 		t.Errorf("schema version after Open = %d, want %d", v, SchemaVersion())
