@@ -95,12 +95,7 @@ func (s *Session) readView(ctx context.Context, rt *ResolvedTool, invID, turnID 
 	if err := s.rt.journal.SetUIResource(context.WithoutCancel(ctx), invID, uri, res.Size, res.Digest); err != nil {
 		s.rt.opts.Logger.Error("journal the app view", "invocation", invID, "err", err)
 	}
-	s.ui.mu.Lock()
-	if s.ui.views == nil {
-		s.ui.views = map[string]viewOwner{}
-	}
-	s.ui.views[invID] = viewOwner{tool: rt.Name, provider: rt.Provider, ns: ns, uri: uri, turnID: turnID, digest: res.Digest}
-	s.ui.mu.Unlock()
+	s.ui.remember(invID, viewOwner{tool: rt.Name, provider: rt.Provider, ns: ns, uri: uri, turnID: turnID, digest: res.Digest})
 	ref.Digest, ref.Size = res.Digest, res.Size
 	return ref
 }
@@ -162,13 +157,18 @@ func (s *Session) owner(ctx context.Context, inv string) (viewOwner, error) {
 		return viewOwner{}, fmt.Errorf("invocation %s (%s) is not of an MCP tool; only MCP tools have app views", inv, row.Tool)
 	}
 	o = viewOwner{tool: row.Tool, provider: row.Provider, ns: ns, uri: row.UIURI, turnID: row.TurnID, digest: row.UIDigest}
-	s.ui.mu.Lock()
-	if s.ui.views == nil {
-		s.ui.views = map[string]viewOwner{}
-	}
-	s.ui.views[inv] = o
-	s.ui.mu.Unlock()
+	s.ui.remember(inv, o)
 	return o, nil
+}
+
+// remember notes that invocation inv has the view o.
+func (u *uiState) remember(inv string, o viewOwner) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.views == nil {
+		u.views = map[string]viewOwner{}
+	}
+	u.views[inv] = o
 }
 
 // UIResource returns the app view of invocation invocationID of this
