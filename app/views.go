@@ -67,24 +67,10 @@ func (a *App) ToolView(sessionID, invocationID string) (ToolView, error) {
 	if err != nil {
 		return ToolView{}, err
 	}
-	v := ToolView{SessionID: sessionID, Invocation: invocationID, Tool: a.viewTool(sessionID, invocationID), URI: r.URI, Digest: r.Digest, Size: r.Size, HTML: string(r.HTML),
+	name, _ := s.ViewTool(a.base, invocationID) // known now: UIResource found the view
+	v := ToolView{SessionID: sessionID, Invocation: invocationID, Tool: name, URI: r.URI, Digest: r.Digest, Size: r.Size, HTML: string(r.HTML),
 		CSP: ViewCSP{nonNil(r.CSP.Connect), nonNil(r.CSP.Resource), nonNil(r.CSP.Frame), nonNil(r.CSP.BaseURI)}, Permissions: nonNil(r.Permissions), PrefersBorder: r.PrefersBorder}
 	return v, nil
-}
-
-// viewTool names the tool of invocation id, from the journal ("" if unknown).
-func (a *App) viewTool(sessionID, id string) string {
-	a.mu.Lock()
-	j := a.journal
-	a.mu.Unlock()
-	if j == nil {
-		return ""
-	}
-	inv, err := j.Invocation(a.base, id)
-	if err != nil || inv.SessionID != sessionID {
-		return ""
-	}
-	return inv.Tool
 }
 
 func nonNil(l []string) []string {

@@ -193,6 +193,14 @@ func (s *Session) UIResource(ctx context.Context, invocationID string) (mcp.UIRe
 	return res, nil
 }
 
+// ViewTool returns the qualified name of the tool whose app view
+// invocationID shows: from the views shown, or the journal for a resumed
+// chat. Errors as UIResource's for a missing invocation or view.
+func (s *Session) ViewTool(ctx context.Context, invocationID string) (string, error) {
+	o, err := s.owner(ctx, invocationID)
+	return o.tool, err
+}
+
 // CallFromView runs a tool call asked by the app view of v.Invocation
 // (docs/mcp-apps.md#view-calls), exactly as a call of the model runs:
 // v.Name is resolved on the provider of the view's tool among the selected
