@@ -12,6 +12,7 @@ import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/
 import type { McpUiHostContext, McpUiHostCapabilities } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult, ContentBlock, JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { ProtocolError } from "@modelcontextprotocol/client";
+import { isExternal } from "./links";
 import type { ResultBlock, ToolView, ViewCSP, ViewToolResult } from "./types";
 
 /** The height a view may take, in CSS pixels: its size notifications are clamped to it. */
@@ -296,7 +297,7 @@ export async function connectBridge(transport: Transport, view: Pick<ToolView, "
     return {};
   };
   bridge.onopenlink = async (p) => {
-    if (!/^(https?:\/\/|mailto:)/i.test(p.url ?? "")) {
+    if (!isExternal(p.url ?? "")) {
       report(`a link that is not http(s) or mailto: ${String(p.url).slice(0, 200)}`);
       return { isError: true };
     }
