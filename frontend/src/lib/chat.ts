@@ -239,17 +239,8 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
       if (inv) status = journalStatuses.includes(inv.status as ToolStatus) ? (inv.status as ToolStatus) : "unknown";
       else if (ans) status = ans.isError ? "refused" : "succeeded";
       const dec = inv ? decisions.get(inv.id) : undefined;
-      let args: unknown = inv?.arguments ?? tc.arguments;
-      if (typeof args === "string") {
-        try {
-          args = JSON.parse(args);
-        } catch {
-          // shown as the raw text
-        }
-      }
-      // A succeeded call's journaled result has its blocks and structured
-      // value; its images only as sizes (the journal keeps no pixels).
-      const jr = status === "succeeded" && inv?.result && typeof inv.result === "object" ? (inv.result as JournaledResult) : undefined;
+      const args = parsedArgs(inv?.arguments ?? tc.arguments);
+      const jr = journaledResult(status, inv);
       push({
         kind: "tool", key: inv?.id ?? `h:${m.id}:${n}`, callId: tc.id, tool: inv?.tool || names.get(tc.name) || tc.name, args, status,
         decision: dec?.decision, decisionReason: dec?.reason, decisionSource: dec?.source, progress: [],
@@ -258,8 +249,7 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
         images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
         error: inv?.error || (ans?.isError ? ans.text : undefined),
         durationMs: inv ? inv.duration_ms : undefined,
-        ...(inv?.ui_uri ? { ui: { uri: inv.ui_uri, size: inv.ui_size, digest: inv.ui_digest } } : {}),
-        ...(inv?.origin ? { origin: inv.origin } : {}),
+        ...journaledView(inv),
       });
     });
   }
@@ -292,25 +282,40 @@ export function originTool(items: Item[], origin: string): string | undefined {
   return c?.kind === "tool" ? c.tool : undefined;
 }
 
+/** Journaled arguments as a value (a JSON text parsed; shown raw when it does not parse). */
+function parsedArgs(args: unknown): unknown {
+  if (typeof args !== "string") return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args; // shown as the raw text
+  }
+}
+
+/**
+ * A succeeded call's journaled result: its blocks and structured value, its
+ * images only as sizes (the journal keeps no pixels).
+ */
+function journaledResult(status: ToolStatus, inv: Invocation | undefined): JournaledResult | undefined {
+  return status === "succeeded" && inv?.result && typeof inv.result === "object" ? (inv.result as JournaledResult) : undefined;
+}
+
+/** The card's view from the journal's ui_uri, ui_size and ui_digest (none: {}). */
+function journaledView(inv: Invocation | undefined): Pick<ToolCardItem, "ui"> {
+  return inv?.ui_uri ? { ui: { uri: inv.ui_uri, size: inv.ui_size, digest: inv.ui_digest } } : {};
+}
+
 /** A card for a journaled call asked by an app view (it has no model message). */
 function historyCard(inv: Invocation, dec: { decision: string; reason: string; source: string } | undefined, items: Item[]): ToolCardItem {
   const status: ToolStatus = journalStatuses.includes(inv.status as ToolStatus) ? (inv.status as ToolStatus) : "unknown";
-  let args: unknown = inv.arguments;
-  if (typeof args === "string") {
-    try {
-      args = JSON.parse(args);
-    } catch {
-      // shown as the raw text
-    }
-  }
-  const jr = status === "succeeded" && inv.result && typeof inv.result === "object" ? (inv.result as JournaledResult) : undefined;
+  const jr = journaledResult(status, inv);
   return {
-    kind: "tool", key: inv.id, callId: inv.call_id, tool: inv.tool, args, status,
+    kind: "tool", key: inv.id, callId: inv.call_id, tool: inv.tool, args: parsedArgs(inv.arguments), status,
     decision: dec?.decision, decisionReason: dec?.reason, decisionSource: dec?.source, progress: [],
     result: jr?.text, structured: jr?.structured, content: jr?.content,
     images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
     error: inv.error || undefined, durationMs: inv.duration_ms,
-    ...(inv.ui_uri ? { ui: { uri: inv.ui_uri, size: inv.ui_size, digest: inv.ui_digest } } : {}),
+    ...journaledView(inv),
     origin: inv.origin, originTool: originTool(items, inv.origin ?? ""),
   };
 }
