@@ -31,15 +31,17 @@ import (
 // through Dialogs (runtime_wails.go implements both), so tests drive it
 // with fakes and the real harness.
 type App struct {
-	cfg      config
-	paths    Paths
-	log      *slog.Logger
-	reg      *tool.Registry
-	emit     Emitter
-	dialogs  Dialogs
-	keys     Keychain
-	opener   Opener
-	examples fs.FS
+	// viewPages: the app views' documents the window loads (viewpages.go).
+	viewPages viewPages
+	cfg       config
+	paths     Paths
+	log       *slog.Logger
+	reg       *tool.Registry
+	emit      Emitter
+	dialogs   Dialogs
+	keys      Keychain
+	opener    Opener
+	examples  fs.FS
 	// searchPath is deps.SearchPath (nil: launch.Default).
 	searchPath func(context.Context) launch.SearchPath
 	prompter   *modalPrompter

@@ -138,6 +138,8 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		MinHeight: 560,
 		AssetServer: &assetserver.Options{
 			Assets: frontend.Dist(),
+			// The app views' documents (viewpages.go, docs/mcp-apps.md#sandbox).
+			Middleware: a.viewPages.middleware,
 		},
 		BackgroundColour: windowBackground(a.theme()),
 		Windows:          &windows.Options{Theme: windowsTheme(a.theme())},

@@ -101,7 +101,7 @@ JSON
   echo "app-e2e: mcp apps: Bump, approved"
   apps_click_bump
   wait_state '"pending":1' "a click on Bump in the counter view asked no consent for apps.counter_bump"
-  wait_state '"pending_origins":\["the app view of apps.counter_show"\]' "the consent request for Bump does not name the app view of apps.counter_show as its origin"
+  wait_state '"pending_origin":\["the app view of apps.counter_show"\]' "the consent request for Bump does not name the app view of apps.counter_show as its origin"
   sleep 0.8
   import -window root "$shots/apps-consent.png"
   xdotool key alt+o
@@ -128,7 +128,7 @@ JSON
   echo "app-e2e: mcp apps: Bump, denied"
   apps_click_bump
   wait_state '"pending":1' "a second click on Bump asked no consent"
-  wait_state '"pending_origins":\["the app view of apps.counter_show"\]' "the second consent request does not name the app view"
+  wait_state '"pending_origin":\["the app view of apps.counter_show"\]' "the second consent request does not name the app view"
   sleep 0.8
   xdotool key alt+d
   wait_state '"pending":0' "Deny did not close the consent dialog"

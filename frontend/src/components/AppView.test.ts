@@ -9,6 +9,7 @@ const fake = vi.hoisted(() => ({
   viewCallTool: vi.fn(),
   viewRefused: vi.fn(async () => {}),
   viewShown: vi.fn(async () => {}),
+  serveViewPage: vi.fn(async (_doc: string, _csp: string) => "/openworker-view/0a1b"),
   send: vi.fn(),
 }));
 vi.mock("../lib/api", () => ({ api: fake }));
@@ -25,6 +26,7 @@ afterEach(() => {
   fake.toolView.mockReset();
   fake.viewRefused.mockClear();
   fake.viewShown.mockClear();
+  fake.serveViewPage.mockClear();
 });
 
 function render(card: ToolCardItem, sessionId = "ses_1"): HTMLElement {
@@ -51,15 +53,19 @@ describe("AppView under a tool card", () => {
   it("shows the view in a frame with scripts only, its CSP, declared origins and permissions not given — without opening the card", async () => {
     fake.toolView.mockResolvedValue(view);
     const el = render(card);
-    await settle(() => expect(el.querySelector("iframe")?.getAttribute("srcdoc")).toBeTruthy());
+    await settle(() => expect(el.querySelector("iframe")?.getAttribute("src")).toBe("/openworker-view/0a1b"));
     expect(fake.toolView).toHaveBeenCalledWith("ses_1", "inv_1");
     const f = el.querySelector("iframe")!;
     expect(f.getAttribute("sandbox")).toBe("allow-scripts");
     expect(f.getAttribute("allow")).toBe("");
     expect(f.getAttribute("referrerpolicy")).toBe("no-referrer");
     expect(f.getAttribute("title")).toBe("App view of apps.counter_show");
-    expect(f.getAttribute("srcdoc")).toContain(`content="${buildCSP(view.csp)}"`);
-    expect(f.getAttribute("srcdoc")).toContain("<button>Bump</button>");
+    // The document the frame loads: the page behind the host's policy, served with that policy.
+    const [doc, csp] = fake.serveViewPage.mock.calls[0];
+    expect(csp).toBe(buildCSP(view.csp));
+    expect(doc).toContain(`content="${buildCSP(view.csp)}"`);
+    expect(doc).toContain("<button>Bump</button>");
+    expect(f.hasAttribute("srcdoc")).toBe(false);
     // Outside the collapsed <details>: visible as is.
     expect(f.closest("details")).toBeNull();
     const facts = el.querySelector(".view-facts")!.textContent!;
@@ -98,7 +104,7 @@ describe("AppView under a tool card", () => {
   it("shows each refusal the page reports, logs it, and closes the view on a flood", async () => {
     fake.toolView.mockResolvedValue(view);
     const el = render(card);
-    await settle(() => expect(el.querySelector("iframe")?.getAttribute("srcdoc")).toBeTruthy());
+    await settle(() => expect(el.querySelector("iframe")?.getAttribute("src")).toBe("/openworker-view/0a1b"));
     const win = el.querySelector("iframe")!.contentWindow!;
     const report = (what: string) => window.dispatchEvent(new MessageEvent("message", { data: { marker: RefusalMarker, what }, source: win }));
     report("a pop-up (window.open https://evil.example.com)");

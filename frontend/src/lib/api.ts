@@ -156,6 +156,8 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
       call<ViewToolResult>(() => b.ViewCallTool(sessionId, invocationId, name, (args ?? {}) as unknown as number[])),
     /** Records something the window refused a view (flood, pop-up, navigation, …) in the log. */
     viewRefused: (sessionId: string, invocationId: string, what: string) => call<void>(() => b.ViewRefused(sessionId, invocationId, what)),
+    /** Keeps a view's document (srcdoc: the page behind the host's policy) and returns the address its frame loads. */
+    serveViewPage: (doc: string, csp: string) => call<string>(() => b.ServeViewPage(doc, csp)),
     /** The view is on screen at (x, y, w, h), CSS pixels of the window's viewport. */
     viewShown: (sessionId: string, invocationId: string, x: number, y: number, w: number, h: number) =>
       call<void>(() => b.ViewShown(sessionId, invocationId, x, y, w, h)),

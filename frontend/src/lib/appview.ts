@@ -336,7 +336,7 @@ export async function connectView(iframe: HTMLIFrameElement, view: Pick<ToolView
   let conn: ViewConnection | undefined;
   const onrefused = o.onrefused;
   const listener = (ev: MessageEvent) => {
-    if (ev.source !== win || !conn) return;
+    if (ev.source !== iframe.contentWindow || !conn) return; // the frame's window now (it loads after connecting)
     const d = ev.data as { marker?: unknown; what?: unknown } | null;
     if (!d || typeof d !== "object" || d.marker !== RefusalMarker) return;
     if (!conn.count()) return;

@@ -103,6 +103,8 @@ export function SearchChats(arg1:string,arg2:boolean):Promise<Array<journal.Sess
 
 export function Send(arg1:string,arg2:string):Promise<harness.TurnResult>;
 
+export function ServeViewPage(arg1:string,arg2:string):Promise<string>;
+
 export function SessionDetail(arg1:string):Promise<journal.SessionDetail>;
 
 export function SessionPage(arg1:string,arg2:boolean):Promise<journal.SessionPage>;

@@ -194,6 +194,10 @@ export function Send(arg1, arg2) {
   return window['go']['app']['App']['Send'](arg1, arg2);
 }
 
+export function ServeViewPage(arg1, arg2) {
+  return window['go']['app']['App']['ServeViewPage'](arg1, arg2);
+}
+
 export function SessionDetail(arg1) {
   return window['go']['app']['App']['SessionDetail'](arg1);
 }
