@@ -160,7 +160,7 @@ JSON
   # big_show and text_show are not shown: the window rendered at most the
   # counter's view and the hostile one (which may be closed for its flood
   # before it reports being shown).
-  shown="$(echo "$st" | grep -o '"views":\[[^]]*\]' | grep -o '"invocation":"[^"]*"' | cut -d'"' -f4 | sort -u)"
+  shown="$(echo "$st" | grep -o '"views":\[[^]]*\]' | grep -o '"invocation_id":"[^"]*"' | cut -d'"' -f4 | sort -u)"
   [ "$(printf '%s\n' "$shown" | grep -c .)" -le 2 ] || fail "the window showed more views than the counter's and the hostile one: $st"
   if command -v sqlite3 >/dev/null; then
     for t in big_show text_show; do

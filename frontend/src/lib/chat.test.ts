@@ -287,6 +287,13 @@ describe("a refused call of a tool the coworker was not given", () => {
     const card = s.items.find((it) => it.kind === "tool");
     expect(card && card.kind === "tool" && card.error).toBe("The model asked for “device__wipe_disk”, a tool this coworker was not given, so it was refused and nothing ran.");
   });
+  it("names the app view when a view asked for it", () => {
+    let s = emptyChat();
+    s = reduce(s, { type: T.ToolProposed, session_id: "s", invocation_id: "i2", call_id: "", alias: "secret_peek", tool: "", origin: "view:i1" } as never);
+    s = reduce(s, { type: T.ToolFinished, session_id: "s", invocation_id: "i2", alias: "secret_peek", status: "refused", code: "not_selected", origin: "view:i1" } as never);
+    const card = s.items.find((it) => it.kind === "tool");
+    expect(card && card.kind === "tool" && card.error).toBe("The app view asked for “secret_peek”, a tool this coworker was not given, so it was refused and nothing ran.");
+  });
 });
 
 describe("app views (docs/mcp-apps.md)", () => {

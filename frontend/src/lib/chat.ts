@@ -123,7 +123,7 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
     case T.ToolFinished:
       return updateCard(s, e.invocation_id, (c) => ({
         ...c, tool: e.tool || c.tool, status: (e.status as ToolStatus) || "failed",
-        result: e.text, error: e.code === "not_selected" ? notSelected(e.alias || c.tool) : e.error, durationMs: e.duration_ms,
+        result: e.text, error: e.code === "not_selected" ? notSelected(e.alias || c.tool, c.origin || e.origin ? "The app view" : undefined) : e.error, durationMs: e.duration_ms,
         structured: e.structured, content: e.content, images: e.image_urls,
         ...(e.ui_resource ? { ui: { ...e.ui_resource } } : {}),
         ...(e.origin && !c.origin ? { origin: e.origin, originTool: originTool(s.items, e.origin) } : {}),
@@ -378,8 +378,8 @@ export function formatTime(at: number | undefined, now: number = Date.now()): st
  * The card's words for a call the harness refused because the coworker was
  * not given that tool: for the person (the model got its own wording).
  */
-export function notSelected(name: string): string {
-  return `The model asked for “${name}”, a tool this coworker was not given, so it was refused and nothing ran.`;
+export function notSelected(name: string, asker = "The model"): string {
+  return `${asker} asked for “${name}”, a tool this coworker was not given, so it was refused and nothing ran.`;
 }
 
 /**
