@@ -173,9 +173,11 @@ JSON
   for t in hostile_show big_show text_show; do
     grep -q "apps.$t succeeded" <<<"$st" || fail "apps.$t did not succeed (a view that is refused does not fail its call): $st"
   done
-  grep -q '"tool": *"apps.secret_peek"' "$ap/journal3.json" || fail "the hostile view's call of apps.secret_peek is not journaled"
+  # A name no selected tool has is journaled by the name asked (alias), with
+  # no tool, as for the model (docs/journal.md).
+  grep -q '"alias": *"secret_peek"' "$ap/journal3.json" || fail "the hostile view's call of secret_peek is not journaled"
   if command -v sqlite3 >/dev/null; then
-    peek="$(sqlite3 "$ap_db" "SELECT status || ' ' || coalesce(error_code, '') || ' ' || coalesce(origin, '') FROM invocations WHERE tool = 'apps.secret_peek'")"
+    peek="$(sqlite3 "$ap_db" "SELECT status || ' ' || coalesce(error_code, '') || ' ' || coalesce(origin, '') FROM invocations WHERE alias = 'secret_peek'")"
     case "$peek" in "refused not_selected view:"*) ;; *) fail "the hostile view's secret_peek is '$peek', want refused not_selected from the view" ;; esac
     [ -z "$(sqlite3 "$ap_db" "SELECT id FROM invocations WHERE tool IN ('apps.big_show', 'apps.text_show') AND ui_digest IS NOT NULL")" ] ||
       fail "a refused view (big or text) has a digest in the journal"
