@@ -25,6 +25,12 @@ const (
 	// maxViewPages bounds what is kept for the window: the oldest
 	// documents go first (a view shown again asks for a new address).
 	maxViewPages = 32 << 20
+	// viewPageSandbox is the sandbox every view document gets from its
+	// response, whatever frame loads it: the frame's own sandbox attribute
+	// (scripts only) is the first wall, this is the second, so the
+	// document has an opaque origin even if something loaded it outside
+	// that frame (a policy in a <meta> cannot say sandbox; a header can).
+	viewPageSandbox = "sandbox allow-scripts"
 )
 
 type viewPage struct {
@@ -88,7 +94,7 @@ func (v *viewPages) middleware(next http.Handler) http.Handler {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Content-Security-Policy", p.csp)
+		h.Set("Content-Security-Policy", p.csp+"; "+viewPageSandbox)
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
@@ -100,7 +106,8 @@ func (v *viewPages) middleware(next http.Handler) http.Handler {
 // the page with the host's policy first) and returns the address the
 // view's frame loads, under the app's own origin ("/openworker-view/<id>";
 // the frame's sandbox still gives it an opaque origin). csp is sent as the
-// response's Content-Security-Policy too. Errors: a document over 2 MiB
+// response's Content-Security-Policy too, with "sandbox allow-scripts"
+// added. Errors: a document over 2 MiB
 // and 64 KiB; a policy with a line break.
 func (a *App) ServeViewPage(doc, csp string) (string, error) {
 	return a.viewPages.add(doc, csp)

@@ -25,7 +25,7 @@ func TestViewPagesServeTheDocumentWithItsPolicy(t *testing.T) {
 		t.Fatalf("add = %q, %v", url, err)
 	}
 	rec := get(url)
-	if rec.Code != 200 || rec.Body.String() != "<!DOCTYPE html><p>view</p>" || rec.Header().Get("Content-Security-Policy") != csp ||
+	if rec.Code != 200 || rec.Body.String() != "<!DOCTYPE html><p>view</p>" || rec.Header().Get("Content-Security-Policy") != csp+"; sandbox allow-scripts" ||
 		rec.Header().Get("Content-Type") != "text/html; charset=utf-8" || rec.Header().Get("Cache-Control") != "no-store" {
 		t.Fatalf("GET %s = %d %q %v", url, rec.Code, rec.Body.String(), rec.Header())
 	}
