@@ -163,10 +163,10 @@ func (c *config) listUnknown(ctx context.Context, j *journal.Journal, asJSON boo
 		return nil
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "INVOCATION\tPREPARED\tSESSION\tCOWORKER\tTOOL\tREASON")
+	fmt.Fprintln(tw, "INVOCATION\tPREPARED\tSESSION\tCOWORKER\tTOOL\tASKED BY\tREASON")
 	for _, v := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.ID, v.CreatedAt.Local().Format("2006-01-02 15:04:05"), v.SessionID,
-			oneLine(v.Coworker, 30), oneLine(v.Tool, 40), oneLine(strings.TrimPrefix(v.ErrorCode+": "+v.Reason, ": "), 80))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.ID, v.CreatedAt.Local().Format("2006-01-02 15:04:05"), v.SessionID,
+			oneLine(v.Coworker, 30), oneLine(v.Tool, 40), askedBy(v.Origin), oneLine(strings.TrimPrefix(v.ErrorCode+": "+v.Reason, ": "), 80))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

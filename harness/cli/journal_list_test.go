@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,11 @@ func manySessions(t *testing.T, db string, n int, unknown ...string) {
 	}
 	for _, sid := range unknown {
 		id := "inv_" + sid
-		if err := j.BeginInvocation(ctx, journal.Invocation{ID: id, SessionID: sid, TurnID: sid + "-t", Tool: "notes.append"}, nil); err != nil {
+		origin := ""
+		if sid == "s00" { // s00's call was asked by an app view
+			origin = journal.OriginViewPrefix + "inv_view"
+		}
+		if err := j.BeginInvocation(ctx, journal.Invocation{ID: id, SessionID: sid, TurnID: sid + "-t", Tool: "notes.append", Origin: origin}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := j.FinishInvocation(ctx, id, journal.Finish{Status: journal.InvUnknown, ErrorCode: "timeout", Error: "no answer"}); err != nil {
@@ -138,6 +143,7 @@ func TestJournalListUnknown(t *testing.T) {
 	code, out = runCLI(t, "journal", "list", "--unknown", "--db", db)
 	if ids := tableIDs(out); code != 0 || !slices.Equal(ids, []string{"inv_s02", "inv_s00"}) ||
 		!strings.HasPrefix(out, "INVOCATION") || !strings.Contains(out, "timeout: no answer") ||
+		!regexp.MustCompile(`(?m)^inv_s02 .* model +timeout`).MatchString(out) || !regexp.MustCompile(`(?m)^inv_s00 .* view of inv_view +timeout`).MatchString(out) ||
 		!strings.Contains(out, "2 invocations wait for reconciliation") || !strings.Contains(out, "journal reconcile INVOCATION --outcome") {
 		t.Errorf("list --unknown: exit %d, %v\n%s", code, ids, out)
 	}
@@ -147,7 +153,7 @@ func TestJournalListUnknown(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || len(got.Invocations) != 2 ||
 		got.Invocations[0].ID != "inv_s02" || got.Invocations[0].SessionID != "s02" || got.Invocations[0].Coworker != "helper" ||
-		got.Invocations[1].ID != "inv_s00" || got.Invocations[1].Reason != "no answer" {
+		got.Invocations[1].ID != "inv_s00" || got.Invocations[1].Reason != "no answer" || got.Invocations[1].Origin != "view:inv_view" {
 		t.Errorf("list --unknown --json: exit %d, %v\n%s", code, err, out)
 	}
 	for _, id := range []string{"inv_s02", "inv_s00"} {

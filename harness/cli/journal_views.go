@@ -38,3 +38,15 @@ func invocationsByID(d journal.SessionDetail) map[string]journal.Invocation {
 	}
 	return m
 }
+
+// askedBy names who asked a call, for a table column: "model", or
+// "view of INVOCATION" when an app view did (docs/journal.md#app-views).
+func askedBy(origin string) string {
+	if id, ok := journal.OriginInvocation(origin); ok {
+		return "view of " + oneLine(id, 40)
+	}
+	if origin != "" {
+		return oneLine(origin, 40)
+	}
+	return "model"
+}
