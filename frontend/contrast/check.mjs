@@ -27,8 +27,18 @@ if (!existsSync(join(dist, "index.html"))) {
 }
 
 const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".png": "image/png", ".svg": "image/svg+xml", ".json": "application/json" };
+const views = [];
 const server = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  // App view documents (fake-bindings.js ServeViewPage), as app/viewpages.go serves them.
+  if (path === "/__view" && req.method === "POST") {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => { views.push(Buffer.concat(chunks)); res.writeHead(200, { "Content-Type": "text/plain" }).end(`/__view/${views.length - 1}`); });
+    return;
+  }
+  const viewDoc = /^\/__view\/(\d+)$/.exec(path);
+  if (viewDoc && views[+viewDoc[1]]) return res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(views[+viewDoc[1]]);
   if (path === "/__fake.js") return res.writeHead(200, { "Content-Type": "text/javascript" }).end(fakeSource);
   if (path === "/__axe.js") return res.writeHead(200, { "Content-Type": "text/javascript" }).end(axeSource);
   const file = resolve(dist, "." + (path === "/" ? "/index.html" : path));
@@ -67,6 +77,14 @@ const screens = [
   { name: "extension-install", query: "", ready: ".card", setup: async (p) => {
     await clickNav(p, "Settings", ".extensions table"); await clickButton(p, "Install extension"); await p.waitForSelector(".modal.ext-install .fields"); } },
   { name: "add-coworker", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "Add coworker"); await p.waitForSelector(".modal.add-coworker"); } },
+  { name: "app-view", query: "&chat=1", ready: ".chat .composer", setup: async (p) => {
+    await fillChat(p);
+    await p.evaluate(() => {
+      const e = (o) => window.__fake.emit("harness:event", { session_id: "s-chat", turn_id: "t1", ...o });
+      e({ type: "tool.proposed", invocation_id: "i3", call_id: "c3", tool: "apps.counter_show", arguments: {} });
+      e({ type: "tool.finished", invocation_id: "i3", status: "succeeded", text: "count 3", duration_ms: 5, ui_resource: { uri: "ui://counter/view.html", digest: "sha256:00", size: 180 } });
+    });
+    await p.waitForSelector(".appview .refusals li", { timeout: 15000 }); } },
   { name: "link-confirm", query: "&chat=1", ready: ".chat .composer", setup: async (p) => {
     await fillChat(p); await p.click(".msg.assistant a[href]"); await p.waitForSelector(".modal.link-confirm"); } },
 ];

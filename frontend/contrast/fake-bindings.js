@@ -133,6 +133,11 @@
       sandbox: { words: "reads system files and its own folder, writes only in the workspace, its temp folder and the folders of its settings, no network",
         note: "An extension that needs the network or other folders will fail inside it; turn the sandbox off for it in Settings → Extensions.", on: true, unsupported: "" },
       digest: "00" },
+    // An app view (docs/mcp-apps.md): declared origins, a permission asked
+    // for, and a page that tries a pop-up (the card lists the refusal).
+    ToolView: { session_id: "s-chat", invocation_id: "i3", tool: "apps.counter_show", uri: "ui://counter/view.html", digest: "sha256:00", size: 180,
+      html: '<body style="font:14px sans-serif;margin:8px"><p>Count: <b>3</b></p><button>Bump</button><script>window.open("https://example.com/pop-up")</script></body>',
+      csp: { connect: ["https://api.example.com"], resource: ["https://cdn.example.com"], frame: [], base_uri: [] }, permissions: ["camera"], prefers_border: true },
     GetSettings: view, SaveSettings: view,
     ListModels: { provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] },
     TestConnection: { ok: true, provider: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", latency_ms: 4, via: "models",
@@ -146,6 +151,8 @@
   const App = new Proxy({}, {
     get: (_, name) => (...args) => {
       window.__fake.calls.push([name, args]);
+      // The view's document goes to check.mjs's server, as the app's asset server takes it (app/viewpages.go).
+      if (name === "ServeViewPage") return fetch("/__view", { method: "POST", body: args[0] }).then((r) => r.text());
       return Promise.resolve(name in fixtures ? structuredClone(fixtures[name]) : null);
     },
   });
