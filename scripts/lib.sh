@@ -1,6 +1,8 @@
 # Shared helpers for the scripts in this folder. Source it; do not run it.
 
-step() { printf '\n==> %s\n' "$*"; }
+# step NAME prints a step's heading with the clock time, so a CI log shows
+# where the minutes went.
+step() { printf '\n==> %s  (%s)\n' "$*" "$(date +%T)"; }
 
 # sudo when not root.
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

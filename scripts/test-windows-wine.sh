@@ -42,8 +42,9 @@
 #   4. the installer: silent install (/S), files, shortcuts, uninstall key,
 #      `openworker.exe version` from the installed folder, silent uninstall
 #      keeping %APPDATA%\OpenWorker. NSIS installers are 32-bit programs:
-#      this needs wine32 (Debian i386 multiarch); when it cannot be
-#      installed the step is skipped and says why.
+#      this needs wine32 (Debian i386 multiarch), installed before the
+#      prefix is made; when it cannot be installed the step is skipped and
+#      says why.
 # Not tested here: the desktop window. It needs the WebView2 runtime, which
 # Wine does not provide (its Edge-based runtime does not run under Wine 8),
 # so `openworker.exe` with no subcommand cannot show a window; the window is
@@ -85,6 +86,13 @@ fi
 [ -f "$exe" ] || fail "no $exe: run scripts/build-windows.sh or set OPENWORKER_WINE_EXE"
 exe=$(realpath "$exe")
 built_version=$(sed -n 's/^!define VERSION "\(.*\)"$/\1/p' "$(dirname "$exe")/windows-work/defines.nsh" 2>/dev/null || true)
+
+. scripts/wine/installer-steps.sh
+# wine32 (for step 4's 32-bit installer) before the prefix is made: see ensure_wine32.
+if [ -z "${OPENWORKER_WINE_STEPS:-}" ] || grep -Eq -- "^(${OPENWORKER_WINE_STEPS})\." <<<"4. installer"; then
+  step "apt packages (wine32, for the installer)"
+  ensure_wine32
+fi
 
 step "Wine prefix and the bcryptprimitives.dll shim"
 t=$SECONDS
@@ -159,7 +167,6 @@ run_step() {
 . scripts/wine/cli-steps.sh
 . scripts/wine/windows-steps.sh
 . scripts/wine/unit-steps.sh
-. scripts/wine/installer-steps.sh
 
 run_step "1a. version" cli_version
 run_step "1b. check: the example bundles (device provider as a Windows child)" cli_check_good

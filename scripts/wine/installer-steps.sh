@@ -2,9 +2,28 @@
 # Wine. Sourced; uses $wine, $exe, $tmp, $appdata, $winuser, fail, expect.
 #
 # NSIS (3.08 on Debian 12) makes 32-bit installers, which need wine32: the
-# i386 packages of Debian multiarch. This step installs them (about 90 s
-# on a fast mirror); when they cannot be installed it is skipped (status 3)
-# saying why.
+# i386 packages of Debian multiarch. ensure_wine32 installs them (about 90 s
+# on a fast mirror) before the prefix is made; when they cannot be
+# installed this step is skipped (status 3) saying why.
+
+# ensure_wine32 installs wine32:i386 unless it is there; on failure it sets
+# wine32_missing to why. It must run before wineboot makes the prefix: a
+# prefix made by 64-bit Wine alone and then updated (wineboot -u) after
+# wine32 arrived ran no 32-bit program ("could not load kernel32.dll,
+# status c0000135", on two fresh machines), while a prefix made with
+# wine32 in place runs the installer.
+wine32_missing=""
+ensure_wine32() {
+  dpkg-query -W -f='${Status}' wine32:i386 2>/dev/null | grep -q "install ok installed" && return 0
+  echo "installing wine32 (i386 multiarch) for the 32-bit NSIS installer"
+  if ! { as_root dpkg --add-architecture i386 &&
+    as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 update -qq &&
+    DEBIAN_FRONTEND=noninteractive as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 install -y -qq \
+      --no-install-recommends wine32:i386 >"$tmp/wine32.log" 2>&1; }; then
+    tail -n 5 "$tmp/wine32.log" 2>/dev/null || true
+    wine32_missing="wine32 (i386) could not be installed here, so the 32-bit installer cannot run under Wine"
+  fi
+}
 
 installer() {
   local setup=${OPENWORKER_WINE_SETUP:-}
@@ -13,19 +32,7 @@ installer() {
     setup=$(dirname "$exe")/OpenWorker-$built_version-windows-amd64-setup.exe
   fi
   [ -f "$setup" ] || { echo "SKIP: no installer at $setup (build it with scripts/build-windows.sh)"; return 3; }
-  if ! dpkg-query -W -f='${Status}' wine32:i386 2>/dev/null | grep -q "install ok installed"; then
-    echo "installing wine32 (i386 multiarch) for the 32-bit NSIS installer"
-    if ! { as_root dpkg --add-architecture i386 &&
-      as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 update -qq &&
-      DEBIAN_FRONTEND=noninteractive as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 install -y -qq \
-        --no-install-recommends wine32:i386 >"$tmp/wine32.log" 2>&1; }; then
-      tail -n 5 "$tmp/wine32.log" 2>/dev/null || true
-      echo "SKIP: wine32 (i386) could not be installed here, so the 32-bit installer cannot run under Wine"
-      return 3
-    fi
-    # The prefix was made without the 32-bit half (syswow64): add it.
-    "$wine" wineboot -u >"$tmp/wineboot-u.log" 2>&1 || fail "wineboot -u after installing wine32 failed: $(cat "$tmp/wineboot-u.log")"
-  fi
+  [ -z "$wine32_missing" ] || { echo "SKIP: $wine32_missing"; return 3; }
   local product
   product=$(sed -n 's/^!define PRODUCT_NAME "\(.*\)"$/\1/p' "$(dirname "$exe")/windows-work/defines.nsh")
   [ -n "$product" ] || fail "no PRODUCT_NAME in defines.nsh"
