@@ -107,8 +107,8 @@ func (v *viewPages) middleware(next http.Handler) http.Handler {
 // view's frame loads, under the app's own origin ("/openworker-view/<id>";
 // the frame's sandbox still gives it an opaque origin). csp is sent as the
 // response's Content-Security-Policy too, with "sandbox allow-scripts"
-// added. Errors: a document over 2 MiB
-// and 64 KiB; a policy with a line break.
+// added. Errors: a document over 2 MiB and 64 KiB; a policy with a line
+// break.
 func (a *App) ServeViewPage(doc, csp string) (string, error) {
 	return a.viewPages.add(doc, csp)
 }

@@ -87,9 +87,13 @@ fi
 exe=$(realpath "$exe")
 built_version=$(sed -n 's/^!define VERSION "\(.*\)"$/\1/p' "$(dirname "$exe")/windows-work/defines.nsh" 2>/dev/null || true)
 
+# selected NAME: the step NAME ("4. installer: …") is to run
+# (OPENWORKER_WINE_STEPS unset, or matching its number).
+selected() { [ -z "${OPENWORKER_WINE_STEPS:-}" ] || grep -Eq -- "^(${OPENWORKER_WINE_STEPS})\." <<<"$1"; }
+
 . scripts/wine/installer-steps.sh
 # wine32 (for step 4's 32-bit installer) before the prefix is made: see ensure_wine32.
-if [ -z "${OPENWORKER_WINE_STEPS:-}" ] || grep -Eq -- "^(${OPENWORKER_WINE_STEPS})\." <<<"4. installer"; then
+if selected "4. installer"; then
   step "apt packages (wine32, for the installer)"
   ensure_wine32
 fi
@@ -144,7 +148,7 @@ failed=0
 run_step() {
   local name=$1 t=$SECONDS rc
   shift
-  if [ -n "${OPENWORKER_WINE_STEPS:-}" ] && ! grep -Eq -- "^(${OPENWORKER_WINE_STEPS})\." <<<"$name"; then
+  if ! selected "$name"; then
     results+=("$(printf '%-5s %4d s  %s' skip 0 "$name (OPENWORKER_WINE_STEPS)")")
     return 0
   fi
