@@ -190,6 +190,22 @@ describe("connectBridge (real AppBridge and App)", () => {
     expect(got.result).toMatchObject({ structuredContent: { count: 3 }, content: [{ type: "text", text: '{"count":3}' }] });
   });
 
+  it("sends the input and result as plain data when they are proxies (the chat's state), as postMessage needs", async () => {
+    const { api } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation_id: "", content: [] }));
+    const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+    // The host's messages are cloned on the way, as window.postMessage does.
+    const send = hostSide.send.bind(hostSide);
+    hostSide.send = (m, opts) => send(structuredClone(m), opts);
+    const proxied = <T extends object>(v: T) => new Proxy(v, {});
+    await connectBridge(hostSide, view, api, yes, { input: proxied({ start: 3 }), result: { content: [{ type: "text", text: "Count: 3" }], structuredContent: proxied({ count: 3 }) } });
+    const app = new App({ name: "counter", version: "1.0.0" }, {}, { autoResize: false });
+    const input = new Promise((r) => (app.ontoolinput = (p) => r(p)));
+    const result = new Promise((r) => (app.ontoolresult = (p) => r(p)));
+    await app.connect(viewSide);
+    expect(await input).toEqual({ arguments: { start: 3 } });
+    expect(await result).toMatchObject({ structuredContent: { count: 3 } });
+  });
+
   it("sends the view's tool call to the harness and its result back", async () => {
     const { api, rec } = fakeHarness(() => ({ status: "succeeded", code: "", error: "", invocation_id: "inv_2", content: [{ type: "text", text: '{"count":4}' }], structured: { count: 4 } }));
     const { app } = await pair(api, yes);

@@ -157,6 +157,11 @@ export function toMcpContent(blocks: ResultBlock[] | null | undefined, text?: st
   return out;
 }
 
+/** plain copies JSON data (a tool's arguments or result) into plain objects, which postMessage can clone. */
+function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
 /** The JSON-RPC error code of a call the harness refused (consent, selection, budget). */
 export const RefusedCode = -32000;
 
@@ -317,8 +322,11 @@ export async function connectBridge(transport: Transport, view: Pick<ToolView, "
   bridge.onloggingmessage = () => {};
   bridge.oninitialized = () => {
     const args = o.input && typeof o.input === "object" && !Array.isArray(o.input) ? (o.input as Record<string, unknown>) : {};
-    void bridge.sendToolInput({ arguments: args }).catch(() => {});
-    if (o.result) void bridge.sendToolResult(o.result).catch(() => {});
+    // Plain copies: the card's arguments and result are the chat's state
+    // (Svelte proxies), which postMessage cannot clone (DataCloneError),
+    // and the view would never get them.
+    void bridge.sendToolInput({ arguments: plain(args) }).catch(() => {});
+    if (o.result) void bridge.sendToolResult(plain(o.result)).catch(() => {});
   };
   await bridge.connect(counted);
   return conn;
