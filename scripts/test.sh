@@ -18,7 +18,7 @@ started=$SECONDS
 
 step "apt packages"
 pkgs=(gcc pkg-config dbus libgtk-3-dev libwebkit2gtk-4.0-dev shellcheck chromium)
-[ -z "${QUICK:-}" ] && pkgs+=(xvfb xauth imagemagick xdotool xclip gnome-keyring curl nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl wine64)
+[ -z "${QUICK:-}" ] && pkgs+=(xvfb xauth imagemagick xdotool xclip gnome-keyring curl nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl wine64 sqlite3)
 ensure_apt "${pkgs[@]}"
 
 step "Go and Node modules"

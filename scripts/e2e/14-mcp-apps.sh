@@ -14,7 +14,9 @@
 # (apps-view.png); a click on its Bump button (the rect the window reported
 # with ViewShown, in the e2e state, plus the window's origin from xdotool)
 # asks consent naming "the app view of apps.counter_show" as the origin;
-# approved, counter_bump runs and is journaled with the view as its origin;
+# approved, counter_bump runs and is journaled with the view as its origin
+# and, in its arguments, the count the view showed (0: the view got its
+# tool result);
 # a second click, denied, is reported back into the view
 # (apps-denied.png). A second turn calls hostile_show (floods, calls
 # secret_peek, navigates the top window, opens a pop-up), big_show (over
@@ -112,6 +114,11 @@ JSON
   "$tmp/openworker" journal show --db "$ap_db" --json "$ap_session" >"$ap/journal.json" || fail "journal show failed (mcp apps)"
   grep -q '"tool": *"apps.counter_bump"' "$ap/journal.json" || fail "the journal has no apps.counter_bump invocation"
   grep -Eq '"origin": *"view:[^"]+"' "$ap/journal.json" || fail "the journal has no invocation with a view as its origin: $(grep -o '"origin": *"[^"]*"' "$ap/journal.json")"
+  # The page sends the count it shows as "seen": 0 only if counter_show's
+  # result reached it (postMessage clones what the host sends; a value it
+  # cannot clone never arrives).
+  grep -Eq '"seen": *0([^0-9]|$)' "$ap/journal.json" ||
+    fail "the counter view did not get its tool result: the bump's arguments have no \"seen\": 0 ($(grep -A3 '"arguments"' "$ap/journal.json" | tr -s ' \n' ' '))"
   grep -q 'ui://counter/view.html' "$ap/journal.json" || fail "the journal does not name the counter's view (ui_uri)"
   grep -Eq '"ui_digest": *"sha256:[0-9a-f]{64}"' "$ap/journal.json" || fail "the journal has no digest of the counter's view"
   "$tmp/openworker" journal show --db "$ap_db" "$ap_session" >"$ap/journal.txt" || fail "journal show failed (mcp apps, text)"
@@ -121,6 +128,8 @@ JSON
     ap_origin="$(sqlite3 "$ap_db" "SELECT origin FROM invocations WHERE tool = 'apps.counter_bump' AND status = 'succeeded'")"
     ap_counter="$(sqlite3 "$ap_db" "SELECT id FROM invocations WHERE tool = 'apps.counter_show'")"
     [ "$ap_origin" = "view:$ap_counter" ] || fail "the succeeded bump's origin is '$ap_origin', want view:$ap_counter"
+    ap_seen="$(sqlite3 "$ap_db" "SELECT json_extract(arguments, '$.seen') FROM invocations WHERE tool = 'apps.counter_bump' AND status = 'succeeded'")"
+    [ "$ap_seen" = "0" ] || fail "the succeeded bump says the view showed '$ap_seen', want 0 (counter_show's result)"
     [ -z "$(sqlite3 "$ap_db" "SELECT 1 FROM invocations WHERE ui_uri IS NOT NULL AND ui_digest IS NULL")" ] ||
       fail "an invocation has a view's URI and no digest"
   fi
@@ -137,6 +146,7 @@ JSON
   import -window root "$shots/apps-denied.png"
   "$tmp/openworker" journal show --db "$ap_db" --json "$ap_session" >"$ap/journal2.json" || fail "journal show failed (mcp apps, denied)"
   grep -Eq '"decision": *"deny"' "$ap/journal2.json" || fail "the journal has no deny for the second bump"
+  grep -Eq '"seen": *1([^0-9]|$)' "$ap/journal2.json" || fail "the second bump does not say the view showed 1 (the first bump's result)"
 
   echo "app-e2e: mcp apps: hostile, big and text views"
   # The focus may be in the counter's frame: Ctrl+L goes to the message box.

@@ -325,8 +325,11 @@ export async function connectBridge(transport: Transport, view: Pick<ToolView, "
     // Plain copies: the card's arguments and result are the chat's state
     // (Svelte proxies), which postMessage cannot clone (DataCloneError),
     // and the view would never get them.
-    void bridge.sendToolInput({ arguments: plain(args) }).catch(() => {});
-    if (o.result) void bridge.sendToolResult(plain(o.result)).catch(() => {});
+    // A view closed meanwhile fails these sends: said in the console, not
+    // in the card (nothing the view did).
+    const unsent = (what: string) => (e: unknown) => console.warn(`openworker: the view's ${what} was not sent:`, e);
+    void bridge.sendToolInput({ arguments: plain(args) }).catch(unsent("tool input"));
+    if (o.result) void bridge.sendToolResult(plain(o.result)).catch(unsent("tool result"));
   };
   await bridge.connect(counted);
   return conn;

@@ -44,7 +44,7 @@ const CounterConnectOrigin = "https://api.example.com"
 // AppTools lists the tools of AppServer with what each does.
 var AppTools = map[string]string{
 	"counter_show": "read-only; shows the counter (view " + CounterViewURI + "); returns {\"count\":N} and \"Count: N\"",
-	"counter_bump": "a non-idempotent write: adds `by` (default 1) to the counter; returns {\"count\":N}; the counter view's Bump button calls it",
+	"counter_bump": "a non-idempotent write: adds `by` (default 1) to the counter; returns {\"count\":N}; the counter view's Bump button calls it, with `seen` the count it showed",
 	"secret_peek":  "read-only; returns a secret; selected by no test coworker, the hostile view calls it",
 	"hostile_show": "read-only; view " + HostileViewURI + ", which floods, calls secret_peek, navigates the top window and opens pop-ups",
 	"big_show":     "read-only; view " + BigViewURI + ", over 2 MB",
@@ -92,7 +92,7 @@ func AppServer(appClient []byte) *sdk.Server {
 		})
 	no := false
 	add(&sdk.Tool{Name: "counter_bump", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: false, DestructiveHint: &no, OpenWorldHint: &no},
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"by":{"type":"integer","minimum":1,"maximum":100,"default":1}},"additionalProperties":false}`)},
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"by":{"type":"integer","minimum":1,"maximum":100,"default":1},"seen":{"type":"integer","description":"the count the view showed when Bump was pressed (the view sends it; the tool ignores it)"}},"additionalProperties":false}`)},
 		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			args := struct{ By *int }{}
 			if len(req.Params.Arguments) > 0 {

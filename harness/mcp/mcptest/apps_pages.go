@@ -73,7 +73,9 @@ func LoadAppClient(dir string) ([]byte, error) {
 // `new ExtApps.App({name:"counter",version:"1.0.0"})` with auto-resize,
 // connects to the host (postMessage to window.parent), and writes into
 // #out "Count: N" from the tool result. The "Bump" button, 260×96 CSS px
-// at the page's top-left corner, calls counter_bump {"by":1} with
+// at the page's top-left corner, calls counter_bump {"by":1,"seen":N}
+// (N the count it shows, left out while it shows none: so the journal's
+// arguments tell whether the page got its tool result) with
 // app.callServerTool and writes "Count: N", or "Denied: TEXT" when the
 // host says the person denied it (an error result whose text says
 // "denied", or a rejected promise whose error data has code "denied" or
@@ -101,9 +103,11 @@ const out = document.getElementById("out"), status = document.getElementById("st
 const app = new ExtApps.App({ name: "counter", version: "1.0.0" }, {}, { autoResize: true });
 const textOf = (r) => (r && r.content || []).filter((b) => b.type === "text").map((b) => b.text).join(" ").trim();
 const refusal = (msg, other, code) => (code === "denied" || /denied/i.test(msg) ? "Denied: " : other) + msg;
+let seen = null;
 const showCount = (r) => {
   const n = r && r.structuredContent && r.structuredContent.count;
   if (typeof n !== "number") return false;
+  seen = n;
   out.textContent = "Count: " + n;
   return true;
 };
@@ -111,7 +115,7 @@ app.ontoolresult = (r) => { if (!showCount(r)) out.textContent = "Count: ? (" + 
 document.getElementById("bump").addEventListener("click", async () => {
   status.textContent = "Bumping…";
   try {
-    const r = await app.callServerTool({ name: "counter_bump", arguments: { by: 1 } });
+    const r = await app.callServerTool({ name: "counter_bump", arguments: seen === null ? { by: 1 } : { by: 1, seen } });
     if (r.isError) {
       out.textContent = refusal(textOf(r) || "the call failed", "Error: ");
     } else if (!showCount(r)) {

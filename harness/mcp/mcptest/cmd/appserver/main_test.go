@@ -187,7 +187,7 @@ func TestAppServerResources(t *testing.T) {
 	// in the page as it is in the package.
 	body := string(lib[:strings.LastIndex(string(lib), "export{")])
 	for _, sub := range []string{mcptest.AppClientMarker + "\n" + body, `new ExtApps.App({ name: "counter", version: "1.0.0" }`,
-		`app.callServerTool({ name: "counter_bump", arguments: { by: 1 } })`, `<button id="bump" type="button">Bump</button>`} {
+		`app.callServerTool({ name: "counter_bump", arguments: seen === null ? { by: 1 } : { by: 1, seen } })`, `<button id="bump" type="button">Bump</button>`} {
 		if !strings.Contains(counter, sub) {
 			t.Errorf("the counter page lacks %.120q", sub)
 		}
@@ -231,8 +231,8 @@ func TestAppServerCounter(t *testing.T) {
 	if n, txt := call("counter_bump", map[string]any{"by": 1}); n != 1 || txt != "Count: 1" {
 		t.Errorf("counter_bump {by:1} = %d, %q; want 1", n, txt)
 	}
-	if n, _ := call("counter_bump", map[string]any{"by": 2}); n != 3 {
-		t.Errorf("counter_bump {by:2} = %d; want 3", n)
+	if n, _ := call("counter_bump", map[string]any{"by": 2, "seen": 1}); n != 3 {
+		t.Errorf("counter_bump {by:2,seen:1} = %d; want 3", n)
 	}
 	if n, _ := call("counter_bump", map[string]any{}); n != 4 {
 		t.Errorf("counter_bump {} = %d; want 4", n)
@@ -313,7 +313,7 @@ func TestAppServerNeedsExtApps(t *testing.T) {
 // TestCounterPageWithAppBridge: the counter page, run in node against the
 // real ext-apps host bridge (AppBridge): it connects, shows the tool
 // result's count, reports its size, and each Bump calls counter_bump
-// {"by":1} and writes what came back: the new count, "Denied: …" for a
+// {"by":1,"seen":N} (N the count it shows) and writes what came back: the new count, "Denied: …" for a
 // denial as a rejected call or as an error result, "Refused: …" for
 // another refusal, "Error: …" for a failed call.
 func TestCounterPageWithAppBridge(t *testing.T) {
@@ -348,9 +348,12 @@ func TestCounterPageWithAppBridge(t *testing.T) {
 	if len(out.Calls) != len(want) {
 		t.Errorf("%d tool calls from %d clicks", len(out.Calls), len(want))
 	}
-	for _, c := range out.Calls {
-		if c.Name != "counter_bump" || !reflect.DeepEqual(c.Arguments, map[string]any{"by": float64(1)}) {
-			t.Errorf("the view called %s %v; want counter_bump {by:1}", c.Name, c.Arguments)
+	// seen is the count the page showed: 0 from the tool result, then 1
+	// from the allowed Bump (the refusals leave it).
+	for i, c := range out.Calls {
+		seen := float64(min(i, 1))
+		if c.Name != "counter_bump" || !reflect.DeepEqual(c.Arguments, map[string]any{"by": float64(1), "seen": seen}) {
+			t.Errorf("call %d: the view called %s %v; want counter_bump {by:1, seen:%v}", i, c.Name, c.Arguments, seen)
 		}
 	}
 	if len(out.Sizes) == 0 || out.Sizes[0].Height <= 0 {
