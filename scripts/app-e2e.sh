@@ -111,6 +111,26 @@ for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; slee
 
 hook="127.0.0.1:$((20000 + RANDOM % 20000))"
 state() { curl -fsS "http://$hook/state" 2>/dev/null || echo '{}'; }
+# The helpers of the blocks (scripts/e2e/):
+perm_win() { xdotool search --name '^OpenWorker$' | head -n1; }
+# click X Y: a click in window coordinates; the pointer rests first, since
+# WebKitGTK can drop a press that comes with the motion into a new element.
+click() { xdotool mousemove --window "$(perm_win)" "$1" "$2" sleep 0.2 click 1; }
+# wait_state PATTERN WHAT: waits up to 30 s for PATTERN in the e2e state.
+wait_state() {
+  for _ in $(seq 150); do state | grep -q "$1" && return 0; sleep 0.2; done
+  fail "$2: $(state)"
+}
+# stop_shown_app: quit the app whose window is up (whatever its flags), and
+# wait until it is gone.
+stop_shown_app() {
+  local pid
+  pid="$(xdotool search --onlyvisible --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
+  [ -n "$pid" ] || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  fail "the app (pid $pid) did not stop within 10 s"
+}
 # in_app_env ROOT [VAR=VALUE...] CMD...: runs CMD (in $tmp, replacing the
 # shell: call it in a subshell) as every start of the app here: HOME and
 # the XDG folders under ROOT, never the real config; none of the shell's
@@ -260,8 +280,14 @@ else
   fail "no OpenWorker window found"
 fi
 # The blocks, in order (scripts/e2e/NN-topic.sh); each leaves the app as
-# the next expects it.
+# the next expects it. OPENWORKER_E2E_BLOCKS="09|14" runs only those (for
+# working on one block; the blocks that start their own app stand alone).
 for block in scripts/e2e/[0-9][0-9]-*.sh; do
+  n="$(basename "$block")"; n="${n%%-*}"
+  if [ -n "${OPENWORKER_E2E_BLOCKS:-}" ] && ! [[ "$n" =~ ^(${OPENWORKER_E2E_BLOCKS})$ ]]; then
+    echo "app-e2e: block $n skipped (OPENWORKER_E2E_BLOCKS=$OPENWORKER_E2E_BLOCKS)"
+    continue
+  fi
   # shellcheck source=/dev/null
   . "$block"
 done

@@ -10,14 +10,6 @@
 # failed turn is retried in the same chat; a call left unknown is
 # reconciled in Activity and reads "resolved".
 echo "app-e2e: permissions, retry and reconciliation"
-perm_win() { xdotool search --name '^OpenWorker$' | head -n1; }
-# click X Y: a click in window coordinates; the pointer rests first, since
-# WebKitGTK can drop a press that comes with the motion into a new element.
-click() { xdotool mousemove --window "$(perm_win)" "$1" "$2" sleep 0.2 click 1; }
-wait_state() { # PATTERN WHAT
-  for _ in $(seq 150); do state | grep -q "$1" && return 0; sleep 0.2; done
-  fail "$2: $(state)"
-}
 pkill -fx "$tmp/openworker" || true
 for _ in $(seq 100); do pgrep -fx "$tmp/openworker" >/dev/null || break; sleep 0.1; done
 cat > "$tmp/script2.json" <<'JSON'

@@ -21,14 +21,6 @@ pids+=($!)
 for _ in $(seq 50); do grep -q '^listening ' "$tmp/chats-model.out" 2>/dev/null && break; sleep 0.1; done
 chats_model="$(sed -n 's/^listening //p' "$tmp/chats-model.out")"
 [ -n "$chats_model" ] || fail "the chats sidebar's scripted model did not start"
-chats_stop() { # quit the app whose window is up, and wait until it is gone
-  local pid
-  pid="$(xdotool search --onlyvisible --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
-  [ -n "$pid" ] || return 0
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  fail "the app (pid $pid) did not stop within 10 s"
-}
 mkdir -p "$tmp/chats/home" "$tmp/chats/config" "$tmp/chats/data"
 chats_start() { # chats_start LOG [ENV=VALUE...]: the app on this block's HOME, config and model
   local log="$1"
@@ -45,7 +37,7 @@ chats_window() { # the app's window, once the window has read the chat list
   win="$(xdotool search --onlyvisible --name '^OpenWorker$' | head -n1 || true)"
   [ -n "$win" ] || fail "no OpenWorker window"
 }
-chats_stop
+stop_shown_app
 chats_start "$tmp/app-chats.log" OPENWORKER_COWORKER=e2e-assistant
 for _ in $(seq 100); do state | grep -q '"session_id"' && break; sleep 0.2; done
 chats_session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4 || true)"
@@ -67,7 +59,7 @@ import -window root "$shots/chats.png"
 # Quit and start again on the same HOME and config (this block's), opening
 # no chat: the chat is still listed, first.
 echo "app-e2e: restarting the app"
-chats_stop
+stop_shown_app
 chats_start "$tmp/app-chats-restarted.log"
 chats_window
 chats_first || fail "after a restart chat $chats_session is not listed first: $(state | cut -c1-600)"
@@ -86,7 +78,7 @@ sleep 0.7
 import -window root "$shots/chats-search.png"
 # Leave the app as this block found it: on the e2e's HOME and config, a
 # chat open (so that a block after this one starts from the same place).
-chats_stop
+stop_shown_app
 start_e2e_app "when started again after the chats sidebar steps"
 sleep 1
 # --- end chats sidebar (issue 12) ---

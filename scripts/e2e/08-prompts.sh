@@ -28,7 +28,7 @@ else
   for _ in $(seq 50); do grep -q '^listening ' "$tmp/prompts/model.out" 2>/dev/null && break; sleep 0.1; done
   prompts_model="$(sed -n 's/^listening //p' "$tmp/prompts/model.out")"
   [ -n "$prompts_model" ] || fail "the prompts block's scripted model did not start"
-  chats_stop
+  stop_shown_app
   (
     in_app_env "$tmp/prompts" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/prompts/bundles" OPENWORKER_COWORKER="prompter" \
       OPENWORKER_SERVERS="$tmp/prompts/servers.json" OPENWORKER_E2E_ADDR="$hook" \
@@ -54,7 +54,7 @@ else
   import -window root "$shots/prompts-sent.png"
   "$tmp/openworker" journal show --db "$tmp/prompts/config/OpenWorker/journal.db" --json >"$tmp/prompts/journal.json" || fail "journal show failed"
   grep -q "What's weather in Lyon?" "$tmp/prompts/journal.json" || fail "the journal has no user message with the prompt's text"
-  chats_stop
+  stop_shown_app
   start_e2e_app "when started again after the prompts steps"
   sleep 1
 fi

@@ -30,16 +30,6 @@ pids+=($!)
 for _ in $(seq 50); do grep -q '^listening ' "$tmp/sample-model.out" 2>/dev/null && break; sleep 0.1; done
 sample_model="$(sed -n 's/^listening //p' "$tmp/sample-model.out")"
 [ -n "$sample_model" ] || fail "the sampling block's scripted model did not start"
-# stop_shown_app: quit the app whose window is up (whatever its flags), and
-# wait until it is gone.
-stop_shown_app() {
-  local pid
-  pid="$(xdotool search --onlyvisible --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
-  [ -n "$pid" ] || return 0
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  fail "the app (pid $pid) did not stop within 10 s"
-}
 stop_shown_app
 (
   in_app_env "$tmp" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="sample-helper" \

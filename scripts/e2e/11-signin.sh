@@ -26,7 +26,7 @@ else
   go build -o "$tmp/oauthserver" ./harness/mcp/oauth/oauthtest/cmd/oauthserver
   "$tmp/oauthserver" -tokens "$sin/secret/issued.txt" >"$sin/oauthserver.out" 2>"$sin/oauthserver.log" &
   oauth_pid=$!
-  pids+=($oauth_pid)
+  pids+=("$oauth_pid")
   for _ in $(seq 50); do grep -q '^issuer ' "$sin/oauthserver.out" 2>/dev/null && break; sleep 0.1; done
   remote_url="$(sed -n 's/^mcp //p' "$sin/oauthserver.out")"
   [ -n "$remote_url" ] || fail "the test authorization server did not start: $(cat "$sin/oauthserver.log")"

@@ -31,7 +31,7 @@ JSON
   for _ in $(seq 50); do grep -q '^listening ' "$tmp/progress-model.out" 2>/dev/null && break; sleep 0.1; done
   progress_model="$(sed -n 's/^listening //p' "$tmp/progress-model.out")"
   [ -n "$progress_model" ] || fail "the progress block's scripted model did not start"
-  chats_stop
+  stop_shown_app
   (
     in_app_env "$tmp" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="waiter" \
       OPENWORKER_SERVERS="$tmp/progress-servers.json" OPENWORKER_E2E_ADDR="$hook" \
