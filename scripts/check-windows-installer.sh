@@ -11,7 +11,9 @@
 #     installer against the test certificate, and rejects a tampered copy;
 #   - 7z lists the expected files inside the installer, and the packed exe is
 #     byte-identical to the signed one;
-#   - the installer carries version and publisher in its version resource;
+#   - the installer and its uninstaller are PE32+ x86-64 too (64-bit NSIS:
+#     this kernel runs no 32-bit program, docs/ci.md#under-wine), and carry
+#     version and publisher in their version resource;
 #   - the installer script, preprocessed by makensis with the build's defines
 #     (macros expanded), registers .mcpb and .dxt per user (HKCU\Software\
 #     Classes only, never HKLM/HKCR) and its uninstaller removes them;
@@ -26,7 +28,7 @@ cd "$(dirname "$0")/.."
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 start=$SECONDS
-ensure_apt nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl
+ensure_apt nsis gcc-mingw-w64-x86-64 p7zip-full osslsigncode openssl file
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -60,7 +62,7 @@ setup=build/bin/OpenWorker-$VERSION-windows-amd64-setup.exe
 
 step "exe: PE32+, GUI subsystem, version resource"
 go -C build/windows/winbuild run . check-exe -version "$VERSION" "$PWD/$exe"
-if command -v file >/dev/null; then file "$exe"; fi
+file "$exe"
 
 step "exe: cgo and version stamp"
 # -trimpath keeps -ldflags out of the Go build info, so look for the stamped
@@ -74,6 +76,11 @@ for want in "$VERSION" "$COMMIT" "$DATE"; do
 done
 echo "stamped: version $VERSION, commit $COMMIT, date $DATE"
 
+step "installer and uninstaller: PE32+ x86-64 (64-bit NSIS, runs where no 32-bit program can)"
+go -C build/windows/winbuild run . check-exe -version "$VERSION" "$PWD/$setup"
+file "$setup"
+file "$setup" | grep -q 'PE32+ executable (GUI) x86-64' || fail "the installer is not PE32+ x86-64: $(file -b "$setup")"
+
 step "signatures (osslsigncode verify against the test certificate)"
 verify() { osslsigncode verify -CAfile "$tmp/cert.pem" -in "$1" >"$tmp/verify.log" 2>&1 || { cat "$tmp/verify.log" >&2; fail "signature of $1 does not verify"; }; echo "verified: $1"; }
 verify "$exe"
@@ -82,6 +89,7 @@ verify "$setup"
 uninst=$(find "$tmp/signed" -type f ! -name openworker.exe ! -name "$(basename "$setup")" | head -n 1)
 [ -n "$uninst" ] || fail "the uninstaller was not signed (no !uninstfinalize call)"
 verify "$uninst"
+go -C build/windows/winbuild run . check-exe -version "$VERSION" "$uninst"
 cp "$exe" "$tmp/tampered.exe"
 printf 'X' | dd of="$tmp/tampered.exe" bs=1 seek=$(( $(stat -c %s "$exe") / 2 )) conv=notrunc status=none
 if osslsigncode verify -CAfile "$tmp/cert.pem" -in "$tmp/tampered.exe" >/dev/null 2>&1; then fail "a tampered exe verifies"; fi

@@ -14,7 +14,9 @@
 #                         beside the exe, named from defines.nsh)
 #   OPENWORKER_WINE_KEEP=1 keep the temporary folder (prefix, logs) for a look
 #   OPENWORKER_WINE_STEPS  run only the steps whose number matches this
-#                         extended regexp (e.g. "3|4", "2[a-c]"); default all
+#                         extended regexp: "1|2" runs all of steps 1 and 2
+#                         (1a … 2e), "2[a-c]" 2a to 2c, "3|4" steps 3 and 4;
+#                         default all
 #
 # It installs Wine (wine64) and mingw-w64, builds the bcryptprimitives.dll
 # shim (build/windows/wine/bcryptprimitives.c: Go >= 1.22 programs need it
@@ -39,12 +41,15 @@
 #      failures that are only the clean-up of t.TempDir (Wine 8: "unlinkat
 #      ...: Invalid function") are reported apart and do not fail the run;
 #      any other failure does;
-#   4. the installer: silent install (/S), files, shortcuts, uninstall key,
-#      `openworker.exe version` from the installed folder, silent uninstall
-#      keeping %APPDATA%\OpenWorker. NSIS installers are 32-bit programs:
-#      this needs wine32 (Debian i386 multiarch), installed before the
-#      prefix is made; when it cannot be installed the step is skipped and
-#      says why.
+#   4. the installer (a 64-bit NSIS program, run by wine64: this kernel
+#      runs no 32-bit program): silent install (/S), files, shortcuts,
+#      uninstall key, associations, `openworker.exe version` from the
+#      installed folder, silent uninstall keeping %APPDATA%\OpenWorker, and
+#      one (/REMOVEDATA) removing it. It never skips: no installer to test
+#      is a failure.
+# The prefix's Desktop, Documents and the other user folders are folders of
+# its own, not Wine's links into $HOME, so nothing here writes to the home
+# folder of the user running it.
 # Not tested here: the desktop window. It needs the WebView2 runtime, which
 # Wine does not provide (its Edge-based runtime does not run under Wine 8),
 # so `openworker.exe` with no subcommand cannot show a window; the window is
@@ -87,16 +92,24 @@ fi
 exe=$(realpath "$exe")
 built_version=$(sed -n 's/^!define VERSION "\(.*\)"$/\1/p' "$(dirname "$exe")/windows-work/defines.nsh" 2>/dev/null || true)
 
-# selected NAME: the step NAME ("4. installer: …") is to run
-# (OPENWORKER_WINE_STEPS unset, or matching its number).
-selected() { [ -z "${OPENWORKER_WINE_STEPS:-}" ] || grep -Eq -- "^(${OPENWORKER_WINE_STEPS})\." <<<"$1"; }
+# selected NAME: the step NAME ("2a. default paths …") is to run:
+# OPENWORKER_WINE_STEPS is unset, or matches its number whole, with or
+# without its letter ("2" and "2a" both select 2a).
+selected() { [ -z "${OPENWORKER_WINE_STEPS:-}" ] || grep -Eq -- "^(${OPENWORKER_WINE_STEPS})[a-z]?\." <<<"$1"; }
 
-. scripts/wine/installer-steps.sh
-# wine32 (for step 4's 32-bit installer) before the prefix is made: see ensure_wine32.
-if selected "4. installer"; then
-  step "apt packages (wine32, for the installer)"
-  ensure_wine32
-fi
+# own_user_folders DIR: Wine makes the user's Desktop, Documents, Downloads,
+# Music, Pictures, Videos and Templates links into $HOME (or its XDG
+# folders); each becomes an empty folder of the prefix, so an installer's
+# desktop shortcut lands in the prefix and never in the real home folder.
+own_user_folders() {
+  local f
+  for f in "$1"/*; do
+    if [ -L "$f" ]; then rm -f "$f" && mkdir "$f"; fi
+  done
+  for f in Desktop Documents; do
+    if [ -L "$1/$f" ] || [ ! -d "$1/$f" ]; then fail "the prefix has no folder of its own at $1/$f"; fi
+  done
+}
 
 step "Wine prefix and the bcryptprimitives.dll shim"
 t=$SECONDS
@@ -110,9 +123,10 @@ x86_64-w64-mingw32-gcc -shared -O2 -s -o "$tmp/bcryptprimitives.dll" build/windo
 "$wine" wineboot -i >"$tmp/wineboot.log" 2>&1 || { cat "$tmp/wineboot.log" >&2; fail "wineboot -i failed"; }
 "$wineserver" -w
 cp "$tmp/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/"
+winuser=$(id -un)   # Wine names the Windows user after the Unix one
+own_user_folders "$WINEPREFIX/drive_c/users/$winuser"
 # One wineserver for the whole run (each program would otherwise start one).
 "$wineserver" -p
-winuser=$(id -un)   # Wine names the Windows user after the Unix one
 appdata=$WINEPREFIX/drive_c/users/$winuser/AppData/Roaming
 [ -d "$appdata" ] || fail "wineboot made no $appdata"
 echo "prefix $WINEPREFIX (user $winuser) in $((SECONDS - t)) s"
@@ -171,6 +185,7 @@ run_step() {
 . scripts/wine/cli-steps.sh
 . scripts/wine/windows-steps.sh
 . scripts/wine/unit-steps.sh
+. scripts/wine/installer-steps.sh
 
 run_step "1a. version" cli_version
 run_step "1b. check: the example bundles (device provider as a Windows child)" cli_check_good

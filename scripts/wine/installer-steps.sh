@@ -1,38 +1,18 @@
 # Step 4 of scripts/test-windows-wine.sh: the NSIS installer, silent, under
 # Wine. Sourced; uses $wine, $exe, $tmp, $appdata, $winuser, fail, expect.
 #
-# NSIS (3.08 on Debian 12) makes 32-bit installers, which need wine32: the
-# i386 packages of Debian multiarch. ensure_wine32 installs them (about 90 s
-# on a fast mirror) before the prefix is made; when they cannot be
-# installed this step is skipped (status 3) saying why.
-
-# ensure_wine32 installs wine32:i386 unless it is there; on failure it sets
-# wine32_missing to why. It must run before wineboot makes the prefix: a
-# prefix made by 64-bit Wine alone and then updated (wineboot -u) after
-# wine32 arrived ran no 32-bit program ("could not load kernel32.dll,
-# status c0000135", on two fresh machines), while a prefix made with
-# wine32 in place runs the installer.
-wine32_missing=""
-ensure_wine32() {
-  dpkg-query -W -f='${Status}' wine32:i386 2>/dev/null | grep -q "install ok installed" && return 0
-  echo "installing wine32 (i386 multiarch) for the 32-bit NSIS installer"
-  if ! { as_root dpkg --add-architecture i386 &&
-    as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 update -qq &&
-    DEBIAN_FRONTEND=noninteractive as_root timeout 300 apt-get -o DPkg::Lock::Timeout=120 install -y -qq \
-      --no-install-recommends wine32:i386 >"$tmp/wine32.log" 2>&1; }; then
-    tail -n 5 "$tmp/wine32.log" 2>/dev/null || true
-    wine32_missing="wine32 (i386) could not be installed here, so the 32-bit installer cannot run under Wine"
-  fi
-}
+# The installer is a 64-bit program (Target amd64-unicode in
+# build/windows/installer/openworker.nsi), so wine64 runs it: no wine32, no
+# i386 packages (this kernel cannot execute 32-bit programs at all). The
+# step never skips: when there is no installer to test it fails.
 
 installer() {
   local setup=${OPENWORKER_WINE_SETUP:-}
   if [ -z "$setup" ]; then
-    [ -n "$built_version" ] || { echo "SKIP: no defines.nsh beside $exe, so no installer to test"; return 3; }
+    [ -n "$built_version" ] || fail "no defines.nsh beside $exe, so no installer to test (build it with scripts/build-windows.sh, or set OPENWORKER_WINE_SETUP)"
     setup=$(dirname "$exe")/OpenWorker-$built_version-windows-amd64-setup.exe
   fi
-  [ -f "$setup" ] || { echo "SKIP: no installer at $setup (build it with scripts/build-windows.sh)"; return 3; }
-  [ -z "$wine32_missing" ] || { echo "SKIP: $wine32_missing"; return 3; }
+  [ -f "$setup" ] || fail "no installer at $setup (build it with scripts/build-windows.sh)"
   local product
   product=$(sed -n 's/^!define PRODUCT_NAME "\(.*\)"$/\1/p' "$(dirname "$exe")/windows-work/defines.nsh")
   [ -n "$product" ] || fail "no PRODUCT_NAME in defines.nsh"
@@ -57,6 +37,7 @@ installer() {
   # Wine anyway (the script's header).
   "$wine" reg add 'HKCU\Software\Microsoft\EdgeUpdate\Clients\{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}' \
     /v pv /t REG_SZ /d 1.0.0.0 /f >/dev/null 2>&1 || fail "could not register a WebView2 version in the prefix"
+  : >"$tmp/before-install"
   timeout 180 "$wine" "$setup" /S >"$tmp/setup.log" 2>&1 || fail "the installer exited $?: $(tail -n 20 "$tmp/setup.log")"
   for f in openworker.exe uninstall.exe examples/coworkers/device-assistant/coworker/manifest.md; do
     [ -f "$inst/$f" ] || fail "installed file missing: $inst/$f ($(ls "$inst" 2>&1))"
@@ -64,6 +45,12 @@ installer() {
   cmp "$inst/openworker.exe" "$exe" || fail "the installed exe differs from $exe"
   [ -f "$startlnk" ] || fail "Start-menu shortcut missing: $startlnk"
   [ -f "$desk" ] || fail "desktop shortcut missing: $desk"
+  # The prefix's Desktop is a folder of its own (own_user_folders), so the
+  # shortcut is not in the home folder of whoever runs the tests.
+  [ ! -L "$(dirname "$desk")" ] || fail "the prefix's Desktop is a link: $(readlink "$(dirname "$desk")")"
+  local leaked
+  leaked=$(find "$HOME" -maxdepth 2 -name "$product.lnk" -newer "$tmp/before-install" 2>/dev/null)
+  [ -z "$leaked" ] || fail "the installer wrote into the real home folder: $leaked"
   "$wine" reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\OpenWorker' >"$tmp/reg.out" 2>&1 ||
     fail "no HKCU uninstall key: $(cat "$tmp/reg.out")"
   tr -d '\r' <"$tmp/reg.out" | grep -E 'DisplayName|DisplayVersion|QuietUninstallString'

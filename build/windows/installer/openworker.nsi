@@ -20,7 +20,19 @@
 ; the prog ids, our OpenWithProgids entry, and the extension's default only
 ; when it is still ours, so another program's association survives.
 
-Unicode true
+; A 64-bit installer (PE32+): the app is x64-only, and a 32-bit installer
+; cannot run where there is no 32-bit support (Wine without wine32, the
+; build machine's kernel: docs/ci.md#under-wine). Debian's nsis ships the
+; amd64-unicode stubs and plugins; the NSIS releases for Windows do not,
+; so there (the test-windows workflow's native build) the installer falls
+; back to 32-bit with a warning. The shipped installer is cross-built on
+; Linux and checked to be PE32+ (scripts/check-windows-installer.sh).
+!if /FileExists "${NSISDIR}/Stubs/lzma_solid-amd64-unicode"
+    Target amd64-unicode
+!else
+    !warning "this NSIS has no amd64-unicode stubs: building a 32-bit (x86-unicode) installer"
+    Unicode true
+!endif
 ManifestDPIAware true
 SetCompressor /SOLID lzma
 
