@@ -4,25 +4,16 @@
 #   scripts/app-run.sh [APP FLAGS...]      e.g. --coworkers ~/my-bundles
 #
 # Idempotent: on Debian/Ubuntu it installs the Linux build dependencies only
-# when they are missing (apt-get, with sudo when not root), runs `npm ci`
+# when they are missing (scripts/lib.sh ensure_apt: apt-get, with sudo when not root), runs `npm ci`
 # only when frontend/node_modules is missing or stale, rebuilds, and starts
 # the app. Needs Go >= 1.26 and Node.js >= 20.19 (with npm) on PATH.
 # App flags can also be given as OPENWORKER_<FLAG> environment variables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_pkgs=()
 if [ "$(uname -s)" = "Linux" ]; then
-  for p in gcc pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
-  done
-  if [ ${#need_pkgs[@]} -gt 0 ]; then
-    command -v apt-get >/dev/null || { echo "app-run: install ${need_pkgs[*]} with your package manager" >&2; exit 2; }
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "app-run: installing ${need_pkgs[*]}"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_pkgs[@]}"
-  fi
+  . scripts/lib.sh
+  ensure_apt gcc pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev || { echo "app-run: the Linux build packages are missing" >&2; exit 2; }
 fi
 
 command -v go >/dev/null || { echo "app-run: Go 1.26 or newer is needed (https://go.dev/dl/)" >&2; exit 2; }
