@@ -157,8 +157,11 @@ start_script_model() {
 # gnome-keyring on it, for an app started with HOME and XDG folders under
 # ROOT (ROOT/run is its XDG_RUNTIME_DIR). Sets keyring_bus to the bus
 # address; fails naming WHAT. Needs dbus-daemon and gnome-keyring-daemon.
+# The bus has the tests' own configuration (internal/testbus/session.conf:
+# no service directories), so nothing installed here, a notification
+# daemon or another keyring, is activated on it.
 start_keyring() {
-  dbus-daemon --session --nofork --print-address=3 3>"$1/bus" >/dev/null 2>&1 &
+  dbus-daemon --config-file="$root/internal/testbus/session.conf" --nofork --print-address=3 3>"$1/bus" >/dev/null 2>&1 &
   pids+=($!)
   for _ in $(seq 50); do [ -s "$1/bus" ] && break; sleep 0.1; done
   keyring_bus="$(head -n1 "$1/bus")"

@@ -3,7 +3,8 @@
 # or with sudo). It installs the apt packages, Node modules and Go modules it
 # needs, then runs, in order: the frontend tests, the contrast check, go vet and gofmt, cross-vets
 # for macOS and Windows, the Go tests (harness/ and app/ once, under the
-# race detector), the D-Bus notification tests, the desktop end-to-end test under Xvfb
+# race detector; the D-Bus notification tests among them, each test process on
+# a private bus of its own, internal/testbus), the desktop end-to-end test under Xvfb
 # (screenshots in artifacts/screenshots/), the Windows installer build and
 # checks, and the Windows build run under Wine (scripts/test-windows-wine.sh:
 # the CLI, Windows behaviour, Windows unit tests, the installer). CI runs exactly this (.ci/run); the Windows and macOS runs are
@@ -58,9 +59,6 @@ bash scripts/check-workflows.sh
 
 step "macOS Info.plist and entitlement templates (the Linux half of macos-verify.sh)"
 bash scripts/macos-verify.sh
-
-step "D-Bus notification tests (private session bus)"
-sh tools/notification/testdata/dbus-test.sh
 
 if [ -z "${QUICK:-}" ]; then
   step "desktop app end-to-end under Xvfb"

@@ -1,41 +1,16 @@
 package freedesktop
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/godbus/dbus/v5"
+	"github.com/openworker/desktop/internal/testbus"
 )
-
-// privateBus starts a dbus-daemon of its own (session config) and returns
-// its address; it is stopped when the test ends.
-func privateBus(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("dbus-daemon")
-	if err != nil {
-		t.Skip("dbus-daemon is not installed (apt package dbus): cannot check against a real bus")
-	}
-	cmd := exec.Command(bin, "--session", "--nofork", "--print-address=1", "--address=unix:path="+filepath.Join(t.TempDir(), "bus"))
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("dbus-daemon printed no address: %v", err)
-	}
-	return strings.TrimSpace(addr)
-}
 
 func TestAvailableNamesTheCause(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -48,7 +23,10 @@ func TestAvailableNamesTheCause(t *testing.T) {
 		t.Errorf("nothing at the address: %v", err)
 	}
 
-	addr := privateBus(t)
+	// A bus of its own, on which nothing can be activated: with the
+	// standard session configuration an installed daemon (dunst) would be
+	// started by the first call and answer.
+	addr := testbus.Private(t)
 	err := Available(ctx, addr)
 	if !errors.Is(err, ErrNoDaemon) || !strings.Contains(err.Error(), BusName) {
 		t.Fatalf("bus without a notification server: %v, want ErrNoDaemon naming %s", err, BusName)

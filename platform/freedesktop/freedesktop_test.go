@@ -15,6 +15,7 @@ import (
 	"github.com/godbus/dbus/v5"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/openworker/desktop/internal/testbus"
 	"github.com/openworker/desktop/platform/freedesktop/fakenotify"
 	"github.com/openworker/desktop/platform/internal/core"
 	"github.com/openworker/desktop/platform/internal/testkit"
@@ -39,7 +40,12 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("FAKE_ZENITY"); mode != "" {
 		os.Exit(fakeZenity(mode, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	// No test reaches the desktop's own bus; the D-Bus tests get a private
+	// one (testbus.Session).
+	testbus.Isolate()
+	code := m.Run()
+	testbus.Stop()
+	os.Exit(code)
 }
 
 func fakeZenity(mode string, args []string) int {
@@ -165,12 +171,10 @@ func TestNotifyArgs(t *testing.T) {
 	}
 }
 
-// TestDBusNotify needs a session bus: run testdata/dbus-test.sh in
-// tools/notification, or `dbus-run-session -- go test -run TestDBus ./platform/freedesktop/`.
+// TestDBusNotify runs on the private session bus of internal/testbus
+// (dbus-daemon, apt package dbus).
 func TestDBusNotify(t *testing.T) {
-	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
-		t.Skip("DBUS_SESSION_BUS_ADDRESS is unset: run under dbus-run-session (apt package dbus)")
-	}
+	testbus.Session(t)
 	for _, markup := range []bool{false, true} {
 		caps := []string{"body"}
 		if markup {

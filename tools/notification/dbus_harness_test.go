@@ -14,6 +14,7 @@ import (
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/testbus"
 	"github.com/openworker/desktop/platform/freedesktop"
 	"github.com/openworker/desktop/platform/freedesktop/fakenotify"
 	"github.com/openworker/desktop/tools/notification"
@@ -23,11 +24,9 @@ import (
 // for notification__show: the harness resolves it, journals it and calls the
 // tool, which reaches the fake org.freedesktop.Notifications daemon on a
 // private session bus. It asserts the exact Notify call and the journal row.
-// Run it with testdata/dbus-test.sh.
+// The bus is internal/testbus's (needs the apt package dbus).
 func TestDBusShowThroughHarness(t *testing.T) {
-	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
-		t.Skip("DBUS_SESSION_BUS_ADDRESS is unset: run tools/notification/testdata/dbus-test.sh (dbus-run-session, apt package dbus)")
-	}
+	testbus.Session(t)
 	srv, err := fakenotify.Start([]string{"body"})
 	if err != nil {
 		t.Fatal(err)

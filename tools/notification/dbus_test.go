@@ -3,7 +3,6 @@ package notification
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -11,18 +10,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/testbus"
 	"github.com/openworker/desktop/platform/freedesktop"
 	"github.com/openworker/desktop/platform/freedesktop/fakenotify"
 )
 
 // TestDBusShow runs notification.show on the real freedesktop adapter against
 // a fake org.freedesktop.Notifications server on a private session bus and
-// asserts the exact Notify call. Run it with testdata/dbus-test.sh (needs the
-// apt package dbus, for dbus-run-session).
+// asserts the exact Notify call. The bus is internal/testbus's (needs the
+// apt package dbus).
 func TestDBusShow(t *testing.T) {
-	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
-		t.Skip("DBUS_SESSION_BUS_ADDRESS is unset: run tools/notification/testdata/dbus-test.sh (dbus-run-session, apt package dbus)")
-	}
+	testbus.Session(t)
 	srv, err := fakenotify.Start([]string{"body", "body-markup", "actions"})
 	if err != nil {
 		t.Fatal(err)

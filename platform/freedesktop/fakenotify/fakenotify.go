@@ -1,6 +1,6 @@
 // Package fakenotify is a fake org.freedesktop.Notifications server for
-// tests. It takes the bus name on the session bus (run the tests under
-// `dbus-run-session -- go test …`) and records every Notify call.
+// tests. It takes the bus name on the session bus (a private one:
+// internal/testbus.Session) and records every Notify call.
 package fakenotify
 
 import (
@@ -49,7 +49,7 @@ type handler struct {
 }
 
 // ErrNoBus is returned by Start when DBUS_SESSION_BUS_ADDRESS is unset.
-var ErrNoBus = errors.New("DBUS_SESSION_BUS_ADDRESS is unset; run the test under dbus-run-session")
+var ErrNoBus = errors.New("DBUS_SESSION_BUS_ADDRESS is unset; give the test a private bus with internal/testbus.Session")
 
 // Start connects to the session bus, exports the four methods of the
 // specification and takes the bus name, waiting up to 10 s while another
