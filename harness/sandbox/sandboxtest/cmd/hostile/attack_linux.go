@@ -23,7 +23,8 @@ import (
 //     (sendto with MSG_FASTOPEN, no connect(2)).
 //   - listen: listens on TCP without bind(2) (the kernel picks the port)
 //     and answers "ok listening on PORT".
-//   - int80, x32: getpid through amd64's 32-bit or x32 system calls.
+//   - int80, x32: getpid through amd64's 32-bit or x32 system calls;
+//     int81: a gate that faults as int 0x80 does without 32-bit emulation.
 //   - keyring: the id of the session keyring it inherited (whose keys
 //     it could read).
 func attackOS(op, arg string) (string, error) {
@@ -103,7 +104,7 @@ func attackOS(op, arg string) (string, error) {
 			return "", err
 		}
 		return "listening on " + strconv.Itoa(sa.(*unix.SockaddrInet4).Port), nil // left open
-	case "int80", "x32":
+	case "int80", "int81", "x32":
 		return otherArch(op)
 	case "keyring":
 		id, err := unix.KeyctlInt(unix.KEYCTL_GET_KEYRING_ID, unix.KEY_SPEC_SESSION_KEYRING, 0, 0, 0)

@@ -13,8 +13,9 @@
 //     sees that the child is as confined as the server.
 //
 // Answers are "ok …" or "denied ERRNO: message" (ERRNO is EACCES, EPERM,
-// ENOENT, ECONNREFUSED, …, or "error" when the error has no errno). It is
-// no part of the product.
+// ENOENT, ECONNREFUSED, …, or "error" when the error has no errno), or
+// "absent: message" when this kernel has no such thing to try (int 0x80
+// without 32-bit emulation). It is no part of the product.
 package main
 
 import (
@@ -101,11 +102,18 @@ func do(op, arg string) string {
 	default:
 		detail, err = attack(op, arg)
 	}
+	if errors.Is(err, errAbsent) {
+		return "absent: " + err.Error()
+	}
 	if err != nil {
 		return "denied " + errnoName(err) + ": " + err.Error()
 	}
 	return strings.TrimSpace("ok " + detail)
 }
+
+// errAbsent: the kernel has no such entry point, so the attempt faulted
+// before anything could allow or refuse it.
+var errAbsent = errors.New("no such system call gate in this kernel: the instruction faulted (a kernel without 32-bit emulation has no int 0x80)")
 
 func errnoName(err error) string {
 	var e syscall.Errno
