@@ -1,3 +1,4 @@
+/// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from "vite";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { writeFileSync } from "node:fs";
@@ -22,6 +23,12 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.ts"],
     css: { include: [/app\.css/] }, // Notices.test.ts reads the shipped stylesheet (?raw)
+    // Explicit and generous: CI shares 2 cores with other work, and at load
+    // 30 the 5 s defaults failed tests that were right. Waits inside tests
+    // go through src/testing/eventually.ts (docs/ci.md#busy-machine).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 60_000,
   },
   resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { ToolCardItem } from "../lib/chat";
 import type { ToolView } from "../lib/types";
+import { eventually } from "../testing/eventually";
 
 // The Go side, as api.ts wraps it.
 const fake = vi.hoisted(() => ({
@@ -36,7 +37,7 @@ function render(card: ToolCardItem, sessionId = "ses_1"): HTMLElement {
   flushSync();
   return target;
 }
-const settle = async (f: () => void) => { await vi.waitFor(f, { timeout: 10_000 }); flushSync(); };
+const settle = async (f: () => void) => { await eventually(f); flushSync(); };
 
 const card: ToolCardItem = {
   kind: "tool", key: "inv_1", callId: "c1", tool: "apps.counter_show", args: { start: 1 }, status: "succeeded", progress: [],

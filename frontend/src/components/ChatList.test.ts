@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { JournalSession } from "../lib/types";
 import type { Clock } from "../lib/clock";
+import { eventually } from "../testing/eventually";
 
 // The Go side, as the bound methods answer (api.ts wraps them).
 const chat = (id: string, more: Partial<JournalSession> = {}): JournalSession => ({
@@ -101,7 +102,7 @@ describe("ChatList", () => {
     input.value = "My machine";
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
-    await vi.waitFor(() => expect(root.querySelector("input.chat-rename")).toBeNull());
+    await eventually(() => expect(root.querySelector("input.chat-rename")).toBeNull());
     expect(fake.renameChat).toHaveBeenCalledWith("ses_a", "My machine");
     expect(titles(root)).toEqual(["title of ses_b", "My machine"]);
   });
@@ -115,7 +116,7 @@ describe("ChatList", () => {
     input.value = "   ";
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
-    await vi.waitFor(() => expect(root.querySelector(".toast.error")?.textContent).toContain("at least one character"));
+    await eventually(() => expect(root.querySelector(".toast.error")?.textContent).toContain("at least one character"));
     expect(root.querySelector("input.chat-rename")).not.toBeNull();
   });
 
@@ -123,12 +124,12 @@ describe("ChatList", () => {
     fake.hideChat.mockImplementation(async (id: string, hidden: boolean) => chat(id, { hidden }));
     const root = render();
     byLabel(root, "Delete title of ses_a").click();
-    await vi.waitFor(() => expect(titles(root)).toEqual(["title of ses_b"]));
+    await eventually(() => expect(titles(root)).toEqual(["title of ses_b"]));
     expect(fake.hideChat).toHaveBeenCalledWith("ses_a", true);
     const undo = [...root.querySelectorAll<HTMLButtonElement>(".toast button")].find((b) => b.textContent === "Undo")!;
     expect(undo.closest(".toast")?.textContent).toContain("Activity still has it");
     undo.click();
-    await vi.waitFor(() => expect(titles(root)).toEqual(["title of ses_b", "title of ses_a"]));
+    await eventually(() => expect(titles(root)).toEqual(["title of ses_b", "title of ses_a"]));
     expect(fake.hideChat).toHaveBeenLastCalledWith("ses_a", false);
     expect(root.querySelector(".toast")).toBeNull();
   });
@@ -146,11 +147,11 @@ describe("ChatList", () => {
     advance(SEARCH_DEBOUNCE_MS);
     expect(fake.searchChats).toHaveBeenCalledTimes(1);
     expect(fake.searchChats).toHaveBeenCalledWith("linux", false);
-    await vi.waitFor(() => expect(titles(root)).toEqual(["What computer am I on?"]));
+    await eventually(() => expect(titles(root)).toEqual(["What computer am I on?"]));
     box.value = "zebra";
     box.dispatchEvent(new Event("input", { bubbles: true }));
     advance(SEARCH_DEBOUNCE_MS);
-    await vi.waitFor(() => expect(root.querySelector(".chat-empty")?.textContent).toContain("No chat matches “zebra”"));
+    await eventually(() => expect(root.querySelector(".chat-empty")?.textContent).toContain("No chat matches “zebra”"));
     box.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
     flushSync();
     expect(titles(root)).toEqual(["title of ses_b", "title of ses_a"]);
@@ -162,7 +163,7 @@ describe("ChatList", () => {
     fake.sessionDetail.mockResolvedValue({ ...chat("ses_a"), turns: [], messages: [], invocations: [], approvals: [], warnings: [] });
     const root = render();
     items(root)[1].querySelector<HTMLButtonElement>(".chat-open")!.click();
-    await vi.waitFor(() => expect(app.view).toEqual({ name: "chat", sessionId: "ses_a" }));
+    await eventually(() => expect(app.view).toEqual({ name: "chat", sessionId: "ses_a" }));
     expect(fake.resumeChat).toHaveBeenCalledWith("ses_a");
     flushSync();
     expect(items(root)[1].classList.contains("active")).toBe(true);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { PendingElicitation } from "../lib/types";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({ answerElicitation: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
@@ -58,7 +59,7 @@ describe("ElicitDialog", () => {
     flushSync();
     expect(button("Accept").disabled).toBe(false);
     button("Accept").click();
-    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenCalledWith("eli_1", "accept", { name: "Ada", plan: "free" }));
+    await eventually(() => expect(fake.answerElicitation).toHaveBeenCalledWith("eli_1", "accept", { name: "Ada", plan: "free" }));
   });
 
   it("shows Go's refusal inline and keeps the question open", async () => {
@@ -67,7 +68,7 @@ describe("ElicitDialog", () => {
     p.question.fields![0].default = "A";
     const { target, button } = render(p);
     button("Accept").click();
-    await vi.waitFor(() => expect(target.querySelector(".problem")?.textContent).toContain("name: too short"));
+    await eventually(() => expect(target.querySelector(".problem")?.textContent).toContain("name: too short"));
   });
 
   it("Enter in a field accepts once the form fits", async () => {
@@ -80,7 +81,7 @@ describe("ElicitDialog", () => {
     name.dispatchEvent(new Event("input", { bubbles: true }));
     flushSync();
     enter();
-    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenCalledWith("eli_1", "accept", { name: "Ada", plan: "free" }));
+    await eventually(() => expect(fake.answerElicitation).toHaveBeenCalledWith("eli_1", "accept", { name: "Ada", plan: "free" }));
   });
 
   it("Esc cancels", () => {
@@ -95,9 +96,9 @@ describe("ElicitDialog", () => {
     expect(target.querySelector(".url .host")!.textContent).toBe("xn--bcher-kva.example");
     expect(fake.answerElicitation).not.toHaveBeenCalled();
     button("Decline").click();
-    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenLastCalledWith("eli_1", "decline", null));
-    await vi.waitFor(() => expect(button("Open").disabled).toBe(false));
+    await eventually(() => expect(fake.answerElicitation).toHaveBeenLastCalledWith("eli_1", "decline", null));
+    await eventually(() => expect(button("Open").disabled).toBe(false));
     button("Open").click();
-    await vi.waitFor(() => expect(fake.answerElicitation).toHaveBeenLastCalledWith("eli_1", "accept", null));
+    await eventually(() => expect(fake.answerElicitation).toHaveBeenLastCalledWith("eli_1", "accept", null));
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, tick, unmount } from "svelte";
 import type { ExtensionField, ExtensionPreview } from "../lib/types";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({ previewExtension: vi.fn(), installExtension: vi.fn(), chooseExtensionPath: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
@@ -43,7 +44,7 @@ async function render(p: ExtensionPreview | Error) {
   const target = document.createElement("div");
   document.body.append(target);
   mounted.push(mount(ExtensionInstall, { target, props: { path: "/d/memory.mcpb", onclose, oninstalled } }));
-  await vi.waitFor(() => expect(fake.previewExtension).toHaveBeenCalled());
+  await eventually(() => expect(fake.previewExtension).toHaveBeenCalled());
   await tick();
   await tick();
   flushSync();
@@ -72,7 +73,7 @@ describe("ExtensionInstall", () => {
     expect(text).toContain("Kept in the OS keychain");
     expect(target.querySelector("label[for=ext-data_dir]")!.textContent).toContain("*");
     expect(target.querySelector<HTMLInputElement>("#ext-limit")!.value).toBe("2");
-    await vi.waitFor(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
+    await eventually(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
     expect(text).toContain("node ${__dirname}/server/index.js");
     expect(text).not.toContain("Environment");
   });
@@ -91,7 +92,7 @@ describe("ExtensionInstall", () => {
     expect(button("Install").disabled).toBe(true);
     fake.chooseExtensionPath.mockResolvedValue(["/home/a/memory"]);
     (target.querySelector(".field .row button") as HTMLButtonElement).click(); // Choose… of Data folder
-    await vi.waitFor(() => expect(target.querySelector<HTMLInputElement>("#ext-data_dir")!.value).toBe("/home/a/memory"));
+    await eventually(() => expect(target.querySelector<HTMLInputElement>("#ext-data_dir")!.value).toBe("/home/a/memory"));
     expect(fake.chooseExtensionPath).toHaveBeenCalledWith("directory", "Choose Data folder");
     type("#ext-api_token", "tok-1");
     type("#ext-limit", "9");
@@ -106,7 +107,7 @@ describe("ExtensionInstall", () => {
     const done = { name: "memory", display_name: "Memory (test)", version: "1.0.0", namespace: "memory", upgraded: "" };
     fake.installExtension.mockResolvedValue(done);
     button("Install").click();
-    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    await eventually(() => expect(oninstalled).toHaveBeenCalled());
     expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", { data_dir: "/home/a/memory", api_token: "tok-1", limit: 3, extra: ["/a.txt", "/b.txt"] }, false);
     expect(oninstalled.mock.calls[0][1]).toMatch(/^Installed Memory \(test\) 1\.0\.0 as provider memory/);
   });
@@ -121,7 +122,7 @@ describe("ExtensionInstall", () => {
     expect(button("Install").disabled).toBe(false);
     fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "" });
     button("Install").click();
-    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    await eventually(() => expect(oninstalled).toHaveBeenCalled());
     expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}, false); // left out: its default applies
   });
 
@@ -134,7 +135,7 @@ describe("ExtensionInstall", () => {
     await tick();
     expect(target.textContent).toContain("Data folder is required.");
     expect(target.textContent).toContain("API token is required.");
-    await vi.waitFor(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
+    await eventually(() => expect(document.activeElement).toBe(target.querySelector("#ext-data_dir")));
     expect(fake.installExtension).not.toHaveBeenCalled();
   });
 
@@ -163,7 +164,7 @@ describe("ExtensionInstall", () => {
     type("#ext-x", "v");
     fake.installExtension.mockRejectedValue(new Error("/d/memory.mcpb changed since it was shown; look at it again before installing (nothing was installed)"));
     button("Install").click();
-    await vi.waitFor(() => expect(dialog.textContent).toContain("changed since it was shown"));
+    await eventually(() => expect(dialog.textContent).toContain("changed since it was shown"));
     expect(oninstalled).not.toHaveBeenCalled();
     expect(button("Look again")).toBeDefined();
   });
@@ -181,7 +182,7 @@ describe("ExtensionInstall", () => {
     flushSync();
     fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "" });
     button("Install").click();
-    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    await eventually(() => expect(oninstalled).toHaveBeenCalled());
     expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}, true);
   });
 
@@ -199,7 +200,7 @@ describe("ExtensionInstall", () => {
     expect(target.querySelector("#ext-sandbox-about")!.textContent).toBe(`This computer cannot enforce the sandbox: ${why}`);
     fake.installExtension.mockResolvedValue({ name: "memory", display_name: "", version: "1.0.0", namespace: "memory", upgraded: "0.9.0" });
     button("Upgrade to 1.0.0").click();
-    await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
+    await eventually(() => expect(oninstalled).toHaveBeenCalled());
     expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}, false);
   });
 });

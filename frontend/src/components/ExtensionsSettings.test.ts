@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { InstalledExtension } from "../lib/types";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({ extensions: vi.fn(), removeExtension: vi.fn(), chooseExtensionFile: vi.fn(), setExtensionSandbox: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
@@ -30,7 +31,7 @@ async function render(list: InstalledExtension[]) {
   const target = document.createElement("div");
   document.body.append(target);
   mounted.push(mount(ExtensionsSettings, { target }));
-  await vi.waitFor(() => expect(target.querySelector("table, .empty")).not.toBeNull());
+  await eventually(() => expect(target.querySelector("table, .empty")).not.toBeNull());
   const button = (label: string) => Array.from(target.querySelectorAll("button")).find((b) => b.textContent?.trim() === label);
   return { target, button };
 }
@@ -65,7 +66,7 @@ describe("ExtensionsSettings", () => {
     flushSync();
     fake.removeExtension.mockResolvedValue([]);
     button("Yes, remove")!.click();
-    await vi.waitFor(() => expect(target.querySelector(".empty")).not.toBeNull());
+    await eventually(() => expect(target.querySelector(".empty")).not.toBeNull());
     expect(fake.removeExtension).toHaveBeenCalledWith("memory");
     expect(app.notices.at(-1)?.message).toContain("Removed Memory 1.0.0");
   });
@@ -74,10 +75,10 @@ describe("ExtensionsSettings", () => {
     const { button } = await render([]);
     fake.chooseExtensionFile.mockResolvedValue("/d/x.mcpb");
     button("Install extension…")!.click();
-    await vi.waitFor(() => expect(app.extensionQueue.map((e) => e.path)).toEqual(["/d/x.mcpb"]));
+    await eventually(() => expect(app.extensionQueue.map((e) => e.path)).toEqual(["/d/x.mcpb"]));
     fake.chooseExtensionFile.mockResolvedValue("");
     window.dispatchEvent(new KeyboardEvent("keydown", { key: "x", code: "KeyX", altKey: true }));
-    await vi.waitFor(() => expect(fake.chooseExtensionFile).toHaveBeenCalledTimes(2));
+    await eventually(() => expect(fake.chooseExtensionFile).toHaveBeenCalledTimes(2));
     expect(app.extensionQueue).toHaveLength(1); // cancelled: nothing more
   });
 
@@ -91,14 +92,14 @@ describe("ExtensionsSettings", () => {
     expect(box().title).toBe("runs with your full access");
     fake.setExtensionSandbox.mockResolvedValue([{ ...memory(), sandboxed: true, access: words }]);
     box().click();
-    await vi.waitFor(() => expect(box().closest("td")!.textContent!.trim()).toBe("Sandboxed"));
+    await eventually(() => expect(box().closest("td")!.textContent!.trim()).toBe("Sandboxed"));
     expect(fake.setExtensionSandbox).toHaveBeenCalledWith("memory", true);
     expect(box().getAttribute("aria-checked")).toBe("true");
     expect(box().title).toBe(words);
     expect(app.notices.at(-1)?.message).toBe("Memory now runs in a sandbox in new chats; open chats keep what they started with.");
     fake.setExtensionSandbox.mockResolvedValue([memory()]);
     box().click();
-    await vi.waitFor(() => expect(box().closest("td")!.textContent!.trim()).toBe("Full access"));
+    await eventually(() => expect(box().closest("td")!.textContent!.trim()).toBe("Full access"));
     expect(fake.setExtensionSandbox).toHaveBeenLastCalledWith("memory", false);
   });
 
@@ -113,7 +114,7 @@ describe("ExtensionsSettings", () => {
     const { target } = await render([memory()]);
     fake.setExtensionSandbox.mockRejectedValue(new Error("extension memory cannot run in a sandbox on this computer"));
     target.querySelector<HTMLButtonElement>("button[role=switch]")!.click();
-    await vi.waitFor(() => expect(target.querySelector("[role=alert]")?.textContent).toContain("cannot run in a sandbox"));
+    await eventually(() => expect(target.querySelector("[role=alert]")?.textContent).toContain("cannot run in a sandbox"));
     expect(target.querySelector("button[role=switch]")!.getAttribute("aria-checked")).toBe("false");
     expect(fake.extensions).toHaveBeenCalledTimes(2); // listed again
   });

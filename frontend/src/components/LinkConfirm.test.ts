@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({ openLink: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
@@ -27,7 +28,7 @@ function put(c: any, props: Record<string, unknown>): HTMLElement {
 }
 const button = (root: ParentNode, text: string) =>
   [...root.querySelectorAll("button")].find((b) => b.textContent?.trim() === text) as HTMLButtonElement;
-const settle = async (f: () => void) => { await vi.waitFor(f, { timeout: 30_000 }); flushSync(); };
+const settle = async (f: () => void) => { await eventually(f); flushSync(); };
 
 describe("external links", () => {
   it("a click on a link in a message asks first and opens nothing", () => {

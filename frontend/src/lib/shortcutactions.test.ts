@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({
   chatGrants: vi.fn(async () => []),
@@ -35,7 +36,7 @@ describe("runShortcut", () => {
     app.chatOrder = ["a"];
     app.view = { name: "chat", sessionId: "a" };
     runShortcut("new-chat");
-    await vi.waitFor(() => expect(app.view).toEqual({ name: "chat", sessionId: "s-new" }));
+    await eventually(() => expect(app.view).toEqual({ name: "chat", sessionId: "s-new" }));
     expect(fake.openChat).toHaveBeenCalledWith("helper");
     expect(app.chatOrder).toEqual(["a", "s-new"]);
   });

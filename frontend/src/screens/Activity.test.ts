@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { JournalSession, SessionDetail, SessionPage } from "../lib/types";
+import { eventually } from "../testing/eventually";
 
 // The Go side, as the bound methods answer (api.ts wraps them).
 const session = (id: string, more: Partial<JournalSession> = {}): JournalSession => ({
@@ -36,7 +37,7 @@ async function render(): Promise<HTMLElement> {
   const target = document.createElement("div");
   document.body.append(target);
   mounted.push(mount(Activity, { target }));
-  await vi.waitFor(() => expect(fake.sessionDetail).toHaveBeenCalled(), { timeout: 30_000 });
+  await eventually(() => expect(fake.sessionDetail).toHaveBeenCalled());
   flushSync();
   return target;
 }
@@ -53,9 +54,9 @@ describe("Activity", () => {
     const root = await render();
     expect(rows(root)).toHaveLength(100);
     button(root, "Show older sessions").click();
-    await vi.waitFor(() => expect(rows(root)).toHaveLength(200));
+    await eventually(() => expect(rows(root)).toHaveLength(200));
     button(root, "Show older sessions").click();
-    await vi.waitFor(() => expect(rows(root)).toHaveLength(250));
+    await eventually(() => expect(rows(root)).toHaveLength(250));
     expect(button(root, "Show older sessions")).toBeUndefined();
     expect(fake.sessionPage).toHaveBeenLastCalledWith("200", false);
   });
@@ -67,7 +68,7 @@ describe("Activity", () => {
     expect(filter.textContent).toContain("5"); // sessions 7, 67, 127, 187, 247
     expect(root.textContent).toContain("2 to check");
     filter.click();
-    await vi.waitFor(() => expect(rows(root)).toHaveLength(5));
+    await eventually(() => expect(rows(root)).toHaveLength(5));
     expect(filter.getAttribute("aria-pressed")).toBe("true");
     expect(fake.sessionPage).toHaveBeenLastCalledWith("", true);
   });
@@ -76,7 +77,7 @@ describe("Activity", () => {
     pages([session("ses_a")]);
     const root = await render();
     button(root, "Needs attention").click();
-    await vi.waitFor(() => expect(root.textContent).toContain("Nothing needs attention"));
+    await eventually(() => expect(root.textContent).toContain("Nothing needs attention"));
   });
 
   it("keeps a session shown after its last unknown call is resolved under Needs attention", async () => {
@@ -93,10 +94,10 @@ describe("Activity", () => {
     });
     const root = await render();
     button(root, "Needs attention").click();
-    await vi.waitFor(() => expect(button(root, "It was not applied")).toBeTruthy());
+    await eventually(() => expect(button(root, "It was not applied")).toBeTruthy());
     button(root, "It was not applied").click();
-    await vi.waitFor(() => expect(root.textContent).toContain("Nothing needs attention"));
+    await eventually(() => expect(root.textContent).toContain("Nothing needs attention"));
     // The list is empty now, but the session stays on screen with its resolved call.
-    await vi.waitFor(() => expect(root.querySelector(".pill.resolved")).not.toBeNull());
+    await eventually(() => expect(root.querySelector(".pill.resolved")).not.toBeNull());
   });
 });

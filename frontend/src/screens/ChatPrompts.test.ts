@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, tick, unmount } from "svelte";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({
   cancel: vi.fn(async () => undefined), send: vi.fn(async () => ({})), retry: vi.fn(async () => ({})),
@@ -38,7 +39,7 @@ async function type(box: HTMLTextAreaElement, text: string) {
   box.value = text;
   box.dispatchEvent(new Event("input", { bubbles: true }));
   flushSync();
-  await vi.waitFor(() => expect(fake.chatPrompts).toHaveBeenCalled());
+  await eventually(() => expect(fake.chatPrompts).toHaveBeenCalled());
   await tick();
   flushSync();
 }
@@ -70,7 +71,7 @@ describe("Chat / prompts", () => {
     key(box, "ArrowDown");
     expect(root.querySelector('[aria-selected="true"] code')?.textContent).toBe("/kit.review");
     key(box, "Enter");
-    await vi.waitFor(() => expect(box.value).toBe("kit.review {}"));
+    await eventually(() => expect(box.value).toBe("kit.review {}"));
     expect(fake.expandPrompt).toHaveBeenCalledWith("s1", "kit.review", {});
     expect(fake.send).not.toHaveBeenCalled();
   });
@@ -89,7 +90,7 @@ describe("Chat / prompts", () => {
     flushSync();
     expect(insert.disabled).toBe(false);
     insert.click();
-    await vi.waitFor(() => expect(box.value).toBe('kit.brief {"topic":"tides"}'));
+    await eventually(() => expect(box.value).toBe('kit.brief {"topic":"tides"}'));
     expect(root.querySelector(".prompt-form")).toBeNull();
     expect(fake.send).not.toHaveBeenCalled();
   });
@@ -105,6 +106,6 @@ describe("Chat / prompts", () => {
     topic.dispatchEvent(new Event("input", { bubbles: true }));
     flushSync();
     form.requestSubmit();
-    await vi.waitFor(() => expect(root.querySelector(".prompt-form")?.textContent).toContain("the template store is down"));
+    await eventually(() => expect(root.querySelector(".prompt-form")?.textContent).toContain("the template store is down"));
   });
 });

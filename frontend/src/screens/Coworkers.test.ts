@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { BrokenBundle, CoworkerList, CoworkerPreview } from "../lib/types";
+import { eventually } from "../testing/eventually";
 
 // The Go side, as the bound methods answer (api.ts wraps them).
 const fake = vi.hoisted(() => ({
@@ -41,7 +42,7 @@ const preview = (p: Partial<CoworkerPreview> = {}): CoworkerPreview => ({
 const button = (root: ParentNode, text: string) =>
   [...root.querySelectorAll("button")].find((b) => b.textContent?.trim() === text) as HTMLButtonElement | undefined;
 const dialog = () => document.querySelector<HTMLElement>(".add-coworker");
-const settle = async (f: () => void) => { await vi.waitFor(f, { timeout: 30_000 }); flushSync(); };
+const settle = async (f: () => void) => { await eventually(f); flushSync(); };
 
 describe("Coworkers", () => {
   it("says the folder is empty when it has no coworker at all", () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, tick, unmount } from "svelte";
 import type { ConnectionTest, ModelList, SavedPolicy, SettingsView } from "../lib/types";
+import { eventually } from "../testing/eventually";
 
 // The Go side, as the bound methods answer (api.ts wraps them).
 const view = (): SettingsView => ({
@@ -48,7 +49,7 @@ async function render(policies: SavedPolicy[] = [], models: ModelList | Error = 
   const target = document.createElement("div");
   document.body.append(target);
   mounted.push(mount(Settings, { target }));
-  await vi.waitFor(() => expect(target.querySelector("form")).not.toBeNull(), { timeout: 30_000 });
+  await eventually(() => expect(target.querySelector("form")).not.toBeNull());
   flushSync();
   return target;
 }
@@ -105,12 +106,12 @@ describe("Settings", () => {
     const e = enter(field(root, "Coworkers folder"));
     expect(e.defaultPrevented).toBe(false);
     root.querySelector("form")!.requestSubmit();
-    await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1), { timeout: 30_000 });
+    await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
   });
 
   it("lists the saved always-allow answers and revokes one", async () => {
     const root = await render([saved()]);
-    await vi.waitFor(() => expect(root.querySelector("table.policies")).not.toBeNull());
+    await eventually(() => expect(root.querySelector("table.policies")).not.toBeNull());
     const row = root.querySelector("table.policies tbody tr")!;
     const text = row.textContent ?? "";
     expect(text).toContain("device-assistant");
@@ -120,14 +121,14 @@ describe("Settings", () => {
     expect(text).not.toContain("sha256:");
     fake.policies.mockResolvedValue([]); // what the journal lists after the revoke
     row.querySelector<HTMLButtonElement>("button")!.click();
-    await vi.waitFor(() => expect(root.querySelector(".permissions .empty")).not.toBeNull());
+    await eventually(() => expect(root.querySelector(".permissions .empty")).not.toBeNull());
     expect(fake.revokePolicy).toHaveBeenCalledWith("device-assistant", "device.battery_status_get", "sha256:0123456789abcdef0123456789abcdef");
     expect(root.querySelector("table.policies")).toBeNull();
   });
 
   it("says when there are no saved answers", async () => {
     const root = await render();
-    await vi.waitFor(() => expect(root.querySelector(".permissions .empty")?.textContent).toContain("No saved answers"));
+    await eventually(() => expect(root.querySelector(".permissions .empty")?.textContent).toContain("No saved answers"));
   });
 
   it("asks before switching to Bypass; Keep asking leaves ask, Use Bypass saves bypass", async () => {
@@ -142,7 +143,7 @@ describe("Settings", () => {
     const button = (label: string) => [...root.querySelectorAll("button")].find((b) => b.textContent === label)!;
     const save = async () => {
       root.querySelector("form")!.requestSubmit();
-      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalled());
+      await eventually(() => expect(fake.saveSettings).toHaveBeenCalled());
       return fake.saveSettings.mock.calls.at(-1)![0].approval_mode;
     };
 
@@ -175,7 +176,7 @@ describe("Settings", () => {
 
     it("lists a local server's models on opening, and picking one sets the model", async () => {
       const root = await render();
-      await vi.waitFor(() => expect(modelSelect(root)).not.toBeNull());
+      await eventually(() => expect(modelSelect(root)).not.toBeNull());
       expect(fake.listModels).toHaveBeenCalledTimes(1); // the selected provider only: Anthropic's is remote
       expect(fake.listModels).toHaveBeenCalledWith("openai", "", "");
       const sel = modelSelect(root)!;
@@ -188,7 +189,7 @@ describe("Settings", () => {
       expect(field(root, "Model").value).toBe("qwen2.5:7b");
       fake.listModels.mockResolvedValue({ ...ollama(), models: ["llama3.2:latest", "qwen2.5:7b", "mistral:7b"] });
       button(root, "Refresh").click();
-      await vi.waitFor(() => expect(modelSelect(root)!.options.length).toBe(4));
+      await eventually(() => expect(modelSelect(root)!.options.length).toBe(4));
     });
 
     it("does not ask a remote server until asked, with the typed key", async () => {
@@ -200,7 +201,7 @@ describe("Settings", () => {
       expect(fake.listModels).not.toHaveBeenCalled();
       type(root.querySelectorAll<HTMLInputElement>('input[type="password"]')[0], "sk-typed");
       button(root, "List models").click();
-      await vi.waitFor(() => expect(fake.listModels).toHaveBeenCalledWith("openai", "", "sk-typed"));
+      await eventually(() => expect(fake.listModels).toHaveBeenCalledWith("openai", "", "sk-typed"));
     });
 
     it("Test connection says the latency, or the exact failure", async () => {
@@ -211,16 +212,16 @@ describe("Settings", () => {
       expect(root.querySelector(".banner.warning")?.textContent).toContain("No model server answers");
       fake.testConnection.mockResolvedValue(connected());
       button(root, "Test connection").click();
-      await vi.waitFor(() => expect(root.querySelector(".connection")?.textContent).toBe("Connected in 7 ms."));
+      await eventually(() => expect(root.querySelector(".connection")?.textContent).toBe("Connected in 7 ms."));
       expect(fake.testConnection).toHaveBeenCalledWith("openai", "", "llama3.2", "");
       // The server answers now: the inline warning goes, and the list is there.
-      await vi.waitFor(() => expect(root.querySelector(".banner.warning")).toBeNull());
+      await eventually(() => expect(root.querySelector(".banner.warning")).toBeNull());
       expect(modelSelect(root)?.value).toBe("llama3.2:latest");
       expect(root.textContent).not.toContain("could not list the models"); // stale once the server answers
       fake.testConnection.mockResolvedValue(connected({ ok: false, error: "GET http://127.0.0.1:11434/v1/models: connection refused: nothing listens at 127.0.0.1:11434",
         reason: "refused", advice: "Start it (Ollama: ollama serve), or choose another provider and model in Settings." }));
       button(root, "Test connection").click();
-      await vi.waitFor(() => expect(root.querySelector(".connection")?.textContent).toContain("Connection failed: GET http://127.0.0.1:11434/v1/models: connection refused"));
+      await eventually(() => expect(root.querySelector(".connection")?.textContent).toContain("Connection failed: GET http://127.0.0.1:11434/v1/models: connection refused"));
       expect(root.querySelector(".connection")!.classList.contains("warning-text")).toBe(true);
       expect(root.querySelector(".connection")!.textContent).toContain("ollama serve");
     });
@@ -230,7 +231,7 @@ describe("Settings", () => {
       fake.testConnection.mockResolvedValue(connected({ latency_ms: 0 }));
       const e = new KeyboardEvent("keydown", { key: "†", code: "KeyT", altKey: true, bubbles: true, cancelable: true });
       window.dispatchEvent(e);
-      await vi.waitFor(() => expect(root.querySelector(".connection")?.textContent).toBe("Connected in under 1 ms."));
+      await eventually(() => expect(root.querySelector(".connection")?.textContent).toBe("Connected in under 1 ms."));
       expect(e.defaultPrevented).toBe(true);
       expect(fake.testConnection).toHaveBeenCalledTimes(1); // the OpenAI-compatible one only
       expect(fake.testConnection).toHaveBeenCalledWith("openai", "", "llama3.2", "");
@@ -241,7 +242,7 @@ describe("Settings", () => {
 
     it("flags a model the server does not list before saving; Save anyway saves it", async () => {
       const root = await render();
-      await vi.waitFor(() => expect(modelSelect(root)).not.toBeNull());
+      await eventually(() => expect(modelSelect(root)).not.toBeNull());
       type(field(root, "Model"), "llama3");
       expect(root.querySelector(".unlisted")?.textContent).toContain('"llama3" is not among the models this server lists.');
       root.querySelector("form")!.requestSubmit();
@@ -251,26 +252,26 @@ describe("Settings", () => {
       expect(dialog.textContent).toContain("llama3.2:latest, qwen2.5:7b");
       expect(fake.saveSettings).not.toHaveBeenCalled();
       button(root, "Save anyway").click();
-      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
       expect(fake.saveSettings.mock.calls[0][0].openai.model).toBe("llama3");
       // A listed name (Ollama's tag left out) saves at once.
       type(field(root, "Model"), "qwen2.5:7b");
       root.querySelector("form")!.requestSubmit();
-      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(2));
+      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(2));
     });
 
     it("saves any name when the list cannot be fetched (an offline server)", async () => {
       const root = await render([], new Error("could not list the models: GET http://127.0.0.1:11434/v1/models: connection refused: nothing listens at 127.0.0.1:11434"));
-      await vi.waitFor(() => expect(root.querySelector(".model-status")?.textContent).toContain("connection refused"));
+      await eventually(() => expect(root.querySelector(".model-status")?.textContent).toContain("connection refused"));
       type(field(root, "Model"), "whatever-model");
       root.querySelector("form")!.requestSubmit();
-      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
       expect(root.querySelector('[role="alertdialog"]')).toBeNull();
     });
 
     it("forgets the list when the base URL changes", async () => {
       const root = await render();
-      await vi.waitFor(() => expect(modelSelect(root)).not.toBeNull());
+      await eventually(() => expect(modelSelect(root)).not.toBeNull());
       fake.listModels.mockRejectedValue(new Error("could not list the models: GET https://example.invalid/v1/models: DNS"));
       const url = field(root, "Base URL");
       type(url, "https://models.example.com/v1");
@@ -280,7 +281,7 @@ describe("Settings", () => {
       expect(fake.listModels).toHaveBeenCalledTimes(1); // remote: not asked without a click
       type(field(root, "Model"), "anything");
       root.querySelector("form")!.requestSubmit();
-      await vi.waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
     });
   });
 });
@@ -299,11 +300,11 @@ describe("Settings' Copy diagnostics", () => {
     const root = await render();
     fake.copyDiagnostics.mockResolvedValueOnce("[openworker]\n");
     button(root).click();
-    await vi.waitFor(() => expect(app.notices.map((n) => n.message)).toContain("Diagnostics copied"));
+    await eventually(() => expect(app.notices.map((n) => n.message)).toContain("Diagnostics copied"));
     expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1);
     fake.copyDiagnostics.mockRejectedValueOnce(new Error("The clipboard did not take the diagnostics."));
     button(root).click();
-    await vi.waitFor(() => expect(app.notices.find((n) => n.message === "The clipboard did not take the diagnostics.")?.level).toBe("error"));
+    await eventually(() => expect(app.notices.find((n) => n.message === "The clipboard did not take the diagnostics.")?.level).toBe("error"));
   });
   it("copies on Alt+I from anywhere in Settings", async () => {
     await render();
@@ -311,6 +312,6 @@ describe("Settings' Copy diagnostics", () => {
     const e = new KeyboardEvent("keydown", { key: "i", code: "KeyI", altKey: true, bubbles: true, cancelable: true });
     window.dispatchEvent(e);
     expect(e.defaultPrevented).toBe(true);
-    await vi.waitFor(() => expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1));
+    await eventually(() => expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1));
   });
 });
