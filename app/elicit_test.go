@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -169,39 +170,42 @@ func TestElicitationWithdrawnWhenTheTurnIsCancelled(t *testing.T) {
 
 // TestElicitorExpiresAtItsDeadline: a question whose ctx reaches its
 // deadline closes with "the question expired" and declines; two questions
-// wait at once and are listed oldest first.
+// wait at once and are listed oldest first. On synctest's clock: the
+// deadline passes only once every goroutine of the bubble waits.
 func TestElicitorExpiresAtItsDeadline(t *testing.T) {
-	rec := newRecorder()
-	m := newAppElicitor(rec, nil, nil, nil, nil)
-	form, err := elicit.Parse(json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	first := make(chan elicit.Answer, 1)
-	go func() {
-		a, _ := m.Elicit(ctx, elicit.NewQuestion("eli_1", "first", form))
-		first <- a
-	}()
-	rec.waitFor(t, EventElicitationAsked, nil)
-	dctx, dcancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer dcancel()
-	a, err := m.Elicit(dctx, elicit.NewQuestion("eli_2", "second", form))
-	if a.Action != elicit.Decline || err != context.DeadlineExceeded {
-		t.Fatalf("expired = %+v, %v", a, err)
-	}
-	c := rec.waitFor(t, EventElicitationClosed, nil).(ElicitationClosed)
-	if c.ID != "eli_2" || c.Action != "decline" || !strings.HasPrefix(c.Reason, "the question expired") {
-		t.Fatalf("closed = %+v", c)
-	}
-	if pend := m.Pending(); len(pend) != 1 || pend[0].Question.ID != "eli_1" {
-		t.Fatalf("pending = %+v, want only the first", pend)
-	}
-	if err := m.Answer("eli_1", "accept", map[string]any{"ok": true}); err != nil {
-		t.Fatal(err)
-	}
-	if a := <-first; a.Action != elicit.Accept || a.Content["ok"] != true {
-		t.Fatalf("first = %+v", a)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		rec := newRecorder()
+		m := newAppElicitor(rec, nil, nil, nil, nil)
+		form, err := elicit.Parse(json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		first := make(chan elicit.Answer, 1)
+		go func() {
+			a, _ := m.Elicit(ctx, elicit.NewQuestion("eli_1", "first", form))
+			first <- a
+		}()
+		rec.waitFor(t, EventElicitationAsked, nil)
+		dctx, dcancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer dcancel()
+		a, err := m.Elicit(dctx, elicit.NewQuestion("eli_2", "second", form))
+		if a.Action != elicit.Decline || err != context.DeadlineExceeded {
+			t.Fatalf("expired = %+v, %v", a, err)
+		}
+		c := rec.waitFor(t, EventElicitationClosed, nil).(ElicitationClosed)
+		if c.ID != "eli_2" || c.Action != "decline" || !strings.HasPrefix(c.Reason, "the question expired") {
+			t.Fatalf("closed = %+v", c)
+		}
+		if pend := m.Pending(); len(pend) != 1 || pend[0].Question.ID != "eli_1" {
+			t.Fatalf("pending = %+v, want only the first", pend)
+		}
+		if err := m.Answer("eli_1", "accept", map[string]any{"ok": true}); err != nil {
+			t.Fatal(err)
+		}
+		if a := <-first; a.Action != elicit.Accept || a.Content["ok"] != true {
+			t.Fatalf("first = %+v", a)
+		}
+	})
 }

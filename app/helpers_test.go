@@ -139,10 +139,10 @@ func (c *countNotifier) Notify(title, body string) error {
 
 // waitFor returns the first notification containing sub, waiting for it
 // (the app notifies from goroutines of their own, so in no fixed order);
-// after 10 s it fails the test with every notification seen.
+// after hangGuard it fails the test with every notification seen.
 func (c *countNotifier) waitFor(t *testing.T, sub string) string {
 	t.Helper()
-	guard := time.After(10 * time.Second) // a hang guard, not a measured time
+	guard := time.After(hangGuard) // a hang guard, not a measured time
 	for {
 		c.mu.Lock()
 		seen := append([]string(nil), c.all...)

@@ -39,7 +39,10 @@ func TestCheckCachesByDigest(t *testing.T) {
 	writeBundle(t, bundles, "good", []string{"test.echo"}, "")
 	writeBundle(t, bundles, "flaky", []string{"flaky.anything"}, "")
 	writeBundle(t, bundles, "hangs", []string{"hang.anything"}, "")
-	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: bundles, CheckTimeout: time.Second})
+	// CheckTimeout cuts "hang" short on purpose, but "flaky" must start,
+	// fail and exit within it: 5 s leaves a loaded machine room for that
+	// (each check of "hangs" costs it).
+	rt, err := harness.Open(context.Background(), reg, harness.Options{Coworkers: bundles, CheckTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,9 @@ func TestCrashWhileExecuting(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	// A hang guard: the child is this test binary (with -race, maybe) and
+	// starts a runtime and its journal, which takes a loaded machine a while.
+	deadline := time.Now().Add(120 * time.Second)
 	for countLines(t, marker) == 0 {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()

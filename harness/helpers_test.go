@@ -200,6 +200,14 @@ func newEnv(t testing.TB, o envOpts) *env {
 	if o.mode == "" {
 		o.mode = consent.Bypass
 	}
+	// The test's own A2A agents answer: reading a card and tasks/cancel
+	// wait up to hangGuard, not the defaults' 10 s and 5 s.
+	if o.a2a.CardTimeout == 0 {
+		o.a2a.CardTimeout = hangGuard
+	}
+	if o.a2a.CancelTimeout == 0 {
+		o.a2a.CancelTimeout = hangGuard
+	}
 	rt, err := harness.Open(context.Background(), reg, harness.Options{
 		Coworkers: bundles, DBPath: e.db, Limits: o.limits, MaxCalls: o.maxCalls, MaxAttempts: o.maxAttempts, Logger: o.logger, A2A: o.a2a,
 	})
@@ -218,10 +226,16 @@ func (e *env) sink(ev harness.Event) {
 	e.events = append(e.events, ev)
 }
 
-// send opens a session and runs one turn.
+// send opens a session and runs one turn, within 60 s (a hang guard).
 func (e *env) send(prompt string) (*harness.Session, *harness.TurnResult, error) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	return e.sendWithin(prompt, 60*time.Second)
+}
+
+// sendWithin is send with the turn bounded by d instead.
+func (e *env) sendWithin(prompt string, d time.Duration) (*harness.Session, *harness.TurnResult, error) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	s, err := e.rt.NewSession(ctx, "tester", e.so)
 	if err != nil {

@@ -23,6 +23,20 @@ func instant(time.Duration) <-chan time.Time {
 	return c
 }
 
+// backoff is a clock whose waits start at first and double up to most:
+// short on a quiet machine, long enough in all on a loaded one.
+func backoff(first, most time.Duration) func(time.Duration) <-chan time.Time {
+	var mu sync.Mutex
+	next := first
+	return func(time.Duration) <-chan time.Time {
+		mu.Lock()
+		d := next
+		next = min(2*next, most)
+		mu.Unlock()
+		return time.After(d)
+	}
+}
+
 // manual is a clock whose waits end when the test ticks it.
 type manual struct {
 	mu    sync.Mutex
@@ -137,7 +151,7 @@ func TestCallSlowBoundedAndCanceled(t *testing.T) {
 		case id = <-ag.Started():
 		case r := <-done:
 			t.Fatalf("the call returned before the task started: %v", r.err)
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			t.Fatal("the slow task never started")
 		}
 		select {
@@ -145,7 +159,7 @@ func TestCallSlowBoundedAndCanceled(t *testing.T) {
 			if got != id {
 				t.Fatalf("the Task hook got %s; the agent started %s", got, id)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			t.Fatal("the Task hook never got the task ID")
 		}
 		// The harness's bound ends the call (here at once, by hand).
@@ -154,7 +168,7 @@ func TestCallSlowBoundedAndCanceled(t *testing.T) {
 		var r result
 		select {
 		case r = <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			t.Fatal("the call did not return after its bound")
 		}
 		if !errors.Is(r.err, tool.ErrLimit) || !strings.Contains(r.err.Error(), "task "+id+" was sent tasks/cancel; the agent says it is canceled") {
@@ -165,7 +179,7 @@ func TestCallSlowBoundedAndCanceled(t *testing.T) {
 			if got != id {
 				t.Errorf("the agent canceled %s, want %s", got, id)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			t.Fatal("the agent never got tasks/cancel")
 		}
 		if ids := rec.taskIDs(); len(ids) != 1 || ids[0] != id {
@@ -207,7 +221,7 @@ func TestCallInputRequired(t *testing.T) {
 			if got != ids[0] {
 				t.Errorf("canceled %s, want %s", got, ids[0])
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			t.Fatal("the waiting task was not canceled")
 		}
 	})
@@ -277,7 +291,7 @@ func TestCallEndpointNeverAnswers(t *testing.T) {
 	addr := hang(t)
 	for _, streaming := range []bool{true, false} {
 		u := serve(t, fmt.Sprintf(`{"name": "x", "url": "http://%s/a2a", "capabilities": {"streaming": %v}, %s}`, addr, streaming, goodSkills), 200)
-		a, err := a2a.Fetch(context.Background(), tool.A2AAgent{Namespace: "x", Card: u}, a2a.Options{})
+		a, err := a2a.Fetch(context.Background(), tool.A2AAgent{Namespace: "x", Card: u}, a2a.Options{CardTimeout: hangGuard})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,7 +302,7 @@ func TestCallEndpointNeverAnswers(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("streaming=%v: error %v", streaming, err)
 		}
-		if d := time.Since(start); d > 5*time.Second {
+		if d := time.Since(start); d > hangGuard {
 			t.Errorf("streaming=%v: the call took %s", streaming, d)
 		}
 		ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -310,7 +324,7 @@ func (m *manual) Waits() []time.Duration {
 func TestCallRedactsSecrets(t *testing.T) {
 	ag := startAgent(t, a2atest.Options{Streaming: true})
 	a, err := a2a.Fetch(context.Background(), tool.A2AAgent{Namespace: "helper", Card: ag.CardURL,
-		Headers: map[string]string{"Authorization": "Bearer s3cr3t-token"}, Secrets: []string{"hunter22"}}, a2a.Options{})
+		Headers: map[string]string{"Authorization": "Bearer s3cr3t-token"}, Secrets: []string{"hunter22"}}, a2a.Options{CardTimeout: hangGuard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,9 +348,10 @@ func TestCallInputRequiredAnswered(t *testing.T) {
 	modes(t, func(t *testing.T, ag *a2atest.Agent, streaming bool) {
 		// Not instant: a2a-go's server refuses the answer while it still
 		// winds down the run that asked (questions.go), and a retry must
-		// give it a moment; nothing here measures time.
-		settle := func(time.Duration) <-chan time.Time { return time.After(20 * time.Millisecond) }
-		a := fetch(t, ag, a2a.Options{After: settle})
+		// give it a moment; nothing here measures time. The call retries
+		// a refused answer at most 10 times: the waits double from 20 ms
+		// (capped at 5 s), so a loaded machine gets about 15 s in all.
+		a := fetch(t, ag, a2a.Options{After: backoff(20*time.Millisecond, 5*time.Second)})
 		var questions []string
 		var rec recorder
 		h := rec.hooks()
@@ -363,13 +378,13 @@ func TestCallInputRequiredAnswered(t *testing.T) {
 	})
 }
 
-// recv waits for one value of c, failing the test after 10 s (a hang).
+// recv waits for one value of c, failing the test after hangGuard (a hang).
 func recv[T any](t *testing.T, c <-chan T, what string) T {
 	t.Helper()
 	select {
 	case v := <-c:
 		return v
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatalf("%s never came", what)
 	}
 	var zero T

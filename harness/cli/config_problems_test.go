@@ -14,9 +14,16 @@ import (
 
 // runBinary runs the binary with extra environment variables and returns
 // its stdout, stderr and exit code.
+// runGuard bounds one run of the binary (a hang guard): it starts a
+// process, which starts its providers' processes, and on a loaded machine
+// that takes a while.
+const runGuard = 120 * time.Second
+
+// runBinary runs the binary with args, killing it after runGuard, and
+// returns its stdout, stderr and exit code.
 func runBinary(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang guard
+	ctx, cancel := context.WithTimeout(context.Background(), runGuard)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Env = append(append(binEnv(t), "ANTHROPIC_API_KEY=", "ANTHROPIC_BASE_URL="), env...)

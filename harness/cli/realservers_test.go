@@ -74,9 +74,10 @@ func newSetup(t *testing.T, id string, servers map[string]any, policy []string, 
 	return s
 }
 
-// command is the binary with args, killed if it outlives hangGuard.
+// command is the binary with args, killed if it outlives runGuard (it
+// starts node servers).
 func command(t *testing.T, args ...string) *exec.Cmd {
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), runGuard)
 	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Env = append(binEnv(t), "ANTHROPIC_API_KEY=", "ANTHROPIC_BASE_URL=")

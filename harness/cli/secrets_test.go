@@ -104,7 +104,7 @@ func TestSecretsNeverLeaveTheProvider(t *testing.T) {
 	var leaks []string
 	run := func(args ...string) (stdout, stderr []byte) {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+		ctx, cancel := context.WithTimeout(context.Background(), runGuard) // it starts the secret server
 		defer cancel()
 		cmd := exec.CommandContext(ctx, binary, args...)
 		cmd.Env = env

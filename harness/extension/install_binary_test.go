@@ -127,9 +127,9 @@ func callEcho(t *testing.T, s *extension.Store, rec extension.Record, host manif
 	if srv.Program != filepath.Join(rec.Dir, filepath.FromSlash(extensiontest.EchoServer)) || !slices.Equal(srv.Args, []string{"--dir", rec.Dir, "--repeat", "2"}) || srv.Env["ECHO_TOKEN"] != echoToken {
 		t.Fatalf("Server = %+v", srv)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second) // a hang guard: it starts a process
 	defer cancel()
-	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: 30 * time.Second})
+	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,9 +117,9 @@ func callMemory(t *testing.T, s *extension.Store, rec extension.Record, host man
 	if srv.Namespace != "memory" || srv.Program != "node" || srv.Env["API_TOKEN"] != token || len(srv.Secrets) != 1 {
 		t.Fatalf("Server = %+v", srv)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second) // a hang guard: it starts a process
 	defer cancel()
-	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: 30 * time.Second})
+	p, err := mcp.Connect(ctx, srv, &mcp.Options{StartTimeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,6 +103,7 @@ func TestConcurrentSessions(t *testing.T) {
 // and the busy timeout serialize them without "database is locked".
 func TestTwoJournalsOneFile(t *testing.T) {
 	ctx := context.Background()
+	patientBusy(t)
 	path := testPath(t)
 	a := openAt(t, path)
 	b := openAt(t, path)
@@ -126,6 +127,7 @@ func TestTwoJournalsOneFile(t *testing.T) {
 // while; a journal write waits for it instead of failing.
 func TestBusyTimeoutWaits(t *testing.T) {
 	ctx := context.Background()
+	patientBusy(t)
 	path := testPath(t)
 	j := openAt(t, path)
 	mkSession(t, j, "s1")
@@ -142,8 +144,13 @@ func TestBusyTimeoutWaits(t *testing.T) {
 	case <-timeAfter(300):
 	}
 	tx.Rollback()
-	if err := <-done; err != nil {
-		t.Fatalf("Warn after the lock was released = %v", err)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Warn after the lock was released = %v", err)
+		}
+	case <-timeAfter(30_000): // a hang guard: the write goes on once the lock is free
+		t.Fatal("Warn did not return within 30 s of the lock's release")
 	}
 }
 

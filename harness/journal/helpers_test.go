@@ -75,6 +75,17 @@ func (c *clock) Now() time.Time {
 	return c.t
 }
 
+// patientBusy makes the journals the test opens wait up to a minute for
+// another one's write lock (busyTimeoutMS, SQLite's busy_timeout) instead
+// of 5 s, for tests where two journals contend on purpose: one holding the
+// lock may be descheduled for seconds on a loaded machine. Call it before
+// opening them.
+func patientBusy(t *testing.T) {
+	old := busyTimeoutMS
+	busyTimeoutMS = 60_000
+	t.Cleanup(func() { busyTimeoutMS = old })
+}
+
 func testPath(t *testing.T) string { return filepath.Join(t.TempDir(), "sub", "journal.db") }
 
 // openAt opens a journal at path and closes it at the end of the test.

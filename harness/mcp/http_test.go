@@ -123,7 +123,7 @@ func connectHTTP(t *testing.T, f *httpFixture) *Provider {
 
 func TestHTTPHeaders(t *testing.T) {
 	f := newHTTPFixture(t)
-	_, err := Connect(context.Background(), f.server(map[string]string{"X-Tenant": "acme"}), &Options{StartTimeout: 5 * time.Second})
+	_, err := Connect(context.Background(), f.server(map[string]string{"X-Tenant": "acme"}), &Options{StartTimeout: hangGuard})
 	if err == nil {
 		t.Fatal("Connect succeeded without the Authorization header")
 	}
@@ -265,7 +265,7 @@ func TestHTTPToolErrorAndContent(t *testing.T) {
 
 func TestHTTPServerDown(t *testing.T) {
 	srv := tool.MCPServer{Namespace: "gone", Transport: tool.TransportStreamableHTTP, URL: "http://user:pw@127.0.0.1:1/mcp?token=s3cret"}
-	_, err := Connect(context.Background(), srv, &Options{StartTimeout: 5 * time.Second})
+	_, err := Connect(context.Background(), srv, &Options{StartTimeout: hangGuard})
 	if err == nil {
 		t.Fatal("Connect to a closed port succeeded")
 	}

@@ -194,6 +194,11 @@ func selfServer(t *testing.T, ns, kind string) tool.MCPServer {
 // speed.
 const hangGuard = 30 * time.Second
 
+// startGuard bounds the start of a real server process (node, or a
+// sandboxed program): far longer than it takes on a loaded machine.
+// Contexts that cover a start and the calls after it get twice as long.
+const startGuard = 60 * time.Second
+
 // within fails the test if f does not return within d.
 func within(t *testing.T, d time.Duration, what string, f func()) {
 	t.Helper()

@@ -6,16 +6,15 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestPromptsEverythingServer: server-everything's prompts, listed with
 // their arguments and expanded to text (an embedded resource as a
 // placeholder line).
 func TestPromptsEverythingServer(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
-	p, err := Connect(ctx, everythingServer(t), &Options{StartTimeout: 30 * time.Second})
+	p, err := Connect(ctx, everythingServer(t), &Options{StartTimeout: startGuard})
 	if err != nil {
 		t.Fatal(err)
 	}

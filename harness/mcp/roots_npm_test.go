@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/openworker/desktop/harness/internal/npmtest"
 	"github.com/openworker/desktop/harness/tool"
@@ -39,9 +38,9 @@ func TestRootsFilesystemServer(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "secret.txt")
 	os.WriteFile(outside, []byte("not for the model\n"), 0o644)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // hang guard
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard) // hang guard
 	defer cancel()
-	p, err := ConnectIn(ctx, srv, &Options{StartTimeout: 30 * time.Second}, ws)
+	p, err := ConnectIn(ctx, srv, &Options{StartTimeout: startGuard}, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +78,9 @@ func TestRootsFilesystemServer(t *testing.T) {
 // advertised: server-everything then does not offer its get-roots-list
 // tool (it registers it only for a client with roots), and never asks.
 func TestRootsNotOffered(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
-	p, err := ConnectIn(ctx, everythingServer(t), &Options{StartTimeout: 30 * time.Second}, "")
+	p, err := ConnectIn(ctx, everythingServer(t), &Options{StartTimeout: startGuard}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,9 +107,9 @@ func TestRootsNotOffered(t *testing.T) {
 func TestRootsEverythingServer(t *testing.T) {
 	ws := filepath.Join(t.TempDir(), "Quarterly Report")
 	os.Mkdir(ws, 0o755)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
-	p, err := ConnectIn(ctx, everythingServer(t), &Options{StartTimeout: 30 * time.Second}, ws)
+	p, err := ConnectIn(ctx, everythingServer(t), &Options{StartTimeout: startGuard}, ws)
 	if err != nil {
 		t.Fatal(err)
 	}

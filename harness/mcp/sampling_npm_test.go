@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -60,10 +59,10 @@ func hasTool(t *testing.T, p *Provider, name string) bool {
 // maxTokens) and the answer comes back in the tool's result; a Sampler's
 // error reaches the server as the request's error.
 func TestSamplingEverythingServer(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
 	srv := everythingServer(t)
-	opts := &Options{StartTimeout: 30 * time.Second, Sampling: &SamplingOptions{}}
+	opts := &Options{StartTimeout: startGuard, Sampling: &SamplingOptions{}}
 
 	off, err := ConnectUse(ctx, srv, opts, Use{})
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/openworker/desktop/harness/internal/npmtest"
 	"github.com/openworker/desktop/harness/sandbox"
@@ -43,7 +42,7 @@ func newSandboxKit(t *testing.T) sandboxKit {
 
 func (k sandboxKit) connect(t *testing.T, p *sandbox.Placement) *Provider {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
 	pr, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: p}, nil, k.workspace)
 	if err != nil {
@@ -56,7 +55,7 @@ func (k sandboxKit) connect(t *testing.T, p *sandbox.Placement) *Provider {
 func call(t *testing.T, pr *Provider, name string, args map[string]string) string {
 	t.Helper()
 	b, _ := json.Marshal(args)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
 	out, err := pr.CallTool(ctx, name, b, nil)
 	if err != nil {
@@ -146,7 +145,7 @@ func TestSandboxPortList(t *testing.T) {
 func TestSandboxFailsClosed(t *testing.T) {
 	k := newSandboxKit(t)
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "3")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
 	_, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: sandbox.Default()}, nil, k.workspace)
 	var se *SandboxError
@@ -171,9 +170,9 @@ func TestSandboxFilesystemServerWorks(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := tool.MCPServer{Namespace: "files", Program: node, Args: []string{entry}, Dir: npmtest.Dir(t), Sandbox: sandbox.Default()}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
-	p, err := ConnectIn(ctx, srv, &Options{StartTimeout: 30 * time.Second}, ws)
+	p, err := ConnectIn(ctx, srv, &Options{StartTimeout: startGuard}, ws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,14 +114,14 @@ func TestSSE(t *testing.T) {
 // namespace, the URL without credentials or query, what failed.
 func TestSSEErrors(t *testing.T) {
 	f := newSSEFixture(t)
-	_, err := Connect(context.Background(), f.server(nil), &Options{StartTimeout: 5 * time.Second})
+	_, err := Connect(context.Background(), f.server(nil), &Options{StartTimeout: hangGuard})
 	if err == nil {
 		t.Fatal("Connect succeeded without the token")
 	}
 	mustContain(t, "error", err.Error(), `mcp provider "legacy" at `+f.url+" did not start", "Unauthorized")
 
 	srv := tool.MCPServer{Namespace: "gone", Transport: tool.TransportSSE, URL: "http://user:pw@127.0.0.1:1/sse?token=s3cret"}
-	_, err = Connect(context.Background(), srv, &Options{StartTimeout: 5 * time.Second})
+	_, err = Connect(context.Background(), srv, &Options{StartTimeout: hangGuard})
 	if err == nil {
 		t.Fatal("Connect to a closed port succeeded")
 	}

@@ -128,19 +128,24 @@ func TestStdioHugeBanner(t *testing.T) {
 // banner (the case of issue 10: "exited during start: exit status 0; no
 // stderr output" and nothing else).
 func TestStdioOnlyNoise(t *testing.T) {
+	// The start bound fires on purpose in the cases that wait, but the
+	// noise must be out before it: 3 s leaves a loaded machine room. The
+	// server that exits gets hangGuard: its exit is to come first.
+	const bound = 3 * time.Second
 	cases := []struct {
 		name, script string
+		bound        time.Duration
 		want         []string
 	}{
-		{"then waits", `echo Starting server...; echo "token=only-n0ise-secret"; exec sleep 60`,
-			[]string{`mcp provider "garbage" (from servers.json:4) did not start: no answer to initialize within 1s`,
+		{"then waits", `echo Starting server...; echo "token=only-n0ise-secret"; exec sleep 60`, bound,
+			[]string{`mcp provider "garbage" (from servers.json:4) did not start: no answer to initialize within 3s`,
 				"no stderr output; stdout had 2 line(s) that are not JSON-RPC: Starting server... | token=[redacted]"}},
-		{"then exits", `echo Starting server...; exit 0`,
+		{"then exits", `echo Starting server...; exit 0`, hangGuard,
 			[]string{`mcp provider "garbage" (from servers.json:4) exited during start: exit status 0; no stderr output; stdout had 1 line(s) that are not JSON-RPC: Starting server...`}},
 		// The kill at the start bound ends the banner: it is the one line.
-		{"no newline", `head -c 3000000 /dev/zero | tr '\0' y; exec sleep 60`,
-			[]string{"no answer to initialize within 1s", "stdout had 1 line(s) that are not JSON-RPC: " + strings.Repeat("y", noiseKeep) + "…"}},
-		{"many lines", `i=0; while [ $i -lt 20 ]; do i=$((i+1)); echo "line $i"; done; exec sleep 60`,
+		{"no newline", `head -c 3000000 /dev/zero | tr '\0' y; exec sleep 60`, bound,
+			[]string{"no answer to initialize within 3s", "stdout had 1 line(s) that are not JSON-RPC: " + strings.Repeat("y", noiseKeep) + "…"}},
+		{"many lines", `i=0; while [ $i -lt 20 ]; do i=$((i+1)); echo "line $i"; done; exec sleep 60`, bound,
 			[]string{"stdout had 20 lines, the last 8 that are not JSON-RPC: line 13 | line 14 |", "| line 20"}},
 	}
 	for _, c := range cases {
@@ -148,8 +153,8 @@ func TestStdioOnlyNoise(t *testing.T) {
 			srv := tool.MCPServer{Namespace: "garbage", Program: "sh", Args: []string{"-c", c.script}, Source: "servers.json:4",
 				Secrets: []string{"only-n0ise-secret"}}
 			var err error
-			within(t, hangGuard, "Connect to a server that prints only noise", func() {
-				_, err = Connect(context.Background(), srv, &Options{StartTimeout: time.Second})
+			within(t, 2*hangGuard, "Connect to a server that prints only noise", func() {
+				_, err = Connect(context.Background(), srv, &Options{StartTimeout: c.bound})
 			})
 			if err == nil {
 				t.Fatal("Connect succeeded")
@@ -170,8 +175,8 @@ func TestStdioMessageTooLong(t *testing.T) {
 	script := `printf '{"jsonrpc":"2.0","method":"x","params":"'; head -c 17000000 /dev/zero | tr '\0' z; exec sleep 60`
 	srv := tool.MCPServer{Namespace: "big", Program: "sh", Args: []string{"-c", script}}
 	var err error
-	within(t, hangGuard, "Connect", func() {
-		_, err = Connect(context.Background(), srv, &Options{StartTimeout: 10 * time.Second})
+	within(t, 2*hangGuard, "Connect", func() { // the error is to come before the start bound
+		_, err = Connect(context.Background(), srv, &Options{StartTimeout: hangGuard})
 	})
 	if err == nil {
 		t.Fatal("Connect succeeded")

@@ -123,13 +123,13 @@ func TestClip(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for up to 5 s.
+// waitFor polls cond for up to 30 s (a hang guard).
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second) // a hang guard
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5 s")
+			t.Fatal("condition not met within 30 s")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -34,7 +34,7 @@ func newMCPB(t *testing.T) *mcpbCLI {
 // mcpb fails, unless mayFail.
 func (m *mcpbCLI) run(mayFail bool, args ...string) string {
 	m.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // a hang guard: node starts
 	defer cancel()
 	cmd := exec.CommandContext(ctx, m.node, append(slices.Clone(m.args), args...)...)
 	out, err := cmd.CombinedOutput()

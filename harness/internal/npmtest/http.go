@@ -16,7 +16,7 @@ import (
 
 // hangGuard bounds a wait for the server's output: far longer than node
 // takes to start on a loaded machine, so it only catches a hang.
-const hangGuard = 30 * time.Second
+const hangGuard = 60 * time.Second
 
 // HTTPServer is server-everything run in one of its HTTP modes
 // ("streamableHttp": MCP at URL("/mcp"); "sse": the legacy HTTP+SSE
@@ -79,7 +79,7 @@ func (s *HTTPServer) start() {
 	s.WaitLine("unning on port", "istening on port")
 }
 
-// WaitLine waits, at most 30 s, for a line of the server's output holding
+// WaitLine waits, at most hangGuard (60 s), for a line of the server's output holding
 // one of subs; lines before it are passed over. It fails t when the server
 // exits first or prints no such line in time.
 func (s *HTTPServer) WaitLine(subs ...string) {

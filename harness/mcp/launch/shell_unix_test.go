@@ -13,6 +13,11 @@ import (
 	"time"
 )
 
+// shellGuard bounds a real shell's answer (LoginOptions.Timeout) where the
+// shell is to answer: its default, LoginShellTimeout (3 s), is short for
+// starting a process on a loaded machine.
+const shellGuard = 60 * time.Second
+
 // fakeShell writes an executable shell script to a temporary folder.
 func fakeShell(t *testing.T, body string) string {
 	t.Helper()
@@ -33,7 +38,7 @@ export PATH
 /bin/sh -c "$4"
 echo "goodbye noise"
 `)
-	got := ReadLoginPath(context.Background(), LoginOptions{Shell: sh, ProcessPath: "/usr/bin:/proc/bin", IsDir: noDirs})
+	got := ReadLoginPath(context.Background(), LoginOptions{Shell: sh, ProcessPath: "/usr/bin:/proc/bin", IsDir: noDirs, Timeout: shellGuard})
 	if want := (SearchPath{Path: "/login/a:/login/b:/usr/bin:/proc/bin", Source: FromLoginShell, Shell: sh}); got != want {
 		t.Errorf("ReadLoginPath = %+v; want %+v", got, want)
 	}
@@ -46,7 +51,7 @@ func TestReadLoginPathRealShellFails(t *testing.T) {
 		"echo no markers here\n":    "printed no PATH",
 	} {
 		sh := fakeShell(t, body)
-		got := ReadLoginPath(context.Background(), LoginOptions{Shell: sh, ProcessPath: "/usr/bin", IsDir: noDirs})
+		got := ReadLoginPath(context.Background(), LoginOptions{Shell: sh, ProcessPath: "/usr/bin", IsDir: noDirs, Timeout: shellGuard})
 		if got.Source != FromFallback || got.Path != "/usr/bin" || !strings.Contains(got.Reason, "the login shell "+sh+" "+reason) {
 			t.Errorf("%q: ReadLoginPath = %+v; want the fallback because it %s", body, got, reason)
 		}
@@ -68,7 +73,9 @@ wait
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan SearchPath, 1)
-	go func() { done <- ReadLoginPath(ctx, LoginOptions{Shell: sh, ProcessPath: "/usr/bin", IsDir: noDirs}) }()
+	go func() {
+		done <- ReadLoginPath(ctx, LoginOptions{Shell: sh, ProcessPath: "/usr/bin", IsDir: noDirs, Timeout: shellGuard})
+	}()
 	f, err := os.Open(fifo) // blocks until the shell opens it
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +120,7 @@ exit 0
 		_, err = io.ReadAll(f) // EOF once the job's end is closed: it died
 		gone <- err
 	}()
-	got := ReadLoginPath(context.Background(), LoginOptions{Shell: sh, ProcessPath: "/usr/bin:/proc/bin", IsDir: noDirs})
+	got := ReadLoginPath(context.Background(), LoginOptions{Shell: sh, ProcessPath: "/usr/bin:/proc/bin", IsDir: noDirs, Timeout: shellGuard})
 	if want := (SearchPath{Path: "/login/bin:/usr/bin:/proc/bin", Source: FromLoginShell, Shell: sh}); got != want {
 		t.Errorf("ReadLoginPath = %+v; want %+v", got, want)
 	}

@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// browser is the redirects' HTTP client: a hang guard, far longer than the
+// listener takes to answer on a loaded machine.
+var browser = &http.Client{Timeout: 30 * time.Second}
+
 // The redirect listener is on 127.0.0.1 only, takes one redirect (a second
 // one is told the sign-in is over), and is closed after.
 func TestLoopbackOneUseThenClosed(t *testing.T) {
@@ -24,7 +28,7 @@ func TestLoopbackOneUseThenClosed(t *testing.T) {
 		t.Fatalf("listening on %v", ip)
 	}
 	for i, want := range []int{http.StatusOK, http.StatusGone} {
-		resp, err := http.Get(lb.redirectURL + "?code=c1&state=s1&iss=https%3A%2F%2Fauth.example")
+		resp, err := browser.Get(lb.redirectURL + "?code=c1&state=s1&iss=https%3A%2F%2Fauth.example")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +56,7 @@ func TestLoopbackErrorRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lb.close()
-	resp, err := http.Get(lb.redirectURL + "?error=access_denied&error_description=no+thanks")
+	resp, err := browser.Get(lb.redirectURL + "?error=access_denied&error_description=no+thanks")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,9 +88,13 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// client is the tests' HTTP client: its requests to the test's own server
+// are bounded by hangGuard, not by the test binary's timeout.
+var client = &http.Client{Timeout: hangGuard}
+
 func post(t *testing.T, url, body string) (int, map[string]any) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	resp, err := client.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +144,7 @@ func TestRoutesAndBadBodies(t *testing.T) {
 	if o.Remaining() != 1 {
 		t.Errorf("Remaining() = %d, want 1: a rejected request does not use a reply", o.Remaining())
 	}
-	resp, err := http.Get(o.URL + "/models")
+	resp, err := client.Get(o.URL + "/models")
 	if err != nil || resp.StatusCode != 200 {
 		t.Errorf("GET /v1/models = %v, %v", resp, err)
 	}
@@ -194,7 +198,10 @@ func TestCloseEndsDelays(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	for len(s.Requests()) == 0 {
+	for deadline := time.Now().Add(hangGuard); len(s.Requests()) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the request did not reach the server within %v", hangGuard)
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	closed := make(chan struct{})

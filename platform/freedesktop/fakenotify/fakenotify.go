@@ -52,8 +52,9 @@ type handler struct {
 var ErrNoBus = errors.New("DBUS_SESSION_BUS_ADDRESS is unset; give the test a private bus with internal/testbus.Session")
 
 // Start connects to the session bus, exports the four methods of the
-// specification and takes the bus name, waiting up to 10 s while another
-// test process holds it. caps is what GetCapabilities returns.
+// specification and takes the bus name, waiting up to 60 s while another
+// test process holds it (go test runs packages at once, and a loaded
+// machine makes the other's tests slow). caps is what GetCapabilities returns.
 func Start(caps []string) (*Server, error) {
 	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
 		return nil, ErrNoBus
@@ -67,7 +68,7 @@ func Start(caps []string) (*Server, error) {
 		conn.Close()
 		return nil, err
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		reply, err := conn.RequestName(busName, dbus.NameFlagDoNotQueue)
 		if err != nil {

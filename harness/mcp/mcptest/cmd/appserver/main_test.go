@@ -46,7 +46,7 @@ func server(t *testing.T, args ...string) *exec.Cmd {
 // version (empty: the latest).
 func connect(t *testing.T, caps *sdk.ClientCapabilities, version string) *sdk.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // a hang guard: a process starts
 	defer cancel()
 	c := sdk.NewClient(&sdk.Implementation{Name: "appserver-test", Version: "1.0.0"},
 		&sdk.ClientOptions{Capabilities: caps})
