@@ -127,7 +127,7 @@ type InstalledExtension struct {
 	InstalledAt string   `json:"installed_at"` // RFC 3339, UTC
 	Sensitive   []string `json:"sensitive"`    // keys whose values are in the keychain (names only)
 	// Sandboxed is true when its server runs in a sandbox; Access is that
-	// sandbox in words, or sandbox.FullAccess (docs/sandbox.md#in-words).
+	// sandbox in words, or tool.FullAccess (docs/sandbox.md#in-words).
 	// SandboxUnsupported says why this system cannot enforce the default
 	// sandbox ("" when it can): the toggle cannot turn it on then.
 	Sandboxed          bool   `json:"sandboxed"`

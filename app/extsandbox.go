@@ -5,12 +5,13 @@ import (
 
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // An extension's sandbox in the app (docs/extensions.md#sandbox,
 // docs/app.md#opening-an-extension): the installer's "Run it in a
 // sandbox" box and the toggle of Settings → Extensions give it the
-// default preset (sandbox.Default) or take it away; the providers are
+// default preset (tool.DefaultSandbox) or take it away; the providers are
 // then applied again, so new chats start its server inside it and open
 // chats keep theirs.
 
@@ -37,7 +38,7 @@ type ExtensionSandbox struct {
 // sandboxUnsupported is why the default preset cannot be enforced here,
 // "" when it can.
 func sandboxUnsupported() string {
-	if err := sandbox.Supported(sandbox.Default()); err != nil {
+	if err := sandbox.Supported(tool.DefaultSandbox()); err != nil {
 		return err.Error()
 	}
 	return ""
@@ -58,7 +59,7 @@ func checkSandboxChoice(name string, on bool) error {
 	if !on {
 		return nil
 	}
-	if err := sandbox.Supported(sandbox.Default()); err != nil {
+	if err := sandbox.Supported(tool.DefaultSandbox()); err != nil {
 		return fmt.Errorf("extension %s cannot run in a sandbox on this computer: %w (nothing was changed)", name, err)
 	}
 	return nil
@@ -70,7 +71,7 @@ func checkSandboxChoice(name string, on bool) error {
 func (a *App) applySandboxChoice(rec extension.Record, on bool) (extension.Record, error) {
 	switch {
 	case on && rec.Sandbox == nil:
-		return a.extensionStore().SetSandbox(rec.Name, sandbox.Default())
+		return a.extensionStore().SetSandbox(rec.Name, tool.DefaultSandbox())
 	case !on && rec.Sandbox != nil:
 		return a.extensionStore().SetSandbox(rec.Name, nil)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/openworker/desktop/harness/extension/extensiontest"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
-	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // extEchoCall is one call of echo.echo with text and the model's answer after it.
@@ -70,26 +70,26 @@ func TestExtensionSandboxInTheApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, err := e.app.Extensions()
-	if err != nil || len(list) != 1 || !list[0].Sandboxed || list[0].Access != sandbox.Default().Words() {
+	if err != nil || len(list) != 1 || !list[0].Sandboxed || list[0].Access != tool.DefaultSandbox().Words() {
 		t.Fatalf("Extensions() = %+v, %v; want it in the default sandbox", list, err)
 	}
 	card, err := e.app.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tool *ResolvedToolInfo
+	var echo *ResolvedToolInfo
 	for _, c := range card.Coworkers {
 		for i := range c.Tools {
 			if c.ID == "parrot" && c.Tools[i].Name == "echo.echo" {
-				tool = &c.Tools[i]
+				echo = &c.Tools[i]
 			}
 		}
 	}
 	// The server's sandbox adds the folder of its settings to the preset.
-	access := strings.Replace(sandbox.Default().Words(), "its temp folder", "its temp folder and "+work, 1)
+	access := strings.Replace(tool.DefaultSandbox().Words(), "its temp folder", "its temp folder and "+work, 1)
 	access = strings.Replace(access, "the workspace and its temp", "the workspace, its temp", 1)
-	if tool == nil || tool.Access != access || tool.Placement != "on this computer ("+access+")" || tool.ProgramPath == "" {
-		t.Fatalf("coworker card tool = %+v; want access %q", tool, access)
+	if echo == nil || echo.Access != access || echo.Placement != "on this computer ("+access+")" || echo.ProgramPath == "" {
+		t.Fatalf("coworker card tool = %+v; want access %q", echo, access)
 	}
 	req := runEcho(t, e).Request
 	if req.Access != access || req.Placement != "on this computer ("+access+")" {
@@ -101,10 +101,10 @@ func TestExtensionSandboxInTheApp(t *testing.T) {
 
 	// The toggle off: new chats run it with full access.
 	list, err = e.app.SetExtensionSandbox("echo", false)
-	if err != nil || len(list) != 1 || list[0].Sandboxed || list[0].Access != sandbox.FullAccess {
+	if err != nil || len(list) != 1 || list[0].Sandboxed || list[0].Access != tool.FullAccess {
 		t.Fatalf("SetExtensionSandbox(off) = %+v, %v", list, err)
 	}
-	if req := runEcho(t, e).Request; req.Access != sandbox.FullAccess || req.Placement != "on this computer" {
+	if req := runEcho(t, e).Request; req.Access != tool.FullAccess || req.Placement != "on this computer" {
 		t.Fatalf("after the toggle off: access %q, placement %q", req.Access, req.Placement)
 	}
 	if res := e.model.Requests()[3].ToolResults(); len(res) != 1 || res[0].Text != "app: free" {

@@ -17,7 +17,6 @@ import (
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -34,7 +33,7 @@ type ResolvedTool struct {
 	Remote    string `json:"remote"`    // the provider's own tool name (an A2A skill id)
 	Placement string `json:"placement"` // where calls go: tool.PlacementLocal (with a sandbox in words) or a host (docs/consent.md#placement)
 	// Access says what a call can reach (docs/sandbox.md#in-words): a
-	// sandboxed provider's sandbox in words, sandbox.FullAccess for native
+	// sandboxed provider's sandbox in words, tool.FullAccess for native
 	// tools and unsandboxed stdio providers, "" for a provider reached at
 	// a URL.
 	Access string `json:"access,omitempty"`
@@ -295,7 +294,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 			if !ok {
 				return nil, shadowedErr(reg, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(reg, ns)))), ns)
 			}
-			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Access: sandbox.FullAccess, Descriptor: d, native: t}
+			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Access: tool.FullAccess, Descriptor: d, native: t}
 			rtool.pinned, _ = json.Marshal(d)
 		case cards[ns] != nil: // a skill of an A2A agent (agents.go)
 			if err := tool.CheckMCPName(name); err != nil {

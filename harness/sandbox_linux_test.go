@@ -12,13 +12,12 @@ import (
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
 // deviceIn is the device provider of this test binary, which writes its
 // pid to pidFile when it starts (TestMain), with placement p.
-func deviceIn(t *testing.T, pidFile string, p *sandbox.Placement) tool.MCPServer {
+func deviceIn(t *testing.T, pidFile string, p *tool.Sandbox) tool.MCPServer {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -43,7 +42,7 @@ func TestRequiresSandboxRefusesAnUnsandboxedProvider(t *testing.T) {
 		t.Errorf("the unsandboxed provider was started (%s exists)", pid)
 	}
 
-	e = newEnv(t, envOpts{servers: []tool.MCPServer{deviceIn(t, pid, sandbox.Default())}, selected: []string{"device.system_info_get"}, policy: "requires_sandbox: true\n"})
+	e = newEnv(t, envOpts{servers: []tool.MCPServer{deviceIn(t, pid, tool.DefaultSandbox())}, selected: []string{"device.system_info_get"}, policy: "requires_sandbox: true\n"})
 	s := e.open()
 	defer s.Close()
 	if got := s.Tools()[0].Access; !strings.HasPrefix(got, "sandboxed: ") {
@@ -60,7 +59,7 @@ func TestSandboxPlacementPromptedJournaledAndPinned(t *testing.T) {
 	pid := filepath.Join(t.TempDir(), "pid")
 	p := &recordingPrompter{}
 	e := newEnv(t, envOpts{
-		servers:  []tool.MCPServer{deviceIn(t, pid, sandbox.Default())},
+		servers:  []tool.MCPServer{deviceIn(t, pid, tool.DefaultSandbox())},
 		selected: []string{"device.system_info_get"}, mode: consent.Ask, prompter: p,
 		replies: []modeltest.Reply{{ToolCalls: []model.ToolCall{call("c1", "device__system_info_get", `{}`)}}, {Text: "done"}},
 	})
@@ -68,8 +67,8 @@ func TestSandboxPlacementPromptedJournaledAndPinned(t *testing.T) {
 	if err != nil || res.Status != harness.TurnCompleted {
 		t.Fatalf("Send = %+v, %v", res, err)
 	}
-	want := tool.PlacementLocal + " (" + sandbox.Default().Words() + ")"
-	if len(p.reqs) != 1 || p.reqs[0].Placement != want || p.reqs[0].Access != sandbox.Default().Words() {
+	want := tool.PlacementLocal + " (" + tool.DefaultSandbox().Words() + ")"
+	if len(p.reqs) != 1 || p.reqs[0].Placement != want || p.reqs[0].Access != tool.DefaultSandbox().Words() {
 		t.Fatalf("prompts = %+v; want one with placement %q", p.reqs, want)
 	}
 	invs := e.invocations(s.ID())
@@ -81,7 +80,7 @@ func TestSandboxPlacementPromptedJournaledAndPinned(t *testing.T) {
 	}
 	s.Close()
 
-	open := func(p *sandbox.Placement) *harness.Runtime {
+	open := func(p *tool.Sandbox) *harness.Runtime {
 		reg := tool.NewRegistry()
 		if err := reg.RegisterMCP(deviceIn(t, pid, p)); err != nil {
 			t.Fatal(err)
@@ -94,13 +93,13 @@ func TestSandboxPlacementPromptedJournaledAndPinned(t *testing.T) {
 		return rt
 	}
 	so := harness.SessionOptions{Model: e.provider, Approve: consent.Bypass}
-	same, err := open(sandbox.Default()).ResumeSession(ctx, s.ID(), so)
+	same, err := open(tool.DefaultSandbox()).ResumeSession(ctx, s.ID(), so)
 	if err != nil {
 		t.Fatalf("ResumeSession with the same sandbox = %v", err)
 	}
 	same.Close()
-	wider := sandbox.Default()
-	wider.Preset, wider.Network.Mode = "", sandbox.NetAny
+	wider := tool.DefaultSandbox()
+	wider.Preset, wider.Network.Mode = "", tool.NetAny
 	_, err = open(wider).ResumeSession(ctx, s.ID(), so)
 	var ic *harness.IdentityChangedError
 	if !errors.As(err, &ic) || !strings.Contains(err.Error(), "selection") {

@@ -53,7 +53,7 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 	if err != nil {
 		return err
 	}
-	var place *sandbox.Placement
+	var place *tool.Sandbox
 	if sandboxFlag != "" {
 		if place, err = sandboxChoice(sandboxFlag); err != nil {
 			return usageErr("--sandbox: %v", err)

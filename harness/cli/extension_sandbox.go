@@ -7,14 +7,15 @@ import (
 
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // sandboxChoice reads the value of --sandbox and of `extension sandbox`:
 // "default" is the default preset, "off" none (docs/extensions.md#sandbox).
-func sandboxChoice(v string) (*sandbox.Placement, error) {
+func sandboxChoice(v string) (*tool.Sandbox, error) {
 	switch v {
-	case sandbox.PresetDefault:
-		return sandbox.Default(), nil
+	case tool.PresetDefault:
+		return tool.DefaultSandbox(), nil
 	case "off":
 		return nil, nil
 	}
@@ -55,7 +56,7 @@ keep what they started with.`,
 // with full access.
 func extensionAccess(r extension.Record) string {
 	if r.Sandbox == nil {
-		return sandbox.FullAccess
+		return tool.FullAccess
 	}
 	return "runs " + r.Sandbox.Words()
 }
@@ -66,7 +67,7 @@ func sandboxColumn(r extension.Record) string {
 	switch {
 	case r.Sandbox == nil:
 		return "off"
-	case r.Sandbox.Preset == sandbox.PresetDefault:
+	case r.Sandbox.Preset == tool.PresetDefault:
 		return "default"
 	}
 	return "custom"

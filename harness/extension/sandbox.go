@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness/extension/manifest"
-	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // placementFor is the sandbox the server of r runs in
@@ -25,14 +25,14 @@ import (
 // dir>/OpenWorker, whose servers.json and installed.json decide the
 // sandboxes) or anything inside it, each also after following links. Nil
 // when r has no sandbox.
-func placementFor(r Record, m *manifest.Manifest) *sandbox.Placement {
+func placementFor(r Record, m *manifest.Manifest) *tool.Sandbox {
 	if r.Sandbox == nil {
 		return nil
 	}
 	p := *r.Sandbox
 	p.Read = append([]string(nil), p.Read...)
 	p.Write = append([]string(nil), p.Write...)
-	if p.Preset != sandbox.PresetDefault {
+	if p.Preset != tool.PresetDefault {
 		return &p
 	}
 	home, _ := os.UserHomeDir()
@@ -148,7 +148,7 @@ func pathValues(v any) []string {
 // it runs with the person's full access) and returns its record. New
 // sessions start its server inside it; running ones keep theirs
 // (docs/extensions.md#sandbox).
-func (s *Store) SetSandbox(name string, p *sandbox.Placement) (Record, error) {
+func (s *Store) SetSandbox(name string, p *tool.Sandbox) (Record, error) {
 	if err := checkName(name); err != nil {
 		return Record{}, err
 	}

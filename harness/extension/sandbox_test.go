@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/openworker/desktop/harness/extension/manifest"
-	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestPlacementForAddsChosenFolders: with the default preset, the
@@ -22,7 +22,7 @@ func TestPlacementForAddsChosenFolders(t *testing.T) {
 	m := &manifest.Manifest{UserConfig: []manifest.Field{
 		{Key: "dirs", Type: manifest.FieldDirectory}, {Key: "key", Type: manifest.FieldFile}, {Key: "name", Type: "string"},
 	}}
-	r := Record{Sandbox: sandbox.Default(), Values: map[string]any{
+	r := Record{Sandbox: tool.DefaultSandbox(), Values: map[string]any{
 		"dirs": []any{work, home, filepath.Dir(home), "/", "relative"},
 		"key":  "/etc/ssl/cert.pem",
 		"name": "/not/a/path/field",
@@ -31,10 +31,10 @@ func TestPlacementForAddsChosenFolders(t *testing.T) {
 	if !slices.Equal(p.Write, []string{"${workspace}", "${temp}", work}) || !slices.Contains(p.Read, "/etc/ssl/cert.pem") || slices.Contains(p.Read, "/not/a/path/field") {
 		t.Fatalf("placement = %+v", p)
 	}
-	if p.Preset != "" || r.Sandbox.Preset != sandbox.PresetDefault || len(r.Sandbox.Write) != 2 {
+	if p.Preset != "" || r.Sandbox.Preset != tool.PresetDefault || len(r.Sandbox.Write) != 2 {
 		t.Errorf("the record's preset was changed: %+v", r.Sandbox)
 	}
-	custom := &sandbox.Placement{Read: []string{"${system}"}, Network: sandbox.Network{Mode: sandbox.NetAny}}
+	custom := &tool.Sandbox{Read: []string{"${system}"}, Network: tool.SandboxNetwork{Mode: tool.NetAny}}
 	if got := placementFor(Record{Sandbox: custom, Values: r.Values}, m); got.Canonical() != custom.Canonical() {
 		t.Errorf("custom placement = %s; want it unchanged", got.Canonical())
 	}
@@ -67,7 +67,7 @@ func TestPlacementForNeverAddsWhatWidens(t *testing.T) {
 	data := t.TempDir() // holds OpenWorker's own folder, outside home
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(data, "cfg"))
 	m := &manifest.Manifest{UserConfig: []manifest.Field{{Key: "dirs", Type: manifest.FieldDirectory}, {Key: "key", Type: manifest.FieldFile}}}
-	r := Record{Sandbox: sandbox.Default(), Values: map[string]any{
+	r := Record{Sandbox: tool.DefaultSandbox(), Values: map[string]any{
 		"dirs": []any{"/${home}", "${home}", "${workspace}/..", toRoot, toHome, filepath.Join(home, ".ssh"), filepath.Join(home, ".config", "autostart"), data, filepath.Join(data, "cfg", "OpenWorker", "extensions"), docs},
 		"key":  []any{filepath.Join(home, ".ssh", "id_ed25519"), "${home}/.bashrc", filepath.Join(docs, "notes.txt")},
 	}}

@@ -18,7 +18,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/openworker/desktop/harness/internal/atomicfile"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -63,7 +62,7 @@ type Record struct {
 	// Sandbox is the execution boundary the person chose for the
 	// extension's server (docs/extensions.md#sandbox, docs/sandbox.md);
 	// nil runs it with the person's full access. An upgrade keeps it.
-	Sandbox *sandbox.Placement `json:"sandbox,omitempty"`
+	Sandbox *tool.Sandbox `json:"sandbox,omitempty"`
 
 	// Dir is the unpacked bundle's folder (not stored: the Store fills it).
 	Dir string `json:"-"`

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/internal/jsonfile"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -40,9 +39,9 @@ type rawEntry struct {
 	url       tval
 	headers   []kv
 	timeout   time.Duration
-	oauth     *tool.MCPOAuth     // servers.json "oauth" (config_oauth.go)
-	sandbox   *sandbox.Placement // servers.json "sandbox" (config_sandbox.go)
-	inputs    []ConfigInput      // the inputs it refers to, in first-use order
+	oauth     *tool.MCPOAuth // servers.json "oauth" (config_oauth.go)
+	sandbox   *tool.Sandbox  // servers.json "sandbox" (config_sandbox.go)
+	inputs    []ConfigInput  // the inputs it refers to, in first-use order
 	x         *expander
 	cwdBase   string
 }

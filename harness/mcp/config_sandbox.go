@@ -16,22 +16,22 @@ const sandboxExample = `"sandbox": "default", or "sandbox": {"read": ["${system}
 // templates) and "network" ("none", "loopback", "any" or an array of
 // "HOST:PORT"); only for a stdio server. Each problem is an error at its
 // file:line:col with the fix.
-func (rd *reader) sandboxEntry(f *jsonfile.Field, transport, name string) (*sandbox.Placement, error) {
+func (rd *reader) sandboxEntry(f *jsonfile.Field, transport, name string) (*tool.Sandbox, error) {
 	if transport != tool.TransportStdio {
 		return nil, f.Err(rd.path, fmt.Sprintf("server %q has \"sandbox\", but only a server OpenWorker starts (stdio) can be sandboxed; its transport is %s and it runs elsewhere", name, transport), `remove "sandbox"`)
 	}
 	v := f.Value
 	switch v.Kind {
 	case jsonfile.String:
-		if v.Str != sandbox.PresetDefault {
+		if v.Str != tool.PresetDefault {
 			return nil, v.Err(fmt.Sprintf("\"sandbox\" of server %q is %q; the only named placement is \"default\"", name, v.Str), "write "+sandboxExample)
 		}
-		return sandbox.Default(), nil
+		return tool.DefaultSandbox(), nil
 	case jsonfile.Object:
 	default:
 		return nil, v.Err(fmt.Sprintf("\"sandbox\" of server %q must be \"default\" or an object, not %s", name, v.Kind), "write "+sandboxExample)
 	}
-	p := &sandbox.Placement{Network: sandbox.Network{Mode: sandbox.NetNone}}
+	p := &tool.Sandbox{Network: tool.SandboxNetwork{Mode: tool.NetNone}}
 	for _, kf := range v.Fields {
 		switch kf.Key {
 		case "read", "write":
@@ -76,39 +76,39 @@ func sandboxPaths(kf *jsonfile.Field, name string) ([]string, error) {
 	return out, nil
 }
 
-func sandboxNetwork(v *jsonfile.Node, name string) (sandbox.Network, error) {
+func sandboxNetwork(v *jsonfile.Node, name string) (tool.SandboxNetwork, error) {
 	fix := `write "none", "loopback", "any" or a list like ["*:443", "localhost:8080"]`
 	switch v.Kind {
 	case jsonfile.String:
 		switch v.Str {
-		case sandbox.NetNone, sandbox.NetLoopback, sandbox.NetAny:
-			return sandbox.Network{Mode: v.Str}, nil
+		case tool.NetNone, tool.NetLoopback, tool.NetAny:
+			return tool.SandboxNetwork{Mode: v.Str}, nil
 		}
-		return sandbox.Network{}, v.Err(fmt.Sprintf("\"sandbox.network\" of server %q is %q", name, v.Str), fix)
+		return tool.SandboxNetwork{}, v.Err(fmt.Sprintf("\"sandbox.network\" of server %q is %q", name, v.Str), fix)
 	case jsonfile.Array:
-		n := sandbox.Network{Mode: sandbox.NetPorts}
+		n := tool.SandboxNetwork{Mode: tool.NetPorts}
 		for _, it := range v.Items {
 			if it.Kind != jsonfile.String {
-				return sandbox.Network{}, it.Err(fmt.Sprintf("an entry of \"sandbox.network\" of server %q must be a string \"HOST:PORT\", not %s", name, it.Kind), fix)
+				return tool.SandboxNetwork{}, it.Err(fmt.Sprintf("an entry of \"sandbox.network\" of server %q must be a string \"HOST:PORT\", not %s", name, it.Kind), fix)
 			}
 			e, err := sandbox.ParseEndpoint(it.Str)
 			if err != nil {
-				return sandbox.Network{}, it.Err(fmt.Sprintf("\"sandbox.network\" of server %q: %v", name, err), "")
+				return tool.SandboxNetwork{}, it.Err(fmt.Sprintf("\"sandbox.network\" of server %q: %v", name, err), "")
 			}
 			n.Ports = append(n.Ports, e)
 		}
 		if len(n.Ports) == 0 {
-			return sandbox.Network{}, v.Err(fmt.Sprintf("\"sandbox.network\" of server %q is an empty list", name), `write "none" for no network`)
+			return tool.SandboxNetwork{}, v.Err(fmt.Sprintf("\"sandbox.network\" of server %q is an empty list", name), `write "none" for no network`)
 		}
 		return n, nil
 	}
-	return sandbox.Network{}, v.Err(fmt.Sprintf("\"sandbox.network\" of server %q must be a string or a list, not %s", name, v.Kind), fix)
+	return tool.SandboxNetwork{}, v.Err(fmt.Sprintf("\"sandbox.network\" of server %q must be a string or a list, not %s", name, v.Kind), fix)
 }
 
 // sandboxProduct is "sandbox" as the product's servers.json writes it.
-func sandboxProduct(p *sandbox.Placement) any {
-	if p.Preset == sandbox.PresetDefault {
-		return sandbox.PresetDefault
+func sandboxProduct(p *tool.Sandbox) any {
+	if p.Preset == tool.PresetDefault {
+		return tool.PresetDefault
 	}
 	strs := func(s []string) []any {
 		out := make([]any, len(s))
@@ -118,7 +118,7 @@ func sandboxProduct(p *sandbox.Placement) any {
 		return out
 	}
 	obj := ordered{{"read", strs(p.Read)}, {"write", strs(p.Write)}}
-	if p.Network.Mode == sandbox.NetPorts {
+	if p.Network.Mode == tool.NetPorts {
 		ports := make([]string, len(p.Network.Ports))
 		for i, e := range p.Network.Ports {
 			ports[i] = e.String()

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openworker/desktop/harness/sandbox"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestConfigSandboxField: servers.json "sandbox" is read into the server
@@ -32,7 +32,7 @@ func TestConfigSandboxField(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := entryNamed(t, cfg, "preset")
-	if p.Err != nil || p.Server.Sandbox == nil || p.Server.Sandbox.Canonical() != sandbox.Default().Canonical() {
+	if p.Err != nil || p.Server.Sandbox == nil || p.Server.Sandbox.Canonical() != tool.DefaultSandbox().Canonical() {
 		t.Fatalf("preset = %+v, %v", p.Server.Sandbox, p.Err)
 	}
 	c := entryNamed(t, cfg, "custom")

@@ -15,7 +15,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness/mcp/mcptest"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/tools/device"
 )
@@ -40,7 +39,7 @@ func TestMain(m *testing.M) {
 	case "sandboxparent": // starts a sandboxed provider (pdeathsig_linux_test.go) and waits to be killed
 		pidFile := os.Getenv("OW_ORPHAN_PIDFILE")
 		srv := tool.MCPServer{Namespace: "orphan", Program: "sh", Args: []string{"-c", `echo $$ > "$OW_ORPHAN_PIDFILE"; exec sleep 600`},
-			Env: map[string]string{"OW_ORPHAN_PIDFILE": pidFile}, Sandbox: sandbox.Default()}
+			Env: map[string]string{"OW_ORPHAN_PIDFILE": pidFile}, Sandbox: tool.DefaultSandbox()}
 		if _, err := ConnectIn(context.Background(), srv, &Options{StartTimeout: 10 * time.Minute}, filepath.Dir(pidFile)); err != nil {
 			fmt.Fprintln(os.Stderr, "sandboxed provider:", err)
 		}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/internal/npmtest"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/sandbox/sandboxtest"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -53,7 +52,7 @@ func TestSandboxAttacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(other)
-	pr := k.connect(t, sandbox.Default())
+	pr := k.connect(t, tool.DefaultSandbox())
 	me := strconv.Itoa(os.Getpid())
 	inWS := filepath.Join(k.workspace, "mine.txt")
 	if err := os.WriteFile(inWS, []byte("x"), 0o600); err != nil {
@@ -149,7 +148,7 @@ func want32(t *testing.T, bin string) string {
 // gains any.
 func TestSandboxCapabilities(t *testing.T) {
 	k := newSandboxKit(t)
-	pr := k.connect(t, sandbox.Default())
+	pr := k.connect(t, tool.DefaultSandbox())
 	want := "ok eff=000000000 prm=000000000 bnd="
 	if os.Geteuid() == 0 {
 		want += "0"
@@ -169,7 +168,7 @@ func TestSandboxUnixSockets(t *testing.T) {
 	unixListener(t, "@"+abstract)
 	inside := filepath.Join(k.workspace, "own.sock")
 	unixListener(t, inside)
-	pr := k.connect(t, sandbox.Default())
+	pr := k.connect(t, tool.DefaultSandbox())
 	tryBoth(t, pr, "unix", inside, "ok connected")
 	tryBoth(t, pr, "unix", outside, "denied")
 	tryBoth(t, pr, "abstract", abstract, "denied")
@@ -182,9 +181,9 @@ func TestSandboxUnixSockets(t *testing.T) {
 // would open a port the kernel picks, fails.
 func TestSandboxPortListOtherProtocols(t *testing.T) {
 	k := newSandboxKit(t)
-	p := sandbox.Default()
+	p := tool.DefaultSandbox()
 	p.Preset = ""
-	p.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "*", Port: 1}}}
+	p.Network = tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*", Port: 1}}}
 	pr := k.connect(t, p)
 	addr := "127.0.0.1:" + strconv.Itoa(k.port)
 	tryBoth(t, pr, "connect", addr, "denied EACCES")
@@ -200,7 +199,7 @@ func TestSandboxPortListOtherProtocols(t *testing.T) {
 // of /bin, runs.
 func TestSandboxWholeDiskRead(t *testing.T) {
 	k := newSandboxKit(t)
-	pr := k.connect(t, &sandbox.Placement{Read: []string{"/"}, Write: []string{"${temp}"}, Network: sandbox.Network{Mode: sandbox.NetNone}})
+	pr := k.connect(t, &tool.Sandbox{Read: []string{"/"}, Write: []string{"${temp}"}, Network: tool.SandboxNetwork{Mode: tool.NetNone}})
 	tryBoth(t, pr, "read", k.key, "ok")
 	tryBoth(t, pr, "write", filepath.Join(k.workspace, "no"), "denied EACCES")
 	tryBoth(t, pr, "keyring", "", "denied EPERM")
@@ -226,14 +225,14 @@ func TestSandboxLauncherRefusesToRunAlone(t *testing.T) {
 // its folders and without the keyring.
 func TestSandboxEveryLoweredABIFailsClosed(t *testing.T) {
 	k := newSandboxKit(t)
-	start := func(p *sandbox.Placement) (*Provider, error) {
+	start := func(p *tool.Sandbox) (*Provider, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		return ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: p}, nil, k.workspace)
 	}
 	for abi, want := range map[string]string{"0": "OPENWORKER_SANDBOX_MAX_ABI lowers Landlock to ABI 0 (no Landlock)", "-1": "OPENWORKER_SANDBOX_MAX_ABI lowers Landlock to ABI 0 (no Landlock)", "1": "confining files needs ABI 3", "2": "confining files needs ABI 3"} {
 		t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", abi)
-		pr, err := start(sandbox.Default())
+		pr, err := start(tool.DefaultSandbox())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			if pr != nil {
 				pr.Close()
@@ -242,9 +241,9 @@ func TestSandboxEveryLoweredABIFailsClosed(t *testing.T) {
 		}
 	}
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "3")
-	open := sandbox.Default()
+	open := tool.DefaultSandbox()
 	open.Preset = ""
-	open.Network.Mode = sandbox.NetAny
+	open.Network.Mode = tool.NetAny
 	pr, err := start(open)
 	if err != nil {
 		t.Fatalf("ABI 3 with any network: %v", err)
@@ -281,7 +280,7 @@ __attribute__((constructor)) static void run(void) { FILE *f = fopen("` + escape
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	pr, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Env: map[string]string{"LD_PRELOAD": lib}, Sandbox: sandbox.Default()}, nil, k.workspace)
+	pr, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Env: map[string]string{"LD_PRELOAD": lib}, Sandbox: tool.DefaultSandbox()}, nil, k.workspace)
 	if err != nil {
 		t.Fatalf("ConnectIn: %v", err)
 	}
@@ -324,7 +323,7 @@ func TestSandboxSetUserID(t *testing.T) {
 	if out, _ := exec.Command(suid, "-u").Output(); strings.TrimSpace(string(out)) != "65534" {
 		t.Fatalf("outside the sandbox the copy runs as %q; want 65534 (set-user-ID works here)", out)
 	}
-	pr := k.connect(t, sandbox.Default())
+	pr := k.connect(t, tool.DefaultSandbox())
 	got := call(t, pr, "try", map[string]string{"op": "exec", "arg": suid})
 	if !strings.HasPrefix(got, "ok uid=0(") || strings.Contains(got, "65534") {
 		t.Errorf("set-user-ID id in the sandbox = %q; want it to run as root's uid 0, never 65534", got)
@@ -342,12 +341,12 @@ func TestSandboxAbstractSocketsBeforeABI6(t *testing.T) {
 	abstract := fmt.Sprintf("openworker-test-old-%d", os.Getpid())
 	unixListener(t, "@"+abstract)
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "5")
-	pr := k.connect(t, sandbox.Default())
+	pr := k.connect(t, tool.DefaultSandbox())
 	tryBoth(t, pr, "abstract", abstract, "denied")
 	tryBoth(t, pr, "read", k.key, "denied ENOENT")
-	ports := sandbox.Default()
+	ports := tool.DefaultSandbox()
 	ports.Preset = ""
-	ports.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "*", Port: uint16(k.port)}}}
+	ports.Network = tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*", Port: uint16(k.port)}}}
 	pp := k.connect(t, ports)
 	tryBoth(t, pp, "abstract", abstract, "denied EACCES")
 	tryBoth(t, pp, "connect", "127.0.0.1:"+strconv.Itoa(k.port), "ok connected")

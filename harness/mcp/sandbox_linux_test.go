@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/openworker/desktop/harness/internal/npmtest"
-	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/sandbox/sandboxtest"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -40,7 +39,7 @@ func newSandboxKit(t *testing.T) sandboxKit {
 	return k
 }
 
-func (k sandboxKit) connect(t *testing.T, p *sandbox.Placement) *Provider {
+func (k sandboxKit) connect(t *testing.T, p *tool.Sandbox) *Provider {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
@@ -73,7 +72,7 @@ func call(t *testing.T, pr *Provider, name string, args map[string]string) strin
 // connecting to a listener on 127.0.0.1, sending UDP.
 func TestSandboxDefaultConfinesTheServerAndItsChild(t *testing.T) {
 	k := newSandboxKit(t)
-	pr := k.connect(t, sandbox.Default())
+	pr := k.connect(t, tool.DefaultSandbox())
 	inWS := filepath.Join(k.workspace, "note.txt")
 	outside := filepath.Join(k.outside, "escape.txt")
 	addr := "127.0.0.1:" + strconv.Itoa(k.port)
@@ -117,9 +116,9 @@ func TestSandboxPortList(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	p := sandbox.Default()
+	p := tool.DefaultSandbox()
 	p.Preset = ""
-	p.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "*", Port: uint16(k.port)}}}
+	p.Network = tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*", Port: uint16(k.port)}}}
 	pr := k.connect(t, p)
 	allowed := "localhost:" + strconv.Itoa(k.port)
 	denied := "localhost:" + strconv.Itoa(other.Addr().(*net.TCPAddr).Port)
@@ -147,13 +146,13 @@ func TestSandboxFailsClosed(t *testing.T) {
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "3")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
-	_, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: sandbox.Default()}, nil, k.workspace)
+	_, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: tool.DefaultSandbox()}, nil, k.workspace)
 	var se *SandboxError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "needs ABI 4 for TCP rules") || !strings.Contains(err.Error(), "was not started") {
 		t.Fatalf("ConnectIn with ABI 3 = %v; want a SandboxError naming ABI 4", err)
 	}
-	loop := sandbox.Default()
-	loop.Network.Mode = sandbox.NetLoopback
+	loop := tool.DefaultSandbox()
+	loop.Network.Mode = tool.NetLoopback
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "")
 	if _, err := ConnectIn(ctx, tool.MCPServer{Namespace: "hostile", Program: k.bin, Sandbox: loop}, nil, k.workspace); err == nil || !strings.Contains(err.Error(), "cannot be enforced on Linux") {
 		t.Fatalf("ConnectIn loopback = %v; want refused", err)
@@ -169,7 +168,7 @@ func TestSandboxFilesystemServerWorks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := tool.MCPServer{Namespace: "files", Program: node, Args: []string{entry}, Dir: npmtest.Dir(t), Sandbox: sandbox.Default()}
+	srv := tool.MCPServer{Namespace: "files", Program: node, Args: []string{entry}, Dir: npmtest.Dir(t), Sandbox: tool.DefaultSandbox()}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
 	defer cancel()
 	p, err := ConnectIn(ctx, srv, &Options{StartTimeout: startGuard}, ws)

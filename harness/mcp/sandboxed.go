@@ -32,7 +32,7 @@ func sandboxCommand(cmd *exec.Cmd, srv tool.MCPServer, program, workspace string
 			workspace = abs
 		}
 	}
-	rules, err := srv.Sandbox.Expand(sandbox.Vars{Workspace: workspace, ProviderDir: providerDir, Program: program, Temp: temp, Home: home})
+	rules, err := sandbox.Expand(srv.Sandbox, sandbox.Vars{Workspace: workspace, ProviderDir: providerDir, Program: program, Temp: temp, Home: home})
 	if err == nil {
 		err = sandbox.Prepare(cmd, rules)
 	}

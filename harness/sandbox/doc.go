@@ -3,10 +3,12 @@
 // and write and the network it may reach, inherited by every process it
 // starts.
 //
-// A Placement is what a servers.json "sandbox" value or an extension's
-// setting says, with ${variables}; Expand turns it into Rules (absolute
-// paths) for one start; Prepare rewrites an *exec.Cmd so that the program
-// runs inside them:
+// A placement is a tool.Sandbox: plain data in the partner SDK, what a
+// servers.json "sandbox" value or an extension's setting says, with
+// ${variables}. This package reads it: CheckTemplate and ParseEndpoint
+// check what is written, Supported whether this system can enforce it,
+// Expand turns it into Rules (absolute paths) for one start, and Prepare
+// rewrites an *exec.Cmd so that the program runs inside them:
 //
 //   - Linux: the host executable re-runs itself as a launcher (this
 //     package's init, see launcher.go) that applies Landlock filesystem

@@ -6,7 +6,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/openworker/desktop/harness/tool"
 )
+
+// variables are the names a path template may use
+// (docs/sandbox.md#variables): Vars and the host give their values,
+// tool.Sandbox.Words their words.
+var variables = map[string]bool{"system": true, "provider_dir": true, "program_dir": true, "workspace": true, "temp": true, "home": true}
 
 // Vars are the values of a placement's variables for one start of a
 // provider (docs/sandbox.md#variables). A variable whose value is "" (a
@@ -19,12 +26,13 @@ type Vars struct {
 	Home        string // ${home}: the person's home folder
 }
 
-// Rules are a placement with its variables replaced: absolute, cleaned
-// paths that exist, for one start. They travel to the launcher as JSON.
+// Rules are a placement (a tool.Sandbox) with its variables replaced:
+// absolute, cleaned paths that exist, for one start. They travel to the
+// launcher as JSON.
 type Rules struct {
-	Read    []string `json:"read"`
-	Write   []string `json:"write"`
-	Network Network  `json:"network"`
+	Read    []string            `json:"read"`
+	Write   []string            `json:"write"`
+	Network tool.SandboxNetwork `json:"network"`
 	// Temp is the private temporary folder; Prepare sets TMPDIR, TMP and
 	// TEMP to it. "" for none.
 	Temp string `json:"temp,omitempty"`
@@ -46,7 +54,7 @@ var varRef = regexp.MustCompile(`\$\{([^}]*)\}`)
 // absolute nor starts with a variable.
 func CheckTemplate(t string) error {
 	for _, m := range varRef.FindAllStringSubmatch(t, -1) {
-		if _, ok := varWords[m[1]]; !ok {
+		if !variables[m[1]] {
 			return fmt.Errorf("%q names the unknown variable ${%s}: a sandbox path may use ${workspace}, ${provider_dir}, ${program_dir}, ${temp}, ${home} and ${system}", t, m[1])
 		}
 	}
@@ -62,15 +70,15 @@ func CheckTemplate(t string) error {
 	return nil
 }
 
-// Expand replaces the variables of p with v. Entries whose variable is
-// empty are left out; ${system} and ${program_dir} folders that do not
-// exist are left out; any other path that does not exist is an error
-// naming it. A workspace that p writes to and that holds the home folder
+// Expand replaces the variables of the placement p with v. Entries whose
+// variable is empty are left out; ${system} and ${program_dir} folders
+// that do not exist are left out; any other path that does not exist is
+// an error naming it. A workspace that p writes to and that holds the home folder
 // or OpenWorker's own folder is an error (checkWorkspace), and so is any
 // other write path that is a filesystem root or holds one of them
 // (checkWrite): a placement that may rewrite shell start-up files or its
 // own servers.json is no boundary, and is never called "sandboxed".
-func (p *Placement) Expand(v Vars) (*Rules, error) {
+func Expand(p *tool.Sandbox, v Vars) (*Rules, error) {
 	r := &Rules{Network: p.Network, Temp: v.Temp}
 	var err error
 	if r.Read, err = v.paths(p.Read); err != nil {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestExpandRefusesAWorkspaceThatHoldsHome: a workspace written to by a
@@ -27,16 +29,16 @@ func TestExpandRefusesAWorkspaceThatHoldsHome(t *testing.T) {
 	tmp := t.TempDir()
 	vars := func(ws string) Vars { return Vars{Workspace: ws, Temp: tmp, Home: home} }
 	for _, ws := range []string{home, filepath.Dir(home), "/", cfg, filepath.Join(cfg, "OpenWorker")} {
-		_, err := Default().Expand(vars(ws))
+		_, err := Expand(tool.DefaultSandbox(), vars(ws))
 		if err == nil || !strings.Contains(err.Error(), "choose a project folder") {
 			t.Errorf("workspace %s: %v; want refused", ws, err)
 		}
 	}
-	if r, err := Default().Expand(vars(proj)); err != nil || len(r.Write) != 2 || r.Write[0] != proj {
+	if r, err := Expand(tool.DefaultSandbox(), vars(proj)); err != nil || len(r.Write) != 2 || r.Write[0] != proj {
 		t.Errorf("workspace %s: %+v, %v", proj, r, err)
 	}
-	readOnly := &Placement{Read: []string{"${workspace}"}, Network: Network{Mode: NetNone}}
-	if _, err := readOnly.Expand(vars(home)); err != nil {
+	readOnly := &tool.Sandbox{Read: []string{"${workspace}"}, Network: tool.SandboxNetwork{Mode: tool.NetNone}}
+	if _, err := Expand(readOnly, vars(home)); err != nil {
 		t.Errorf("reading a workspace that is home: %v", err)
 	}
 }
@@ -52,12 +54,30 @@ func TestExpandRefusesWideWritePaths(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".npm"), 0o700)
 	v := Vars{Home: home, Temp: t.TempDir()}
 	for _, w := range []string{"/", "${home}", "${home}/.config", filepath.Dir(home)} {
-		_, err := (&Placement{Write: []string{w}}).Expand(v)
+		_, err := Expand(&tool.Sandbox{Write: []string{w}}, v)
 		if err == nil || !strings.Contains(err.Error(), "no sandbox may write") {
 			t.Errorf("write %s = %v; want refused", w, err)
 		}
 	}
-	if _, err := (&Placement{Write: []string{"${home}/.npm", "${temp}"}}).Expand(v); err != nil {
+	if _, err := Expand(&tool.Sandbox{Write: []string{"${home}/.npm", "${temp}"}}, v); err != nil {
 		t.Errorf("write ~/.npm = %v", err)
+	}
+}
+
+// TestEveryVariableHasWords: each variable a path template may use
+// (CheckTemplate) is named in words by tool.Sandbox.Words, never shown
+// as "${…}" (docs/sandbox.md#in-words), so the two lists cannot drift.
+func TestEveryVariableHasWords(t *testing.T) {
+	for v := range variables {
+		tmpl := "${" + v + "}"
+		if err := CheckTemplate(tmpl); err != nil {
+			t.Errorf("CheckTemplate(%s) = %v", tmpl, err)
+		}
+		if w := (&tool.Sandbox{Read: []string{tmpl}}).Words(); strings.Contains(w, "${") {
+			t.Errorf("%s in words is %q", tmpl, w)
+		}
+	}
+	if err := CheckTemplate("${nope}"); err == nil {
+		t.Error("CheckTemplate(${nope}) = nil; want the unknown variable named")
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"github.com/openworker/desktop/harness/tool"
 	"golang.org/x/sys/unix"
 )
 
@@ -73,9 +74,9 @@ func abiFor(kernel, errata, max int) int {
 // confines (a different kernel never runs the program unconfined).
 func Check(r *Rules) error {
 	switch r.Network.Mode {
-	case NetLoopback:
+	case tool.NetLoopback:
 		return fmt.Errorf(`"network": "loopback" cannot be enforced on Linux: Landlock confines TCP by port, not by address; write "none", or list ports such as ["*:11434"]`)
-	case NetPorts:
+	case tool.NetPorts:
 		for _, e := range r.Network.Ports {
 			if e.Host != "*" {
 				return fmt.Errorf(`network entry %q cannot be enforced on Linux: Landlock confines TCP by port, not by address; write "*:%d" to allow port %d on any host`, e.String(), e.Port, e.Port)
@@ -90,7 +91,7 @@ func Check(r *Rules) error {
 	if v < full {
 		kernel = "OPENWORKER_SANDBOX_MAX_ABI lowers Landlock to" // docs/sandbox.md#testing
 	}
-	network := map[string]string{NetNone: `"network": "none"`, NetPorts: "a port list"}[r.Network.Mode]
+	network := map[string]string{tool.NetNone: `"network": "none"`, tool.NetPorts: "a port list"}[r.Network.Mode]
 	switch {
 	case v == 0 && kernel != "this kernel's Landlock is":
 		return fmt.Errorf("%s ABI 0 (no Landlock), so the sandbox cannot be enforced", kernel)
@@ -98,7 +99,7 @@ func Check(r *Rules) error {
 		return fmt.Errorf("this kernel has no Landlock (it needs Linux 6.2 or later with Landlock enabled, e.g. lsm=landlock on the kernel command line), so the sandbox cannot be enforced")
 	case v < abiFiles:
 		return fmt.Errorf("%s ABI %d; confining files needs ABI %d (Linux 6.2 or later)", kernel, v, abiFiles)
-	case r.Network.Mode != NetAny && v < abiTCP:
+	case r.Network.Mode != tool.NetAny && v < abiTCP:
 		return fmt.Errorf("%s ABI %d; confining the network (%s) needs ABI %d for TCP rules (Linux 6.7 or later)", kernel, v, network, abiTCP)
 	}
 	return nil
@@ -107,7 +108,7 @@ func Check(r *Rules) error {
 // landlockSelf confines this thread (and what it executes) to r.
 func landlockSelf(r *Rules) error {
 	cfg := configs[abi(r)]
-	if r.Network.Mode == NetAny {
+	if r.Network.Mode == tool.NetAny {
 		cfg.HandledAccessNet = 0
 	}
 	var rules []landlock.Rule
@@ -117,7 +118,7 @@ func landlockSelf(r *Rules) error {
 	for _, p := range r.Write {
 		rules = append(rules, pathRule(p, true))
 	}
-	if r.Network.Mode == NetPorts {
+	if r.Network.Mode == tool.NetPorts {
 		for _, e := range r.Network.Ports {
 			rules = append(rules, landlock.ConnectTCP(e.Port))
 		}

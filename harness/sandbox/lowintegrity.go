@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // This file holds the rules of the Windows sandbox that are plain data,
@@ -18,13 +20,13 @@ import (
 // program reads every file the person can.
 func lowIntegrityCheck(r *Rules, drive string) error {
 	var refused []string
-	if r.Network.Mode != NetAny {
+	if r.Network.Mode != tool.NetAny {
 		mode := r.Network.Mode
 		if mode == "" {
-			mode = NetNone
+			mode = tool.NetNone
 		}
 		refused = append(refused, fmt.Sprintf(`"network": %q (it reaches any address and port)`, mode))
-		if mode == NetPorts {
+		if mode == tool.NetPorts {
 			refused[len(refused)-1] = `a port list (it reaches any address and port)`
 		}
 	}

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 func TestLowIntegrityCheck(t *testing.T) {
@@ -11,15 +13,15 @@ func TestLowIntegrityCheck(t *testing.T) {
 		r    Rules
 		want []string // in the error; none: accepted
 	}{
-		"writes confined, reads everything, any network": {r: Rules{Read: all, Write: []string{`C:\Users\ada\work`}, Network: Network{Mode: NetAny}}},
-		"another drive's root, slash":                    {r: Rules{Read: []string{`d:/`}, Network: Network{Mode: NetAny}}},
+		"writes confined, reads everything, any network": {r: Rules{Read: all, Write: []string{`C:\Users\ada\work`}, Network: tool.SandboxNetwork{Mode: tool.NetAny}}},
+		"another drive's root, slash":                    {r: Rules{Read: []string{`d:/`}, Network: tool.SandboxNetwork{Mode: tool.NetAny}}},
 		"the default preset": {r: Rules{Read: []string{`C:\Windows`, `C:\Program Files`}, Write: []string{`C:\Users\ada\work`}},
 			want: []string{`"network": "none"`, "a read list", `"read": ["C:\\"]`, `"network": "any"`}},
-		"loopback":   {r: Rules{Read: all, Network: Network{Mode: NetLoopback}}, want: []string{`"network": "loopback"`}},
-		"ports":      {r: Rules{Read: all, Network: Network{Mode: NetPorts, Ports: []Endpoint{{Host: "*", Port: 443}}}}, want: []string{"a port list"}},
-		"a folder":   {r: Rules{Read: []string{`C:\Users`}, Network: Network{Mode: NetAny}}, want: []string{"a read list"}},
-		"no drive":   {r: Rules{Read: []string{`C:`}, Network: Network{Mode: NetAny}}, want: []string{"a read list"}},
-		"unix root":  {r: Rules{Read: []string{`/`}, Network: Network{Mode: NetAny}}, want: []string{"a read list"}},
+		"loopback":   {r: Rules{Read: all, Network: tool.SandboxNetwork{Mode: tool.NetLoopback}}, want: []string{`"network": "loopback"`}},
+		"ports":      {r: Rules{Read: all, Network: tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*", Port: 443}}}}, want: []string{"a port list"}},
+		"a folder":   {r: Rules{Read: []string{`C:\Users`}, Network: tool.SandboxNetwork{Mode: tool.NetAny}}, want: []string{"a read list"}},
+		"no drive":   {r: Rules{Read: []string{`C:`}, Network: tool.SandboxNetwork{Mode: tool.NetAny}}, want: []string{"a read list"}},
+		"unix root":  {r: Rules{Read: []string{`/`}, Network: tool.SandboxNetwork{Mode: tool.NetAny}}, want: []string{"a read list"}},
 		"zero value": {want: []string{`"network": "none"`}},
 	} {
 		err := lowIntegrityCheck(&c.r, "C:")

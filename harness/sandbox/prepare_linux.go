@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // Prepare makes cmd (built by exec.Command: Path and Args set) run its
@@ -58,7 +60,7 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	namespaces(cmd.SysProcAttr)
-	if r.Network.Mode == NetNone {
+	if r.Network.Mode == tool.NetNone {
 		// No network at all, not even loopback: and abstract Unix
 		// sockets, which Landlock scopes only from ABI 6, belong to a
 		// network namespace.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // TestSandboxRootForAnotherUser: the launcher builds its root for a user
@@ -54,7 +56,7 @@ func TestSandboxRootForAnotherUser(t *testing.T) {
 // asChild runs, as the other user, cat inside a sandbox that reads the
 // system and dir/bin, and prints what it saw.
 func asChild(dir string) {
-	r := &Rules{Read: append(existing(systemPaths()), filepath.Join(dir, "bin"), "/proc"), Network: Network{Mode: NetNone}}
+	r := &Rules{Read: append(existing(systemPaths()), filepath.Join(dir, "bin"), "/proc"), Network: tool.SandboxNetwork{Mode: tool.NetNone}}
 	run := func(label string, args ...string) {
 		cmd := exec.Command("/bin/cat", args...)
 		if err := Prepare(cmd, r); err != nil {

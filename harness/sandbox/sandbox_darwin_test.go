@@ -14,6 +14,7 @@ import (
 
 	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/sandbox/sandboxtest"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // macKit is the hostile program in its own folder, a workspace, a
@@ -38,9 +39,9 @@ func newMacKit(t *testing.T) macKit {
 
 // run starts program with args inside p (expanded as harness/mcp does)
 // and returns its output, stdout and stderr together.
-func (k macKit) run(t *testing.T, p *sandbox.Placement, program string, args ...string) string {
+func (k macKit) run(t *testing.T, p *tool.Sandbox, program string, args ...string) string {
 	t.Helper()
-	rules, err := p.Expand(sandbox.Vars{Workspace: k.workspace, ProviderDir: filepath.Dir(k.bin), Program: program, Temp: k.temp})
+	rules, err := sandbox.Expand(p, sandbox.Vars{Workspace: k.workspace, ProviderDir: filepath.Dir(k.bin), Program: program, Temp: k.temp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func (k macKit) run(t *testing.T, p *sandbox.Placement, program string, args ...
 	return string(out)
 }
 
-func (k macKit) hostile(t *testing.T, p *sandbox.Placement, op, arg string) string {
+func (k macKit) hostile(t *testing.T, p *tool.Sandbox, op, arg string) string {
 	t.Helper()
 	return k.run(t, p, k.bin, "-do", op, arg)
 }
@@ -74,7 +75,7 @@ func expect(t *testing.T, what, got, prefix string) {
 
 func TestSandboxExecDefault(t *testing.T) {
 	k := newMacKit(t)
-	p := sandbox.Default()
+	p := tool.DefaultSandbox()
 	inside := filepath.Join(k.workspace, "notes.txt")
 	if err := os.WriteFile(inside, []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -105,18 +106,18 @@ func TestSandboxExecDefault(t *testing.T) {
 func TestSandboxExecNetwork(t *testing.T) {
 	k := newMacKit(t)
 	addr := "127.0.0.1:" + strconv.Itoa(k.port)
-	loopback := sandbox.Default()
-	loopback.Network = sandbox.Network{Mode: sandbox.NetLoopback}
+	loopback := tool.DefaultSandbox()
+	loopback.Network = tool.SandboxNetwork{Mode: tool.NetLoopback}
 	expect(t, "connect under loopback", k.hostile(t, loopback, "connect", addr), "ok")
 	expect(t, "connect to localhost by name under loopback", k.hostile(t, loopback, "connect", "localhost:"+strconv.Itoa(k.port)), "ok")
-	allowed := sandbox.Default()
-	allowed.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "localhost", Port: uint16(k.port)}}}
+	allowed := tool.DefaultSandbox()
+	allowed.Network = tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "localhost", Port: uint16(k.port)}}}
 	expect(t, "connect to a listed port", k.hostile(t, allowed, "connect", addr), "ok")
-	other := sandbox.Default()
-	other.Network = sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "*", Port: uint16(k.port%60000 + 1)}}}
+	other := tool.DefaultSandbox()
+	other.Network = tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*", Port: uint16(k.port%60000 + 1)}}}
 	expect(t, "connect to a port not listed", k.hostile(t, other, "connect", addr), "denied")
-	anyNet := sandbox.Default()
-	anyNet.Network = sandbox.Network{Mode: sandbox.NetAny}
+	anyNet := tool.DefaultSandbox()
+	anyNet.Network = tool.SandboxNetwork{Mode: tool.NetAny}
 	expect(t, "connect under any", k.hostile(t, anyNet, "connect", addr), "ok")
 }
 
@@ -136,7 +137,7 @@ func TestSandboxExecNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := `const fs=require("fs");process.stdout.write(fs.readFileSync(process.argv[1],"utf8"));try{fs.readFileSync(process.argv[2]);console.log("READ")}catch(e){console.log(e.code)}`
-	out := k.run(t, sandbox.Default(), node, "-e", script, inside, k.secret)
+	out := k.run(t, tool.DefaultSandbox(), node, "-e", script, inside, k.secret)
 	if out != "hello\nEPERM\n" {
 		t.Errorf("node under the default preset: %q, want the workspace file and EPERM for the secret", out)
 	}

@@ -14,28 +14,29 @@ import (
 
 	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/sandbox/sandboxtest"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // windowsPlacement is what the Windows sandbox can enforce: reads
 // everything (the system drive's root), writes the workspace and its
 // temp folder, any network.
-func windowsPlacement() *sandbox.Placement {
-	return &sandbox.Placement{
+func windowsPlacement() *tool.Sandbox {
+	return &tool.Sandbox{
 		Read:    []string{os.Getenv("SystemDrive") + `\`},
 		Write:   []string{"${workspace}", "${temp}"},
-		Network: sandbox.Network{Mode: sandbox.NetAny},
+		Network: tool.SandboxNetwork{Mode: tool.NetAny},
 	}
 }
 
 func TestWindowsCheckRefuses(t *testing.T) {
 	vars := sandbox.Vars{Workspace: t.TempDir(), Temp: t.TempDir(), ProviderDir: t.TempDir()}
-	for name, p := range map[string]*sandbox.Placement{
-		"the default preset (no network)": sandbox.Default(),
-		"loopback":                        {Read: []string{os.Getenv("SystemDrive") + `\`}, Network: sandbox.Network{Mode: sandbox.NetLoopback}},
-		"ports":                           {Read: []string{os.Getenv("SystemDrive") + `\`}, Network: sandbox.Network{Mode: sandbox.NetPorts, Ports: []sandbox.Endpoint{{Host: "*", Port: 443}}}},
-		"a narrow read list":              {Read: []string{"${provider_dir}"}, Write: []string{"${workspace}"}, Network: sandbox.Network{Mode: sandbox.NetAny}},
+	for name, p := range map[string]*tool.Sandbox{
+		"the default preset (no network)": tool.DefaultSandbox(),
+		"loopback":                        {Read: []string{os.Getenv("SystemDrive") + `\`}, Network: tool.SandboxNetwork{Mode: tool.NetLoopback}},
+		"ports":                           {Read: []string{os.Getenv("SystemDrive") + `\`}, Network: tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*", Port: 443}}}},
+		"a narrow read list":              {Read: []string{"${provider_dir}"}, Write: []string{"${workspace}"}, Network: tool.SandboxNetwork{Mode: tool.NetAny}},
 	} {
-		r, err := p.Expand(vars)
+		r, err := sandbox.Expand(p, vars)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -48,7 +49,7 @@ func TestWindowsCheckRefuses(t *testing.T) {
 			t.Errorf("%s: Prepare = %v, changed SysProcAttr: %v", name, err, cmd.SysProcAttr != nil)
 		}
 	}
-	r, err := windowsPlacement().Expand(vars)
+	r, err := sandbox.Expand(windowsPlacement(), vars)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func newWinKit(t *testing.T) winKit {
 // the SysProcAttr harness/mcp's setupCommand gives every provider.
 func (k winKit) command(t *testing.T, ctx context.Context, program string, args ...string) *exec.Cmd {
 	t.Helper()
-	r, err := windowsPlacement().Expand(sandbox.Vars{Workspace: k.workspace, Temp: k.temp, ProviderDir: filepath.Dir(k.bin), Program: program})
+	r, err := sandbox.Expand(windowsPlacement(), sandbox.Vars{Workspace: k.workspace, Temp: k.temp, ProviderDir: filepath.Dir(k.bin), Program: program})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // This file builds the macOS sandbox profile (SBPL, the Scheme-like
@@ -220,16 +222,16 @@ func ancestors(paths []string) []string {
 }
 
 // sbplNetwork is the network part of a profile (docs/sandbox.md#network).
-func sbplNetwork(n Network) (string, error) {
+func sbplNetwork(n tool.SandboxNetwork) (string, error) {
 	switch n.Mode {
-	case NetNone, "":
+	case tool.NetNone, "":
 		return "\n; network: none\n", nil
-	case NetLoopback:
+	case tool.NetLoopback:
 		// Names, "localhost" too, resolve through mDNSResponder's socket.
 		return "\n; network: TCP and UDP to this computer only; names resolve\n(allow network-outbound\n  (remote ip \"localhost:*\")\n  (literal \"/private/var/run/mDNSResponder\"))\n", nil
-	case NetAny:
+	case tool.NetAny:
 		return "\n; network: any\n(allow network* system-socket)\n" + sbplLookup, nil
-	case NetPorts:
+	case tool.NetPorts:
 		var b strings.Builder
 		b.WriteString("\n; network: TCP to the listed ports only\n(allow network-outbound")
 		for _, e := range n.Ports {

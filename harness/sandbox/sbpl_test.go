@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // go test ./harness/sandbox -run TestProfile -update rewrites testdata/*.sb.
@@ -42,22 +44,22 @@ func macDefault() *Rules {
 			"/opt/homebrew", "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom",
 			"/Users/ada/Library/Application Support/OpenWorker/extensions/files", "/opt/homebrew/bin", "/opt/homebrew/Cellar/node/22.1.0/bin"},
 		Write:   []string{"/Users/ada/work", "/var/folders/zz/T/openworker-sandbox-123"},
-		Network: Network{Mode: NetNone},
+		Network: tool.SandboxNetwork{Mode: tool.NetNone},
 		Temp:    "/var/folders/zz/T/openworker-sandbox-123",
 	}
 }
 
 func TestProfileGolden(t *testing.T) {
 	ports := macDefault()
-	ports.Network = Network{Mode: NetPorts, Ports: []Endpoint{{Host: "*", Port: 443}, {Host: "localhost", Port: 8080}}}
+	ports.Network = tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*", Port: 443}, {Host: "localhost", Port: 8080}}}
 	loopback := macDefault()
-	loopback.Network = Network{Mode: NetLoopback}
+	loopback.Network = tool.SandboxNetwork{Mode: tool.NetLoopback}
 	anyNet := macDefault()
-	anyNet.Network = Network{Mode: NetAny}
+	anyNet.Network = tool.SandboxNetwork{Mode: tool.NetAny}
 	quoting := &Rules{
 		Read:    []string{`/Users/ada/say "hi" \ bye.txt`, "/tmp/a folder", "/Users/ada/.gitconfig"},
 		Write:   []string{`/Users/ada/back\slash`},
-		Network: Network{Mode: NetNone},
+		Network: tool.SandboxNetwork{Mode: tool.NetNone},
 	}
 	for name, r := range map[string]*Rules{"default": macDefault(), "ports": ports, "loopback": loopback, "any": anyNet, "quoting": quoting} {
 		t.Run(name, func(t *testing.T) {
@@ -159,9 +161,9 @@ func TestProfileRefuses(t *testing.T) {
 	for name, r := range map[string]*Rules{
 		"relative path":     {Read: []string{"usr"}},
 		"newline":           {Write: []string{"/Users/ada/a\nb"}},
-		"unknown mode":      {Network: Network{Mode: "intranet"}},
-		"named host":        {Network: Network{Mode: NetPorts, Ports: []Endpoint{{Host: "example.com", Port: 443}}}},
-		"port without port": {Network: Network{Mode: NetPorts, Ports: []Endpoint{{Host: "*"}}}},
+		"unknown mode":      {Network: tool.SandboxNetwork{Mode: "intranet"}},
+		"named host":        {Network: tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "example.com", Port: 443}}}},
+		"port without port": {Network: tool.SandboxNetwork{Mode: tool.NetPorts, Ports: []tool.SandboxEndpoint{{Host: "*"}}}},
 	} {
 		if p, err := profile(r, macPaths); err == nil {
 			t.Errorf("%s: profile accepted %+v:\n%s", name, r, p)

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // Seccomp return values and the offsets of struct seccomp_data
@@ -82,11 +84,11 @@ func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, ye
 // architecture, amd64's x32 calls, io_uring_setup(2) (io_uring opens
 // sockets without socket(2)) and the keyring calls keyctl(2), add_key(2)
 // and request_key(2) (the session keyring inherited from OpenWorker may
-// hold the person's keys) fail with EPERM; unless n is NetAny,
+// hold the person's keys) fail with EPERM; unless n is tool.NetAny,
 // socket(2) opens
 //
-//   - with NetNone: Unix sockets only;
-//   - with NetPorts: Unix sockets, NETLINK_ROUTE (getaddrinfo lists the
+//   - with tool.NetNone: Unix sockets only;
+//   - with tool.NetPorts: Unix sockets, NETLINK_ROUTE (getaddrinfo lists the
 //     interfaces with it) and IPv4 and IPv6 sockets of plain TCP
 //     (confined by Landlock's port rules) and UDP. Every other protocol
 //     fails, above all MPTCP, which Landlock does not confine and which
@@ -101,7 +103,7 @@ func is(v uint32, yes string) step { return step{cond: bpf.JumpEqual, val: v, ye
 // Unix sockets, below ABI 6) socket(2) opens no Unix socket either.
 // Anything else socket(2) is asked fails with EACCES. Every other call is
 // allowed: the filter narrows the network, Landlock the rest.
-func seccompFilter(n Network, unixSockets bool) ([]bpf.RawInstruction, error) {
+func seccompFilter(n tool.SandboxNetwork, unixSockets bool) ([]bpf.RawInstruction, error) {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
 		return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
@@ -120,11 +122,11 @@ func seccompFilter(n Network, unixSockets bool) ([]bpf.RawInstruction, error) {
 		is(unix.SYS_ADD_KEY, "eperm"),
 		is(unix.SYS_REQUEST_KEY, "eperm"),
 	}
-	if n.Mode == NetAny {
+	if n.Mode == tool.NetAny {
 		s = append(s, step{ins: ret(seccompRetAllow)}, step{label: "allow", ins: ret(seccompRetAllow)}, step{label: "eperm", ins: ret(seccompRetErrno | uint32(unix.EPERM))})
 		return assemble(s)
 	}
-	if n.Mode == NetPorts { // TCP Fast Open connects without connect(2); listen(2) binds without bind(2)
+	if n.Mode == tool.NetPorts { // TCP Fast Open connects without connect(2); listen(2) binds without bind(2)
 		s = append(s,
 			is(unix.SYS_LISTEN, "eacces"),
 			is(unix.SYS_SENDTO, "flags3"),
@@ -138,7 +140,7 @@ func seccompFilter(n Network, unixSockets bool) ([]bpf.RawInstruction, error) {
 	if unixSockets {
 		s = append(s, is(unix.AF_UNIX, "allow"))
 	}
-	if n.Mode == NetPorts {
+	if n.Mode == tool.NetPorts {
 		s = append(s,
 			is(unix.AF_NETLINK, "netlink"),
 			is(unix.AF_INET, "inet"),
@@ -180,7 +182,7 @@ func seccompSelf(r *Rules) error {
 	// With no network the server has a network namespace of its own,
 	// whose abstract sockets are its own; with a port list, before
 	// Landlock ABI 6, they would be the computer's.
-	raw, err := seccompFilter(n, n.Mode != NetPorts || abi(r) >= abiScoped)
+	raw, err := seccompFilter(n, n.Mode != tool.NetPorts || abi(r) >= abiScoped)
 	if err != nil {
 		return err
 	}

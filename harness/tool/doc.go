@@ -31,4 +31,9 @@
 // servers.json entry: a failure there disables only that provider), and
 // again when the runtime opens the registry; every error names both
 // conflicting sides. See docs/partner-tools.md.
+//
+// The package holds no sandbox code: a stdio provider's sandbox
+// (MCPServer.Sandbox) is plain data, a [Sandbox], that package
+// harness/sandbox checks and has the operating system enforce
+// (docs/sandbox.md).
 package tool

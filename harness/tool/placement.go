@@ -34,7 +34,7 @@ func (s MCPServer) Placement() string {
 
 // Access says what a call of the provider can reach, for check, the
 // coworker card and the consent prompt (docs/sandbox.md#in-words): the
-// sandbox in words, sandbox.FullAccess for an unsandboxed stdio
+// sandbox in words, FullAccess for an unsandboxed stdio
 // provider, "" for a provider reached at a URL (it runs elsewhere).
 func (s MCPServer) Access() string {
 	if s.Transport == "" || s.Transport == TransportStdio {

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"sync"
 	"time"
-
-	"github.com/openworker/desktop/harness/sandbox"
 )
 
 // Transports of an MCP provider (servers.json "transport"; docs/mcp.md).
@@ -68,10 +66,10 @@ type MCPServer struct {
 	OAuth *MCPOAuth `json:",omitempty"`
 	// Sandbox is the stdio provider's execution boundary (servers.json
 	// "sandbox", docs/sandbox.md): the folders it may read and write and
-	// the network it may reach, enforced by the operating system for the
-	// provider and every process it starts. Nil runs it with the
-	// person's full access.
-	Sandbox *sandbox.Placement `json:",omitempty"`
+	// the network it may reach, which package harness/sandbox has the
+	// operating system enforce for the provider and every process it
+	// starts. Nil runs it with the person's full access.
+	Sandbox *Sandbox `json:",omitempty"`
 }
 
 // MCPOAuth is a provider's configured sign-in client (docs/servers.md#oauth).
