@@ -13,6 +13,7 @@ import (
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/redact"
 )
 
 // reader reads the entries of one file.
@@ -504,7 +505,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 			return err
 		}
 		for k, v := range s.Env {
-			if CredentialName(k) {
+			if redact.CredentialName(k) {
 				secrets = append(secrets, v)
 			}
 		}
