@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/openworker/desktop/app"
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/platform"
@@ -17,11 +18,11 @@ import (
 )
 
 // Stamped at link time: -ldflags "-X main.version=... -X main.commit=... -X main.date=...";
-// a plain `go build` gets them from Go's build info (cli.BuildVersion).
+// a plain `go build` gets them from Go's build info (harness.BuildVersion).
 var version, commit, date string
 
 func main() {
-	v := cli.BuildVersion(cli.Version{Version: version, Commit: commit, Date: date})
+	v := harness.BuildVersion(harness.Version{Version: version, Commit: commit, Date: date})
 	if v.Version != "" {
 		device.Version = v.Version
 	}
@@ -34,7 +35,7 @@ func main() {
 		cli.WithVersion(v),
 		cli.WithMCPServer("device", device.ServeStdio),
 		cli.WithServersHome(serversHome),
-		cli.WithExtensionsHome(cli.DefaultExtensionsDir),
+		cli.WithExtensionsHome(harness.DefaultExtensionsDir),
 		cli.WithDoctor(app.DoctorHooks(os.Getenv("OPENWORKER_CONFIG_DIR"), os.Getenv)),
 	}
 	if app.WindowAvailable {

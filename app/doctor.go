@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/model"
 )
@@ -48,7 +49,7 @@ func DoctorHooks(configDir string, getenv func(string) string) cli.DoctorHooks {
 	h := doctorHooks(getenv, osKeychain{}, func() (Settings, error) { return load() })
 	h.JournalPath = func() string {
 		if perr != nil {
-			return cli.DefaultDBPath()
+			return harness.DefaultDBPath()
 		}
 		return paths.Journal
 	}

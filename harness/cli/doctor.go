@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
@@ -71,7 +72,7 @@ type DoctorHooks struct {
 	// shell's PATH on macOS, the process's elsewhere.
 	SearchPath func(ctx context.Context) launch.SearchPath
 	// JournalPath and ServersFile are the host's defaults for --db and
-	// --servers (the app's config folder); nil means DefaultDBPath() and
+	// --servers (the app's config folder); nil means harness.DefaultDBPath() and
 	// no servers file.
 	JournalPath, ServersFile func() string
 	// Secrets are more values the report must never show (API keys kept
@@ -105,12 +106,12 @@ is the result.`,
 				servers = c.doctor.ServersFile()
 			}
 			if db == "" {
-				db = DefaultDBPath()
+				db = harness.DefaultDBPath()
 				if c.doctor.JournalPath != nil {
 					db = c.doctor.JournalPath()
 				}
 			}
-			in := DoctorInput{Version: BuildVersion(c.version), Hooks: c.doctor, JournalPath: db, Getenv: c.getenv, Tokens: c.tokenStore()}
+			in := DoctorInput{Version: harness.BuildVersion(c.version), Hooks: c.doctor, JournalPath: db, Getenv: c.getenv, Tokens: c.tokenStore()}
 			if servers != "" {
 				cfg, err := c.registerServers(ctx, reg, servers, format, false)
 				var ee *exitError
@@ -131,7 +132,7 @@ is the result.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&db, "db", "", "the journal file (default: the app's, else "+DefaultDBPath()+")")
+	cmd.Flags().StringVar(&db, "db", "", "the journal file (default: the app's, else "+harness.DefaultDBPath()+")")
 	cmd.Flags().StringVar(&servers, "servers", "", "the servers file whose providers are started (default: the app's)")
 	cmd.Flags().StringVar(&format, "format", "", formatUsage())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {\"sections\": [{\"name\", \"facts\": [{\"key\", \"status\", \"value\"}]}]}")

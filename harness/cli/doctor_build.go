@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
@@ -20,7 +21,7 @@ import (
 
 // DoctorInput is what Doctor reports on.
 type DoctorInput struct {
-	Version Version
+	Version harness.Version
 	Hooks   DoctorHooks
 	// Journal is an open journal to check (the app's own); without it,
 	// JournalPath is opened for the checks and closed after (a missing
@@ -105,7 +106,7 @@ func checkFact(key string, err error, okValue string) DoctorFact {
 }
 
 func doctorOpenWorker(in DoctorInput) DoctorSection {
-	v := BuildVersion(in.Version)
+	v := harness.BuildVersion(in.Version)
 	s := DoctorSection{Name: "openworker"}
 	s.Facts = append(s.Facts, fact("version", fmt.Sprintf("%s (commit %s, built %s)", orUnknown(v.Version, "dev"), orUnknown(v.Commit, "unknown"), orUnknown(v.Date, "unknown"))))
 	if exe, err := os.Executable(); err == nil {
