@@ -11,6 +11,7 @@ import (
 	"github.com/openworker/desktop/app"
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/settings"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/platform"
 	"github.com/openworker/desktop/tools/device"
@@ -51,16 +52,16 @@ func main() {
 }
 
 // serversHome is where `openworker servers import --write` writes: the
-// app's servers file, by the app's own rule (app.ImportTarget), in the
+// app's servers file, by the app's own rule (settings.ImportTarget), in the
 // config dir the app uses (OPENWORKER_CONFIG_DIR, else the default); after
 // the write the app's settings name that file (docs/servers.md#import).
 func serversHome() (cli.ServersHome, error) {
 	dir := os.Getenv("OPENWORKER_CONFIG_DIR")
-	current, dest, err := app.ImportTarget(dir)
+	current, dest, err := settings.ImportTarget(dir)
 	if err != nil {
 		return cli.ServersHome{}, err
 	}
-	return cli.ServersHome{Current: current, Dest: dest, Use: func(d string) error { return app.UseServersFile(dir, d) }}, nil
+	return cli.ServersHome{Current: current, Dest: dest, Use: func(d string) error { return settings.UseServersFile(dir, d) }}, nil
 }
 
 // register adds the reference notification tools and the device provider,
