@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/internal/oneline"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -445,20 +446,6 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// oneLine makes text safe and short for one cell of a terminal table:
-// control characters (newlines, escapes) become spaces and it is cut to at
-// most n runes, ending in "…" when cut.
-func oneLine(text string, n int) string {
-	out := make([]rune, 0, n)
-	for _, r := range text {
-		if len(out) == n {
-			out[n-1] = '…'
-			break
-		}
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			r = ' '
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}
+// oneLine makes text safe and short for one cell of a terminal table
+// (oneline.Cut).
+func oneLine(text string, n int) string { return oneline.Cut(text, n) }
