@@ -27,6 +27,7 @@ import (
 	"syscall"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/doctor"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
@@ -59,10 +60,11 @@ type config struct {
 	stderr         io.Writer
 	getenv         func(string) string
 	terminal       func() bool
-	serversHome    func() (ServersHome, error)
+	app            bool                                        // WithAppSettings
+	appDir         string                                      // the app's config dir; "" for the default
 	signInStore    oauth.TokenStore                            // nil: the OS keychain (signin.go)
 	signInOpen     func(ctx context.Context, url string) error // nil: the system browser
-	doctor         DoctorHooks
+	doctor         doctor.Hooks
 	extSecrets     extension.SecretStore // nil: the OS keychain (extension.go)
 	extensionsHome func() string         // nil: no extensions without --extensions
 }

@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 
 // The home folder is written as ~ (the forms of secrets and URLs are
 // internal/redact's tests).
-func TestDoctorHomeTilde(t *testing.T) {
+func TestHomeTilde(t *testing.T) {
 	if home, err := os.UserHomeDir(); err == nil && len(home) > 1 {
 		if got := homeTilde(filepath.Join(home, "x")); got != filepath.Join("~", "x") {
 			t.Errorf("homeTilde = %q, want ~/x", got)

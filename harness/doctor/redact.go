@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"os"
@@ -7,17 +7,17 @@ import (
 	"github.com/openworker/desktop/internal/redact"
 )
 
-// doctorRedactor hides every secret doctor knows of, in each form a value
+// redactor hides every secret doctor knows of, in each form a value
 // could take in the report (internal/redact: as written, URL-escaped,
 // base64 and JSON-escaped; docs/cli.md#doctor). Then the home folder
 // becomes ~.
-type doctorRedactor struct{ r redact.Redactor }
+type redactor struct{ r redact.Redactor }
 
-// newDoctorRedactor collects the secrets: each provider's secrets and the
+// newRedactor collects the secrets: each provider's secrets and the
 // values of its env and headers, the password and query values of its
 // URL, the values of secret-looking environment variables
-// (redact.SecretName), and the host's (DoctorHooks.Secrets).
-func newDoctorRedactor(in DoctorInput) doctorRedactor {
+// (redact.SecretName), and the host's (Hooks.Secrets).
+func newRedactor(in Input) redactor {
 	var secrets []string
 	for _, srv := range in.Servers {
 		secrets = append(secrets, srv.Secrets...)
@@ -59,11 +59,8 @@ func newDoctorRedactor(in DoctorInput) doctorRedactor {
 	if in.Hooks.Secrets != nil {
 		secrets = append(secrets, in.Hooks.Secrets()...)
 	}
-	return doctorRedactor{r: redact.New(secrets)}
+	return redactor{r: redact.New(secrets)}
 }
 
 // clean is s with every secret hidden and the home folder as ~.
-func (d doctorRedactor) clean(s string) string { return homeTilde(d.r.Replace(s)) }
-
-// SafeURL is raw without user info, query or fragment (redact.URL).
-func SafeURL(raw string) string { return redact.URL(raw) }
+func (d redactor) clean(s string) string { return homeTilde(d.r.Replace(s)) }
