@@ -75,7 +75,7 @@ func New(secrets []string, labels ...Label) Redactor {
 			if len(strings.TrimSpace(v)) < MinSecret {
 				continue
 			}
-			for _, f := range Forms(v) {
+			for _, f := range secretForms(v) {
 				if !seen[f] {
 					seen[f] = true
 					plain = append(plain, form{f, Redacted})
@@ -91,9 +91,9 @@ func New(secrets []string, labels ...Label) Redactor {
 	return Redactor{forms: forms}
 }
 
-// Forms are the forms secret may take in text that echoes it, as listed
+// secretForms are the forms secret may take in text that echoes it, as listed
 // in the package doc, each once, beginning with secret itself.
-func Forms(secret string) []string {
+func secretForms(secret string) []string {
 	out := []string{secret}
 	add := func(f string) {
 		if f != "" && !slices.Contains(out, f) {
