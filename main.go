@@ -9,7 +9,9 @@ import (
 	"os"
 
 	"github.com/openworker/desktop/app"
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/doctor"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/platform"
 	"github.com/openworker/desktop/tools/device"
@@ -17,11 +19,11 @@ import (
 )
 
 // Stamped at link time: -ldflags "-X main.version=... -X main.commit=... -X main.date=...";
-// a plain `go build` gets them from Go's build info (cli.BuildVersion).
+// a plain `go build` gets them from Go's build info (harness.BuildVersion).
 var version, commit, date string
 
 func main() {
-	v := cli.BuildVersion(cli.Version{Version: version, Commit: commit, Date: date})
+	v := harness.BuildVersion(harness.Version{Version: version, Commit: commit, Date: date})
 	if v.Version != "" {
 		device.Version = v.Version
 	}
@@ -33,9 +35,13 @@ func main() {
 	opts := []cli.Option{
 		cli.WithVersion(v),
 		cli.WithMCPServer("device", device.ServeStdio),
-		cli.WithServersHome(serversHome),
-		cli.WithExtensionsHome(cli.DefaultExtensionsDir),
-		cli.WithDoctor(app.DoctorHooks(os.Getenv("OPENWORKER_CONFIG_DIR"), os.Getenv)),
+		cli.WithExtensionsHome(harness.DefaultExtensionsDir),
+		// The app's files (journal, servers file, settings, API keys):
+		// harness/settings, read by doctor and servers import.
+		cli.WithAppSettings(os.Getenv("OPENWORKER_CONFIG_DIR")),
+		// What only the desktop binary knows: the webview runtime and the
+		// notification back end.
+		cli.WithDoctor(doctor.Hooks{Desktop: app.DesktopFacts(os.Getenv)}),
 	}
 	if app.WindowAvailable {
 		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {
@@ -47,19 +53,6 @@ func main() {
 		}, app.FlagUsage()), cli.WithDesktopFiles(app.OpensFile))
 	}
 	cli.MainWithRegistry(reg, opts...)
-}
-
-// serversHome is where `openworker servers import --write` writes: the
-// app's servers file, by the app's own rule (app.ImportTarget), in the
-// config dir the app uses (OPENWORKER_CONFIG_DIR, else the default); after
-// the write the app's settings name that file (docs/servers.md#import).
-func serversHome() (cli.ServersHome, error) {
-	dir := os.Getenv("OPENWORKER_CONFIG_DIR")
-	current, dest, err := app.ImportTarget(dir)
-	if err != nil {
-		return cli.ServersHome{}, err
-	}
-	return cli.ServersHome{Current: current, Dest: dest, Use: func(d string) error { return app.UseServersFile(dir, d) }}, nil
 }
 
 // register adds the reference notification tools and the device provider,

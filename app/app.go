@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/openworker/desktop/harness/cli"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -86,17 +85,17 @@ type App struct {
 // config is what the command line (Options.Args) and the caller decide.
 type config struct {
 	Version       string
-	Build         cli.Version // Version with its commit and build time, for diagnostics
-	ConfigDir     string      // --config-dir: moves settings, journal and logs
-	DBPath        string      // --db
-	Coworkers     string      // --coworkers: bundles folder for this run (not saved)
-	OpenCoworker  string      // --coworker: open a chat with it at start
-	Provider      string      // --provider
-	BaseURL       string      // --base-url
-	Model         string      // --model
-	Approve       string      // --approve
-	Servers       string      // --servers
-	PromptTimeout string      // --prompt-timeout (Go duration)
+	Build         harness.Version // Version with its commit and build time, for diagnostics
+	ConfigDir     string          // --config-dir: moves settings, journal and logs
+	DBPath        string          // --db
+	Coworkers     string          // --coworkers: bundles folder for this run (not saved)
+	OpenCoworker  string          // --coworker: open a chat with it at start
+	Provider      string          // --provider
+	BaseURL       string          // --base-url
+	Model         string          // --model
+	Approve       string          // --approve
+	Servers       string          // --servers
+	PromptTimeout string          // --prompt-timeout (Go duration)
 	Getenv        func(string) string
 
 	// Open: the files after the flags, absolute (extopen.go).

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/launch"
 )
 
@@ -24,13 +24,13 @@ type ExtensionUse struct {
 const extensionRestart = "restart OpenWorker"
 
 // extensionAnnotator returns what checkedList relates a report to the
-// installed extensions with (cli.AnnotateExtensions): a coworker whose
+// installed extensions with (extension.Annotate): a coworker whose
 // extension is broken or cannot run gets a fix naming the extension and
 // what to install, looked up on the PATH the app starts programs on.
-func (a *App) extensionAnnotator(rt *harness.Runtime) func(context.Context, *harness.CheckReport) []cli.ExtensionProvider {
+func (a *App) extensionAnnotator(rt *harness.Runtime) func(context.Context, *harness.CheckReport) []extension.Provider {
 	store, sp := a.extensionStore(), a.searchPath
-	return func(ctx context.Context, rep *harness.CheckReport) []cli.ExtensionProvider {
-		exts := cli.ExtensionProviders(store)
+	return func(ctx context.Context, rep *harness.CheckReport) []extension.Provider {
+		exts := store.Providers()
 		if len(exts) == 0 {
 			return nil
 		}
@@ -38,15 +38,15 @@ func (a *App) extensionAnnotator(rt *harness.Runtime) func(context.Context, *har
 		if sp != nil {
 			path = sp
 		}
-		return cli.AnnotateExtensions(ctx, rep, rt.Registry(), exts, store.Dir, launch.Search{Path: path(ctx).Path}, extensionRestart)
+		return extension.Annotate(ctx, rep, rt.Registry(), exts, store.Dir, launch.Search{Path: path(ctx).Path}, extensionRestart)
 	}
 }
 
 // extensionUses are the extensions of exts tools resolved to, in tools
 // order; never nil.
-func extensionUses(exts []cli.ExtensionProvider, tools []harness.ResolvedTool) []ExtensionUse {
+func extensionUses(exts []extension.Provider, tools []harness.ResolvedTool) []ExtensionUse {
 	out := []ExtensionUse{}
-	for _, e := range cli.ExtensionsOf(exts, tools) {
+	for _, e := range extension.ProvidersOf(exts, tools) {
 		out = append(out, ExtensionUse{Name: e.Name, DisplayName: e.DisplayName, Version: e.Version, Namespace: e.Namespace})
 	}
 	return out

@@ -9,7 +9,7 @@ import (
 	"sort"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/model"
 )
 
@@ -79,7 +79,7 @@ func (a *App) listCoworkers(dir string) CoworkerList {
 	if h := bundleFolderHint(dir); h != nil { // not "…/coworker/coworker/manifest.md is missing"
 		return CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}, Hint: h}
 	}
-	var exts func(context.Context, *harness.CheckReport) []cli.ExtensionProvider
+	var exts func(context.Context, *harness.CheckReport) []extension.Provider
 	if rt != nil {
 		exts = a.extensionAnnotator(rt)
 	}

@@ -8,8 +8,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/openworker/desktop/harness/cli"
-	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/doctor"
 )
 
 // diagnosticsTimeout bounds "Copy diagnostics": provider starts are
@@ -29,100 +28,28 @@ func notificationBackend() string {
 	}
 }
 
-// DoctorHooks are the app's facts for `openworker doctor`
-// (docs/cli.md#doctor): the webview runtime, the notification back end
-// and its check, the journal and servers file of the app's config folder
-// (configDir, "" for the default), the API keys in the keychain (hidden,
-// never shown) and the model settings.
-func DoctorHooks(configDir string, getenv func(string) string) cli.DoctorHooks {
+// DesktopFacts are what only the desktop binary knows for `openworker
+// doctor` and "Copy diagnostics" (docs/cli.md#doctor): the webview runtime
+// and the notification back end with its check, which need the app's
+// build tags and platform adapters. getenv reads the environment (nil:
+// os.Getenv). The product's main.go gives them to the CLI
+// (cli.WithDoctor); the app's other facts (journal, servers file,
+// keychain, model settings) are harness/doctor's own (doctor.AppHooks).
+func DesktopFacts(getenv func(string) string) doctor.Desktop {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	paths, perr := resolvePaths(configDir)
-	load := func() (Settings, error) {
-		if perr != nil {
-			return Settings{}, perr
-		}
-		return LoadSettings(paths.Settings)
-	}
-	h := doctorHooks(getenv, osKeychain{}, func() (Settings, error) { return load() })
-	h.JournalPath = func() string {
-		if perr != nil {
-			return cli.DefaultDBPath()
-		}
-		return paths.Journal
-	}
-	h.ServersFile = func() string {
-		s, err := load()
-		if err != nil {
-			return ""
-		}
-		return s.ServersPath
-	}
-	return h
-}
-
-// doctorHooks are the hooks the CLI and the app share; settings gives the
-// model settings in use.
-func doctorHooks(getenv func(string) string, keys Keychain, settings func() (Settings, error)) cli.DoctorHooks {
-	return cli.DoctorHooks{
+	return doctor.Desktop{
 		Webview: webviewRuntime,
 		Notifications: func(ctx context.Context) (string, error) {
 			ctx, cancel := context.WithTimeout(ctx, notifyCheckTimeout)
 			defer cancel()
 			if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
-				return notificationBackend(), fmt.Errorf("%w: part of the OS; a refused permission shows when a notification is sent (docs/platform.md)", cli.ErrDoctorNotChecked)
+				return notificationBackend(), fmt.Errorf("%w: part of the OS; a refused permission shows when a notification is sent (docs/platform.md)", doctor.ErrNotChecked)
 			}
 			return notificationBackend(), notificationsAvailable(ctx, getenv)
 		},
-		// The keychain as the app reads it (its keys' service, "OpenWorker").
-		Keychain: func(context.Context) error { _, err := keys.Get(model.ProviderOpenAI); return err },
-		Secrets: func() []string {
-			var out []string
-			for _, p := range []string{model.ProviderOpenAI, model.ProviderAnthropic} {
-				if k, err := keys.Get(p); err == nil && k != "" {
-					out = append(out, k)
-				}
-			}
-			return out
-		},
-		Sections: func(context.Context) []cli.DoctorSection {
-			return []cli.DoctorSection{modelSection(getenv, keys, settings)}
-		},
 	}
-}
-
-// modelSection is the model settings: provider, base URL (without user
-// info or query), model, and where the key comes from (never the key).
-func modelSection(getenv func(string) string, keys Keychain, settings func() (Settings, error)) cli.DoctorSection {
-	s := cli.DoctorSection{Name: "model"}
-	set, err := settings()
-	if err != nil {
-		s.Facts = append(s.Facts, cli.DoctorFact{Key: "settings", Status: cli.DoctorFailed, Value: err.Error()})
-		set = DefaultSettings()
-	}
-	ps := set.OpenAI
-	if set.Provider == model.ProviderAnthropic {
-		ps = set.Anthropic
-	}
-	k, kerr := keys.Get(set.Provider)
-	c := model.FromEnv(model.Config{Provider: set.Provider, BaseURL: ps.BaseURL, Model: ps.Model, APIKey: k}, getenv)
-	key := "none"
-	switch {
-	case k != "":
-		key = "set (OS keychain)"
-	case getenv(envKeyName(set.Provider)) != "":
-		key = "set (" + envKeyName(set.Provider) + ")"
-	}
-	if kerr != nil {
-		key += "; the keychain could not be read (see [keychain])"
-	}
-	s.Facts = append(s.Facts,
-		cli.DoctorFact{Key: "provider", Value: c.Provider},
-		cli.DoctorFact{Key: "base url", Value: cli.SafeURL(c.BaseURL)},
-		cli.DoctorFact{Key: "model", Value: c.Model},
-		cli.DoctorFact{Key: "api key", Value: key})
-	return s
 }
 
 // Diagnostics is the text of "Copy diagnostics" in Settings: the report
@@ -132,7 +59,7 @@ func modelSection(getenv func(string) string, keys Keychain, settings func() (Se
 // can take up to the provider start timeout.
 func (a *App) Diagnostics() (string, error) {
 	a.mu.Lock()
-	in := cli.DoctorInput{Version: a.cfg.Build, Journal: a.journal, JournalPath: a.paths.Journal,
+	in := doctor.Input{Version: a.cfg.Build, Journal: a.journal, JournalPath: a.paths.Journal,
 		ServersFile: a.settings.ServersPath, Getenv: a.cfg.Getenv}
 	if a.serversErr != nil && a.serversWhole {
 		in.ServersErr = a.serversErr
@@ -143,12 +70,13 @@ func (a *App) Diagnostics() (string, error) {
 	}
 	settings, rtErr := a.settings, a.rtErr
 	a.mu.Unlock()
-	in.Hooks = doctorHooks(a.cfg.Getenv, a.keys, func() (Settings, error) { return settings, nil })
+	in.Hooks = doctor.SettingsHooks(a.cfg.Getenv, a.keys, func() (Settings, error) { return settings, nil })
+	in.Hooks.Desktop = DesktopFacts(a.cfg.Getenv)
 	in.Hooks.SearchPath = a.searchPath // the PATH the app starts programs on (nil: launch.Default)
 	if rtErr != nil {                  // a section of the host's, so that it is redacted too
 		sections := in.Hooks.Sections
-		in.Hooks.Sections = func(ctx context.Context) []cli.DoctorSection {
-			return append(sections(ctx), cli.DoctorSection{Name: "runtime", Facts: []cli.DoctorFact{{Key: "error", Status: cli.DoctorFailed, Value: rtErr.Error()}}})
+		in.Hooks.Sections = func(ctx context.Context) []doctor.Section {
+			return append(sections(ctx), doctor.Section{Name: "runtime", Facts: []doctor.Fact{{Key: "error", Status: doctor.Failed, Value: rtErr.Error()}}})
 		}
 	}
 	if a.base == nil {
@@ -156,5 +84,5 @@ func (a *App) Diagnostics() (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(a.base, diagnosticsTimeout)
 	defer cancel()
-	return cli.Doctor(ctx, in).Text(), nil
+	return doctor.Diagnose(ctx, in).Text(), nil
 }

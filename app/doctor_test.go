@@ -3,12 +3,13 @@ package app
 import (
 	"encoding/base64"
 	"encoding/json"
-	"github.com/openworker/desktop/harness/cli"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness"
 )
 
 // Settings' "Copy diagnostics" (issue 13): the app's report names its
@@ -34,7 +35,7 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 	if err := os.WriteFile(servers, body, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Build: cli.Version{Version: "1.2.3", Commit: "abc1234", Date: "2026-12-01T10:00:00Z"}}})
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Build: harness.Version{Version: "1.2.3", Commit: "abc1234", Date: "2026-12-01T10:00:00Z"}}})
 	if err := e.keys.Set("openai", keychainKey); err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,12 @@ package app
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 
 	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/settings"
 )
 
 // Importing another MCP client's config into the app's servers.json
@@ -16,7 +16,7 @@ import (
 // files found (FindServerConfigs) or picks one (ChooseImportFile), shows
 // what each entry becomes (PreviewImport) and writes only when the person
 // confirms (ApplyImport). `openworker servers import` uses the same rule
-// through ImportTarget and UseServersFile.
+// through settings.ImportTarget and settings.UseServersFile.
 
 // FoundServerConfig is another MCP client's config file at its default
 // location (mcp.ClientConfigs).
@@ -29,62 +29,6 @@ type FoundServerConfig struct {
 	// server list), with file, line and column; "" when it reads.
 	Error string `json:"error"`
 	InUse bool   `json:"in_use"` // it is the servers file the app uses now
-}
-
-// serversFileName is the app's own servers file in its config dir, the
-// destination of an import when the file in use is another client's.
-const serversFileName = "servers.json"
-
-// importDest is where an import writes when the app uses current ("" for
-// none) and keeps its files in configDir: current itself when it is in
-// the product's form or does not exist yet, else <configDir>/servers.json.
-// A current file that cannot be read is an error naming it.
-func importDest(current, configDir string) (string, error) {
-	fallback := filepath.Join(configDir, serversFileName)
-	if current == "" {
-		return fallback, nil
-	}
-	cfg, err := mcp.ReadConfig(current, nil)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return current, nil
-	case err != nil:
-		return "", fmt.Errorf("the servers file in use cannot be read, so an import cannot keep its entries: %w", err)
-	case cfg.Format == mcp.FormatOpenWorker:
-		return current, nil
-	}
-	return fallback, nil
-}
-
-// ImportTarget is where `openworker servers import --write` writes for the
-// app whose config dir is configDir ("" for the default,
-// <user config dir>/OpenWorker): current is the servers file its saved
-// settings name ("" for none), dest the file to write (importDest). The
-// error is for settings or a servers file that cannot be read.
-func ImportTarget(configDir string) (current, dest string, err error) {
-	paths, err := resolvePaths(configDir)
-	if err != nil {
-		return "", "", err
-	}
-	s, err := LoadSettings(paths.Settings)
-	if err != nil {
-		return "", "", err
-	}
-	dest, err = importDest(s.ServersPath, paths.ConfigDir)
-	return s.ServersPath, dest, err
-}
-
-// UseServersFile saves path as the servers file of the settings in
-// configDir ("" for the default): the app uses it from its next start
-// (a running app keeps the file it has until Settings are saved).
-// The other settings are kept as saved.
-func UseServersFile(configDir, path string) error {
-	paths, err := resolvePaths(configDir)
-	if err != nil {
-		return err
-	}
-	_, err = updateSettingsFile(paths.Settings, func(s *Settings) { s.ServersPath = path })
-	return err
 }
 
 // FindServerConfigs lists the config files of other MCP clients (Claude
@@ -210,7 +154,7 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, current, err
 	}
-	dest, err := importDest(current, configDir)
+	dest, err := settings.ImportDest(current, configDir)
 	if err != nil {
 		return nil, current, err
 	}

@@ -1,93 +1,11 @@
 package app
 
-import (
-	"bufio"
-	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
-)
+import "github.com/openworker/desktop/harness/settings"
 
-// Paths are where the app keeps its files. All of them derive from one
-// config dir, so tests (and the --config-dir flag) can move everything at
-// once and never touch the person's real folders.
-type Paths struct {
-	ConfigDir        string // <os.UserConfigDir()>/OpenWorker
-	Settings         string // settings.json (no secrets)
-	Journal          string // journal.db (docs/journal.md; --db overrides)
-	LogFile          string // logs/openworker.log (rotated)
-	DefaultCoworkers string // <documents>/OpenWorker Coworkers
-}
+// Paths are where the app keeps its files, all under one config dir
+// (settings.Paths).
+type Paths = settings.Paths
 
-// appDirName is the folder under the OS user config dir.
-const appDirName = "OpenWorker"
-
-// resolvePaths returns the paths under configDir, or under
-// os.UserConfigDir()/OpenWorker when configDir is "".
-func resolvePaths(configDir string) (Paths, error) {
-	if configDir == "" {
-		base, err := os.UserConfigDir()
-		if err != nil {
-			return Paths{}, fmt.Errorf("find the user config folder: %w", err)
-		}
-		configDir = filepath.Join(base, appDirName)
-	}
-	abs, err := filepath.Abs(configDir)
-	if err != nil {
-		return Paths{}, err
-	}
-	return Paths{
-		ConfigDir:        abs,
-		Settings:         filepath.Join(abs, "settings.json"),
-		Journal:          filepath.Join(abs, "journal.db"),
-		LogFile:          filepath.Join(abs, "logs", "openworker.log"),
-		DefaultCoworkers: filepath.Join(documentsDir(), "OpenWorker Coworkers"),
-	}, nil
-}
-
-// documentsDir is the person's documents folder: XDG_DOCUMENTS_DIR (from
-// the environment or ~/.config/user-dirs.dirs) on Linux, ~/Documents
-// elsewhere, falling back to the home folder.
-func documentsDir() string {
-	home, _ := os.UserHomeDir()
-	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
-		if d := os.Getenv("XDG_DOCUMENTS_DIR"); d != "" {
-			return d
-		}
-		if d := xdgUserDir(home, "XDG_DOCUMENTS_DIR"); d != "" {
-			return d
-		}
-	}
-	if home == "" {
-		return "."
-	}
-	return filepath.Join(home, "Documents")
-}
-
-// xdgUserDir reads one entry of user-dirs.dirs, e.g.
-// XDG_DOCUMENTS_DIR="$HOME/Documents".
-func xdgUserDir(home, key string) string {
-	cfg := os.Getenv("XDG_CONFIG_HOME")
-	if cfg == "" {
-		cfg = filepath.Join(home, ".config")
-	}
-	f, err := os.Open(filepath.Join(cfg, "user-dirs.dirs"))
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
-		if !ok || k != key {
-			continue
-		}
-		v = strings.Trim(v, `"`)
-		v = strings.Replace(v, "$HOME", home, 1)
-		if filepath.IsAbs(v) && filepath.Clean(v) != filepath.Clean(home) {
-			return v
-		}
-	}
-	return ""
-}
+// resolvePaths returns the paths under configDir, or under the default
+// config dir when configDir is "" (settings.ResolvePaths).
+func resolvePaths(configDir string) (Paths, error) { return settings.ResolvePaths(configDir) }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/bundle"
-	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/model"
 )
 
@@ -67,7 +67,7 @@ func fixInApp(fix string) string {
 // none) relates the report to the installed extensions
 // (App.extensionAnnotator): each coworker lists the extensions it uses.
 func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule model.NameRule,
-	exts func(context.Context, *harness.CheckReport) []cli.ExtensionProvider) CoworkerList {
+	exts func(context.Context, *harness.CheckReport) []extension.Provider) CoworkerList {
 	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		l.Error = fmt.Sprintf("the coworkers folder %s does not exist or is not a folder; choose another one", dir)
@@ -96,7 +96,7 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 		l.Error = err.Error()
 		return l
 	}
-	var providers []cli.ExtensionProvider
+	var providers []extension.Provider
 	if exts != nil {
 		providers = exts(ctx, rep)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/openworker/desktop/harness/cli"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/wailsapp/wails/v2"
@@ -31,7 +31,7 @@ type Options struct {
 	// Build is the whole version (commit, build time) that Copy
 	// diagnostics reports, as `openworker doctor` does; its Version is
 	// Version when empty.
-	Build cli.Version
+	Build harness.Version
 	// Args are the command-line arguments after the program name (see
 	// parseArgs for the flags); tests and the e2e script use them to point
 	// the app at temporary folders and a scripted model.

@@ -5,49 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/openworker/desktop/harness/consent"
 )
-
-func TestLoadSettings(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "settings.json")
-	s, err := LoadSettings(p)
-	if err != nil || s != DefaultSettings() {
-		t.Fatalf("missing file: %+v, %v; want defaults", s, err)
-	}
-	want := Settings{Provider: "anthropic", Anthropic: ProviderSettings{Model: "m"}, ApprovalMode: "bypass", CoworkersDir: dir}
-	if err := SaveSettings(p, want); err != nil {
-		t.Fatal(err)
-	}
-	// Windows has no mode bits: Go reports 0666 for any writable file.
-	if fi, _ := os.Stat(p); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
-		t.Fatalf("mode %v, want 0600", fi.Mode().Perm())
-	}
-	if got, err := LoadSettings(p); err != nil || got != want {
-		t.Fatalf("round trip = %+v, %v", got, err)
-	}
-	for _, c := range []struct{ body, want string }{
-		{"{\n  \"provider\": \"openai\",\n  \"api_key\": \"x\"\n}", ":3: "},
-		{"{\n  \"provider\": \"openai\",\n  \"approval_mode\": 3\n}", ":3: "},
-		{"{\n\n  \"provider\": \"openai\" \"x\"}", ":3: "},
-		{`{"provider": "gemini"}`, `provider "gemini"`},
-		{`{"openai": {"base_url": "ftp://x"}}`, "base URL"},
-		{`{"openai": {"base_url": "http://u:p@h/v1"}}`, "password"},
-		{`{"approval_mode": "yolo"}`, `approval mode "yolo"`},
-		{`{"coworkers_dir": "relative"}`, "absolute"},
-	} {
-		os.WriteFile(p, []byte(c.body), 0o600)
-		_, err := LoadSettings(p)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
-			t.Errorf("LoadSettings(%s) = %v, want an error naming the file and %q", c.body, err, c.want)
-		}
-	}
-}
 
 func TestParseArgs(t *testing.T) {
 	b := filepath.Join(t.TempDir(), "b") // absolute on every system ("/b" is not on Windows)
@@ -156,19 +119,6 @@ func TestSeedCoworkers(t *testing.T) {
 	writeBundle(t, dst, "mine", "test.echo")
 	if ok, _ := seedCoworkers(dst, os.DirFS(src)); ok {
 		t.Fatal("seeded a folder that has the person's own bundles")
-	}
-}
-
-func TestResolvePathsUnderConfigDir(t *testing.T) {
-	dir := t.TempDir()
-	p, err := resolvePaths(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{p.Settings, p.Journal, p.LogFile} {
-		if !strings.HasPrefix(f, dir) {
-			t.Errorf("%s is outside the config dir %s", f, dir)
-		}
 	}
 }
 

@@ -3,24 +3,19 @@ package app
 import (
 	"fmt"
 
+	"github.com/openworker/desktop/harness/settings"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 )
 
-// The themes a person can choose (docs/app.md#theme).
+// The themes a person can choose (docs/app.md#theme; settings.ThemeSystem, …).
 const (
-	ThemeSystem = "system" // follow the OS (prefers-color-scheme)
-	ThemeLight  = "light"
-	ThemeDark   = "dark"
+	ThemeSystem = settings.ThemeSystem
+	ThemeLight  = settings.ThemeLight
+	ThemeDark   = settings.ThemeDark
 )
 
-func checkTheme(t string) error {
-	switch t {
-	case "", ThemeSystem, ThemeLight, ThemeDark:
-		return nil
-	}
-	return fmt.Errorf("theme %q: choose %q, %q or %q", t, ThemeSystem, ThemeLight, ThemeDark)
-}
+func checkTheme(t string) error { return settings.CheckTheme(t) }
 
 // SetTheme saves theme ("system", "light" or "dark"; "" is "system") in settings.json at
 // once and keeps every other saved field as it is on disk, so flags given

@@ -91,11 +91,11 @@ type Input struct {
 //     (bounded by Options.CancelTimeout) and the error says how the agent
 //     answered.
 func (a *Agent) Call(ctx context.Context, skill string, args json.RawMessage, h Hooks) (tool.Output, error) {
-	if h.Progress != nil && a.secrets.r != nil {
+	if h.Progress != nil && a.secrets.Active() {
 		inner := h.Progress
 		h.Progress = func(msg string, data json.RawMessage) error { return inner(a.secrets.text(msg), data) }
 	}
-	if h.Ask != nil && a.secrets.r != nil {
+	if h.Ask != nil && a.secrets.Active() {
 		inner := h.Ask
 		h.Ask = func(ctx context.Context, q string) (string, bool) { return inner(ctx, a.secrets.text(q)) }
 	}

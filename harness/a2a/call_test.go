@@ -342,6 +342,25 @@ func TestCallRedactsSecrets(t *testing.T) {
 	}
 }
 
+// A secret that is the start of another (in configuration order, the
+// shorter first) leaves no tail of the longer one in the result, as
+// written or base64-encoded (internal/redact).
+func TestCallRedactsPrefixSecrets(t *testing.T) {
+	ag := startAgent(t, a2atest.Options{})
+	a, err := a2a.Fetch(context.Background(), tool.A2AAgent{Namespace: "helper", Card: ag.CardURL,
+		Secrets: []string{"sk-abc", "sk-abcdef123"}}, a2a.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.Call(context.Background(), "echo", json.RawMessage(`{"text":"keys sk-abcdef123 c2stYWJjZGVmMTIz sk-abc"}`), a2a.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.Text, "def123") || strings.Contains(out.Text, "sk-abc") || strings.Contains(out.Text, "ZGVmMTIz") || strings.Count(out.Text, "[redacted]") != 3 {
+		t.Errorf("Text = %q, want three [redacted] and no tail", out.Text)
+	}
+}
+
 // With someone to ask, an input-required task gets the person's answer as
 // its next message and completes; a declined question ends as before.
 func TestCallInputRequiredAnswered(t *testing.T) {

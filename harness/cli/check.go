@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/model"
@@ -82,8 +83,8 @@ what to install (docs/cli.md#check).`,
 type checkReport struct {
 	*harness.CheckReport
 	// Extensions are the installed, enabled extensions, each with the
-	// coworkers that use it (ExtensionProvider).
-	Extensions []ExtensionProvider `json:"extensions,omitempty"`
+	// coworkers that use it (extension.Provider).
+	Extensions []extension.Provider `json:"extensions,omitempty"`
 }
 
 func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, extensions, format string, rule model.NameRule) (*checkReport, error) {
@@ -123,7 +124,7 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, ex
 	out := &checkReport{CheckReport: rep}
 	if extensions != "" {
 		search := launch.Search{Path: launch.Default(ctx).Path} // the PATH harness.Open starts programs on
-		out.Extensions = AnnotateExtensions(ctx, rep, reg, ExtensionProviders(c.extensionStore(extensions)), extensions, search, "run check again")
+		out.Extensions = extension.Annotate(ctx, rep, reg, c.extensionStore(extensions).Providers(), extensions, search, "run check again")
 	}
 	return out, nil
 }
@@ -140,7 +141,7 @@ func brokenServersSummary(bs []harness.CheckedServer) string {
 		where = b.File
 	}
 	n := len(bs)
-	if !strings.HasPrefix(b.Label, "servers ") { // an extension's (AnnotateExtensions)
+	if !strings.HasPrefix(b.Label, "servers ") { // an extension's (extension.Annotate)
 		if n == 1 {
 			return fmt.Sprintf("; %s is broken (%s)", b.Label, where)
 		}
@@ -190,7 +191,7 @@ func printCheck(w io.Writer, rep *checkReport) {
 				fmt.Fprintf(w, "          %s %s\n", p[0], p[2]) // "runs with your full access" or "sandboxed: …"
 			}
 		}
-		for _, e := range ExtensionsOf(rep.Extensions, cw.Tools) {
+		for _, e := range extension.ProvidersOf(rep.Extensions, cw.Tools) {
 			fmt.Fprintf(w, "          mcp:%s is %s (%q, %s)\n", e.Namespace, e.Label, e.DisplayName, e.Source)
 		}
 		for _, l := range cw.LeftOut {

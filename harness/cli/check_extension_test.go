@@ -88,7 +88,7 @@ func TestCheckShowsExtensionProvider(t *testing.T) {
 	}
 	var rep struct {
 		OK         []struct{ ID string } `json:"ok"`
-		Extensions []cli.ExtensionProvider
+		Extensions []extension.Provider
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -135,7 +135,7 @@ func TestCheckExtensionRuntimeMissing(t *testing.T) {
 		Broken []struct {
 			ID, Provider, Fix string
 		} `json:"broken"`
-		Extensions []cli.ExtensionProvider
+		Extensions []extension.Provider
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/doctor"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
@@ -39,11 +41,6 @@ const (
 	ExitUsage   = 2
 )
 
-// Version is stamped at link time by the product's build.
-type Version struct {
-	Version, Commit, Date string
-}
-
 // Desktop starts a desktop window over the registry and returns when it
 // closes. args are the command-line arguments (all flags, e.g.
 // --coworkers DIR) given to a bare `openworker`.
@@ -53,7 +50,7 @@ type Desktop func(ctx context.Context, reg *tool.Registry, args []string) error
 type Option func(*config)
 
 type config struct {
-	version        Version
+	version        harness.Version
 	desktop        Desktop
 	desktopUsage   string
 	desktopFile    func(arg string) bool
@@ -63,16 +60,17 @@ type config struct {
 	stderr         io.Writer
 	getenv         func(string) string
 	terminal       func() bool
-	serversHome    func() (ServersHome, error)
+	app            bool                                        // WithAppSettings
+	appDir         string                                      // the app's config dir; "" for the default
 	signInStore    oauth.TokenStore                            // nil: the OS keychain (signin.go)
 	signInOpen     func(ctx context.Context, url string) error // nil: the system browser
-	doctor         DoctorHooks
+	doctor         doctor.Hooks
 	extSecrets     extension.SecretStore // nil: the OS keychain (extension.go)
 	extensionsHome func() string         // nil: no extensions without --extensions
 }
 
 // WithVersion sets what `version` prints.
-func WithVersion(v Version) Option { return func(c *config) { c.version = v } }
+func WithVersion(v harness.Version) Option { return func(c *config) { c.version = v } }
 
 // WithDesktop sets what a bare `openworker` starts, and the help for its
 // flags (shown by --help). Without it, a bare invocation prints usage.
@@ -228,7 +226,7 @@ func (c *config) versionCommand() *cobra.Command {
 		Short: "print the version, commit and build date",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			v := BuildVersion(c.version)
+			v := harness.BuildVersion(c.version)
 			if v.Version == "" {
 				v.Version = "dev"
 			}
@@ -241,15 +239,6 @@ func (c *config) versionCommand() *cobra.Command {
 			fmt.Fprintf(c.stdout, "openworker %s (commit %s, built %s)\n", v.Version, v.Commit, v.Date)
 		},
 	}
-}
-
-// DefaultDBPath is <user config dir>/OpenWorker/journal.db.
-func DefaultDBPath() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "journal.db"
-	}
-	return filepath.Join(dir, "OpenWorker", "journal.db")
 }
 
 func isCobraUsage(err error) bool {

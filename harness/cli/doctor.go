@@ -1,89 +1,47 @@
 package cli
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"github.com/openworker/desktop/harness/mcp/launch"
 	"io"
-	"os"
-	"strings"
 
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/doctor"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
 
-// DoctorReport is what `openworker doctor` prints and the app's "Copy
-// diagnostics" copies (docs/cli.md#doctor): sections in a fixed order
-// (openworker, system, webview, notifications, keychain, path, journal,
-// providers, then the host's own), each a list of facts. Every value has
-// passed the report's redactor: it names no secret.
-type DoctorReport struct {
-	Sections []DoctorSection `json:"sections"`
+// WithDoctor sets what `openworker doctor` asks the binary
+// (doctor.Hooks): the product's main.go gives the desktop app's Desktop
+// facts (the webview runtime, the notification back end); a partner
+// binary fills what it knows. The fields it sets win over
+// WithAppSettings'.
+func WithDoctor(h doctor.Hooks) Option { return func(c *config) { c.doctor = h } }
+
+// doctorHooks are WithDoctor's hooks, with the app's (doctor.AppHooks)
+// where those are nil and the binary is the app's (WithAppSettings).
+func (c *config) doctorHooks() doctor.Hooks {
+	h := c.doctor
+	if !c.app {
+		return h
+	}
+	app := doctor.AppHooks(c.appDir, c.getenv)
+	if h.Keychain == nil {
+		h.Keychain = app.Keychain
+	}
+	if h.JournalPath == nil {
+		h.JournalPath = app.JournalPath
+	}
+	if h.ServersFile == nil {
+		h.ServersFile = app.ServersFile
+	}
+	if h.Secrets == nil {
+		h.Secrets = app.Secrets
+	}
+	if h.Sections == nil {
+		h.Sections = app.Sections
+	}
+	return h
 }
-
-// DoctorSection is one part of a DoctorReport, e.g. "journal".
-type DoctorSection struct {
-	Name  string       `json:"name"`
-	Facts []DoctorFact `json:"facts"`
-}
-
-// DoctorFact is one line of a section: a key ("os", "provider ledger"), a
-// status when the fact is a check ("ok", "failed", "unavailable", "" for
-// a plain fact) and the value, one line.
-type DoctorFact struct {
-	Key    string `json:"key"`
-	Status string `json:"status,omitempty"`
-	Value  string `json:"value"`
-}
-
-// Statuses of a DoctorFact that is a check.
-const (
-	DoctorOK          = "ok"
-	DoctorFailed      = "failed"
-	DoctorUnavailable = "unavailable"
-)
-
-// ErrDoctorNotChecked is what a DoctorHooks check returns, wrapped with
-// why, when it cannot check (macOS and Windows notifications): the line
-// says "unavailable", not "failed".
-var ErrDoctorNotChecked = errors.New("not checked")
-
-// DoctorHooks are the facts only the host binary knows; every field may be
-// nil, and then doctor says the binary does not report it (or, for
-// Keychain and SearchPath, uses its own default). The product's main.go
-// fills them from the app (app.DoctorHooks); a partner binary fills what
-// it has.
-type DoctorHooks struct {
-	// Webview names the webview runtime the window uses and its version
-	// ("WebKitGTK", "2.40.5"; "WebView2", "131.0.2903.70"; "WKWebView",
-	// "619.1.26"). An error says why it could not be found.
-	Webview func(ctx context.Context) (name, version string, err error)
-	// Notifications names the notification back end in use and checks
-	// that it works (nil error).
-	Notifications func(ctx context.Context) (backend string, err error)
-	// Keychain checks that the OS keychain can be read; nil means the
-	// default probe (go-keyring, a read of an account that is not there).
-	Keychain func(ctx context.Context) error
-	// SearchPath is the PATH stdio commands are resolved in and where it
-	// came from (docs/mcp.md#finding-the-program); the providers section
-	// starts its programs on it too. nil means launch.Default: the login
-	// shell's PATH on macOS, the process's elsewhere.
-	SearchPath func(ctx context.Context) launch.SearchPath
-	// JournalPath and ServersFile are the host's defaults for --db and
-	// --servers (the app's config folder); nil means DefaultDBPath() and
-	// no servers file.
-	JournalPath, ServersFile func() string
-	// Secrets are more values the report must never show (API keys kept
-	// in the keychain); each is hidden in every form doctor could print.
-	Secrets func() []string
-	// Sections are the host's own sections (the app's model settings),
-	// printed last; their values are redacted like the others.
-	Sections func(ctx context.Context) []DoctorSection
-}
-
-// WithDoctor sets the hooks of `openworker doctor` (DoctorHooks).
-func WithDoctor(h DoctorHooks) Option { return func(c *config) { c.doctor = h } }
 
 func (c *config) doctorCommand(reg *tool.Registry) *cobra.Command {
 	var db, servers, format string
@@ -101,16 +59,17 @@ is the result.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			if servers == "" && c.doctor.ServersFile != nil {
-				servers = c.doctor.ServersFile()
+			hooks := c.doctorHooks()
+			if servers == "" && hooks.ServersFile != nil {
+				servers = hooks.ServersFile()
 			}
 			if db == "" {
-				db = DefaultDBPath()
-				if c.doctor.JournalPath != nil {
-					db = c.doctor.JournalPath()
+				db = harness.DefaultDBPath()
+				if hooks.JournalPath != nil {
+					db = hooks.JournalPath()
 				}
 			}
-			in := DoctorInput{Version: BuildVersion(c.version), Hooks: c.doctor, JournalPath: db, Getenv: c.getenv, Tokens: c.tokenStore()}
+			in := doctor.Input{Version: harness.BuildVersion(c.version), Hooks: hooks, JournalPath: db, Getenv: c.getenv, Tokens: c.tokenStore()}
 			if servers != "" {
 				cfg, err := c.registerServers(ctx, reg, servers, format, false)
 				var ee *exitError
@@ -123,7 +82,7 @@ is the result.`,
 				}
 			}
 			in.Servers, in.Broken, in.Agents = reg.Servers(), reg.Broken(), reg.Agents()
-			rep := Doctor(ctx, in)
+			rep := doctor.Diagnose(ctx, in)
 			if asJSON {
 				return writeJSON(c.stdout, rep)
 			}
@@ -131,42 +90,9 @@ is the result.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&db, "db", "", "the journal file (default: the app's, else "+DefaultDBPath()+")")
+	cmd.Flags().StringVar(&db, "db", "", "the journal file (default: the app's, else "+harness.DefaultDBPath()+")")
 	cmd.Flags().StringVar(&servers, "servers", "", "the servers file whose providers are started (default: the app's)")
 	cmd.Flags().StringVar(&format, "format", "", formatUsage())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {\"sections\": [{\"name\", \"facts\": [{\"key\", \"status\", \"value\"}]}]}")
 	return cmd
-}
-
-// Text is the report as doctor prints it: a "[name]" line per section,
-// then one line per fact, "  key  status  value".
-func (r *DoctorReport) Text() string {
-	var b strings.Builder
-	for i, s := range r.Sections {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "[%s]\n", s.Name)
-		w := 0
-		for _, f := range s.Facts {
-			w = max(w, len(f.Key))
-		}
-		for _, f := range s.Facts {
-			line := fmt.Sprintf("  %-*s  ", w, f.Key)
-			if f.Status != "" {
-				line += f.Status + ": "
-			}
-			b.WriteString(strings.TrimRight(line+f.Value, " ") + "\n")
-		}
-	}
-	return b.String()
-}
-
-// homeTilde writes the home folder as ~ (docs/cli.md#doctor).
-func homeTilde(s string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || len(home) < 2 {
-		return s
-	}
-	return strings.ReplaceAll(s, home, "~")
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/doctor"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -80,14 +81,16 @@ func TestDoctorNamesNoSecret(t *testing.T) {
 		}
 		return os.Getenv(k)
 	}
-	hooks := cli.DoctorHooks{
-		Webview:       func(context.Context) (string, string, error) { return "TestView", "1.2.3", nil },
-		Notifications: func(context.Context) (string, error) { return "test back end", errors.New("no notification daemon") },
-		Keychain:      func(context.Context) error { return nil },
-		Secrets:       func() []string { return []string{doctorKeychainSecret} },
-		Sections: func(context.Context) []cli.DoctorSection {
+	hooks := doctor.Hooks{
+		Desktop: doctor.Desktop{
+			Webview:       func(context.Context) (string, string, error) { return "TestView", "1.2.3", nil },
+			Notifications: func(context.Context) (string, error) { return "test back end", errors.New("no notification daemon") },
+		},
+		Keychain: func(context.Context) error { return nil },
+		Secrets:  func() []string { return []string{doctorKeychainSecret} },
+		Sections: func(context.Context) []doctor.Section {
 			// A host that slips a key into its own section is redacted too.
-			return []cli.DoctorSection{{Name: "model", Facts: []cli.DoctorFact{{Key: "api key", Value: "set, " + doctorKeychainSecret}}}}
+			return []doctor.Section{{Name: "model", Facts: []doctor.Fact{{Key: "api key", Value: "set, " + doctorKeychainSecret}}}}
 		},
 	}
 	run := func(args ...string) []byte {
@@ -120,7 +123,7 @@ func TestDoctorNamesNoSecret(t *testing.T) {
 		}
 	}
 
-	var rep cli.DoctorReport
+	var rep doctor.Report
 	if err := json.Unmarshal(run("doctor", "--db", db, "--servers", servers, "--json"), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +133,8 @@ func TestDoctorNamesNoSecret(t *testing.T) {
 			status[s.Name+"/"+f.Key] = f.Status
 		}
 	}
-	for key, want := range map[string]string{"providers/provider ledger": cli.DoctorOK, "providers/provider broken": cli.DoctorFailed,
-		"providers/provider remote": cli.DoctorFailed, "journal/verify": cli.DoctorOK, "notifications/works": cli.DoctorFailed} {
+	for key, want := range map[string]string{"providers/provider ledger": doctor.OK, "providers/provider broken": doctor.Failed,
+		"providers/provider remote": doctor.Failed, "journal/verify": doctor.OK, "notifications/works": doctor.Failed} {
 		if status[key] != want {
 			t.Errorf("--json %s status = %q, want %q (all: %v)", key, status[key], want, status)
 		}
@@ -177,5 +180,28 @@ func TestDoctorMissingServersFileOneLine(t *testing.T) {
 	}
 	if !strings.Contains(text, "servers file  failed: ") || strings.Contains(text, "provider   ") {
 		t.Errorf("want one failed servers-file line and no nameless provider:\n%s", text)
+	}
+}
+
+// The product's `openworker doctor` without --db and --servers reports the
+// app's files, read through harness/settings (cli.WithAppSettings): the
+// journal of OPENWORKER_CONFIG_DIR, the servers file its settings.json
+// names, and its model settings, the base URL without its query.
+func TestDoctorReadsTheAppsFiles(t *testing.T) {
+	dir := t.TempDir()
+	servers := filepath.Join(t.TempDir(), "servers.json")
+	write(t, servers, `{"servers": {}}`)
+	const query = "owdoc-app-query-7Xw2"
+	write(t, filepath.Join(dir, "settings.json"), `{"provider": "anthropic", "anthropic": {"base_url": "http://127.0.0.1:9/v1?key=`+query+`", "model": "claude-test"}, "servers_path": `+strconv.Quote(servers)+`}`)
+	// No keychain is reached: the session bus is none.
+	out, errOut, code := runBinary(t, []string{"OPENWORKER_CONFIG_DIR=" + dir, "DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-bus")}, "doctor")
+	if code != 0 {
+		t.Fatalf("doctor = %d\n%s\n%s", code, out, errOut)
+	}
+	flat := strings.Join(strings.Fields(out), " ") // keys are padded to one width
+	wantAll(t, "doctor", flat, "[journal] path "+filepath.Join(dir, "journal.db"), "servers file ok: "+servers,
+		"[model] provider anthropic base url http://127.0.0.1:9/v1?… model claude-test api key none")
+	if strings.Contains(out, query) {
+		t.Errorf("doctor shows the base URL's key:\n%s", out)
 	}
 }

@@ -3,26 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/manifest"
 	"github.com/openworker/desktop/harness/tool"
 )
-
-// DefaultExtensionsDir is <user config dir>/OpenWorker/extensions, where
-// the app and the CLI keep installed extensions (docs/extensions.md#where).
-func DefaultExtensionsDir() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "extensions"
-	}
-	return filepath.Join(dir, "OpenWorker", "extensions")
-}
 
 // WithExtensionSecrets replaces the store of sensitive user_config values
 // (the OS keychain by default); for tests.
@@ -32,7 +21,7 @@ func WithExtensionSecrets(s extension.SecretStore) Option {
 
 func (c *config) extensionStore(dir string) *extension.Store {
 	if dir == "" {
-		dir = DefaultExtensionsDir()
+		dir = harness.DefaultExtensionsDir()
 	}
 	return &extension.Store{Dir: dir, Secrets: c.extSecrets}
 }
@@ -42,7 +31,7 @@ func (c *config) extensionCommand(reg *tool.Registry) *cobra.Command {
 	var dir string
 	var asJSON bool
 	cmd := &cobra.Command{Use: "extension", Short: "MCP extensions (.mcpb): install, list, remove"}
-	cmd.PersistentFlags().StringVar(&dir, "extensions", "", "the extensions folder (default: the app's, "+DefaultExtensionsDir()+")")
+	cmd.PersistentFlags().StringVar(&dir, "extensions", "", "the extensions folder (default: the app's, "+harness.DefaultExtensionsDir()+")")
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "list the installed extensions",

@@ -14,22 +14,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ServersHome is where `openworker servers import` writes for a binary
-// with a desktop app (docs/servers.md#import): Current is the servers file
-// the app uses now ("" for none), Dest the product servers.json to write
-// (Current itself when it is in the product's form), and Use, called after
-// a write, makes the app use Dest.
-type ServersHome struct {
-	Current, Dest string
-	Use           func(dest string) error
-}
-
-// WithServersHome tells `servers import` where the app keeps its servers
-// file. Without it, `servers import --write` needs --to.
-func WithServersHome(home func() (ServersHome, error)) Option {
-	return func(c *config) { c.serversHome = home }
-}
-
 func (c *config) serversCommand(reg *tool.Registry) *cobra.Command {
 	cmd := &cobra.Command{Use: "servers", Short: "MCP servers: import the config files of other MCP clients; sign out of remote ones"}
 	var to, format string
@@ -64,20 +48,20 @@ never their values.`,
 			if err != nil {
 				return badInput(err)
 			}
-			home := ServersHome{Dest: to}
+			home := serversHome{dest: to}
 			if to == "" {
-				if c.serversHome == nil {
+				if !c.app {
 					return usageErr("this binary has no app servers file; name the servers.json to write with --to")
 				}
-				if home, err = c.serversHome(); err != nil {
+				if home, err = c.appServersHome(); err != nil {
 					return err
 				}
 			}
-			current, err := mcp.ImportKept(home.Current, home.Dest)
+			current, err := mcp.ImportKept(home.current, home.dest)
 			if err != nil {
 				return badInput(err)
 			}
-			plan, err := mcp.PlanImportInto(from, current, home.Dest, mcp.TakenNamespaces(reg))
+			plan, err := mcp.PlanImportInto(from, current, home.dest, mcp.TakenNamespaces(reg))
 			if err != nil {
 				return badInput(err)
 			}
@@ -107,11 +91,11 @@ never their values.`,
 			} else {
 				fmt.Fprintf(c.stderr, "added %d server(s) to the new file %s\n", plan.Added(), plan.Dest)
 			}
-			if to == "" && home.Use != nil {
-				if err := home.Use(plan.Dest); err != nil {
+			if to == "" && home.use != nil {
+				if err := home.use(plan.Dest); err != nil {
 					return fmt.Errorf("the servers were written, but the app could not be set to use %s: %w; choose it in Settings", plan.Dest, err)
 				}
-				if home.Current != plan.Dest {
+				if home.current != plan.Dest {
 					fmt.Fprintf(c.stderr, "the app now uses %s (restart it if it is running)\n", plan.Dest)
 				}
 			}

@@ -13,6 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/internal/oneline"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -20,7 +22,7 @@ import (
 
 // journalFlags are the flags every journal subcommand shares.
 type journalFlags struct {
-	db     string // --db; "" for DefaultDBPath()
+	db     string // --db; "" for harness.DefaultDBPath()
 	asJSON bool   // --json
 	c      *config
 }
@@ -30,7 +32,7 @@ type journalFlags struct {
 func (f *journalFlags) withJournal(fn func(cmd *cobra.Command, args []string, j *journal.Journal) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if f.db == "" {
-			f.db = DefaultDBPath()
+			f.db = harness.DefaultDBPath()
 		}
 		if _, err := os.Stat(f.db); err != nil {
 			return usageErr("no journal at %s (pass --db FILE)", f.db)
@@ -59,7 +61,7 @@ func (c *config) journalCommand(reg *tool.Registry) *cobra.Command {
 			return usageErr("journal needs a command: list, show, export, reconcile, verify, policies or revoke")
 		},
 	}
-	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default "+DefaultDBPath()+")")
+	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default "+harness.DefaultDBPath()+")")
 	cmd.PersistentFlags().BoolVar(&f.asJSON, "json", false, "print JSON")
 	cmd.AddCommand(c.journalListCommand(f), c.journalShowCommand(f), c.journalReconcileCommand(f, reg), c.journalVerifyCommand(f), c.journalExportCommand(f))
 	cmd.AddCommand(c.policyCommands(f.withJournal, &f.asJSON)...)
@@ -444,20 +446,6 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// oneLine makes text safe and short for one cell of a terminal table:
-// control characters (newlines, escapes) become spaces and it is cut to at
-// most n runes, ending in "…" when cut.
-func oneLine(text string, n int) string {
-	out := make([]rune, 0, n)
-	for _, r := range text {
-		if len(out) == n {
-			out[n-1] = '…'
-			break
-		}
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			r = ' '
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}
+// oneLine makes text safe and short for one cell of a terminal table
+// (oneline.Cut).
+func oneLine(text string, n int) string { return oneline.Cut(text, n) }

@@ -7,20 +7,6 @@ import (
 	"github.com/openworker/desktop/harness/journal"
 )
 
-func TestOneLine(t *testing.T) {
-	for in, want := range map[string]string{
-		"":               "",
-		"short":          "short",
-		"a\nb\r\x1b[31m": "a b  [31m",
-		"abcdefghijkl":   "abcdefghi…",
-		"\u202eevil":     " evil",
-	} {
-		if got := oneLine(in, 10); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // journal show says what a turn ran with only when it differs from the
 // session's (a continued session that changed model or approval mode).
 func TestPrintDetailTurnModel(t *testing.T) {

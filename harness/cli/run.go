@@ -65,7 +65,7 @@ func (f *runFlags) register(cmd *cobra.Command, approve string) {
 	fl.StringVar(&f.baseURL, "base-url", "", "model endpoint base URL (default from OPENAI_BASE_URL / OLLAMA_HOST)")
 	fl.StringVar(&f.modelName, "model", "", "model name")
 	fl.StringVar(&f.approve, "approve", "ask", approve)
-	fl.StringVar(&f.db, "db", "", "journal file (default "+DefaultDBPath()+")")
+	fl.StringVar(&f.db, "db", "", "journal file (default "+harness.DefaultDBPath()+")")
 	fl.StringVar(&f.workspace, "workspace", "", "a folder handed to the coworker's tools as their workspace (tool.Call.Workspace); tools decide what to do with it")
 }
 
@@ -175,7 +175,7 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 		return nil, none, badInput(err)
 	}
 	if f.db == "" {
-		f.db = DefaultDBPath()
+		f.db = harness.DefaultDBPath()
 	}
 	j, err := c.openJournal(f.db, true)
 	if err != nil {

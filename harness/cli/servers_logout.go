@@ -24,13 +24,13 @@ to end the grant.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ns := args[0]
-			if servers == "" && c.serversHome != nil {
-				if home, err := c.serversHome(); err == nil {
-					servers = home.Current
+			if servers == "" && c.app {
+				if home, err := c.appServersHome(); err == nil {
+					servers = home.current
 				}
 			}
-			if servers == "" && c.doctor.ServersFile != nil {
-				servers = c.doctor.ServersFile()
+			if h := c.doctorHooks(); servers == "" && h.ServersFile != nil {
+				servers = h.ServersFile()
 			}
 			if servers == "" {
 				return usageErr("name the servers file with --servers FILE")

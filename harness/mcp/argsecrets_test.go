@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"github.com/openworker/desktop/internal/redact"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -65,7 +66,7 @@ func TestArgSecretNotInStartError(t *testing.T) {
 	if err == nil {
 		t.Fatal("Connect succeeded; want the start error")
 	}
-	if msg := err.Error(); strings.Contains(msg, key) || !strings.Contains(msg, "invalid key "+Redacted) {
+	if msg := err.Error(); strings.Contains(msg, key) || !strings.Contains(msg, "invalid key "+redact.Redacted) {
 		t.Errorf("start error = %q; want the key redacted in the stderr tail", msg)
 	}
 }

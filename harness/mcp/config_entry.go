@@ -12,6 +12,7 @@ import (
 
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/redact"
 )
 
 // reader reads the entries of one file.
@@ -503,7 +504,7 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 			return err
 		}
 		for k, v := range s.Env {
-			if CredentialName(k) {
+			if redact.CredentialName(k) {
 				secrets = append(secrets, v)
 			}
 		}

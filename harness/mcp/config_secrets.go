@@ -1,20 +1,10 @@
 package mcp
 
-import "strings"
+import (
+	"strings"
 
-// CredentialName reports whether an environment variable's name says it
-// holds a credential (API_KEY, GITHUB_TOKEN, DB_PASSWORD, ...): its value
-// is a secret even when written literally (docs/servers.md#secrets).
-func CredentialName(name string) bool {
-	words := strings.FieldsFunc(strings.ToUpper(name), func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') })
-	for _, w := range words {
-		switch w {
-		case "KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTH", "AUTHORIZATION", "COOKIE", "PRIVATE":
-			return true
-		}
-	}
-	return false
-}
+	"github.com/openworker/desktop/internal/redact"
+)
 
 // argSecrets are the credentials written into a stdio server's arguments
 // (docs/mcp.md#secrets), as many configurations copied from other clients
@@ -26,11 +16,11 @@ func CredentialName(name string) bool {
 func argSecrets(args []string) []string {
 	var out []string
 	for i, a := range args {
-		if name, val, ok := strings.Cut(a, "="); ok && CredentialName(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, " /") {
+		if name, val, ok := strings.Cut(a, "="); ok && redact.CredentialName(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, " /") {
 			out = append(out, val)
 			continue
 		}
-		if name, val, ok := strings.Cut(a, ":"); ok && CredentialName(name) && !strings.ContainsAny(name, " /") { // a header: "Authorization: Bearer X", "X-Api-Key: X"
+		if name, val, ok := strings.Cut(a, ":"); ok && redact.CredentialName(name) && !strings.ContainsAny(name, " /") { // a header: "Authorization: Bearer X", "X-Api-Key: X"
 			val = strings.TrimSpace(val)
 			out = append(out, val)
 			if _, tok, ok := strings.Cut(val, " "); ok {
@@ -43,7 +33,7 @@ func argSecrets(args []string) []string {
 			out = append(out, tok)
 			continue
 		}
-		if strings.HasPrefix(a, "-") && CredentialName(strings.TrimLeft(a, "-")) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+		if strings.HasPrefix(a, "-") && redact.CredentialName(strings.TrimLeft(a, "-")) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 			out = append(out, args[i+1])
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/openworker/desktop/harness/internal/atomicfile"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/redact"
 )
 
 // ImportAction is what importing one entry of another client's file does
@@ -215,7 +216,7 @@ func describeEntry(e ConfigEntry) ImportItem {
 	secrets := s.Secrets
 	if raw := e.raw; raw != nil {
 		for _, p := range raw.env { // credentials written literally, as expandInto counts them
-			if v, lit := p.v.t.literalOnly(); lit && CredentialName(p.key) {
+			if v, lit := p.v.t.literalOnly(); lit && redact.CredentialName(p.key) {
 				secrets = append(secrets, v)
 			}
 		}
@@ -275,14 +276,14 @@ func displayArgs(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		switch {
-		case i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && CredentialName(args[i-1]) && !strings.HasPrefix(a, "-"):
-			a = Redacted
+		case i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && redact.CredentialName(args[i-1]) && !strings.HasPrefix(a, "-"):
+			a = redact.Redacted
 		case strings.HasPrefix(a, "-") && strings.Contains(a, "="):
-			if name, _, _ := strings.Cut(a, "="); CredentialName(name) {
-				a = name + "=" + Redacted
+			if name, _, _ := strings.Cut(a, "="); redact.CredentialName(name) {
+				a = name + "=" + redact.Redacted
 			}
 		case tokenShaped(a):
-			a = Redacted
+			a = redact.Redacted
 		}
 		out[i] = hideURLPassword(a)
 	}
@@ -307,7 +308,7 @@ func hideURLPassword(s string) string {
 		}
 		if at := strings.LastIndex(s[:end], "@"); at >= 0 {
 			if colon := strings.Index(s[:at], ":"); colon >= 0 {
-				b.WriteString(s[:colon+1] + Redacted)
+				b.WriteString(s[:colon+1] + redact.Redacted)
 				s = s[at:]
 			}
 		}

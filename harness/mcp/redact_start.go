@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/openworker/desktop/internal/redact"
 )
 
 // commandForms lists, longest first, the forms a "command" that had
@@ -20,7 +22,7 @@ import (
 func commandForms(written, resolved string) []string {
 	var forms []string
 	for _, v := range []string{resolved, written, filepath.FromSlash(written)} {
-		if len(v) < minSecret {
+		if len(v) < redact.MinSecret {
 			continue
 		}
 		q := strconv.Quote(v)

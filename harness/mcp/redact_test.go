@@ -3,7 +3,6 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
@@ -55,37 +54,6 @@ func TestRedactorTailCutInsideASecret(t *testing.T) {
 	}
 }
 
-// A secret split across adjacent text blocks is redacted in each block
-// that holds a piece of it, however short; text at a boundary that does
-// not complete a secret stays.
-func TestRedactorSecretSplitAcrossBlocks(t *testing.T) {
-	const secret = "sk-SPLIT-0123456789"
-	r := newRedactor([]string{secret, "line-one-secret\nline-two-secret", "on"})
-	cases := []struct {
-		name     string
-		in, want []string
-	}{
-		{"two halves", []string{"key sk-SPLIT-01", "23456789 end"}, []string{"key [redacted]", "[redacted] end"}},
-		{"three ways", []string{"a sk-SP", "LIT-0123", "456789 b"}, []string{"a [redacted]", "[redacted]", "[redacted] b"}},
-		{"one byte left over", []string{"x sk-SPLIT-012345678", "9 y"}, []string{"x [redacted]", "[redacted] y"}},
-		{"one byte first", []string{"x s", "k-SPLIT-0123456789 y"}, []string{"x [redacted]", "[redacted] y"}},
-		{"whole ones stay whole", []string{secret, "and " + secret}, []string{"[redacted]", "and [redacted]"}},
-		{"split and whole", []string{secret + " sk-SPLIT", "-0123456789"}, []string{"[redacted] [redacted]", "[redacted]"}},
-		{"the model's newline between", []string{"a line-one-secret", "line-two-secret b"}, []string{"a [redacted]", "[redacted] b"}},
-		{"no whole secret", []string{"ends with sk-SPLIT-0", "1 and more"}, []string{"ends with sk-SPLIT-0", "1 and more"}},
-		{"short value across", []string{"o", "n and o", "n"}, []string{"o", "n and o", "n"}},
-		{"an empty block between", []string{"sk-SPLIT-", "", "0123456789"}, []string{"[redacted]", "", "[redacted]"}},
-	}
-	for _, c := range cases {
-		if got := r.texts(c.in); !slices.Equal(got, c.want) {
-			t.Errorf("%s: texts(%q) = %q, want %q", c.name, c.in, got, c.want)
-		}
-	}
-	if got := (redactor{}).texts([]string{"sk-SPLIT-", "0123456789"}); got[0] != "sk-SPLIT-" || got[1] != "0123456789" {
-		t.Errorf("the zero redactor changed blocks: %q", got)
-	}
-}
-
 // What the model reads (Text) and each block (Content) lose a secret the
 // server split across text blocks, also around an image; the blocks keep
 // their order and kinds.
@@ -111,5 +79,22 @@ func TestNormalizeRedactsASplitSecret(t *testing.T) {
 	}
 	if out.Content[2].Type != tool.BlockImage || out.Content[4].Type != tool.BlockResourceLink {
 		t.Errorf("blocks = %+v", out.Content)
+	}
+}
+
+// A secret that is the start of another (in configuration order, the
+// shorter first) leaves no tail of the longer one in a result, as written,
+// JSON-escaped in structuredContent or base64-encoded (internal/redact).
+func TestRedactorPrefixSecrets(t *testing.T) {
+	r := newRedactor([]string{"sk-abc", "sk-abcdef123"})
+	out, _ := normalize(&sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: "keys sk-abcdef123 c2stYWJjZGVmMTIz sk-abc"}},
+		StructuredContent: map[string]any{"a": "sk-abcdef123"},
+	}, r)
+	if out.Text != "keys [redacted] [redacted] [redacted]" {
+		t.Errorf("Text = %q", out.Text)
+	}
+	if string(out.Structured) != `{"a":"[redacted]"}` {
+		t.Errorf("Structured = %s", out.Structured)
 	}
 }

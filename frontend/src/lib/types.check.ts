@@ -3,7 +3,7 @@
 // only name fields that the Go structs have, as the generated Wails models
 // (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
 // field renamed or removed in Go fails svelte-check here, naming the field.
-import type { app, consent, elicit, harness, journal, mcp } from "../wailsjs/go/models";
+import type { app, consent, elicit, harness, journal, mcp, settings } from "../wailsjs/go/models";
 import type * as T from "./types";
 
 /** The data fields of a generated class (its methods left out). */
@@ -30,8 +30,8 @@ export const typesMatchGo: [
   Covers<harness.TurnResult, T.TurnResult>,
   Covers<consent.Request, T.ConsentRequest>,
   Covers<app.PendingApproval, T.PendingApproval>,
-  Covers<app.ProviderSettings, T.ProviderSettings>,
-  Covers<app.Settings, T.Settings>,
+  Covers<settings.ProviderSettings, T.ProviderSettings>,
+  Covers<settings.Settings, T.Settings>,
   Covers<app.SettingsView, T.SettingsView>,
   Covers<app.ServerInput, T.ServerInput>,
   Covers<app.ModelList, T.ModelList>,

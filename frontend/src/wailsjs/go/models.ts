@@ -824,20 +824,6 @@ export namespace app {
 		}
 	}
 	
-	export class ProviderSettings {
-	    base_url: string;
-	    model: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ProviderSettings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.base_url = source["base_url"];
-	        this.model = source["model"];
-	    }
-	}
 	
 	export class SavedPolicy {
 	    coworker: string;
@@ -901,55 +887,13 @@ export namespace app {
 	        this.answered = source["answered"];
 	    }
 	}
-	export class Settings {
-	    provider: string;
-	    openai: ProviderSettings;
-	    anthropic: ProviderSettings;
-	    coworkers_dir: string;
-	    servers_path: string;
-	    approval_mode: string;
-	    theme: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Settings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.provider = source["provider"];
-	        this.openai = this.convertValues(source["openai"], ProviderSettings);
-	        this.anthropic = this.convertValues(source["anthropic"], ProviderSettings);
-	        this.coworkers_dir = source["coworkers_dir"];
-	        this.servers_path = source["servers_path"];
-	        this.approval_mode = source["approval_mode"];
-	        this.theme = source["theme"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class SettingsView {
-	    settings: Settings;
+	    settings: settings.Settings;
 	    key_stored: Record<string, boolean>;
 	    keychain_errors: Record<string, string>;
 	    key_from_env: Record<string, boolean>;
 	    model: string;
-	    effective: Record<string, ProviderSettings>;
+	    effective: Record<string, settings.ProviderSettings>;
 	    model_error: string;
 	    model_warning: string;
 	    settings_file: string;
@@ -966,12 +910,12 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.settings = this.convertValues(source["settings"], Settings);
+	        this.settings = this.convertValues(source["settings"], settings.Settings);
 	        this.key_stored = source["key_stored"];
 	        this.keychain_errors = source["keychain_errors"];
 	        this.key_from_env = source["key_from_env"];
 	        this.model = source["model"];
-	        this.effective = this.convertValues(source["effective"], ProviderSettings, true);
+	        this.effective = this.convertValues(source["effective"], settings.ProviderSettings, true);
 	        this.model_error = source["model_error"];
 	        this.model_warning = source["model_warning"];
 	        this.settings_file = source["settings_file"];
@@ -1973,6 +1917,67 @@ export namespace mcp {
 	        this.items = this.convertValues(source["items"], ImportItem);
 	        this.notices = source["notices"];
 	        this.digest = source["digest"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace settings {
+	
+	export class ProviderSettings {
+	    base_url: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	    }
+	}
+	export class Settings {
+	    provider: string;
+	    openai: ProviderSettings;
+	    anthropic: ProviderSettings;
+	    coworkers_dir: string;
+	    servers_path: string;
+	    approval_mode: string;
+	    theme: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.openai = this.convertValues(source["openai"], ProviderSettings);
+	        this.anthropic = this.convertValues(source["anthropic"], ProviderSettings);
+	        this.coworkers_dir = source["coworkers_dir"];
+	        this.servers_path = source["servers_path"];
+	        this.approval_mode = source["approval_mode"];
+	        this.theme = source["theme"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

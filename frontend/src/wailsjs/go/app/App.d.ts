@@ -5,6 +5,7 @@ import {journal} from '../models';
 import {consent} from '../models';
 import {mcp} from '../models';
 import {harness} from '../models';
+import {settings} from '../models';
 import {json} from '../models';
 
 export function AddCoworker(arg1:string,arg2:string,arg3:boolean):Promise<app.CoworkerList>;
@@ -97,7 +98,7 @@ export function RevokeChatGrant(arg1:string,arg2:string):Promise<void>;
 
 export function RevokePolicy(arg1:string,arg2:string,arg3:string):Promise<void>;
 
-export function SaveSettings(arg1:app.Settings):Promise<app.SettingsView>;
+export function SaveSettings(arg1:settings.Settings):Promise<app.SettingsView>;
 
 export function SearchChats(arg1:string,arg2:boolean):Promise<Array<journal.Session>>;
 

@@ -1,27 +1,28 @@
-package cli
+package doctor
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/openworker/desktop/harness/mcp/launch"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/shirou/gopsutil/v4/host"
 	"github.com/zalando/go-keyring"
 )
 
-// DoctorInput is what Doctor reports on.
-type DoctorInput struct {
-	Version Version
-	Hooks   DoctorHooks
+// Input is what Diagnose reports on.
+type Input struct {
+	Version harness.Version
+	Hooks   Hooks
 	// Journal is an open journal to check (the app's own); without it,
 	// JournalPath is opened for the checks and closed after (a missing
 	// file is reported, not created).
@@ -48,20 +49,21 @@ type DoctorInput struct {
 	// sends no token.
 	Tokens oauth.TokenStore
 
-	searchPath launch.SearchPath // Hooks.SearchPath's answer, read once by Doctor
+	searchPath launch.SearchPath // Hooks.SearchPath's answer, read once by Diagnose
 }
 
 // keychainProbeTimeout bounds the default keychain probe: on Linux a
 // Secret Service that never answers must not hold the report.
 const keychainProbeTimeout = 5 * time.Second
 
-// Doctor builds the report of `openworker doctor` (docs/cli.md#doctor):
-// it starts each provider of in.Servers (at most 16 at once, each within
-// the start timeout), lists its tools and ends it, runs the journal's
+// Diagnose builds the report of `openworker doctor` and the app's "Copy
+// diagnostics" (docs/cli.md#doctor): it starts each provider of
+// in.Servers (at most 16 at once, each within the start timeout), lists
+// its tools and ends it, reads each agent's card, runs the journal's
 // checks (quick_check, the newest chain entries, then the full verify)
-// and asks the hooks. Every value is redacted (doctorRedactor) before it
-// is returned.
-func Doctor(ctx context.Context, in DoctorInput) *DoctorReport {
+// and asks the hooks. Every value is redacted (redactor) before it is
+// returned.
+func Diagnose(ctx context.Context, in Input) *Report {
 	if in.Getenv == nil {
 		in.Getenv = os.Getenv
 	}
@@ -70,21 +72,21 @@ func Doctor(ctx context.Context, in DoctorInput) *DoctorReport {
 	} else {
 		in.searchPath = launch.Default(ctx)
 	}
-	rep := &DoctorReport{}
+	rep := &Report{}
 	rep.Sections = append(rep.Sections,
-		doctorOpenWorker(in),
-		doctorSystem(ctx),
-		doctorWebview(ctx, in.Hooks),
-		doctorNotifications(ctx, in.Hooks),
-		doctorKeychain(ctx, in.Hooks),
-		doctorPath(in.searchPath),
-		doctorJournal(ctx, in),
-		doctorProviders(ctx, in),
+		openWorkerSection(in),
+		systemSection(ctx),
+		webviewSection(ctx, in.Hooks),
+		notificationsSection(ctx, in.Hooks),
+		keychainSection(ctx, in.Hooks),
+		pathSection(in.searchPath),
+		journalSection(ctx, in),
+		providersSection(ctx, in),
 	)
 	if in.Hooks.Sections != nil {
 		rep.Sections = append(rep.Sections, in.Hooks.Sections(ctx)...)
 	}
-	r := newDoctorRedactor(in)
+	r := newRedactor(in)
 	for i := range rep.Sections {
 		for j := range rep.Sections[i].Facts {
 			f := &rep.Sections[i].Facts[j]
@@ -95,18 +97,18 @@ func Doctor(ctx context.Context, in DoctorInput) *DoctorReport {
 	return rep
 }
 
-func fact(key, value string) DoctorFact { return DoctorFact{Key: key, Value: value} }
+func fact(key, value string) Fact { return Fact{Key: key, Value: value} }
 
-func checkFact(key string, err error, okValue string) DoctorFact {
+func checkFact(key string, err error, okValue string) Fact {
 	if err != nil {
-		return DoctorFact{Key: key, Status: DoctorFailed, Value: err.Error()}
+		return Fact{Key: key, Status: Failed, Value: err.Error()}
 	}
-	return DoctorFact{Key: key, Status: DoctorOK, Value: okValue}
+	return Fact{Key: key, Status: OK, Value: okValue}
 }
 
-func doctorOpenWorker(in DoctorInput) DoctorSection {
-	v := BuildVersion(in.Version)
-	s := DoctorSection{Name: "openworker"}
+func openWorkerSection(in Input) Section {
+	v := harness.BuildVersion(in.Version)
+	s := Section{Name: "openworker"}
 	s.Facts = append(s.Facts, fact("version", fmt.Sprintf("%s (commit %s, built %s)", orUnknown(v.Version, "dev"), orUnknown(v.Commit, "unknown"), orUnknown(v.Date, "unknown"))))
 	if exe, err := os.Executable(); err == nil {
 		s.Facts = append(s.Facts, fact("executable", exe))
@@ -121,12 +123,12 @@ func orUnknown(s, dflt string) string {
 	return s
 }
 
-// doctorSystem is the OS, its version and the kernel (gopsutil).
-func doctorSystem(ctx context.Context) DoctorSection {
-	s := DoctorSection{Name: "system"}
+// systemSection is the OS, its version and the kernel (gopsutil).
+func systemSection(ctx context.Context) Section {
+	s := Section{Name: "system"}
 	hi, err := host.InfoWithContext(ctx)
 	if err != nil && hi == nil {
-		s.Facts = append(s.Facts, DoctorFact{Key: "os", Status: DoctorFailed, Value: runtime.GOOS + ": " + err.Error()})
+		s.Facts = append(s.Facts, Fact{Key: "os", Status: Failed, Value: runtime.GOOS + ": " + err.Error()})
 	} else {
 		s.Facts = append(s.Facts,
 			fact("os", strings.TrimSpace(fmt.Sprintf("%s %s %s", hi.OS, hi.Platform, hi.PlatformVersion))),
@@ -136,42 +138,42 @@ func doctorSystem(ctx context.Context) DoctorSection {
 	return s
 }
 
-func doctorWebview(ctx context.Context, h DoctorHooks) DoctorSection {
-	s := DoctorSection{Name: "webview"}
+func webviewSection(ctx context.Context, h Hooks) Section {
+	s := Section{Name: "webview"}
 	if h.Webview == nil {
-		s.Facts = append(s.Facts, DoctorFact{Key: "runtime", Status: DoctorUnavailable, Value: "this binary has no desktop window"})
+		s.Facts = append(s.Facts, Fact{Key: "runtime", Status: Unavailable, Value: "this binary has no desktop window"})
 		return s
 	}
 	name, version, err := h.Webview(ctx)
 	if err != nil {
-		s.Facts = append(s.Facts, DoctorFact{Key: "runtime", Status: DoctorFailed, Value: strings.TrimSpace(name + " " + err.Error())})
+		s.Facts = append(s.Facts, Fact{Key: "runtime", Status: Failed, Value: strings.TrimSpace(name + " " + err.Error())})
 		return s
 	}
-	s.Facts = append(s.Facts, DoctorFact{Key: "runtime", Status: DoctorOK, Value: name + " " + version})
+	s.Facts = append(s.Facts, Fact{Key: "runtime", Status: OK, Value: name + " " + version})
 	return s
 }
 
-func doctorNotifications(ctx context.Context, h DoctorHooks) DoctorSection {
-	s := DoctorSection{Name: "notifications"}
+func notificationsSection(ctx context.Context, h Hooks) Section {
+	s := Section{Name: "notifications"}
 	if h.Notifications == nil {
-		s.Facts = append(s.Facts, DoctorFact{Key: "backend", Status: DoctorUnavailable, Value: "this binary reports no notification back end"})
+		s.Facts = append(s.Facts, Fact{Key: "backend", Status: Unavailable, Value: "this binary reports no notification back end"})
 		return s
 	}
 	backend, err := h.Notifications(ctx)
 	works := checkFact("works", err, "yes")
-	if errors.Is(err, ErrDoctorNotChecked) {
-		works.Status = DoctorUnavailable
+	if errors.Is(err, ErrNotChecked) {
+		works.Status = Unavailable
 	}
 	s.Facts = append(s.Facts, fact("backend", backend), works)
 	return s
 }
 
-func doctorKeychain(ctx context.Context, h DoctorHooks) DoctorSection {
+func keychainSection(ctx context.Context, h Hooks) Section {
 	probe := h.Keychain
 	if probe == nil {
 		probe = keychainProbe
 	}
-	return DoctorSection{Name: "keychain", Facts: []DoctorFact{checkFact("available", bounded(ctx, keychainProbeTimeout, probe), "yes (the OS keychain can be read)")}}
+	return Section{Name: "keychain", Facts: []Fact{checkFact("available", bounded(ctx, keychainProbeTimeout, probe), "yes (the OS keychain can be read)")}}
 }
 
 // keychainProbe reads an account that is never written: not found means
@@ -200,10 +202,10 @@ func bounded(ctx context.Context, d time.Duration, f func(context.Context) error
 	}
 }
 
-// doctorPath is the PATH stdio commands are searched in, one folder a
+// pathSection is the PATH stdio commands are searched in, one folder a
 // line, a missing folder marked.
-func doctorPath(sp launch.SearchPath) DoctorSection {
-	s := DoctorSection{Name: "path", Facts: []DoctorFact{fact("source", sp.Describe())}}
+func pathSection(sp launch.SearchPath) Section {
+	s := Section{Name: "path", Facts: []Fact{fact("source", sp.Describe())}}
 	for _, d := range filepath.SplitList(sp.Path) {
 		if d == "" {
 			continue
@@ -216,9 +218,9 @@ func doctorPath(sp launch.SearchPath) DoctorSection {
 	return s
 }
 
-// doctorJournal is the journal's path, size, schema and checks.
-func doctorJournal(ctx context.Context, in DoctorInput) DoctorSection {
-	s := DoctorSection{Name: "journal"}
+// journalSection is the journal's path, size, schema and checks.
+func journalSection(ctx context.Context, in Input) Section {
+	s := Section{Name: "journal"}
 	j := in.Journal
 	path := in.JournalPath
 	if j != nil {
@@ -227,14 +229,14 @@ func doctorJournal(ctx context.Context, in DoctorInput) DoctorSection {
 	s.Facts = append(s.Facts, fact("path", path))
 	fi, err := os.Stat(path)
 	if err != nil {
-		s.Facts = append(s.Facts, DoctorFact{Key: "file", Status: DoctorUnavailable, Value: "no journal there yet (one is created at the first chat)"})
+		s.Facts = append(s.Facts, Fact{Key: "file", Status: Unavailable, Value: "no journal there yet (one is created at the first chat)"})
 		return s
 	}
 	s.Facts = append(s.Facts, fact("size", fmt.Sprintf("%d bytes (%.1f MB)", fi.Size(), float64(fi.Size())/1e6)))
 	if j == nil {
 		j, err = journal.Open(path, &journal.Options{Reading: true})
 		if err != nil {
-			s.Facts = append(s.Facts, DoctorFact{Key: "open", Status: DoctorFailed, Value: err.Error()})
+			s.Facts = append(s.Facts, Fact{Key: "open", Status: Failed, Value: err.Error()})
 			return s
 		}
 		defer j.Close()
@@ -247,23 +249,23 @@ func doctorJournal(ctx context.Context, in DoctorInput) DoctorSection {
 	h, err := j.Check(ctx)
 	switch {
 	case err != nil:
-		s.Facts = append(s.Facts, DoctorFact{Key: "quick check", Status: DoctorFailed, Value: "could not run: " + err.Error()})
+		s.Facts = append(s.Facts, Fact{Key: "quick check", Status: Failed, Value: "could not run: " + err.Error()})
 		return s
 	case !h.OK():
-		s.Facts = append(s.Facts, DoctorFact{Key: "quick check", Status: DoctorFailed, Value: h.String()})
+		s.Facts = append(s.Facts, Fact{Key: "quick check", Status: Failed, Value: h.String()})
 		return s
 	}
-	s.Facts = append(s.Facts, DoctorFact{Key: "quick check", Status: DoctorOK, Value: "quick_check and the newest chain entries"})
+	s.Facts = append(s.Facts, Fact{Key: "quick check", Status: OK, Value: "quick_check and the newest chain entries"})
 	v, err := j.Verify(ctx)
 	switch {
 	case err != nil:
-		s.Facts = append(s.Facts, DoctorFact{Key: "verify", Status: DoctorFailed, Value: "could not run: " + err.Error()})
+		s.Facts = append(s.Facts, Fact{Key: "verify", Status: Failed, Value: "could not run: " + err.Error()})
 	case len(v.Integrity) > 0:
-		s.Facts = append(s.Facts, DoctorFact{Key: "verify", Status: DoctorFailed, Value: fmt.Sprintf("PRAGMA integrity_check: %s (%d problems)", strings.ReplaceAll(v.Integrity[0], "\n", " "), len(v.Integrity))})
+		s.Facts = append(s.Facts, Fact{Key: "verify", Status: Failed, Value: fmt.Sprintf("PRAGMA integrity_check: %s (%d problems)", strings.ReplaceAll(v.Integrity[0], "\n", " "), len(v.Integrity))})
 	case !v.OK:
-		s.Facts = append(s.Facts, DoctorFact{Key: "verify", Status: DoctorFailed, Value: fmt.Sprintf("hash chain broken: first broken link %s (%d breaks)", v.First, len(v.Breaks))})
+		s.Facts = append(s.Facts, Fact{Key: "verify", Status: Failed, Value: fmt.Sprintf("hash chain broken: first broken link %s (%d breaks)", v.First, len(v.Breaks))})
 	default:
-		s.Facts = append(s.Facts, DoctorFact{Key: "verify", Status: DoctorOK, Value: fmt.Sprintf("%d chain entries and %d rows", v.Entries, v.Rows)})
+		s.Facts = append(s.Facts, Fact{Key: "verify", Status: OK, Value: fmt.Sprintf("%d chain entries and %d rows", v.Entries, v.Rows)})
 	}
 	return s
 }

@@ -1,9 +1,16 @@
-package cli
+package harness
 
 import (
 	"runtime/debug"
 	"strings"
 )
+
+// Version names a build of OpenWorker: its version, commit and build date,
+// as the product's release build stamps them at link time
+// (-X main.version=…; docs/cli.md#version). Empty fields are unknown.
+type Version struct {
+	Version, Commit, Date string
+}
 
 // BuildVersion is v with what the linker did not stamp filled in from what
 // Go embeds in every build (debug.ReadBuildInfo): the module version

@@ -1,4 +1,4 @@
-package cli
+package harness
 
 import (
 	"runtime/debug"

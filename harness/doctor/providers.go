@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"context"
@@ -8,26 +8,28 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openworker/desktop/harness/internal/oneline"
 	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/redact"
 )
 
-// doctorParallel is how many providers doctor starts at once, as the
+// parallel is how many providers doctor starts at once, as the
 // runtime does (harness.Options.Parallel).
-const doctorParallel = 16
+const parallel = 16
 
-// doctorProviders starts each provider once, lists its tools and ends it.
-func doctorProviders(ctx context.Context, in DoctorInput) DoctorSection {
-	s := DoctorSection{Name: "providers"}
+// providersSection starts each provider once, lists its tools and ends it.
+func providersSection(ctx context.Context, in Input) Section {
+	s := Section{Name: "providers"}
 	if in.ServersFile != "" {
 		s.Facts = append(s.Facts, checkFact("servers file", in.ServersErr, in.ServersFile))
 	}
 	servers := append([]tool.MCPServer(nil), in.Servers...)
 	sort.Slice(servers, func(i, k int) bool { return servers[i].Namespace < servers[k].Namespace })
-	facts := make([]DoctorFact, len(servers))
-	sem := make(chan struct{}, doctorParallel)
+	facts := make([]Fact, len(servers))
+	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
 	for i, srv := range servers {
 		wg.Add(1)
@@ -40,7 +42,7 @@ func doctorProviders(ctx context.Context, in DoctorInput) DoctorSection {
 	}
 	wg.Wait()
 	s.Facts = append(s.Facts, facts...)
-	s.Facts = append(s.Facts, doctorAgents(ctx, in.Agents)...)
+	s.Facts = append(s.Facts, agentFacts(ctx, in.Agents)...)
 	for _, b := range in.Broken {
 		key := "provider " + b.Namespace
 		switch {
@@ -52,7 +54,7 @@ func doctorProviders(ctx context.Context, in DoctorInput) DoctorSection {
 		default:
 			key = "servers file"
 		}
-		s.Facts = append(s.Facts, DoctorFact{Key: key, Status: DoctorFailed, Value: "not usable: " + b.Err.Error()})
+		s.Facts = append(s.Facts, Fact{Key: key, Status: Failed, Value: "not usable: " + b.Err.Error()})
 	}
 	if len(servers)+len(in.Broken) == 0 {
 		s.Facts = append(s.Facts, fact("providers", "none registered"))
@@ -60,7 +62,7 @@ func doctorProviders(ctx context.Context, in DoctorInput) DoctorSection {
 	return s
 }
 
-func startProvider(ctx context.Context, srv tool.MCPServer, in DoctorInput) DoctorFact {
+func startProvider(ctx context.Context, srv tool.MCPServer, in Input) Fact {
 	key := "provider " + srv.Namespace
 	what := describeServer(srv)
 	start := time.Now()
@@ -71,7 +73,7 @@ func startProvider(ctx context.Context, srv tool.MCPServer, in DoctorInput) Doct
 	}
 	p, err := mcp.Connect(ctx, srv, o)
 	if err != nil {
-		return DoctorFact{Key: key, Status: DoctorFailed, Value: what + ": " + oneLine(err.Error(), doctorLine)}
+		return Fact{Key: key, Status: Failed, Value: what + ": " + oneline.Cut(err.Error(), maxLine)}
 	}
 	defer p.Close()
 	// Listing has the start's bound too: a server that answers initialize
@@ -81,13 +83,13 @@ func startProvider(ctx context.Context, srv tool.MCPServer, in DoctorInput) Doct
 	tools, err := p.ListTools(lctx)
 	took := time.Since(start).Round(10 * time.Millisecond)
 	if err != nil {
-		return DoctorFact{Key: key, Status: DoctorFailed, Value: fmt.Sprintf("%s: started, but listing its tools failed: %s", what, oneLine(err.Error(), doctorLine))}
+		return Fact{Key: key, Status: Failed, Value: fmt.Sprintf("%s: started, but listing its tools failed: %s", what, oneline.Cut(err.Error(), maxLine))}
 	}
-	return DoctorFact{Key: key, Status: DoctorOK, Value: fmt.Sprintf("%s: started, %d tools (%s)", what, len(tools), took)}
+	return Fact{Key: key, Status: OK, Value: fmt.Sprintf("%s: started, %d tools (%s)", what, len(tools), took)}
 }
 
 // startTimeout is in.StartTimeout, or mcp.DefaultStartTimeout.
-func startTimeout(in DoctorInput) time.Duration {
+func startTimeout(in Input) time.Duration {
 	if in.StartTimeout > 0 {
 		return in.StartTimeout
 	}
@@ -104,7 +106,7 @@ func describeServer(srv tool.MCPServer) string {
 	}
 	d := t + " "
 	if srv.URL != "" {
-		d += SafeURL(srv.URL)
+		d += redact.URL(srv.URL)
 	} else {
 		// The program without what follows a space: a whole command line
 		// written into "command" may hold a key.
@@ -129,5 +131,5 @@ func names(m map[string]string) string {
 	return strings.Join(ks, ",")
 }
 
-// doctorLine is how many runes of an error a provider line keeps.
-const doctorLine = 1000
+// maxLine is how many runes of an error a provider line keeps.
+const maxLine = 1000

@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"context"
@@ -11,14 +11,14 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// doctorAgents reads the card of each A2A agent (at most doctorParallel
+// agentFacts reads the card of each A2A agent (at most parallel
 // at once, each within a2a.DefaultCardTimeout) and says what it offers,
 // or why it cannot be used (docs/a2a.md#cards). It sends no message.
-func doctorAgents(ctx context.Context, agents []tool.A2AAgent) []DoctorFact {
+func agentFacts(ctx context.Context, agents []tool.A2AAgent) []Fact {
 	agents = append([]tool.A2AAgent(nil), agents...)
 	sort.Slice(agents, func(i, k int) bool { return agents[i].Namespace < agents[k].Namespace })
-	facts := make([]DoctorFact, len(agents))
-	sem := make(chan struct{}, doctorParallel)
+	facts := make([]Fact, len(agents))
+	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
 	for i, ag := range agents {
 		wg.Add(1)
@@ -33,7 +33,7 @@ func doctorAgents(ctx context.Context, agents []tool.A2AAgent) []DoctorFact {
 	return facts
 }
 
-func agentFact(ctx context.Context, cfg tool.A2AAgent) DoctorFact {
+func agentFact(ctx context.Context, cfg tool.A2AAgent) Fact {
 	key := "A2A agent " + cfg.Namespace
 	ag, err := a2a.Fetch(ctx, cfg, a2a.Options{})
 	if err != nil {

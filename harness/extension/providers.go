@@ -1,4 +1,4 @@
-package cli
+package extension
 
 import (
 	"context"
@@ -8,17 +8,16 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/archive"
 	"github.com/openworker/desktop/harness/extension/manifest"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// ExtensionProvider is an installed, enabled extension as the MCP provider
-// of its namespace, as `openworker check` and the app's Coworkers screen
-// show it (docs/extensions.md#running).
-type ExtensionProvider struct {
+// Provider is an installed, enabled extension as the MCP provider of its
+// namespace, as `openworker check` and the app's Coworkers screen show it
+// (docs/extensions.md#running).
+type Provider struct {
 	Name        string `json:"name"`
 	DisplayName string `json:"display_name"`
 	Version     string `json:"version"`
@@ -29,7 +28,7 @@ type ExtensionProvider struct {
 	// Source is its manifest.json (the provider's tool.MCPServer.Source).
 	Source string `json:"source"`
 	// UsedBy are the ids of the coworkers that resolved with one of its
-	// tools, in report order; filled by AnnotateExtensions.
+	// tools, in report order; filled by Annotate.
 	UsedBy []string `json:"used_by"`
 	// Broken is the message of its provider when it could not be
 	// registered (a damaged folder, a namespace clash); "" otherwise.
@@ -40,15 +39,15 @@ type ExtensionProvider struct {
 	Problems []string `json:"problems,omitempty"`
 
 	dir     string
-	serving bool // reg's provider of Namespace, registered or broken, is this extension (AnnotateExtensions)
+	serving bool // reg's provider of Namespace, registered or broken, is this extension (Annotate)
 }
 
-// ExtensionProviders lists the installed, enabled extensions of s (its
-// records; one that cannot be read is no provider and is reported by
-// Store.Servers). A missing folder lists none.
-func ExtensionProviders(s *extension.Store) []ExtensionProvider {
+// Providers lists the installed, enabled extensions of s (its records; one
+// that cannot be read is no provider and is reported by Store.Servers). A
+// missing folder lists none.
+func (s *Store) Providers() []Provider {
 	recs, _ := s.List()
-	var out []ExtensionProvider
+	var out []Provider
 	for _, r := range recs {
 		if r.Disabled {
 			continue
@@ -57,23 +56,23 @@ func ExtensionProviders(s *extension.Store) []ExtensionProvider {
 		if display == "" {
 			display = r.Name
 		}
-		out = append(out, ExtensionProvider{Name: r.Name, DisplayName: display, Version: r.Version, Namespace: r.Namespace,
+		out = append(out, Provider{Name: r.Name, DisplayName: display, Version: r.Version, Namespace: r.Namespace,
 			Label: fmt.Sprintf("extension %s %s", r.Name, r.Version), Source: filepath.Join(r.Dir, archive.ManifestName), UsedBy: []string{}, dir: r.Dir})
 	}
 	return out
 }
 
 // Describe names the extension for people: `"Memory" 0.6.3 (namespace memory)`.
-func (e ExtensionProvider) Describe() string {
+func (e Provider) Describe() string {
 	return fmt.Sprintf("%q %s (namespace %s)", e.DisplayName, e.Version, e.Namespace)
 }
 
-// ExtensionsOf returns the extensions of exts, as AnnotateExtensions
-// returned them, that tools resolved to (a tool whose provider is
-// "mcp:<its namespace>" and that namespace's provider the extension, not
-// broken), each once, in tools order.
-func ExtensionsOf(exts []ExtensionProvider, tools []harness.ResolvedTool) []ExtensionProvider {
-	var out []ExtensionProvider
+// ProvidersOf returns the extensions of exts, as Annotate returned them,
+// that tools resolved to (a tool whose provider is "mcp:<its namespace>"
+// and that namespace's provider the extension, not broken), each once, in
+// tools order.
+func ProvidersOf(exts []Provider, tools []harness.ResolvedTool) []Provider {
+	var out []Provider
 	seen := map[string]bool{}
 	for _, t := range tools {
 		ns, ok := strings.CutPrefix(t.Provider, "mcp:")
@@ -90,8 +89,9 @@ func ExtensionsOf(exts []ExtensionProvider, tools []harness.ResolvedTool) []Exte
 	return out
 }
 
-// AnnotateExtensions relates rep to the extension providers exts, in
-// place, and returns exts with UsedBy, Broken and Problems filled:
+// Annotate relates rep, a check of the coworker bundles, to the extension
+// providers exts, in place, and returns exts with UsedBy, Broken and
+// Problems filled:
 //   - a broken servers record of an extension (its provider could not be
 //     registered) is labelled as the extension ("extension memory 0.6.3",
 //     "extensions folder DIR") instead of as a servers-file entry;
@@ -102,9 +102,9 @@ func ExtensionsOf(exts []ExtensionProvider, tools []harness.ResolvedTool) []Exte
 //     search, the PATH stdio programs are found on), what to install,
 //     followed by then ("restart OpenWorker", "run check again").
 //
-// The runtimes are looked up (extension.FindRuntimes, up to 5 s) only
-// when such a bundle is there.
-func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool.Registry, exts []ExtensionProvider, extDir string, search launch.Search, then string) []ExtensionProvider {
+// The runtimes are looked up (FindRuntimes, up to 5 s) only when such a
+// bundle is there.
+func Annotate(ctx context.Context, rep *harness.CheckReport, reg *tool.Registry, exts []Provider, extDir string, search launch.Search, then string) []Provider {
 	byNS := map[string]int{}
 	for i, e := range exts {
 		byNS[e.Namespace] = i
@@ -121,7 +121,7 @@ func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool
 		}
 	}
 	for _, cw := range rep.OK {
-		for _, e := range ExtensionsOf(exts, cw.Tools) {
+		for _, e := range ProvidersOf(exts, cw.Tools) {
 			exts[byNS[e.Namespace]].UsedBy = append(exts[byNS[e.Namespace]].UsedBy, cw.ID)
 		}
 	}
@@ -145,7 +145,7 @@ func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool
 		}
 		if e.Problems == nil {
 			if runtimes == nil {
-				runtimes = extension.FindRuntimes(ctx, search)
+				runtimes = FindRuntimes(ctx, search)
 			}
 			e.Problems = e.problems(runtimes)
 		}
@@ -160,7 +160,7 @@ func AnnotateExtensions(ctx context.Context, rep *harness.CheckReport, reg *tool
 
 // provides reports whether reg's provider of e's namespace, registered or
 // broken, is e.
-func (e ExtensionProvider) provides(reg *tool.Registry) bool {
+func (e Provider) provides(reg *tool.Registry) bool {
 	if srv, ok := reg.Server(e.Namespace); ok {
 		return srv.Source == e.Source
 	}
@@ -170,7 +170,7 @@ func (e ExtensionProvider) provides(reg *tool.Registry) bool {
 
 // problems are manifest.Problems of the installed folder with runtimes,
 // or why its manifest cannot be read; never nil.
-func (e ExtensionProvider) problems(runtimes map[string]string) []string {
+func (e Provider) problems(runtimes map[string]string) []string {
 	raw, err := os.ReadFile(e.Source)
 	if err != nil {
 		return []string{fmt.Sprintf("its manifest cannot be read (%v); reinstall it", err)}

@@ -1,0 +1,58 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	s, err := Load(p)
+	if err != nil || s != Default() {
+		t.Fatalf("missing file: %+v, %v; want defaults", s, err)
+	}
+	want := Settings{Provider: "anthropic", Anthropic: ProviderSettings{Model: "m"}, ApprovalMode: "bypass", CoworkersDir: dir}
+	if err := Save(p, want); err != nil {
+		t.Fatal(err)
+	}
+	// Windows has no mode bits: Go reports 0666 for any writable file.
+	if fi, _ := os.Stat(p); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	if got, err := Load(p); err != nil || got != want {
+		t.Fatalf("round trip = %+v, %v", got, err)
+	}
+	for _, c := range []struct{ body, want string }{
+		{"{\n  \"provider\": \"openai\",\n  \"api_key\": \"x\"\n}", ":3: "},
+		{"{\n  \"provider\": \"openai\",\n  \"approval_mode\": 3\n}", ":3: "},
+		{"{\n\n  \"provider\": \"openai\" \"x\"}", ":3: "},
+		{`{"provider": "gemini"}`, `provider "gemini"`},
+		{`{"openai": {"base_url": "ftp://x"}}`, "base URL"},
+		{`{"openai": {"base_url": "http://u:p@h/v1"}}`, "password"},
+		{`{"approval_mode": "yolo"}`, `approval mode "yolo"`},
+		{`{"coworkers_dir": "relative"}`, "absolute"},
+	} {
+		os.WriteFile(p, []byte(c.body), 0o600)
+		_, err := Load(p)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("Load(%s) = %v, want an error naming the file and %q", c.body, err, c.want)
+		}
+	}
+}
+
+func TestResolvePathsUnderConfigDir(t *testing.T) {
+	dir := t.TempDir()
+	p, err := ResolvePaths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{p.Settings, p.Journal, p.LogFile} {
+		if !strings.HasPrefix(f, dir) {
+			t.Errorf("%s is outside the config dir %s", f, dir)
+		}
+	}
+}

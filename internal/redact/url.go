@@ -1,0 +1,54 @@
+package redact
+
+import (
+	"net/url"
+	"strings"
+)
+
+// URL is raw as it may be shown: scheme://host/path, without user info,
+// query or fragment (a query value may be a key), with "?…" when there was
+// a query; "(a URL that does not parse)" for one that does not. A secret
+// in the path is not known here: URLSecrets names the path segments that
+// look like keys, for a Redactor.
+func URL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	out := u.Scheme + "://" + u.Host + u.EscapedPath()
+	if u.RawQuery != "" {
+		out += "?…"
+	}
+	return out
+}
+
+// URLSecrets are the secrets a URL holds, for New: the password of its
+// user info, its path segments that look like keys (16 bytes or more with
+// a digit, as in Zapier's /api/mcp/s/<key>/mcp) and its query values:
+// those of a key that looks secret (SecretName, or holding "SIG") and any
+// of 8 bytes or more. None for "" or a URL that does not parse.
+func URLSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return nil
+	}
+	var out []string
+	if u.User != nil {
+		if p, ok := u.User.Password(); ok {
+			out = append(out, p)
+		}
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if len(seg) >= 16 && strings.ContainsAny(seg, "0123456789") {
+			out = append(out, seg)
+		}
+	}
+	for k, vs := range u.Query() {
+		for _, v := range vs {
+			if SecretName(k) || strings.Contains(strings.ToUpper(k), "SIG") || len(v) >= 8 {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
