@@ -14,10 +14,10 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/journal"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -71,7 +71,7 @@ type App struct {
 	serversRuntimeOK bool             // the runtime took the servers of the last read (serversErr is the file's only)
 	serversShown     Notice           // the servers banner last sent to the UI (reapplyServersLocked)
 	modelShown       Notice           // the model banner last sent to the UI (reapplyModelLocked)
-	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
+	serversCfg       *servers.Config  // the servers file as last read (its inputs, notices); nil when none
 	serversWatcher   *dirWatcher
 	rtErr            error           // why rt is nil
 	notices          []Notice        // problems found at start, shown by the UI

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/settings"
 )
 
@@ -19,7 +19,7 @@ import (
 // through settings.ImportTarget and settings.UseServersFile.
 
 // FoundServerConfig is another MCP client's config file at its default
-// location (mcp.ClientConfigs).
+// location (servers.ClientConfigs).
 type FoundServerConfig struct {
 	Client  string `json:"client"`  // "Claude Desktop", "Cursor", "VS Code", …
 	Path    string `json:"path"`    // absolute
@@ -34,7 +34,7 @@ type FoundServerConfig struct {
 // FindServerConfigs lists the config files of other MCP clients (Claude
 // Desktop, Cursor, VS Code, Windsurf, Cline, Roo Code, Amazon Q) that
 // exist at their default locations for this user (HOME, and APPDATA or
-// XDG_CONFIG_HOME, as mcp.ClientConfigs reads them), each with its number
+// XDG_CONFIG_HOME, as servers.ClientConfigs reads them), each with its number
 // of servers or why it cannot be read. Nothing is asked and nothing is
 // written.
 func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
@@ -46,12 +46,12 @@ func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
 	inUse := a.settings.ServersPath
 	a.mu.Unlock()
 	out := []FoundServerConfig{}
-	for _, cc := range mcp.ClientConfigs(runtime.GOOS, home, os.Getenv) {
+	for _, cc := range servers.ClientConfigs(runtime.GOOS, home, os.Getenv) {
 		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
 			continue
 		}
 		f := FoundServerConfig{Client: cc.Client, Path: cc.Path, Format: cc.Format, InUse: cc.Path == inUse}
-		if cfg, err := mcp.ReadConfig(cc.Path, &mcp.ConfigOptions{Format: mcp.ConfigFormat(cc.Format)}); err != nil {
+		if cfg, err := servers.ReadConfig(cc.Path, &servers.ConfigOptions{Format: servers.ConfigFormat(cc.Format)}); err != nil {
 			f.Error = err.Error()
 		} else {
 			f.Servers = len(cfg.Entries)
@@ -73,15 +73,15 @@ func (a *App) ChooseImportFile() (string, error) {
 }
 
 // PreviewImport plans importing the config file at path (any format
-// mcp.ReadConfig reads) into the app's servers file: what each entry
+// servers.ReadConfig reads) into the app's servers file: what each entry
 // becomes (namespace, transport, command or URL without secrets, where it
 // runs, what is ignored and why, why an entry is skipped), where it is
 // written and the Digest ApplyImport needs. An entry in a namespace of
 // the app's own tools (device, notification) is skipped, naming it
-// (mcp.PlanImportInto). Nothing is asked: an entry that needs an input or
+// (servers.PlanImportInto). Nothing is asked: an entry that needs an input or
 // an unset environment variable is imported with its reference (Settings
 // asks for inputs afterwards). Nothing is written.
-func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
+func (a *App) PreviewImport(path string) (*servers.ImportPlan, error) {
 	plan, _, err := a.planImport(path)
 	return plan, err
 }
@@ -139,7 +139,7 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 
 // planImport reads path and plans its import into the app's servers file;
 // current is the servers file in use when planned.
-func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
+func (a *App) planImport(path string) (*servers.ImportPlan, string, error) {
 	if path == "" {
 		return nil, "", errors.New("no file to import: choose one")
 	}
@@ -150,7 +150,7 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	a.mu.Lock()
 	current, configDir := a.settings.ServersPath, a.paths.ConfigDir
 	a.mu.Unlock()
-	from, err := mcp.ReadConfig(abs, nil) // Inputs nil: nothing is asked
+	from, err := servers.ReadConfig(abs, nil) // Inputs nil: nothing is asked
 	if err != nil {
 		return nil, current, err
 	}
@@ -158,10 +158,10 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, current, err
 	}
-	kept, err := mcp.ImportKept(current, dest)
+	kept, err := servers.ImportKept(current, dest)
 	if err != nil {
 		return nil, current, err
 	}
-	plan, err := mcp.PlanImportInto(from, kept, dest, mcp.TakenNamespaces(a.reg))
+	plan, err := servers.PlanImportInto(from, kept, dest, servers.TakenNamespaces(a.reg))
 	return plan, current, err
 }

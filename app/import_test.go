@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/zalando/go-keyring"
 )
 
@@ -74,7 +74,7 @@ func writeImportFixtures(t *testing.T, xdg, home string) importFixtures {
 	return f
 }
 
-func planItem(t *testing.T, p *mcp.ImportPlan, name string) mcp.ImportItem {
+func planItem(t *testing.T, p *servers.ImportPlan, name string) servers.ImportItem {
 	t.Helper()
 	for _, it := range p.Items {
 		if it.Name == name {
@@ -82,7 +82,7 @@ func planItem(t *testing.T, p *mcp.ImportPlan, name string) mcp.ImportItem {
 		}
 	}
 	t.Fatalf("no item %q in the plan: %+v", name, p.Items)
-	return mcp.ImportItem{}
+	return servers.ImportItem{}
 }
 
 func savedServersPath(t *testing.T, e *testEnv) string {
@@ -181,12 +181,12 @@ func TestImportIntoTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.From != f.claude || plan.Format != mcp.FormatClaudeDesktop || plan.Dest != dest || plan.Kept != 0 || plan.Added() != 2 {
+	if plan.From != f.claude || plan.Format != servers.FormatClaudeDesktop || plan.Dest != dest || plan.Kept != 0 || plan.Added() != 2 {
 		t.Fatalf("plan = from %s (%s) to %s, kept %d, adds %d", plan.From, plan.Format, plan.Dest, plan.Kept, plan.Added())
 	}
 	exe, _ := os.Executable()
 	dev := planItem(t, plan, "core.dev")
-	if dev.Action != mcp.ImportAdd || dev.Namespace != "core_dev" || dev.Transport != "stdio" || dev.Placement != "on this computer" ||
+	if dev.Action != servers.ImportAdd || dev.Namespace != "core_dev" || dev.Transport != "stdio" || dev.Placement != "on this computer" ||
 		dev.Target != exe || strings.Join(dev.EnvKeys, ",") != "DB_PASSWORD,"+serveDeviceEnv {
 		t.Errorf("core.dev = %+v", dev)
 	}
@@ -194,11 +194,11 @@ func TestImportIntoTheApp(t *testing.T) {
 		t.Errorf("core.dev notices = %q; want the derived namespace and autoApprove ignored", n)
 	}
 	remote := planItem(t, plan, "remote")
-	if remote.Action != mcp.ImportAdd || remote.Transport != "streamable_http" || remote.Placement != "mcp.example.com" ||
+	if remote.Action != servers.ImportAdd || remote.Transport != "streamable_http" || remote.Placement != "mcp.example.com" ||
 		remote.Target != "https://mcp.example.com/mcp" || strings.Join(remote.EnvKeys, ",") != "Authorization" {
 		t.Errorf("remote = %+v", remote)
 	}
-	if bad := planItem(t, plan, "no-command"); bad.Action != mcp.ImportSkip || !strings.Contains(bad.Why, f.claude+":6:") {
+	if bad := planItem(t, plan, "no-command"); bad.Action != servers.ImportSkip || !strings.Contains(bad.Why, f.claude+":6:") {
 		t.Errorf("no-command = %+v; want skipped with its file and line", bad)
 	}
 	if len(plan.Notices) != 1 || !strings.Contains(plan.Notices[0], `"globalShortcut" is ignored`) {
@@ -232,8 +232,8 @@ func TestImportIntoTheApp(t *testing.T) {
 	if _, err := os.Stat(dest + ".bak"); err == nil {
 		t.Error("a .bak of a servers file that did not exist")
 	}
-	written, err := mcp.ReadConfig(dest, nil)
-	if err != nil || written.Format != mcp.FormatOpenWorker || len(written.Entries) != 2 {
+	written, err := servers.ReadConfig(dest, nil)
+	if err != nil || written.Format != servers.FormatOpenWorker || len(written.Entries) != 2 {
 		t.Fatalf("written file: %+v, %v", written, err)
 	}
 	if got := written.Entries[0].Server.Env["DB_PASSWORD"]; got != "pa$$word" {
@@ -256,7 +256,7 @@ func TestImportIntoTheApp(t *testing.T) {
 		t.Fatalf("VS Code plan: dest %s, kept %d, adds %d", plan.Dest, plan.Kept, plan.Added())
 	}
 	vs := planItem(t, plan, "vsdev")
-	if strings.Join(vs.Inputs, ",") != "api-token" || vs.Action != mcp.ImportAdd || vs.Target != exe || strings.Join(vs.EnvKeys, ",") != "API_TOKEN,"+serveDeviceEnv {
+	if strings.Join(vs.Inputs, ",") != "api-token" || vs.Action != servers.ImportAdd || vs.Target != exe || strings.Join(vs.EnvKeys, ",") != "API_TOKEN,"+serveDeviceEnv {
 		t.Errorf("vsdev = %+v; want added, asking api-token", vs)
 	}
 	if gh := planItem(t, plan, "github"); gh.Placement != "mcp.example.com" || strings.Join(gh.Inputs, ",") != "api-token" {
@@ -352,7 +352,7 @@ func TestImportFromAnotherClientsFileInUse(t *testing.T) {
 	if v.Settings.ServersPath != dest || savedServersPath(t, e) != dest {
 		t.Errorf("settings use %q (saved %q); want %s", v.Settings.ServersPath, savedServersPath(t, e), dest)
 	}
-	if cfg, err := mcp.ReadConfig(dest, nil); err != nil || len(cfg.Entries) != 4 {
+	if cfg, err := servers.ReadConfig(dest, nil); err != nil || len(cfg.Entries) != 4 {
 		t.Fatalf("written: %+v, %v; want the 2 entries in use and the 2 imported", cfg, err)
 	}
 	if now, _ := os.ReadFile(f.claude); strings.Contains(string(now), "vsdev") {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -19,7 +19,7 @@ type ServerInput struct {
 }
 
 // applyServersLocked reads the servers file of the settings (none when the
-// path is "") in any format mcp.ReadConfig reads, and makes its MCP
+// path is "") in any format servers.ReadConfig reads, and makes its MCP
 // providers the runtime's: a new registry generation
 // (harness.Runtime.SetServers, docs/registry.md). New chats use it; open
 // chats keep the generation they were opened on until they close, and a
@@ -38,36 +38,36 @@ func (a *App) applyServersLocked() error {
 		return nil
 	}
 	path := a.settings.ServersPath
-	var servers []tool.MCPServer
+	var list []tool.MCPServer
 	var broken []tool.BrokenMCP
-	var cfg *mcp.Config
+	var cfg *servers.Config
 	if path != "" {
 		warn := func(err error) { a.log.Warn("servers file input", "path", path, "err", err) }
-		c, err := mcp.ReadConfig(path, &mcp.ConfigOptions{Inputs: mcp.KeychainInputs(nil, warn)})
+		c, err := servers.ReadConfig(path, &servers.ConfigOptions{Inputs: servers.KeychainInputs(nil, warn)})
 		if err != nil {
 			// The file's providers in use stay (those of the last file
 			// read, if any); the installed extensions are applied all the
 			// same, so one broken file never hides them.
 			if a.serversCfg != nil {
-				servers, broken = a.serversCfg.Servers()
+				list, broken = a.serversCfg.Servers()
 			} else if a.serversLoaded == "" {
 				// Nothing of a servers file is in use yet: say why its
 				// providers are missing when a coworker names one.
 				broken = []tool.BrokenMCP{{Source: path, Err: err}}
 			}
-			ext, extBroken := a.extensionServersLocked(servers)
-			_ = a.rt.SetServers(append(servers, ext...), append(broken, extBroken...)...)
+			ext, extBroken := a.extensionServersLocked(list)
+			_ = a.rt.SetServers(append(list, ext...), append(broken, extBroken...)...)
 			a.serversErr, a.serversWhole, a.serversRuntimeOK = err, true, false
 			return err
 		}
 		c.CheckRegistry(a.reg) // a namespace the app has already (device, notification) is that entry's error
 		cfg = c
-		servers, broken = c.Servers()
+		list, broken = c.Servers()
 	}
 	a.serversLoaded, a.serversCfg = path, cfg
-	ext, extBroken := a.extensionServersLocked(servers) // installed extensions (docs/extensions.md#running)
-	servers, broken = append(servers, ext...), append(broken, extBroken...)
-	err := a.rt.SetServers(servers, broken...) // the bad entries are left out, the others in use
+	ext, extBroken := a.extensionServersLocked(list) // installed extensions (docs/extensions.md#running)
+	list, broken = append(list, ext...), append(broken, extBroken...)
+	err := a.rt.SetServers(list, broken...) // the bad entries are left out, the others in use
 	a.serversRuntimeOK = err == nil
 	if cfg != nil {
 		err = errors.Join(cfg.Err(), err)
@@ -84,7 +84,7 @@ func (a *App) serverInputsLocked() []ServerInput {
 	}
 	var out []ServerInput
 	for _, in := range a.serversCfg.Inputs() {
-		ok, _ := mcp.InputStored(in.ID, in.Description)
+		ok, _ := servers.InputStored(in.ID, in.Description)
 		out = append(out, ServerInput{ID: in.ID, Description: in.Description, Password: in.Password, Answered: ok})
 	}
 	return out
@@ -97,7 +97,7 @@ func (a *App) serverInputsLocked() []ServerInput {
 // log.
 func (a *App) SetServerInput(id, value string) (SettingsView, error) {
 	a.mu.Lock()
-	var found *mcp.ConfigInput
+	var found *servers.ConfigInput
 	if a.serversCfg != nil {
 		for _, in := range a.serversCfg.Inputs() {
 			if in.ID == id {
@@ -110,7 +110,7 @@ func (a *App) SetServerInput(id, value string) (SettingsView, error) {
 	if found == nil {
 		return SettingsView{}, fmt.Errorf("the servers file in use has no input %q", id)
 	}
-	if err := mcp.SetInput(found.ID, found.Description, value); err != nil {
+	if err := servers.SetInput(found.ID, found.Description, value); err != nil {
 		return SettingsView{}, err
 	}
 	a.mu.Lock()
@@ -140,7 +140,7 @@ func (a *App) serversNoticeLocked() Notice {
 
 // onlyAwaitingAnswers is true when cfg has entries that cannot be used and
 // each of them uses an input the OS keychain has no answer to.
-func onlyAwaitingAnswers(cfg *mcp.Config) bool {
+func onlyAwaitingAnswers(cfg *servers.Config) bool {
 	if cfg == nil {
 		return false
 	}
@@ -151,7 +151,7 @@ func onlyAwaitingAnswers(cfg *mcp.Config) bool {
 		}
 		awaiting := false
 		for _, in := range e.Inputs() {
-			if ok, err := mcp.InputStored(in.ID, in.Description); !ok && err == nil {
+			if ok, err := servers.InputStored(in.ID, in.Description); !ok && err == nil {
 				awaiting = true
 			}
 		}

@@ -17,9 +17,9 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -118,7 +118,7 @@ func TestServersEditWhileATurnRuns(t *testing.T) {
 		if err := os.WriteFile(path, cfg, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		servers, err := mcp.ReadServersFile(path)
+		servers, err := servers.ReadServersFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}

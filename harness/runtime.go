@@ -121,7 +121,7 @@ func (rt *Runtime) Generation() uint64 {
 // of their generation closes. Entries that break the registry's rules are
 // left out and returned as errors, joined (the others are installed); the
 // execution identity of a session is unchanged by this. broken are the
-// entries of the servers file that could not be used (mcp.Config.Servers):
+// entries of the servers file that could not be used (servers.Config.Servers):
 // a bundle that uses one fails to resolve with its error, every other
 // bundle resolves (docs/servers.md).
 func (rt *Runtime) SetServers(servers []tool.MCPServer, broken ...tool.BrokenMCP) error {

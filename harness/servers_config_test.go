@@ -14,9 +14,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -63,7 +63,7 @@ func TestBrokenServersEntryDisablesOnlyItsProvider(t *testing.T) {
 	if err := reg.Register(&testTool{name: "local.echo"}); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := mcp.RegisterServersFile(reg, path, nil)
+	cfg, err := servers.RegisterServersFile(reg, path, nil)
 	if err == nil || cfg == nil || !strings.Contains(err.Error(), path+":5:5: server \"awslabs.broken\" has neither \"command\" nor \"url\"") {
 		t.Fatalf("RegisterServersFile = %v", err)
 	}
@@ -100,7 +100,7 @@ func TestMalformedServersFileKeepsOtherBundles(t *testing.T) {
 	if err := reg.Register(&testTool{name: "local.echo"}); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, err := mcp.RegisterServersFile(reg, path, nil); cfg != nil || err == nil {
+	if cfg, err := servers.RegisterServersFile(reg, path, nil); cfg != nil || err == nil {
 		t.Fatalf("RegisterServersFile = %v, %v", cfg, err)
 	}
 	bundles := filepath.Join(t.TempDir(), "coworkers")
@@ -125,7 +125,7 @@ func TestServersEditWithBrokenEntryKeepsSessions(t *testing.T) {
 	reply := modeltest.Reply{ToolCalls: []model.ToolCall{call("c1", "dev__battery_status_get", `{}`)}}
 	e := newEnv(t, envOpts{selected: []string{"dev.battery_status_get"}, replies: []modeltest.Reply{reply, {Text: "one"}, reply, {Text: "two"}}})
 	path := claudeDesktopFile(t)
-	cfg, err := mcp.ReadConfig(path, nil)
+	cfg, err := servers.ReadConfig(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestClaudeCodeSSEEntryRuns(t *testing.T) {
 	path := filepath.Join(dir, ".mcp.json")
 	os.WriteFile(path, []byte(`{"mcpServers": {"legacy.events": {"type": "sse", "url": "`+srv.URL+`",
   "headers": {"X-Token": "${OW_TEST_UNSET_TOKEN:-fallback-token}"}, "timeout": 20000}}}`), 0o644)
-	cfg, err := mcp.ReadConfig(path, nil)
+	cfg, err := servers.ReadConfig(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

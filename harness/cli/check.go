@@ -11,15 +11,15 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/model"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
 
 func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
-	var dir, servers, extensions, provider, format string
+	var dir, serversFile, extensions, provider, format string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check --coworkers DIR [--servers FILE [--format FORMAT]] [--provider openai|anthropic] [--json]",
@@ -43,7 +43,7 @@ what to install (docs/cli.md#check).`,
 			if err != nil {
 				return usageErr("--provider %q: use openai or anthropic", provider)
 			}
-			rep, err := c.check(cmd.Context(), reg, dir, servers, extensions, format, rule)
+			rep, err := c.check(cmd.Context(), reg, dir, serversFile, extensions, format, rule)
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ what to install (docs/cli.md#check).`,
 		},
 	}
 	cmd.Flags().StringVar(&dir, "coworkers", "", "the coworker bundles folder")
-	cmd.Flags().StringVar(&servers, "servers", "", "servers.json, or another MCP client's config file, naming MCP providers (docs/servers.md)")
+	cmd.Flags().StringVar(&serversFile, "servers", "", "servers.json, or another MCP client's config file, naming MCP providers (docs/servers.md)")
 	cmd.Flags().StringVar(&format, "format", "", formatUsage())
 	cmd.Flags().StringVar(&extensions, "extensions", "", extensionsUsage)
 	cmd.Flags().StringVar(&provider, "provider", "", "apply the tool-name rule of this model provider: openai or anthropic (default: the rule both share)")
@@ -87,11 +87,11 @@ type checkReport struct {
 	Extensions []extension.Provider `json:"extensions,omitempty"`
 }
 
-func (c *config) check(ctx context.Context, reg *tool.Registry, dir, servers, extensions, format string, rule model.NameRule) (*checkReport, error) {
-	var cfg *mcp.Config
-	if servers != "" {
+func (c *config) check(ctx context.Context, reg *tool.Registry, dir, serversFile, extensions, format string, rule model.NameRule) (*checkReport, error) {
+	var cfg *servers.Config
+	if serversFile != "" {
 		var err error
-		cfg, err = c.registerServers(ctx, reg, servers, format, true)
+		cfg, err = c.registerServers(ctx, reg, serversFile, format, true)
 		var ee *exitError
 		if errors.As(err, &ee) || errors.Is(err, tool.ErrFrozen) {
 			return nil, err

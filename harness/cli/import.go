@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
@@ -40,11 +40,11 @@ never their values.`,
 			if len(args) == 0 {
 				return c.listClientConfigs()
 			}
-			f, err := mcp.ParseConfigFormat(format)
+			f, err := servers.ParseConfigFormat(format)
 			if err != nil {
 				return usageErr("--format: %v", err)
 			}
-			from, err := mcp.ReadConfig(args[0], &mcp.ConfigOptions{Format: f, Context: cmd.Context()})
+			from, err := servers.ReadConfig(args[0], &servers.ConfigOptions{Format: f, Context: cmd.Context()})
 			if err != nil {
 				return badInput(err)
 			}
@@ -57,11 +57,11 @@ never their values.`,
 					return err
 				}
 			}
-			current, err := mcp.ImportKept(home.current, home.dest)
+			current, err := servers.ImportKept(home.current, home.dest)
 			if err != nil {
 				return badInput(err)
 			}
-			plan, err := mcp.PlanImportInto(from, current, home.dest, mcp.TakenNamespaces(reg))
+			plan, err := servers.PlanImportInto(from, current, home.dest, servers.TakenNamespaces(reg))
 			if err != nil {
 				return badInput(err)
 			}
@@ -117,7 +117,7 @@ func (c *config) listClientConfigs() error {
 		return err
 	}
 	n := 0
-	for _, cc := range mcp.ClientConfigs(runtime.GOOS, home, c.getenv) {
+	for _, cc := range servers.ClientConfigs(runtime.GOOS, home, c.getenv) {
 		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
 			continue
 		}
@@ -147,7 +147,7 @@ func elideMiddle(s string, n int) string {
 	return string(r[:head]) + "…" + string(r[len(r)-(n-head-1):])
 }
 
-func printImport(w io.Writer, p *mcp.ImportPlan) {
+func printImport(w io.Writer, p *servers.ImportPlan) {
 	fmt.Fprintf(w, "%s (%s) → %s", p.From, p.Format, p.Dest)
 	if p.Kept > 0 {
 		fmt.Fprintf(w, " (its %d entries are kept)", p.Kept)
@@ -158,9 +158,9 @@ func printImport(w io.Writer, p *mcp.ImportPlan) {
 	for _, it := range p.Items {
 		action := string(it.Action) // the words of the app's preview (docs/servers.md#import)
 		switch {
-		case it.Disabled && it.Action == mcp.ImportAdd:
+		case it.Disabled && it.Action == servers.ImportAdd:
 			action = "add, off"
-		case it.Action == mcp.ImportSame:
+		case it.Action == servers.ImportSame:
 			action = "already there"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", action, oneLine(it.Name, 30), oneLine(it.Namespace, 30),

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 	"golang.org/x/term"
 )
@@ -16,29 +16,29 @@ import (
 // formatUsage is the help of --format.
 func formatUsage() string {
 	names := make([]string, 0, 10)
-	for _, f := range mcp.ConfigFormats() {
+	for _, f := range servers.ConfigFormats() {
 		names = append(names, string(f))
 	}
 	return "format of the --servers file: " + strings.Join(names, ", ") + " (default: detected from its name and content; docs/servers.md)"
 }
 
 // registerServers registers the providers of the --servers file in reg
-// (mcp.RegisterServersFile): a bad entry, or a file that cannot be read,
+// (servers.RegisterServersFile): a bad entry, or a file that cannot be read,
 // disables only its providers. ask says whether ${input:ID} may be asked
 // on the terminal (not for serve --stdio, whose stdin is the protocol);
 // answers are kept in the OS keychain either way. It returns the file as
 // read (nil when it could not be) and its problems.
-func (c *config) registerServers(ctx context.Context, reg *tool.Registry, path, format string, ask bool) (*mcp.Config, error) {
-	f, err := mcp.ParseConfigFormat(format)
+func (c *config) registerServers(ctx context.Context, reg *tool.Registry, path, format string, ask bool) (*servers.Config, error) {
+	f, err := servers.ParseConfigFormat(format)
 	if err != nil {
 		return nil, usageErr("--format: %v", err)
 	}
-	var asker mcp.AskFunc
+	var asker servers.AskFunc
 	if ask {
 		asker = c.askInput
 	}
 	warn := func(err error) { fmt.Fprintln(c.stderr, "openworker: servers:", err) }
-	cfg, err := mcp.RegisterServersFile(reg, path, &mcp.ConfigOptions{Format: f, Context: ctx, Inputs: mcp.KeychainInputs(asker, warn)})
+	cfg, err := servers.RegisterServersFile(reg, path, &servers.ConfigOptions{Format: f, Context: ctx, Inputs: servers.KeychainInputs(asker, warn)})
 	if errors.Is(err, tool.ErrFrozen) {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (c *config) registerServers(ctx context.Context, reg *tool.Registry, path, 
 // warnServers prints what run and serve go on without: the problems of the
 // servers file (bundles that do not use a broken provider still run) and
 // its notices, on stderr.
-func (c *config) warnServers(cfg *mcp.Config, err error) {
+func (c *config) warnServers(cfg *servers.Config, err error) {
 	if cfg == nil && err != nil {
 		fmt.Fprintf(c.stderr, "openworker: servers: %v\n  no provider of this file is available; bundles that use none still run\n", err)
 		return

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
 )
@@ -12,7 +12,7 @@ import (
 // it deletes the sign-in (access and refresh tokens) of the remote server
 // NS of the servers file from the OS keychain.
 func (c *config) logoutCommand() *cobra.Command {
-	var servers, format string
+	var serversFile, format string
 	cmd := &cobra.Command{
 		Use:   "logout NAMESPACE [--servers FILE]",
 		Short: "sign out of a remote MCP server: delete its tokens from the OS keychain",
@@ -24,22 +24,22 @@ to end the grant.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ns := args[0]
-			if servers == "" && c.app {
+			if serversFile == "" && c.app {
 				if home, err := c.appServersHome(); err == nil {
-					servers = home.current
+					serversFile = home.current
 				}
 			}
-			if h := c.doctorHooks(); servers == "" && h.ServersFile != nil {
-				servers = h.ServersFile()
+			if h := c.doctorHooks(); serversFile == "" && h.ServersFile != nil {
+				serversFile = h.ServersFile()
 			}
-			if servers == "" {
+			if serversFile == "" {
 				return usageErr("name the servers file with --servers FILE")
 			}
-			f, err := mcp.ParseConfigFormat(format)
+			f, err := servers.ParseConfigFormat(format)
 			if err != nil {
 				return usageErr("--format: %v", err)
 			}
-			cfg, err := mcp.ReadConfig(servers, &mcp.ConfigOptions{Format: f, Context: cmd.Context()})
+			cfg, err := servers.ReadConfig(serversFile, &servers.ConfigOptions{Format: f, Context: cmd.Context()})
 			if err != nil {
 				return badInput(err)
 			}
@@ -51,7 +51,7 @@ to end the grant.`,
 			}
 			switch {
 			case srv == nil:
-				return badInput(fmt.Errorf("%s has no server %q; the namespaces are the names of its \"servers\"", servers, ns))
+				return badInput(fmt.Errorf("%s has no server %q; the namespaces are the names of its \"servers\"", serversFile, ns))
 			case srv.Transport != tool.TransportStreamableHTTP || srv.URL == "":
 				return badInput(fmt.Errorf("server %q (%s) is not a remote streamable HTTP server: it has no sign-in", ns, srv.Source))
 			}
@@ -67,7 +67,7 @@ to end the grant.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&servers, "servers", "", "the servers file naming NAMESPACE (default: the app's)")
+	cmd.Flags().StringVar(&serversFile, "servers", "", "the servers file naming NAMESPACE (default: the app's)")
 	cmd.Flags().StringVar(&format, "format", "", formatUsage())
 	return cmd
 }

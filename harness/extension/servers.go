@@ -80,7 +80,7 @@ func (s *Store) Servers(host manifest.Host) (servers []tool.MCPServer, broken []
 }
 
 // Register registers in reg the providers of the installed extensions
-// (Servers), as mcp.RegisterServersFile does for a servers file: a broken
+// (Servers), as servers.RegisterServersFile does for a servers file: a broken
 // one is recorded with reg.RegisterBroken, a namespace reg already has is
 // that extension's error. A missing extensions folder registers nothing.
 func (s *Store) Register(reg *tool.Registry, host manifest.Host) error {

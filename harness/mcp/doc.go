@@ -45,13 +45,9 @@
 // answers a request with "no such session" before running it
 // (docs/mcp.md#stale-sessions).
 //
-// Configuration files (docs/servers.md, the --servers flag) are read here
-// too: ReadConfig reads the product's servers.json or another MCP client's
-// file (Claude Desktop, VS Code, Cursor, Cline, Roo Code, Windsurf, Claude
-// Code, Amazon Q) by that format's own rules into ConfigEntry values,
-// RegisterServersFile registers them in a tool.Registry (a bad entry is a
-// broken provider there, not a registration error), and WriteServersFile
-// writes entries of any format in the product's form.
+// Configuration files (docs/servers.md) are read by package
+// harness/servers, which hands this package plain tool.MCPServer values
+// with their transport decided; this package reads no file.
 //
 // The package never writes to stdout; it logs to Options.Logger.
 package mcp

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/redact"
 )
 
 // httpDialer makes the transports of a streamable HTTP provider, one per
@@ -125,15 +126,8 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // redactURL drops credentials and the query from u for error messages
-// (docs/limits.md: secrets never appear in errors).
-func redactURL(u string) string {
-	pu, err := url.Parse(u)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	pu.User, pu.RawQuery, pu.Fragment = nil, "", ""
-	return pu.String()
-}
+// (docs/limits.md: secrets never appear in errors): redact.ShortURL.
+func redactURL(u string) string { return redact.ShortURL(u) }
 
 // scrubURL returns err with every spelling of rawURL in its message (as
 // given, and as net/http prints it with the password masked) replaced by

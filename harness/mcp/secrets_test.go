@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openworker/desktop/harness/mcp/mcptest"
+	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -51,7 +52,7 @@ func TestProviderRedactsEverythingTheServerSupplies(t *testing.T) {
 	if err := os.WriteFile(file, entry, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ReadConfig(file, &ConfigOptions{LookupEnv: func(k string) (string, bool) {
+	cfg, err := servers.ReadConfig(file, &servers.ConfigOptions{LookupEnv: func(k string) (string, bool) {
 		if k == "MY_TOKEN" {
 			return testSecret, true
 		}
@@ -60,11 +61,11 @@ func TestProviderRedactsEverythingTheServerSupplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, broken := cfg.Servers()
-	if len(servers) != 1 || len(broken) != 0 {
-		t.Fatalf("servers = %+v, broken = %+v", servers, broken)
+	list, broken := cfg.Servers()
+	if len(list) != 1 || len(broken) != 0 {
+		t.Fatalf("servers = %+v, broken = %+v", list, broken)
 	}
-	p, err := Connect(context.Background(), servers[0], nil)
+	p, err := Connect(context.Background(), list[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

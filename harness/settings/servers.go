@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/openworker/desktop/harness/mcp"
+	"github.com/openworker/desktop/harness/servers"
 )
 
 // serversFileName is the app's own servers file in its config dir, the
@@ -23,13 +23,13 @@ func ImportDest(current, configDir string) (string, error) {
 	if current == "" {
 		return fallback, nil
 	}
-	cfg, err := mcp.ReadConfig(current, nil)
+	cfg, err := servers.ReadConfig(current, nil)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return current, nil
 	case err != nil:
 		return "", fmt.Errorf("the servers file in use cannot be read, so an import cannot keep its entries: %w", err)
-	case cfg.Format == mcp.FormatOpenWorker:
+	case cfg.Format == servers.FormatOpenWorker:
 		return current, nil
 	}
 	return fallback, nil

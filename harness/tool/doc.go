@@ -27,7 +27,7 @@
 //	if err := reg.Register(lookup{}); err != nil { ... }
 //
 // Naming rules (docs/registry.md) are enforced by Register and RegisterMCP (and
-// RegisterMCPEntry, which harness/mcp.RegisterServersFile calls for each
+// RegisterMCPEntry, which harness/servers.RegisterServersFile calls for each
 // servers.json entry: a failure there disables only that provider), and
 // again when the runtime opens the registry; every error names both
 // conflicting sides. See docs/partner-tools.md.

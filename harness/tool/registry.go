@@ -48,7 +48,7 @@ type MCPServer struct {
 	// Secrets are values that must never appear in errors, logs, results
 	// or the journal (docs/limits.md): the harness replaces them with
 	// "[redacted]" in everything the provider sends back.
-	// mcp.ReadConfig adds every value substituted from the environment or
+	// servers.ReadConfig adds every value substituted from the environment or
 	// an input, every header value and credential-named env values
 	// (docs/servers.md).
 	Secrets []string
@@ -255,7 +255,7 @@ func (r *Registry) registerMCP(s MCPServer) error {
 // unfrozen registry (a *NamespaceTakenError when the namespace is taken),
 // registering and recording nothing; a frozen registry answers too, so a
 // host can check a servers file against the registry it gave the runtime
-// (mcp.Config.CheckRegistry).
+// (servers.Config.CheckRegistry).
 func (r *Registry) CheckMCP(s MCPServer) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()

@@ -207,7 +207,8 @@ func TestSecretSplitAcrossBlocks(t *testing.T) {
 	}
 }
 
-// A URL keeps only its scheme, host and path; URLSecrets names its
+// A URL keeps only its scheme, host and path (ShortURL without the "?…"
+// mark); URLSecrets names its
 // password, key-like path segments and secret query values.
 func TestURL(t *testing.T) {
 	if got := URL("https://u:pw@example.test:8443/a/b?key=k#frag"); got != "https://example.test:8443/a/b?…" {
@@ -215,6 +216,12 @@ func TestURL(t *testing.T) {
 	}
 	if got := URL("http://[::1"); got != "(a URL that does not parse)" {
 		t.Errorf("URL(bad) = %q", got)
+	}
+	if got := ShortURL("https://u:pw@example.test:8443/a/b?key=k#frag"); got != "https://example.test:8443/a/b" {
+		t.Errorf("ShortURL = %q", got)
+	}
+	if got := ShortURL("http://[::1"); got != "(unparsable URL)" {
+		t.Errorf("ShortURL(bad) = %q", got)
 	}
 	got := URLSecrets("https://u:pw-secret@example.test/api/mcp/s/zapKEY0123456789ab/mcp?api_key=abc&page=2&sig=xyz&long=12345678")
 	want := map[string]bool{"pw-secret": true, "zapKEY0123456789ab": true, "abc": true, "xyz": true, "12345678": true}

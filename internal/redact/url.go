@@ -52,3 +52,16 @@ func URLSecrets(raw string) []string {
 	}
 	return out
 }
+
+// ShortURL is raw without user info, query and fragment, as errors about
+// an MCP server's address show it ("https://mcp.example.com/mcp");
+// "(unparsable URL)" for one that does not parse. Unlike URL it leaves no
+// "?…" mark and keeps an opaque URL's text.
+func ShortURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}

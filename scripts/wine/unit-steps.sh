@@ -2,10 +2,11 @@
 # Sourced; uses $wine, $tmp, fail.
 
 # The packages with Windows code (harness/settings: the config folder's
-# paths, the settings file's mode). app/ is built without the desktop tags,
+# paths, the settings file's mode; harness/servers: the clients' %APPDATA%
+# files). app/ is built without the desktop tags,
 # as its unit tests always are: no window, so no WebView2 (which Wine
 # lacks, see the script's header).
-unit_pkgs=(./harness/journal ./harness/mcp ./harness/model ./harness/settings ./platform/windows ./app)
+unit_pkgs=(./harness/journal ./harness/mcp ./harness/servers ./harness/model ./harness/settings ./platform/windows ./app)
 
 # Tests that fail under Wine 8 for Wine's own reasons (not Windows'), each
 # with why; docs/install.md#tested-under-wine lists them too. They are

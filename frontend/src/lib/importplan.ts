@@ -1,4 +1,4 @@
-// Display helpers for an import preview (Go: mcp.ImportPlan,
+// Display helpers for an import preview (Go: servers.ImportPlan,
 // docs/servers.md#import). Pure functions, so the words the dialog shows
 // are tested without a window.
 import type { ImportItem, ImportPlan } from "./types";

@@ -3,7 +3,7 @@
 // only name fields that the Go structs have, as the generated Wails models
 // (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
 // field renamed or removed in Go fails svelte-check here, naming the field.
-import type { app, consent, elicit, harness, journal, mcp, settings } from "../wailsjs/go/models";
+import type { app, consent, elicit, harness, journal, servers, settings } from "../wailsjs/go/models";
 import type * as T from "./types";
 
 /** The data fields of a generated class (its methods left out). */
@@ -37,8 +37,8 @@ export const typesMatchGo: [
   Covers<app.ModelList, T.ModelList>,
   Covers<app.ConnectionTest, T.ConnectionTest>,
   Covers<app.FoundServerConfig, T.FoundServerConfig>,
-  Covers<mcp.ImportItem, T.ImportItem>,
-  Covers<mcp.ImportPlan, T.ImportPlan>,
+  Covers<servers.ImportItem, T.ImportItem>,
+  Covers<servers.ImportPlan, T.ImportPlan>,
   Covers<journal.Session, T.JournalSession>,
   Covers<journal.SessionPage, T.SessionPage>,
   Covers<app.Waiting, T.Waiting>,

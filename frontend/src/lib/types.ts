@@ -388,7 +388,7 @@ export interface FoundServerConfig {
 /** What importing one entry does (docs/servers.md#import). */
 export type ImportAction = "add" | "same" | "skip";
 
-/** One entry of the file being imported, as it becomes (Go: mcp.ImportItem). */
+/** One entry of the file being imported, as it becomes (Go: servers.ImportItem). */
 export interface ImportItem {
   name: string;
   line: number;
@@ -409,7 +409,7 @@ export interface ImportItem {
   notices: string[] | null;
 }
 
-/** What an import would write (Go: mcp.ImportPlan); nothing is written until ApplyImport. */
+/** What an import would write (Go: servers.ImportPlan); nothing is written until ApplyImport. */
 export interface ImportPlan {
   from: string;
   format: string;

@@ -1859,7 +1859,7 @@ export namespace journal {
 
 }
 
-export namespace mcp {
+export namespace servers {
 	
 	export class ImportItem {
 	    name: string;

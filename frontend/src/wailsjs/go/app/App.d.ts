@@ -3,7 +3,7 @@
 import {app} from '../models';
 import {journal} from '../models';
 import {consent} from '../models';
-import {mcp} from '../models';
+import {servers} from '../models';
 import {harness} from '../models';
 import {settings} from '../models';
 import {json} from '../models';
@@ -80,7 +80,7 @@ export function PreviewCoworker(arg1:string):Promise<app.CoworkerPreview>;
 
 export function PreviewExtension(arg1:string):Promise<app.ExtensionPreview>;
 
-export function PreviewImport(arg1:string):Promise<mcp.ImportPlan>;
+export function PreviewImport(arg1:string):Promise<servers.ImportPlan>;
 
 export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
 
