@@ -68,10 +68,7 @@ func (a *App) ChooseCoworkerBundle() (string, error) {
 // loader and says what adding it would do. Nothing is written. The error
 // is only for a path that cannot be made absolute.
 func (a *App) PreviewCoworker(path string) (CoworkerPreview, error) {
-	a.mu.Lock()
-	dir := a.coworkersDir()
-	a.mu.Unlock()
-	return previewBundle(path, dir)
+	return previewBundle(path, a.settings.coworkersDir())
 }
 
 // AddCoworker copies (AddCopy) or links (AddLink) the bundle folder at
@@ -81,9 +78,7 @@ func (a *App) PreviewCoworker(path string) (CoworkerPreview, error) {
 // after the new one is in place, so a failed copy loses nothing. A copy
 // is made under a temporary name (".adding-<name>-…") and renamed.
 func (a *App) AddCoworker(path, mode string, replace bool) (CoworkerList, error) {
-	a.mu.Lock()
-	dir := a.coworkersDir()
-	a.mu.Unlock()
+	dir := a.settings.coworkersDir()
 	if err := addBundle(path, dir, mode, replace); err != nil {
 		return CoworkerList{}, err
 	}
@@ -106,7 +101,7 @@ func (a *App) filesDropped(paths []string) {
 			bundles = append(bundles, p)
 		}
 	}
-	a.openFiles(exts)
+	a.opened.openFiles(exts)
 	if len(bundles) == 0 {
 		return
 	}

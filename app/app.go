@@ -2,23 +2,19 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/openworker/desktop/harness/cli"
 	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 
-	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/cli"
+
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/journal"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/mcp/oauth"
-	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -29,58 +25,24 @@ import (
 //
 // App holds no window code: events go through an Emitter and dialogs
 // through Dialogs (runtime_wails.go implements both), so tests drive it
-// with fakes and the real harness.
+// with fakes and the real harness. Its state is in parts with locks of
+// their own (engine, settingsStore, modelState, serversFile, noticeBoard,
+// reloads), none of which is held across I/O.
 type App struct {
-	// viewPages: the app views' documents the window loads (viewpages.go).
-	viewPages viewPages
-	cfg       config
-	paths     Paths
-	log       *slog.Logger
-	reg       *tool.Registry
-	emit      Emitter
-	dialogs   Dialogs
-	keys      Keychain
-	opener    Opener
-	examples  fs.FS
-	// searchPath is deps.SearchPath (nil: launch.Default).
-	searchPath func(context.Context) launch.SearchPath
-	prompter   *modalPrompter
-	elicitor   *appElicitor
-	tokens     oauth.TokenStore      // sign-ins to remote MCP servers (signin.go)
-	extSecrets extension.SecretStore // sensitive settings of extensions (extensions.go)
-	signIn     *oauth.SignIn         // the runtime's, shared by its providers (signin.go)
-	signIns    signIns
-	focused    atomic.Bool
-	journal    *journal.Journal
-
-	base   context.Context // cancelled at shutdown: stops running turns
-	cancel context.CancelFunc
-
-	importMu sync.Mutex // one ApplyImport or InstallExtension at a time: plan, compare and write as one step
-
-	mu               sync.Mutex
-	settings         Settings         // in use: the saved ones with this run's flags on top
-	saved            Settings         // as in settings.json: what saving starts from (keepSaved)
-	rt               *harness.Runtime // the one runtime of the process; nil when it could not open
-	model            model.Provider   // what new chats use; nil when modelErr says why
-	modelErr         error            // why there is no model provider
-	modelDescription string           // Describe() of the provider new chats use
-	keychainErr      error            // the keychain could not be read
-	serversLoaded    string           // the servers.json whose providers are in use
-	serversErr       error            // the last problem reading it, or nil
-	serversWhole     bool             // serversErr is about the whole file (nothing of it was read)
-	serversRuntimeOK bool             // the runtime took the servers of the last read (serversErr is the file's only)
-	serversShown     Notice           // the servers banner last sent to the UI (reapplyServersLocked)
-	modelShown       Notice           // the model banner last sent to the UI (reapplyModelLocked)
-	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
-	serversWatcher   *dirWatcher
-	rtErr            error           // why rt is nil
-	notices          []Notice        // problems found at start, shown by the UI
-	opened           openedInbox     // extension files opened before the UI listened (extopen.go)
-	modelBaseURL     string          // the model's base URL in use (defaults applied)
-	lastModels       *ModelList      // the last list ListModels or TestConnection got (e2e hook)
-	lastConnection   *ConnectionTest // the last TestConnection (e2e hook)
-	watcher          *dirWatcher
+	*env
+	engine    *engine // the runtime and the journal
+	settings  *settingsStore
+	model     *modelState  // the model new chats use, and its banner
+	servers   *serversFile // the servers file as applied, and its banner
+	notices   *noticeBoard // the banners Info returns
+	reloads   *reloads     // live reload of the coworkers folder and the servers file
+	prompter  *modalPrompter
+	elicitor  *appElicitor
+	signIns   *signIns     // sign-in questions waiting (signin.go)
+	opened    *openedInbox // extension files opened before the UI listened (extopen.go)
+	viewPages *viewPages   // the app views' documents the window loads (viewpages.go)
+	focused   atomic.Bool  // the window has the focus
+	cancel    context.CancelFunc
 }
 
 // config is what the command line (Options.Args) and the caller decide.
@@ -172,52 +134,52 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if d.ExtensionSecrets == nil {
 		d.ExtensionSecrets = extension.Keychain{}
 	}
-	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
-		examples: d.Examples, searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
-	a.base, a.cancel = context.WithCancel(ctx)
-	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
-	a.elicitor = newAppElicitor(a.emit, d.Notifier, a.focused.Load, a.coworkerOf, a.OpenLink)
+	e := &env{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
+		searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
+	var cancel context.CancelFunc
+	e.base, cancel = context.WithCancel(ctx)
+	a := &App{env: e, cancel: cancel, engine: &engine{}, notices: &noticeBoard{log: e.log, emit: e.emit},
+		settings:  &settingsStore{file: paths.Settings, flags: cfg, defaultCoworkers: paths.DefaultCoworkers},
+		signIns:   &signIns{env: e},
+		opened:    &openedInbox{env: e},
+		viewPages: &viewPages{}}
+	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
+	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
+	a.reloads = &reloads{env: e, engine: a.engine, settings: a.settings, servers: a.servers, list: a.listCoworkers}
+	a.prompter = newModalPrompter(e.emit, d.Notifier, a.focused.Load)
+	a.elicitor = newAppElicitor(e.emit, d.Notifier, a.focused.Load, a.engine.coworkerOf, a.OpenLink)
 	a.focused.Store(true)
 
+	// Before anything is shared: the parts are filled without their locks.
 	s, err := LoadSettings(paths.Settings)
 	if err != nil {
-		a.notice(NoticeError, "Settings were not loaded: "+err.Error())
+		a.notices.add(Notice{Level: NoticeError, Message: "Settings were not loaded: " + err.Error()})
 	}
-	a.saved, a.settings = s, cfg.override(s)
+	a.settings.saved, a.settings.inUse = s, cfg.override(s)
 	if j, err := journal.Open(paths.Journal, &journal.Options{DeferCheck: true}); err != nil { // checked in the background: checkJournal
-		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
+		a.engine.err = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
 	} else {
-		a.journal = j
+		a.engine.journal = j
 		if b := j.Backup(); b.Path != "" { // docs/journal.md#backups-and-upgrades
-			a.notice(NoticeInfo, fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path))
+			a.notices.add(Notice{Level: NoticeInfo, Message: fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path)})
 		}
 		if msg := recoveredNotice(j.Recovered(), j.RecoveredTurns()); msg != "" {
-			a.notice(NoticeWarn, msg)
+			a.notices.add(Notice{Level: NoticeWarn, Message: msg})
 		}
 	}
-	dir := a.coworkersDir()
-	if a.settings.CoworkersDir == "" && cfg.Coworkers == "" {
-		if seeded, err := seedCoworkers(dir, a.examples); err != nil {
-			a.notice(NoticeWarn, err.Error())
+	dir := a.settings.coworkersDir()
+	if a.settings.inUse.CoworkersDir == "" && cfg.Coworkers == "" {
+		if seeded, err := seedCoworkers(dir, d.Examples); err != nil {
+			a.notices.add(Notice{Level: NoticeWarn, Message: err.Error()})
 		} else if seeded {
-			a.notice(NoticeInfo, "Example coworkers were copied to "+dir+".")
+			a.notices.add(Notice{Level: NoticeInfo, Message: "Example coworkers were copied to " + dir + "."})
 		}
 	}
-	if a.journal != nil {
-		a.pruneExtensions() // before any chat opens
-		a.openRuntime()
-		if err := a.applyServersLocked(); err != nil {
-			n := a.serversNoticeLocked()
-			a.log.Info("notice", "level", n.Level, "message", n.Message)
-			a.notices, a.serversShown = append(a.notices, n), n
-		}
-		a.applyModelLocked()
-		n := a.modelNoticeLocked()
-		if n.Message != "" && a.modelErr == nil { // a modelErr is Info's ModelError, shown with this key by the UI
-			a.log.Info("notice", "level", n.Level, "message", n.Message, "key", n.Key)
-			a.notices = append(a.notices, n)
-		}
-		a.modelShown = n
+	if a.engine.journal != nil {
+		e.pruneExtensions() // before any chat opens
+		a.engine.openRuntime(e, dir, a.signIns.options())
+		a.servers.start(a.notices)
+		a.model.start()
 	}
 	return a, nil
 }
@@ -289,17 +251,6 @@ func (c config) runFlags() []string {
 	return out
 }
 
-// saveSettingsLocked writes s (less this run's flags, keepSaved) to
-// settings.json and makes s the settings in use; a.mu is held.
-func (a *App) saveSettingsLocked(s Settings) error {
-	file := a.cfg.keepSaved(s, a.settings, a.saved)
-	if err := SaveSettings(a.paths.Settings, file); err != nil {
-		return err
-	}
-	a.saved, a.settings = file, s
-	return nil
-}
-
 // recoveredNotice is the one notice for what the journal recovered at
 // start: tool calls left "executing" (now "unknown") and turns left
 // "running" (now "failed") by a process that stopped (docs/journal.md). "" when
@@ -336,25 +287,11 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func (a *App) notice(level, msg string) {
-	a.log.Info("notice", "level", level, "message", msg)
-	a.notices = append(a.notices, Notice{Level: level, Message: msg})
-}
-
-// coworkersDir is the bundles folder in use.
-func (a *App) coworkersDir() string {
-	if a.settings.CoworkersDir != "" {
-		return a.settings.CoworkersDir
-	}
-	return a.paths.DefaultCoworkers
-}
-
-// startup runs when the window is up: it starts watching the bundles folder.
+// startup runs when the window is up: it starts watching the bundles
+// folder and the servers file, and checks the journal in the background.
 func (a *App) startup() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.rewatchLocked()
-	a.rewatchServersLocked()
+	a.reloads.rewatchCoworkers()
+	a.reloads.rewatchServers()
 	startTestHook(a)
 	go a.checkJournal()
 }
@@ -363,21 +300,8 @@ func (a *App) startup() {
 // cancelled; their calls end as the harness journals them.
 func (a *App) shutdown() {
 	a.cancel()
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_ = a.watcher.Close()
-	_ = a.serversWatcher.Close()
-	a.watcher, a.serversWatcher = nil, nil
-	var errs []error
-	if a.rt != nil {
-		errs = append(errs, a.rt.Close()) // every chat, and every provider process once
-	}
-	a.rt = nil
-	if a.journal != nil {
-		errs = append(errs, a.journal.Close())
-		a.journal = nil
-	}
-	if err := errors.Join(errs...); err != nil {
+	a.reloads.close()
+	if err := a.engine.close(); err != nil {
 		a.log.Error("shutdown", "err", err)
 	}
 }
@@ -385,19 +309,17 @@ func (a *App) shutdown() {
 // Info returns what the UI shows at start: paths, the model in use and
 // problems found while starting.
 func (a *App) Info() (AppInfo, error) {
-	defer a.uiReady() // the UI listens now: send the extensions opened before (extopen.go)
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	defer a.opened.uiReady() // the UI listens now: send the extensions opened before (extopen.go)
+	s, m := a.settings.get(), a.model.current()
 	info := AppInfo{Version: a.cfg.Version, ConfigDir: a.paths.ConfigDir, JournalPath: a.paths.Journal, LogFile: a.paths.LogFile,
-		CoworkersDir: a.coworkersDir(), ApprovalMode: a.settings.ApprovalMode, Notices: append([]Notice{}, a.notices...),
-		StartCoworker: a.cfg.OpenCoworker, Theme: a.themeLocked()}
-	if a.modelErr != nil {
-		info.ModelError = a.modelErr.Error()
+		CoworkersDir: s.coworkersDir(a.paths.DefaultCoworkers), ApprovalMode: s.ApprovalMode, Notices: a.notices.all(),
+		StartCoworker: a.cfg.OpenCoworker, Theme: a.settings.theme(), Model: m.description}
+	if m.err != nil {
+		info.ModelError = m.err.Error()
 	}
-	if a.rtErr != nil {
-		info.RuntimeError = a.rtErr.Error()
+	if err := a.engine.runtimeErr(); err != nil {
+		info.RuntimeError = err.Error()
 	}
-	info.Model = a.modelDescription
 	return info, nil
 }
 

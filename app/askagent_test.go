@@ -41,7 +41,7 @@ func TestAskAgentReconcilesAnUnknownCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := e.app.journal
+	j := e.app.engine.journal
 	unknown := func(id, provider string) {
 		inv := journal.Invocation{ID: id, SessionID: chat.SessionID, CallID: "c-" + id, Tool: "helper.echo", Provider: provider, RemoteName: "echo",
 			Risk: string(tool.NonIdempotentWrite), Arguments: json.RawMessage(`{"text":"ping"}`)}

@@ -3,11 +3,14 @@ package app
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/model"
 )
 
 // ChatInfo describes an open chat. Model and ApprovalMode are what the
@@ -64,7 +67,7 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 // the person starts a new chat instead. Grants are not restored. The
 // chat's earlier messages and tool calls are in SessionDetail.
 func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
-	if s, err := a.chat(sessionID); err == nil {
+	if s, err := a.engine.chat(sessionID); err == nil {
 		return chatInfo(s), nil // open here: as it is, whatever Settings say now
 	}
 	rt, so, err := a.ready()
@@ -89,17 +92,34 @@ func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 // why there can be none: the harness did not start, or no model is
 // configured.
 func (a *App) ready() (*harness.Runtime, harness.SessionOptions, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	switch {
-	case a.rt == nil && a.rtErr != nil:
-		return nil, harness.SessionOptions{}, a.rtErr
-	case a.rt == nil:
-		return nil, harness.SessionOptions{}, errors.New("the harness is not running")
-	case a.modelErr != nil:
-		return nil, harness.SessionOptions{}, a.modelErr
+	rt, err := a.engine.ready()
+	if err != nil {
+		return nil, harness.SessionOptions{}, err
 	}
-	return a.rt, a.sessionOptionsLocked(), nil
+	m := a.model.current()
+	if m.err != nil {
+		return nil, harness.SessionOptions{}, m.err
+	}
+	return rt, a.sessionOptions(m.provider, a.settings.get()), nil
+}
+
+// sessionOptions are the settings a new or continued chat is opened
+// with and keeps until it closes: the model provider new chats use and the
+// settings in use now.
+func (a *App) sessionOptions(provider model.Provider, s Settings) harness.SessionOptions {
+	timeout := consent.DefaultPromptTimeout
+	if d, err := time.ParseDuration(a.cfg.PromptTimeout); err == nil && d > 0 {
+		timeout = d
+	}
+	return harness.SessionOptions{
+		Model:         provider,
+		Approve:       consent.Mode(s.ApprovalMode),
+		Prompter:      a.prompter,
+		Elicitor:      a.elicitor,
+		PromptTimeout: timeout,
+		Workspace:     filepath.Join(a.paths.ConfigDir, "workspace"),
+		Coworkers:     s.coworkersDir(a.paths.DefaultCoworkers),
+	}
 }
 
 // chatInfo describes a chat's session for the UI, from the session itself.
@@ -114,19 +134,6 @@ func chatInfo(s *harness.Session) ChatInfo {
 	return info
 }
 
-// chat returns the open session of a chat.
-func (a *App) chat(sessionID string) (*harness.Session, error) {
-	a.mu.Lock()
-	rt := a.rt
-	a.mu.Unlock()
-	if rt != nil {
-		if s, ok := rt.Session(sessionID); ok {
-			return s, nil
-		}
-	}
-	return nil, fmt.Errorf("no open chat %q (it was closed, or the app restarted)", sessionID)
-}
-
 // Send runs one turn in the chat and returns how it ended. While it runs,
 // the turn's events stream to the UI as EventHarness. A model that fails
 // (unreachable, crashed mid-turn) is not an error here: the result has
@@ -134,7 +141,7 @@ func (a *App) chat(sessionID string) (*harness.Session, error) {
 // chat stays open, so the person can fix the model in Settings and retry.
 // Errors are for an unknown chat, an empty prompt or a turn already running.
 func (a *App) Send(sessionID, prompt string) (harness.TurnResult, error) {
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return harness.TurnResult{}, err
 	}
@@ -151,7 +158,7 @@ func (a *App) Send(sessionID, prompt string) (harness.TurnResult, error) {
 // once (docs/turns.md#retry). It returns as Send does; an error says there
 // is nothing to retry, the chat is unknown or a turn is running.
 func (a *App) Retry(sessionID string) (harness.TurnResult, error) {
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return harness.TurnResult{}, err
 	}
@@ -170,10 +177,8 @@ func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnR
 			err = fmt.Errorf("internal error in this turn: %v", p)
 		}
 	}()
-	a.mu.Lock()
-	hint := ". Is the model server running at that address? " + startModelAdvice(a.modelBaseURL) +
+	hint := ". Is the model server running at that address? " + startModelAdvice(a.model.current().baseURL) +
 		" and start a new chat; once the server runs, Retry sends this message again"
-	a.mu.Unlock()
 	r, err := start(func(e harness.Event) {
 		if e.Type == harness.EventError && e.Code == harness.CodeModelUnreachable {
 			e.Error += hint
@@ -185,11 +190,7 @@ func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnR
 	})
 	if r != nil {
 		if r.Status == harness.TurnCompleted || r.Status == harness.TurnStopped { // the model answered
-			a.mu.Lock()
-			if a.modelShown.Message != "" {
-				a.recheckModelNoticeLocked()
-			}
-			a.mu.Unlock()
+			a.model.recheck(true) // only a banner that is up
 		}
 		return *r, nil
 	}
@@ -199,7 +200,7 @@ func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnR
 // Cancel cancels the chat's running turn, if any; Send then returns with
 // status "cancelled". Cancelling is not rollback (docs/limits.md).
 func (a *App) Cancel(sessionID string) error {
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return err
 	}
@@ -210,7 +211,7 @@ func (a *App) Cancel(sessionID string) error {
 // CloseChat closes the session: a running turn is cancelled and every grant
 // of the session is revoked.
 func (a *App) CloseChat(sessionID string) error {
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ const chatsPageSize = 50
 // reconciliation. Chats hidden from the list are left out unless
 // showHidden.
 func (a *App) Chats(before string, showHidden bool) (journal.SessionPage, error) {
-	j, err := a.openJournal()
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.SessionPage{}, err
 	}
@@ -31,7 +31,7 @@ func (a *App) Chats(before string, showHidden bool) (journal.SessionPage, error)
 // of text (from a word's start, any case; punctuation only separates
 // words), newest first, at most 50; hidden chats only with showHidden.
 func (a *App) SearchChats(text string, showHidden bool) ([]journal.Session, error) {
-	j, err := a.openJournal()
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (a *App) SearchChats(text string, showHidden bool) ([]journal.Session, erro
 // RenameChat journals a title the person gave the chat (on one line, 1 to
 // 80 characters; the newest title wins) and returns the chat as listed.
 func (a *App) RenameChat(sessionID, title string) (journal.Session, error) {
-	j, err := a.openJournal()
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.Session{}, err
 	}
@@ -58,7 +58,7 @@ func (a *App) RenameChat(sessionID, title string) (journal.Session, error) {
 // Activity still lists it, and it can be continued. Returns the chat as
 // listed.
 func (a *App) HideChat(sessionID string, hidden bool) (journal.Session, error) {
-	j, err := a.openJournal()
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.Session{}, err
 	}
@@ -72,7 +72,7 @@ func (a *App) HideChat(sessionID string, hidden bool) (journal.Session, error) {
 // it returns it (zero when it cannot be read: the journal's own error is
 // shown elsewhere).
 func (a *App) chatChanged(sessionID string) journal.Session {
-	j, err := a.openJournal()
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.Session{}
 	}

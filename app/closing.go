@@ -10,10 +10,7 @@ import "fmt"
 func (a *App) closeQuestion() string {
 	waiting := len(a.prompter.Pending())
 	running := 0
-	a.mu.Lock()
-	rt := a.rt
-	a.mu.Unlock()
-	if rt != nil {
+	if rt := a.engine.runtime(); rt != nil {
 		for _, s := range rt.Sessions() {
 			if s.Running() {
 				running++

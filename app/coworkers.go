@@ -10,7 +10,6 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/cli"
-	"github.com/openworker/desktop/harness/model"
 )
 
 // CoworkerList is the bundles folder as loaded: the coworkers that work and
@@ -64,18 +63,13 @@ type BrokenBundle struct {
 // and a chat opens with the tools listed. It may take up to checkTimeout
 // when an MCP provider starts slowly.
 func (a *App) Coworkers() (CoworkerList, error) {
-	a.mu.Lock()
-	dir := a.coworkersDir()
-	a.mu.Unlock()
-	return a.listCoworkers(dir), nil
+	return a.listCoworkers(a.settings.coworkersDir()), nil
 }
 
 // listCoworkers loads dir and resolves its bundles with the runtime new
 // chats use.
 func (a *App) listCoworkers(dir string) CoworkerList {
-	a.mu.Lock()
-	rt, rule := a.rt, a.nameRuleLocked()
-	a.mu.Unlock()
+	rt, rule := a.engine.runtime(), a.model.current().nameRule(a.settings.get().Provider)
 	if h := bundleFolderHint(dir); h != nil { // not "…/coworker/coworker/manifest.md is missing"
 		return CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}, Hint: h}
 	}
@@ -88,17 +82,11 @@ func (a *App) listCoworkers(dir string) CoworkerList {
 	return l
 }
 
-// nameRuleLocked is the tool-name rule of the model provider new chats
-// use: the provider's own, or when it could not be built, the rule of the
-// provider the settings name. a.mu must be held.
-func (a *App) nameRuleLocked() model.NameRule {
-	if a.model != nil {
-		return a.model
-	}
-	if r, err := model.ToolNames(a.settings.Provider); err == nil {
-		return r
-	}
-	return model.SharedToolNames
+// relistCoworkers resolves the coworkers of dir and sends them as
+// EventCoworkersChanged, in the background: after a change that may
+// resolve them differently (another folder, servers file or extension).
+func (a *App) relistCoworkers(dir string) {
+	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
 }
 
 // SetCoworkersDir makes dir the bundles folder, saves that choice, and
@@ -118,15 +106,10 @@ func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 		l.Hint = h
 		return l, nil
 	}
-	a.mu.Lock()
-	s := a.settings
-	s.CoworkersDir = abs
-	if err := a.saveSettingsLocked(s); err != nil {
-		a.mu.Unlock()
+	if _, _, err := a.settings.save(func(s Settings) (Settings, error) { s.CoworkersDir = abs; return s, nil }); err != nil {
 		return CoworkerList{}, err
 	}
-	a.rewatchLocked()
-	a.mu.Unlock()
+	a.reloads.rewatchCoworkers()
 	l := a.listCoworkers(abs)
 	a.emit.Emit(EventCoworkersChanged, l)
 	return l, nil
@@ -138,10 +121,7 @@ func (a *App) ChooseCoworkersDir() (CoworkerList, error) {
 	if a.dialogs == nil {
 		return CoworkerList{}, errors.New("no folder picker is available")
 	}
-	a.mu.Lock()
-	start := a.coworkersDir()
-	a.mu.Unlock()
-	dir, err := a.dialogs.ChooseDirectory("Choose the coworkers folder", start)
+	dir, err := a.dialogs.ChooseDirectory("Choose the coworkers folder", a.settings.coworkersDir())
 	if err != nil {
 		return CoworkerList{}, err
 	}
@@ -149,47 +129,4 @@ func (a *App) ChooseCoworkersDir() (CoworkerList, error) {
 		return a.Coworkers()
 	}
 	return a.SetCoworkersDir(dir)
-}
-
-// rewatchLocked watches the current bundles folder and sends
-// EventCoworkersChanged after each change (live reload), resolving the
-// bundles afresh. a.mu must be held. A reload the closing of its watcher
-// overtook (shutdown, another folder) does nothing: it checks closed under
-// a.mu before acting and before sending, so the list of an old folder
-// never comes after the new one's (dirWatcher, docs/app.md#live-reload).
-func (a *App) rewatchLocked() {
-	_ = a.watcher.Close()
-	a.watcher = nil
-	dir := a.coworkersDir()
-	w, err := watchDir(dir, func(closed func() bool) {
-		a.mu.Lock()
-		rt := a.rt
-		stop := closed()
-		a.mu.Unlock()
-		if stop {
-			return
-		}
-		if rt != nil {
-			rt.ForgetChecks() // a provider may have been fixed meanwhile
-		}
-		a.emitReloaded(closed, dir, a.listCoworkers(dir))
-	})
-	if err != nil {
-		a.log.Warn("watch coworkers", "dir", dir, "err", err)
-		return
-	}
-	a.watcher = w
-}
-
-// emitReloaded sends l, the list of the coworkers folder dir a live
-// reload resolved, as EventCoworkersChanged, unless closed says the
-// reload's watcher was closed meanwhile or dir is no longer the folder in
-// use: checked and sent under a.mu, where watchers are closed and folders
-// changed, so an old list never follows a new one.
-func (a *App) emitReloaded(closed func() bool, dir string, l CoworkerList) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if !closed() && dir == a.coworkersDir() {
-		a.emit.Emit(EventCoworkersChanged, l)
-	}
 }

@@ -131,18 +131,17 @@ func modelSection(getenv func(string) string, keys Keychain, settings func() (Se
 // (docs/app.md#diagnostics). It starts each provider once more, so it
 // can take up to the provider start timeout.
 func (a *App) Diagnostics() (string, error) {
-	a.mu.Lock()
-	in := cli.DoctorInput{Version: a.cfg.Build, Journal: a.journal, JournalPath: a.paths.Journal,
-		ServersFile: a.settings.ServersPath, Getenv: a.cfg.Getenv}
-	if a.serversErr != nil && a.serversWhole {
-		in.ServersErr = a.serversErr
+	j, _ := a.engine.openJournal() // nil when it did not open
+	settings, servers, rt, rtErr := a.settings.get(), a.servers.state(), a.engine.runtime(), a.engine.runtimeErr()
+	in := cli.DoctorInput{Version: a.cfg.Build, Journal: j, JournalPath: a.paths.Journal,
+		ServersFile: settings.ServersPath, Getenv: a.cfg.Getenv}
+	if servers.err != nil && servers.whole {
+		in.ServersErr = servers.err
 	}
-	if a.rt != nil {
-		reg := a.rt.Registry()
+	if rt != nil {
+		reg := rt.Registry()
 		in.Servers, in.Broken, in.Agents = reg.Servers(), reg.Broken(), reg.Agents()
 	}
-	settings, rtErr := a.settings, a.rtErr
-	a.mu.Unlock()
 	in.Hooks = doctorHooks(a.cfg.Getenv, a.keys, func() (Settings, error) { return settings, nil })
 	in.Hooks.SearchPath = a.searchPath // the PATH the app starts programs on (nil: launch.Default)
 	if rtErr != nil {                  // a section of the host's, so that it is redacted too

@@ -3,12 +3,13 @@ package app
 import (
 	"encoding/base64"
 	"encoding/json"
-	"github.com/openworker/desktop/harness/cli"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/cli"
 )
 
 // Settings' "Copy diagnostics" (issue 13): the app's report names its
@@ -38,9 +39,9 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 	if err := e.keys.Set("openai", keychainKey); err != nil {
 		t.Fatal(err)
 	}
-	e.app.mu.Lock()
-	e.app.settings.OpenAI.BaseURL = "http://me:" + urlPassword + "@127.0.0.1:1/v1?key=" + urlKey
-	e.app.mu.Unlock()
+	e.app.settings.mu.Lock()
+	e.app.settings.inUse.OpenAI.BaseURL = "http://me:" + urlPassword + "@127.0.0.1:1/v1?key=" + urlKey
+	e.app.settings.mu.Unlock()
 
 	text, err := e.app.Diagnostics()
 	if err != nil {

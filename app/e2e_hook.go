@@ -116,6 +116,26 @@ func noteSearch(text string, found []journal.Session) {
 	}
 }
 
+// e2eProbes are the last model list and Test connection of Settings
+// (models_api.go): the list ListModels or TestConnection got, and the
+// last TestConnection.
+var e2eProbes struct {
+	mu         sync.Mutex
+	models     *ModelList
+	connection *ConnectionTest
+}
+
+func noteProbe(list *ModelList, test *ConnectionTest) {
+	e2eProbes.mu.Lock()
+	defer e2eProbes.mu.Unlock()
+	if list != nil {
+		e2eProbes.models = list
+	}
+	if test != nil {
+		e2eProbes.connection = test
+	}
+}
+
 // e2eFollowed counts the sign-in pages e2eOpener followed to their end.
 var e2eFollowed atomic.Int64
 
@@ -249,7 +269,7 @@ func startTestHook(a *App) {
 			// the installed ones, "NAME VERSION NAMESPACE" (extinstall.go).
 			Previews   []string `json:"previews"`
 			Extensions []string `json:"extensions"`
-		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
+		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.settings.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
 		out.PendingAccess, out.PendingOrigin = []string{}, []string{}
 		for _, p := range a.prompter.Pending() {
 			if p.Request.Sampling != nil {
@@ -262,9 +282,7 @@ func startTestHook(a *App) {
 		out.Views = append([]viewShown{}, e2eViews.shown...)
 		out.ViewRefusals = append([]viewRefusal{}, e2eViews.refusals...)
 		e2eViews.mu.Unlock()
-		a.signIns.mu.Lock()
-		out.SignIns = len(a.signIns.pending)
-		a.signIns.mu.Unlock()
+		out.SignIns = a.signIns.waiting()
 		out.Followed, out.SignedIn = e2eFollowed.Load(), []string{}
 		e2ePreviews.mu.Lock()
 		out.Previews = append([]string{}, e2ePreviews.list...)
@@ -281,14 +299,15 @@ func startTestHook(a *App) {
 		e2eSearch.mu.Lock()
 		out.Searched = searched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
 		e2eSearch.mu.Unlock()
-		a.mu.Lock()
-		rt, j := a.rt, a.journal
-		out.Notices = append([]Notice{}, a.notices...)
-		out.Models, out.Connection = a.lastModels, a.lastConnection
-		for _, s := range a.signedInLocked() {
+		rt := a.engine.runtime()
+		j, _ := a.engine.openJournal()
+		out.Notices = a.notices.all()
+		e2eProbes.mu.Lock()
+		out.Models, out.Connection = e2eProbes.models, e2eProbes.connection
+		e2eProbes.mu.Unlock()
+		for _, s := range signedIn(a.servers.state().cfg, a.tokens) {
 			out.SignedIn = append(out.SignedIn, s.Namespace)
 		}
-		a.mu.Unlock()
 		if j != nil { // not a.Chats: list_loads counts the window's reads only
 			if p, err := j.SessionPage(r.Context(), journal.SessionQuery{Limit: chatsPageSize, Visible: true}); err == nil {
 				for _, s := range p.Sessions {

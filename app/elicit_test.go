@@ -123,7 +123,7 @@ func TestElicitationAnsweredInTheApp(t *testing.T) {
 	if err := e.app.AnswerElicitation(q.ID, "decline", nil); err != ErrNoSuchElicitation {
 		t.Fatalf("answering again = %v, want ErrNoSuchElicitation", err)
 	}
-	j, err := e.app.openJournal()
+	j, err := e.app.engine.openJournal()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func TestURLElicitationOpensOnlyOnAccept(t *testing.T) {
 	if err != nil || len(d.Invocations) != 3 {
 		t.Fatalf("invocations = %+v, %v", d.Invocations, err)
 	}
-	j, _ := e.app.openJournal()
+	j, _ := e.app.engine.openJournal()
 	want := []struct{ host, action, source string }{
 		{"xn--bcher-kva.example", "decline", journal.ElicitByPerson},
 		{"login.example.com", "accept", journal.ElicitByPerson},

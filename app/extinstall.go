@@ -240,8 +240,8 @@ func (a *App) PreviewExtension(path string) (ExtensionPreview, error) {
 // written when this system cannot enforce it. The providers are then
 // applied again: new chats can use it at once; open chats keep theirs.
 func (a *App) InstallExtension(path, digest string, values map[string]any, sandboxed bool) (ExtensionInstalled, error) {
-	a.importMu.Lock() // one install at a time
-	defer a.importMu.Unlock()
+	a.servers.writeMu.Lock() // one install (or import) at a time
+	defer a.servers.writeMu.Unlock()
 	in, now, err := a.inspectExtensionFile(path)
 	if err != nil {
 		return ExtensionInstalled{}, err
@@ -312,11 +312,8 @@ func (a *App) RemoveExtension(name string) ([]InstalledExtension, error) {
 // extensionsChanged applies the providers again (servers file and
 // extensions) and tells the UI the coworkers may resolve differently.
 func (a *App) extensionsChanged() {
-	a.mu.Lock()
-	a.reapplyServersLocked(false)
-	dir := a.coworkersDir()
-	a.mu.Unlock()
-	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+	a.servers.apply(false)
+	a.relistCoworkers(a.settings.coworkersDir())
 }
 
 // inspectExtensionFile inspects path and returns the sha256 of its bytes;
@@ -356,18 +353,13 @@ func (a *App) inspectOptions() extension.InspectOptions {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	sp := launch.Default(ctx)
-	if a.searchPath != nil {
-		sp = a.searchPath(ctx)
-	}
-	a.mu.Lock()
+	sp := a.launchPath(ctx)
 	taken := map[string]bool{}
-	if a.serversCfg != nil {
-		for _, e := range a.serversCfg.Entries {
+	if cfg := a.servers.state().cfg; cfg != nil {
+		for _, e := range cfg.Entries {
 			taken[e.Server.Namespace] = true
 		}
 	}
-	a.mu.Unlock()
 	return extension.InspectOptions{
 		Runtimes: extension.FindRuntimes(ctx, launch.Search{Path: sp.Path}),
 		Taken:    func(ns string) bool { _, mcp := a.reg.Server(ns); return taken[ns] || mcp || a.reg.IsNative(ns) },

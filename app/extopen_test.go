@@ -84,14 +84,14 @@ func TestExtensionOpenedWaitsForTheUI(t *testing.T) {
 	if err := os.WriteFile(ext, []byte("PK"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.app.openFiles([]string{ext, filepath.Join(t.TempDir(), "missing.dxt")})
+	e.app.opened.openFiles([]string{ext, filepath.Join(t.TempDir(), "missing.dxt")})
 	if got := e.rec.all(EventExtensionOpened); len(got) != 0 {
 		t.Fatalf("sent before the UI was ready: %+v", got)
 	}
 	if _, err := e.app.Info(); err != nil {
 		t.Fatal(err)
 	}
-	e.app.openFiles([]string{ext})
+	e.app.opened.openFiles([]string{ext})
 	got := e.rec.all(EventExtensionOpened)
 	if len(got) != 3 {
 		t.Fatalf("events %+v; want 3", got)

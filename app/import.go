@@ -98,9 +98,7 @@ func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find the home folder: %w", err)
 	}
-	a.mu.Lock()
-	inUse := a.settings.ServersPath
-	a.mu.Unlock()
+	inUse := a.settings.get().ServersPath
 	out := []FoundServerConfig{}
 	for _, cc := range mcp.ClientConfigs(runtime.GOOS, home, os.Getenv) {
 		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
@@ -149,8 +147,8 @@ func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
 // written file (saved, and applied at once: new chats get its providers;
 // open chats keep theirs). A plan that adds nothing writes nothing.
 func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
-	a.importMu.Lock()
-	defer a.importMu.Unlock()
+	a.servers.writeMu.Lock()
+	defer a.servers.writeMu.Unlock()
 	plan, current, err := a.planImport(path)
 	if err != nil {
 		return SettingsView{}, err
@@ -161,32 +159,37 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 	if plan.Added() == 0 {
 		return a.GetSettings()
 	}
-	// Written and applied under a.mu: the live reload of the file this
-	// write causes comes after, finds the providers as applied here and
-	// says nothing new (rewatchServersLocked).
-	a.mu.Lock()
-	if a.settings.ServersPath != current {
-		a.mu.Unlock()
-		return SettingsView{}, errors.New("the servers file of Settings changed since the preview; look again before importing")
-	}
-	if err := plan.Write(); err != nil {
-		a.mu.Unlock()
+	// The servers file and the settings naming it are written as one step
+	// of the settings file (settingsStore.write: no save of Settings comes
+	// between the check and the writes), then applied before any live
+	// reload of the file this write causes (serversFile.change): that
+	// reload finds the providers as applied here and says nothing new.
+	var saveErr error
+	err = a.servers.change(func() error {
+		return a.settings.write(func(inUse, saved Settings) (Settings, Settings, error) {
+			if inUse.ServersPath != current {
+				return inUse, saved, errors.New("the servers file of Settings changed since the preview; look again before importing")
+			}
+			if err := plan.Write(); err != nil {
+				return inUse, saved, err
+			}
+			a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
+			file, err := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
+			if inUse.ServersPath = plan.Dest; err == nil {
+				saved = file
+			}
+			saveErr = err
+			return inUse, saved, nil
+		})
+	})
+	if err != nil {
 		return SettingsView{}, err
 	}
-	a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
-	saved, saveErr := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
-	a.settings.ServersPath = plan.Dest
-	if saveErr == nil {
-		a.saved = saved
-	}
-	a.reapplyServersLocked(false)
 	if current != plan.Dest {
-		a.rewatchServersLocked()
+		a.reloads.rewatchServers()
 	}
-	dir := a.coworkersDir()
-	v := a.viewLocked()
-	a.mu.Unlock()
-	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+	a.relistCoworkers(a.settings.coworkersDir())
+	v := a.view()
 	if saveErr != nil {
 		return v, fmt.Errorf("the servers were added to %s and are in use, but the settings could not be saved, so the next start uses the old servers file: %w", plan.Dest, saveErr)
 	}
@@ -203,9 +206,7 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	a.mu.Lock()
-	current, configDir := a.settings.ServersPath, a.paths.ConfigDir
-	a.mu.Unlock()
+	current, configDir := a.settings.get().ServersPath, a.paths.ConfigDir
 	from, err := mcp.ReadConfig(abs, nil) // Inputs nil: nothing is asked
 	if err != nil {
 		return nil, current, err

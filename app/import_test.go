@@ -263,14 +263,14 @@ func TestImportIntoTheApp(t *testing.T) {
 		t.Errorf("github = %+v", gh)
 	}
 	inUse, _ := os.ReadFile(dest)
-	gen := e.app.rt.Generation()
+	gen := e.app.engine.runtime().Generation()
 	if v, err = e.app.ApplyImport(f.vscode, plan.Digest); err != nil {
 		t.Fatal(err)
 	}
 	// The import applies the file (one registry generation), then its
 	// live reload does (another, then the coworkers are listed anew): the
 	// unanswered input is asked in Settings, not announced as a problem.
-	e.rec.waitFor(t, EventCoworkersChanged, func(any) bool { return e.app.rt.Generation() >= gen+2 })
+	e.rec.waitFor(t, EventCoworkersChanged, func(any) bool { return e.app.engine.runtime().Generation() >= gen+2 })
 	for _, n := range e.rec.all(EventNotice) {
 		if strings.Contains(n.(Notice).Message, "api-token") {
 			t.Errorf("notice after the import: %+v", n)

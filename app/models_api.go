@@ -126,18 +126,11 @@ func (a *App) probeConfig(provider, baseURL, modelName, key string) (model.Confi
 
 // probed records the last probe for the e2e hook and, when it reached
 // the model in use, checks the model banner again, so that it goes on
-// every screen once the server answers (reapplyModelLocked's rule).
+// every screen once the server answers (modelState.apply's rule).
 func (a *App) probed(c model.Config, list *ModelList, test *ConnectionTest) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if list != nil {
-		a.lastModels = list
-	}
-	if test != nil {
-		a.lastConnection = test
-	}
-	if (list != nil || test != nil && test.OK) && c.Provider == a.settings.Provider && c.BaseURL == a.modelBaseURL {
-		a.recheckModelNoticeLocked()
+	noteProbe(list, test) // e2e builds only (e2e_hook.go)
+	if (list != nil || test != nil && test.OK) && c.Provider == a.settings.get().Provider && c.BaseURL == a.model.current().baseURL {
+		a.model.recheck(false)
 	}
 }
 

@@ -24,6 +24,6 @@ func (a *App) checkNotifications() {
 	if err == nil {
 		return
 	}
-	a.setNotice(Notice{Level: NoticeInfo, Key: NoticeKeyNotifications,
+	a.notices.set(Notice{Level: NoticeInfo, Key: NoticeKeyNotifications,
 		Message: "Desktop notifications are unavailable: " + err.Error() + ". The app works as usual, but a tool call that waits for your answer while this window is in the background raises no notification: the question waits in the window."})
 }

@@ -23,9 +23,7 @@ type Opener interface {
 // config dir are opened, with links resolved; anything else is refused,
 // naming both folders.
 func (a *App) OpenFile(path string) error {
-	a.mu.Lock()
-	roots := []string{a.coworkersDir(), a.paths.ConfigDir}
-	a.mu.Unlock()
+	roots := []string{a.settings.coworkersDir(), a.paths.ConfigDir}
 	p, err := openablePath(path, roots)
 	if err != nil {
 		return err

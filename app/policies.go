@@ -19,7 +19,7 @@ type SavedPolicy struct {
 // every coworker, ordered by coworker and tool. Answers taken back (saved
 // as "ask" by RevokePolicy or `openworker journal revoke`) are left out.
 func (a *App) Policies() ([]SavedPolicy, error) {
-	j, err := a.openJournal()
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (a *App) Policies() ([]SavedPolicy, error) {
 // is saved as "ask" rather than deleted, so the journal's hash chain keeps
 // the history. It is an error when no such answer is saved.
 func (a *App) RevokePolicy(coworker, tool, digest string) error {
-	j, err := a.openJournal()
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (a *App) RevokePolicy(coworker, tool, digest string) error {
 			if err := j.SaveUserPolicy(a.base, coworker, tool, digest, journal.PolicyAsk); err != nil {
 				return j.Explain(err)
 			}
-			a.revokeOpenGrants(coworker, tool)
+			a.engine.revokeGrants(coworker, tool)
 			return nil
 		}
 	}

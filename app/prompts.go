@@ -27,7 +27,7 @@ type PromptArg struct {
 // is logged and left out: the list is what could be had. Errors are for
 // an unknown chat.
 func (a *App) ChatPrompts(sessionID string) ([]ChatPrompt, error) {
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (a *App) ChatPrompts(sessionID string) ([]ChatPrompt, error) {
 // prompt (listing those there are), a prompt longer than 64 KiB or the
 // server's own error.
 func (a *App) ExpandPrompt(sessionID, name string, args map[string]string) (string, error) {
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return "", err
 	}

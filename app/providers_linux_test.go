@@ -103,7 +103,7 @@ func TestSettingsChangesKeepOneProviderProcess(t *testing.T) {
 			t.Fatalf("after settings change %d: %d provider processes; want 1", i+1, n)
 		}
 	}
-	if got := e.app.rt.RunningProviders(); len(got) != 1 {
+	if got := e.app.engine.runtime().RunningProviders(); len(got) != 1 {
 		t.Errorf("running providers = %v; want one", got)
 	}
 	again, err := e.app.ResumeChat(chat.SessionID) // the open chat, as it is

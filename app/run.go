@@ -6,11 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/openworker/desktop/harness/cli"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/openworker/desktop/harness/cli"
 
 	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
@@ -117,11 +118,11 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	if err != nil {
 		return err
 	}
-	a.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
+	a.opened.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
 	// A second start on this config dir: show the window, open its files.
 	onLaunch := func(l secondLaunch) {
 		ui.show()
-		a.openFiles(launchFiles(l.Args, l.WorkingDirectory))
+		a.opened.openFiles(launchFiles(l.Args, l.WorkingDirectory))
 	}
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
 	var wake io.Closer // the wake socket (wake_socket_unix.go)
@@ -141,8 +142,8 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			// The app views' documents (viewpages.go, docs/mcp-apps.md#sandbox).
 			Middleware: a.viewPages.middleware,
 		},
-		BackgroundColour: windowBackground(a.theme()),
-		Windows:          &windows.Options{Theme: windowsTheme(a.theme())},
+		BackgroundColour: windowBackground(a.settings.theme()),
+		Windows:          &windows.Options{Theme: windowsTheme(a.settings.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()
@@ -190,7 +191,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// also the one that started the app (docs/app.md#opening-an-extension).
 		Mac: &mac.Options{OnFileOpen: func(path string) {
 			ui.show()
-			a.openFiles([]string{path})
+			a.opened.openFiles([]string{path})
 		}},
 		Linux: &linux.Options{Icon: icon, ProgramName: "openworker", WindowIsTranslucent: false},
 	})

@@ -53,14 +53,16 @@ type SettingsView struct {
 
 // GetSettings returns the settings in use.
 func (a *App) GetSettings() (SettingsView, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.viewLocked(), nil
+	return a.view(), nil
 }
 
-func (a *App) viewLocked() SettingsView {
-	v := SettingsView{Settings: a.settings, KeyStored: map[string]bool{}, KeychainErrors: map[string]string{},
-		KeyFromEnv: map[string]bool{}, Model: a.modelDescription, SettingsFile: a.paths.Settings, ServersLoaded: a.serversLoaded}
+// view is the Settings screen as it is now. It reads the keychain and
+// may dial the model's local address (modelUnreachable): it copies what
+// it needs from each part first and holds no lock while it does.
+func (a *App) view() SettingsView {
+	s, m, f := a.settings.get(), a.model.current(), a.servers.state()
+	v := SettingsView{Settings: s, KeyStored: map[string]bool{}, KeychainErrors: map[string]string{},
+		KeyFromEnv: map[string]bool{}, Model: m.description, SettingsFile: a.paths.Settings, ServersLoaded: f.loaded}
 	for _, p := range []string{model.ProviderOpenAI, model.ProviderAnthropic} {
 		v.KeyFromEnv[p] = a.cfg.Getenv(envKeyName(p)) != ""
 		k, err := a.keys.Get(p)
@@ -71,23 +73,23 @@ func (a *App) viewLocked() SettingsView {
 		v.KeyStored[p] = k != ""
 	}
 	v.Effective = map[string]ProviderSettings{}
-	for p, ps := range map[string]ProviderSettings{model.ProviderOpenAI: a.settings.OpenAI, model.ProviderAnthropic: a.settings.Anthropic} {
+	for p, ps := range map[string]ProviderSettings{model.ProviderOpenAI: s.OpenAI, model.ProviderAnthropic: s.Anthropic} {
 		k, _ := a.keys.Get(p)
 		c := model.FromEnv(model.Config{Provider: p, BaseURL: ps.BaseURL, Model: ps.Model, APIKey: k}, a.cfg.Getenv)
 		v.Effective[p] = ProviderSettings{BaseURL: c.BaseURL, Model: c.Model}
 	}
-	if a.modelErr != nil {
-		v.ModelError = a.modelErr.Error()
+	if m.err != nil {
+		v.ModelError = m.err.Error()
 	} else {
-		v.ModelWarning = modelUnreachable(a.modelBaseURL)
+		v.ModelWarning = modelUnreachable(m.baseURL)
 	}
-	if a.serversErr != nil {
-		v.ServersError, v.ServersUnreadable = a.serversErr.Error(), a.serversWhole
+	if f.err != nil {
+		v.ServersError, v.ServersUnreadable = f.err.Error(), f.whole
 	}
-	if a.serversCfg != nil {
-		v.ServersNotices = a.serversCfg.AllNotices()
+	if f.cfg != nil {
+		v.ServersNotices = f.cfg.AllNotices()
 	}
-	v.ServerInputs = a.serverInputsLocked()
+	v.ServerInputs = f.inputs()
 	v.RunFlags = a.cfg.runFlags()
 	return v
 }
@@ -102,26 +104,25 @@ func (a *App) SaveSettings(s Settings) (SettingsView, error) {
 	if err := s.Validate(); err != nil {
 		return SettingsView{}, err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s.Theme = a.settings.Theme // SetTheme's alone
-	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
-	serversChanged := s.ServersPath != a.settings.ServersPath
-	if err := a.saveSettingsLocked(s); err != nil {
+	before, after, err := a.settings.save(func(cur Settings) (Settings, error) {
+		s.Theme = cur.Theme // SetTheme's alone
+		return s, nil
+	})
+	if err != nil {
 		return SettingsView{}, err
 	}
-	a.reapplyModelLocked()
-	if serversChanged {
-		a.reapplyServersLocked(false)
-		a.rewatchServersLocked()
+	dirChanged := before.coworkersDir(a.paths.DefaultCoworkers) != after.CoworkersDir && after.CoworkersDir != ""
+	a.model.apply()
+	if after.ServersPath != before.ServersPath {
+		a.servers.apply(false)
+		a.reloads.rewatchServers()
 		dirChanged = true // the coworkers resolve anew
 	}
 	if dirChanged {
-		a.rewatchLocked()
-		dir := a.coworkersDir()
-		go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+		a.reloads.rewatchCoworkers()
+		a.relistCoworkers(a.settings.coworkersDir())
 	}
-	return a.viewLocked(), nil
+	return a.view(), nil
 }
 
 // SetAPIKey stores the API key of provider ("openai" or "anthropic") in the
@@ -138,10 +139,8 @@ func (a *App) SetAPIKey(provider, key string) (SettingsView, error) {
 	if err := a.keys.Set(provider, key); err != nil {
 		return SettingsView{}, err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.reapplyModelLocked()
-	return a.viewLocked(), nil
+	a.model.apply()
+	return a.view(), nil
 }
 
 // DeleteAPIKey removes the stored key of provider.
@@ -152,10 +151,8 @@ func (a *App) DeleteAPIKey(provider string) (SettingsView, error) {
 	if err := a.keys.Delete(provider); err != nil {
 		return SettingsView{}, err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.reapplyModelLocked()
-	return a.viewLocked(), nil
+	a.model.apply()
+	return a.view(), nil
 }
 
 func checkProvider(p string) error {

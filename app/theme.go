@@ -31,13 +31,9 @@ func (a *App) SetTheme(theme string) error {
 	if err := checkTheme(theme); err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	saved, err := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.Theme = theme })
-	if err != nil {
+	if err := a.settings.update(func(s *Settings) { s.Theme = theme }); err != nil {
 		return fmt.Errorf("the theme was not saved: %w", err)
 	}
-	a.saved, a.settings.Theme = saved, theme
 	return nil
 }
 
@@ -61,18 +57,4 @@ func windowsTheme(theme string) windows.Theme {
 		return windows.Light
 	}
 	return windows.SystemDefault
-}
-
-// theme is the theme in use: "system", "light" or "dark".
-func (a *App) theme() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.themeLocked()
-}
-
-func (a *App) themeLocked() string {
-	if a.settings.Theme == "" {
-		return ThemeSystem
-	}
-	return a.settings.Theme
 }

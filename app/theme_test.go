@@ -41,11 +41,11 @@ func TestSetThemeSavesOnlyTheTheme(t *testing.T) {
 	if saved, _ := LoadSettings(a.paths.Settings); saved.Theme != ThemeDark {
 		t.Fatalf("after Save Settings the theme is %q, want dark (only SetTheme changes it)", saved.Theme)
 	}
-	if got := windowBackground(a.theme()); got.R > 0x40 {
+	if got := windowBackground(a.settings.theme()); got.R > 0x40 {
 		t.Fatalf("dark window background %+v is not dark", got)
 	}
-	if windowsTheme(a.theme()) != windows.Dark || windowsTheme("") != windows.SystemDefault {
-		t.Fatalf("Windows title bar theme for dark = %v, for \"\" = %v", windowsTheme(a.theme()), windowsTheme(""))
+	if windowsTheme(a.settings.theme()) != windows.Dark || windowsTheme("") != windows.SystemDefault {
+		t.Fatalf("Windows title bar theme for dark = %v, for \"\" = %v", windowsTheme(a.settings.theme()), windowsTheme(""))
 	}
 
 	// A restart with the same config folder reads it back.

@@ -59,7 +59,7 @@ type ViewToolResult struct {
 // invocation in it; it has no view; the view was refused (over 2 MB, not
 // HTML, a bad CSP origin) or could not be read.
 func (a *App) ToolView(sessionID, invocationID string) (ToolView, error) {
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return ToolView{}, err
 	}
@@ -95,7 +95,7 @@ func (a *App) ViewCallTool(sessionID, invocationID, name string, arguments json.
 			err = fmt.Errorf("internal error in this view call: %v", p)
 		}
 	}()
-	s, err := a.chat(sessionID)
+	s, err := a.engine.chat(sessionID)
 	if err != nil {
 		return ViewToolResult{}, err
 	}
