@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync/atomic"
 
 	"github.com/openworker/desktop/harness/cli"
 
@@ -18,31 +17,56 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// App is the facade the UI calls through Wails bindings. Every exported
-// method is bound: it returns (T, error) or error, and the UI gets a
-// promise that rejects with the error's message. The methods are safe for
-// concurrent use (Wails calls each on its own goroutine).
-//
-// App holds no window code: events go through an Emitter and dialogs
-// through Dialogs (runtime_wails.go implements both), so tests drive it
-// with fakes and the real harness. Its state is in parts with locks of
-// their own (engine, settingsStore, modelState, serversFile, noticeBoard,
-// reloads), none of which is held across I/O.
-type App struct {
+// desktop is one running app: what it was started with (env), the parts
+// its services share (shared) and the services the window calls through
+// the Gate (bound). newApp builds it, Run binds its services, startup and
+// shutdown bracket the window. It holds no state and no lock of its own:
+// each part and service has its own (docs/app.md#where-things-live).
+type desktop struct {
 	*env
-	engine    *engine // the runtime and the journal
-	settings  *settingsStore
-	model     *modelState  // the model new chats use, and its banner
-	servers   *serversFile // the servers file as applied, and its banner
-	notices   *noticeBoard // the banners Info returns
-	reloads   *reloads     // live reload of the coworkers folder and the servers file
-	prompter  *modalPrompter
-	elicitor  *appElicitor
-	signIns   *signIns     // sign-in questions waiting (signin.go)
-	opened    *openedInbox // extension files opened before the UI listened (extopen.go)
-	viewPages *viewPages   // the app views' documents the window loads (viewpages.go)
-	focused   atomic.Bool  // the window has the focus
-	cancel    context.CancelFunc
+	shared
+	bound
+	cancel context.CancelFunc // of env.base
+}
+
+// shared are the parts the services share, each with a lock of its own
+// held only to copy or keep a value, never across I/O.
+type shared struct {
+	engine   *engine        // the runtime and the journal
+	settings *settingsStore // the settings in use and as saved
+	model    *modelState    // the model new chats use, and its banner
+	servers  *serversFile   // the servers file as applied, and its banner
+	notices  *noticeBoard   // the banners Info returns
+	reloads  *reloads       // live reload of the coworkers folder and the servers file
+	prompter *modalPrompter // consent prompts waiting
+	elicitor *appElicitor   // servers' questions waiting
+	signIns  *signIns       // sign-in questions waiting, and the runtime's SignIn
+}
+
+// bound are the services the window's page calls, one per room of the
+// window; the Gate dispatches "Service.Method" to them (gate.go).
+type bound struct {
+	Window      *Window
+	Chats       *Chats
+	Coworkers   *Coworkers
+	Preferences *Preferences
+	Servers     *Servers
+	Extensions  *Extensions
+	Activity    *Activity
+	Asks        *Asks
+	Views       *Views
+}
+
+// services lists the bound services in the order of the Gate's table and
+// the generated bindings.
+func (b bound) services() []any {
+	return []any{b.Window, b.Chats, b.Coworkers, b.Preferences, b.Servers, b.Extensions, b.Activity, b.Asks, b.Views}
+}
+
+// emptyServices are the bound services without an app behind them: the
+// bindings build generates their TypeScript (scripts/app-bindings.sh).
+func emptyServices() []any {
+	return bound{&Window{}, &Chats{}, &Coworkers{}, &Preferences{}, &Servers{}, &Extensions{}, &Activity{}, &Asks{}, &Views{}}.services()
 }
 
 // config is what the command line (Options.Args) and the caller decide.
@@ -86,28 +110,12 @@ type deps struct {
 	ExtensionSecrets extension.SecretStore
 }
 
-// AppInfo is what the UI needs at start.
-type AppInfo struct {
-	Version       string   `json:"version"`
-	ConfigDir     string   `json:"config_dir"`
-	JournalPath   string   `json:"journal_path"`
-	LogFile       string   `json:"log_file"`
-	CoworkersDir  string   `json:"coworkers_dir"`
-	Model         string   `json:"model"`       // where requests go, never a key
-	ModelError    string   `json:"model_error"` // why no model is configured
-	RuntimeError  string   `json:"runtime_error"`
-	ApprovalMode  string   `json:"approval_mode"`
-	Notices       []Notice `json:"notices"`
-	StartCoworker string   `json:"start_coworker"` // open a chat with it at start
-	Theme         string   `json:"theme"`          // "system", "light" or "dark" (docs/app.md#theme)
-}
-
 // newApp builds the app: settings, journal, servers.json, the example
 // bundles on first run, and the harness runtime. Problems a person can fix
 // (bad settings file, servers.json error, unreachable keychain) become
 // notices and the app still starts; only a journal that cannot be opened is
 // kept as the runtime error, shown in the window.
-func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, error) {
+func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*desktop, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
@@ -136,19 +144,14 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	}
 	e := &env{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
 		searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
-	var cancel context.CancelFunc
-	e.base, cancel = context.WithCancel(ctx)
-	a := &App{env: e, cancel: cancel, engine: &engine{}, notices: &noticeBoard{log: e.log, emit: e.emit},
-		settings:  &settingsStore{file: paths.Settings, flags: cfg, defaultCoworkers: paths.DefaultCoworkers},
-		signIns:   &signIns{env: e},
-		opened:    &openedInbox{env: e},
-		viewPages: &viewPages{}}
+	a := &desktop{env: e}
+	e.base, a.cancel = context.WithCancel(ctx)
+	a.shared = shared{engine: &engine{}, notices: &noticeBoard{log: e.log, emit: e.emit},
+		settings: &settingsStore{file: paths.Settings, flags: cfg, defaultCoworkers: paths.DefaultCoworkers},
+		signIns:  &signIns{env: e}}
 	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
 	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
-	a.reloads = &reloads{env: e, engine: a.engine, settings: a.settings, servers: a.servers, list: a.listCoworkers}
-	a.prompter = newModalPrompter(e.emit, d.Notifier, a.focused.Load)
-	a.elicitor = newAppElicitor(e.emit, d.Notifier, a.focused.Load, a.engine.coworkerOf, a.OpenLink)
-	a.focused.Store(true)
+	a.wire(d.Notifier)
 
 	// Before anything is shared: the parts are filled without their locks.
 	s, err := LoadSettings(paths.Settings)
@@ -287,9 +290,36 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// wire makes the services over the parts, and the parts that call into
+// a service (the live reloads list coworkers; a question's page opens
+// through the window).
+func (a *desktop) wire(notify Notifier) {
+	e := a.env
+	w := &Window{env: e, engine: a.engine, settings: a.settings, model: a.model, notices: a.notices, opened: &openedInbox{env: e}}
+	w.focused.Store(true)
+	a.prompter = newModalPrompter(e.emit, notify, w.focused.Load)
+	a.elicitor = newAppElicitor(e.emit, notify, w.focused.Load, a.engine.coworkerOf, w.OpenLink)
+	c := &Coworkers{env: e, engine: a.engine, settings: a.settings, model: a.model}
+	a.reloads = &reloads{env: e, engine: a.engine, settings: a.settings, servers: a.servers, list: c.list}
+	c.reloads = a.reloads
+	chats := &Chats{env: e, engine: a.engine, settings: a.settings, model: a.model, prompter: a.prompter, elicitor: a.elicitor}
+	prefs := &Preferences{env: e, engine: a.engine, settings: a.settings, model: a.model, servers: a.servers, reloads: a.reloads, coworkers: c}
+	a.bound = bound{
+		Window:      w,
+		Chats:       chats,
+		Coworkers:   c,
+		Preferences: prefs,
+		Servers:     &Servers{env: e, settings: a.settings, servers: a.servers, reloads: a.reloads, coworkers: c, prefs: prefs, signIns: a.signIns},
+		Extensions:  &Extensions{env: e, settings: a.settings, servers: a.servers, coworkers: c},
+		Activity:    &Activity{env: e, engine: a.engine, settings: a.settings, servers: a.servers},
+		Asks:        &Asks{prompter: a.prompter, elicitor: a.elicitor, signIns: a.signIns},
+		Views:       &Views{env: e, engine: a.engine, chats: chats, pages: &viewPages{}},
+	}
+}
+
 // startup runs when the window is up: it starts watching the bundles
 // folder and the servers file, and checks the journal in the background.
-func (a *App) startup() {
+func (a *desktop) startup() {
 	a.reloads.rewatchCoworkers()
 	a.reloads.rewatchServers()
 	startTestHook(a)
@@ -298,35 +328,10 @@ func (a *App) startup() {
 
 // shutdown closes every chat, the runtime and the journal. Running turns are
 // cancelled; their calls end as the harness journals them.
-func (a *App) shutdown() {
+func (a *desktop) shutdown() {
 	a.cancel()
 	a.reloads.close()
 	if err := a.engine.close(); err != nil {
 		a.log.Error("shutdown", "err", err)
 	}
-}
-
-// Info returns what the UI shows at start: paths, the model in use and
-// problems found while starting.
-func (a *App) Info() (AppInfo, error) {
-	defer a.opened.uiReady() // the UI listens now: send the extensions opened before (extopen.go)
-	s, m := a.settings.get(), a.model.current()
-	info := AppInfo{Version: a.cfg.Version, ConfigDir: a.paths.ConfigDir, JournalPath: a.paths.Journal, LogFile: a.paths.LogFile,
-		CoworkersDir: s.coworkersDir(a.paths.DefaultCoworkers), ApprovalMode: s.ApprovalMode, Notices: a.notices.all(),
-		StartCoworker: a.cfg.OpenCoworker, Theme: a.settings.theme(), Model: m.description}
-	if m.err != nil {
-		info.ModelError = m.err.Error()
-	}
-	if err := a.engine.runtimeErr(); err != nil {
-		info.RuntimeError = err.Error()
-	}
-	return info, nil
-}
-
-// SetWindowFocused tells the app whether its window has the focus; the UI
-// calls it on focus and blur. A prompt raised while unfocused also raises a
-// native notification (docs/consent.md).
-func (a *App) SetWindowFocused(focused bool) error {
-	a.focused.Store(focused)
-	return nil
 }

@@ -27,7 +27,7 @@ const extensionRestart = "restart OpenWorker"
 // installed extensions with (cli.AnnotateExtensions): a coworker whose
 // extension is broken or cannot run gets a fix naming the extension and
 // what to install, looked up on the PATH the app starts programs on.
-func (a *App) extensionAnnotator(rt *harness.Runtime) func(context.Context, *harness.CheckReport) []cli.ExtensionProvider {
+func (a *env) extensionAnnotator(rt *harness.Runtime) func(context.Context, *harness.CheckReport) []cli.ExtensionProvider {
 	store, sp := a.extensionStore(), a.searchPath
 	return func(ctx context.Context, rep *harness.CheckReport) []cli.ExtensionProvider {
 		exts := cli.ExtensionProviders(store)

@@ -12,6 +12,18 @@ import (
 	"github.com/openworker/desktop/harness/cli"
 )
 
+// Coworkers is the Coworkers screen: the bundles folder as resolved, the
+// choice of that folder, and adding a coworker (addcoworker.go,
+// docs/app.md#coworkers). It has no state of its own: the folder is the
+// settings', the list is resolved afresh each time.
+type Coworkers struct {
+	*env
+	engine   *engine
+	settings *settingsStore
+	model    *modelState // its tool-name rule decides what resolves
+	reloads  *reloads    // watches the folder in use
+}
+
 // CoworkerList is the bundles folder as loaded: the coworkers that work and
 // the bundles that do not, each with its error and the fix (docs/bundles.md).
 type CoworkerList struct {
@@ -62,38 +74,38 @@ type BrokenBundle struct {
 // `openworker check --provider` reports broken is listed as broken here
 // and a chat opens with the tools listed. It may take up to checkTimeout
 // when an MCP provider starts slowly.
-func (a *App) Coworkers() (CoworkerList, error) {
-	return a.listCoworkers(a.settings.coworkersDir()), nil
+func (c *Coworkers) Coworkers() (CoworkerList, error) {
+	return c.list(c.settings.coworkersDir()), nil
 }
 
-// listCoworkers loads dir and resolves its bundles with the runtime new
+// list loads dir and resolves its bundles with the runtime new
 // chats use.
-func (a *App) listCoworkers(dir string) CoworkerList {
-	rt, rule := a.engine.runtime(), a.model.current().nameRule(a.settings.get().Provider)
+func (c *Coworkers) list(dir string) CoworkerList {
+	rt, rule := c.engine.runtime(), c.model.current().nameRule(c.settings.get().Provider)
 	if h := bundleFolderHint(dir); h != nil { // not "…/coworker/coworker/manifest.md is missing"
 		return CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}, Hint: h}
 	}
 	var exts func(context.Context, *harness.CheckReport) []cli.ExtensionProvider
 	if rt != nil {
-		exts = a.extensionAnnotator(rt)
+		exts = c.extensionAnnotator(rt)
 	}
-	l := checkedList(a.base, rt, dir, rule, exts)
+	l := checkedList(c.base, rt, dir, rule, exts)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
 }
 
-// relistCoworkers resolves the coworkers of dir and sends them as
+// relist resolves the coworkers of dir and sends them as
 // EventCoworkersChanged, in the background: after a change that may
 // resolve them differently (another folder, servers file or extension).
-func (a *App) relistCoworkers(dir string) {
-	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+func (c *Coworkers) relist(dir string) {
+	go func() { c.emit.Emit(EventCoworkersChanged, c.list(dir)) }()
 }
 
 // SetCoworkersDir makes dir the bundles folder, saves that choice, and
 // returns the new list. Chats already open keep their coworker. A dir
 // that is a coworker itself (FolderHint) is not used: the list of the
 // folder in use comes back with Hint set.
-func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
+func (c *Coworkers) SetCoworkersDir(dir string) (CoworkerList, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return CoworkerList{}, err
@@ -102,31 +114,31 @@ func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 		return CoworkerList{}, fmt.Errorf("%s is not a folder", abs)
 	}
 	if h := bundleFolderHint(abs); h != nil {
-		l, _ := a.Coworkers()
+		l, _ := c.Coworkers()
 		l.Hint = h
 		return l, nil
 	}
-	if _, _, err := a.settings.save(func(s Settings) (Settings, error) { s.CoworkersDir = abs; return s, nil }); err != nil {
+	if _, _, err := c.settings.save(func(s Settings) (Settings, error) { s.CoworkersDir = abs; return s, nil }); err != nil {
 		return CoworkerList{}, err
 	}
-	a.reloads.rewatchCoworkers()
-	l := a.listCoworkers(abs)
-	a.emit.Emit(EventCoworkersChanged, l)
+	c.reloads.rewatchCoworkers()
+	l := c.list(abs)
+	c.emit.Emit(EventCoworkersChanged, l)
 	return l, nil
 }
 
 // ChooseCoworkersDir asks for a folder with the native picker and uses it;
 // when the person cancels, the list is unchanged.
-func (a *App) ChooseCoworkersDir() (CoworkerList, error) {
-	if a.dialogs == nil {
+func (c *Coworkers) ChooseCoworkersDir() (CoworkerList, error) {
+	if c.dialogs == nil {
 		return CoworkerList{}, errors.New("no folder picker is available")
 	}
-	dir, err := a.dialogs.ChooseDirectory("Choose the coworkers folder", a.settings.coworkersDir())
+	dir, err := c.dialogs.ChooseDirectory("Choose the coworkers folder", c.settings.coworkersDir())
 	if err != nil {
 		return CoworkerList{}, err
 	}
 	if dir == "" {
-		return a.Coworkers()
+		return c.Coworkers()
 	}
-	return a.SetCoworkersDir(dir)
+	return c.SetCoworkersDir(dir)
 }

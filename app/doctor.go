@@ -130,7 +130,7 @@ func modelSection(getenv func(string) string, keys Keychain, settings func() (Se
 // providers of its servers file, its settings), secrets redacted
 // (docs/app.md#diagnostics). It starts each provider once more, so it
 // can take up to the provider start timeout.
-func (a *App) Diagnostics() (string, error) {
+func (a *Activity) Diagnostics() (string, error) {
 	j, _ := a.engine.openJournal() // nil when it did not open
 	settings, servers, rt, rtErr := a.settings.get(), a.servers.state(), a.engine.runtime(), a.engine.runtimeErr()
 	in := cli.DoctorInput{Version: a.cfg.Build, Journal: j, JournalPath: a.paths.Journal,

@@ -43,7 +43,7 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 	e.app.settings.inUse.OpenAI.BaseURL = "http://me:" + urlPassword + "@127.0.0.1:1/v1?key=" + urlKey
 	e.app.settings.mu.Unlock()
 
-	text, err := e.app.Diagnostics()
+	text, err := e.app.Activity.Diagnostics()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func noteExtensionPreview(path string, err error) {
 	e2ePreviews.mu.Unlock()
 }
 
-// e2eListLoads counts the window's reads of the chat list (App.Chats):
+// e2eListLoads counts the window's reads of the chat list (Chats.Chats):
 // after a restart the script waits for one before it looks.
 var e2eListLoads atomic.Int64
 
@@ -193,10 +193,10 @@ func (o e2eOpener) Open(target string) error {
 // builds (-tags e2e) and reads state; it cannot answer prompts or send
 // messages: the script does that through the window, with xdotool.
 // One route acts: POST /drop with {"paths": [...]} does what a drop of
-// those folders on the window does (App.filesDropped, the function Wails'
+// those folders on the window does (Window.filesDropped, the function Wails'
 // OnFileDrop calls), because xdotool cannot drive an XDND drag; the UI
 // then previews the folder as for a real drop.
-func startTestHook(a *App) {
+func startTestHook(a *desktop) {
 	addr := os.Getenv("OPENWORKER_E2E_ADDR")
 	if addr == "" {
 		return
@@ -244,7 +244,7 @@ func startTestHook(a *App) {
 			Notices      []Notice      `json:"notices"`
 			Theme        string        `json:"theme"` // the saved theme (docs/app.md#theme)
 			// Listed is the first page of the sidebar's chat list as the
-			// journal gives it (what App.Chats reads); Searched the newest
+			// journal gives it (what Chats.Chats reads); Searched the newest
 			// search; ListLoads how often the window read the list.
 			Listed    []listed `json:"listed"`
 			Searched  searched `json:"searched"`
@@ -347,7 +347,7 @@ func startTestHook(a *App) {
 			http.Error(w, `want {"paths": ["/abs/folder"]}`, http.StatusBadRequest)
 			return
 		}
-		a.filesDropped(in.Paths)
+		a.Window.filesDropped(in.Paths)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	go func() { _ = http.Serve(l, mux) }()

@@ -62,7 +62,7 @@ type appElicitor struct {
 	notify  Notifier
 	focused func() bool
 	who     func(sessionID string) (id, name string) // the chat's coworker; "" when unknown
-	open    func(url string) error                   // opens a URL question's page (App.OpenLink)
+	open    func(url string) error                   // opens a URL question's page (Window.OpenLink)
 
 	mu      sync.Mutex
 	pending map[string]*elicitWaiting
@@ -182,18 +182,4 @@ func (m *appElicitor) Pending() []PendingElicitation {
 		return out[i].Question.ID < out[j].Question.ID
 	})
 	return out
-}
-
-// AnswerElicitation answers a server's question shown in the dialog:
-// action "accept" with content (values by field name), "decline" or
-// "cancel". An accept that does not fit the form is refused with the
-// problem (which fields and why) and the question stays open.
-func (a *App) AnswerElicitation(id, action string, content map[string]any) error {
-	return a.elicitor.Answer(id, action, content)
-}
-
-// PendingElicitations lists the questions waiting now, oldest first (for a
-// UI that reloads).
-func (a *App) PendingElicitations() ([]PendingElicitation, error) {
-	return a.elicitor.Pending(), nil
 }

@@ -93,12 +93,12 @@ func UseServersFile(configDir, path string) error {
 // XDG_CONFIG_HOME, as mcp.ClientConfigs reads them), each with its number
 // of servers or why it cannot be read. Nothing is asked and nothing is
 // written.
-func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
+func (sv *Servers) FindServerConfigs() ([]FoundServerConfig, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return nil, fmt.Errorf("find the home folder: %w", err)
 	}
-	inUse := a.settings.get().ServersPath
+	inUse := sv.settings.get().ServersPath
 	out := []FoundServerConfig{}
 	for _, cc := range mcp.ClientConfigs(runtime.GOOS, home, os.Getenv) {
 		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
@@ -118,12 +118,12 @@ func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
 // ChooseImportFile asks for any MCP config file to import with the native
 // picker, starting in the home folder, and returns its path ("" when the
 // person cancels). Nothing is read or written.
-func (a *App) ChooseImportFile() (string, error) {
-	if a.dialogs == nil {
+func (sv *Servers) ChooseImportFile() (string, error) {
+	if sv.dialogs == nil {
 		return "", errors.New("no file picker is available")
 	}
 	home, _ := os.UserHomeDir()
-	return a.dialogs.ChooseFile("Choose an MCP config file to import", home)
+	return sv.dialogs.ChooseFile("Choose an MCP config file to import", home)
 }
 
 // PreviewImport plans importing the config file at path (any format
@@ -135,8 +135,8 @@ func (a *App) ChooseImportFile() (string, error) {
 // (mcp.PlanImportInto). Nothing is asked: an entry that needs an input or
 // an unset environment variable is imported with its reference (Settings
 // asks for inputs afterwards). Nothing is written.
-func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
-	plan, _, err := a.planImport(path)
+func (sv *Servers) PreviewImport(path string) (*mcp.ImportPlan, error) {
+	plan, _, err := sv.planImport(path)
 	return plan, err
 }
 
@@ -146,10 +146,10 @@ func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
 // The servers file before is kept as DEST.bak. Settings then use the
 // written file (saved, and applied at once: new chats get its providers;
 // open chats keep theirs). A plan that adds nothing writes nothing.
-func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
-	a.servers.writeMu.Lock()
-	defer a.servers.writeMu.Unlock()
-	plan, current, err := a.planImport(path)
+func (sv *Servers) ApplyImport(path, digest string) (SettingsView, error) {
+	sv.servers.writeMu.Lock()
+	defer sv.servers.writeMu.Unlock()
+	plan, current, err := sv.planImport(path)
 	if err != nil {
 		return SettingsView{}, err
 	}
@@ -157,7 +157,7 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 		return SettingsView{}, fmt.Errorf("the file changed since the preview (%s or the servers file %s); look again before importing", plan.From, plan.Dest)
 	}
 	if plan.Added() == 0 {
-		return a.GetSettings()
+		return sv.prefs.GetSettings()
 	}
 	// The servers file and the settings naming it are written as one step
 	// of the settings file (settingsStore.write: no save of Settings comes
@@ -165,16 +165,16 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 	// reload of the file this write causes (serversFile.change): that
 	// reload finds the providers as applied here and says nothing new.
 	var saveErr error
-	err = a.servers.change(func() error {
-		return a.settings.write(func(inUse, saved Settings) (Settings, Settings, error) {
+	err = sv.servers.change(func() error {
+		return sv.settings.write(func(inUse, saved Settings) (Settings, Settings, error) {
 			if inUse.ServersPath != current {
 				return inUse, saved, errors.New("the servers file of Settings changed since the preview; look again before importing")
 			}
 			if err := plan.Write(); err != nil {
 				return inUse, saved, err
 			}
-			a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
-			file, err := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
+			sv.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
+			file, err := updateSettingsFile(sv.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
 			if inUse.ServersPath = plan.Dest; err == nil {
 				saved = file
 			}
@@ -186,10 +186,10 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	if current != plan.Dest {
-		a.reloads.rewatchServers()
+		sv.reloads.rewatchServers()
 	}
-	a.relistCoworkers(a.settings.coworkersDir())
-	v := a.view()
+	sv.coworkers.relist(sv.settings.coworkersDir())
+	v := sv.prefs.view()
 	if saveErr != nil {
 		return v, fmt.Errorf("the servers were added to %s and are in use, but the settings could not be saved, so the next start uses the old servers file: %w", plan.Dest, saveErr)
 	}
@@ -198,7 +198,7 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 
 // planImport reads path and plans its import into the app's servers file;
 // current is the servers file in use when planned.
-func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
+func (sv *Servers) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if path == "" {
 		return nil, "", errors.New("no file to import: choose one")
 	}
@@ -206,7 +206,7 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	current, configDir := a.settings.get().ServersPath, a.paths.ConfigDir
+	current, configDir := sv.settings.get().ServersPath, sv.paths.ConfigDir
 	from, err := mcp.ReadConfig(abs, nil) // Inputs nil: nothing is asked
 	if err != nil {
 		return nil, current, err
@@ -219,6 +219,6 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, current, err
 	}
-	plan, err := mcp.PlanImportInto(from, kept, dest, mcp.TakenNamespaces(a.reg))
+	plan, err := mcp.PlanImportInto(from, kept, dest, mcp.TakenNamespaces(sv.reg))
 	return plan, current, err
 }

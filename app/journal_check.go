@@ -22,7 +22,7 @@ const slowCheck = 2 * time.Second
 // hold the window. A problem becomes the journal banner; so does a
 // problem Open already found (a damaged file met by migration or
 // recovery, settings that do not commit durably).
-func (a *App) checkJournal() {
+func (a *desktop) checkJournal() {
 	j, err := a.engine.openJournal()
 	if err != nil {
 		return // the window shows why (Info's RuntimeError)

@@ -108,7 +108,7 @@ func TestWindowCallsDoNotWaitForIO(t *testing.T) {
 	probeTimeout = 4 * hangGuard // the silent server, not the bound, ends the probes
 	e := newTestEnv(t, envOpts{})
 	a := e.app
-	chat, err := a.OpenChat("helper")
+	chat, err := a.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,38 +140,38 @@ func TestWindowCallsDoNotWaitForIO(t *testing.T) {
 			ended.Add(1)
 		}()
 	}
-	wait("GetSettings", func() error { _, err := a.GetSettings(); return err })
+	wait("GetSettings", func() error { _, err := a.Preferences.GetSettings(); return err })
 	until(t, "GetSettings reads the keychain", func() bool { return keys.blocked.Load() >= 1 })
-	returns(t, "Info", func() error { _, err := a.Info(); return err })
-	wait("SaveSettings", func() error { _, err := a.SaveSettings(saved); return err })
-	wait("SetAPIKey", func() error { _, err := a.SetAPIKey("anthropic", "sk-ant-test"); return err })
+	returns(t, "Info", func() error { _, err := a.Window.Info(); return err })
+	wait("SaveSettings", func() error { _, err := a.Preferences.SaveSettings(saved); return err })
+	wait("SetAPIKey", func() error { _, err := a.Preferences.SetAPIKey("anthropic", "sk-ant-test"); return err })
 	until(t, "SaveSettings and SetAPIKey read the keychain", func() bool { return keys.blocked.Load() >= 3 })
-	wait("TestConnection", func() error { _, err := a.TestConnection("openai", hung, "m", "sk-test"); return err })
-	wait("ListModels", func() error { _, _ = a.ListModels("openai", hung, "sk-test"); return nil }) // fails once let go
+	wait("TestConnection", func() error { _, err := a.Preferences.TestConnection("openai", hung, "m", "sk-test"); return err })
+	wait("ListModels", func() error { _, _ = a.Preferences.ListModels("openai", hung, "sk-test"); return nil }) // fails once let go
 	until(t, "the probes reach the silent model server", func() bool { return silent.accepted.Load() >= 2 })
 
-	returns(t, "Info", func() error { _, err := a.Info(); return err })
-	returns(t, "Chats", func() error { _, err := a.Chats("", false); return err })
+	returns(t, "Info", func() error { _, err := a.Window.Info(); return err })
+	returns(t, "Chats", func() error { _, err := a.Chats.Chats("", false); return err })
 	returns(t, "Coworkers", func() error {
-		l, err := a.Coworkers()
+		l, err := a.Coworkers.Coworkers()
 		if err == nil && len(l.Coworkers) != 1 {
 			t.Errorf("Coworkers = %+v; want the helper", l)
 		}
 		return err
 	})
-	returns(t, "OpenChat", func() error { _, err := a.OpenChat("helper"); return err })
-	returns(t, "ChatGrants", func() error { _, err := a.ChatGrants(chat.SessionID); return err })
-	returns(t, "Sessions", func() error { _, err := a.Sessions(); return err })
-	returns(t, "NeedsAttention", func() error { _, err := a.NeedsAttention(); return err })
-	returns(t, "PendingApprovals", func() error { _, err := a.PendingApprovals(); return err })
-	returns(t, "PendingElicitations", func() error { _, err := a.PendingElicitations(); return err })
-	returns(t, "Extensions", func() error { _, err := a.Extensions(); return err })
-	returns(t, "Policies", func() error { _, err := a.Policies(); return err })
-	returns(t, "SignedIn", func() error { a.SignedIn(); return nil })
-	returns(t, "SetTheme", func() error { return a.SetTheme(ThemeDark) })
-	returns(t, "SetWindowFocused", func() error { return a.SetWindowFocused(true) })
-	returns(t, "ServeViewPage", func() error { _, err := a.ServeViewPage("<p>hi</p>", "default-src 'none'"); return err })
-	returns(t, "CloseChat", func() error { return a.CloseChat(chat.SessionID) })
+	returns(t, "OpenChat", func() error { _, err := a.Chats.OpenChat("helper"); return err })
+	returns(t, "ChatGrants", func() error { _, err := a.Chats.ChatGrants(chat.SessionID); return err })
+	returns(t, "Sessions", func() error { _, err := a.Activity.Sessions(); return err })
+	returns(t, "NeedsAttention", func() error { _, err := a.Activity.NeedsAttention(); return err })
+	returns(t, "PendingApprovals", func() error { _, err := a.Asks.PendingApprovals(); return err })
+	returns(t, "PendingElicitations", func() error { _, err := a.Asks.PendingElicitations(); return err })
+	returns(t, "Extensions", func() error { _, err := a.Extensions.Extensions(); return err })
+	returns(t, "Policies", func() error { _, err := a.Preferences.Policies(); return err })
+	returns(t, "SignedIn", func() error { a.Servers.SignedIn(); return nil })
+	returns(t, "SetTheme", func() error { return a.Preferences.SetTheme(ThemeDark) })
+	returns(t, "SetWindowFocused", func() error { return a.Window.SetWindowFocused(true) })
+	returns(t, "ServeViewPage", func() error { _, err := a.Views.ServeViewPage("<p>hi</p>", "default-src 'none'"); return err })
+	returns(t, "CloseChat", func() error { return a.Chats.CloseChat(chat.SessionID) })
 
 	if n := ended.Load(); n != 0 {
 		t.Fatalf("%d of the calls waiting for the keychain or the model server returned before they were let go: the test did not hold them", n)

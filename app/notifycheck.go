@@ -17,7 +17,7 @@ const notifyCheckTimeout = 5 * time.Second
 // process that owns org.freedesktop.Notifications) and, when not, shows a
 // keyed notice naming the cause and what is lost. The app works either
 // way: consent always happens in the window.
-func (a *App) checkNotifications() {
+func (a *desktop) checkNotifications() {
 	ctx, cancel := context.WithTimeout(a.base, notifyCheckTimeout)
 	defer cancel()
 	err := notificationsAvailable(ctx, a.cfg.Getenv)

@@ -6,6 +6,19 @@ import (
 	"github.com/openworker/desktop/harness/mcp"
 )
 
+// Servers is Settings' servers file: its inputs, importing another MCP
+// client's servers into it (import.go) and the sign-ins to its remote
+// servers (signin.go). The file as applied is serversFile's.
+type Servers struct {
+	*env
+	settings  *settingsStore
+	servers   *serversFile
+	reloads   *reloads
+	coworkers *Coworkers   // listed anew after a change
+	prefs     *Preferences // the Settings view a change returns
+	signIns   *signIns
+}
+
 // ServerInput is an input (${input:ID}) of the servers file in use: asked
 // once, kept in the OS keychain (docs/servers.md#inputs). The answer itself
 // is never shown.
@@ -21,9 +34,9 @@ type ServerInput struct {
 // that needed it start working for new chats. An empty value removes the
 // stored answer. The value is never written to a file, the journal or the
 // log.
-func (a *App) SetServerInput(id, value string) (SettingsView, error) {
+func (sv *Servers) SetServerInput(id, value string) (SettingsView, error) {
 	var found *mcp.ConfigInput
-	if cfg := a.servers.state().cfg; cfg != nil {
+	if cfg := sv.servers.state().cfg; cfg != nil {
 		for _, in := range cfg.Inputs() {
 			if in.ID == id {
 				found = &in
@@ -37,7 +50,7 @@ func (a *App) SetServerInput(id, value string) (SettingsView, error) {
 	if err := mcp.SetInput(found.ID, found.Description, value); err != nil {
 		return SettingsView{}, err
 	}
-	a.servers.apply(false)
-	a.relistCoworkers(a.settings.coworkersDir())
-	return a.view(), nil
+	sv.servers.apply(false)
+	sv.coworkers.relist(sv.settings.coworkersDir())
+	return sv.prefs.view(), nil
 }

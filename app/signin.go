@@ -123,13 +123,6 @@ func (s *signIns) waiting() int {
 	return len(s.pending)
 }
 
-// AnswerSignIn answers the SignInRequest id: true when the person chose
-// Sign in (the UI has opened the page), false for Cancel. An id that is
-// no longer pending is an error saying so.
-func (a *App) AnswerSignIn(id string, signIn bool) error {
-	return a.signIns.answer(id, signIn)
-}
-
 // signedIn lists the remote servers of the servers file cfg that have
 // a stored sign-in. It reads the token store (the OS keychain): call it
 // holding no lock.
@@ -153,16 +146,16 @@ func signedIn(cfg *mcp.Config, tokens oauth.TokenStore) []SignedInServer {
 }
 
 // SignedIn lists the remote servers with a stored sign-in (Settings).
-func (a *App) SignedIn() []SignedInServer {
-	return signedIn(a.servers.state().cfg, a.tokens)
+func (sv *Servers) SignedIn() []SignedInServer {
+	return signedIn(sv.servers.state().cfg, sv.tokens)
 }
 
 // SignOut deletes the stored sign-in of the remote server ns of the
 // servers file in use (its access and refresh tokens, from the OS
 // keychain) and returns the servers still signed in. Its next use asks
 // to sign in again. A server without a sign-in is an error saying so.
-func (a *App) SignOut(ns string) ([]SignedInServer, error) {
-	cfg := a.servers.state().cfg
+func (sv *Servers) SignOut(ns string) ([]SignedInServer, error) {
+	cfg := sv.servers.state().cfg
 	var srvURL string
 	if cfg != nil {
 		for _, e := range cfg.Entries {
@@ -172,17 +165,17 @@ func (a *App) SignOut(ns string) ([]SignedInServer, error) {
 		}
 	}
 	if srvURL == "" {
-		return signedIn(cfg, a.tokens), fmt.Errorf("%s is not a remote server of the servers file in use", ns)
+		return signedIn(cfg, sv.tokens), fmt.Errorf("%s is not a remote server of the servers file in use", ns)
 	}
-	g, err := a.signIns.options().SignOut(srvURL) // the keychain, and the running providers' tokens
+	g, err := sv.signIns.options().SignOut(srvURL) // the keychain, and the running providers' tokens
 	if err != nil {
-		return signedIn(cfg, a.tokens), err
+		return signedIn(cfg, sv.tokens), err
 	}
 	if g == nil {
-		return signedIn(cfg, a.tokens), fmt.Errorf("%s is not signed in", ns)
+		return signedIn(cfg, sv.tokens), fmt.Errorf("%s is not signed in", ns)
 	}
-	a.log.Info("signed out", "namespace", ns, "issuer", g.Issuer)
-	return signedIn(cfg, a.tokens), nil
+	sv.log.Info("signed out", "namespace", ns, "issuer", g.Issuer)
+	return signedIn(cfg, sv.tokens), nil
 }
 
 func hostOf(raw string) string {

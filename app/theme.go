@@ -27,11 +27,11 @@ func checkTheme(t string) error {
 // for this run (--coworkers, --model, ...) are not written. An unknown theme
 // or a settings file that cannot be read is an error naming it, and
 // nothing is written.
-func (a *App) SetTheme(theme string) error {
+func (pr *Preferences) SetTheme(theme string) error {
 	if err := checkTheme(theme); err != nil {
 		return err
 	}
-	if err := a.settings.update(func(s *Settings) { s.Theme = theme }); err != nil {
+	if err := pr.settings.update(func(s *Settings) { s.Theme = theme }); err != nil {
 		return fmt.Errorf("the theme was not saved: %w", err)
 	}
 	return nil

@@ -32,8 +32,8 @@ const watchDepth = 4
 // Close) has been called, and checks it under that same lock before it
 // acts, so a reload that stop overtook does nothing. stop does no I/O;
 // Close then releases the watched folders. (Close used to wait for the
-// loop: a reload that fired as the App shut down waited for the App's
-// lock, Close for the reload, and the App hung for good; the app tests'
+// loop: a reload that fired as the app shut down waited for the app's
+// lock, Close for the reload, and the app hung for good; the app tests'
 // binary did under Wine, docs/app.md#live-reload.)
 type dirWatcher struct {
 	w        *fsnotify.Watcher
@@ -71,7 +71,7 @@ func newWatcher(root, only string, onChange func(closed func() bool)) (*dirWatch
 }
 
 // addTree watches root and its folders down to watchDepth, but for the
-// folders whose name starts with "." (the loader ignores them, and the App
+// folders whose name starts with "." (the loader ignores them, and the app
 // stages a coworker being added in ".adding-…": a watch there holds a
 // handle that keeps the staged folder from going, delete pending, under
 // Wine, and can make renaming it fail on Windows). Adding a watched folder

@@ -21,7 +21,7 @@ func waitFired(t *testing.T, w *dirWatcher) {
 	}
 }
 
-// waitClosed runs f (a Close, or the App's closing of a watcher, called
+// waitClosed runs f (a Close, or the app's swap of a watcher, called
 // holding the lock mu) and fails when it does not return within
 // hangGuard, unlocking mu first so that the test's clean-up can run.
 func waitClosed(t *testing.T, what string, mu *sync.Mutex, f func()) {
