@@ -53,8 +53,8 @@ func NewManager(opts *Options) *Manager {
 // it, so moving or renaming an entry within servers.json, or changing its
 // timeout, keeps its process.
 func Key(srv tool.MCPServer) string {
-	if srv.Transport == "" {
-		srv.Transport = tool.TransportStdio
+	if kind, _, err := transportFor(srv); err == nil {
+		srv.Transport = kind // "" and "stdio" start the same process
 	}
 	srv.Source, srv.Name, srv.Timeout, srv.Vars = "", "", 0, nil
 	raw, _ := json.Marshal(srv) // maps marshal with sorted keys

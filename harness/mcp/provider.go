@@ -202,9 +202,11 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
 	}
 	o := opts.fill()
-	if srv.Transport == "" {
-		srv.Transport = tool.TransportStdio
+	kind, reach, err := transportFor(srv)
+	if err != nil {
+		return nil, startRedactor(srv, "").err(fmt.Errorf("mcp provider %q: %w", srv.Namespace, err))
 	}
+	srv.Transport = kind
 	p := &Provider{srv: srv, opts: o, use: u, calls: map[string]*callState{}, done: make(chan struct{}), secrets: newRedactor(srv.Secrets)}
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler:   p.onProgress,
@@ -231,22 +233,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 	}
 	defer cancel()
 
-	var (
-		t     sdk.Transport
-		stale *staleMark
-	)
-	switch srv.Transport {
-	case tool.TransportStdio:
-		p.stdio, t, err = newStdio(ctx, srv, o, u, newNoiseLog(o.Logger, srv.Namespace, p.secrets.text), p.observeMessage)
-	case tool.TransportStreamableHTTP:
-		p.http = newHTTPDialer(srv, p.observeToken)
-		p.http.oauth = signIn
-		t, stale = p.http.transport()
-	case tool.TransportSSE:
-		t = newSSE(srv, p.observeToken)
-	default:
-		err = fmt.Errorf("unknown transport %q; use %q, %q or %q", srv.Transport, tool.TransportStdio, tool.TransportStreamableHTTP, tool.TransportSSE)
-	}
+	t, stale, err := reach.open(ctx, p, u, signIn)
 	if err != nil {
 		return nil, startRedactor(srv, "").err(fmt.Errorf("mcp provider %q: %w", srv.Namespace, err))
 	}
