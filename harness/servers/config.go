@@ -102,7 +102,7 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	}
 	data, err := jsonfile.ReadFile(path, MaxServersFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, notExistError(fmt.Sprintf("servers file %s does not exist; check the --servers path, or write one like {\"servers\": {}}", path))
+		return nil, notExistError(fmt.Sprintf("servers file %s does not exist; check the path of the servers file, or write one like {\"servers\": {}}", path))
 	}
 	if _, ok := jsonfile.AsError(err); ok { // it names the file already
 		return nil, err
@@ -140,7 +140,7 @@ func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 	other := map[string]string{"servers": "mcpServers", "mcpServers": "servers"}[spec.root]
 	if f := root.Field(other); list == nil && f != nil {
 		return nil, f.Err(path, fmt.Sprintf("the %s format lists its servers under %q, and this file has %q instead", spec.label, spec.root, other),
-			"name the format of this file with --format, or leave --format out to detect it")
+			"name the format of this file, or leave it unnamed to detect it from the file")
 	}
 	if list == nil {
 		// The format is known (from the file's name or --format): a file
@@ -190,7 +190,7 @@ func detectFormat(path string, root *jsonfile.Node, byPath ConfigFormat) (Config
 	}
 	switch {
 	case servers != nil && eco != nil:
-		return "", eco.Err(path, `both "servers" and "mcpServers" are present`, "keep one of them, or name the format (--format)")
+		return "", eco.Err(path, `both "servers" and "mcpServers" are present`, "keep one of them, or name the format of the file")
 	case eco != nil:
 		return FormatMCPServers, nil
 	case servers != nil:
@@ -207,7 +207,7 @@ func detectFormat(path string, root *jsonfile.Node, byPath ConfigFormat) (Config
 		return FormatOpenWorker, nil
 	}
 	return "", root.Err(`no "servers" or "mcpServers" object, so neither the file's name nor its content says which MCP client's file it is`,
-		`add the list of servers: OpenWorker's form {"servers": {"NAMESPACE": {"transport": "stdio", "command": "..."}}}, or the form most clients share {"mcpServers": {"NAME": {"command": "..."}}}; or name the format (--format)`)
+		`add the list of servers: OpenWorker's form {"servers": {"NAMESPACE": {"transport": "stdio", "command": "..."}}}, or the form most clients share {"mcpServers": {"NAME": {"command": "..."}}}; or name the format of the file`)
 }
 
 // Servers splits the entries into the providers to register and the

@@ -147,7 +147,7 @@ func (rd *reader) input(id string) (string, error) {
 		return "", d.err
 	}
 	if rd.ask == nil {
-		return "", fmt.Errorf("input %q (%s) needs an answer, and nothing here can ask for it: OpenWorker asks it once, in the app or in a terminal (openworker check --servers FILE), and keeps it in the OS keychain", id, nonEmptyText(d.Description, "no description"))
+		return "", fmt.Errorf("input %q (%s) needs an answer, and nothing here can ask for it: OpenWorker asks it once, in the app or in a terminal when the servers file is checked, and keeps it in the OS keychain", id, nonEmptyText(d.Description, "no description"))
 	}
 	v, err := rd.ask(rd.ctx, id, d.Description, d.Password)
 	if err != nil {

@@ -21,7 +21,7 @@ const minCallTimeout = time.Second
 func (rd *reader) timeout(e *ConfigEntry, t *jsonfile.Field, name string) (time.Duration, error) {
 	unit := rd.spec.timeoutUnit
 	if unit == 0 {
-		rd.notice(e, t.Line, "\"timeout\" of server %q is ignored: the %s format has no timeout, so its unit is unknown (name the format with --format)", name, rd.spec.label)
+		rd.notice(e, t.Line, "\"timeout\" of server %q is ignored: the %s format has no timeout, so its unit is unknown (name the format of the file)", name, rd.spec.label)
 		return 0, nil
 	}
 	unitName := map[time.Duration]string{time.Second: "seconds", time.Millisecond: "milliseconds"}[unit]

@@ -42,7 +42,7 @@ func KeychainInputs(ask AskFunc, warn func(error)) AskFunc {
 			warn(fmt.Errorf("the OS keychain could not be read for input %q: %v (on Linux a Secret Service such as GNOME Keyring must be running); it is asked again each time", id, err))
 		}
 		if ask == nil {
-			return "", fmt.Errorf("it is not answered yet: answer it once in the app (Settings) or in a terminal (openworker check --servers FILE)")
+			return "", fmt.Errorf("it is not answered yet: answer it once in the app (Settings) or in a terminal, where checking the servers file asks for it")
 		}
 		v, err = ask(ctx, id, description, password)
 		if err != nil {

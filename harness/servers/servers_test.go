@@ -176,7 +176,7 @@ func TestRegisterServersFileMissingAndLarge(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.json")
 	_, err := RegisterServersFile(tool.NewRegistry(), missing, nil)
-	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "does not exist; check the --servers path") {
+	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "does not exist; check the path of the servers file") {
 		t.Errorf("missing file: %v", err)
 	}
 	big := filepath.Join(dir, "big.json")

@@ -246,7 +246,7 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	}
 	if ctx.Value(noAskKey{}) != nil {
 		resp.Body.Close()
-		return fmt.Errorf("mcp provider %q %w at %s; it is asked for when a chat or `openworker run` uses the server: %w", h.cfg.Namespace, ErrSignInNeeded, host(h.cfg.URL), ErrSignInNeeded)
+		return fmt.Errorf("mcp provider %q %w at %s; it is asked for when a chat, or a run in a terminal, uses the server: %w", h.cfg.Namespace, ErrSignInNeeded, host(h.cfg.URL), ErrSignInNeeded)
 	}
 	prm, err := h.resourceMetadata(ctx, challenges, req.URL.String())
 	if err != nil {
