@@ -113,13 +113,47 @@ func (rd *reader) notice(e *ConfigEntry, line int, format string, a ...any) {
 }
 
 // parseEntry reads the keys of an entry into templates; it substitutes
-// nothing.
+// nothing. It reads them by group: the keys present, "disabled", the
+// transport, the keys of that transport, the product's blocks (oauth,
+// sandbox) and "timeout", then checks the inputs the values name.
 func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, error) {
-	v := f.Value
-	if err := v.Expect(jsonfile.Object); err != nil {
+	nodes, err := rd.entryFields(f, e)
+	if err != nil {
 		return nil, err
 	}
-	spec, name := rd.spec, f.Key
+	if err := rd.disabled(e, nodes, f.Key); err != nil {
+		return nil, err
+	}
+	raw := &rawEntry{x: rd.x, cwdBase: rd.cwdBase}
+	urlField, err := rd.transportOf(raw, e, f, nodes)
+	if err != nil {
+		return nil, err
+	}
+	if err := rd.otherTransportKeys(e, nodes, urlField, raw.transport, f.Key); err != nil {
+		return nil, err
+	}
+	if raw.transport == tool.TransportStdio {
+		err = rd.stdioKeys(raw, nodes)
+	} else {
+		err = rd.remoteKeys(raw, nodes, urlField)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := rd.blocks(raw, e, nodes, f.Key); err != nil {
+		return nil, err
+	}
+	raw.inputs = rd.referencedInputs(raw)
+	if err := rd.checkInputs(raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// knownKeys are the keys an entry of rd's format may hold, and their
+// sorted list for the notice of an unknown key.
+func (rd *reader) knownKeys() (map[string]bool, []string) {
+	spec := rd.spec
 	known := map[string]bool{spec.typeKey: true}
 	for _, k := range append(append([]string{}, entryKeys...), spec.urlKeys...) {
 		known[k] = true
@@ -132,23 +166,32 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 		known["sandbox"] = true // config_sandbox.go
 		known["card"] = true    // an A2A agent's (config_a2a.go)
 	}
-	keyList := make([]string, 0, len(known))
+	list := make([]string, 0, len(known))
 	for k := range known {
-		keyList = append(keyList, k)
+		list = append(list, k)
 	}
-	sort.Strings(keyList)
+	sort.Strings(list)
+	return known, list
+}
+
+// entryFields are the known keys of the entry f, by key. A key the format
+// refuses is an error; a key it ignores, or does not know, is a notice.
+func (rd *reader) entryFields(f *jsonfile.Field, e *ConfigEntry) (map[string]*jsonfile.Field, error) {
+	if err := f.Value.Expect(jsonfile.Object); err != nil {
+		return nil, err
+	}
+	spec, name := rd.spec, f.Key
+	known, keyList := rd.knownKeys()
 	nodes := map[string]*jsonfile.Field{}
-	for _, kf := range v.Fields {
+	for _, kf := range f.Value.Fields {
 		switch {
 		case known[kf.Key]:
 			nodes[kf.Key] = kf
 		case spec.refused[kf.Key] != "":
 			return nil, kf.Err(rd.path, fmt.Sprintf("server %q: %s", name, spec.refused[kf.Key]), "remove the key, or write the server another way")
 		case kf.Key == "sandboxEnabled" && rd.format == FormatVSCode:
-			if on, err := kf.Value.AsBool(); err != nil {
+			if err := rd.vscodeSandbox(kf, name); err != nil {
 				return nil, err
-			} else if on {
-				return nil, kf.Err(rd.path, fmt.Sprintf("server %q asks for VS Code's sandbox, whose settings OpenWorker does not read", name), `remove "sandboxEnabled", import the entry into OpenWorker's servers.json and give it OpenWorker's own "sandbox" (docs/sandbox.md)`)
 			}
 		case spec.ignored[kf.Key] != "":
 			rd.notice(e, kf.Line, "%q of server %q is ignored: %s", kf.Key, name, spec.ignored[kf.Key])
@@ -156,20 +199,46 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 			rd.notice(e, kf.Line, "unknown key %q of server %q is ignored (OpenWorker reads %s here)", kf.Key, name, strings.Join(keyList, ", "))
 		}
 	}
-	if d := nodes["disabled"]; d != nil {
-		off, err := d.Value.AsBool()
-		if err != nil {
-			return nil, err
-		}
-		if off {
-			e.Disabled = true
-			rd.notice(e, d.Line, "server %q is disabled (\"disabled\": true): it is not started and its tools are not offered", name)
-		}
+	return nodes, nil
+}
+
+// vscodeSandbox refuses VS Code's "sandboxEnabled": true, whose settings
+// OpenWorker does not read; false changes nothing.
+func (rd *reader) vscodeSandbox(kf *jsonfile.Field, name string) error {
+	on, err := kf.Value.AsBool()
+	if err != nil {
+		return err
 	}
-	raw := &rawEntry{x: rd.x, cwdBase: rd.cwdBase}
-	urlField := rd.urlField(e, nodes, name)
+	if on {
+		return kf.Err(rd.path, fmt.Sprintf("server %q asks for VS Code's sandbox, whose settings OpenWorker does not read", name), `remove "sandboxEnabled", import the entry into OpenWorker's servers.json and give it OpenWorker's own "sandbox" (docs/sandbox.md)`)
+	}
+	return nil
+}
+
+// disabled reads "disabled": true marks the entry Disabled, with a notice.
+func (rd *reader) disabled(e *ConfigEntry, nodes map[string]*jsonfile.Field, name string) error {
+	d := nodes["disabled"]
+	if d == nil {
+		return nil
+	}
+	off, err := d.Value.AsBool()
+	if err != nil {
+		return err
+	}
+	if off {
+		e.Disabled = true
+		rd.notice(e, d.Line, "server %q is disabled (\"disabled\": true): it is not started and its tools are not offered", name)
+	}
+	return nil
+}
+
+// transportOf decides raw's transport, by the product's "transport" or by
+// another client's rules (clientTransport), and returns the field that
+// holds the server's URL (an A2A agent's card URL included), if any.
+func (rd *reader) transportOf(raw *rawEntry, e *ConfigEntry, f *jsonfile.Field, nodes map[string]*jsonfile.Field) (*jsonfile.Field, error) {
+	urlField := rd.urlField(e, nodes, f.Key)
 	var err error
-	if spec.product {
+	if rd.spec.product {
 		raw.transport, err = rd.productTransport(f, nodes)
 	} else {
 		raw.transport, err = rd.clientTransport(e, f, nodes, urlField)
@@ -177,96 +246,115 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	if err != nil {
 		return nil, err
 	}
-	if urlField, err = rd.a2aCard(f, nodes, raw.transport, urlField); err != nil {
-		return nil, err
-	}
-	stdio := raw.transport == tool.TransportStdio
+	return rd.a2aCard(f, nodes, raw.transport, urlField)
+}
+
+// stdioOnlyKeys are the keys of a server started as a program; "url" and
+// "headers" are those of a server reached at a URL.
+var stdioOnlyKeys = map[string]bool{"command": true, "args": true, "env": true, "cwd": true}
+
+// otherTransportKeys handles the keys of the transport the entry does not
+// use: an error in the product's form, a notice in another client's.
+func (rd *reader) otherTransportKeys(e *ConfigEntry, nodes map[string]*jsonfile.Field, urlField *jsonfile.Field, transport, name string) error {
+	stdio := transport == tool.TransportStdio
 	for _, k := range []string{"command", "args", "env", "cwd", "url", "headers"} {
 		kf := nodes[k]
 		if k == "url" {
 			kf = urlField
 		}
-		if kf == nil || (k == "command" || k == "args" || k == "env" || k == "cwd") == stdio {
+		if kf == nil || stdioOnlyKeys[k] == stdio {
 			continue
 		}
-		if spec.product {
+		if rd.spec.product {
 			other := tool.TransportStreamableHTTP
 			if !stdio {
 				other = tool.TransportStdio
 			}
-			return nil, kf.Err(rd.path, fmt.Sprintf("unknown field %q", kf.Key), fmt.Sprintf("%q belongs to the %s transport; this server's transport is %s", kf.Key, other, raw.transport))
+			return kf.Err(rd.path, fmt.Sprintf("unknown field %q", kf.Key), fmt.Sprintf("%q belongs to the %s transport; this server's transport is %s", kf.Key, other, transport))
 		}
 		rd.notice(e, kf.Line, "%q of server %q is ignored: it applies only to a server %s", kf.Key, name, map[bool]string{true: "reached at a URL", false: "started with \"command\""}[stdio])
 	}
-	if stdio {
-		cmd := nodes["command"]
-		if raw.command, err = rd.tval(cmd.Value); err != nil {
-			return nil, err
-		}
-		if cmd.Value.Str == "" {
-			return nil, cmd.Value.Err(`"command" is empty`, "name the program to start")
-		}
-		if a := nodes["args"]; a != nil {
-			if err := a.Value.Expect(jsonfile.Array); err != nil {
-				return nil, err
-			}
-			for _, it := range a.Value.Items {
-				t, err := rd.tval(it)
-				if err != nil {
-					return nil, err
-				}
-				raw.args = append(raw.args, t)
-			}
-		}
-		if raw.env, err = rd.kvs(nodes["env"]); err != nil {
-			return nil, err
-		}
-		if c := nodes["cwd"]; c != nil {
-			t, err := rd.tval(c.Value)
-			if err != nil {
-				return nil, err
-			}
-			raw.cwd = &t
-		}
-	} else {
-		if raw.url, err = rd.tval(urlField.Value); err != nil {
-			return nil, err
-		}
-		if raw.headers, err = rd.kvs(nodes["headers"]); err != nil {
-			return nil, err
-		}
+	return nil
+}
+
+// stdioKeys reads the program of a stdio server: "command" (not empty),
+// "args", "env" and "cwd".
+func (rd *reader) stdioKeys(raw *rawEntry, nodes map[string]*jsonfile.Field) error {
+	cmd := nodes["command"]
+	var err error
+	if raw.command, err = rd.tval(cmd.Value); err != nil {
+		return err
 	}
+	if cmd.Value.Str == "" {
+		return cmd.Value.Err(`"command" is empty`, "name the program to start")
+	}
+	if raw.args, err = rd.tvals(nodes["args"]); err != nil {
+		return err
+	}
+	if raw.env, err = rd.kvs(nodes["env"]); err != nil {
+		return err
+	}
+	if c := nodes["cwd"]; c != nil {
+		t, err := rd.tval(c.Value)
+		if err != nil {
+			return err
+		}
+		raw.cwd = &t
+	}
+	return nil
+}
+
+// remoteKeys reads the address of a server reached at a URL: the URL and
+// "headers".
+func (rd *reader) remoteKeys(raw *rawEntry, nodes map[string]*jsonfile.Field, urlField *jsonfile.Field) error {
+	var err error
+	if raw.url, err = rd.tval(urlField.Value); err != nil {
+		return err
+	}
+	raw.headers, err = rd.kvs(nodes["headers"])
+	return err
+}
+
+// blocks reads what any transport may have: the product's "oauth" and
+// "sandbox" blocks and "timeout".
+func (rd *reader) blocks(raw *rawEntry, e *ConfigEntry, nodes map[string]*jsonfile.Field, name string) error {
+	var err error
 	if o := nodes["oauth"]; o != nil {
 		if raw.oauth, err = rd.oauthEntry(o, raw.transport, name); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if sb := nodes["sandbox"]; sb != nil {
 		if raw.sandbox, err = rd.sandboxEntry(sb, raw.transport, name); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if t := nodes["timeout"]; t != nil {
 		if raw.timeout, err = rd.timeout(e, t, name); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	raw.inputs = rd.referencedInputs(raw)
+	return nil
+}
+
+// checkInputs makes sure every ${input:ID} of raw names a usable
+// definition of the top-level "inputs".
+func (rd *reader) checkInputs(raw *rawEntry) error {
 	for _, in := range raw.inputs {
 		n := rd.inputNode(raw, in.ID)
 		d := rd.inputs[in.ID]
 		if d == nil && rd.inputsErr != nil {
-			return nil, n.Err(fmt.Sprintf("%s: %v", n.Name(), rd.inputsErr), `make "inputs" an array of input definitions`)
+			return n.Err(fmt.Sprintf("%s: %v", n.Name(), rd.inputsErr), `make "inputs" an array of input definitions`)
 		}
 		if d == nil {
-			return nil, n.Err(fmt.Sprintf("${input:%s} names no entry of the top-level \"inputs\"", in.ID),
+			return n.Err(fmt.Sprintf("${input:%s} names no entry of the top-level \"inputs\"", in.ID),
 				fmt.Sprintf(`add {"type": "promptString", "id": %q, "description": "...", "password": true} to "inputs"`, in.ID))
 		}
 		if d.err != nil {
-			return nil, n.Err(fmt.Sprintf("%s: %v", n.Name(), d.err), "")
+			return n.Err(fmt.Sprintf("%s: %v", n.Name(), d.err), "")
 		}
 	}
-	return raw, nil
+	return nil
 }
 
 // urlField is the entry's URL key: the first of the format's URL keys
@@ -321,31 +409,49 @@ func (rd *reader) productTransport(f *jsonfile.Field, nodes map[string]*jsonfile
 }
 
 // clientTransport reads the transport of another client's entry: its
-// "type" when given, else from "command" or the URL.
+// "type" when given, else from "command" or the URL. This is where an
+// entry without a type becomes stdio (it has "command"), or streamable
+// HTTP or SSE (it has a URL), by the format's rules; package harness/mcp
+// gets the transport decided.
 func (rd *reader) clientTransport(e *ConfigEntry, f *jsonfile.Field, nodes map[string]*jsonfile.Field, urlField *jsonfile.Field) (string, error) {
-	name, cmd := f.Key, nodes["command"]
 	typ, values := nodes["type"], typeValues
 	if typ == nil && nodes["transportType"] != nil { // Cline's legacy key
 		typ, values = nodes["transportType"], clineTransportType
 	}
-	urlKey := rd.spec.urlKeys[0]
 	if typ != nil {
-		v, err := typ.Value.AsString()
-		if err != nil {
-			return "", err
-		}
-		tr, ok := values[v]
-		if !ok {
-			return "", typ.Value.Err(fmt.Sprintf("unknown type %q", v), `OpenWorker reaches a server over "stdio", "http" (streamable HTTP; also "streamable-http", "streamableHttp") or "sse"`)
-		}
-		switch {
-		case tr == tool.TransportStdio && cmd == nil:
-			return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no \"command\"", name, v), misspelt(f.Value, "command"))
-		case tr != tool.TransportStdio && urlField == nil:
-			return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no %q", name, v, urlKey), misspelt(f.Value, urlKey))
-		}
-		return tr, nil
+		return rd.typedTransport(f, typ, values, nodes["command"] != nil, urlField != nil)
 	}
+	return rd.untypedTransport(e, f, nodes["command"], urlField)
+}
+
+// typedTransport is the transport an entry's "type" (or Cline's
+// "transportType") names, from values; the entry must have what that
+// transport needs.
+func (rd *reader) typedTransport(f, typ *jsonfile.Field, values map[string]string, hasCommand, hasURL bool) (string, error) {
+	name, urlKey := f.Key, rd.spec.urlKeys[0]
+	v, err := typ.Value.AsString()
+	if err != nil {
+		return "", err
+	}
+	tr, ok := values[v]
+	if !ok {
+		return "", typ.Value.Err(fmt.Sprintf("unknown type %q", v), `OpenWorker reaches a server over "stdio", "http" (streamable HTTP; also "streamable-http", "streamableHttp") or "sse"`)
+	}
+	switch {
+	case tr == tool.TransportStdio && !hasCommand:
+		return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no \"command\"", name, v), misspelt(f.Value, "command"))
+	case tr != tool.TransportStdio && !hasURL:
+		return "", typ.Value.Err(fmt.Sprintf("server %q is of type %q but has no %q", name, v, urlKey), misspelt(f.Value, urlKey))
+	}
+	return tr, nil
+}
+
+// untypedTransport is the transport of an entry without a type: stdio
+// with "command"; with a URL, the format's noTypeURL (SSE when a
+// streamable HTTP URL ends in /sse), or an error when the format requires
+// a type.
+func (rd *reader) untypedTransport(e *ConfigEntry, f, cmd, urlField *jsonfile.Field) (string, error) {
+	name, urlKey := f.Key, rd.spec.urlKeys[0]
 	switch {
 	case cmd != nil && urlField != nil:
 		return "", urlField.Err(rd.path, fmt.Sprintf("server %q has both \"command\" and %q", name, urlField.Key),
@@ -353,24 +459,29 @@ func (rd *reader) clientTransport(e *ConfigEntry, f *jsonfile.Field, nodes map[s
 	case cmd != nil:
 		return tool.TransportStdio, nil
 	case urlField != nil:
-		tr := rd.spec.noTypeURL
-		if tr == "" {
-			return "", urlField.Err(rd.path, fmt.Sprintf("server %q has a %q but no \"type\", which %s requires", name, urlField.Key, rd.spec.label),
-				`add "type": "streamable-http" or "type": "sse"`)
-		}
-		if tr == tool.TransportStreamableHTTP && urlField.Value.Kind == jsonfile.String {
-			if u, err := url.Parse(urlField.Value.Str); err == nil && strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/sse") {
-				tr = tool.TransportSSE
-				rd.notice(e, urlField.Line, "server %q has no \"type\" and its URL ends in /sse: it is reached over SSE, the legacy HTTP+SSE transport (set \"type\" to choose)", name)
-			}
-		}
-		return tr, nil
+		return rd.urlTransport(e, name, urlField)
 	}
 	fix := fmt.Sprintf(`add "command" to start a program or %q to reach a running service`, urlKey)
 	if m := misspelt(f.Value, "command", urlKey); m != "" {
 		fix = m
 	}
 	return "", f.Err(rd.path, fmt.Sprintf("server %q has neither \"command\" nor %q", name, urlKey), fix)
+}
+
+// urlTransport is the transport of an entry with a URL and no type.
+func (rd *reader) urlTransport(e *ConfigEntry, name string, urlField *jsonfile.Field) (string, error) {
+	tr := rd.spec.noTypeURL
+	if tr == "" {
+		return "", urlField.Err(rd.path, fmt.Sprintf("server %q has a %q but no \"type\", which %s requires", name, urlField.Key, rd.spec.label),
+			`add "type": "streamable-http" or "type": "sse"`)
+	}
+	if tr == tool.TransportStreamableHTTP && urlField.Value.Kind == jsonfile.String {
+		if u, err := url.Parse(urlField.Value.Str); err == nil && strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/sse") {
+			tr = tool.TransportSSE
+			rd.notice(e, urlField.Line, "server %q has no \"type\" and its URL ends in /sse: it is reached over SSE, the legacy HTTP+SSE transport (set \"type\" to choose)", name)
+		}
+	}
+	return tr, nil
 }
 
 func (rd *reader) tval(n *jsonfile.Node) (tval, error) {
@@ -399,6 +510,25 @@ func (rd *reader) kvs(f *jsonfile.Field) ([]kv, error) {
 			return nil, err
 		}
 		out = append(out, kv{key: g.Key, v: t})
+	}
+	return out, nil
+}
+
+// tvals reads an array of templates ("args"); nil when f is absent.
+func (rd *reader) tvals(f *jsonfile.Field) ([]tval, error) {
+	if f == nil {
+		return nil, nil
+	}
+	if err := f.Value.Expect(jsonfile.Array); err != nil {
+		return nil, err
+	}
+	var out []tval
+	for _, it := range f.Value.Items {
+		t, err := rd.tval(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }
@@ -454,90 +584,127 @@ func (rd *reader) inputNode(raw *rawEntry, id string) *jsonfile.Node {
 // secrets.
 func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 	s.Transport, s.Timeout = raw.transport, raw.timeout
-	var secrets []string
-	expand := func(field string, tv tval) (string, error) {
-		v, sec, err := raw.x.expand(tv.t)
-		if err != nil {
-			return "", tv.n.Err(fmt.Sprintf("%s: %v", tv.n.Name(), err), "")
-		}
-		secrets = append(secrets, sec...)
-		if vars := tv.t.secretVars(); vars != "" {
-			if s.Vars == nil {
-				s.Vars = map[string]string{}
-			}
-			s.Vars[field] = vars
-		}
-		return v, nil
-	}
-	expandKVs := func(field string, list []kv) (map[string]string, error) {
-		if len(list) == 0 {
-			return nil, nil
-		}
-		out := make(map[string]string, len(list))
-		for _, p := range list {
-			v, err := expand(field+"."+p.key, p.v)
-			if err != nil {
-				return nil, err
-			}
-			out[p.key] = v
-		}
-		return out, nil
-	}
+	sub := &substitution{raw: raw, s: s}
 	var err error
 	if raw.transport == tool.TransportStdio {
-		if s.Program, err = expand("command", raw.command); err != nil {
-			return err
-		}
-		if s.Program == "" {
-			return raw.command.n.Err(`"command" is empty once its variables are substituted`, "name the program to start")
-		}
-		for i, a := range raw.args {
-			v, err := expand(fmt.Sprintf("args[%d]", i), a)
-			if err != nil {
-				return err
-			}
-			s.Args = append(s.Args, v)
-		}
-		secrets = append(secrets, argSecrets(s.Args)...)
-		secrets = append(secrets, argSecrets(strings.Fields(s.Program))...) // a whole command line written into "command"
-		if s.Env, err = expandKVs("env", raw.env); err != nil {
-			return err
-		}
-		for k, v := range s.Env {
-			if redact.CredentialName(k) {
-				secrets = append(secrets, v)
-			}
-		}
-		if raw.cwd != nil {
-			if s.Dir, err = expand("cwd", *raw.cwd); err != nil {
-				return err
-			}
-			if s.Dir != "" && !filepath.IsAbs(s.Dir) {
-				s.Dir = filepath.Join(raw.cwdBase, s.Dir)
-			}
-		}
+		err = sub.program()
 	} else {
-		if s.URL, err = expand("url", raw.url); err != nil {
-			return err
+		err = sub.address()
+	}
+	if err != nil {
+		return err
+	}
+	s.Secrets = dedupe(sub.secrets)
+	s.OAuth = raw.oauth
+	s.Sandbox = raw.sandbox
+	return nil
+}
+
+// substitution is one expandInto: the server it fills and the secrets it
+// found on the way.
+type substitution struct {
+	raw     *rawEntry
+	s       *tool.MCPServer
+	secrets []string
+}
+
+// expand substitutes the variables of tv, the value of field ("args[0]",
+// "env.KEY"); the secret values it used are kept, and the names of the
+// secret variables recorded in s.Vars.
+func (sub *substitution) expand(field string, tv tval) (string, error) {
+	v, sec, err := sub.raw.x.expand(tv.t)
+	if err != nil {
+		return "", tv.n.Err(fmt.Sprintf("%s: %v", tv.n.Name(), err), "")
+	}
+	sub.secrets = append(sub.secrets, sec...)
+	if vars := tv.t.secretVars(); vars != "" {
+		if sub.s.Vars == nil {
+			sub.s.Vars = map[string]string{}
 		}
-		sec, err := checkURL(s.URL, raw.url.n)
+		sub.s.Vars[field] = vars
+	}
+	return v, nil
+}
+
+// expandKVs expands each value of list ("env", "headers"); nil when empty.
+func (sub *substitution) expandKVs(field string, list []kv) (map[string]string, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(list))
+	for _, p := range list {
+		v, err := sub.expand(field+"."+p.key, p.v)
+		if err != nil {
+			return nil, err
+		}
+		out[p.key] = v
+	}
+	return out, nil
+}
+
+// program fills what starts a stdio server: its program, arguments,
+// environment and folder. Credentials in the arguments and the values of
+// credential-named variables are secrets.
+func (sub *substitution) program() error {
+	raw, s := sub.raw, sub.s
+	var err error
+	if s.Program, err = sub.expand("command", raw.command); err != nil {
+		return err
+	}
+	if s.Program == "" {
+		return raw.command.n.Err(`"command" is empty once its variables are substituted`, "name the program to start")
+	}
+	for i, a := range raw.args {
+		v, err := sub.expand(fmt.Sprintf("args[%d]", i), a)
 		if err != nil {
 			return err
 		}
-		secrets = append(secrets, sec...)
-		if s.Headers, err = expandKVs("headers", raw.headers); err != nil {
-			return err
-		}
-		for _, h := range s.Headers { // header values are credentials more often than not
-			secrets = append(secrets, h)
-			if _, tok, ok := strings.Cut(h, " "); ok {
-				secrets = append(secrets, tok)
-			}
+		s.Args = append(s.Args, v)
+	}
+	sub.secrets = append(sub.secrets, argSecrets(s.Args)...)
+	sub.secrets = append(sub.secrets, argSecrets(strings.Fields(s.Program))...) // a whole command line written into "command"
+	if s.Env, err = sub.expandKVs("env", raw.env); err != nil {
+		return err
+	}
+	for k, v := range s.Env {
+		if redact.CredentialName(k) {
+			sub.secrets = append(sub.secrets, v)
 		}
 	}
-	s.Secrets = dedupe(secrets)
-	s.OAuth = raw.oauth
-	s.Sandbox = raw.sandbox
+	if raw.cwd == nil {
+		return nil
+	}
+	if s.Dir, err = sub.expand("cwd", *raw.cwd); err != nil {
+		return err
+	}
+	if s.Dir != "" && !filepath.IsAbs(s.Dir) {
+		s.Dir = filepath.Join(raw.cwdBase, s.Dir)
+	}
+	return nil
+}
+
+// address fills what reaches a remote server: its URL (checked) and
+// headers. The URL's credentials and every header value are secrets.
+func (sub *substitution) address() error {
+	raw, s := sub.raw, sub.s
+	var err error
+	if s.URL, err = sub.expand("url", raw.url); err != nil {
+		return err
+	}
+	sec, err := checkURL(s.URL, raw.url.n)
+	if err != nil {
+		return err
+	}
+	sub.secrets = append(sub.secrets, sec...)
+	if s.Headers, err = sub.expandKVs("headers", raw.headers); err != nil {
+		return err
+	}
+	for _, h := range s.Headers { // header values are credentials more often than not
+		sub.secrets = append(sub.secrets, h)
+		if _, tok, ok := strings.Cut(h, " "); ok {
+			sub.secrets = append(sub.secrets, tok)
+		}
+	}
 	return nil
 }
 
