@@ -175,6 +175,25 @@ var typeValues = map[string]string{
 // clineTransportType is Cline's legacy "transportType" key.
 var clineTransportType = map[string]string{"stdio": tool.TransportStdio, "sse": tool.TransportSSE, "http": tool.TransportStreamableHTTP}
 
+// clientFiles are the file names that name their client's format wherever
+// the file is (user-level files).
+var clientFiles = map[string]ConfigFormat{
+	"claude_desktop_config.json": FormatClaudeDesktop,
+	"cline_mcp_settings.json":    FormatCline,
+}
+
+// projectFolders are the folders of a project that hold a client's
+// mcp.json (".vscode/mcp.json"); the project is the folder above.
+var projectFolders = map[string]ConfigFormat{
+	".cursor":  FormatCursor,
+	".roo":     FormatRoo,
+	".vscode":  FormatVSCode,
+	".amazonq": FormatAmazonQ,
+}
+
+// windsurfFolders are the folders Windsurf keeps its mcp_config.json in.
+var windsurfFolders = map[string]bool{"windsurf": true, ".windsurf": true, ".codeium": true}
+
 // detectByPath names the format a file's name and folder say, or "", and
 // the project folder the file belongs to ("" for a user-level file).
 func detectByPath(path string) (ConfigFormat, string) {
@@ -185,41 +204,46 @@ func detectByPath(path string) (ConfigFormat, string) {
 	base := strings.ToLower(filepath.Base(abs))
 	dir := filepath.Dir(abs)
 	parent := strings.ToLower(filepath.Base(dir))
-	grand := filepath.Dir(dir)
-	project := func() string { // the folder holding .vscode, .cursor, ...
-		if home, err := homeDir(); err == nil && samePath(grand, home) {
-			return ""
-		}
-		return grand
+	if f, ok := clientFiles[base]; ok {
+		return f, ""
 	}
 	switch {
-	case base == "claude_desktop_config.json":
-		return FormatClaudeDesktop, ""
-	case base == "cline_mcp_settings.json":
-		return FormatCline, ""
 	case base == "mcp_settings.json" && strings.Contains(strings.ToLower(abs), "roo"):
 		return FormatRoo, ""
-	case base == "mcp_config.json" && (parent == "windsurf" || parent == ".windsurf" || parent == ".codeium"):
+	case base == "mcp_config.json" && windsurfFolders[parent]:
 		return FormatWindsurf, ""
 	case base == ".mcp.json":
-		if home, err := homeDir(); err == nil && samePath(dir, home) {
-			return FormatClaudeCode, ""
-		}
-		return FormatClaudeCode, dir
-	case base == "mcp.json" && parent == ".cursor":
-		return FormatCursor, project()
-	case base == "mcp.json" && parent == ".roo":
-		return FormatRoo, project()
-	case base == "mcp.json" && parent == ".vscode":
-		return FormatVSCode, project()
-	case base == "mcp.json" && parent == ".amazonq":
-		return FormatAmazonQ, project()
-	case base == "mcp.json" && parent == "amazonq" && strings.ToLower(filepath.Base(grand)) == ".aws":
+		return FormatClaudeCode, projectOf(dir)
+	case base == "mcp.json":
+		return detectMCPJSON(dir, parent)
+	}
+	return "", ""
+}
+
+// detectMCPJSON names the format of an mcp.json in dir (whose lower-case
+// name is parent) and its project: a project's client folder, Amazon Q's
+// ~/.aws/amazonq, or VS Code's user folder.
+func detectMCPJSON(dir, parent string) (ConfigFormat, string) {
+	grand := filepath.Dir(dir)
+	if f, ok := projectFolders[parent]; ok {
+		return f, projectOf(grand)
+	}
+	switch {
+	case parent == "amazonq" && strings.ToLower(filepath.Base(grand)) == ".aws":
 		return FormatAmazonQ, ""
-	case base == "mcp.json" && vscodeUserDir(dir):
+	case vscodeUserDir(dir):
 		return FormatVSCode, ""
 	}
 	return "", ""
+}
+
+// projectOf is folder as the project of a client's file in it, or "" when
+// it is the home folder (the file is then a user-level one).
+func projectOf(folder string) string {
+	if home, err := homeDir(); err == nil && samePath(folder, home) {
+		return ""
+	}
+	return folder
 }
 
 // vscodeUserDir reports whether dir is VS Code's user folder (".../Code/User",

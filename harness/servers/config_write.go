@@ -22,26 +22,13 @@ import (
 // is an error naming it; an entry whose only problem is a variable or an
 // input without a value is written, reference and all.
 func MarshalServersFile(entries []ConfigEntry) ([]byte, error) {
-	var inputs []any
-	inputSeen := map[string]ConfigInput{}
+	in := inputDefs{seen: map[string]ConfigInput{}}
 	servers := ordered{}
 	nsSeen := map[string]string{}
 	for _, e := range entries {
-		ns := e.Server.Namespace
-		if e.raw == nil || ns == "" {
-			why := "it was not read"
-			if e.Err != nil {
-				why = e.Err.Error()
-			}
-			return nil, fmt.Errorf("server %q (line %d) cannot be written: %s", e.Name, e.Line, why)
+		if err := writable(e, nsSeen); err != nil {
+			return nil, err
 		}
-		if err := tool.CheckNamespace(ns); err != nil {
-			return nil, fmt.Errorf("server %q: %w", e.Name, err)
-		}
-		if prev, dup := nsSeen[ns]; dup {
-			return nil, fmt.Errorf("servers %q and %q both have the namespace %q; write only one of them", prev, e.Name, ns)
-		}
-		nsSeen[ns] = e.Name
 		obj, err := e.raw.product()
 		if err != nil {
 			return nil, fmt.Errorf("server %q (line %d) cannot be written: %v", e.Name, e.Line, err)
@@ -49,25 +36,14 @@ func MarshalServersFile(entries []ConfigEntry) ([]byte, error) {
 		if e.Disabled {
 			obj = append(obj, field{"disabled", true})
 		}
-		servers = append(servers, field{ns, obj})
-		for _, in := range e.raw.inputs {
-			if prev, ok := inputSeen[in.ID]; ok {
-				if prev != in {
-					return nil, fmt.Errorf("input %q is defined twice, differently; give one of them another id", in.ID)
-				}
-				continue
-			}
-			inputSeen[in.ID] = in
-			def := ordered{{"type", "promptString"}, {"id", in.ID}, {"description", in.Description}}
-			if in.Password {
-				def = append(def, field{"password", true})
-			}
-			inputs = append(inputs, def)
+		servers = append(servers, field{e.Server.Namespace, obj})
+		if err := in.add(e.raw.inputs); err != nil {
+			return nil, err
 		}
 	}
 	doc := ordered{}
-	if len(inputs) > 0 {
-		doc = append(doc, field{"inputs", inputs})
+	if len(in.list) > 0 {
+		doc = append(doc, field{"inputs", in.list})
 	}
 	doc = append(doc, field{"servers", servers})
 	raw, err := doc.MarshalJSON()
@@ -80,6 +56,54 @@ func MarshalServersFile(entries []ConfigEntry) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// writable checks that e can be written: it was read, and its namespace
+// is valid and not one nsSeen (namespace → name) has already; it adds e's.
+func writable(e ConfigEntry, nsSeen map[string]string) error {
+	ns := e.Server.Namespace
+	if e.raw == nil || ns == "" {
+		why := "it was not read"
+		if e.Err != nil {
+			why = e.Err.Error()
+		}
+		return fmt.Errorf("server %q (line %d) cannot be written: %s", e.Name, e.Line, why)
+	}
+	if err := tool.CheckNamespace(ns); err != nil {
+		return fmt.Errorf("server %q: %w", e.Name, err)
+	}
+	if prev, dup := nsSeen[ns]; dup {
+		return fmt.Errorf("servers %q and %q both have the namespace %q; write only one of them", prev, e.Name, ns)
+	}
+	nsSeen[ns] = e.Name
+	return nil
+}
+
+// inputDefs are the written file's "inputs": each input once, in
+// first-use order.
+type inputDefs struct {
+	seen map[string]ConfigInput
+	list []any
+}
+
+// add adds the definitions of inputs not added yet; an input defined
+// twice, differently, is an error.
+func (d *inputDefs) add(inputs []ConfigInput) error {
+	for _, in := range inputs {
+		if prev, ok := d.seen[in.ID]; ok {
+			if prev != in {
+				return fmt.Errorf("input %q is defined twice, differently; give one of them another id", in.ID)
+			}
+			continue
+		}
+		d.seen[in.ID] = in
+		def := ordered{{"type", "promptString"}, {"id", in.ID}, {"description", in.Description}}
+		if in.Password {
+			def = append(def, field{"password", true})
+		}
+		d.list = append(d.list, def)
+	}
+	return nil
 }
 
 // WriteServersFile writes MarshalServersFile(entries) to path, replacing
@@ -97,69 +121,109 @@ func WriteServersFile(path string, entries []ConfigEntry) error {
 
 // product is the entry as a servers.json object.
 func (raw *rawEntry) product() (ordered, error) {
-	text := func(tv tval) (string, error) { return raw.x.productText(tv.t) }
-	pairs := func(list []kv) (ordered, error) {
-		out := ordered{}
-		for _, p := range list {
-			v, err := text(p.v)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, field{p.key, v})
-		}
-		return out, nil
-	}
-	obj := ordered{{"transport", raw.transport}}
+	var (
+		keys ordered
+		err  error
+	)
 	if raw.transport == tool.TransportStdio {
-		cmd, err := text(raw.command)
-		if err != nil {
-			return nil, err
-		}
-		obj = append(obj, field{"command", cmd})
-		if len(raw.args) > 0 {
-			args := make([]any, 0, len(raw.args))
-			for _, a := range raw.args {
-				v, err := text(a)
-				if err != nil {
-					return nil, err
-				}
-				args = append(args, v)
-			}
-			obj = append(obj, field{"args", args})
-		}
-		if len(raw.env) > 0 {
-			env, err := pairs(raw.env)
-			if err != nil {
-				return nil, err
-			}
-			obj = append(obj, field{"env", env})
-		}
-		if raw.cwd != nil {
-			cwd, err := text(*raw.cwd)
-			if err != nil {
-				return nil, err
-			}
-			// A literal relative folder resolved against the file it came
-			// from; written absolute, it means the same from anywhere.
-			if lit, ok := raw.cwd.t.literalOnly(); ok && lit != "" && !filepath.IsAbs(lit) {
-				cwd, _ = raw.x.productText(template{{kind: partLit, text: filepath.Join(raw.cwdBase, lit)}})
-			}
-			obj = append(obj, field{"cwd", cwd})
-		}
+		keys, err = raw.programProduct()
 	} else {
-		u, err := text(raw.url)
+		keys, err = raw.addressProduct()
+	}
+	if err != nil {
+		return nil, err
+	}
+	obj := append(ordered{{"transport", raw.transport}}, keys...)
+	return append(obj, raw.blocksProduct()...), nil
+}
+
+// text is tv in the product's variable syntax.
+func (raw *rawEntry) text(tv tval) (string, error) { return raw.x.productText(tv.t) }
+
+// pairs is list ("env", "headers") in the product's syntax.
+func (raw *rawEntry) pairs(list []kv) (ordered, error) {
+	out := ordered{}
+	for _, p := range list {
+		v, err := raw.text(p.v)
 		if err != nil {
 			return nil, err
 		}
-		obj = append(obj, field{"url", u})
-		if len(raw.headers) > 0 {
-			h, err := pairs(raw.headers)
+		out = append(out, field{p.key, v})
+	}
+	return out, nil
+}
+
+// programProduct is a stdio server's "command", "args", "env" and "cwd";
+// empty ones are left out.
+func (raw *rawEntry) programProduct() (ordered, error) {
+	cmd, err := raw.text(raw.command)
+	if err != nil {
+		return nil, err
+	}
+	obj := ordered{{"command", cmd}}
+	if len(raw.args) > 0 {
+		args := make([]any, 0, len(raw.args))
+		for _, a := range raw.args {
+			v, err := raw.text(a)
 			if err != nil {
 				return nil, err
 			}
-			obj = append(obj, field{"headers", h})
+			args = append(args, v)
 		}
+		obj = append(obj, field{"args", args})
 	}
+	if len(raw.env) > 0 {
+		env, err := raw.pairs(raw.env)
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, field{"env", env})
+	}
+	if raw.cwd != nil {
+		cwd, err := raw.cwdProduct()
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, field{"cwd", cwd})
+	}
+	return obj, nil
+}
+
+// cwdProduct is "cwd" in the product's syntax. A literal relative folder
+// resolved against the file it came from; written absolute, it means the
+// same from anywhere.
+func (raw *rawEntry) cwdProduct() (string, error) {
+	cwd, err := raw.text(*raw.cwd)
+	if err != nil {
+		return "", err
+	}
+	if lit, ok := raw.cwd.t.literalOnly(); ok && lit != "" && !filepath.IsAbs(lit) {
+		cwd, _ = raw.x.productText(template{{kind: partLit, text: filepath.Join(raw.cwdBase, lit)}})
+	}
+	return cwd, nil
+}
+
+// addressProduct is a remote server's "url" and "headers".
+func (raw *rawEntry) addressProduct() (ordered, error) {
+	u, err := raw.text(raw.url)
+	if err != nil {
+		return nil, err
+	}
+	obj := ordered{{"url", u}}
+	if len(raw.headers) > 0 {
+		h, err := raw.pairs(raw.headers)
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, field{"headers", h})
+	}
+	return obj, nil
+}
+
+// blocksProduct is what any transport may have: "oauth", "sandbox",
+// "timeout" (in seconds).
+func (raw *rawEntry) blocksProduct() ordered {
+	var obj ordered
 	if raw.oauth != nil {
 		obj = append(obj, field{"oauth", oauthProduct(raw.oauth)})
 	}
@@ -169,7 +233,7 @@ func (raw *rawEntry) product() (ordered, error) {
 	if raw.timeout > 0 {
 		obj = append(obj, field{"timeout", json.Number(strconv.FormatFloat(raw.timeout.Seconds(), 'f', -1, 64))})
 	}
-	return obj, nil
+	return obj
 }
 
 // ordered is a JSON object that keeps its keys in order.

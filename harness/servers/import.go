@@ -213,58 +213,86 @@ func describeEntry(e ConfigEntry) ImportItem {
 	if e.Err == nil || s.Program != "" || s.URL != "" {
 		it.Placement = s.Placement()
 	}
-	secrets := s.Secrets
+	it.Target = importTarget(e, redact.New(importSecrets(e)))
+	it.EnvKeys = envKeys(e)
+	for _, in := range e.Inputs() {
+		it.Inputs = append(it.Inputs, in.ID)
+	}
+	return it
+}
+
+// importSecrets are the values an import preview hides: the entry's
+// secrets, and credentials written literally in "env" (as expandInto
+// counts them) of an entry that could not be substituted.
+func importSecrets(e ConfigEntry) []string {
+	secrets := e.Server.Secrets
 	if raw := e.raw; raw != nil {
-		for _, p := range raw.env { // credentials written literally, as expandInto counts them
+		for _, p := range raw.env {
 			if v, lit := p.v.t.literalOnly(); lit && redact.CredentialName(p.key) {
 				secrets = append(secrets, v)
 			}
 		}
 	}
-	red := redact.New(secrets)
+	return secrets
+}
+
+// importTarget is what the entry runs or reaches, as a preview shows it:
+// without secrets, credentials in arguments or a URL's query.
+func importTarget(e ConfigEntry, red redact.Redactor) string {
+	s := e.Server
 	switch raw := e.raw; {
 	case (e.Err != nil || e.Disabled) && raw != nil:
 		// A value is missing (an input not answered, a variable not set)
 		// or was not substituted (a disabled entry): the entry as written,
 		// references and all, is what is imported.
-		if raw.transport == tool.TransportStdio {
-			args := make([]string, len(raw.args))
-			for i, a := range raw.args {
-				args[i] = raw.x.displayText(a.t)
-			}
-			shown := displayArgs(args)
-			for i, a := range raw.args {
-				if a.t.referencesOnly() { // "--key ${input:key}" shows the reference: it holds no value
-					shown[i] = args[i]
-				}
-			}
-			it.Target = red.Replace(commandLine(raw.x.displayText(raw.command.t), shown))
-		} else {
-			// url.URL.String escapes the braces of a reference: put them back.
-			it.Target = strings.NewReplacer("$%7B", "${", "%7D", "}").Replace(redact.ShortURL(raw.x.displayText(raw.url.t)))
-		}
+		return writtenTarget(raw, red)
 	case s.URL != "":
-		it.Target = redact.ShortURL(s.URL)
+		return redact.ShortURL(s.URL)
 	case s.Program != "":
-		it.Target = red.Replace(commandLine(s.Program, displayArgs(s.Args)))
+		return red.Replace(commandLine(s.Program, displayArgs(s.Args)))
 	}
-	if raw := e.raw; raw != nil { // the names as written, whether or not their values could be substituted
+	return ""
+}
+
+// writtenTarget is importTarget of an entry as written, its references
+// shown as they are.
+func writtenTarget(raw *rawEntry, red redact.Redactor) string {
+	if raw.transport != tool.TransportStdio {
+		// url.URL.String escapes the braces of a reference: put them back.
+		return strings.NewReplacer("$%7B", "${", "%7D", "}").Replace(redact.ShortURL(raw.x.displayText(raw.url.t)))
+	}
+	args := make([]string, len(raw.args))
+	for i, a := range raw.args {
+		args[i] = raw.x.displayText(a.t)
+	}
+	shown := displayArgs(args)
+	for i, a := range raw.args {
+		if a.t.referencesOnly() { // "--key ${input:key}" shows the reference: it holds no value
+			shown[i] = args[i]
+		}
+	}
+	return red.Replace(commandLine(raw.x.displayText(raw.command.t), shown))
+}
+
+// envKeys are the names of the entry's environment variables and
+// headers, sorted: as written, whether or not their values could be
+// substituted.
+func envKeys(e ConfigEntry) []string {
+	var out []string
+	if raw := e.raw; raw != nil {
 		for _, p := range append(append([]kv(nil), raw.env...), raw.headers...) {
-			it.EnvKeys = append(it.EnvKeys, p.key)
+			out = append(out, p.key)
 		}
 	} else {
-		for k := range s.Env {
-			it.EnvKeys = append(it.EnvKeys, k)
+		for k := range e.Server.Env {
+			out = append(out, k)
 		}
-		for k := range s.Headers {
-			it.EnvKeys = append(it.EnvKeys, k)
+		for k := range e.Server.Headers {
+			out = append(out, k)
 		}
 	}
-	sort.Strings(it.EnvKeys)
-	for _, in := range e.Inputs() {
-		it.Inputs = append(it.Inputs, in.ID)
-	}
-	return it
+	sort.Strings(out)
+	return out
 }
 
 // displayArgs hides what looks like a credential in command-line
