@@ -136,6 +136,30 @@ func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 		return nil, err
 	}
 	cfg := &Config{Path: path, Format: format}
+	list, err := cfg.serverList(root, spec)
+	if err != nil {
+		return nil, err
+	}
+	rd := newReader(path, spec, format, project, o)
+	if spec.inputs {
+		cfg.Notices = append(cfg.Notices, rd.readInputs(root.Get("inputs"))...)
+	}
+	seen := map[string]int{}
+	for _, f := range list.Fields {
+		cfg.Entries = append(cfg.Entries, rd.entry(f, seen))
+	}
+	if spec.inputs {
+		cfg.Notices = append(cfg.Notices, rd.unusedInputNotices(list)...)
+	}
+	return cfg, nil
+}
+
+// serverList is the object of root that lists the servers in spec's
+// format; the other top-level keys get a notice each. A file without the
+// list names no server (a notice); one with the other formats' list
+// instead is an error.
+func (cfg *Config) serverList(root *jsonfile.Node, spec *formatSpec) (*jsonfile.Node, error) {
+	path := cfg.Path
 	list := root.Get(spec.root)
 	other := map[string]string{"servers": "mcpServers", "mcpServers": "servers"}[spec.root]
 	if f := root.Field(other); list == nil && f != nil {
@@ -143,9 +167,9 @@ func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 			"name the format of this file, or leave it unnamed to detect it from the file")
 	}
 	if list == nil {
-		// The format is known (from the file's name or --format): a file
-		// without a server list names none, as a new Claude Desktop
-		// user's file with only "preferences".
+		// The format is known (from the file's name or
+		// ConfigOptions.Format): a file without a server list names none,
+		// as a new Claude Desktop user's file with only "preferences".
 		cfg.Notices = append(cfg.Notices, fmt.Sprintf("%s:%d: this %s file names no MCP servers (it has no %q object): nothing is registered from it", path, root.Line, spec.label, spec.root))
 		list = &jsonfile.Node{Kind: jsonfile.Object, File: path, Path: spec.root, Line: root.Line, Col: root.Col}
 	}
@@ -158,6 +182,14 @@ func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 		}
 		cfg.Notices = append(cfg.Notices, fmt.Sprintf("%s:%d: top-level key %q is ignored: it is not about MCP servers OpenWorker reads (%s format)", path, f.Line, f.Key, spec.label))
 	}
+	return list, nil
+}
+
+// newReader is the reader of the file at path in spec's format. A
+// relative "cwd" resolves against the file's folder, or for another
+// client's project file against the project (the folder holding .vscode,
+// .cursor, …).
+func newReader(path string, spec *formatSpec, format ConfigFormat, project string, o ConfigOptions) *reader {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		dir = filepath.Dir(path)
@@ -168,17 +200,7 @@ func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 		rd.cwdBase = project
 	}
 	rd.x.input = rd.input
-	if spec.inputs {
-		cfg.Notices = append(cfg.Notices, rd.readInputs(root.Get("inputs"))...)
-	}
-	seen := map[string]int{}
-	for _, f := range list.Fields {
-		cfg.Entries = append(cfg.Entries, rd.entry(f, seen))
-	}
-	if spec.inputs {
-		cfg.Notices = append(cfg.Notices, rd.unusedInputNotices(list)...)
-	}
-	return cfg, nil
+	return rd
 }
 
 // detectFormat names the format of a file from its name (byPath, when its

@@ -37,57 +37,72 @@ func (rd *reader) readInputs(n *jsonfile.Node) []string {
 	}
 	var notices []string
 	for i, it := range n.Items {
-		if it.Kind != jsonfile.Object {
-			notices = append(notices, fmt.Sprintf("%s:%d: inputs[%d] is ignored: it must be an object like {\"type\": \"promptString\", \"id\": ..., \"description\": ...}, not %s", rd.path, it.Line, i, it.Kind))
+		id, notice := rd.inputID(it, i)
+		if notice != "" {
+			notices = append(notices, notice)
 			continue
 		}
-		idn := it.Get("id")
-		if idn == nil || idn.Kind != jsonfile.String || idn.Str == "" {
-			why := `it has no "id"`
-			if idn != nil {
-				why = `its "id" is not a non-empty string`
-			}
-			notices = append(notices, fmt.Sprintf("%s:%d: inputs[%d] is ignored: %s, so no ${input:ID} can refer to it; give it one (\"id\": \"NAME\")", rd.path, it.Line, i, why))
-			continue
-		}
-		id := idn.Str
-		d := &inputDef{ConfigInput: ConfigInput{ID: id}, line: it.Line}
 		if prev := rd.inputs[id]; prev != nil {
 			prev.err = fmt.Errorf(`input %q is defined twice in "inputs" (lines %d and %d), so which one to ask is unclear: keep one of them`, id, prev.line, it.Line)
 			continue
 		}
-		var problems []string
-		if v := it.Get("description"); v != nil {
-			if v.Kind == jsonfile.String {
-				d.Description = v.Str
-			} else {
-				problems = append(problems, fmt.Sprintf(`its "description" must be a string, not %s`, v.Kind))
-			}
-		}
-		if v := it.Get("password"); v != nil {
-			if v.Kind == jsonfile.Bool {
-				d.Password = v.Bool
-			} else {
-				problems = append(problems, fmt.Sprintf(`its "password" must be true or false (without quotes), not %s`, v.Kind))
-			}
-		}
-		typ := "promptString"
-		if v := it.Get("type"); v != nil {
-			if v.Kind == jsonfile.String {
-				typ = v.Str
-			} else {
-				problems = append(problems, fmt.Sprintf(`its "type" must be the string "promptString", not %s`, v.Kind))
-			}
-		}
-		switch {
-		case len(problems) > 0:
-			d.err = fmt.Errorf("input %q (line %d) cannot be asked: %s", id, it.Line, strings.Join(problems, "; "))
-		case typ != "promptString":
-			d.err = fmt.Errorf(`input %q (line %d) is of type %q; OpenWorker asks only "promptString" inputs: make it {"type": "promptString", "id": %q, "description": ...}, or write the value itself`, id, it.Line, typ, id)
-		}
-		rd.inputs[id] = d
+		rd.inputs[id] = inputDefinition(it, id)
 	}
 	return notices
+}
+
+// inputID is the "id" of inputs[i], or the notice that ignores an item
+// without one.
+func (rd *reader) inputID(it *jsonfile.Node, i int) (id, notice string) {
+	if it.Kind != jsonfile.Object {
+		return "", fmt.Sprintf("%s:%d: inputs[%d] is ignored: it must be an object like {\"type\": \"promptString\", \"id\": ..., \"description\": ...}, not %s", rd.path, it.Line, i, it.Kind)
+	}
+	idn := it.Get("id")
+	if idn == nil || idn.Kind != jsonfile.String || idn.Str == "" {
+		why := `it has no "id"`
+		if idn != nil {
+			why = `its "id" is not a non-empty string`
+		}
+		return "", fmt.Sprintf("%s:%d: inputs[%d] is ignored: %s, so no ${input:ID} can refer to it; give it one (\"id\": \"NAME\")", rd.path, it.Line, i, why)
+	}
+	return idn.Str, ""
+}
+
+// inputDefinition reads the input id defined by it: its description,
+// password and type. A definition that cannot be asked (a key of the
+// wrong kind, a type other than "promptString") keeps why in err.
+func inputDefinition(it *jsonfile.Node, id string) *inputDef {
+	d := &inputDef{ConfigInput: ConfigInput{ID: id}, line: it.Line}
+	var problems []string
+	if v := it.Get("description"); v != nil {
+		if v.Kind == jsonfile.String {
+			d.Description = v.Str
+		} else {
+			problems = append(problems, fmt.Sprintf(`its "description" must be a string, not %s`, v.Kind))
+		}
+	}
+	if v := it.Get("password"); v != nil {
+		if v.Kind == jsonfile.Bool {
+			d.Password = v.Bool
+		} else {
+			problems = append(problems, fmt.Sprintf(`its "password" must be true or false (without quotes), not %s`, v.Kind))
+		}
+	}
+	typ := "promptString"
+	if v := it.Get("type"); v != nil {
+		if v.Kind == jsonfile.String {
+			typ = v.Str
+		} else {
+			problems = append(problems, fmt.Sprintf(`its "type" must be the string "promptString", not %s`, v.Kind))
+		}
+	}
+	switch {
+	case len(problems) > 0:
+		d.err = fmt.Errorf("input %q (line %d) cannot be asked: %s", id, it.Line, strings.Join(problems, "; "))
+	case typ != "promptString":
+		d.err = fmt.Errorf(`input %q (line %d) is of type %q; OpenWorker asks only "promptString" inputs: make it {"type": "promptString", "id": %q, "description": ...}, or write the value itself`, id, it.Line, typ, id)
+	}
+	return d
 }
 
 // unusedInputNotices names the definitions with a problem that no entry

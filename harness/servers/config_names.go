@@ -19,20 +19,7 @@ func DeriveNamespace(name string) (ns string, derived bool, err error) {
 	if tool.CheckNamespace(name) == nil {
 		return name, false, nil
 	}
-	var b strings.Builder
-	gap := false
-	for _, r := range name {
-		if r < 0x80 && (r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			if gap && b.Len() > 0 {
-				b.WriteByte('_')
-			}
-			gap = false
-			b.WriteRune(r)
-			continue
-		}
-		gap = true
-	}
-	ns = b.String()
+	ns = namespaceChars(name)
 	if ns == "" {
 		return "", false, &namespaceError{msg: fmt.Sprintf("server %q has no ASCII letter (a-z, A-Z), digit, '_' or '-' to make a namespace of", name),
 			fix: "rename the server with ASCII letters, digits, '_' or '-': a namespace holds only those (docs/servers.md#namespaces)"}
@@ -59,3 +46,28 @@ const maxAliasBytes = 64
 // minToolRoom is the room for a tool's name under maxAliasBytes below
 // which a namespace gets a notice.
 const minToolRoom = 16
+
+// namespaceChars is name with each run of characters a namespace cannot
+// hold (anything but ASCII letters, digits, '_' and '-') between two it
+// can made one '_', and dropped at the start and the end.
+func namespaceChars(name string) string {
+	var b strings.Builder
+	gap := false
+	for _, r := range name {
+		if !namespaceRune(r) {
+			gap = true
+			continue
+		}
+		if gap && b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		gap = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// namespaceRune reports whether a namespace may hold r.
+func namespaceRune(r rune) bool {
+	return r < 0x80 && (r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+}

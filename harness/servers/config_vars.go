@@ -212,47 +212,55 @@ func (x *expander) expand(t template) (string, []string, error) {
 	var b strings.Builder
 	var secrets []string
 	for _, p := range t {
-		switch p.kind {
-		case partLit:
-			b.WriteString(p.text)
-		case partEnv:
-			v, ok := x.lookupEnv(p.text)
-			switch {
-			case (!ok || v == "") && p.hasDef:
-				b.WriteString(p.def)
-			case !ok:
-				return "", nil, fmt.Errorf("environment variable %s is not set; set it before starting OpenWorker (an unset variable is never replaced by an empty string)", p.text)
-			default:
-				b.WriteString(v)
-				secrets = append(secrets, v)
-			}
-		case partInput:
-			v, err := x.input(p.text)
-			if err != nil {
-				return "", nil, err
-			}
-			b.WriteString(v)
+		v, secret, err := x.value(p)
+		if err != nil {
+			return "", nil, err
+		}
+		b.WriteString(v)
+		if secret {
 			secrets = append(secrets, v)
-		case partHome:
-			h, err := x.home()
-			if err != nil || h == "" {
-				return "", nil, fmt.Errorf("${userHome}: the home folder is not known (%v); write the folder itself", err)
-			}
-			b.WriteString(h)
-		case partWorkspace, partWorkspaceBase:
-			if x.workspace == "" {
-				return "", nil, fmt.Errorf("${%s} has no meaning here: this file is not in a project folder (.vscode, .cursor, .roo, .amazonq or .mcp.json); write the folder itself", p.text)
-			}
-			if p.kind == partWorkspace {
-				b.WriteString(x.workspace)
-			} else {
-				b.WriteString(filepath.Base(x.workspace))
-			}
-		case partSep:
-			b.WriteByte(filepath.Separator)
 		}
 	}
 	return b.String(), secrets, nil
+}
+
+// value is the text of the part p, and whether it is a secret (the value
+// of an environment variable or an input; a default written in the file
+// is not).
+func (x *expander) value(p part) (string, bool, error) {
+	switch p.kind {
+	case partLit:
+		return p.text, false, nil
+	case partEnv:
+		v, ok := x.lookupEnv(p.text)
+		switch {
+		case (!ok || v == "") && p.hasDef:
+			return p.def, false, nil
+		case !ok:
+			return "", false, fmt.Errorf("environment variable %s is not set; set it before starting OpenWorker (an unset variable is never replaced by an empty string)", p.text)
+		}
+		return v, true, nil
+	case partInput:
+		v, err := x.input(p.text)
+		return v, err == nil, err
+	case partHome:
+		h, err := x.home()
+		if err != nil || h == "" {
+			return "", false, fmt.Errorf("${userHome}: the home folder is not known (%v); write the folder itself", err)
+		}
+		return h, false, nil
+	case partWorkspace, partWorkspaceBase:
+		if x.workspace == "" {
+			return "", false, fmt.Errorf("${%s} has no meaning here: this file is not in a project folder (.vscode, .cursor, .roo, .amazonq or .mcp.json); write the folder itself", p.text)
+		}
+		if p.kind == partWorkspace {
+			return x.workspace, false, nil
+		}
+		return filepath.Base(x.workspace), false, nil
+	case partSep:
+		return string(filepath.Separator), false, nil
+	}
+	return "", false, nil
 }
 
 // productText writes t in the syntax of the product's own servers.json:
