@@ -79,30 +79,9 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
-	var st *callState
-	if progress != nil {
-		st = &callState{progress: progress, cancel: cancel, wake: make(chan struct{}, 1)}
-		token := p.srv.Namespace + "-" + strconv.FormatUint(p.seq.Add(1), 10)
-		params.SetProgressToken(token)
-		p.mu.Lock()
-		p.calls[token] = st
-		p.mu.Unlock()
-		defer func() {
-			p.mu.Lock()
-			delete(p.calls, token)
-			p.mu.Unlock()
-		}()
-	}
-	res, err := p.sessionCall(cctx, params)
-	var failed error // a -32042 that was not satisfied (elicit_required.go)
-	if w := urlRequiredAnswer(err); w != nil && ctx.Err() == nil && p.Alive() {
-		if failed = p.urlRequired(cctx, name, w); failed == nil {
-			res, err = p.sessionCall(cctx, params) // once: never loops
-			if w := urlRequiredAnswer(err); w != nil {
-				failed = loopedError(name, w)
-			}
-		}
-	}
+	st, untrack := p.trackProgress(params, progress, cancel)
+	defer untrack()
+	res, err, failed := p.callAnsweringURLRequired(ctx, cctx, name, params)
 	if st != nil {
 		if perr := st.finish(ctx); perr != nil {
 			return tool.Output{}, perr
@@ -111,25 +90,77 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 	if failed != nil {
 		return tool.Output{}, failed
 	}
-	what := fmt.Sprintf("tools/call %q", name)
-	if err != nil && ctx.Err() == nil {
+	if err != nil {
+		return tool.Output{}, p.toolCallError(ctx, name, err)
+	}
+	return p.toolResult(name, res)
+}
+
+// trackProgress gives the call a progress token and routes the server's
+// progress notifications for it to progress (progress.go); untrack forgets
+// the token. Without progress it does nothing and st is nil.
+func (p *Provider) trackProgress(params *sdk.CallToolParams, progress func(msg string, data json.RawMessage) error, cancel context.CancelCauseFunc) (st *callState, untrack func()) {
+	if progress == nil {
+		return nil, func() {}
+	}
+	st = &callState{progress: progress, cancel: cancel, wake: make(chan struct{}, 1)}
+	token := p.srv.Namespace + "-" + strconv.FormatUint(p.seq.Add(1), 10)
+	params.SetProgressToken(token)
+	p.mu.Lock()
+	p.calls[token] = st
+	p.mu.Unlock()
+	return st, func() {
+		p.mu.Lock()
+		delete(p.calls, token)
+		p.mu.Unlock()
+	}
+}
+
+// callAnsweringURLRequired sends the call; a -32042 answer (the server
+// needs the person to visit a URL first, elicit_required.go) is answered
+// and the call sent once more, never in a loop. failed is a -32042 that
+// was not satisfied.
+func (p *Provider) callAnsweringURLRequired(ctx, cctx context.Context, name string, params *sdk.CallToolParams) (res *sdk.CallToolResult, err, failed error) {
+	res, err = p.sessionCall(cctx, params)
+	w := urlRequiredAnswer(err)
+	if w == nil || ctx.Err() != nil || !p.Alive() {
+		return res, err, nil
+	}
+	if failed = p.urlRequired(cctx, name, w); failed != nil {
+		return res, err, failed
+	}
+	res, err = p.sessionCall(cctx, params) // once: never loops
+	if w := urlRequiredAnswer(err); w != nil {
+		failed = loopedError(name, w)
+	}
+	return res, err, failed
+}
+
+// toolCallError is the error of a tools/call request that got no result:
+// a sampling request the provider was not offered, a JSON-RPC error answer
+// (the tool failed, the session is fine), or a failed request (callError).
+func (p *Provider) toolCallError(ctx context.Context, name string, err error) error {
+	if ctx.Err() == nil {
 		if te := p.samplingNotOffered(err); te != nil {
-			return tool.Output{}, te
+			return te
 		}
 	}
 	var wire *jsonrpc.Error
-	if err != nil && ctx.Err() == nil && errors.As(err, &wire) && p.Alive() {
+	if ctx.Err() == nil && errors.As(err, &wire) && p.Alive() {
 		// A JSON-RPC error answer (a raw handler's or mcp-go's `return nil,
 		// err`) is a definite answer: the tool failed, the session is fine.
 		msg := wire.Message
 		if msg == "" {
 			msg = fmt.Sprintf("the server answered with JSON-RPC error %d and no message", wire.Code)
 		}
-		return tool.Output{}, &tool.ToolError{Code: "mcp_error", Message: msg}
+		return &tool.ToolError{Code: "mcp_error", Message: msg}
 	}
-	if err != nil {
-		return tool.Output{}, p.callError(ctx, what, err)
-	}
+	return p.callError(ctx, fmt.Sprintf("tools/call %q", name), err)
+}
+
+// toolResult is the output of a result: an error result is a ToolError
+// with its text; a success is checked against the tool's outputSchema.
+func (p *Provider) toolResult(name string, res *sdk.CallToolResult) (tool.Output, error) {
 	out, structured := normalize(res, p.secrets)
 	if res.IsError { // an error result is not checked against the outputSchema
 		msg := out.ModelText()

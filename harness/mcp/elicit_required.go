@@ -96,6 +96,27 @@ func (p *Provider) urlRequired(ctx context.Context, name string, wire *jsonrpc.E
 	if err != nil {
 		return urlRequiredError("%s, but the error is malformed: %v", what, err)
 	}
+	qs, err := p.urlQuestions(a, prms)
+	if err != nil {
+		return urlRequiredError("%s, and the page was refused: %v", what, err)
+	}
+	// Waiters first: a completion may come while a question is open.
+	dones := make([]<-chan struct{}, len(prms))
+	for i, prm := range prms {
+		var stop func()
+		dones[i], stop = p.urlQs.await(prm.ElicitationID)
+		defer stop()
+	}
+	if err := p.askURLs(ctx, a, name, prms, qs, dones); err != nil {
+		return err
+	}
+	return p.awaitCompletions(ctx, name, dones)
+}
+
+// urlQuestions are the questions of the pages a -32042 answer names, each
+// URL checked (elicit.CheckURL); the first refused one is told to a and
+// is the error.
+func (p *Provider) urlQuestions(a Asker, prms []*sdk.ElicitParams) ([]Asked, error) {
 	qs := make([]Asked, len(prms))
 	for i, prm := range prms {
 		q := p.asked(nil, prm, nil)
@@ -105,18 +126,18 @@ func (p *Provider) urlRequired(ctx context.Context, name string, wire *jsonrpc.E
 				q.Host = pu.Hostname()
 			}
 			a.Refused(q, err)
-			return urlRequiredError("%s, and the page was refused: %v", what, err)
+			return nil, err
 		}
 		q.URL, q.Host = u.String(), host
 		qs[i] = q
 	}
-	// Waiters first: a completion may come while a question is open.
-	dones := make([]<-chan struct{}, len(prms))
-	for i, prm := range prms {
-		var stop func()
-		dones[i], stop = p.urlQs.await(prm.ElicitationID)
-		defer stop()
-	}
+	return qs, nil
+}
+
+// askURLs asks each question in turn; a page completed meanwhile (its
+// done closed) needs no acceptance. A declined or cancelled page fails
+// the call.
+func (p *Provider) askURLs(ctx context.Context, a Asker, name string, prms []*sdk.ElicitParams, qs []Asked, dones []<-chan struct{}) error {
 	for i, q := range qs {
 		qctx, cancel := context.WithCancelCause(ctx)
 		stop := p.urlQs.add(prms[i].ElicitationID, cancel)
@@ -135,6 +156,14 @@ func (p *Provider) urlRequired(ctx context.Context, name string, wire *jsonrpc.E
 		}
 		return urlRequiredError("the server needs the page at %s opened before tools/call %q (MCP URLElicitationRequired, -32042), and it was %s; the call was not retried", q.Host, name, word)
 	}
+	return nil
+}
+
+// awaitCompletions waits for the server's notifications that the pages
+// were completed, at most Elicitation.CompleteWait (DefaultCompleteWait)
+// and half of what is left of ctx; without them the call is retried
+// anyway, once.
+func (p *Provider) awaitCompletions(ctx context.Context, name string, dones []<-chan struct{}) error {
 	wait := DefaultCompleteWait
 	if w := p.opts.Elicitation.CompleteWait; w > 0 {
 		wait = w

@@ -83,27 +83,11 @@ func (m *Manager) ProviderIn(ctx context.Context, srv tool.MCPServer, workspace 
 // (docs/mcp.md#sampling), so a server never sees the sampling capability
 // on behalf of a coworker that does not allow it.
 func (m *Manager) ProviderUse(ctx context.Context, srv tool.MCPServer, u Use) (*Provider, error) {
-	workspace := u.Workspace
-	cfg := Key(srv)
-	key := cfg
-	if workspace != "" {
-		key += "\x00" + workspace
+	cfg, key := m.processKey(srv, u)
+	e, err := m.entry(key, srv.Namespace, cfg)
+	if err != nil {
+		return nil, err
 	}
-	if u.Sampling && m.opts != nil && m.opts.Sampling != nil {
-		key += "\x00sampling"
-	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return nil, ErrClosed
-	}
-	e := m.entries[key]
-	if e == nil {
-		e = &entry{ns: srv.Namespace, cfg: cfg, sem: make(chan struct{}, 1)}
-		m.entries[key] = e
-	}
-	m.mu.Unlock()
-
 	select {
 	case e.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -120,10 +104,7 @@ func (m *Manager) ProviderUse(ctx context.Context, srv tool.MCPServer, u Use) (*
 		e.p.Close()
 		e.p = nil
 	}
-	m.mu.Lock()
-	gone := m.closed || m.entries[key] != e
-	m.mu.Unlock()
-	if gone { // closed or released while this caller waited
+	if !m.holds(key, e) { // closed or released while this caller waited
 		return nil, ErrClosed
 	}
 	p, err := ConnectUse(ctx, srv, m.opts, u)
@@ -133,15 +114,50 @@ func (m *Manager) ProviderUse(ctx context.Context, srv tool.MCPServer, u Use) (*
 		}
 		return nil, err
 	}
-	m.mu.Lock()
-	gone = m.closed || m.entries[key] != e
-	m.mu.Unlock()
-	if gone {
+	if !m.holds(key, e) {
 		p.Close()
 		return nil, ErrClosed
 	}
 	e.p = p
 	return p, nil
+}
+
+// processKey names the process srv runs as for u: cfg is Key(srv), key
+// adds the workspace and whether it advertises sampling.
+func (m *Manager) processKey(srv tool.MCPServer, u Use) (cfg, key string) {
+	cfg = Key(srv)
+	key = cfg
+	if u.Workspace != "" {
+		key += "\x00" + u.Workspace
+	}
+	if u.Sampling && m.opts != nil && m.opts.Sampling != nil {
+		key += "\x00sampling"
+	}
+	return cfg, key
+}
+
+// entry is the entry of key, made when there is none yet; ErrClosed
+// after Close.
+func (m *Manager) entry(key, ns, cfg string) (*entry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	e := m.entries[key]
+	if e == nil {
+		e = &entry{ns: ns, cfg: cfg, sem: make(chan struct{}, 1)}
+		m.entries[key] = e
+	}
+	return e, nil
+}
+
+// holds reports whether e is still the Manager's entry of key: not
+// closed, not released by Retain.
+func (m *Manager) holds(key string, e *entry) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.closed && m.entries[key] == e
 }
 
 // Retain ends every provider whose configuration is not among those keep

@@ -83,24 +83,11 @@ func (lr *lineReader) next() (line []byte, json bool, size int64, err error) {
 		chunk, rerr := lr.r.ReadSlice('\n')
 		size += int64(len(chunk))
 		if !decided {
-			chunk = bytes.TrimLeft(chunk, " \t\r\n\ufeff")
-			if len(chunk) > 0 {
-				decided, json = true, chunk[0] == '{' || chunk[0] == '['
-			}
+			chunk, decided, json = lineStart(chunk)
 		}
 		if decided {
-			switch {
-			case json && len(lr.buf)+len(chunk) > lr.max:
-				lr.eof = errLineTooLong
-				return nil, false, 0, errLineTooLong
-			case json:
-				lr.buf = append(lr.buf, chunk...)
-			default:
-				keep := min(len(chunk), noiseKeep-len(lr.buf))
-				lr.buf = append(lr.buf, chunk[:keep]...)
-				if len(bytes.TrimRight(chunk[keep:], "\r\n")) > 0 {
-					lr.cut = true
-				}
+			if err := lr.take(chunk, json); err != nil {
+				return nil, false, 0, err
 			}
 		}
 		switch {
@@ -124,6 +111,37 @@ func (lr *lineReader) next() (line []byte, json bool, size int64, err error) {
 		}
 		return nil, false, 0, rerr
 	}
+}
+
+// lineStart is chunk without the blanks (and byte order mark) before a
+// line's first character; decided is false while the line is blank so
+// far, and json says whether it starts like JSON ('{' or '[').
+func lineStart(chunk []byte) (rest []byte, decided, json bool) {
+	rest = bytes.TrimLeft(chunk, " \t\r\n\ufeff")
+	if len(rest) == 0 {
+		return rest, false, false
+	}
+	return rest, true, rest[0] == '{' || rest[0] == '['
+}
+
+// take keeps chunk of the current line: all of a line that starts like
+// JSON, up to the bound (errLineTooLong past it, which ends the stream),
+// and the first noiseKeep bytes of noise (cut when more followed).
+func (lr *lineReader) take(chunk []byte, json bool) error {
+	if json {
+		if len(lr.buf)+len(chunk) > lr.max {
+			lr.eof = errLineTooLong
+			return errLineTooLong
+		}
+		lr.buf = append(lr.buf, chunk...)
+		return nil
+	}
+	keep := min(len(chunk), noiseKeep-len(lr.buf))
+	lr.buf = append(lr.buf, chunk[:keep]...)
+	if len(bytes.TrimRight(chunk[keep:], "\r\n")) > 0 {
+		lr.cut = true
+	}
+	return nil
 }
 
 // decodeLine decodes one line of stdout: a JSON-RPC message or a non-empty
