@@ -90,16 +90,7 @@ func utf16Len(s string) int {
 const batchSafe = `#$*+-./:?@\_`
 
 func appendBatchArg(b *strings.Builder, a string) {
-	quote := a == "" || strings.HasSuffix(a, `\`)
-	for _, r := range a {
-		ascii := r < unicode.MaxASCII+1
-		if ascii && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(batchSafe, r)) {
-			quote = true
-		}
-		if unicode.IsControl(r) {
-			quote = true
-		}
-	}
+	quote := batchNeedsQuotes(a)
 	if quote {
 		b.WriteByte('"')
 	}
@@ -124,6 +115,27 @@ func appendBatchArg(b *strings.Builder, a string) {
 		b.WriteString(strings.Repeat(`\`, backslashes))
 		b.WriteByte('"')
 	}
+}
+
+// batchNeedsQuotes reports whether a needs quotes on a batch file's
+// command line: it is empty, ends in a backslash, or holds an ASCII
+// symbol other than batchSafe's, a space or a control character.
+func batchNeedsQuotes(a string) bool {
+	if a == "" || strings.HasSuffix(a, `\`) {
+		return true
+	}
+	for _, r := range a {
+		if r <= unicode.MaxASCII && !batchPlain(r) || unicode.IsControl(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// batchPlain reports whether the ASCII rune r needs no quotes: a letter,
+// a digit or one of batchSafe.
+func batchPlain(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(batchSafe, r)
 }
 
 // QuoteArg quotes one argument of a program other than a batch file by

@@ -106,30 +106,34 @@ func (s Search) Find(prog string) (string, error) {
 	case strings.ContainsRune(prog, 0):
 		return "", fmt.Errorf("program %q holds a NUL character; fix \"command\"", prog)
 	case isAbs(prog, goos):
-		if goos == "windows" {
-			if err := s.refusePS1(prog); err != nil {
-				return "", err
-			}
-			if p, ok := s.inFolder(filepath.Dir(prog), filepath.Base(prog)); ok {
-				return p, nil
-			}
-		}
-		return prog, nil
+		return s.atPath(prog, goos)
 	case strings.ContainsAny(prog, `/\`):
 		if s.InstallDir == "" {
 			return "", fmt.Errorf("program %q is relative and the install folder is unknown; give an absolute path in \"command\"", prog)
 		}
-		p := filepath.Join(s.InstallDir, prog)
-		if goos == "windows" {
-			if err := s.refusePS1(p); err != nil {
-				return "", err
-			}
-			if q, ok := s.inFolder(filepath.Dir(p), filepath.Base(p)); ok {
-				return q, nil
-			}
-		}
+		return s.atPath(filepath.Join(s.InstallDir, prog), goos)
+	}
+	return s.byName(prog, goos)
+}
+
+// atPath is the program at the absolute path p: as is, or on Windows the
+// file of that name with a runnable extension when there is one.
+func (s Search) atPath(p, goos string) (string, error) {
+	if goos != "windows" {
 		return p, nil
 	}
+	if err := s.refusePS1(p); err != nil {
+		return "", err
+	}
+	if q, ok := s.inFolder(filepath.Dir(p), filepath.Base(p)); ok {
+		return q, nil
+	}
+	return p, nil
+}
+
+// byName finds the bare name prog in InstallDir, then in the folders of
+// Path.
+func (s Search) byName(prog, goos string) (string, error) {
 	if goos == "windows" {
 		if err := s.refusePS1(prog); err != nil {
 			return "", err
@@ -146,20 +150,27 @@ func (s Search) Find(prog string) (string, error) {
 			return p, nil
 		}
 	}
+	return "", s.notFound(prog, folders, goos)
+}
+
+// notFound is the error for prog found nowhere; on Windows it names the
+// files of that name that CreateProcess cannot start (Shims).
+func (s Search) notFound(prog string, folders []string, goos string) *NotFoundError {
 	e := &NotFoundError{Program: prog, Install: s.InstallDir, Folders: folders, Source: s.Source}
-	if goos == "windows" {
-		for _, dir := range append([]string{s.InstallDir}, folders...) {
-			if dir == "" {
-				continue
-			}
-			for _, ext := range s.unrunnable() {
-				if name, ok := entryFold(dir, prog+ext); ok {
-					e.Shims = append(e.Shims, filepath.Join(dir, name))
-				}
+	if goos != "windows" {
+		return e
+	}
+	for _, dir := range append([]string{s.InstallDir}, folders...) {
+		if dir == "" {
+			continue
+		}
+		for _, ext := range s.unrunnable() {
+			if name, ok := entryFold(dir, prog+ext); ok {
+				e.Shims = append(e.Shims, filepath.Join(dir, name))
 			}
 		}
 	}
-	return "", e
+	return e
 }
 
 // Folders returns the folders of Path in order, without empty or relative
