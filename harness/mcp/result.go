@@ -58,27 +58,8 @@ func normalize(res *sdk.CallToolResult, r redactor) (out tool.Output, structured
 			mime := r.text(c.MIMEType)
 			out.Content = append(out.Content, tool.Block{Type: tool.BlockImage, MIMEType: mime, Bytes: int64(len(c.Data))})
 			out.Images = append(out.Images, tool.Image{MIMEType: mime, Data: c.Data})
-		case *sdk.AudioContent:
-			b := tool.Block{Type: tool.BlockAudio, MIMEType: r.text(c.MIMEType), Bytes: int64(len(c.Data))}
-			out.Content = append(out.Content, b)
-			parts = append(parts, describe(b))
-		case *sdk.ResourceLink:
-			b := tool.Block{Type: tool.BlockResourceLink, URI: r.text(c.URI), Name: r.text(c.Name), Title: r.text(c.Title),
-				Description: r.text(c.Description), MIMEType: r.text(c.MIMEType)}
-			if c.Size != nil && *c.Size > 0 {
-				b.Bytes = *c.Size
-			}
-			out.Content = append(out.Content, b)
-			parts = append(parts, describe(b))
-		case *sdk.EmbeddedResource:
-			b := tool.Block{Type: tool.BlockResource}
-			if res := c.Resource; res != nil {
-				b.URI, b.MIMEType, b.Text, b.Bytes = r.text(res.URI), r.text(res.MIMEType), r.text(res.Text), int64(len(res.Blob))
-			}
-			out.Content = append(out.Content, b)
-			parts = append(parts, describe(b))
-		default:
-			b := tool.Block{Type: contentType(c)}
+		default: // described to the model by its kind, size and name
+			b := describedBlock(c, r)
 			out.Content = append(out.Content, b)
 			parts = append(parts, describe(b))
 		}
@@ -93,6 +74,30 @@ func normalize(res *sdk.CallToolResult, r redactor) (out tool.Output, structured
 		out.Text = ""
 	}
 	return out, structured
+}
+
+// describedBlock is the block of content that reaches the model only as
+// a description (describe): audio, a resource link, an embedded resource,
+// a kind the harness does not know; its texts redacted by r.
+func describedBlock(c sdk.Content, r redactor) tool.Block {
+	switch c := c.(type) {
+	case *sdk.AudioContent:
+		return tool.Block{Type: tool.BlockAudio, MIMEType: r.text(c.MIMEType), Bytes: int64(len(c.Data))}
+	case *sdk.ResourceLink:
+		b := tool.Block{Type: tool.BlockResourceLink, URI: r.text(c.URI), Name: r.text(c.Name), Title: r.text(c.Title),
+			Description: r.text(c.Description), MIMEType: r.text(c.MIMEType)}
+		if c.Size != nil && *c.Size > 0 {
+			b.Bytes = *c.Size
+		}
+		return b
+	case *sdk.EmbeddedResource:
+		b := tool.Block{Type: tool.BlockResource}
+		if res := c.Resource; res != nil {
+			b.URI, b.MIMEType, b.Text, b.Bytes = r.text(res.URI), r.text(res.MIMEType), r.text(res.Text), int64(len(res.Blob))
+		}
+		return b
+	}
+	return tool.Block{Type: contentType(c)}
 }
 
 // redactTexts redacts the text blocks of content, each run of adjacent

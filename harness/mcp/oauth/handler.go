@@ -289,34 +289,17 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 		RequestRefreshToken: true,
 		Client:              h.s.HTTPClient,
 		ScopeFilter: func(found []string) []string {
-			out := slices.Clone(found)
-			add := slices.Clone(h.cfg.Scopes)
-			if prev != nil && stepUp {
-				add = append(add, prev.Scopes...)
+			add := h.cfg.Scopes
+			if prev != nil && stepUp { // a step-up keeps what was granted before
+				add = append(slices.Clone(add), prev.Scopes...)
 			}
-			for _, s := range add {
-				if !slices.Contains(out, s) {
-					out = append(out, s)
-				}
-			}
-			return out
+			return withScopes(found, add)
 		},
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			return h.fetch(ctx, lb, args.URL, again)
 		},
 		NewTokenSource: func(_ context.Context, oc *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
-			g := &Grant{
-				Server: h.cfg.URL, Resource: prm.Resource, Issuer: issuer,
-				ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, SecretInHeader: oc.Endpoint.AuthStyle == oauth2.AuthStyleInHeader,
-				TokenURL: oc.Endpoint.TokenURL, Scopes: oc.Scopes,
-				AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry,
-			}
-			if s, ok := tok.Extra("scope").(string); ok && s != "" {
-				g.Scopes = strings.Fields(s)
-			}
-			if !tok.Expiry.IsZero() { // x/oauth2 dates it on the wall clock; refreshes use h.s.Now
-				g.Expiry = h.s.Now().Add(time.Until(tok.Expiry))
-			}
+			g := h.newGrant(prm.Resource, issuer, oc, tok)
 			if err := h.s.Store.Save(g); err != nil {
 				return nil, err
 			}
@@ -345,6 +328,36 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	h.loaded, h.src, h.dropped = true, saved, false
 	h.mu.Unlock()
 	return nil
+}
+
+// withScopes is found with the scopes of add it lacks appended.
+func withScopes(found, add []string) []string {
+	out := slices.Clone(found)
+	for _, s := range add {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// newGrant is the grant of a sign-in that got tok from the authorization
+// server issuer for resource, with the client oc: its scopes those the
+// token response names (else those asked for), its expiry on h's clock.
+func (h *Handler) newGrant(resource, issuer string, oc *oauth2.Config, tok *oauth2.Token) *Grant {
+	g := &Grant{
+		Server: h.cfg.URL, Resource: resource, Issuer: issuer,
+		ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, SecretInHeader: oc.Endpoint.AuthStyle == oauth2.AuthStyleInHeader,
+		TokenURL: oc.Endpoint.TokenURL, Scopes: oc.Scopes,
+		AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry,
+	}
+	if s, ok := tok.Extra("scope").(string); ok && s != "" {
+		g.Scopes = strings.Fields(s)
+	}
+	if !tok.Expiry.IsZero() { // x/oauth2 dates it on the wall clock; refreshes use h.s.Now
+		g.Expiry = h.s.Now().Add(time.Until(tok.Expiry))
+	}
+	return g
 }
 
 func (h *Handler) fail(err error) error {
