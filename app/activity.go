@@ -2,19 +2,29 @@ package app
 
 import (
 	"errors"
+
 	"github.com/openworker/desktop/harness"
 
 	"github.com/openworker/desktop/harness/journal"
 )
 
+// Activity is the Activity screen: the journaled sessions and their
+// detail, what needs attention and its reconciliation, and the
+// diagnostics (doctor.go) Settings copies. It has no state of its own:
+// everything is read from the journal and the runtime.
+type Activity struct {
+	*env
+	engine   *engine
+	settings *settingsStore
+	servers  *serversFile
+}
+
 // activityPageSize is how many sessions one page of Activity holds.
 const activityPageSize = 100
 
-var errNoJournal = errors.New("the journal is not open; see the message at the top of the window")
-
 // Sessions lists the newest journaled sessions, at most 100: the first
 // page of SessionPage.
-func (a *App) Sessions() ([]journal.Session, error) {
+func (a *Activity) Sessions() ([]journal.Session, error) {
 	p, err := a.SessionPage("", false)
 	return p.Sessions, err
 }
@@ -24,8 +34,8 @@ func (a *App) Sessions() ([]journal.Session, error) {
 // with needsAttention, only sessions with calls waiting for
 // reconciliation. Paging is stable while new sessions are written
 // (docs/journal.md#pages).
-func (a *App) SessionPage(before string, needsAttention bool) (journal.SessionPage, error) {
-	j, err := a.openJournal()
+func (a *Activity) SessionPage(before string, needsAttention bool) (journal.SessionPage, error) {
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.SessionPage{}, err
 	}
@@ -41,8 +51,8 @@ type Waiting struct {
 
 // NeedsAttention counts the calls waiting for reconciliation and their
 // sessions (journal.Journal.Waiting).
-func (a *App) NeedsAttention() (Waiting, error) {
-	j, err := a.openJournal()
+func (a *Activity) NeedsAttention() (Waiting, error) {
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return Waiting{}, err
 	}
@@ -52,8 +62,8 @@ func (a *App) NeedsAttention() (Waiting, error) {
 
 // SessionDetail returns everything journaled about one session: turns,
 // messages, approvals, invocations with their status, warnings.
-func (a *App) SessionDetail(sessionID string) (journal.SessionDetail, error) {
-	j, err := a.openJournal()
+func (a *Activity) SessionDetail(sessionID string) (journal.SessionDetail, error) {
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.SessionDetail{}, err
 	}
@@ -64,8 +74,8 @@ func (a *App) SessionDetail(sessionID string) (journal.SessionDetail, error) {
 // Reconcile records what really happened to an invocation whose status is
 // "unknown" (docs/journal.md): outcome "applied" or "not_applied". It never re-runs
 // the call. It returns the updated invocation.
-func (a *App) Reconcile(invocationID, outcome string) (journal.Invocation, error) {
-	j, err := a.openJournal()
+func (a *Activity) Reconcile(invocationID, outcome string) (journal.Invocation, error) {
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.Invocation{}, err
 	}
@@ -75,29 +85,18 @@ func (a *App) Reconcile(invocationID, outcome string) (journal.Invocation, error
 	return j.Invocation(a.base, invocationID)
 }
 
-func (a *App) openJournal() (*journal.Journal, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.journal == nil {
-		return nil, errNoJournal
-	}
-	return a.journal, nil
-}
-
 // AskAgent records what the A2A agent of an unknown invocation says its
 // task became (docs/a2a.md#durable-handles): one tasks/get of the task
 // ID journaled with the call (nothing is ever sent again), then applied
 // (with its artifacts) or not_applied. A task still running, or one the
 // agent no longer knows, stays unknown: the error says so, and the person
 // records the outcome with Reconcile. It returns the invocation.
-func (a *App) AskAgent(invocationID string) (journal.Invocation, error) {
-	j, err := a.openJournal()
+func (a *Activity) AskAgent(invocationID string) (journal.Invocation, error) {
+	j, err := a.engine.openJournal()
 	if err != nil {
 		return journal.Invocation{}, err
 	}
-	a.mu.Lock()
-	rt := a.rt
-	a.mu.Unlock()
+	rt := a.engine.runtime()
 	if rt == nil {
 		return journal.Invocation{}, errors.New("the agent cannot be asked: OpenWorker's runtime did not start (see Settings)")
 	}

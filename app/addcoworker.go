@@ -56,22 +56,19 @@ var canLink = runtime.GOOS != "windows"
 // ChooseCoworkerBundle asks for a bundle folder with the native picker,
 // starting in the home folder; "" when the person cancels. Nothing is read
 // or written: the UI previews the folder next.
-func (a *App) ChooseCoworkerBundle() (string, error) {
-	if a.dialogs == nil {
+func (c *Coworkers) ChooseCoworkerBundle() (string, error) {
+	if c.dialogs == nil {
 		return "", errors.New("no folder picker is available")
 	}
 	home, _ := os.UserHomeDir()
-	return a.dialogs.ChooseDirectory("Choose a coworker folder to add", home)
+	return c.dialogs.ChooseDirectory("Choose a coworker folder to add", home)
 }
 
 // PreviewCoworker loads the bundle folder at path with the harness bundle
 // loader and says what adding it would do. Nothing is written. The error
 // is only for a path that cannot be made absolute.
-func (a *App) PreviewCoworker(path string) (CoworkerPreview, error) {
-	a.mu.Lock()
-	dir := a.coworkersDir()
-	a.mu.Unlock()
-	return previewBundle(path, dir)
+func (c *Coworkers) PreviewCoworker(path string) (CoworkerPreview, error) {
+	return previewBundle(path, c.settings.coworkersDir())
 }
 
 // AddCoworker copies (AddCopy) or links (AddLink) the bundle folder at
@@ -80,37 +77,14 @@ func (a *App) PreviewCoworker(path string) (CoworkerPreview, error) {
 // unless replace; the old folder is then moved aside and removed only
 // after the new one is in place, so a failed copy loses nothing. A copy
 // is made under a temporary name (".adding-<name>-…") and renamed.
-func (a *App) AddCoworker(path, mode string, replace bool) (CoworkerList, error) {
-	a.mu.Lock()
-	dir := a.coworkersDir()
-	a.mu.Unlock()
+func (c *Coworkers) AddCoworker(path, mode string, replace bool) (CoworkerList, error) {
+	dir := c.settings.coworkersDir()
 	if err := addBundle(path, dir, mode, replace); err != nil {
 		return CoworkerList{}, err
 	}
-	l := a.listCoworkers(dir)
-	a.emit.Emit(EventCoworkersChanged, l)
+	l := c.list(dir)
+	c.emit.Emit(EventCoworkersChanged, l)
 	return l, nil
-}
-
-// filesDropped is what a drop of files on the window does: a .mcpb or
-// .dxt file opens the extension installer as any other way in does
-// (openFiles, docs/app.md#opening-an-extension); the other paths go to
-// the UI (EventBundleDropped), which previews the first one on the
-// Coworkers screen. Nothing is read or written here.
-func (a *App) filesDropped(paths []string) {
-	var bundles, exts []string
-	for _, p := range paths {
-		if isExtensionName(p) {
-			exts = append(exts, p)
-		} else {
-			bundles = append(bundles, p)
-		}
-	}
-	a.openFiles(exts)
-	if len(bundles) == 0 {
-		return
-	}
-	a.emit.Emit(EventBundleDropped, BundleDropped{Paths: bundles})
 }
 
 // previewBundle is PreviewCoworker for the coworkers folder dir.

@@ -50,7 +50,7 @@ func TestAddCoworkerCopies(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "coworker", "skills", "tidy", "SKILL.md"), []byte("Keep notes tidy.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := e.app.PreviewCoworker(src)
+	p, err := e.app.Coworkers.PreviewCoworker(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestAddCoworkerCopies(t *testing.T) {
 	if _, err := os.Stat(p.Dest); !os.IsNotExist(err) {
 		t.Fatalf("the preview wrote %s", p.Dest)
 	}
-	l, err := e.app.AddCoworker(src, AddCopy, false)
+	l, err := e.app.Coworkers.AddCoworker(src, AddCopy, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestAddCoworkerLinks(t *testing.T) {
 	}
 	e := newTestEnv(t, envOpts{})
 	src := srcBundle(t, "linked", "test.echo")
-	l, err := e.app.AddCoworker(src, AddLink, false)
+	l, err := e.app.Coworkers.AddCoworker(src, AddLink, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestAddCoworkerLinks(t *testing.T) {
 	// manager showing that folder) is refused, link or copy: adding it
 	// over itself would make it a link to itself.
 	for _, mode := range []string{AddLink, AddCopy} {
-		if _, err := e.app.AddCoworker(dest, mode, true); err == nil || !strings.Contains(err.Error(), "in the coworkers folder") {
+		if _, err := e.app.Coworkers.AddCoworker(dest, mode, true); err == nil || !strings.Contains(err.Error(), "in the coworkers folder") {
 			t.Errorf("re-adding %s (%s) = %v; want it refused as in the coworkers folder already", dest, mode, err)
 		}
 	}
@@ -120,7 +120,7 @@ func TestAddCoworkerLinks(t *testing.T) {
 	}
 	// Replacing the linked coworker with a copy removes the link, never
 	// the folder it points to.
-	if _, err := e.app.AddCoworker(srcBundle(t, "linked", "test.echo"), AddCopy, true); err != nil {
+	if _, err := e.app.Coworkers.AddCoworker(srcBundle(t, "linked", "test.echo"), AddCopy, true); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(dest); err != nil || st.Mode()&os.ModeSymlink != 0 {
@@ -129,7 +129,7 @@ func TestAddCoworkerLinks(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(src, "coworker", "manifest.md")); err != nil {
 		t.Errorf("replacing the link touched its target: %v", err)
 	}
-	if _, err := e.app.AddCoworker(src, "move", false); err == nil || !strings.Contains(err.Error(), `"copy" or "link"`) {
+	if _, err := e.app.Coworkers.AddCoworker(src, "move", false); err == nil || !strings.Contains(err.Error(), `"copy" or "link"`) {
 		t.Errorf("unknown mode: %v", err)
 	}
 }
@@ -137,11 +137,11 @@ func TestAddCoworkerLinks(t *testing.T) {
 func TestAddCoworkerIDClash(t *testing.T) {
 	e := newTestEnv(t, envOpts{}) // has "helper" selecting test.echo
 	src := srcBundle(t, "helper") // a newer helper without tools
-	p, _ := e.app.PreviewCoworker(src)
+	p, _ := e.app.Coworkers.PreviewCoworker(src)
 	if !p.Exists || p.Refused != "" {
 		t.Fatalf("preview = %+v, want Exists", p)
 	}
-	_, err := e.app.AddCoworker(src, AddCopy, false)
+	_, err := e.app.Coworkers.AddCoworker(src, AddCopy, false)
 	if err == nil || !strings.Contains(err.Error(), "exists already") || !strings.Contains(err.Error(), "replace it") {
 		t.Fatalf("clash without replace: %v", err)
 	}
@@ -149,7 +149,7 @@ func TestAddCoworkerIDClash(t *testing.T) {
 	if !strings.Contains(string(old), "test.echo") {
 		t.Fatalf("the existing helper changed: %s", old)
 	}
-	if _, err := e.app.AddCoworker(src, AddCopy, true); err != nil {
+	if _, err := e.app.Coworkers.AddCoworker(src, AddCopy, true); err != nil {
 		t.Fatal(err)
 	}
 	now, _ := os.ReadFile(filepath.Join(e.bundles, "helper", "coworker", "tools.json"))
@@ -197,7 +197,7 @@ func TestAddCoworkerRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := e.app.PreviewCoworker(c.path)
+			p, err := e.app.Coworkers.PreviewCoworker(c.path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +206,7 @@ func TestAddCoworkerRefuses(t *testing.T) {
 					t.Errorf("refused = %q, want %q in it", p.Refused, w)
 				}
 			}
-			if _, err := e.app.AddCoworker(c.path, AddCopy, true); err == nil || err.Error() != p.Refused {
+			if _, err := e.app.Coworkers.AddCoworker(c.path, AddCopy, true); err == nil || err.Error() != p.Refused {
 				t.Errorf("add = %v, want the preview's reason", err)
 			}
 		})
@@ -223,11 +223,11 @@ func TestAddCoworkerWithLoadError(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("{\"version\": 3,\n \"tool\": []}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := e.app.PreviewCoworker(src)
+	p, _ := e.app.Coworkers.PreviewCoworker(src)
 	if p.Refused != "" || len(p.Errors) != 1 || p.Errors[0].File != bad || p.Errors[0].Line != 2 || p.Errors[0].Fix == "" {
 		t.Fatalf("preview = %+v, want one error at %s:2 with a fix", p, bad)
 	}
-	l, err := e.app.AddCoworker(src, AddCopy, false)
+	l, err := e.app.Coworkers.AddCoworker(src, AddCopy, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestAddCoworkerLinkLoopAndLinksOut(t *testing.T) {
 	if err := os.Symlink("again", filepath.Join(loop, "coworker", "again")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.AddCoworker(loop, AddCopy, false); err == nil || !strings.Contains(err.Error(), "leads nowhere or loops") {
+	if _, err := e.app.Coworkers.AddCoworker(loop, AddCopy, false); err == nil || !strings.Contains(err.Error(), "leads nowhere or loops") {
 		t.Errorf("loop: %v", err)
 	}
 	out := srcBundle(t, "leaky")
@@ -258,7 +258,7 @@ func TestAddCoworkerLinkLoopAndLinksOut(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(out, "coworker", "notes.md")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.AddCoworker(out, AddCopy, false); err == nil || !strings.Contains(err.Error(), "leads out of the bundle") {
+	if _, err := e.app.Coworkers.AddCoworker(out, AddCopy, false); err == nil || !strings.Contains(err.Error(), "leads out of the bundle") {
 		t.Errorf("link out: %v", err)
 	}
 	for _, id := range []string{"loopy", "leaky"} {
@@ -274,7 +274,7 @@ func TestAddCoworkerLinkLoopAndLinksOut(t *testing.T) {
 	if err := os.Symlink(filepath.Join(in, "coworker", "manifest.md"), filepath.Join(in, "coworker", "README.md")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.AddCoworker(in, AddCopy, false); err != nil {
+	if _, err := e.app.Coworkers.AddCoworker(in, AddCopy, false); err != nil {
 		t.Fatal(err)
 	}
 	got, err := filepath.EvalSymlinks(filepath.Join(e.bundles, "inner", "coworker", "README.md"))
@@ -284,7 +284,7 @@ func TestAddCoworkerLinkLoopAndLinksOut(t *testing.T) {
 	// The source folder itself a link loop.
 	self := filepath.Join(t.TempDir(), "self")
 	_ = os.Symlink(self, self)
-	if p, _ := e.app.PreviewCoworker(self); p.Refused == "" {
+	if p, _ := e.app.Coworkers.PreviewCoworker(self); p.Refused == "" {
 		t.Errorf("a looping source is not refused: %+v", p)
 	}
 }
@@ -305,7 +305,7 @@ func TestBundleFolderHint(t *testing.T) {
 
 	// The app does not switch to a bundle, and says what to use instead.
 	e := newTestEnv(t, envOpts{})
-	l, err := e.app.SetCoworkersDir(b)
+	l, err := e.app.Coworkers.SetCoworkersDir(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,13 +316,13 @@ func TestBundleFolderHint(t *testing.T) {
 	if s.CoworkersDir == b {
 		t.Error("the bundle was saved as the coworkers folder")
 	}
-	l, err = e.app.SetCoworkersDir(l.Hint.Parent)
+	l, err = e.app.Coworkers.SetCoworkersDir(l.Hint.Parent)
 	if err != nil || l.Hint != nil || !slices.Contains(names(l), "research") {
 		t.Errorf("the parent: %v, hint %+v, %v", err, l.Hint, names(l))
 	}
 	// A list of a folder that is a bundle (from --coworkers) has the hint,
 	// not "…/coworker/coworker/manifest.md is missing".
-	l = e.app.listCoworkers(filepath.Join(b, "coworker"))
+	l = e.app.Coworkers.list(filepath.Join(b, "coworker"))
 	if l.Hint == nil || len(l.Broken) != 0 {
 		t.Errorf("list of coworker/: %+v", l)
 	}
@@ -345,7 +345,7 @@ func TestPickersGiveTheFolderAndTheHint(t *testing.T) {
 	src := srcBundle(t, "picked", "test.echo")
 	pick := &pickDir{path: src}
 	e.app.dialogs = pick
-	got, err := e.app.ChooseCoworkerBundle()
+	got, err := e.app.Coworkers.ChooseCoworkerBundle()
 	if err != nil || got != src || pick.title != "Choose a coworker folder to add" {
 		t.Fatalf("ChooseCoworkerBundle = %q, %v (title %q)", got, err, pick.title)
 	}
@@ -353,7 +353,7 @@ func TestPickersGiveTheFolderAndTheHint(t *testing.T) {
 		t.Errorf("picking wrote into the coworkers folder: %v", err)
 	}
 	pick.path = filepath.Join(src, "coworker")
-	l, err := e.app.ChooseCoworkersDir()
+	l, err := e.app.Coworkers.ChooseCoworkersDir()
 	if err != nil {
 		t.Fatal(err)
 	}

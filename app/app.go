@@ -2,84 +2,70 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/journal"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/mcp/oauth"
-	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// App is the facade the UI calls through Wails bindings. Every exported
-// method is bound: it returns (T, error) or error, and the UI gets a
-// promise that rejects with the error's message. The methods are safe for
-// concurrent use (Wails calls each on its own goroutine).
-//
-// App holds no window code: events go through an Emitter and dialogs
-// through Dialogs (runtime_wails.go implements both), so tests drive it
-// with fakes and the real harness.
-type App struct {
-	// viewPages: the app views' documents the window loads (viewpages.go).
-	viewPages viewPages
-	cfg       config
-	paths     Paths
-	log       *slog.Logger
-	reg       *tool.Registry
-	emit      Emitter
-	dialogs   Dialogs
-	keys      Keychain
-	opener    Opener
-	examples  fs.FS
-	// searchPath is deps.SearchPath (nil: launch.Default).
-	searchPath func(context.Context) launch.SearchPath
-	prompter   *modalPrompter
-	elicitor   *appElicitor
-	tokens     oauth.TokenStore      // sign-ins to remote MCP servers (signin.go)
-	extSecrets extension.SecretStore // sensitive settings of extensions (extensions.go)
-	signIn     *oauth.SignIn         // the runtime's, shared by its providers (signin.go)
-	signIns    signIns
-	focused    atomic.Bool
-	journal    *journal.Journal
+// desktop is one running app: what it was started with (env), the parts
+// its services share (shared) and the services the window calls through
+// the Gate (bound). newApp builds it, Run binds its services, startup and
+// shutdown bracket the window. It holds no state and no lock of its own:
+// each part and service has its own (docs/app.md#where-things-live).
+type desktop struct {
+	*env
+	shared
+	bound
+	cancel context.CancelFunc // of env.base
+}
 
-	base   context.Context // cancelled at shutdown: stops running turns
-	cancel context.CancelFunc
+// shared are the parts the services share, each with a lock of its own
+// held only to copy or keep a value, never across I/O.
+type shared struct {
+	engine   *engine        // the runtime and the journal
+	settings *settingsStore // the settings in use and as saved
+	model    *modelState    // the model new chats use, and its banner
+	servers  *serversFile   // the servers file as applied, and its banner
+	notices  *noticeBoard   // the banners Info returns
+	reloads  *reloads       // live reload of the coworkers folder and the servers file
+	prompter *modalPrompter // consent prompts waiting
+	elicitor *appElicitor   // servers' questions waiting
+	signIns  *signIns       // sign-in questions waiting, and the runtime's SignIn
+}
 
-	importMu sync.Mutex // one ApplyImport or InstallExtension at a time: plan, compare and write as one step
+// bound are the services the window's page calls, one per room of the
+// window; the Gate dispatches "Service.Method" to them (gate.go).
+type bound struct {
+	Window      *Window
+	Chats       *Chats
+	Coworkers   *Coworkers
+	Preferences *Preferences
+	Servers     *Servers
+	Extensions  *Extensions
+	Activity    *Activity
+	Asks        *Asks
+	Views       *Views
+}
 
-	mu               sync.Mutex
-	settings         Settings         // in use: the saved ones with this run's flags on top
-	saved            Settings         // as in settings.json: what saving starts from (keepSaved)
-	rt               *harness.Runtime // the one runtime of the process; nil when it could not open
-	model            model.Provider   // what new chats use; nil when modelErr says why
-	modelErr         error            // why there is no model provider
-	modelDescription string           // Describe() of the provider new chats use
-	keychainErr      error            // the keychain could not be read
-	serversLoaded    string           // the servers.json whose providers are in use
-	serversErr       error            // the last problem reading it, or nil
-	serversWhole     bool             // serversErr is about the whole file (nothing of it was read)
-	serversRuntimeOK bool             // the runtime took the servers of the last read (serversErr is the file's only)
-	serversShown     Notice           // the servers banner last sent to the UI (reapplyServersLocked)
-	modelShown       Notice           // the model banner last sent to the UI (reapplyModelLocked)
-	serversCfg       *mcp.Config      // the servers file as last read (its inputs, notices); nil when none
-	serversWatcher   *dirWatcher
-	rtErr            error           // why rt is nil
-	notices          []Notice        // problems found at start, shown by the UI
-	opened           openedInbox     // extension files opened before the UI listened (extopen.go)
-	modelBaseURL     string          // the model's base URL in use (defaults applied)
-	lastModels       *ModelList      // the last list ListModels or TestConnection got (e2e hook)
-	lastConnection   *ConnectionTest // the last TestConnection (e2e hook)
-	watcher          *dirWatcher
+// services lists the bound services in the order of the Gate's table and
+// the generated bindings.
+func (b bound) services() []any {
+	return []any{b.Window, b.Chats, b.Coworkers, b.Preferences, b.Servers, b.Extensions, b.Activity, b.Asks, b.Views}
+}
+
+// emptyServices are the bound services without an app behind them: the
+// bindings build generates their TypeScript (scripts/app-bindings.sh).
+func emptyServices() []any {
+	return bound{&Window{}, &Chats{}, &Coworkers{}, &Preferences{}, &Servers{}, &Extensions{}, &Activity{}, &Asks{}, &Views{}}.services()
 }
 
 // config is what the command line (Options.Args) and the caller decide.
@@ -123,28 +109,12 @@ type deps struct {
 	ExtensionSecrets extension.SecretStore
 }
 
-// AppInfo is what the UI needs at start.
-type AppInfo struct {
-	Version       string   `json:"version"`
-	ConfigDir     string   `json:"config_dir"`
-	JournalPath   string   `json:"journal_path"`
-	LogFile       string   `json:"log_file"`
-	CoworkersDir  string   `json:"coworkers_dir"`
-	Model         string   `json:"model"`       // where requests go, never a key
-	ModelError    string   `json:"model_error"` // why no model is configured
-	RuntimeError  string   `json:"runtime_error"`
-	ApprovalMode  string   `json:"approval_mode"`
-	Notices       []Notice `json:"notices"`
-	StartCoworker string   `json:"start_coworker"` // open a chat with it at start
-	Theme         string   `json:"theme"`          // "system", "light" or "dark" (docs/app.md#theme)
-}
-
 // newApp builds the app: settings, journal, servers.json, the example
 // bundles on first run, and the harness runtime. Problems a person can fix
 // (bad settings file, servers.json error, unreachable keychain) become
 // notices and the app still starts; only a journal that cannot be opened is
 // kept as the runtime error, shown in the window.
-func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, error) {
+func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*desktop, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
@@ -171,52 +141,47 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*App, 
 	if d.ExtensionSecrets == nil {
 		d.ExtensionSecrets = extension.Keychain{}
 	}
-	a := &App{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
-		examples: d.Examples, searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
-	a.base, a.cancel = context.WithCancel(ctx)
-	a.prompter = newModalPrompter(a.emit, d.Notifier, a.focused.Load)
-	a.elicitor = newAppElicitor(a.emit, d.Notifier, a.focused.Load, a.coworkerOf, a.OpenLink)
-	a.focused.Store(true)
+	e := &env{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
+		searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
+	a := &desktop{env: e}
+	e.base, a.cancel = context.WithCancel(ctx)
+	a.shared = shared{engine: &engine{}, notices: &noticeBoard{log: e.log, emit: e.emit},
+		settings: &settingsStore{file: paths.Settings, flags: cfg, defaultCoworkers: paths.DefaultCoworkers},
+		signIns:  &signIns{env: e}}
+	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
+	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
+	a.wire(d.Notifier)
 
+	// Before anything is shared: the parts are filled without their locks.
 	s, err := LoadSettings(paths.Settings)
 	if err != nil {
-		a.notice(NoticeError, "Settings were not loaded: "+err.Error())
+		a.notices.add(Notice{Level: NoticeError, Message: "Settings were not loaded: " + err.Error()})
 	}
-	a.saved, a.settings = s, cfg.override(s)
+	a.settings.saved, a.settings.inUse = s, cfg.override(s)
 	if j, err := journal.Open(paths.Journal, &journal.Options{DeferCheck: true}); err != nil { // checked in the background: checkJournal
-		a.rtErr = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
+		a.engine.err = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
 	} else {
-		a.journal = j
+		a.engine.journal = j
 		if b := j.Backup(); b.Path != "" { // docs/journal.md#backups-and-upgrades
-			a.notice(NoticeInfo, fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path))
+			a.notices.add(Notice{Level: NoticeInfo, Message: fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path)})
 		}
 		if msg := recoveredNotice(j.Recovered(), j.RecoveredTurns()); msg != "" {
-			a.notice(NoticeWarn, msg)
+			a.notices.add(Notice{Level: NoticeWarn, Message: msg})
 		}
 	}
-	dir := a.coworkersDir()
-	if a.settings.CoworkersDir == "" && cfg.Coworkers == "" {
-		if seeded, err := seedCoworkers(dir, a.examples); err != nil {
-			a.notice(NoticeWarn, err.Error())
+	dir := a.settings.coworkersDir()
+	if a.settings.inUse.CoworkersDir == "" && cfg.Coworkers == "" {
+		if seeded, err := seedCoworkers(dir, d.Examples); err != nil {
+			a.notices.add(Notice{Level: NoticeWarn, Message: err.Error()})
 		} else if seeded {
-			a.notice(NoticeInfo, "Example coworkers were copied to "+dir+".")
+			a.notices.add(Notice{Level: NoticeInfo, Message: "Example coworkers were copied to " + dir + "."})
 		}
 	}
-	if a.journal != nil {
-		a.pruneExtensions() // before any chat opens
-		a.openRuntime()
-		if err := a.applyServersLocked(); err != nil {
-			n := a.serversNoticeLocked()
-			a.log.Info("notice", "level", n.Level, "message", n.Message)
-			a.notices, a.serversShown = append(a.notices, n), n
-		}
-		a.applyModelLocked()
-		n := a.modelNoticeLocked()
-		if n.Message != "" && a.modelErr == nil { // a modelErr is Info's ModelError, shown with this key by the UI
-			a.log.Info("notice", "level", n.Level, "message", n.Message, "key", n.Key)
-			a.notices = append(a.notices, n)
-		}
-		a.modelShown = n
+	if a.engine.journal != nil {
+		e.pruneExtensions() // before any chat opens
+		a.engine.openRuntime(e, dir, a.signIns.options())
+		a.servers.start(a.notices)
+		a.model.start()
 	}
 	return a, nil
 }
@@ -288,17 +253,6 @@ func (c config) runFlags() []string {
 	return out
 }
 
-// saveSettingsLocked writes s (less this run's flags, keepSaved) to
-// settings.json and makes s the settings in use; a.mu is held.
-func (a *App) saveSettingsLocked(s Settings) error {
-	file := a.cfg.keepSaved(s, a.settings, a.saved)
-	if err := SaveSettings(a.paths.Settings, file); err != nil {
-		return err
-	}
-	a.saved, a.settings = file, s
-	return nil
-}
-
 // recoveredNotice is the one notice for what the journal recovered at
 // start: tool calls left "executing" (now "unknown") and turns left
 // "running" (now "failed") by a process that stopped (docs/journal.md). "" when
@@ -335,75 +289,48 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func (a *App) notice(level, msg string) {
-	a.log.Info("notice", "level", level, "message", msg)
-	a.notices = append(a.notices, Notice{Level: level, Message: msg})
-}
-
-// coworkersDir is the bundles folder in use.
-func (a *App) coworkersDir() string {
-	if a.settings.CoworkersDir != "" {
-		return a.settings.CoworkersDir
+// wire makes the services over the parts, and the parts that call into
+// a service (the live reloads list coworkers; a question's page opens
+// through the window).
+func (a *desktop) wire(notify Notifier) {
+	e := a.env
+	w := &Window{env: e, engine: a.engine, settings: a.settings, model: a.model, notices: a.notices, opened: &openedInbox{env: e}}
+	w.focused.Store(true)
+	a.prompter = newModalPrompter(e.emit, notify, w.focused.Load)
+	a.elicitor = newAppElicitor(e.emit, notify, w.focused.Load, a.engine.coworkerOf, w.OpenLink)
+	c := &Coworkers{env: e, engine: a.engine, settings: a.settings, model: a.model}
+	a.reloads = &reloads{env: e, engine: a.engine, settings: a.settings, servers: a.servers, list: c.list}
+	c.reloads = a.reloads
+	chats := &Chats{env: e, engine: a.engine, settings: a.settings, model: a.model, prompter: a.prompter, elicitor: a.elicitor}
+	prefs := &Preferences{env: e, engine: a.engine, settings: a.settings, model: a.model, servers: a.servers, reloads: a.reloads, coworkers: c}
+	a.bound = bound{
+		Window:      w,
+		Chats:       chats,
+		Coworkers:   c,
+		Preferences: prefs,
+		Servers:     &Servers{env: e, settings: a.settings, servers: a.servers, reloads: a.reloads, coworkers: c, prefs: prefs, signIns: a.signIns},
+		Extensions:  &Extensions{env: e, settings: a.settings, servers: a.servers, coworkers: c},
+		Activity:    &Activity{env: e, engine: a.engine, settings: a.settings, servers: a.servers},
+		Asks:        &Asks{prompter: a.prompter, elicitor: a.elicitor, signIns: a.signIns},
+		Views:       &Views{env: e, engine: a.engine, chats: chats, pages: &viewPages{}},
 	}
-	return a.paths.DefaultCoworkers
 }
 
-// startup runs when the window is up: it starts watching the bundles folder.
-func (a *App) startup() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.rewatchLocked()
-	a.rewatchServersLocked()
+// startup runs when the window is up: it starts watching the bundles
+// folder and the servers file, and checks the journal in the background.
+func (a *desktop) startup() {
+	a.reloads.rewatchCoworkers()
+	a.reloads.rewatchServers()
 	startTestHook(a)
 	go a.checkJournal()
 }
 
 // shutdown closes every chat, the runtime and the journal. Running turns are
 // cancelled; their calls end as the harness journals them.
-func (a *App) shutdown() {
+func (a *desktop) shutdown() {
 	a.cancel()
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_ = a.watcher.Close()
-	_ = a.serversWatcher.Close()
-	a.watcher, a.serversWatcher = nil, nil
-	var errs []error
-	if a.rt != nil {
-		errs = append(errs, a.rt.Close()) // every chat, and every provider process once
-	}
-	a.rt = nil
-	if a.journal != nil {
-		errs = append(errs, a.journal.Close())
-		a.journal = nil
-	}
-	if err := errors.Join(errs...); err != nil {
+	a.reloads.close()
+	if err := a.engine.close(); err != nil {
 		a.log.Error("shutdown", "err", err)
 	}
-}
-
-// Info returns what the UI shows at start: paths, the model in use and
-// problems found while starting.
-func (a *App) Info() (AppInfo, error) {
-	defer a.uiReady() // the UI listens now: send the extensions opened before (extopen.go)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	info := AppInfo{Version: a.cfg.Version, ConfigDir: a.paths.ConfigDir, JournalPath: a.paths.Journal, LogFile: a.paths.LogFile,
-		CoworkersDir: a.coworkersDir(), ApprovalMode: a.settings.ApprovalMode, Notices: append([]Notice{}, a.notices...),
-		StartCoworker: a.cfg.OpenCoworker, Theme: a.themeLocked()}
-	if a.modelErr != nil {
-		info.ModelError = a.modelErr.Error()
-	}
-	if a.rtErr != nil {
-		info.RuntimeError = a.rtErr.Error()
-	}
-	info.Model = a.modelDescription
-	return info, nil
-}
-
-// SetWindowFocused tells the app whether its window has the focus; the UI
-// calls it on focus and blur. A prompt raised while unfocused also raises a
-// native notification (docs/consent.md).
-func (a *App) SetWindowFocused(focused bool) error {
-	a.focused.Store(focused)
-	return nil
 }

@@ -23,10 +23,10 @@ func echoCall(text string) modeltest.Reply {
 }
 
 // sendAsync runs Send on its own goroutine, as Wails does.
-func sendAsync(a *App, id, prompt string) <-chan harness.TurnResult {
+func sendAsync(a *desktop, id, prompt string) <-chan harness.TurnResult {
 	ch := make(chan harness.TurnResult, 1)
 	go func() {
-		res, err := a.Send(id, prompt)
+		res, err := a.Chats.Send(id, prompt)
 		if err != nil {
 			res.Status, res.Reason = "send-error", err.Error()
 		}
@@ -48,17 +48,17 @@ func waitResult(t *testing.T, ch <-chan harness.TurnResult) harness.TurnResult {
 
 func TestTurnWithConsentSucceeds(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{echoCall("hello"), {Text: "The tool said **hello**."}}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(chat.Tools) != 1 || chat.Tools[0].Name != "test.echo" || chat.CoworkerName != "Test helper" {
 		t.Fatalf("OpenChat = %+v, want one tool test.echo of Test helper", chat)
 	}
-	if info, _ := e.app.Info(); len(info.Notices) != 0 {
+	if info, _ := e.app.Window.Info(); len(info.Notices) != 0 {
 		t.Errorf("start notices with a model server listening = %+v; want none", info.Notices)
 	}
-	if v, _ := e.app.GetSettings(); v.ModelWarning != "" {
+	if v, _ := e.app.Preferences.GetSettings(); v.ModelWarning != "" {
 		t.Errorf("Settings model warning with a model server listening = %q", v.ModelWarning)
 	}
 	done := sendAsync(e.app, chat.SessionID, "say hello")
@@ -67,10 +67,10 @@ func TestTurnWithConsentSucceeds(t *testing.T) {
 		!strings.Contains(string(p.Request.Arguments), "hello") || p.Deadline.IsZero() {
 		t.Fatalf("approval request = %+v", p)
 	}
-	if got, _ := e.app.PendingApprovals(); len(got) != 1 || got[0].ID != p.ID {
+	if got, _ := e.app.Asks.PendingApprovals(); len(got) != 1 || got[0].ID != p.ID {
 		t.Fatalf("PendingApprovals = %+v, want the one prompt", got)
 	}
-	if err := e.app.RespondApproval(p.ID, "allow_once"); err != nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	res := waitResult(t, done)
@@ -100,7 +100,7 @@ func TestTurnWithConsentSucceeds(t *testing.T) {
 		t.Fatalf("events = %s\nwant     %s", got, want)
 	}
 	// The journal shows the invocation succeeded (Activity reads the same).
-	d, err := e.app.SessionDetail(chat.SessionID)
+	d, err := e.app.Activity.SessionDetail(chat.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,22 +110,22 @@ func TestTurnWithConsentSucceeds(t *testing.T) {
 	if len(d.Approvals) != 1 || d.Approvals[0].Decision != "allow_once" || d.Approvals[0].Source != consent.SourcePrompt {
 		t.Fatalf("approvals = %+v", d.Approvals)
 	}
-	sessions, err := e.app.Sessions()
+	sessions, err := e.app.Activity.Sessions()
 	if err != nil || len(sessions) != 1 || sessions[0].ID != chat.SessionID {
 		t.Fatalf("Sessions = %+v, %v", sessions, err)
 	}
-	if err := e.app.RespondApproval(p.ID, "allow_once"); err == nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_once"); err == nil {
 		t.Fatal("answering a closed prompt again succeeded")
 	}
 }
 
 func TestUnansweredPromptTimesOutAsDenyAndNotifiesWhenUnfocused(t *testing.T) {
 	e := newTestEnv(t, envOpts{cfg: config{PromptTimeout: "300ms"}, replies: []modeltest.Reply{echoCall("x"), {Text: "ok, not run"}}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = e.app.SetWindowFocused(false)
+	_ = e.app.Window.SetWindowFocused(false)
 	res := waitResult(t, sendAsync(e.app, chat.SessionID, "try"))
 	if res.Status != harness.TurnCompleted {
 		t.Fatalf("turn = %+v", res)
@@ -147,7 +147,7 @@ func TestUnansweredPromptTimesOutAsDenyAndNotifiesWhenUnfocused(t *testing.T) {
 	if s, _ := e.notify.title.Load().(string); !strings.Contains(s, "test.echo") || strings.Contains(s, `"x"`) {
 		t.Fatalf("notification %q: want the tool name and no arguments", s)
 	}
-	d, _ := e.app.SessionDetail(chat.SessionID)
+	d, _ := e.app.Activity.SessionDetail(chat.SessionID)
 	if len(d.Invocations) != 1 || d.Invocations[0].Status != journal.InvRefused {
 		t.Fatalf("invocations = %+v, want one refused", d.Invocations)
 	}
@@ -162,7 +162,7 @@ func TestModelFailuresKeepTheChatUsable(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
 		echoCall("a"), {Err: 500, ErrMessage: "model crashed"}, {Text: "back again"},
 	}, cfg: config{Approve: "bypass"}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,14 +187,14 @@ func TestRetryAfterAFailedTurn(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
 		{Err: 500, ErrMessage: "model crashed"}, {Text: "back again"},
 	}, cfg: config{Approve: "bypass"}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res := waitResult(t, sendAsync(e.app, chat.SessionID, "first")); res.Status != harness.TurnFailed {
 		t.Fatalf("turn = %+v, want failed", res)
 	}
-	res, err := e.app.Retry(chat.SessionID)
+	res, err := e.app.Chats.Retry(chat.SessionID)
 	if err != nil || res.Status != harness.TurnCompleted || res.Text != "back again" {
 		t.Fatalf("Retry = %+v, %v; want completed", res, err)
 	}
@@ -205,10 +205,10 @@ func TestRetryAfterAFailedTurn(t *testing.T) {
 	if started.Text != "first" {
 		t.Fatalf("the retry's turn.started = %+v, want the prompt it retries", started)
 	}
-	if _, err := e.app.Retry(chat.SessionID); err == nil || !strings.Contains(err.Error(), "nothing to retry") {
+	if _, err := e.app.Chats.Retry(chat.SessionID); err == nil || !strings.Contains(err.Error(), "nothing to retry") {
 		t.Fatalf("second Retry = %v, want nothing to retry", err)
 	}
-	if _, err := e.app.Retry("ses_nope"); err == nil || !strings.Contains(err.Error(), "no open chat") {
+	if _, err := e.app.Chats.Retry("ses_nope"); err == nil || !strings.Contains(err.Error(), "no open chat") {
 		t.Fatalf("Retry of an unknown chat = %v", err)
 	}
 }
@@ -222,7 +222,7 @@ func TestUnreachableModel(t *testing.T) {
 	l.Close()
 	e := newTestEnv(t, envOpts{cfg: config{BaseURL: url}})
 	// Before any message: the start notices and Settings say nothing answers there.
-	info, _ := e.app.Info()
+	info, _ := e.app.Window.Info()
 	var warned bool
 	for _, n := range info.Notices {
 		warned = warned || (n.Level == NoticeWarn && strings.Contains(n.Message, "No model server answers at "+url))
@@ -230,10 +230,10 @@ func TestUnreachableModel(t *testing.T) {
 	if !warned {
 		t.Errorf("start notices = %+v; want a warning that no model server answers at %s", info.Notices, url)
 	}
-	if v, _ := e.app.GetSettings(); !strings.Contains(v.ModelWarning, url) {
+	if v, _ := e.app.Preferences.GetSettings(); !strings.Contains(v.ModelWarning, url) {
 		t.Errorf("Settings model warning = %q; want it to name %s", v.ModelWarning, url)
 	}
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,32 +245,32 @@ func TestUnreachableModel(t *testing.T) {
 	if !strings.Contains(ev.Error, l.Addr().String()) || !strings.Contains(ev.Error, "choose another provider and model in Settings") {
 		t.Errorf("the chat's error = %q; want the address and what to do", ev.Error)
 	}
-	if _, err := e.app.Coworkers(); err != nil {
+	if _, err := e.app.Coworkers.Coworkers(); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestCancelStopsTheTurn(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{{Text: strings.Repeat("slow ", 200), Delay: 200 * time.Millisecond}}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := sendAsync(e.app, chat.SessionID, "take your time")
 	e.rec.waitFor(t, EventHarness, func(p any) bool { return p.(ChatEvent).Type == harness.EventText })
-	if _, err := e.app.Send(chat.SessionID, "second"); err != ErrTurnRunning {
+	if _, err := e.app.Chats.Send(chat.SessionID, "second"); err != ErrTurnRunning {
 		t.Fatalf("Send during a turn = %v, want ErrTurnRunning", err)
 	}
-	if err := e.app.Cancel(chat.SessionID); err != nil {
+	if err := e.app.Chats.Cancel(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	if res := waitResult(t, done); res.Status != harness.TurnCancelled {
 		t.Fatalf("turn = %+v, want cancelled", res)
 	}
-	if err := e.app.CloseChat(chat.SessionID); err != nil {
+	if err := e.app.Chats.CloseChat(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.Send(chat.SessionID, "x"); err == nil {
+	if _, err := e.app.Chats.Send(chat.SessionID, "x"); err == nil {
 		t.Fatal("Send on a closed chat succeeded")
 	}
 }
@@ -278,7 +278,7 @@ func TestCancelStopsTheTurn(t *testing.T) {
 func TestUnknownInvocationReconciled(t *testing.T) {
 	e := newTestEnv(t, envOpts{risk: tool.NonIdempotentWrite, fail: true, cfg: config{Approve: "bypass"},
 		replies: []modeltest.Reply{echoCall("w")}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,18 +286,18 @@ func TestUnknownInvocationReconciled(t *testing.T) {
 	if res.Status != harness.TurnStopped {
 		t.Fatalf("turn = %+v, want stopped", res)
 	}
-	d, _ := e.app.SessionDetail(chat.SessionID)
+	d, _ := e.app.Activity.SessionDetail(chat.SessionID)
 	if len(d.Invocations) != 1 || d.Invocations[0].Status != journal.InvUnknown {
 		t.Fatalf("invocations = %+v, want one unknown", d.Invocations)
 	}
-	inv, err := e.app.Reconcile(d.Invocations[0].ID, "applied")
+	inv, err := e.app.Activity.Reconcile(d.Invocations[0].ID, "applied")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if inv.Reconciled != journal.OutcomeApplied || inv.Effect != journal.EffectApplied {
 		t.Fatalf("reconciled = %+v", inv)
 	}
-	if _, err := e.app.Reconcile(inv.ID, "not-applied"); err == nil {
+	if _, err := e.app.Activity.Reconcile(inv.ID, "not-applied"); err == nil {
 		t.Fatal("reconciling twice succeeded")
 	}
 }
@@ -310,7 +310,7 @@ func TestBrokenBundleListedWithFix(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(bad, "manifest.md"), []byte("---\nid: broken\nname: Broken\ndescription: x\nversion: 1.0.0\n---\nhi\n"), 0o644)
 	os.WriteFile(filepath.Join(bad, "tools.json"), []byte("{\"version\":3,\n\"tools\":[\"test.echo\"],\n\"extra\":1}"), 0o644)
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,16 +320,16 @@ func TestBrokenBundleListedWithFix(t *testing.T) {
 	if len(l.Broken) != 1 || !strings.HasSuffix(l.Broken[0].File, "tools.json") || l.Broken[0].Line != 3 || l.Broken[0].Message == "" {
 		t.Fatalf("broken = %+v, want tools.json line 3", l.Broken)
 	}
-	if _, err := e.app.OpenChat("broken"); err == nil || !strings.Contains(err.Error(), "tools.json") {
+	if _, err := e.app.Chats.OpenChat("broken"); err == nil || !strings.Contains(err.Error(), "tools.json") {
 		t.Fatalf("OpenChat(broken) = %v, want an error naming tools.json", err)
 	}
-	if _, err := e.app.OpenChat("helper"); err != nil {
+	if _, err := e.app.Chats.OpenChat("helper"); err != nil {
 		t.Fatalf("a good coworker beside a broken one: %v", err)
 	}
 	// A file in the folder (a zipped bundle) is listed with what to do.
 	zip := filepath.Join(e.bundles, "helper2.zip")
 	os.WriteFile(zip, []byte("PK"), 0o644)
-	l, _ = e.app.Coworkers()
+	l, _ = e.app.Coworkers.Coworkers()
 	found := false
 	for _, b := range l.Broken {
 		found = found || b.File == zip && strings.Contains(b.Message, "not a coworker folder") && strings.Contains(b.Fix, "unpack")
@@ -345,7 +345,7 @@ func TestBrokenBundleListedWithFix(t *testing.T) {
 func TestUnresolvedCoworkerFixNamesImport(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
 	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
-	l, _ := e.app.Coworkers()
+	l, _ := e.app.Coworkers.Coworkers()
 	var fix string
 	for _, b := range l.Broken {
 		if b.ID == "dev" {
@@ -374,11 +374,11 @@ func TestServersFileErrorIsANotice(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "servers.json")
 	os.WriteFile(bad, []byte("{\"servers\": {\n  \"x\": {\"transport\": \"stdio\", \"bogus\": 1}}}"), 0o644)
 	e := newTestEnv(t, envOpts{cfg: config{Servers: bad}, replies: []modeltest.Reply{{Text: "fine"}}})
-	info, _ := e.app.Info()
+	info, _ := e.app.Window.Info()
 	if len(info.Notices) == 0 || !strings.Contains(info.Notices[0].Message, "servers.json") || !strings.Contains(info.Notices[0].Message, bad) {
 		t.Fatalf("notices = %+v, want the servers.json error naming the file", info.Notices)
 	}
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,17 +390,17 @@ func TestServersFileErrorIsANotice(t *testing.T) {
 func TestAPIKeysStayInTheKeychain(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{{Text: "ok"}}})
 	const secret = "sk-test-0123456789abcdef"
-	v, err := e.app.SetAPIKey("openai", secret)
+	v, err := e.app.Preferences.SetAPIKey("openai", secret)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !v.KeyStored["openai"] || v.KeyStored["anthropic"] {
 		t.Fatalf("key_stored = %v", v.KeyStored)
 	}
-	if _, err := e.app.SaveSettings(v.Settings); err != nil {
+	if _, err := e.app.Preferences.SaveSettings(v.Settings); err != nil {
 		t.Fatal(err)
 	}
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,32 +423,32 @@ func TestAPIKeysStayInTheKeychain(t *testing.T) {
 	if strings.Contains(string(blob), secret) {
 		t.Fatal("the settings view carries the key")
 	}
-	if v, err = e.app.DeleteAPIKey("openai"); err != nil || v.KeyStored["openai"] {
+	if v, err = e.app.Preferences.DeleteAPIKey("openai"); err != nil || v.KeyStored["openai"] {
 		t.Fatalf("after delete: %v, %v", v.KeyStored, err)
 	}
-	if _, err := e.app.SetAPIKey("other", "k"); err == nil {
+	if _, err := e.app.Preferences.SetAPIKey("other", "k"); err == nil {
 		t.Fatal("SetAPIKey accepted an unknown provider")
 	}
 }
 
 func TestSettingsChangeAppliesToNewChats(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
-	v, _ := e.app.GetSettings()
+	v, _ := e.app.Preferences.GetSettings()
 	s := v.Settings
 	s.OpenAI.BaseURL = "not a url"
-	if _, err := e.app.SaveSettings(s); err == nil || !strings.Contains(err.Error(), "base URL") {
+	if _, err := e.app.Preferences.SaveSettings(s); err == nil || !strings.Contains(err.Error(), "base URL") {
 		t.Fatalf("SaveSettings(bad URL) = %v", err)
 	}
 	other := t.TempDir()
 	writeBundle(t, other, "second", "test.echo")
-	l, err := e.app.SetCoworkersDir(other)
+	l, err := e.app.Coworkers.SetCoworkersDir(other)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(l.Coworkers) != 1 || l.Coworkers[0].ID != "second" {
 		t.Fatalf("list = %+v", l)
 	}
-	if _, err := e.app.OpenChat("second"); err != nil {
+	if _, err := e.app.Chats.OpenChat("second"); err != nil {
 		t.Fatal(err)
 	}
 	saved, err := LoadSettings(filepath.Join(e.cfgDir, "settings.json"))
@@ -478,12 +478,12 @@ func TestJournalInterruptedCallsNoticed(t *testing.T) {
 	}
 	j.Close()
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}})
-	info, _ := e.app.Info()
+	info, _ := e.app.Window.Info()
 	want := "1 tool call and 1 turn were interrupted when the app last stopped; review them in Activity and record whether the call took effect."
 	if len(info.Notices) != 1 || info.Notices[0].Message != want || info.Notices[0].Level != NoticeWarn {
 		t.Fatalf("notices = %+v, want one warning %q", info.Notices, want)
 	}
-	d, err := e.app.SessionDetail("ses_x")
+	d, err := e.app.Activity.SessionDetail("ses_x")
 	if err != nil || d.Invocations[0].Status != journal.InvUnknown {
 		t.Fatalf("detail = %+v, %v; want the invocation unknown", d.Invocations, err)
 	}
@@ -512,27 +512,27 @@ func TestRecoveredNotice(t *testing.T) {
 // the chat is open again in the journal.
 func TestResumeChat(t *testing.T) {
 	e := newTestEnv(t, envOpts{cfg: config{Approve: "bypass"}, replies: []modeltest.Reply{echoCall("one"), {Text: "first answer"}, {Text: "second answer"}}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res := waitResult(t, sendAsync(e.app, chat.SessionID, "first question")); res.Status != harness.TurnCompleted {
 		t.Fatalf("first turn = %+v", res)
 	}
-	if err := e.app.CloseChat(chat.SessionID); err != nil {
+	if err := e.app.Chats.CloseChat(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.Send(chat.SessionID, "hello?"); err == nil {
+	if _, err := e.app.Chats.Send(chat.SessionID, "hello?"); err == nil {
 		t.Fatal("Send to a closed chat succeeded")
 	}
-	again, err := e.app.ResumeChat(chat.SessionID)
+	again, err := e.app.Chats.ResumeChat(chat.SessionID)
 	if err != nil {
 		t.Fatalf("ResumeChat of a closed chat = %v", err)
 	}
 	if again.SessionID != chat.SessionID || again.Coworker != "helper" || again.CoworkerName != "Test helper" || len(again.Tools) != 1 {
 		t.Fatalf("ResumeChat = %+v, want the helper chat with its tool", again)
 	}
-	if same, err := e.app.ResumeChat(chat.SessionID); err != nil || same.SessionID != chat.SessionID {
+	if same, err := e.app.Chats.ResumeChat(chat.SessionID); err != nil || same.SessionID != chat.SessionID {
 		t.Fatalf("ResumeChat of an open chat = %+v, %v", same, err)
 	}
 	if res := waitResult(t, sendAsync(e.app, chat.SessionID, "second question")); res.Status != harness.TurnCompleted || res.Text != "second answer" {
@@ -542,7 +542,7 @@ func TestResumeChat(t *testing.T) {
 	if last := reqs[len(reqs)-1].Messages; len(last) != 5 {
 		t.Fatalf("the resumed turn sent %d messages, want the 4 earlier ones and the new question", len(last))
 	}
-	d, err := e.app.SessionDetail(chat.SessionID)
+	d, err := e.app.Activity.SessionDetail(chat.SessionID)
 	if err != nil || d.Status != journal.SessionOpen || len(d.Turns) != 2 {
 		t.Fatalf("SessionDetail = status %q, %d turns, %v; want open with 2 turns", d.Status, len(d.Turns), err)
 	}
@@ -563,10 +563,10 @@ func TestResumeChat(t *testing.T) {
 	}
 	a2.startup()
 	defer a2.shutdown()
-	if _, err := a2.Send(chat.SessionID, "third question"); err == nil {
+	if _, err := a2.Chats.Send(chat.SessionID, "third question"); err == nil {
 		t.Fatal("Send before ResumeChat after a restart succeeded")
 	}
-	if _, err := a2.ResumeChat(chat.SessionID); err != nil {
+	if _, err := a2.Chats.ResumeChat(chat.SessionID); err != nil {
 		t.Fatalf("ResumeChat after a restart = %v", err)
 	}
 	if res := waitResult(t, sendAsync(a2, chat.SessionID, "third question")); res.Text != "third answer" {
@@ -575,12 +575,12 @@ func TestResumeChat(t *testing.T) {
 	if got := m2.Requests()[0].Messages; len(got) != 7 {
 		t.Errorf("after a restart the model got %d messages, want the 6 earlier ones and the new question", len(got))
 	}
-	if _, err := a2.ResumeChat("ses_nope"); err == nil || !strings.Contains(err.Error(), "ses_nope") {
+	if _, err := a2.Chats.ResumeChat("ses_nope"); err == nil || !strings.Contains(err.Error(), "ses_nope") {
 		t.Errorf("ResumeChat(unknown) = %v, want an error naming it", err)
 	}
 	// A changed coworker: the chat cannot go on, and the message says what
 	// changed and what to do.
-	if err := a2.CloseChat(chat.SessionID); err != nil {
+	if err := a2.Chats.CloseChat(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	manifest := filepath.Join(e.bundles, "helper", "coworker", "manifest.md")
@@ -588,7 +588,7 @@ func TestResumeChat(t *testing.T) {
 	if err := os.WriteFile(manifest, append(b, "\nBe brief.\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = a2.ResumeChat(chat.SessionID)
+	_, err = a2.Chats.ResumeChat(chat.SessionID)
 	for _, want := range []string{"this chat cannot be continued", "the coworker bundle", "start a new chat with helper"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ResumeChat after the bundle changed = %v; want it to say %q", err, want)

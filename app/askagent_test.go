@@ -37,11 +37,11 @@ func TestAskAgentReconcilesAnUnknownCall(t *testing.T) {
 	if _, err := client.Call(ctx, "echo", json.RawMessage(`{"text":"ping"}`), a2a.Hooks{Task: func(id string) { task = id }}); err != nil || task == "" {
 		t.Fatalf("call = %v (task %q)", err, task)
 	}
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := e.app.journal
+	j := e.app.engine.journal
 	unknown := func(id, provider string) {
 		inv := journal.Invocation{ID: id, SessionID: chat.SessionID, CallID: "c-" + id, Tool: "helper.echo", Provider: provider, RemoteName: "echo",
 			Risk: string(tool.NonIdempotentWrite), Arguments: json.RawMessage(`{"text":"ping"}`)}
@@ -57,17 +57,17 @@ func TestAskAgentReconcilesAnUnknownCall(t *testing.T) {
 	}
 	unknown("inv_agent", "a2a:helper")
 	unknown("inv_other", "mcp:helper")
-	inv, err := e.app.AskAgent("inv_agent")
+	inv, err := e.app.Activity.AskAgent("inv_agent")
 	if err != nil {
 		t.Fatalf("AskAgent = %v", err)
 	}
 	if inv.Reconciled != journal.EffectApplied || inv.ReconciledBy != "a2a:poll" || !strings.Contains(string(inv.Result), "echo: ping") {
 		t.Errorf("reconciled = %+v", inv)
 	}
-	if _, err := e.app.AskAgent("inv_other"); err == nil || !strings.Contains(err.Error(), "only an A2A agent can be asked") {
+	if _, err := e.app.Activity.AskAgent("inv_other"); err == nil || !strings.Contains(err.Error(), "only an A2A agent can be asked") {
 		t.Errorf("AskAgent of an MCP call = %v", err)
 	}
-	if _, err := e.app.AskAgent("inv_agent"); err == nil || !strings.Contains(err.Error(), "already reconciled") {
+	if _, err := e.app.Activity.AskAgent("inv_agent"); err == nil || !strings.Contains(err.Error(), "already reconciled") {
 		t.Errorf("AskAgent again = %v", err)
 	}
 }

@@ -3,12 +3,29 @@ package app
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/model"
 )
+
+// Chats is the Chat screen and the sidebar's chat list: opening,
+// continuing and closing chats, sending, retrying and cancelling turns,
+// the list with its titles and search, a chat's grants and its "/"
+// prompts (docs/app.md#chats). It has no state of its own: the chats are
+// the runtime's sessions (engine), the list is the journal's.
+type Chats struct {
+	*env
+	engine   *engine
+	settings *settingsStore
+	model    *modelState
+	prompter *modalPrompter // a new chat's consent prompts
+	elicitor *appElicitor   // a new chat's servers' questions
+}
 
 // ChatInfo describes an open chat. Model and ApprovalMode are what the
 // chat was opened (or continued) with and keeps until it closes, whatever
@@ -41,17 +58,17 @@ var ErrTurnRunning = harness.ErrTurnRunning
 // (loading and resolving its bundle, docs/bundles.md) with the settings in use now,
 // and returns it. Errors say what to fix: no model configured, a broken
 // bundle, a missing tool.
-func (a *App) OpenChat(coworker string) (ChatInfo, error) {
-	rt, so, err := a.ready()
+func (c *Chats) OpenChat(coworker string) (ChatInfo, error) {
+	rt, so, err := c.ready()
 	if err != nil {
 		return ChatInfo{}, err
 	}
-	s, err := rt.NewSession(a.base, coworker, so)
+	s, err := rt.NewSession(c.base, coworker, so)
 	if err != nil {
 		return ChatInfo{}, fmt.Errorf("cannot open a chat with %q: %w", coworker, err)
 	}
-	a.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
-	a.chatChanged(s.ID())
+	c.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
+	c.chatChanged(s.ID())
 	return chatInfo(s), nil
 }
 
@@ -63,15 +80,15 @@ func (a *App) OpenChat(coworker string) (ChatInfo, error) {
 // app build, docs/identity.md) is refused with a message naming what changed, and
 // the person starts a new chat instead. Grants are not restored. The
 // chat's earlier messages and tool calls are in SessionDetail.
-func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
-	if s, err := a.chat(sessionID); err == nil {
+func (c *Chats) ResumeChat(sessionID string) (ChatInfo, error) {
+	if s, err := c.engine.chat(sessionID); err == nil {
 		return chatInfo(s), nil // open here: as it is, whatever Settings say now
 	}
-	rt, so, err := a.ready()
+	rt, so, err := c.ready()
 	if err != nil {
 		return ChatInfo{}, err
 	}
-	s, err := rt.ResumeSession(a.base, sessionID, so)
+	s, err := rt.ResumeSession(c.base, sessionID, so)
 	var ice *harness.IdentityChangedError
 	switch {
 	case errors.As(err, &ice):
@@ -80,26 +97,43 @@ func (a *App) ResumeChat(sessionID string) (ChatInfo, error) {
 	case err != nil:
 		return ChatInfo{}, fmt.Errorf("cannot continue this chat: %w", err)
 	}
-	a.log.Info("chat resumed", "session", s.ID(), "coworker", s.Coworker())
-	a.chatChanged(s.ID())
+	c.log.Info("chat resumed", "session", s.ID(), "coworker", s.Coworker())
+	c.chatChanged(s.ID())
 	return chatInfo(s), nil
 }
 
 // ready returns the runtime and the options of a new or continued chat, or
 // why there can be none: the harness did not start, or no model is
 // configured.
-func (a *App) ready() (*harness.Runtime, harness.SessionOptions, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	switch {
-	case a.rt == nil && a.rtErr != nil:
-		return nil, harness.SessionOptions{}, a.rtErr
-	case a.rt == nil:
-		return nil, harness.SessionOptions{}, errors.New("the harness is not running")
-	case a.modelErr != nil:
-		return nil, harness.SessionOptions{}, a.modelErr
+func (c *Chats) ready() (*harness.Runtime, harness.SessionOptions, error) {
+	rt, err := c.engine.ready()
+	if err != nil {
+		return nil, harness.SessionOptions{}, err
 	}
-	return a.rt, a.sessionOptionsLocked(), nil
+	m := c.model.current()
+	if m.err != nil {
+		return nil, harness.SessionOptions{}, m.err
+	}
+	return rt, c.sessionOptions(m.provider, c.settings.get()), nil
+}
+
+// sessionOptions are the settings a new or continued chat is opened
+// with and keeps until it closes: the model provider new chats use and the
+// settings in use now.
+func (c *Chats) sessionOptions(provider model.Provider, s Settings) harness.SessionOptions {
+	timeout := consent.DefaultPromptTimeout
+	if d, err := time.ParseDuration(c.cfg.PromptTimeout); err == nil && d > 0 {
+		timeout = d
+	}
+	return harness.SessionOptions{
+		Model:         provider,
+		Approve:       consent.Mode(s.ApprovalMode),
+		Prompter:      c.prompter,
+		Elicitor:      c.elicitor,
+		PromptTimeout: timeout,
+		Workspace:     filepath.Join(c.paths.ConfigDir, "workspace"),
+		Coworkers:     coworkersDirOf(s, c.paths.DefaultCoworkers),
+	}
 }
 
 // chatInfo describes a chat's session for the UI, from the session itself.
@@ -114,35 +148,22 @@ func chatInfo(s *harness.Session) ChatInfo {
 	return info
 }
 
-// chat returns the open session of a chat.
-func (a *App) chat(sessionID string) (*harness.Session, error) {
-	a.mu.Lock()
-	rt := a.rt
-	a.mu.Unlock()
-	if rt != nil {
-		if s, ok := rt.Session(sessionID); ok {
-			return s, nil
-		}
-	}
-	return nil, fmt.Errorf("no open chat %q (it was closed, or the app restarted)", sessionID)
-}
-
 // Send runs one turn in the chat and returns how it ended. While it runs,
 // the turn's events stream to the UI as EventHarness. A model that fails
 // (unreachable, crashed mid-turn) is not an error here: the result has
 // status "failed" and the reason, and an "error" event says the same; the
 // chat stays open, so the person can fix the model in Settings and retry.
 // Errors are for an unknown chat, an empty prompt or a turn already running.
-func (a *App) Send(sessionID, prompt string) (harness.TurnResult, error) {
-	s, err := a.chat(sessionID)
+func (c *Chats) Send(sessionID, prompt string) (harness.TurnResult, error) {
+	s, err := c.engine.chat(sessionID)
 	if err != nil {
 		return harness.TurnResult{}, err
 	}
 	if prompt == "" {
 		return harness.TurnResult{}, errors.New("the message is empty")
 	}
-	return a.runTurn(sessionID, func(sink harness.Sink) (*harness.TurnResult, error) {
-		return s.TrySend(a.base, prompt, sink)
+	return c.runTurn(sessionID, func(sink harness.Sink) (*harness.TurnResult, error) {
+		return s.TrySend(c.base, prompt, sink)
 	})
 }
 
@@ -150,46 +171,40 @@ func (a *App) Send(sessionID, prompt string) (harness.TurnResult, error) {
 // cancelled (the Retry button): no new message, the model sees the prompt
 // once (docs/turns.md#retry). It returns as Send does; an error says there
 // is nothing to retry, the chat is unknown or a turn is running.
-func (a *App) Retry(sessionID string) (harness.TurnResult, error) {
-	s, err := a.chat(sessionID)
+func (c *Chats) Retry(sessionID string) (harness.TurnResult, error) {
+	s, err := c.engine.chat(sessionID)
 	if err != nil {
 		return harness.TurnResult{}, err
 	}
-	return a.runTurn(sessionID, func(sink harness.Sink) (*harness.TurnResult, error) {
-		return s.TryRetry(a.base, sink)
+	return c.runTurn(sessionID, func(sink harness.Sink) (*harness.TurnResult, error) {
+		return s.TryRetry(c.base, sink)
 	})
 }
 
 // runTurn runs one turn of a chat through start, streaming its events to
 // the UI (an unreachable model's error says what to do), and turns a panic
 // into an error.
-func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnResult, error)) (res harness.TurnResult, err error) {
+func (c *Chats) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnResult, error)) (res harness.TurnResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			a.log.Error("turn panicked", "session", sessionID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			c.log.Error("turn panicked", "session", sessionID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			err = fmt.Errorf("internal error in this turn: %v", p)
 		}
 	}()
-	a.mu.Lock()
-	hint := ". Is the model server running at that address? " + startModelAdvice(a.modelBaseURL) +
+	hint := ". Is the model server running at that address? " + startModelAdvice(c.model.current().baseURL) +
 		" and start a new chat; once the server runs, Retry sends this message again"
-	a.mu.Unlock()
 	r, err := start(func(e harness.Event) {
 		if e.Type == harness.EventError && e.Code == harness.CodeModelUnreachable {
 			e.Error += hint
 		}
-		a.emit.Emit(EventHarness, chatEvent(e))
+		c.emit.Emit(EventHarness, chatEvent(e))
 		if chatEventChanges(e) {
-			a.chatChanged(sessionID)
+			c.chatChanged(sessionID)
 		}
 	})
 	if r != nil {
 		if r.Status == harness.TurnCompleted || r.Status == harness.TurnStopped { // the model answered
-			a.mu.Lock()
-			if a.modelShown.Message != "" {
-				a.recheckModelNoticeLocked()
-			}
-			a.mu.Unlock()
+			c.model.recheck(true) // only a banner that is up
 		}
 		return *r, nil
 	}
@@ -198,8 +213,8 @@ func (a *App) runTurn(sessionID string, start func(harness.Sink) (*harness.TurnR
 
 // Cancel cancels the chat's running turn, if any; Send then returns with
 // status "cancelled". Cancelling is not rollback (docs/limits.md).
-func (a *App) Cancel(sessionID string) error {
-	s, err := a.chat(sessionID)
+func (c *Chats) Cancel(sessionID string) error {
+	s, err := c.engine.chat(sessionID)
 	if err != nil {
 		return err
 	}
@@ -209,23 +224,12 @@ func (a *App) Cancel(sessionID string) error {
 
 // CloseChat closes the session: a running turn is cancelled and every grant
 // of the session is revoked.
-func (a *App) CloseChat(sessionID string) error {
-	s, err := a.chat(sessionID)
+func (c *Chats) CloseChat(sessionID string) error {
+	s, err := c.engine.chat(sessionID)
 	if err != nil {
 		return err
 	}
 	err = s.Close()
-	a.chatChanged(sessionID)
+	c.chatChanged(sessionID)
 	return err
-}
-
-// RespondApproval answers a consent prompt: decision is "allow_once",
-// "allow_session", "allow_always" or "deny" (docs/consent.md).
-func (a *App) RespondApproval(id, decision string) error {
-	return a.prompter.Respond(id, consent.Decision(decision))
-}
-
-// PendingApprovals lists the prompts waiting now (for a UI that reloads).
-func (a *App) PendingApprovals() ([]PendingApproval, error) {
-	return a.prompter.Pending(), nil
 }

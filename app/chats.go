@@ -17,12 +17,12 @@ const chatsPageSize = 50
 // each with its title, coworker, times, status and calls waiting for
 // reconciliation. Chats hidden from the list are left out unless
 // showHidden.
-func (a *App) Chats(before string, showHidden bool) (journal.SessionPage, error) {
-	j, err := a.openJournal()
+func (c *Chats) Chats(before string, showHidden bool) (journal.SessionPage, error) {
+	j, err := c.engine.openJournal()
 	if err != nil {
 		return journal.SessionPage{}, err
 	}
-	p, err := j.SessionPage(a.base, journal.SessionQuery{Limit: chatsPageSize, Before: before, Visible: !showHidden})
+	p, err := j.SessionPage(c.base, journal.SessionQuery{Limit: chatsPageSize, Before: before, Visible: !showHidden})
 	noteChatsLoaded() // e2e builds only (e2e_hook.go)
 	return p, j.Explain(err)
 }
@@ -30,58 +30,58 @@ func (a *App) Chats(before string, showHidden bool) (journal.SessionPage, error)
 // SearchChats returns the chats whose titles or messages hold every word
 // of text (from a word's start, any case; punctuation only separates
 // words), newest first, at most 50; hidden chats only with showHidden.
-func (a *App) SearchChats(text string, showHidden bool) ([]journal.Session, error) {
-	j, err := a.openJournal()
+func (c *Chats) SearchChats(text string, showHidden bool) ([]journal.Session, error) {
+	j, err := c.engine.openJournal()
 	if err != nil {
 		return nil, err
 	}
-	found, err := j.Search(a.base, journal.SearchQuery{Text: text, IncludeHidden: showHidden})
+	found, err := j.Search(c.base, journal.SearchQuery{Text: text, IncludeHidden: showHidden})
 	noteSearch(text, found) // e2e builds only (e2e_hook.go)
 	return found, err
 }
 
 // RenameChat journals a title the person gave the chat (on one line, 1 to
 // 80 characters; the newest title wins) and returns the chat as listed.
-func (a *App) RenameChat(sessionID, title string) (journal.Session, error) {
-	j, err := a.openJournal()
+func (c *Chats) RenameChat(sessionID, title string) (journal.Session, error) {
+	j, err := c.engine.openJournal()
 	if err != nil {
 		return journal.Session{}, err
 	}
-	if err := j.SetTitle(a.base, sessionID, title, ""); err != nil {
+	if err := j.SetTitle(c.base, sessionID, title, ""); err != nil {
 		return journal.Session{}, j.Explain(err)
 	}
-	return a.chatChanged(sessionID), nil
+	return c.chatChanged(sessionID), nil
 }
 
 // HideChat hides the chat from the list (hidden true; the sidebar's
 // delete) or shows it again (false, its undo). Nothing of it is deleted:
 // Activity still lists it, and it can be continued. Returns the chat as
 // listed.
-func (a *App) HideChat(sessionID string, hidden bool) (journal.Session, error) {
-	j, err := a.openJournal()
+func (c *Chats) HideChat(sessionID string, hidden bool) (journal.Session, error) {
+	j, err := c.engine.openJournal()
 	if err != nil {
 		return journal.Session{}, err
 	}
-	if err := j.HideSession(a.base, sessionID, hidden, ""); err != nil {
+	if err := j.HideSession(c.base, sessionID, hidden, ""); err != nil {
 		return journal.Session{}, j.Explain(err)
 	}
-	return a.chatChanged(sessionID), nil
+	return c.chatChanged(sessionID), nil
 }
 
 // chatChanged reads the chat as listed and sends it as EventChatChanged;
 // it returns it (zero when it cannot be read: the journal's own error is
 // shown elsewhere).
-func (a *App) chatChanged(sessionID string) journal.Session {
-	j, err := a.openJournal()
+func (c *Chats) chatChanged(sessionID string) journal.Session {
+	j, err := c.engine.openJournal()
 	if err != nil {
 		return journal.Session{}
 	}
-	s, err := j.ListedSession(a.base, sessionID)
+	s, err := j.ListedSession(c.base, sessionID)
 	if err != nil {
-		a.log.Warn("chat list", "session", sessionID, "err", err)
+		c.log.Warn("chat list", "session", sessionID, "err", err)
 		return journal.Session{}
 	}
-	a.emit.Emit(EventChatChanged, s)
+	c.emit.Emit(EventChatChanged, s)
 	return s
 }
 

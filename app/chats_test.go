@@ -16,7 +16,7 @@ import (
 // answer, and after a restart on the same files it is still listed.
 func TestChatsListedFromTheJournal(t *testing.T) {
 	e := newTestEnv(t, envOpts{cfg: config{Approve: "bypass"}, replies: []modeltest.Reply{{Text: "You are on Linux."}}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,24 +31,24 @@ func TestChatsListedFromTheJournal(t *testing.T) {
 		t.Fatalf("turn = %+v", res)
 	}
 	e.rec.waitFor(t, EventChatChanged, listedAs("What computer am I on?"))
-	p, err := e.app.Chats("", false)
+	p, err := e.app.Chats.Chats("", false)
 	if err != nil || len(p.Sessions) != 1 {
 		t.Fatalf("Chats = %+v, %v", p, err)
 	}
 	if s := p.Sessions[0]; s.ID != chat.SessionID || s.Title != "What computer am I on?" || s.Coworker != "helper" || s.Status != journal.SessionOpen || s.LastActivity.IsZero() {
 		t.Errorf("listed chat = %+v", s)
 	}
-	if ss, err := e.app.SearchChats(`linux"`, false); err != nil || len(ss) != 1 || ss[0].ID != chat.SessionID {
+	if ss, err := e.app.Chats.SearchChats(`linux"`, false); err != nil || len(ss) != 1 || ss[0].ID != chat.SessionID {
 		t.Errorf(`SearchChats(linux") = %v, %v; want the chat (a word of the answer)`, ss, err)
 	}
-	if s, err := e.app.RenameChat(chat.SessionID, "My machine"); err != nil || s.Title != "My machine" {
+	if s, err := e.app.Chats.RenameChat(chat.SessionID, "My machine"); err != nil || s.Title != "My machine" {
 		t.Fatalf("RenameChat = %+v, %v", s, err)
 	}
 	e.rec.waitFor(t, EventChatChanged, listedAs("My machine"))
-	if _, err := e.app.RenameChat(chat.SessionID, "  "); err == nil {
+	if _, err := e.app.Chats.RenameChat(chat.SessionID, "  "); err == nil {
 		t.Error("an empty title was accepted")
 	}
-	if err := e.app.CloseChat(chat.SessionID); err != nil {
+	if err := e.app.Chats.CloseChat(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
 
@@ -67,26 +67,26 @@ func TestChatsListedFromTheJournal(t *testing.T) {
 	}
 	a2.startup()
 	defer a2.shutdown()
-	p, err = a2.Chats("", false)
+	p, err = a2.Chats.Chats("", false)
 	if err != nil || len(p.Sessions) != 1 || p.Sessions[0].Title != "My machine" || p.Sessions[0].Status != journal.SessionClosed {
 		t.Fatalf("Chats after a restart = %+v, %v; want the closed chat, titled", p, err)
 	}
-	if s, err := a2.HideChat(chat.SessionID, true); err != nil || !s.Hidden {
+	if s, err := a2.Chats.HideChat(chat.SessionID, true); err != nil || !s.Hidden {
 		t.Fatalf("HideChat = %+v, %v", s, err)
 	}
-	if p, _ := a2.Chats("", false); len(p.Sessions) != 0 {
+	if p, _ := a2.Chats.Chats("", false); len(p.Sessions) != 0 {
 		t.Errorf("a hidden chat is listed: %+v", p.Sessions)
 	}
-	if p, _ := a2.Chats("", true); len(p.Sessions) != 1 || !p.Sessions[0].Hidden {
+	if p, _ := a2.Chats.Chats("", true); len(p.Sessions) != 1 || !p.Sessions[0].Hidden {
 		t.Errorf("show hidden lists %+v; want the hidden chat", p.Sessions)
 	}
-	if a, _ := a2.SessionPage("", false); len(a.Sessions) != 1 {
+	if a, _ := a2.Activity.SessionPage("", false); len(a.Sessions) != 1 {
 		t.Errorf("Activity lists %d sessions; want the hidden one too", len(a.Sessions))
 	}
-	if s, err := a2.HideChat(chat.SessionID, false); err != nil || s.Hidden {
+	if s, err := a2.Chats.HideChat(chat.SessionID, false); err != nil || s.Hidden {
 		t.Fatalf("HideChat(false) = %+v, %v", s, err)
 	}
-	if _, err := a2.HideChat("ses_nope", true); err == nil {
+	if _, err := a2.Chats.HideChat("ses_nope", true); err == nil {
 		t.Error("hiding a missing chat succeeded")
 	}
 }

@@ -7,13 +7,10 @@ import "fmt"
 // naming the tool calls waiting for the person's answer (closing denies
 // them) and the turns still running (closing cancels them; a write call
 // in flight may end "unknown", docs/journal.md).
-func (a *App) closeQuestion() string {
+func (a *desktop) closeQuestion() string {
 	waiting := len(a.prompter.Pending())
 	running := 0
-	a.mu.Lock()
-	rt := a.rt
-	a.mu.Unlock()
-	if rt != nil {
+	if rt := a.engine.runtime(); rt != nil {
 		for _, s := range rt.Sessions() {
 			if s.Running() {
 				running++

@@ -16,7 +16,7 @@ func TestCloseQuestion(t *testing.T) {
 	if q := e.app.closeQuestion(); q != "" {
 		t.Fatalf("closeQuestion with nothing open = %q; want none", q)
 	}
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestCloseQuestion(t *testing.T) {
 	if !strings.Contains(q, "1 tool call waits for your answer and 1 chat is still running") || !strings.HasSuffix(q, "Quit anyway?") {
 		t.Errorf("closeQuestion with a prompt waiting = %q", q)
 	}
-	if err := e.app.RespondApproval(p.ID, "allow_once"); err != nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	if res := waitResult(t, done); res.Status != harness.TurnCompleted {

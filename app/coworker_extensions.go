@@ -27,7 +27,7 @@ const extensionRestart = "restart OpenWorker"
 // installed extensions with (extension.Annotate): a coworker whose
 // extension is broken or cannot run gets a fix naming the extension and
 // what to install, looked up on the PATH the app starts programs on.
-func (a *App) extensionAnnotator(rt *harness.Runtime) func(context.Context, *harness.CheckReport) []extension.Provider {
+func (a *env) extensionAnnotator(rt *harness.Runtime) func(context.Context, *harness.CheckReport) []extension.Provider {
 	store, sp := a.extensionStore(), a.searchPath
 	return func(ctx context.Context, rep *harness.CheckReport) []extension.Provider {
 		exts := store.Providers()

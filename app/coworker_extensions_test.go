@@ -74,7 +74,7 @@ func TestCoworkerListShowsExtensionUse(t *testing.T) {
 	installMemoryIn(t, cfgDir, secrets)
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}, extSecrets: secrets})
 	writeBundle(t, e.bundles, "keeper", "memory.create_entities", "memory.read_graph")
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestCoworkerExtensionRuntimeMissing(t *testing.T) {
 	}
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}, extSecrets: secrets, searchPath: sp})
 	writeBundle(t, e.bundles, "keeper", "memory.create_entities")
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestCoworkerExtensionDamaged(t *testing.T) {
 	}
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir}, extSecrets: secrets})
 	writeBundle(t, e.bundles, "keeper", "memory.create_entities")
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestCoworkerExtensionInstalledAfterStart(t *testing.T) {
 	e := newTestEnv(t, envOpts{cfg: config{ConfigDir: cfgDir, Servers: servers}, extSecrets: secrets})
 	installMemoryIn(t, cfgDir, secrets)
 	writeBundle(t, e.bundles, "echoer", "memory.echo") // server-everything's echo, from servers.json
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}

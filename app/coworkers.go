@@ -10,8 +10,19 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
-	"github.com/openworker/desktop/harness/model"
 )
+
+// Coworkers is the Coworkers screen: the bundles folder as resolved, the
+// choice of that folder, and adding a coworker (addcoworker.go,
+// docs/app.md#coworkers). It has no state of its own: the folder is the
+// settings', the list is resolved afresh each time.
+type Coworkers struct {
+	*env
+	engine   *engine
+	settings *settingsStore
+	model    *modelState // its tool-name rule decides what resolves
+	reloads  *reloads    // watches the folder in use
+}
 
 // CoworkerList is the bundles folder as loaded: the coworkers that work and
 // the bundles that do not, each with its error and the fix (docs/bundles.md).
@@ -63,49 +74,38 @@ type BrokenBundle struct {
 // `openworker check --provider` reports broken is listed as broken here
 // and a chat opens with the tools listed. It may take up to checkTimeout
 // when an MCP provider starts slowly.
-func (a *App) Coworkers() (CoworkerList, error) {
-	a.mu.Lock()
-	dir := a.coworkersDir()
-	a.mu.Unlock()
-	return a.listCoworkers(dir), nil
+func (c *Coworkers) Coworkers() (CoworkerList, error) {
+	return c.list(c.settings.coworkersDir()), nil
 }
 
-// listCoworkers loads dir and resolves its bundles with the runtime new
+// list loads dir and resolves its bundles with the runtime new
 // chats use.
-func (a *App) listCoworkers(dir string) CoworkerList {
-	a.mu.Lock()
-	rt, rule := a.rt, a.nameRuleLocked()
-	a.mu.Unlock()
+func (c *Coworkers) list(dir string) CoworkerList {
+	rt, rule := c.engine.runtime(), c.model.current().nameRule(c.settings.get().Provider)
 	if h := bundleFolderHint(dir); h != nil { // not "…/coworker/coworker/manifest.md is missing"
 		return CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}, Hint: h}
 	}
 	var exts func(context.Context, *harness.CheckReport) []extension.Provider
 	if rt != nil {
-		exts = a.extensionAnnotator(rt)
+		exts = c.extensionAnnotator(rt)
 	}
-	l := checkedList(a.base, rt, dir, rule, exts)
+	l := checkedList(c.base, rt, dir, rule, exts)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
 }
 
-// nameRuleLocked is the tool-name rule of the model provider new chats
-// use: the provider's own, or when it could not be built, the rule of the
-// provider the settings name. a.mu must be held.
-func (a *App) nameRuleLocked() model.NameRule {
-	if a.model != nil {
-		return a.model
-	}
-	if r, err := model.ToolNames(a.settings.Provider); err == nil {
-		return r
-	}
-	return model.SharedToolNames
+// relist resolves the coworkers of dir and sends them as
+// EventCoworkersChanged, in the background: after a change that may
+// resolve them differently (another folder, servers file or extension).
+func (c *Coworkers) relist(dir string) {
+	go func() { c.emit.Emit(EventCoworkersChanged, c.list(dir)) }()
 }
 
 // SetCoworkersDir makes dir the bundles folder, saves that choice, and
 // returns the new list. Chats already open keep their coworker. A dir
 // that is a coworker itself (FolderHint) is not used: the list of the
 // folder in use comes back with Hint set.
-func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
+func (c *Coworkers) SetCoworkersDir(dir string) (CoworkerList, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return CoworkerList{}, err
@@ -114,82 +114,31 @@ func (a *App) SetCoworkersDir(dir string) (CoworkerList, error) {
 		return CoworkerList{}, fmt.Errorf("%s is not a folder", abs)
 	}
 	if h := bundleFolderHint(abs); h != nil {
-		l, _ := a.Coworkers()
+		l, _ := c.Coworkers()
 		l.Hint = h
 		return l, nil
 	}
-	a.mu.Lock()
-	s := a.settings
-	s.CoworkersDir = abs
-	if err := a.saveSettingsLocked(s); err != nil {
-		a.mu.Unlock()
+	if _, _, err := c.settings.save(func(s Settings) (Settings, error) { s.CoworkersDir = abs; return s, nil }); err != nil {
 		return CoworkerList{}, err
 	}
-	a.rewatchLocked()
-	a.mu.Unlock()
-	l := a.listCoworkers(abs)
-	a.emit.Emit(EventCoworkersChanged, l)
+	c.reloads.rewatchCoworkers()
+	l := c.list(abs)
+	c.emit.Emit(EventCoworkersChanged, l)
 	return l, nil
 }
 
 // ChooseCoworkersDir asks for a folder with the native picker and uses it;
 // when the person cancels, the list is unchanged.
-func (a *App) ChooseCoworkersDir() (CoworkerList, error) {
-	if a.dialogs == nil {
+func (c *Coworkers) ChooseCoworkersDir() (CoworkerList, error) {
+	if c.dialogs == nil {
 		return CoworkerList{}, errors.New("no folder picker is available")
 	}
-	a.mu.Lock()
-	start := a.coworkersDir()
-	a.mu.Unlock()
-	dir, err := a.dialogs.ChooseDirectory("Choose the coworkers folder", start)
+	dir, err := c.dialogs.ChooseDirectory("Choose the coworkers folder", c.settings.coworkersDir())
 	if err != nil {
 		return CoworkerList{}, err
 	}
 	if dir == "" {
-		return a.Coworkers()
+		return c.Coworkers()
 	}
-	return a.SetCoworkersDir(dir)
-}
-
-// rewatchLocked watches the current bundles folder and sends
-// EventCoworkersChanged after each change (live reload), resolving the
-// bundles afresh. a.mu must be held. A reload the closing of its watcher
-// overtook (shutdown, another folder) does nothing: it checks closed under
-// a.mu before acting and before sending, so the list of an old folder
-// never comes after the new one's (dirWatcher, docs/app.md#live-reload).
-func (a *App) rewatchLocked() {
-	_ = a.watcher.Close()
-	a.watcher = nil
-	dir := a.coworkersDir()
-	w, err := watchDir(dir, func(closed func() bool) {
-		a.mu.Lock()
-		rt := a.rt
-		stop := closed()
-		a.mu.Unlock()
-		if stop {
-			return
-		}
-		if rt != nil {
-			rt.ForgetChecks() // a provider may have been fixed meanwhile
-		}
-		a.emitReloaded(closed, dir, a.listCoworkers(dir))
-	})
-	if err != nil {
-		a.log.Warn("watch coworkers", "dir", dir, "err", err)
-		return
-	}
-	a.watcher = w
-}
-
-// emitReloaded sends l, the list of the coworkers folder dir a live
-// reload resolved, as EventCoworkersChanged, unless closed says the
-// reload's watcher was closed meanwhile or dir is no longer the folder in
-// use: checked and sent under a.mu, where watchers are closed and folders
-// changed, so an old list never follows a new one.
-func (a *App) emitReloaded(closed func() bool, dir string, l CoworkerList) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if !closed() && dir == a.coworkersDir() {
-		a.emit.Emit(EventCoworkersChanged, l)
-	}
+	return c.SetCoworkersDir(dir)
 }

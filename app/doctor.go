@@ -57,19 +57,18 @@ func DesktopFacts(getenv func(string) string) doctor.Desktop {
 // providers of its servers file, its settings), secrets redacted
 // (docs/app.md#diagnostics). It starts each provider once more, so it
 // can take up to the provider start timeout.
-func (a *App) Diagnostics() (string, error) {
-	a.mu.Lock()
-	in := doctor.Input{Version: a.cfg.Build, Journal: a.journal, JournalPath: a.paths.Journal,
-		ServersFile: a.settings.ServersPath, Getenv: a.cfg.Getenv}
-	if a.serversErr != nil && a.serversWhole {
-		in.ServersErr = a.serversErr
+func (a *Activity) Diagnostics() (string, error) {
+	j, _ := a.engine.openJournal() // nil when it did not open
+	settings, servers, rt, rtErr := a.settings.get(), a.servers.state(), a.engine.runtime(), a.engine.runtimeErr()
+	in := doctor.Input{Version: a.cfg.Build, Journal: j, JournalPath: a.paths.Journal,
+		ServersFile: settings.ServersPath, Getenv: a.cfg.Getenv}
+	if servers.err != nil && servers.whole {
+		in.ServersErr = servers.err
 	}
-	if a.rt != nil {
-		reg := a.rt.Registry()
+	if rt != nil {
+		reg := rt.Registry()
 		in.Servers, in.Broken, in.Agents = reg.Servers(), reg.Broken(), reg.Agents()
 	}
-	settings, rtErr := a.settings, a.rtErr
-	a.mu.Unlock()
 	in.Hooks = doctor.SettingsHooks(a.cfg.Getenv, a.keys, func() (Settings, error) { return settings, nil })
 	in.Hooks.Desktop = DesktopFacts(a.cfg.Getenv)
 	in.Hooks.SearchPath = a.searchPath // the PATH the app starts programs on (nil: launch.Default)

@@ -39,11 +39,11 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 	if err := e.keys.Set("openai", keychainKey); err != nil {
 		t.Fatal(err)
 	}
-	e.app.mu.Lock()
-	e.app.settings.OpenAI.BaseURL = "http://me:" + urlPassword + "@127.0.0.1:1/v1?key=" + urlKey
-	e.app.mu.Unlock()
+	e.app.settings.mu.Lock()
+	e.app.settings.inUse.OpenAI.BaseURL = "http://me:" + urlPassword + "@127.0.0.1:1/v1?key=" + urlKey
+	e.app.settings.mu.Unlock()
 
-	text, err := e.app.Diagnostics()
+	text, err := e.app.Activity.Diagnostics()
 	if err != nil {
 		t.Fatal(err)
 	}

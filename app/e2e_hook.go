@@ -101,7 +101,7 @@ func noteExtensionPreview(path string, err error) {
 	e2ePreviews.mu.Unlock()
 }
 
-// e2eListLoads counts the window's reads of the chat list (App.Chats):
+// e2eListLoads counts the window's reads of the chat list (Chats.Chats):
 // after a restart the script waits for one before it looks.
 var e2eListLoads atomic.Int64
 
@@ -113,6 +113,26 @@ func noteSearch(text string, found []journal.Session) {
 	e2eSearch.Text, e2eSearch.Found = text, []string{}
 	for _, s := range found {
 		e2eSearch.Found = append(e2eSearch.Found, s.ID)
+	}
+}
+
+// e2eProbes are the last model list and Test connection of Settings
+// (models_api.go): the list ListModels or TestConnection got, and the
+// last TestConnection.
+var e2eProbes struct {
+	mu         sync.Mutex
+	models     *ModelList
+	connection *ConnectionTest
+}
+
+func noteProbe(list *ModelList, test *ConnectionTest) {
+	e2eProbes.mu.Lock()
+	defer e2eProbes.mu.Unlock()
+	if list != nil {
+		e2eProbes.models = list
+	}
+	if test != nil {
+		e2eProbes.connection = test
 	}
 }
 
@@ -173,10 +193,10 @@ func (o e2eOpener) Open(target string) error {
 // builds (-tags e2e) and reads state; it cannot answer prompts or send
 // messages: the script does that through the window, with xdotool.
 // One route acts: POST /drop with {"paths": [...]} does what a drop of
-// those folders on the window does (App.filesDropped, the function Wails'
+// those folders on the window does (Window.filesDropped, the function Wails'
 // OnFileDrop calls), because xdotool cannot drive an XDND drag; the UI
 // then previews the folder as for a real drop.
-func startTestHook(a *App) {
+func startTestHook(a *desktop) {
 	addr := os.Getenv("OPENWORKER_E2E_ADDR")
 	if addr == "" {
 		return
@@ -224,7 +244,7 @@ func startTestHook(a *App) {
 			Notices      []Notice      `json:"notices"`
 			Theme        string        `json:"theme"` // the saved theme (docs/app.md#theme)
 			// Listed is the first page of the sidebar's chat list as the
-			// journal gives it (what App.Chats reads); Searched the newest
+			// journal gives it (what Chats.Chats reads); Searched the newest
 			// search; ListLoads how often the window read the list.
 			Listed    []listed `json:"listed"`
 			Searched  searched `json:"searched"`
@@ -249,7 +269,7 @@ func startTestHook(a *App) {
 			// the installed ones, "NAME VERSION NAMESPACE" (extinstall.go).
 			Previews   []string `json:"previews"`
 			Extensions []string `json:"extensions"`
-		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
+		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.settings.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
 		out.PendingAccess, out.PendingOrigin = []string{}, []string{}
 		for _, p := range a.prompter.Pending() {
 			if p.Request.Sampling != nil {
@@ -262,9 +282,7 @@ func startTestHook(a *App) {
 		out.Views = append([]viewShown{}, e2eViews.shown...)
 		out.ViewRefusals = append([]viewRefusal{}, e2eViews.refusals...)
 		e2eViews.mu.Unlock()
-		a.signIns.mu.Lock()
-		out.SignIns = len(a.signIns.pending)
-		a.signIns.mu.Unlock()
+		out.SignIns = a.signIns.waiting()
 		out.Followed, out.SignedIn = e2eFollowed.Load(), []string{}
 		e2ePreviews.mu.Lock()
 		out.Previews = append([]string{}, e2ePreviews.list...)
@@ -281,14 +299,15 @@ func startTestHook(a *App) {
 		e2eSearch.mu.Lock()
 		out.Searched = searched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
 		e2eSearch.mu.Unlock()
-		a.mu.Lock()
-		rt, j := a.rt, a.journal
-		out.Notices = append([]Notice{}, a.notices...)
-		out.Models, out.Connection = a.lastModels, a.lastConnection
-		for _, s := range a.signedInLocked() {
+		rt := a.engine.runtime()
+		j, _ := a.engine.openJournal()
+		out.Notices = a.notices.all()
+		e2eProbes.mu.Lock()
+		out.Models, out.Connection = e2eProbes.models, e2eProbes.connection
+		e2eProbes.mu.Unlock()
+		for _, s := range signedIn(a.servers.state().cfg, a.tokens) {
 			out.SignedIn = append(out.SignedIn, s.Namespace)
 		}
-		a.mu.Unlock()
 		if j != nil { // not a.Chats: list_loads counts the window's reads only
 			if p, err := j.SessionPage(r.Context(), journal.SessionQuery{Limit: chatsPageSize, Visible: true}); err == nil {
 				for _, s := range p.Sessions {
@@ -328,7 +347,7 @@ func startTestHook(a *App) {
 			http.Error(w, `want {"paths": ["/abs/folder"]}`, http.StatusBadRequest)
 			return
 		}
-		a.filesDropped(in.Paths)
+		a.Window.filesDropped(in.Paths)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	go func() { _ = http.Serve(l, mux) }()

@@ -9,7 +9,7 @@ import (
 )
 
 // startTestHook is a no-op outside e2e builds (see e2e_hook.go).
-func startTestHook(*App) {}
+func startTestHook(*desktop) {}
 
 // noteSearch is a no-op outside e2e builds (see e2e_hook.go).
 func noteSearch(string, []journal.Session) {}
@@ -31,3 +31,6 @@ func noteViewShown(string, string, [4]int) {}
 
 // noteViewRefused is a no-op outside e2e builds (see e2e_hook.go).
 func noteViewRefused(string, string, string) {}
+
+// noteProbe is a no-op outside e2e builds (see e2e_hook.go).
+func noteProbe(*ModelList, *ConnectionTest) {}

@@ -62,7 +62,7 @@ type appElicitor struct {
 	notify  Notifier
 	focused func() bool
 	who     func(sessionID string) (id, name string) // the chat's coworker; "" when unknown
-	open    func(url string) error                   // opens a URL question's page (App.OpenLink)
+	open    func(url string) error                   // opens a URL question's page (Window.OpenLink)
 
 	mu      sync.Mutex
 	pending map[string]*elicitWaiting
@@ -132,15 +132,16 @@ func (m *appElicitor) Answer(id, action string, content map[string]any) error {
 		return fmt.Errorf("%q is not an answer; use accept, decline or cancel", action)
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	w, ok := m.pending[id]
+	m.mu.Unlock()
 	if !ok {
 		return ErrNoSuchElicitation
 	}
 	a := elicit.Answer{Action: act}
 	if act == elicit.Accept && w.p.Question.Mode == elicit.ModeURL {
-		// The person chose "Open": only now is the page opened. If it
-		// cannot be, the question stays open and the dialog says why.
+		// The person chose "Open": only now is the page opened (a program
+		// starts: no lock is held). If it cannot be, the question stays
+		// open and the dialog says why.
 		if m.open == nil {
 			return errors.New("this window cannot open links")
 		}
@@ -155,6 +156,11 @@ func (m *appElicitor) Answer(id, action string, content map[string]any) error {
 			return fmt.Errorf("the answer does not fit the form: %w", err)
 		}
 		a.Content = content
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending[id] != w { // answered, expired or asked again meanwhile
+		return ErrNoSuchElicitation
 	}
 	delete(m.pending, id)
 	w.answer <- a
@@ -176,27 +182,4 @@ func (m *appElicitor) Pending() []PendingElicitation {
 		return out[i].Question.ID < out[j].Question.ID
 	})
 	return out
-}
-
-// AnswerElicitation answers a server's question shown in the dialog:
-// action "accept" with content (values by field name), "decline" or
-// "cancel". An accept that does not fit the form is refused with the
-// problem (which fields and why) and the question stays open.
-func (a *App) AnswerElicitation(id, action string, content map[string]any) error {
-	return a.elicitor.Answer(id, action, content)
-}
-
-// PendingElicitations lists the questions waiting now, oldest first (for a
-// UI that reloads).
-func (a *App) PendingElicitations() ([]PendingElicitation, error) {
-	return a.elicitor.Pending(), nil
-}
-
-// coworkerOf names the coworker of an open chat ("" when it is not open).
-func (a *App) coworkerOf(sessionID string) (string, string) {
-	s, err := a.chat(sessionID)
-	if err != nil {
-		return "", ""
-	}
-	return s.Coworker(), s.CoworkerName()
 }

@@ -68,7 +68,7 @@ var signupCall = modeltest.Reply{ToolCalls: []model.ToolCall{{Name: "signup__sig
 func allowNext(t *testing.T, e *testEnv) {
 	t.Helper()
 	p := e.rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
-	if err := e.app.RespondApproval(p.ID, "allow_once"); err != nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -80,7 +80,7 @@ func allowNext(t *testing.T, e *testEnv) {
 // keeps the field names and the action, not the values.
 func TestElicitationAnsweredInTheApp(t *testing.T) {
 	e, got := askEnv(t, signupCall, modeltest.Reply{Text: "signed up"})
-	chat, err := e.app.OpenChat("asker")
+	chat, err := e.app.Chats.OpenChat("asker")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,18 +92,18 @@ func TestElicitationAnsweredInTheApp(t *testing.T) {
 		q.Message != "Sign up <b>now</b>" || len(q.Fields) != 4 || q.Deadline.IsZero() || p.Coworker != "asker" || p.CoworkerName != "Test asker" {
 		t.Fatalf("asked = %+v", p)
 	}
-	if pend, _ := e.app.PendingElicitations(); len(pend) != 1 || pend[0].Question.ID != q.ID {
+	if pend, _ := e.app.Asks.PendingElicitations(); len(pend) != 1 || pend[0].Question.ID != q.ID {
 		t.Fatalf("PendingElicitations = %+v", pend)
 	}
-	err = e.app.AnswerElicitation(q.ID, "accept", map[string]any{"name": "Ada", "email": "not-an-email"})
+	err = e.app.Asks.AnswerElicitation(q.ID, "accept", map[string]any{"name": "Ada", "email": "not-an-email"})
 	if err == nil || !strings.Contains(err.Error(), "email") {
 		t.Fatalf("an invalid email accepted: %v", err)
 	}
-	if err := e.app.AnswerElicitation(q.ID, "maybe", nil); err == nil {
+	if err := e.app.Asks.AnswerElicitation(q.ID, "maybe", nil); err == nil {
 		t.Fatal(`"maybe" taken as an answer`)
 	}
 	const email = "ada-7Q2@example.org"
-	if err := e.app.AnswerElicitation(q.ID, "accept", map[string]any{"name": "Ada", "email": email, "age": float64(36), "plan": "pro"}); err != nil {
+	if err := e.app.Asks.AnswerElicitation(q.ID, "accept", map[string]any{"name": "Ada", "email": email, "age": float64(36), "plan": "pro"}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -121,10 +121,10 @@ func TestElicitationAnsweredInTheApp(t *testing.T) {
 	if c.ID != q.ID || c.Action != "accept" || c.Reason != "answered" {
 		t.Fatalf("closed = %+v", c)
 	}
-	if err := e.app.AnswerElicitation(q.ID, "decline", nil); err != ErrNoSuchElicitation {
+	if err := e.app.Asks.AnswerElicitation(q.ID, "decline", nil); err != ErrNoSuchElicitation {
 		t.Fatalf("answering again = %v, want ErrNoSuchElicitation", err)
 	}
-	j, err := e.app.openJournal()
+	j, err := e.app.engine.openJournal()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,15 +142,15 @@ func TestElicitationAnsweredInTheApp(t *testing.T) {
 // cancel.
 func TestElicitationWithdrawnWhenTheTurnIsCancelled(t *testing.T) {
 	e, _ := askEnv(t, signupCall, modeltest.Reply{Text: "never"})
-	chat, err := e.app.OpenChat("asker")
+	chat, err := e.app.Chats.OpenChat("asker")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = e.app.SetWindowFocused(false)
+	_ = e.app.Window.SetWindowFocused(false)
 	done := sendAsync(e.app, chat.SessionID, "sign me up")
 	allowNext(t, e)
 	q := e.rec.waitFor(t, EventElicitationAsked, nil).(PendingElicitation).Question
-	if err := e.app.Cancel(chat.SessionID); err != nil {
+	if err := e.app.Chats.Cancel(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	c := e.rec.waitFor(t, EventElicitationClosed, nil).(ElicitationClosed)
@@ -160,7 +160,7 @@ func TestElicitationWithdrawnWhenTheTurnIsCancelled(t *testing.T) {
 	if res := waitResult(t, done); res.Status != harness.TurnCancelled {
 		t.Fatalf("turn = %+v, want cancelled", res)
 	}
-	if pend, _ := e.app.PendingElicitations(); len(pend) != 0 {
+	if pend, _ := e.app.Asks.PendingElicitations(); len(pend) != 0 {
 		t.Fatalf("still pending: %+v", pend)
 	}
 	if s := e.notify.waitFor(t, "question"); strings.Contains(s, "Sign up") {

@@ -67,7 +67,7 @@ func signinEnv(t *testing.T, urls ...string) (*testEnv, *recordOpener) {
 // and the action, not the URL.
 func TestURLElicitationOpensOnlyOnAccept(t *testing.T) {
 	e, opened := signinEnv(t, "https://bücher.example/login?state=tok-9X", "https://login.example.com/", "javascript:alert(1)")
-	chat, err := e.app.OpenChat("signer")
+	chat, err := e.app.Chats.OpenChat("signer")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestURLElicitationOpensOnlyOnAccept(t *testing.T) {
 	if q.Mode != "url" || q.URL != "https://xn--bcher-kva.example/login?state=tok-9X" || q.Host != "xn--bcher-kva.example" || q.Message != "Sign in to Example" || q.ServerName != "signin-server" {
 		t.Fatalf("asked = %+v", q)
 	}
-	if err := e.app.AnswerElicitation(q.ID, "decline", nil); err != nil {
+	if err := e.app.Asks.AnswerElicitation(q.ID, "decline", nil); err != nil {
 		t.Fatal(err)
 	}
 	approveNth(t, e, 2)
@@ -86,7 +86,7 @@ func TestURLElicitationOpensOnlyOnAccept(t *testing.T) {
 	if len(opened.opened) != 0 {
 		t.Fatalf("opened %q before any Open", opened.opened)
 	}
-	if err := e.app.AnswerElicitation(q2.ID, "accept", nil); err != nil {
+	if err := e.app.Asks.AnswerElicitation(q2.ID, "accept", nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(opened.opened) != 1 || opened.opened[0] != "https://login.example.com/" {
@@ -101,11 +101,11 @@ func TestURLElicitationOpensOnlyOnAccept(t *testing.T) {
 	if n := len(e.rec.all(EventElicitationAsked)); n != 2 {
 		t.Errorf("%d questions shown; want 2 (the javascript: one refused)", n)
 	}
-	d, err := e.app.SessionDetail(chat.SessionID)
+	d, err := e.app.Activity.SessionDetail(chat.SessionID)
 	if err != nil || len(d.Invocations) != 3 {
 		t.Fatalf("invocations = %+v, %v", d.Invocations, err)
 	}
-	j, _ := e.app.openJournal()
+	j, _ := e.app.engine.openJournal()
 	want := []struct{ host, action, source string }{
 		{"xn--bcher-kva.example", "decline", journal.ElicitByPerson},
 		{"login.example.com", "accept", journal.ElicitByPerson},
@@ -127,7 +127,7 @@ func approveNth(t *testing.T, e *testEnv, n int) {
 	t.Helper()
 	e.rec.waitFor(t, EventApprovalRequest, func(any) bool { return len(e.rec.all(EventApprovalRequest)) >= n })
 	p := e.rec.all(EventApprovalRequest)[n-1].(PendingApproval)
-	if err := e.app.RespondApproval(p.ID, "allow_once"); err != nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,29 +2,16 @@ package app
 
 import (
 	"fmt"
-	"path/filepath"
 
-	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/extension/manifest"
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// extensionsDir is the app's folder of installed MCP extensions,
-// <config dir>/extensions (docs/extensions.md#what-is-stored): the CLI's
-// `openworker extension install` writes the same folder for the default
-// config dir.
-func (a *App) extensionsDir() string { return filepath.Join(a.paths.ConfigDir, "extensions") }
-
-// extensionStore is the store of the app's extensions folder.
-func (a *App) extensionStore() *extension.Store {
-	return &extension.Store{Dir: a.extensionsDir(), Secrets: a.extSecrets}
-}
-
-// extensionServersLocked returns the providers of the installed
-// extensions to add to the servers file's (docs/extensions.md#running),
-// and as broken the ones that cannot run or whose namespace the servers
-// file or the app already has. a.mu must be held.
-func (a *App) extensionServersLocked(taken []tool.MCPServer) ([]tool.MCPServer, []tool.BrokenMCP) {
+// extensionServers returns the providers of the installed extensions to
+// add to the servers file's (docs/extensions.md#running), and as broken
+// the ones that cannot run or whose namespace the servers file or the app
+// already has. It reads the extensions folder: call it holding no lock.
+func (a *env) extensionServers(taken []tool.MCPServer) ([]tool.MCPServer, []tool.BrokenMCP) {
 	host, err := manifest.ThisHost()
 	if err != nil {
 		return nil, []tool.BrokenMCP{{Source: a.extensionsDir(), Err: err, Extension: true}}
@@ -45,12 +32,4 @@ func (a *App) extensionServersLocked(taken []tool.MCPServer) ([]tool.MCPServer, 
 		out = append(out, srv)
 	}
 	return out, broken
-}
-
-// pruneExtensions removes the folders of versions an upgrade replaced, at
-// start before any chat opens (extension.Store.Prune).
-func (a *App) pruneExtensions() {
-	for _, err := range a.extensionStore().Prune() {
-		a.log.Warn("extensions: prune", "err", err)
-	}
 }

@@ -31,7 +31,7 @@ func TestInstalledExtensionIsAProvider(t *testing.T) {
 		{Text: "Noted."},
 	}})
 	writeBundle(t, e.bundles, "keeper", "memory.create_entities")
-	chat, err := e.app.OpenChat("keeper")
+	chat, err := e.app.Chats.OpenChat("keeper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +63,11 @@ func TestExtensionsSurviveABrokenServersFile(t *testing.T) {
 		{ToolCalls: []model.ToolCall{{ID: "c1", Name: "echo__echo", Arguments: `{"text":"still here"}`}}},
 		{Text: "Echoed."},
 	}})
-	if v, _ := e.app.GetSettings(); v.ServersError == "" || !v.ServersUnreadable || !strings.Contains(v.ServersError, servers) {
+	if v, _ := e.app.Preferences.GetSettings(); v.ServersError == "" || !v.ServersUnreadable || !strings.Contains(v.ServersError, servers) {
 		t.Fatalf("settings: servers error %q (unreadable %v); want the file's problem", v.ServersError, v.ServersUnreadable)
 	}
 	writeBundle(t, e.bundles, "parrot", "echo.echo")
-	chat, err := e.app.OpenChat("parrot")
+	chat, err := e.app.Chats.OpenChat("parrot")
 	if err != nil {
 		t.Fatal(err)
 	}

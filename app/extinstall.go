@@ -18,6 +18,18 @@ import (
 	"github.com/openworker/desktop/harness/mcp/launch"
 )
 
+// Extensions is Settings → Extensions and the install dialog: preview,
+// install, list and remove MCP extensions, and their sandbox
+// (extsandbox.go, docs/extensions.md). The installed ones are the
+// extension store's, in the config folder; a change applies the
+// providers again (serversFile).
+type Extensions struct {
+	*env
+	settings  *settingsStore
+	servers   *serversFile
+	coworkers *Coworkers // listed anew after a change
+}
+
 // The extension installer (docs/app.md#opening-an-extension,
 // docs/extensions.md#installing): a .mcpb opened from outside
 // (extopen.go), dropped on the window, or chosen in Settings →
@@ -160,23 +172,23 @@ type anyFileDialog interface {
 
 // ChooseExtensionFile asks for an extension file (*.mcpb, *.dxt) with the
 // native picker, starting in the home folder; "" when the person cancels.
-func (a *App) ChooseExtensionFile() (string, error) {
-	if a.dialogs == nil {
+func (x *Extensions) ChooseExtensionFile() (string, error) {
+	if x.dialogs == nil {
 		return "", errors.New("no file picker is available")
 	}
 	home, _ := os.UserHomeDir()
-	if d, ok := a.dialogs.(extensionDialogs); ok {
+	if d, ok := x.dialogs.(extensionDialogs); ok {
 		return d.ChooseExtension("Choose an extension to install", home)
 	}
-	return a.dialogs.ChooseFile("Choose an extension to install", home)
+	return x.dialogs.ChooseFile("Choose an extension to install", home)
 }
 
 // ChooseExtensionPath asks for the value of a directory or file field of
 // the install form: kind is "directory", "file" or "files" (several
 // files); title is the dialog's title. It returns the paths chosen (none
 // when the person cancels).
-func (a *App) ChooseExtensionPath(kind, title string) ([]string, error) {
-	if a.dialogs == nil {
+func (x *Extensions) ChooseExtensionPath(kind, title string) ([]string, error) {
+	if x.dialogs == nil {
 		return nil, errors.New("no file picker is available")
 	}
 	home, _ := os.UserHomeDir()
@@ -184,18 +196,18 @@ func (a *App) ChooseExtensionPath(kind, title string) ([]string, error) {
 	var err error
 	switch kind {
 	case manifest.FieldDirectory:
-		p, err = a.dialogs.ChooseDirectory(title, home)
+		p, err = x.dialogs.ChooseDirectory(title, home)
 	case manifest.FieldFile:
-		if d, ok := a.dialogs.(anyFileDialog); ok {
+		if d, ok := x.dialogs.(anyFileDialog); ok {
 			p, err = d.ChooseAnyFile(title, home)
 		} else {
-			p, err = a.dialogs.ChooseFile(title, home)
+			p, err = x.dialogs.ChooseFile(title, home)
 		}
 	case "files":
-		if d, ok := a.dialogs.(extensionDialogs); ok {
+		if d, ok := x.dialogs.(extensionDialogs); ok {
 			return d.ChooseFiles(title, home)
 		}
-		p, err = a.dialogs.ChooseFile(title, home)
+		p, err = x.dialogs.ChooseFile(title, home)
 	default:
 		return nil, fmt.Errorf("unknown path kind %q: use directory, file or files", kind)
 	}
@@ -210,8 +222,8 @@ func (a *App) ChooseExtensionPath(kind, title string) ([]string, error) {
 // PATH and the namespaces of the app's tools and servers file taken).
 // Nothing is written. The error is the archive's or the manifest's
 // (naming manifest.json:LINE:COL and the fix).
-func (a *App) PreviewExtension(path string) (ExtensionPreview, error) {
-	in, digest, err := a.inspectExtensionFile(path)
+func (x *Extensions) PreviewExtension(path string) (ExtensionPreview, error) {
+	in, digest, err := x.inspectExtensionFile(path)
 	noteExtensionPreview(path, err)
 	if err != nil {
 		return ExtensionPreview{}, err
@@ -239,10 +251,10 @@ func (a *App) PreviewExtension(path string) (ExtensionPreview, error) {
 // keeps it when the box stays on); it is refused before anything is
 // written when this system cannot enforce it. The providers are then
 // applied again: new chats can use it at once; open chats keep theirs.
-func (a *App) InstallExtension(path, digest string, values map[string]any, sandboxed bool) (ExtensionInstalled, error) {
-	a.importMu.Lock() // one install at a time
-	defer a.importMu.Unlock()
-	in, now, err := a.inspectExtensionFile(path)
+func (x *Extensions) InstallExtension(path, digest string, values map[string]any, sandboxed bool) (ExtensionInstalled, error) {
+	x.servers.writeMu.Lock() // one install (or import) at a time
+	defer x.servers.writeMu.Unlock()
+	in, now, err := x.inspectExtensionFile(path)
 	if err != nil {
 		return ExtensionInstalled{}, err
 	}
@@ -256,13 +268,13 @@ func (a *App) InstallExtension(path, digest string, values map[string]any, sandb
 	if err != nil {
 		return ExtensionInstalled{}, err
 	}
-	rec, err := a.extensionStore().Install(in, values, host)
+	rec, err := x.extensionStore().Install(in, values, host)
 	if err != nil {
 		return ExtensionInstalled{}, err
 	}
-	chosen, err := a.applySandboxChoice(rec, sandboxed)
+	chosen, err := x.applySandboxChoice(rec, sandboxed)
 	if err != nil {
-		a.extensionsChanged() // installed, without the sandbox chosen: new chats get it as the list says
+		x.extensionsChanged() // installed, without the sandbox chosen: new chats get it as the list says
 		return ExtensionInstalled{}, fmt.Errorf("extension %s %s was installed, but its sandbox was not set: %w; set it in Settings → Extensions", rec.Name, rec.Version, err)
 	}
 	rec = chosen
@@ -271,16 +283,16 @@ func (a *App) InstallExtension(path, digest string, values map[string]any, sandb
 		out.Upgraded = in.Installed.Version
 	}
 	// Keys only: a value never goes to the log.
-	a.log.Info("extension installed", "name", rec.Name, "version", rec.Version, "namespace", rec.Namespace, "from", rec.Source,
+	x.log.Info("extension installed", "name", rec.Name, "version", rec.Version, "namespace", rec.Namespace, "from", rec.Source,
 		"signature", rec.Signature, "sensitive_keys", rec.Sensitive, "access", rec.Sandbox.Words())
-	a.extensionsChanged()
+	x.extensionsChanged()
 	return out, nil
 }
 
 // Extensions lists the installed extensions by name, with a row naming
 // the problem for each record that cannot be read.
-func (a *App) Extensions() ([]InstalledExtension, error) {
-	recs, errs := a.extensionStore().List()
+func (x *Extensions) Extensions() ([]InstalledExtension, error) {
+	recs, errs := x.extensionStore().List()
 	out := []InstalledExtension{}
 	unsupported := sandboxUnsupported()
 	for _, r := range recs {
@@ -289,7 +301,7 @@ func (a *App) Extensions() ([]InstalledExtension, error) {
 			Sensitive: append([]string{}, r.Sensitive...), Sandboxed: r.Sandbox != nil, Access: r.Sandbox.Words(), SandboxUnsupported: unsupported})
 	}
 	for _, err := range errs {
-		out = append(out, InstalledExtension{Name: damagedName(a.extensionsDir(), err), Error: err.Error()})
+		out = append(out, InstalledExtension{Name: damagedName(x.extensionsDir(), err), Error: err.Error()})
 	}
 	return out, nil
 }
@@ -297,32 +309,29 @@ func (a *App) Extensions() ([]InstalledExtension, error) {
 // RemoveExtension removes the installed extension name, its keychain
 // values first (extension.Store.Remove), and applies the providers again:
 // new chats no longer have it; open chats keep theirs until they close.
-func (a *App) RemoveExtension(name string) ([]InstalledExtension, error) {
-	rec, err := a.extensionStore().Remove(name)
+func (x *Extensions) RemoveExtension(name string) ([]InstalledExtension, error) {
+	rec, err := x.extensionStore().Remove(name)
 	if rec.Name != "" || err == nil {
-		a.extensionsChanged()
+		x.extensionsChanged()
 	}
 	if err != nil {
 		return nil, err
 	}
-	a.log.Info("extension removed", "name", name, "version", rec.Version, "namespace", rec.Namespace)
-	return a.Extensions()
+	x.log.Info("extension removed", "name", name, "version", rec.Version, "namespace", rec.Namespace)
+	return x.Extensions()
 }
 
 // extensionsChanged applies the providers again (servers file and
 // extensions) and tells the UI the coworkers may resolve differently.
-func (a *App) extensionsChanged() {
-	a.mu.Lock()
-	a.reapplyServersLocked(false)
-	dir := a.coworkersDir()
-	a.mu.Unlock()
-	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+func (x *Extensions) extensionsChanged() {
+	x.servers.apply(false)
+	x.coworkers.relist(x.settings.coworkersDir())
 }
 
 // inspectExtensionFile inspects path and returns the sha256 of its bytes;
 // the file is hashed before and after it is read, and a change between
 // the two is an error (it is being written).
-func (a *App) inspectExtensionFile(path string) (*extension.Inspection, string, error) {
+func (x *Extensions) inspectExtensionFile(path string) (*extension.Inspection, string, error) {
 	if path == "" {
 		return nil, "", errors.New("no extension file: choose one")
 	}
@@ -334,7 +343,7 @@ func (a *App) inspectExtensionFile(path string) (*extension.Inspection, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	in, err := a.extensionStore().Inspect(abs, a.inspectOptions())
+	in, err := x.extensionStore().Inspect(abs, x.inspectOptions())
 	if err != nil {
 		return nil, "", err
 	}
@@ -351,26 +360,21 @@ func (a *App) inspectExtensionFile(path string) (*extension.Inspection, string, 
 // inspectOptions are the host facts an Inspect checks: the runtimes on the
 // search PATH providers are started with, the namespaces of the app's own
 // tools and of the servers file in use.
-func (a *App) inspectOptions() extension.InspectOptions {
-	ctx := a.base
+func (x *Extensions) inspectOptions() extension.InspectOptions {
+	ctx := x.base
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	sp := launch.Default(ctx)
-	if a.searchPath != nil {
-		sp = a.searchPath(ctx)
-	}
-	a.mu.Lock()
+	sp := x.launchPath(ctx)
 	taken := map[string]bool{}
-	if a.serversCfg != nil {
-		for _, e := range a.serversCfg.Entries {
+	if cfg := x.servers.state().cfg; cfg != nil {
+		for _, e := range cfg.Entries {
 			taken[e.Server.Namespace] = true
 		}
 	}
-	a.mu.Unlock()
 	return extension.InspectOptions{
 		Runtimes: extension.FindRuntimes(ctx, launch.Search{Path: sp.Path}),
-		Taken:    func(ns string) bool { _, mcp := a.reg.Server(ns); return taken[ns] || mcp || a.reg.IsNative(ns) },
+		Taken:    func(ns string) bool { _, mcp := x.reg.Server(ns); return taken[ns] || mcp || x.reg.IsNative(ns) },
 	}
 }
 

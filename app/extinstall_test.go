@@ -71,11 +71,11 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 		{Text: "Noted."},
 	}})
 	writeBundle(t, e.bundles, "keeper", "memory.create_entities")
-	if _, err := e.app.OpenChat("keeper"); err == nil {
+	if _, err := e.app.Chats.OpenChat("keeper"); err == nil {
 		t.Fatal("keeper resolved before the extension was installed")
 	}
 	file := extensiontest.Memory(t, "1.0.0", false)
-	p, err := e.app.PreviewExtension(file)
+	p, err := e.app.Extensions.PreviewExtension(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 		t.Fatalf("fields = %+v", p.Fields)
 	}
 	const token = "tok-installer-7f3a"
-	got, err := e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": data, "api_token": token}, false)
+	got, err := e.app.Extensions.InstallExtension(file, p.Digest, map[string]any{"data_dir": data, "api_token": token}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +110,13 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 	if strings.Contains(logs.String(), token) {
 		t.Fatal("the log holds the sensitive value")
 	}
-	list, err := e.app.Extensions()
+	list, err := e.app.Extensions.Extensions()
 	if err != nil || len(list) != 1 || list[0].Name != "memory" || list[0].Namespace != "memory" || list[0].Version != "1.0.0" ||
 		list[0].Signature != "unsigned" || len(list[0].Sensitive) != 1 || list[0].Sensitive[0] != "api_token" || list[0].Error != "" {
 		t.Fatalf("Extensions() = %+v, %v", list, err)
 	}
 
-	chat, err := e.app.OpenChat("keeper") // the same App: no restart
+	chat, err := e.app.Chats.OpenChat("keeper") // the same app: no restart
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +128,11 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(data, "memory.jsonl")); err != nil || !strings.Contains(string(b), "Ada") {
 		t.Fatalf("memory file = %q, %v", b, err)
 	}
-	if err := e.app.CloseChat(chat.SessionID); err != nil {
+	if err := e.app.Chats.CloseChat(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
 
-	left, err := e.app.RemoveExtension("memory")
+	left, err := e.app.Extensions.RemoveExtension("memory")
 	if err != nil || len(left) != 0 {
 		t.Fatalf("RemoveExtension = %+v, %v", left, err)
 	}
@@ -142,7 +142,7 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.cfgDir, "extensions", "memory")); !os.IsNotExist(err) {
 		t.Fatalf("the extension folder stayed: %v", err)
 	}
-	if _, err := e.app.OpenChat("keeper"); err == nil || !strings.Contains(err.Error(), "memory") {
+	if _, err := e.app.Chats.OpenChat("keeper"); err == nil || !strings.Contains(err.Error(), "memory") {
 		t.Fatalf("after the remove a new chat of keeper opened (err %v)", err)
 	}
 	if strings.Contains(logs.String(), token) {
@@ -156,7 +156,7 @@ func TestExtensionInstallInTheApp(t *testing.T) {
 func TestExtensionInstallRefusesAChangedFile(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
 	file := extensiontest.Memory(t, "1.0.0", false)
-	p, err := e.app.PreviewExtension(file)
+	p, err := e.app.Extensions.PreviewExtension(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,11 +167,11 @@ func TestExtensionInstallRefusesAChangedFile(t *testing.T) {
 	if err := os.WriteFile(file, other, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.app.InstallExtension(file, p.Digest, map[string]any{"data_dir": t.TempDir(), "api_token": "x"}, false)
+	_, err = e.app.Extensions.InstallExtension(file, p.Digest, map[string]any{"data_dir": t.TempDir(), "api_token": "x"}, false)
 	if err == nil || !strings.Contains(err.Error(), "changed since it was shown") || !strings.Contains(err.Error(), "nothing was installed") {
 		t.Fatalf("install of a changed file: %v", err)
 	}
-	if list, _ := e.app.Extensions(); len(list) != 0 {
+	if list, _ := e.app.Extensions.Extensions(); len(list) != 0 {
 		t.Fatalf("installed anyway: %+v", list)
 	}
 	if _, err := os.Stat(filepath.Join(e.cfgDir, "extensions")); !os.IsNotExist(err) {
@@ -188,10 +188,10 @@ func TestExtensionPreviewErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("not a zip"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.PreviewExtension(bad); err == nil || !strings.Contains(err.Error(), "weather.mcpb") {
+	if _, err := e.app.Extensions.PreviewExtension(bad); err == nil || !strings.Contains(err.Error(), "weather.mcpb") {
 		t.Fatalf("preview of a non-zip: %v", err)
 	}
-	if _, err := e.app.InstallExtension(bad, "", nil, false); err == nil {
+	if _, err := e.app.Extensions.InstallExtension(bad, "", nil, false); err == nil {
 		t.Fatal("a non-zip installed")
 	}
 }
@@ -201,12 +201,12 @@ func TestExtensionPreviewErrors(t *testing.T) {
 // still goes to the Coworkers screen.
 func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
-	if _, err := e.app.Info(); err != nil { // the UI listens
+	if _, err := e.app.Window.Info(); err != nil { // the UI listens
 		t.Fatal(err)
 	}
 	file := extensiontest.Memory(t, "1.0.0", false)
 	folder := t.TempDir()
-	e.app.filesDropped([]string{file, folder})
+	e.app.Window.filesDropped([]string{file, folder})
 	got := e.rec.waitFor(t, EventExtensionOpened, nil).(ExtensionOpened)
 	if got.Path != file || got.Error != "" || got.Size == 0 {
 		t.Fatalf("opened = %+v", got)
@@ -224,14 +224,14 @@ func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
 func TestExtensionUpgradeFormShowsTheInstalledValues(t *testing.T) {
 	e := newTestEnv(t, envOpts{extSecrets: &extension.MemorySecrets{}})
 	data := t.TempDir()
-	p, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
+	p, err := e.app.Extensions.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.InstallExtension(p.Path, p.Digest, map[string]any{"data_dir": data, "api_token": "tok-upgrade-1"}, false); err != nil {
+	if _, err := e.app.Extensions.InstallExtension(p.Path, p.Digest, map[string]any{"data_dir": data, "api_token": "tok-upgrade-1"}, false); err != nil {
 		t.Fatal(err)
 	}
-	up, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.1.0", false))
+	up, err := e.app.Extensions.PreviewExtension(extensiontest.Memory(t, "1.1.0", false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestExtensionPreviewRuntimeOutOfRange(t *testing.T) {
   "server": {"type": "python", "entry_point": "server/main.py", "mcp_config": {"command": "python3", "args": ["${__dirname}/server/main.py"]}},
   "compatibility": {"runtimes": {"python": ">=3.99"}}}`
 	file := extensiontest.Pack(t, "pyfuture", map[string]extensiontest.File{"manifest.json": {Data: m}, "server/main.py": {Data: "print('hi')\n"}}, false)
-	p, err := e.app.PreviewExtension(file)
+	p, err := e.app.Extensions.PreviewExtension(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestExtensionPreviewRuntimeOutOfRange(t *testing.T) {
 	if p.Runtime.Fits || len(p.Warnings) == 0 {
 		t.Fatalf("python %s for >=3.99: fits %v, warnings %q; want not fitting, with a warning", p.Runtime.Found, p.Runtime.Fits, p.Warnings)
 	}
-	mem, err := e.app.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
+	mem, err := e.app.Extensions.PreviewExtension(extensiontest.Memory(t, "1.0.0", false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestExtensionFieldPickers(t *testing.T) {
 		kind string
 		want []string
 	}{{"directory", []string{"/d"}}, {"file", []string{"/f.bin"}}, {"files", []string{"/a", "/b"}}} {
-		got, err := e.app.ChooseExtensionPath(c.kind, "T")
+		got, err := e.app.Extensions.ChooseExtensionPath(c.kind, "T")
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Fatalf("ChooseExtensionPath(%q) = %q, %v; want %q", c.kind, got, err, c.want)
 		}
@@ -322,7 +322,7 @@ func TestExtensionFieldPickers(t *testing.T) {
 	if want := []string{"directory:T", "any:T", "files:T"}; !slices.Equal(pick.calls, want) {
 		t.Fatalf("choosers = %q, want %q", pick.calls, want)
 	}
-	if _, err := e.app.ChooseExtensionPath("folder", "T"); err == nil || !strings.Contains(err.Error(), "use directory, file or files") {
+	if _, err := e.app.Extensions.ChooseExtensionPath("folder", "T"); err == nil || !strings.Contains(err.Error(), "use directory, file or files") {
 		t.Fatalf("unknown kind: %v", err)
 	}
 }

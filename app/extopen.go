@@ -142,8 +142,11 @@ func launchFiles(args []string, wd string) []string {
 
 // openedInbox holds the ExtensionOpened events that came before the UI
 // listened: the UI subscribes to the events and then calls Info, which
-// marks it ready (App.Info) and sends what waited, in order.
+// marks it ready (Info) and sends what waited, in order. mu guards the
+// queue; Emit does not block, so events are sent under it, in order.
 type openedInbox struct {
+	*env
+
 	mu    sync.Mutex
 	ready bool
 	queue []ExtensionOpened
@@ -151,34 +154,34 @@ type openedInbox struct {
 
 // openFiles checks each path (inspectExtension) and sends it to the UI as
 // EventExtensionOpened, or queues it until the UI is ready.
-func (a *App) openFiles(paths []string) {
+func (o *openedInbox) openFiles(paths []string) {
 	for _, p := range paths {
-		e := inspectExtension(p)
-		a.log.Info("extension opened", "path", e.Path, "size", e.Size, "error", e.Error)
-		a.opened.mu.Lock()
-		if a.opened.ready {
-			a.emitOpened(e)
+		e := inspectExtension(p) // reads the file's facts: no lock held
+		o.log.Info("extension opened", "path", e.Path, "size", e.Size, "error", e.Error)
+		o.mu.Lock()
+		if o.ready {
+			o.send(e)
 		} else {
-			a.opened.queue = append(a.opened.queue, e)
+			o.queue = append(o.queue, e)
 		}
-		a.opened.mu.Unlock()
+		o.mu.Unlock()
 	}
 }
 
 // uiReady sends the queued ExtensionOpened events; later ones go at once.
-func (a *App) uiReady() {
-	a.opened.mu.Lock()
-	defer a.opened.mu.Unlock()
-	a.opened.ready = true
-	for _, e := range a.opened.queue {
-		a.emitOpened(e)
+func (o *openedInbox) uiReady() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ready = true
+	for _, e := range o.queue {
+		o.send(e)
 	}
-	a.opened.queue = nil
+	o.queue = nil
 }
 
-// emitOpened sends e (Emit does not block, so it may run under the lock,
+// send sends e (Emit does not block, so it may run under the lock,
 // which keeps the order).
-func (a *App) emitOpened(e ExtensionOpened) {
+func (o *openedInbox) send(e ExtensionOpened) {
 	noteExtensionOpened(e)
-	a.emit.Emit(EventExtensionOpened, e)
+	o.emit.Emit(EventExtensionOpened, e)
 }

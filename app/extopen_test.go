@@ -84,14 +84,14 @@ func TestExtensionOpenedWaitsForTheUI(t *testing.T) {
 	if err := os.WriteFile(ext, []byte("PK"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.app.openFiles([]string{ext, filepath.Join(t.TempDir(), "missing.dxt")})
+	e.app.Window.opened.openFiles([]string{ext, filepath.Join(t.TempDir(), "missing.dxt")})
 	if got := e.rec.all(EventExtensionOpened); len(got) != 0 {
 		t.Fatalf("sent before the UI was ready: %+v", got)
 	}
-	if _, err := e.app.Info(); err != nil {
+	if _, err := e.app.Window.Info(); err != nil {
 		t.Fatal(err)
 	}
-	e.app.openFiles([]string{ext})
+	e.app.Window.opened.openFiles([]string{ext})
 	got := e.rec.all(EventExtensionOpened)
 	if len(got) != 3 {
 		t.Fatalf("events %+v; want 3", got)
@@ -107,7 +107,7 @@ func TestExtensionOpenedWaitsForTheUI(t *testing.T) {
 		t.Errorf("after ready = %+v, want %+v", third, first)
 	}
 	// A reload of the window calls Info again: nothing is sent twice.
-	if _, err := e.app.Info(); err != nil {
+	if _, err := e.app.Window.Info(); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(e.rec.all(EventExtensionOpened)); n != 3 {

@@ -68,12 +68,12 @@ func checkSandboxChoice(name string, on bool) error {
 // applySandboxChoice makes rec's sandbox match on: the default preset
 // when on and it has none, none when off. A sandbox it already has (an
 // upgrade keeps a custom one) stays when on.
-func (a *App) applySandboxChoice(rec extension.Record, on bool) (extension.Record, error) {
+func (x *Extensions) applySandboxChoice(rec extension.Record, on bool) (extension.Record, error) {
 	switch {
 	case on && rec.Sandbox == nil:
-		return a.extensionStore().SetSandbox(rec.Name, tool.DefaultSandbox())
+		return x.extensionStore().SetSandbox(rec.Name, tool.DefaultSandbox())
 	case !on && rec.Sandbox != nil:
-		return a.extensionStore().SetSandbox(rec.Name, nil)
+		return x.extensionStore().SetSandbox(rec.Name, nil)
 	}
 	return rec, nil
 }
@@ -83,19 +83,19 @@ func (a *App) applySandboxChoice(rec extension.Record, on bool) (extension.Recor
 // providers again: new chats start its server so; open chats keep theirs
 // until they close. It returns the list as Extensions does. On is refused
 // when this system cannot enforce the sandbox.
-func (a *App) SetExtensionSandbox(name string, on bool) ([]InstalledExtension, error) {
+func (x *Extensions) SetExtensionSandbox(name string, on bool) ([]InstalledExtension, error) {
 	if err := checkSandboxChoice(name, on); err != nil {
 		return nil, err
 	}
-	rec, err := a.extensionStore().Get(name)
+	rec, err := x.extensionStore().Get(name)
 	if err != nil {
 		return nil, err
 	}
-	rec, err = a.applySandboxChoice(rec, on)
+	rec, err = x.applySandboxChoice(rec, on)
 	if err != nil {
 		return nil, err
 	}
-	a.log.Info("extension sandbox", "name", rec.Name, "version", rec.Version, "access", rec.Sandbox.Words())
-	a.extensionsChanged()
-	return a.Extensions()
+	x.log.Info("extension sandbox", "name", rec.Name, "version", rec.Version, "access", rec.Sandbox.Words())
+	x.extensionsChanged()
+	return x.Extensions()
 }

@@ -20,19 +20,19 @@ func extEchoCall(id, text string) []modeltest.Reply {
 // approval and returns the request it showed.
 func runEcho(t *testing.T, e *testEnv) PendingApproval {
 	t.Helper()
-	chat, err := e.app.OpenChat("parrot")
+	chat, err := e.app.Chats.OpenChat("parrot")
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := sendAsync(e.app, chat.SessionID, "echo")
 	p := e.rec.waitFor(t, EventApprovalRequest, func(v any) bool { return v.(PendingApproval).Request.SessionID == chat.SessionID }).(PendingApproval)
-	if err := e.app.RespondApproval(p.ID, "allow_once"); err != nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	if res := waitResult(t, done); res.Status != harness.TurnCompleted {
 		t.Fatalf("turn = %+v", res)
 	}
-	if err := e.app.CloseChat(chat.SessionID); err != nil {
+	if err := e.app.Chats.CloseChat(chat.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -58,7 +58,7 @@ func TestExtensionSandboxInTheApp(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: replies})
 	writeBundle(t, e.bundles, "parrot", "echo.echo")
 	file := extensiontest.Echo(t, "1.0.0", 0o755, false)
-	p, err := e.app.PreviewExtension(file)
+	p, err := e.app.Extensions.PreviewExtension(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,14 +66,14 @@ func TestExtensionSandboxInTheApp(t *testing.T) {
 		t.Fatalf("preview sandbox = %+v; want the box off for a new install, and enforceable", p.Sandbox)
 	}
 	values := map[string]any{"prefix": "app", "token": "tok-sbx", "workdir": work}
-	if _, err := e.app.InstallExtension(file, p.Digest, values, true); err != nil {
+	if _, err := e.app.Extensions.InstallExtension(file, p.Digest, values, true); err != nil {
 		t.Fatal(err)
 	}
-	list, err := e.app.Extensions()
+	list, err := e.app.Extensions.Extensions()
 	if err != nil || len(list) != 1 || !list[0].Sandboxed || list[0].Access != tool.DefaultSandbox().Words() {
 		t.Fatalf("Extensions() = %+v, %v; want it in the default sandbox", list, err)
 	}
-	card, err := e.app.Coworkers()
+	card, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestExtensionSandboxInTheApp(t *testing.T) {
 	}
 
 	// The toggle off: new chats run it with full access.
-	list, err = e.app.SetExtensionSandbox("echo", false)
+	list, err = e.app.Extensions.SetExtensionSandbox("echo", false)
 	if err != nil || len(list) != 1 || list[0].Sandboxed || list[0].Access != tool.FullAccess {
 		t.Fatalf("SetExtensionSandbox(off) = %+v, %v", list, err)
 	}
@@ -112,17 +112,17 @@ func TestExtensionSandboxInTheApp(t *testing.T) {
 	}
 
 	// On again; an upgrade's box starts on, and the install applies it off.
-	if list, err = e.app.SetExtensionSandbox("echo", true); err != nil || !list[0].Sandboxed {
+	if list, err = e.app.Extensions.SetExtensionSandbox("echo", true); err != nil || !list[0].Sandboxed {
 		t.Fatalf("SetExtensionSandbox(on) = %+v, %v", list, err)
 	}
 	up := extensiontest.Echo(t, "1.1.0", 0o755, false)
-	if p, err = e.app.PreviewExtension(up); err != nil || p.Installed != "1.0.0" || !p.Sandbox.On {
+	if p, err = e.app.Extensions.PreviewExtension(up); err != nil || p.Installed != "1.0.0" || !p.Sandbox.On {
 		t.Fatalf("upgrade preview = installed %q, sandbox %+v, %v; want the box on as installed", p.Installed, p.Sandbox, err)
 	}
-	if _, err := e.app.InstallExtension(up, p.Digest, values, false); err != nil {
+	if _, err := e.app.Extensions.InstallExtension(up, p.Digest, values, false); err != nil {
 		t.Fatal(err)
 	}
-	if list, err = e.app.Extensions(); err != nil || list[0].Version != "1.1.0" || list[0].Sandboxed {
+	if list, err = e.app.Extensions.Extensions(); err != nil || list[0].Version != "1.1.0" || list[0].Sandboxed {
 		t.Fatalf("after the upgrade with the box off: %+v, %v", list, err)
 	}
 }
@@ -135,7 +135,7 @@ func TestExtensionSandboxRefusedWhereItCannotBeEnforced(t *testing.T) {
 	t.Setenv("OPENWORKER_SANDBOX_MAX_ABI", "2")
 	e := newTestEnv(t, envOpts{})
 	file := extensiontest.Echo(t, "1.0.0", 0o755, false)
-	p, err := e.app.PreviewExtension(file)
+	p, err := e.app.Extensions.PreviewExtension(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,23 +143,23 @@ func TestExtensionSandboxRefusedWhereItCannotBeEnforced(t *testing.T) {
 		t.Fatalf("preview sandbox = %+v; want the reason it cannot be enforced", p.Sandbox)
 	}
 	values := map[string]any{"prefix": "app", "token": "tok-sbx"}
-	if _, err := e.app.InstallExtension(file, p.Digest, values, true); err == nil || !strings.Contains(err.Error(), "cannot run in a sandbox") {
+	if _, err := e.app.Extensions.InstallExtension(file, p.Digest, values, true); err == nil || !strings.Contains(err.Error(), "cannot run in a sandbox") {
 		t.Fatalf("install with the box on = %v; want it refused", err)
 	}
-	if list, _ := e.app.Extensions(); len(list) != 0 {
+	if list, _ := e.app.Extensions.Extensions(); len(list) != 0 {
 		t.Fatalf("a refused install left %+v", list)
 	}
-	if _, err := e.app.InstallExtension(file, p.Digest, values, false); err != nil {
+	if _, err := e.app.Extensions.InstallExtension(file, p.Digest, values, false); err != nil {
 		t.Fatal(err)
 	}
-	list, err := e.app.Extensions()
+	list, err := e.app.Extensions.Extensions()
 	if err != nil || len(list) != 1 || list[0].Sandboxed || list[0].SandboxUnsupported != p.Sandbox.Unsupported {
 		t.Fatalf("Extensions() = %+v, %v", list, err)
 	}
-	if _, err := e.app.SetExtensionSandbox("echo", true); err == nil {
+	if _, err := e.app.Extensions.SetExtensionSandbox("echo", true); err == nil {
 		t.Fatal("the toggle turned on a sandbox this system cannot enforce")
 	}
-	if list, _ := e.app.Extensions(); list[0].Sandboxed {
+	if list, _ := e.app.Extensions.Extensions(); list[0].Sandboxed {
 		t.Fatal("the refused toggle changed the record")
 	}
 }

@@ -209,10 +209,10 @@ func writeBundle(t *testing.T, dir, id string, tools ...string) {
 	}
 }
 
-// testEnv is an App over a real journal in a temp dir, a scripted model on
+// testEnv is an app over a real journal in a temp dir, a scripted model on
 // 127.0.0.1 and fake window parts.
 type testEnv struct {
-	app     *App
+	app     *desktop
 	rec     *recorder
 	keys    *memKeychain
 	tokens  *oauth.MemoryStore // sign-ins (signin.go)

@@ -37,14 +37,12 @@ type FoundServerConfig struct {
 // XDG_CONFIG_HOME, as mcp.ClientConfigs reads them), each with its number
 // of servers or why it cannot be read. Nothing is asked and nothing is
 // written.
-func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
+func (sv *Servers) FindServerConfigs() ([]FoundServerConfig, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return nil, fmt.Errorf("find the home folder: %w", err)
 	}
-	a.mu.Lock()
-	inUse := a.settings.ServersPath
-	a.mu.Unlock()
+	inUse := sv.settings.get().ServersPath
 	out := []FoundServerConfig{}
 	for _, cc := range mcp.ClientConfigs(runtime.GOOS, home, os.Getenv) {
 		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
@@ -64,12 +62,12 @@ func (a *App) FindServerConfigs() ([]FoundServerConfig, error) {
 // ChooseImportFile asks for any MCP config file to import with the native
 // picker, starting in the home folder, and returns its path ("" when the
 // person cancels). Nothing is read or written.
-func (a *App) ChooseImportFile() (string, error) {
-	if a.dialogs == nil {
+func (sv *Servers) ChooseImportFile() (string, error) {
+	if sv.dialogs == nil {
 		return "", errors.New("no file picker is available")
 	}
 	home, _ := os.UserHomeDir()
-	return a.dialogs.ChooseFile("Choose an MCP config file to import", home)
+	return sv.dialogs.ChooseFile("Choose an MCP config file to import", home)
 }
 
 // PreviewImport plans importing the config file at path (any format
@@ -81,8 +79,8 @@ func (a *App) ChooseImportFile() (string, error) {
 // (mcp.PlanImportInto). Nothing is asked: an entry that needs an input or
 // an unset environment variable is imported with its reference (Settings
 // asks for inputs afterwards). Nothing is written.
-func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
-	plan, _, err := a.planImport(path)
+func (sv *Servers) PreviewImport(path string) (*mcp.ImportPlan, error) {
+	plan, _, err := sv.planImport(path)
 	return plan, err
 }
 
@@ -92,10 +90,10 @@ func (a *App) PreviewImport(path string) (*mcp.ImportPlan, error) {
 // The servers file before is kept as DEST.bak. Settings then use the
 // written file (saved, and applied at once: new chats get its providers;
 // open chats keep theirs). A plan that adds nothing writes nothing.
-func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
-	a.importMu.Lock()
-	defer a.importMu.Unlock()
-	plan, current, err := a.planImport(path)
+func (sv *Servers) ApplyImport(path, digest string) (SettingsView, error) {
+	sv.servers.writeMu.Lock()
+	defer sv.servers.writeMu.Unlock()
+	plan, current, err := sv.planImport(path)
 	if err != nil {
 		return SettingsView{}, err
 	}
@@ -103,34 +101,39 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 		return SettingsView{}, fmt.Errorf("the file changed since the preview (%s or the servers file %s); look again before importing", plan.From, plan.Dest)
 	}
 	if plan.Added() == 0 {
-		return a.GetSettings()
+		return sv.prefs.GetSettings()
 	}
-	// Written and applied under a.mu: the live reload of the file this
-	// write causes comes after, finds the providers as applied here and
-	// says nothing new (rewatchServersLocked).
-	a.mu.Lock()
-	if a.settings.ServersPath != current {
-		a.mu.Unlock()
-		return SettingsView{}, errors.New("the servers file of Settings changed since the preview; look again before importing")
-	}
-	if err := plan.Write(); err != nil {
-		a.mu.Unlock()
+	// The servers file and the settings naming it are written as one step
+	// of the settings file (settingsStore.write: no save of Settings comes
+	// between the check and the writes), then applied before any live
+	// reload of the file this write causes (serversFile.change): that
+	// reload finds the providers as applied here and says nothing new.
+	var saveErr error
+	err = sv.servers.change(func() error {
+		return sv.settings.write(func(inUse, saved Settings) (Settings, Settings, error) {
+			if inUse.ServersPath != current {
+				return inUse, saved, errors.New("the servers file of Settings changed since the preview; look again before importing")
+			}
+			if err := plan.Write(); err != nil {
+				return inUse, saved, err
+			}
+			sv.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
+			file, err := updateSettingsFile(sv.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
+			if inUse.ServersPath = plan.Dest; err == nil {
+				saved = file
+			}
+			saveErr = err
+			return inUse, saved, nil
+		})
+	})
+	if err != nil {
 		return SettingsView{}, err
 	}
-	a.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
-	saved, saveErr := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
-	a.settings.ServersPath = plan.Dest
-	if saveErr == nil {
-		a.saved = saved
-	}
-	a.reapplyServersLocked(false)
 	if current != plan.Dest {
-		a.rewatchServersLocked()
+		sv.reloads.rewatchServers()
 	}
-	dir := a.coworkersDir()
-	v := a.viewLocked()
-	a.mu.Unlock()
-	go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+	sv.coworkers.relist(sv.settings.coworkersDir())
+	v := sv.prefs.view()
 	if saveErr != nil {
 		return v, fmt.Errorf("the servers were added to %s and are in use, but the settings could not be saved, so the next start uses the old servers file: %w", plan.Dest, saveErr)
 	}
@@ -139,7 +142,7 @@ func (a *App) ApplyImport(path, digest string) (SettingsView, error) {
 
 // planImport reads path and plans its import into the app's servers file;
 // current is the servers file in use when planned.
-func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
+func (sv *Servers) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if path == "" {
 		return nil, "", errors.New("no file to import: choose one")
 	}
@@ -147,9 +150,7 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	a.mu.Lock()
-	current, configDir := a.settings.ServersPath, a.paths.ConfigDir
-	a.mu.Unlock()
+	current, configDir := sv.settings.get().ServersPath, sv.paths.ConfigDir
 	from, err := mcp.ReadConfig(abs, nil) // Inputs nil: nothing is asked
 	if err != nil {
 		return nil, current, err
@@ -162,6 +163,6 @@ func (a *App) planImport(path string) (*mcp.ImportPlan, string, error) {
 	if err != nil {
 		return nil, current, err
 	}
-	plan, err := mcp.PlanImportInto(from, kept, dest, mcp.TakenNamespaces(a.reg))
+	plan, err := mcp.PlanImportInto(from, kept, dest, mcp.TakenNamespaces(sv.reg))
 	return plan, current, err
 }

@@ -115,7 +115,7 @@ func TestFindServerConfigs(t *testing.T) {
 	t.Setenv("APPDATA", xdg)      // Windows' config dir
 	f := writeImportFixtures(t, xdg, home)
 	e := newTestEnv(t, envOpts{cfg: config{Servers: f.vscode}})
-	found, err := e.app.FindServerConfigs()
+	found, err := e.app.Servers.FindServerConfigs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,13 +142,13 @@ func TestFindServerConfigs(t *testing.T) {
 
 	pick := &pickFile{path: f.claude}
 	e.app.dialogs = pick
-	if got, err := e.app.ChooseImportFile(); err != nil || got != f.claude || pick.start != home {
+	if got, err := e.app.Servers.ChooseImportFile(); err != nil || got != f.claude || pick.start != home {
 		t.Errorf("ChooseImportFile = %q, %v (started in %q); want the picked file, from %s", got, err, pick.start, home)
 	}
 
 	os.RemoveAll(home)
 	os.RemoveAll(xdg)
-	if found, err := e.app.FindServerConfigs(); err != nil || len(found) != 0 {
+	if found, err := e.app.Servers.FindServerConfigs(); err != nil || len(found) != 0 {
 		t.Errorf("with no client files: %+v, %v", found, err)
 	}
 }
@@ -173,11 +173,11 @@ func TestImportIntoTheApp(t *testing.T) {
 	writeBundle(t, e.bundles, "dev", "core_dev.battery_status_get")
 	writeBundle(t, e.bundles, "vsdev", "vsdev.battery_status_get")
 	dest := filepath.Join(e.cfgDir, "servers.json")
-	if _, err := e.app.OpenChat("dev"); err == nil {
+	if _, err := e.app.Chats.OpenChat("dev"); err == nil {
 		t.Fatal("dev opened before its provider was imported")
 	}
 
-	plan, err := e.app.PreviewImport(f.claude)
+	plan, err := e.app.Servers.PreviewImport(f.claude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestImportIntoTheApp(t *testing.T) {
 	// The file changes between the preview and the confirmation.
 	before, _ := os.ReadFile(f.claude)
 	os.WriteFile(f.claude, []byte(strings.Replace(string(before), `"no-command"`, `"other": {"command": "other-server"}, "no-command"`, 1)), 0o600)
-	if _, err := e.app.ApplyImport(f.claude, plan.Digest); err == nil || !strings.Contains(err.Error(), "changed since the preview") {
+	if _, err := e.app.Servers.ApplyImport(f.claude, plan.Digest); err == nil || !strings.Contains(err.Error(), "changed since the preview") {
 		t.Fatalf("ApplyImport after a change = %v; want a refusal", err)
 	}
 	if _, err := os.Stat(dest); err == nil || savedServersPath(t, e) != "" {
@@ -222,7 +222,7 @@ func TestImportIntoTheApp(t *testing.T) {
 	}
 	os.WriteFile(f.claude, before, 0o600)
 
-	v, err := e.app.ApplyImport(f.claude, plan.Digest)
+	v, err := e.app.Servers.ApplyImport(f.claude, plan.Digest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,16 +239,16 @@ func TestImportIntoTheApp(t *testing.T) {
 	if got := written.Entries[0].Server.Env["DB_PASSWORD"]; got != "pa$$word" {
 		t.Errorf("DB_PASSWORD = %q in the written file; want pa$$word, as Claude Desktop passes it", got)
 	}
-	chat, err := e.app.OpenChat("dev")
+	chat, err := e.app.Chats.OpenChat("dev")
 	if err != nil {
 		t.Fatalf("a new chat after the import: %v", err)
 	}
-	if res, err := e.app.Send(chat.SessionID, "battery?"); err != nil || res.Status != "completed" || res.Calls != 1 {
+	if res, err := e.app.Chats.Send(chat.SessionID, "battery?"); err != nil || res.Status != "completed" || res.Calls != 1 {
 		t.Fatalf("turn with the imported provider = %+v, %v", res, err)
 	}
 
 	// VS Code's file: the two entries in use are kept, its two added.
-	plan, err = e.app.PreviewImport(f.vscode)
+	plan, err = e.app.Servers.PreviewImport(f.vscode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,14 +263,14 @@ func TestImportIntoTheApp(t *testing.T) {
 		t.Errorf("github = %+v", gh)
 	}
 	inUse, _ := os.ReadFile(dest)
-	gen := e.app.rt.Generation()
-	if v, err = e.app.ApplyImport(f.vscode, plan.Digest); err != nil {
+	gen := e.app.engine.runtime().Generation()
+	if v, err = e.app.Servers.ApplyImport(f.vscode, plan.Digest); err != nil {
 		t.Fatal(err)
 	}
 	// The import applies the file (one registry generation), then its
 	// live reload does (another, then the coworkers are listed anew): the
 	// unanswered input is asked in Settings, not announced as a problem.
-	e.rec.waitFor(t, EventCoworkersChanged, func(any) bool { return e.app.rt.Generation() >= gen+2 })
+	e.rec.waitFor(t, EventCoworkersChanged, func(any) bool { return e.app.engine.runtime().Generation() >= gen+2 })
 	for _, n := range e.rec.all(EventNotice) {
 		if strings.Contains(n.(Notice).Message, "api-token") {
 			t.Errorf("notice after the import: %+v", n)
@@ -282,34 +282,34 @@ func TestImportIntoTheApp(t *testing.T) {
 	if len(v.ServerInputs) != 1 || v.ServerInputs[0].ID != "api-token" || v.ServerInputs[0].Answered {
 		t.Errorf("ServerInputs = %+v; want api-token, not answered", v.ServerInputs)
 	}
-	if _, err := e.app.OpenChat("vsdev"); err == nil || !strings.Contains(err.Error(), `input "api-token"`) {
+	if _, err := e.app.Chats.OpenChat("vsdev"); err == nil || !strings.Contains(err.Error(), `input "api-token"`) {
 		t.Errorf("vsdev before its input is answered: %v", err)
 	}
-	if _, err := e.app.SetServerInput("api-token", "t0ken"); err != nil {
+	if _, err := e.app.Servers.SetServerInput("api-token", "t0ken"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.OpenChat("vsdev"); err != nil {
+	if _, err := e.app.Chats.OpenChat("vsdev"); err != nil {
 		t.Errorf("vsdev after its input is answered: %v", err)
 	}
-	if _, err := e.app.OpenChat("dev"); err != nil {
+	if _, err := e.app.Chats.OpenChat("dev"); err != nil {
 		t.Errorf("dev after the second import: %v", err)
 	}
 
 	// A server named like the app's own tools could never load: skipped.
 	own := filepath.Join(home, "own.json")
 	os.WriteFile(own, []byte(`{"mcpServers": {"test": {"command": "other-echo"}}}`), 0o600)
-	if plan, err := e.app.PreviewImport(own); err != nil || plan.Added() != 0 ||
+	if plan, err := e.app.Servers.PreviewImport(own); err != nil || plan.Added() != 0 ||
 		!strings.Contains(planItem(t, plan, "test").Why, "built-in tools such as test.echo") {
 		t.Errorf("a server in the namespace of a native tool: %+v, %v", plan, err)
 	}
 
 	// The same file again adds nothing and writes nothing.
-	plan, err = e.app.PreviewImport(f.vscode)
+	plan, err = e.app.Servers.PreviewImport(f.vscode)
 	if err != nil || plan.Added() != 0 {
 		t.Fatalf("second preview: %+v, %v", plan, err)
 	}
 	now, _ := os.ReadFile(dest)
-	if _, err := e.app.ApplyImport(f.vscode, plan.Digest); err != nil {
+	if _, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := os.ReadFile(dest); string(again) != string(now) {
@@ -331,21 +331,21 @@ func TestImportFromAnotherClientsFileInUse(t *testing.T) {
 	f := writeImportFixtures(t, xdg, home)
 	e := newTestEnv(t, envOpts{cfg: config{Servers: f.claude}})
 	dest := filepath.Join(e.cfgDir, "servers.json")
-	if _, err := e.app.PreviewImport(f.vscode); err == nil || !strings.Contains(err.Error(), f.claude+":6: the entry \"no-command\"") {
+	if _, err := e.app.Servers.PreviewImport(f.vscode); err == nil || !strings.Contains(err.Error(), f.claude+":6: the entry \"no-command\"") {
 		t.Fatalf("PreviewImport with a broken entry in use = %v; want it named", err)
 	}
 	claude, _ := os.ReadFile(f.claude)
 	os.WriteFile(f.claude, []byte(strings.Replace(string(claude), `,
     "no-command": {"args": ["x"]}`, "", 1)), 0o600)
 
-	plan, err := e.app.PreviewImport(f.vscode)
+	plan, err := e.app.Servers.PreviewImport(f.vscode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plan.Dest != dest || plan.Kept != 2 || plan.Added() != 2 {
 		t.Fatalf("plan: dest %s, kept %d, adds %d; want the app's servers.json, 2 kept, 2 added", plan.Dest, plan.Kept, plan.Added())
 	}
-	v, err := e.app.ApplyImport(f.vscode, plan.Digest)
+	v, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,14 +362,14 @@ func TestImportFromAnotherClientsFileInUse(t *testing.T) {
 	// Back to Claude Desktop's file, with the app's servers.json there.
 	s := v.Settings
 	s.ServersPath = f.claude
-	if _, err := e.app.SaveSettings(s); err != nil {
+	if _, err := e.app.Preferences.SaveSettings(s); err != nil {
 		t.Fatal(err)
 	}
 	written, _ := os.ReadFile(dest)
-	if _, err := e.app.PreviewImport(f.vscode); err == nil || !strings.Contains(err.Error(), "choose "+dest+" in Settings first") {
+	if _, err := e.app.Servers.PreviewImport(f.vscode); err == nil || !strings.Contains(err.Error(), "choose "+dest+" in Settings first") {
 		t.Fatalf("PreviewImport with both files = %v; want a refusal", err)
 	}
-	if _, err := e.app.ApplyImport(f.vscode, plan.Digest); err == nil {
+	if _, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest); err == nil {
 		t.Fatal("ApplyImport with both files wrote")
 	}
 	if now, _ := os.ReadFile(dest); string(now) != string(written) || savedServersPath(t, e) != f.claude {

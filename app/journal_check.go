@@ -22,13 +22,13 @@ const slowCheck = 2 * time.Second
 // hold the window. A problem becomes the journal banner; so does a
 // problem Open already found (a damaged file met by migration or
 // recovery, settings that do not commit durably).
-func (a *App) checkJournal() {
-	j := a.journal
-	if j == nil {
-		return
+func (a *desktop) checkJournal() {
+	j, err := a.engine.openJournal()
+	if err != nil {
+		return // the window shows why (Info's RuntimeError)
 	}
 	if h := j.Health(); !h.OK() {
-		a.setNotice(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
+		a.notices.set(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
 		return
 	}
 	size := ""
@@ -36,7 +36,7 @@ func (a *App) checkJournal() {
 		size = fmt.Sprintf(" (%.0f MB)", float64(fi.Size())/1e6)
 	}
 	slow := time.AfterFunc(slowCheck, func() {
-		a.setNotice(Notice{Level: NoticeInfo, Message: "Checking the journal" + size + "… chats can be used meanwhile.", Key: NoticeKeyJournal})
+		a.notices.set(Notice{Level: NoticeInfo, Message: "Checking the journal" + size + "… chats can be used meanwhile.", Key: NoticeKeyJournal})
 	})
 	h, err := j.Check(a.base)
 	shown := !slow.Stop()
@@ -44,13 +44,13 @@ func (a *App) checkJournal() {
 	case err != nil:
 		a.log.Warn("journal check", "err", err)
 		if shown {
-			a.setNotice(Notice{Level: NoticeWarn, Message: "The journal could not be checked: " + err.Error(), Key: NoticeKeyJournal})
+			a.notices.set(Notice{Level: NoticeWarn, Message: "The journal could not be checked: " + err.Error(), Key: NoticeKeyJournal})
 		}
 	case !h.OK():
 		a.log.Error("journal degraded", "problem", h.Problem, "summary", h.Summary)
-		a.setNotice(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
+		a.notices.set(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
 	case shown:
-		a.setNotice(Notice{Level: NoticeInfo, Key: NoticeKeyJournal}) // no message: remove the banner
+		a.notices.set(Notice{Level: NoticeInfo, Key: NoticeKeyJournal}) // no message: remove the banner
 	}
 	if err != nil || !h.OK() {
 		return
@@ -67,7 +67,7 @@ func (a *App) checkJournal() {
 	case !rep.OK:
 		h := j.Health() // Verify degraded the journal
 		a.log.Error("journal degraded", "problem", h.Problem, "summary", h.Summary)
-		a.setNotice(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
+		a.notices.set(Notice{Level: NoticeError, Message: h.String(), Key: NoticeKeyJournal})
 	default:
 		a.log.Info("journal verified", "entries", rep.Entries, "rows", rep.Rows)
 	}

@@ -29,14 +29,14 @@ func TestDamagedJournalBanner(t *testing.T) {
 			t.Errorf("journal banner %+v lacks %q", n, want)
 		}
 	}
-	info, err := e.app.Info()
+	info, err := e.app.Window.Info()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(info.Notices) == 0 || info.Notices[len(info.Notices)-1] != n {
 		t.Errorf("Info().Notices = %+v; want the journal banner too (a window that asks after the event)", info.Notices)
 	}
-	if _, err := e.app.OpenChat("helper"); err == nil || !strings.Contains(err.Error(), "nothing new is written into it") {
+	if _, err := e.app.Chats.OpenChat("helper"); err == nil || !strings.Contains(err.Error(), "nothing new is written into it") {
 		t.Errorf("OpenChat on a damaged journal = %v; want the degraded refusal", err)
 	}
 	e.app.shutdown()
@@ -66,7 +66,7 @@ func TestRowOutsideTheChainFoundInTheBackground(t *testing.T) {
 	if n.Level != NoticeError || !strings.Contains(n.Message, "does not match its hash chain") || !strings.Contains(n.Message, "warnings row") {
 		t.Errorf("journal banner = %+v; want the chain break of the forged warnings row", n)
 	}
-	if _, err := e.app.OpenChat("helper"); err == nil || !strings.Contains(err.Error(), "nothing new is written into it") {
+	if _, err := e.app.Chats.OpenChat("helper"); err == nil || !strings.Contains(err.Error(), "nothing new is written into it") {
 		t.Errorf("OpenChat on a broken chain = %v; want the degraded refusal", err)
 	}
 }

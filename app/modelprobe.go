@@ -24,7 +24,8 @@ const modelProbeTimeout = 500 * time.Millisecond
 // modelUnreachable returns a warning when the model's base URL is on this
 // machine (loopback) and nothing listens there, the first-run case of the
 // default local Ollama; "" when something listens, or for a remote URL,
-// which is not probed (no traffic leaves the machine before a turn).
+// which is not probed (no traffic leaves the machine before a turn). It
+// dials: call it holding no lock.
 func modelUnreachable(baseURL string) string {
 	u, err := url.Parse(baseURL)
 	if err != nil || u.Host == "" {
@@ -46,46 +47,4 @@ func modelUnreachable(baseURL string) string {
 	}
 	c.Close()
 	return ""
-}
-
-// modelNoticeLocked is the model banner (key NoticeKeyModel) for the model
-// in use: a warning when it is not usable (modelErr) or nothing answers at
-// its local address (modelUnreachable), else the keyed notice with no
-// message that removes the banner. a.mu must be held.
-func (a *App) modelNoticeLocked() Notice {
-	n := Notice{Level: NoticeWarn, Key: NoticeKeyModel}
-	if a.modelErr != nil {
-		n.Message = a.modelErr.Error()
-	} else {
-		n.Message = modelUnreachable(a.modelBaseURL)
-	}
-	if n.Message == "" {
-		n.Level = NoticeInfo
-	}
-	return n
-}
-
-// reapplyModelLocked applies the model settings again and, when the model
-// banner changed (a new problem, or the problem is gone), sends the keyed
-// notice that replaces or removes it, and updates Info's notices to match
-// (setNoticeLocked). a.mu must be held.
-func (a *App) reapplyModelLocked() {
-	a.applyModelLocked()
-	n := a.modelNoticeLocked()
-	if n == a.modelShown {
-		return
-	}
-	a.modelShown = n
-	a.setNoticeLocked(n)
-}
-
-// recheckModelNoticeLocked checks the model banner again, after a probe
-// reached the model in use or a turn's model answered, and sends the
-// keyed notice that replaces or removes it when it changed: the banner
-// follows the state on every screen. a.mu must be held.
-func (a *App) recheckModelNoticeLocked() {
-	if n := a.modelNoticeLocked(); n != a.modelShown {
-		a.modelShown = n
-		a.setNoticeLocked(n)
-	}
 }

@@ -42,7 +42,7 @@ func TestModelNoticeGoesWhenSettingsFixIt(t *testing.T) {
 	l.Close()
 	e := newTestEnv(t, envOpts{cfg: config{BaseURL: dead}})
 	modelNotices := func() (n []Notice) {
-		info, err := e.app.Info()
+		info, err := e.app.Window.Info()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,20 +64,20 @@ func TestModelNoticeGoesWhenSettingsFixIt(t *testing.T) {
 		}
 		return n
 	}
-	v, err := e.app.GetSettings()
+	v, err := e.app.Preferences.GetSettings()
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := v.Settings
 	s.ApprovalMode = "bypass" // the model stays broken: no banner is sent again
-	if _, err := e.app.SaveSettings(s); err != nil {
+	if _, err := e.app.Preferences.SaveSettings(s); err != nil {
 		t.Fatal(err)
 	}
 	if got := sent(); len(got) != 0 {
 		t.Errorf("notices after a save that left the model as it was = %+v; want none", got)
 	}
 	s.OpenAI.BaseURL = e.model.URL
-	if _, err := e.app.SaveSettings(s); err != nil {
+	if _, err := e.app.Preferences.SaveSettings(s); err != nil {
 		t.Fatal(err)
 	}
 	if got := sent(); len(got) != 1 || got[0] != (Notice{Level: NoticeInfo, Key: NoticeKeyModel}) {
@@ -87,7 +87,7 @@ func TestModelNoticeGoesWhenSettingsFixIt(t *testing.T) {
 		t.Errorf("Info notices keyed %q after the fix = %+v; want none", NoticeKeyModel, got)
 	}
 	s.OpenAI.BaseURL = dead // broken again: the banner comes back
-	if _, err := e.app.SaveSettings(s); err != nil {
+	if _, err := e.app.Preferences.SaveSettings(s); err != nil {
 		t.Fatal(err)
 	}
 	if got := sent(); len(got) != 2 || got[1].Key != NoticeKeyModel || !strings.Contains(got[1].Message, dead) {

@@ -48,19 +48,19 @@ type ConnectionTest struct {
 // API key to use, or "" for the stored one (keychain, then environment).
 // Errors name the request and the reason, never the key. A success
 // against the model in use also removes the model banner.
-func (a *App) ListModels(provider, baseURL, key string) (ModelList, error) {
-	c, err := a.probeConfig(provider, baseURL, "", key)
+func (pr *Preferences) ListModels(provider, baseURL, key string) (ModelList, error) {
+	c, err := pr.probeConfig(provider, baseURL, "", key)
 	if err != nil {
 		return ModelList{}, err
 	}
-	ctx, cancel := context.WithTimeout(a.base, probeTimeout)
+	ctx, cancel := context.WithTimeout(pr.base, probeTimeout)
 	defer cancel()
 	l, err := model.ListModels(ctx, c)
 	if err != nil {
 		return ModelList{}, fmt.Errorf("could not list the models: %w", err)
 	}
 	out := ModelList{Provider: c.Provider, BaseURL: c.BaseURL, API: l.API, Models: modelIDs(l)}
-	a.probed(c, &out, nil)
+	pr.probed(c, &out, nil)
 	return out, nil
 }
 
@@ -69,12 +69,12 @@ func (a *App) ListModels(provider, baseURL, key string) (ModelList, error) {
 // stored one): the models list, or a 1-token request when the server has
 // no list (model.TestConnection). It reports the latency or the exact
 // failure; the error is only for bad arguments.
-func (a *App) TestConnection(provider, baseURL, modelName, key string) (ConnectionTest, error) {
-	c, err := a.probeConfig(provider, baseURL, modelName, key)
+func (pr *Preferences) TestConnection(provider, baseURL, modelName, key string) (ConnectionTest, error) {
+	c, err := pr.probeConfig(provider, baseURL, modelName, key)
 	if err != nil {
 		return ConnectionTest{}, err
 	}
-	ctx, cancel := context.WithTimeout(a.base, probeTimeout)
+	ctx, cancel := context.WithTimeout(pr.base, probeTimeout)
 	defer cancel()
 	out := ConnectionTest{Provider: c.Provider, BaseURL: c.BaseURL, Model: c.Model}
 	conn, err := model.TestConnection(ctx, c)
@@ -95,14 +95,14 @@ func (a *App) TestConnection(provider, baseURL, modelName, key string) (Connecti
 	if out.OK && conn.Listing != nil {
 		list = &ModelList{Provider: c.Provider, BaseURL: c.BaseURL, API: conn.Listing.API, Models: out.Models}
 	}
-	a.probed(c, list, &out)
+	pr.probed(c, list, &out)
 	return out, nil
 }
 
 // probeConfig is the model configuration Settings would build with these
 // values (settings, key, environment defaults: modelConfig). key "" takes
 // the stored key.
-func (a *App) probeConfig(provider, baseURL, modelName, key string) (model.Config, error) {
+func (pr *Preferences) probeConfig(provider, baseURL, modelName, key string) (model.Config, error) {
 	if err := checkProvider(provider); err != nil {
 		return model.Config{}, err
 	}
@@ -118,26 +118,19 @@ func (a *App) probeConfig(provider, baseURL, modelName, key string) (model.Confi
 	}
 	if key = strings.TrimSpace(key); key != "" {
 		c := model.Config{Provider: provider, BaseURL: p.BaseURL, Model: p.Model, APIKey: key}
-		return model.FromEnv(c, a.cfg.Getenv), nil
+		return model.FromEnv(c, pr.cfg.Getenv), nil
 	}
-	c, _ := a.modelConfig(s) // a keychain that cannot be read: the environment may still have a key
+	c, _ := pr.modelConfig(s) // a keychain that cannot be read: the environment may still have a key
 	return c, nil
 }
 
 // probed records the last probe for the e2e hook and, when it reached
 // the model in use, checks the model banner again, so that it goes on
-// every screen once the server answers (reapplyModelLocked's rule).
-func (a *App) probed(c model.Config, list *ModelList, test *ConnectionTest) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if list != nil {
-		a.lastModels = list
-	}
-	if test != nil {
-		a.lastConnection = test
-	}
-	if (list != nil || test != nil && test.OK) && c.Provider == a.settings.Provider && c.BaseURL == a.modelBaseURL {
-		a.recheckModelNoticeLocked()
+// every screen once the server answers (modelState.apply's rule).
+func (pr *Preferences) probed(c model.Config, list *ModelList, test *ConnectionTest) {
+	noteProbe(list, test) // e2e builds only (e2e_hook.go)
+	if (list != nil || test != nil && test.OK) && c.Provider == pr.settings.get().Provider && c.BaseURL == pr.model.current().baseURL {
+		pr.model.recheck(false)
 	}
 }
 

@@ -38,7 +38,7 @@ func TestCoworkersCardShowsToolsLeftOut(t *testing.T) {
 	e := newTestEnv(t, envOpts{cfg: config{Servers: servers}})
 	writeTools(t, e.bundles, "whole", `{"version": 1, "mcp": ["names"]}`)
 
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,14 +62,14 @@ func TestCoworkersCardShowsToolsLeftOut(t *testing.T) {
 		t.Errorf("helper left_out is null; the UI gets [] for none")
 	}
 
-	chat, err := e.app.OpenChat("whole")
+	chat, err := e.app.Chats.OpenChat("whole")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(chat.Tools) != 1 || chat.Tools[0].Name != "names.ok_tool" {
 		t.Errorf("chat tools = %+v; want names.ok_tool only", chat.Tools)
 	}
-	d, err := e.app.SessionDetail(chat.SessionID)
+	d, err := e.app.Activity.SessionDetail(chat.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,13 +17,13 @@ const notifyCheckTimeout = 5 * time.Second
 // process that owns org.freedesktop.Notifications) and, when not, shows a
 // keyed notice naming the cause and what is lost. The app works either
 // way: consent always happens in the window.
-func (a *App) checkNotifications() {
+func (a *desktop) checkNotifications() {
 	ctx, cancel := context.WithTimeout(a.base, notifyCheckTimeout)
 	defer cancel()
 	err := notificationsAvailable(ctx, a.cfg.Getenv)
 	if err == nil {
 		return
 	}
-	a.setNotice(Notice{Level: NoticeInfo, Key: NoticeKeyNotifications,
+	a.notices.set(Notice{Level: NoticeInfo, Key: NoticeKeyNotifications,
 		Message: "Desktop notifications are unavailable: " + err.Error() + ". The app works as usual, but a tool call that waits for your answer while this window is in the background raises no notification: the question waits in the window."})
 }

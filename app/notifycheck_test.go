@@ -21,7 +21,7 @@ func TestNotificationsUnavailableNotice(t *testing.T) {
 	if !strings.Contains(got.Message, "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset)") || !strings.Contains(got.Message, "the question waits in the window") {
 		t.Fatalf("notice = %+v", got)
 	}
-	info, _ := e.app.Info()
+	info, _ := e.app.Window.Info()
 	found := false
 	for _, n := range info.Notices {
 		found = found || n.Key == NoticeKeyNotifications

@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -16,33 +15,6 @@ import (
 // why nothing opened (no program for it, the program failed).
 type Opener interface {
 	Open(target string) error
-}
-
-// OpenFile opens path (a bundle file named in an error, say) with the
-// system's program for it. Only paths inside the coworkers folder or the
-// config dir are opened, with links resolved; anything else is refused,
-// naming both folders.
-func (a *App) OpenFile(path string) error {
-	a.mu.Lock()
-	roots := []string{a.coworkersDir(), a.paths.ConfigDir}
-	a.mu.Unlock()
-	p, err := openablePath(path, roots)
-	if err != nil {
-		return err
-	}
-	return a.opener.Open(p)
-}
-
-// OpenLink opens an http, https or mailto URL in the system's browser (or
-// mail program), after the UI asked "Open this external link?". Any other
-// scheme is refused. The error says why nothing opened: the UI then
-// copies the link and says so.
-func (a *App) OpenLink(link string) error {
-	u, err := url.Parse(link)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "mailto") || (u.Scheme != "mailto" && u.Host == "") {
-		return fmt.Errorf("only http, https and mailto links are opened, not %q", link)
-	}
-	return a.opener.Open(u.String())
 }
 
 // openablePath returns path absolute with links resolved when it exists

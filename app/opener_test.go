@@ -27,23 +27,23 @@ func TestOpenFileOnlyInsideCoworkersAndConfig(t *testing.T) {
 	rec := &recordOpener{}
 	e.app.opener = rec
 	manifest := filepath.Join(e.bundles, "helper", "coworker", "manifest.md")
-	if err := e.app.OpenFile(manifest); err != nil {
+	if err := e.app.Window.OpenFile(manifest); err != nil {
 		t.Fatal(err)
 	}
 	settings := filepath.Join(e.cfgDir, "settings.json")
 	_ = os.WriteFile(settings, []byte("{}"), 0o600)
-	if err := e.app.OpenFile(settings); err != nil {
+	if err := e.app.Window.OpenFile(settings); err != nil {
 		t.Fatal(err)
 	}
 	outside := filepath.Join(t.TempDir(), "secret.txt")
 	_ = os.WriteFile(outside, []byte("x"), 0o600)
-	if err := e.app.OpenFile(outside); err == nil || !strings.Contains(err.Error(), "is not in the coworkers folder or the config folder") {
+	if err := e.app.Window.OpenFile(outside); err == nil || !strings.Contains(err.Error(), "is not in the coworkers folder or the config folder") {
 		t.Errorf("outside: %v", err)
 	}
-	if err := e.app.OpenFile("helper/coworker/manifest.md"); err == nil || !strings.Contains(err.Error(), "only absolute paths") {
+	if err := e.app.Window.OpenFile("helper/coworker/manifest.md"); err == nil || !strings.Contains(err.Error(), "only absolute paths") {
 		t.Errorf("relative: %v", err)
 	}
-	if err := e.app.OpenFile(filepath.Join(e.bundles, "..", filepath.Base(filepath.Dir(outside)), "secret.txt")); err == nil {
+	if err := e.app.Window.OpenFile(filepath.Join(e.bundles, "..", filepath.Base(filepath.Dir(outside)), "secret.txt")); err == nil {
 		t.Error("a path with .. out of the folder was opened")
 	}
 	if runtime.GOOS != "windows" {
@@ -51,7 +51,7 @@ func TestOpenFileOnlyInsideCoworkersAndConfig(t *testing.T) {
 		if err := os.Symlink(outside, link); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.app.OpenFile(link); err == nil {
+		if err := e.app.Window.OpenFile(link); err == nil {
 			t.Error("a link in the coworkers folder to a file outside was opened")
 		}
 	}
@@ -66,12 +66,12 @@ func TestOpenLinkSchemes(t *testing.T) {
 	rec := &recordOpener{}
 	e.app.opener = rec
 	for _, ok := range []string{"https://example.com/a?b=c", "http://127.0.0.1:8080/", "mailto:ann@example.com"} {
-		if err := e.app.OpenLink(ok); err != nil {
+		if err := e.app.Window.OpenLink(ok); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"javascript:alert(1)", "file:///etc/passwd", "https:///nohost", "", "ftp://example.com"} {
-		if err := e.app.OpenLink(bad); err == nil || !strings.Contains(err.Error(), "only http, https and mailto") {
+		if err := e.app.Window.OpenLink(bad); err == nil || !strings.Contains(err.Error(), "only http, https and mailto") {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}

@@ -18,12 +18,12 @@ type SavedPolicy struct {
 // Policies lists the saved "always allow" and "always deny" answers of
 // every coworker, ordered by coworker and tool. Answers taken back (saved
 // as "ask" by RevokePolicy or `openworker journal revoke`) are left out.
-func (a *App) Policies() ([]SavedPolicy, error) {
-	j, err := a.openJournal()
+func (pr *Preferences) Policies() ([]SavedPolicy, error) {
+	j, err := pr.engine.openJournal()
 	if err != nil {
 		return nil, err
 	}
-	rows, err := j.UserPolicies(a.base, "")
+	rows, err := j.UserPolicies(pr.base, "")
 	if err != nil {
 		return nil, j.Explain(err)
 	}
@@ -34,7 +34,7 @@ func (a *App) Policies() ([]SavedPolicy, error) {
 		}
 		p := SavedPolicy{UserPolicyRow: r}
 		// The lookup consent makes: a row outside the hash chain is ignored.
-		if _, _, err := j.UserPolicy(a.base, r.Coworker, r.Tool, r.DescriptorDigest); err != nil {
+		if _, _, err := j.UserPolicy(pr.base, r.Coworker, r.Tool, r.DescriptorDigest); err != nil {
 			p.Ignored = err.Error()
 		}
 		out = append(out, p)
@@ -47,21 +47,21 @@ func (a *App) Policies() ([]SavedPolicy, error) {
 // chats open now too (their grants of the tool are dropped). The row
 // is saved as "ask" rather than deleted, so the journal's hash chain keeps
 // the history. It is an error when no such answer is saved.
-func (a *App) RevokePolicy(coworker, tool, digest string) error {
-	j, err := a.openJournal()
+func (pr *Preferences) RevokePolicy(coworker, tool, digest string) error {
+	j, err := pr.engine.openJournal()
 	if err != nil {
 		return err
 	}
-	rows, err := j.UserPolicies(a.base, coworker)
+	rows, err := j.UserPolicies(pr.base, coworker)
 	if err != nil {
 		return j.Explain(err)
 	}
 	for _, r := range rows {
 		if r.Tool == tool && r.DescriptorDigest == digest && r.Policy != journal.PolicyAsk {
-			if err := j.SaveUserPolicy(a.base, coworker, tool, digest, journal.PolicyAsk); err != nil {
+			if err := j.SaveUserPolicy(pr.base, coworker, tool, digest, journal.PolicyAsk); err != nil {
 				return j.Explain(err)
 			}
-			a.revokeOpenGrants(coworker, tool)
+			pr.engine.revokeGrants(coworker, tool)
 			return nil
 		}
 	}

@@ -16,22 +16,22 @@ import (
 func TestPoliciesListAndRevoke(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
 		echoCall("one"), {Text: "first"}, echoCall("two"), {Text: "second"}, echoCall("three"), {Text: "third"}}})
-	if got, err := e.app.Policies(); err != nil || len(got) != 0 {
+	if got, err := e.app.Preferences.Policies(); err != nil || len(got) != 0 {
 		t.Fatalf("Policies before any answer = %+v, %v; want none", got, err)
 	}
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := sendAsync(e.app, chat.SessionID, "one")
 	p := e.rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
-	if err := e.app.RespondApproval(p.ID, "allow_always"); err != nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_always"); err != nil {
 		t.Fatal(err)
 	}
 	if res := waitResult(t, done); res.Status != harness.TurnCompleted {
 		t.Fatalf("first turn = %+v", res)
 	}
-	got, err := e.app.Policies()
+	got, err := e.app.Preferences.Policies()
 	if err != nil || len(got) != 1 {
 		t.Fatalf("Policies after always allow = %+v, %v; want one", got, err)
 	}
@@ -59,19 +59,19 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 	}
 
 	// The chat header lists the grant the answer also gave this chat.
-	if g, err := e.app.ChatGrants(chat.SessionID); err != nil || len(g) != 1 || g[0].Tool != "test.echo" || g[0].Digest != pol.DescriptorDigest {
+	if g, err := e.app.Chats.ChatGrants(chat.SessionID); err != nil || len(g) != 1 || g[0].Tool != "test.echo" || g[0].Digest != pol.DescriptorDigest {
 		t.Fatalf("ChatGrants = %+v, %v; want test.echo with the saved digest", g, err)
 	}
-	if err := e.app.RevokePolicy(pol.Coworker, pol.Tool, pol.DescriptorDigest); err != nil {
+	if err := e.app.Preferences.RevokePolicy(pol.Coworker, pol.Tool, pol.DescriptorDigest); err != nil {
 		t.Fatal(err)
 	}
-	if g, err := e.app.ChatGrants(chat.SessionID); err != nil || len(g) != 0 {
+	if g, err := e.app.Chats.ChatGrants(chat.SessionID); err != nil || len(g) != 0 {
 		t.Fatalf("ChatGrants after revoking the saved answer = %+v, %v; want none (the open chat asks again too)", g, err)
 	}
-	if got, err := e.app.Policies(); err != nil || len(got) != 0 {
+	if got, err := e.app.Preferences.Policies(); err != nil || len(got) != 0 {
 		t.Fatalf("Policies after revoke = %+v, %v; want none", got, err)
 	}
-	if err := e.app.RevokePolicy(pol.Coworker, pol.Tool, pol.DescriptorDigest); err == nil || !strings.Contains(err.Error(), "no saved answer for test.echo") {
+	if err := e.app.Preferences.RevokePolicy(pol.Coworker, pol.Tool, pol.DescriptorDigest); err == nil || !strings.Contains(err.Error(), "no saved answer for test.echo") {
 		t.Fatalf("revoking twice: %v; want no saved answer", err)
 	}
 	// Revoked: the next call in the same chat asks again.
@@ -79,7 +79,7 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 	e.rec.waitFor(t, EventApprovalRequest, func(v any) bool { return v.(PendingApproval).ID != p.ID })
 	for _, v := range e.rec.all(EventApprovalRequest) {
 		if q := v.(PendingApproval); q.ID != p.ID {
-			if err := e.app.RespondApproval(q.ID, "deny"); err != nil {
+			if err := e.app.Asks.RespondApproval(q.ID, "deny"); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -92,20 +92,20 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 func TestChatGrantsListAndRevoke(t *testing.T) {
 	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
 		echoCall("one"), {Text: "first"}, echoCall("two"), {Text: "second"}, echoCall("three"), {Text: "third"}}})
-	chat, err := e.app.OpenChat("helper")
+	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err := e.app.ChatGrants(chat.SessionID); err != nil || len(g) != 0 {
+	if g, err := e.app.Chats.ChatGrants(chat.SessionID); err != nil || len(g) != 0 {
 		t.Fatalf("ChatGrants of a new chat = %+v, %v", g, err)
 	}
 	done := sendAsync(e.app, chat.SessionID, "one")
 	p := e.rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
-	if err := e.app.RespondApproval(p.ID, "allow_session"); err != nil {
+	if err := e.app.Asks.RespondApproval(p.ID, "allow_session"); err != nil {
 		t.Fatal(err)
 	}
 	waitResult(t, done)
-	if g, _ := e.app.ChatGrants(chat.SessionID); len(g) != 1 || g[0].Tool != "test.echo" {
+	if g, _ := e.app.Chats.ChatGrants(chat.SessionID); len(g) != 1 || g[0].Tool != "test.echo" {
 		t.Fatalf("ChatGrants = %+v; want test.echo", g)
 	}
 	// The grant lets the second call through without a prompt.
@@ -113,19 +113,19 @@ func TestChatGrantsListAndRevoke(t *testing.T) {
 	if n := len(e.rec.all(EventApprovalRequest)); n != 1 {
 		t.Fatalf("%d prompts with the grant, want 1", n)
 	}
-	if err := e.app.RevokeChatGrant(chat.SessionID, "test.echo"); err != nil {
+	if err := e.app.Chats.RevokeChatGrant(chat.SessionID, "test.echo"); err != nil {
 		t.Fatal(err)
 	}
-	if g, _ := e.app.ChatGrants(chat.SessionID); len(g) != 0 {
+	if g, _ := e.app.Chats.ChatGrants(chat.SessionID); len(g) != 0 {
 		t.Fatalf("ChatGrants after revoke = %+v", g)
 	}
 	done = sendAsync(e.app, chat.SessionID, "three")
 	q := e.rec.waitFor(t, EventApprovalRequest, func(v any) bool { return v.(PendingApproval).ID != p.ID }).(PendingApproval)
-	if err := e.app.RespondApproval(q.ID, "deny"); err != nil {
+	if err := e.app.Asks.RespondApproval(q.ID, "deny"); err != nil {
 		t.Fatal(err)
 	}
 	waitResult(t, done)
-	if _, err := e.app.ChatGrants("ses_nope"); err == nil {
+	if _, err := e.app.Chats.ChatGrants("ses_nope"); err == nil {
 		t.Fatal("ChatGrants of an unknown chat: no error")
 	}
 }

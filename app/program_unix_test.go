@@ -39,7 +39,7 @@ func TestCoworkerCardProgramPath(t *testing.T) {
 	e := newTestEnv(t, envOpts{cfg: config{Servers: servers}, searchPath: sp})
 	writeTools(t, e.bundles, "sysinfo", `{"version": 3, "tools": ["device.system_info_get"]}`)
 	writeTools(t, e.bundles, "lost", `{"version": 3, "tools": ["gone.anything"]}`)
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestToolCardGetsLiveProgress(t *testing.T) {
 		{Text: "done"},
 	}})
 	writeBundle(t, e.bundles, "waiter", "everything.trigger-long-running-operation")
-	chat, err := e.app.OpenChat("waiter")
+	chat, err := e.app.Chats.OpenChat("waiter")
 	if err != nil {
 		t.Fatal(err)
 	}

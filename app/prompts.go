@@ -26,14 +26,14 @@ type PromptArg struct {
 // provider (docs/mcp.md#prompts). A provider that cannot list its prompts
 // is logged and left out: the list is what could be had. Errors are for
 // an unknown chat.
-func (a *App) ChatPrompts(sessionID string) ([]ChatPrompt, error) {
-	s, err := a.chat(sessionID)
+func (c *Chats) ChatPrompts(sessionID string) ([]ChatPrompt, error) {
+	s, err := c.engine.chat(sessionID)
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.Prompts(a.base)
+	list, err := s.Prompts(c.base)
 	if err != nil {
-		a.log.Warn("chat prompts", "session", sessionID, "err", err)
+		c.log.Warn("chat prompts", "session", sessionID, "err", err)
 	}
 	out := make([]ChatPrompt, 0, len(list))
 	for _, p := range list {
@@ -52,12 +52,12 @@ func (a *App) ChatPrompts(sessionID string) ([]ChatPrompt, error) {
 // required argument, an argument the prompt does not take, an unknown
 // prompt (listing those there are), a prompt longer than 64 KiB or the
 // server's own error.
-func (a *App) ExpandPrompt(sessionID, name string, args map[string]string) (string, error) {
-	s, err := a.chat(sessionID)
+func (c *Chats) ExpandPrompt(sessionID, name string, args map[string]string) (string, error) {
+	s, err := c.engine.chat(sessionID)
 	if err != nil {
 		return "", err
 	}
-	res, err := s.GetPrompt(a.base, name, args)
+	res, err := s.GetPrompt(c.base, name, args)
 	if err != nil {
 		return "", err
 	}

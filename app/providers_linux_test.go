@@ -68,11 +68,11 @@ func TestSettingsChangesKeepOneProviderProcess(t *testing.T) {
 		{Text: "battery read"},
 	}})
 	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
-	chat, err := e.app.OpenChat("dev")
+	chat, err := e.app.Chats.OpenChat("dev")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.app.Send(chat.SessionID, "battery?")
+	res, err := e.app.Chats.Send(chat.SessionID, "battery?")
 	if err != nil || res.Status != "completed" || res.Calls != 1 {
 		t.Fatalf("turn = %+v, %v; want one call, completed", res, err)
 	}
@@ -80,22 +80,22 @@ func TestSettingsChangesKeepOneProviderProcess(t *testing.T) {
 		t.Fatalf("%d provider processes after the first call; want 1", n)
 	}
 	for i := range 20 {
-		v, _ := e.app.GetSettings()
+		v, _ := e.app.Preferences.GetSettings()
 		s := v.Settings
 		s.OpenAI.Model = fmt.Sprintf("model-%d", i)
 		s.ApprovalMode = []string{"ask", "bypass"}[i%2]
-		if _, err := e.app.SaveSettings(s); err != nil {
+		if _, err := e.app.Preferences.SaveSettings(s); err != nil {
 			t.Fatal(err)
 		}
 		if i%5 == 4 { // new chats use the new settings on the same process
-			c, err := e.app.OpenChat("dev")
+			c, err := e.app.Chats.OpenChat("dev")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(c.Model, s.OpenAI.Model) || c.ApprovalMode != s.ApprovalMode {
 				t.Errorf("new chat after change %d: model %q, approval %q; want %s and %s", i, c.Model, c.ApprovalMode, s.OpenAI.Model, s.ApprovalMode)
 			}
-			if err := e.app.CloseChat(c.SessionID); err != nil {
+			if err := e.app.Chats.CloseChat(c.SessionID); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -103,17 +103,17 @@ func TestSettingsChangesKeepOneProviderProcess(t *testing.T) {
 			t.Fatalf("after settings change %d: %d provider processes; want 1", i+1, n)
 		}
 	}
-	if got := e.app.rt.RunningProviders(); len(got) != 1 {
+	if got := e.app.engine.runtime().RunningProviders(); len(got) != 1 {
 		t.Errorf("running providers = %v; want one", got)
 	}
-	again, err := e.app.ResumeChat(chat.SessionID) // the open chat, as it is
+	again, err := e.app.Chats.ResumeChat(chat.SessionID) // the open chat, as it is
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.Model != chat.Model || again.ApprovalMode != "bypass" || strings.Contains(again.Model, "model-19") {
 		t.Errorf("the open chat now says model %q, approval %q; want what it was opened with (%q, bypass)", again.Model, again.ApprovalMode, chat.Model)
 	}
-	if info, _ := e.app.Info(); !strings.Contains(info.Model, "model-19") || info.ApprovalMode != "bypass" {
+	if info, _ := e.app.Window.Info(); !strings.Contains(info.Model, "model-19") || info.ApprovalMode != "bypass" {
 		t.Errorf("Info = model %q approval %q; want the settings new chats use", info.Model, info.ApprovalMode)
 	}
 }
@@ -151,16 +151,16 @@ func TestServersFileLiveReload(t *testing.T) {
 		}
 		return false
 	}
-	if _, err := e.app.OpenChat("dev"); err != nil {
+	if _, err := e.app.Chats.OpenChat("dev"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.app.OpenChat("dev2"); err == nil {
+	if _, err := e.app.Chats.OpenChat("dev2"); err == nil {
 		t.Fatal("dev2 opened before its provider was added")
 	}
 
 	write(`{"servers": {"device": ` + entry("a") + `, "device2": ` + entry("b") + `}}`)
 	e.rec.waitFor(t, EventCoworkersChanged, func(p any) bool { return listed(p.(CoworkerList), "dev2") })
-	if _, err := e.app.OpenChat("dev2"); err != nil {
+	if _, err := e.app.Chats.OpenChat("dev2"); err != nil {
 		t.Fatalf("dev2 after the edit: %v", err)
 	}
 	if n := providerChildren(t); n != 2 {
@@ -173,10 +173,10 @@ func TestServersFileLiveReload(t *testing.T) {
 	if n.Level != NoticeError {
 		t.Errorf("notice = %+v", n)
 	}
-	if _, err := e.app.OpenChat("dev2"); err != nil {
+	if _, err := e.app.Chats.OpenChat("dev2"); err != nil {
 		t.Errorf("a broken servers.json dropped the providers in use: %v", err)
 	}
-	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:") || !v.ServersUnreadable {
+	if v, _ := e.app.Preferences.GetSettings(); !strings.Contains(v.ServersError, servers+":2:") || !v.ServersUnreadable {
 		t.Errorf("ServersError = %q, unreadable %v; want the file and line, and the whole file named unreadable", v.ServersError, v.ServersUnreadable)
 	}
 
@@ -186,23 +186,23 @@ func TestServersFileLiveReload(t *testing.T) {
 	n = e.rec.waitFor(t, EventNotice, func(p any) bool {
 		return strings.Contains(p.(Notice).Message, servers+`:2:3: server "device" has no "command"`)
 	}).(Notice)
-	if _, err := e.app.OpenChat("dev2"); err != nil {
+	if _, err := e.app.Chats.OpenChat("dev2"); err != nil {
 		t.Errorf("a bad entry of another provider stopped dev2: %v", err)
 	}
-	if _, err := e.app.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), servers+`:2:3`) {
+	if _, err := e.app.Chats.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), servers+`:2:3`) {
 		t.Errorf("dev with its provider broken: %v; want the entry's file and line", err)
 	}
-	if v, _ := e.app.GetSettings(); !strings.Contains(v.ServersError, servers+":2:3") || v.ServersUnreadable || len(v.ServersNotices) != 1 || !strings.Contains(v.ServersNotices[0], `unknown key "comand"`) {
+	if v, _ := e.app.Preferences.GetSettings(); !strings.Contains(v.ServersError, servers+":2:3") || v.ServersUnreadable || len(v.ServersNotices) != 1 || !strings.Contains(v.ServersNotices[0], `unknown key "comand"`) {
 		t.Errorf("ServersError = %q, unreadable %v, notices %q", v.ServersError, v.ServersUnreadable, v.ServersNotices)
 	}
 
-	v, _ := e.app.GetSettings()
+	v, _ := e.app.Preferences.GetSettings()
 	s := v.Settings
 	s.ServersPath = ""
-	if v, err = e.app.SaveSettings(s); err != nil || v.ServersError != "" || v.ServersLoaded != "" {
+	if v, err = e.app.Preferences.SaveSettings(s); err != nil || v.ServersError != "" || v.ServersLoaded != "" {
 		t.Fatalf("SaveSettings without servers.json = %+v, %v", v, err)
 	}
-	if _, err := e.app.OpenChat("dev"); err == nil {
+	if _, err := e.app.Chats.OpenChat("dev"); err == nil {
 		t.Error("dev opened after servers.json was switched off")
 	}
 }

@@ -65,7 +65,7 @@ func fixInApp(fix string) string {
 // opening a chat then says why. rule is the tool-name rule of the model
 // provider new chats use (nil: the rule both providers share). exts (nil:
 // none) relates the report to the installed extensions
-// (App.extensionAnnotator): each coworker lists the extensions it uses.
+// (env.extensionAnnotator): each coworker lists the extensions it uses.
 func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule model.NameRule,
 	exts func(context.Context, *harness.CheckReport) []extension.Provider) CoworkerList {
 	l := CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}}

@@ -47,7 +47,7 @@ func TestCoworkersListsUnresolvableBundlesAsBroken(t *testing.T) {
 	writeTools(t, e.bundles, "hangs", `{"version": 3, "tools": ["slow.anything"]}`)
 
 	start := time.Now()
-	l, err := e.app.Coworkers()
+	l, err := e.app.Coworkers.Coworkers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestCoworkersListsUnresolvableBundlesAsBroken(t *testing.T) {
 		}
 		return false
 	})
-	if _, err := e.app.OpenChat("missing-tool"); err != nil {
+	if _, err := e.app.Chats.OpenChat("missing-tool"); err != nil {
 		t.Fatalf("the fixed coworker does not open: %v", err)
 	}
 }

@@ -36,11 +36,11 @@ func TestToolCardGetsTheResultBlocks(t *testing.T) {
 		{Text: "shown"},
 	}})
 	writeBundle(t, e.bundles, "res", "results.blocks", "results.structured_only")
-	chat, err := e.app.OpenChat("res")
+	chat, err := e.app.Chats.OpenChat("res")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err := e.app.Send(chat.SessionID, "show me"); err != nil || res.Status != harness.TurnCompleted {
+	if res, err := e.app.Chats.Send(chat.SessionID, "show me"); err != nil || res.Status != harness.TurnCompleted {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
 	sent := map[string]string{} // alias → the tool.finished payload as JSON, as Wails sends it
@@ -70,7 +70,7 @@ func TestToolCardGetsTheResultBlocks(t *testing.T) {
 		t.Errorf("tool.finished of structured_only = %s; want the structured value and no blocks", s)
 	}
 
-	d, err := e.app.SessionDetail(chat.SessionID)
+	d, err := e.app.Activity.SessionDetail(chat.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	}
 	if bindingsBuild {
 		// Only the bound methods matter: Wails writes their TypeScript.
-		// App is bound here only for its TypeScript (the page's types);
-		// the running app binds the Gate (gate.go).
-		return wails.Run(&options.App{Title: "OpenWorker", Bind: []any{&App{}, &Gate{}}})
+		// The services are bound here only for their TypeScript (the
+		// page's types); the running app binds the Gate (gate.go).
+		return wails.Run(&options.App{Title: "OpenWorker", Bind: append(emptyServices(), &Gate{})})
 	}
 	cfg, err := parseArgs(opts.Args)
 	if err != nil {
@@ -117,11 +117,11 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	if err != nil {
 		return err
 	}
-	a.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
+	a.Window.opened.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
 	// A second start on this config dir: show the window, open its files.
 	onLaunch := func(l secondLaunch) {
 		ui.show()
-		a.openFiles(launchFiles(l.Args, l.WorkingDirectory))
+		a.Window.opened.openFiles(launchFiles(l.Args, l.WorkingDirectory))
 	}
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
 	var wake io.Closer // the wake socket (wake_socket_unix.go)
@@ -139,10 +139,10 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		AssetServer: &assetserver.Options{
 			Assets: frontend.Dist(),
 			// The app views' documents (viewpages.go, docs/mcp-apps.md#sandbox).
-			Middleware: a.viewPages.middleware,
+			Middleware: a.Views.pages.middleware,
 		},
-		BackgroundColour: windowBackground(a.theme()),
-		Windows:          &windows.Options{Theme: windowsTheme(a.theme())},
+		BackgroundColour: windowBackground(a.settings.theme()),
+		Windows:          &windows.Options{Theme: windowsTheme(a.settings.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()
@@ -151,7 +151,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			} else {
 				wake = w
 			}
-			ui.onFileDrop(a.filesDropped)
+			ui.onFileDrop(a.Window.filesDropped)
 			go a.checkNotifications()
 		},
 		// Closing with a call waiting for an answer or a turn running asks
@@ -171,9 +171,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// on Linux it unsets the webview's drop target, and no drop
 		// would arrive at all.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
-		// The page reaches App only through the Gate and its token (gate.go,
-		// docs/mcp-apps.md#bindings): an MCP App view in a frame cannot.
-		Bind: []any{newGate(a, a.log)},
+		// The page reaches the services only through the Gate and its token
+		// (gate.go, docs/mcp-apps.md#bindings): an MCP App view in a frame cannot.
+		Bind: []any{newGate(a.services(), a.log)},
 		// One instance per config folder: a second start hands its launch
 		// to the first and exits (docs/cli.md#the-desktop-app). Our lock file
 		// decides before this lock is tried (Wails takes it only inside
@@ -190,7 +190,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// also the one that started the app (docs/app.md#opening-an-extension).
 		Mac: &mac.Options{OnFileOpen: func(path string) {
 			ui.show()
-			a.openFiles([]string{path})
+			a.Window.opened.openFiles([]string{path})
 		}},
 		Linux: &linux.Options{Icon: icon, ProgramName: "openworker", WindowIsTranslucent: false},
 	})

@@ -58,7 +58,7 @@ func TestSamplingPrompt(t *testing.T) {
 	a.startup()
 	t.Cleanup(func() { a.shutdown(); cancel() })
 
-	chat, err := a.OpenChat("kit")
+	chat, err := a.Chats.OpenChat("kit")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestSamplingPrompt(t *testing.T) {
 	if p.Request.Sampling != nil || p.Request.Tool != "asker.ask_model" {
 		t.Fatalf("first prompt = %+v; want the call", p.Request)
 	}
-	if err := a.RespondApproval(p.ID, "allow_once"); err != nil {
+	if err := a.Asks.RespondApproval(p.ID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	sp := rec.waitFor(t, EventApprovalRequest, func(v any) bool { return v.(PendingApproval).Request.Sampling != nil }).(PendingApproval)
@@ -76,10 +76,10 @@ func TestSamplingPrompt(t *testing.T) {
 		sr.Messages[0].Text != "Name the capital of France." || sr.MaxTokens != 200 || !strings.Contains(sr.Model, "model scripted") {
 		t.Fatalf("sampling prompt = %+v / %+v", sp.Request, sr)
 	}
-	if err := a.RespondApproval(sp.ID, "allow_session"); err == nil || !strings.Contains(err.Error(), "use allow_once or deny") {
+	if err := a.Asks.RespondApproval(sp.ID, "allow_session"); err == nil || !strings.Contains(err.Error(), "use allow_once or deny") {
 		t.Errorf("allow_session on a sampling prompt = %v; want it refused", err)
 	}
-	if err := a.RespondApproval(sp.ID, "allow_once"); err != nil {
+	if err := a.Asks.RespondApproval(sp.ID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	res := waitResult(t, done)

@@ -31,11 +31,11 @@ func TestServerInputsAnsweredInSettings(t *testing.T) {
 }`), 0o644)
 	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Approve: "bypass"}})
 	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
-	if _, err := e.app.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), `input "tok" (Device token)`) || !strings.Contains(err.Error(), "answer it once in the app (Settings)") {
+	if _, err := e.app.Chats.OpenChat("dev"); err == nil || !strings.Contains(err.Error(), `input "tok" (Device token)`) || !strings.Contains(err.Error(), "answer it once in the app (Settings)") {
 		t.Fatalf("OpenChat before the answer = %v", err)
 	}
 	// The unanswered input is a warning banner keyed "servers", not an error.
-	info, _ := e.app.Info()
+	info, _ := e.app.Window.Info()
 	var shown []Notice
 	for _, n := range info.Notices {
 		if n.Key == NoticeKeyServers {
@@ -45,17 +45,17 @@ func TestServerInputsAnsweredInSettings(t *testing.T) {
 	if len(shown) != 1 || shown[0].Level != NoticeWarn || !strings.Contains(shown[0].Message, `input "tok" (Device token): it is not answered yet`) {
 		t.Errorf("servers notices at start = %+v; want one warning about the input", shown)
 	}
-	v, _ := e.app.GetSettings()
+	v, _ := e.app.Preferences.GetSettings()
 	if len(v.ServerInputs) != 1 || v.ServerInputs[0] != (ServerInput{ID: "tok", Description: "Device token", Password: true}) {
 		t.Errorf("ServerInputs = %+v", v.ServerInputs)
 	}
 	if len(v.ServersNotices) != 1 || !strings.Contains(v.ServersNotices[0], `unknown key "unknownKey" of server "other" is ignored`) {
 		t.Errorf("ServersNotices = %q", v.ServersNotices)
 	}
-	if _, err := e.app.SetServerInput("nope", "x"); err == nil {
+	if _, err := e.app.Servers.SetServerInput("nope", "x"); err == nil {
 		t.Error("SetServerInput of an input the file does not have")
 	}
-	v, err = e.app.SetServerInput("tok", "s3cret-token")
+	v, err = e.app.Servers.SetServerInput("tok", "s3cret-token")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestServerInputsAnsweredInSettings(t *testing.T) {
 	if got := e.rec.all(EventNotice); len(got) != 1 || got[0] != (Notice{Level: NoticeInfo, Key: NoticeKeyServers}) {
 		t.Errorf("notices after the answer = %+v; want only the removal of the servers banner", got)
 	}
-	if _, err := e.app.OpenChat("dev"); err != nil {
+	if _, err := e.app.Chats.OpenChat("dev"); err != nil {
 		t.Errorf("OpenChat after the answer = %v", err)
 	}
 }
@@ -97,14 +97,14 @@ func TestServersEntryClashingWithTheAppsTools(t *testing.T) {
 	os.WriteFile(servers, []byte("{\"mcpServers\": {\n  \"test\": {\"command\": \"x\"},\n  \"device\": "+string(dev)+"}}"), 0o644)
 	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Approve: "bypass"}})
 	writeBundle(t, e.bundles, "dev", "device.battery_status_get")
-	v, _ := e.app.GetSettings()
+	v, _ := e.app.Preferences.GetSettings()
 	if !strings.Contains(v.ServersError, servers+":2:3") || !strings.Contains(v.ServersError, "rename the server") || v.ServersUnreadable {
 		t.Errorf("ServersError = %q (unreadable %v); want the entry's file:line:col and the fix", v.ServersError, v.ServersUnreadable)
 	}
-	if _, err := e.app.OpenChat("dev"); err != nil {
+	if _, err := e.app.Chats.OpenChat("dev"); err != nil {
 		t.Errorf("the other entry's provider: %v", err)
 	}
-	if _, err := e.app.OpenChat("helper"); err != nil {
+	if _, err := e.app.Chats.OpenChat("helper"); err != nil {
 		t.Errorf("the app's own tools: %v", err)
 	}
 }

@@ -141,7 +141,7 @@ func TestKeychainWarningNamesEachProvider(t *testing.T) {
 		}
 		return ""
 	}
-	v, err := e.app.GetSettings()
+	v, err := e.app.Preferences.GetSettings()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestKeychainWarningNamesEachProvider(t *testing.T) {
 // folder) never writes them to settings.json unless the field was changed.
 func TestRunFlagsAreNotSaved(t *testing.T) {
 	e := newTestEnv(t, envOpts{cfg: config{Approve: "bypass"}})
-	v, err := e.app.GetSettings()
+	v, err := e.app.Preferences.GetSettings()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestRunFlagsAreNotSaved(t *testing.T) {
 	// Save with one real change: the OpenAI model.
 	s := v.Settings
 	s.OpenAI.Model = "chosen-model"
-	if _, err := e.app.SaveSettings(s); err != nil {
+	if _, err := e.app.Preferences.SaveSettings(s); err != nil {
 		t.Fatal(err)
 	}
 	file, err := LoadSettings(e.app.paths.Settings)
@@ -193,13 +193,13 @@ func TestRunFlagsAreNotSaved(t *testing.T) {
 	if file.OpenAI.Model != "chosen-model" {
 		t.Fatalf("settings.json model = %q; want the field changed in Settings", file.OpenAI.Model)
 	}
-	if v, _ := e.app.GetSettings(); v.Settings.CoworkersDir != e.bundles || v.Settings.OpenAI.Model != "chosen-model" {
+	if v, _ := e.app.Preferences.GetSettings(); v.Settings.CoworkersDir != e.bundles || v.Settings.OpenAI.Model != "chosen-model" {
 		t.Fatalf("settings in use after saving = %+v", v.Settings)
 	}
 	// Choosing a folder on the Coworkers screen saves that folder, and
 	// still not the other flags.
 	other := t.TempDir()
-	if _, err := e.app.SetCoworkersDir(other); err != nil {
+	if _, err := e.app.Coworkers.SetCoworkersDir(other); err != nil {
 		t.Fatal(err)
 	}
 	if file, _ := LoadSettings(e.app.paths.Settings); file.CoworkersDir != other || file.ApprovalMode != DefaultSettings().ApprovalMode {
@@ -216,7 +216,7 @@ func TestBadBaseURLHidesItsPassword(t *testing.T) {
 		t.Errorf("Validate = %v; want an error without the password", err)
 	}
 	e := newTestEnv(t, envOpts{})
-	if _, err := e.app.probeConfig("openai", "http://u:hunter2@[::1", "", ""); err == nil || strings.Contains(err.Error(), "hunter2") {
+	if _, err := e.app.Preferences.probeConfig("openai", "http://u:hunter2@[::1", "", ""); err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("probeConfig = %v; want an error without the password", err)
 	}
 }

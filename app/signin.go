@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -47,30 +48,34 @@ type SignedInServer struct {
 	Issuer    string `json:"issuer"`
 }
 
-// signIns holds the pending sign-in questions.
+// signIns asks the window the sign-in questions of the runtime's
+// providers and holds those waiting for an answer. mu guards the waiting
+// ones, held only to add, find or drop one.
 type signIns struct {
+	*env
+	signIn *oauth.SignIn // the runtime's, shared by its providers (options)
+
 	mu      sync.Mutex
 	next    int
 	pending map[string]chan bool
 }
 
-// signInOptions is the harness's SignIn of the app.
-func (a *App) signInOptions() *oauth.SignIn {
-	if a.signIn != nil {
-		return a.signIn
+// options is the harness's SignIn of the app, made once, before the
+// runtime opens.
+func (s *signIns) options() *oauth.SignIn {
+	if s.signIn == nil {
+		s.signIn = &oauth.SignIn{
+			Store: s.tokens,
+			Ask:   s.ask,
+			// The window opened the page with OpenLink when the person chose
+			// Sign in (its link dialog copies the URL when no browser opens).
+			Open: func(context.Context, string) error { return nil },
+		}
 	}
-	a.signIn = &oauth.SignIn{
-		Store: a.tokens,
-		Ask:   a.askSignIn,
-		// The window opened the page with OpenLink when the person chose
-		// Sign in (its link dialog copies the URL when no browser opens).
-		Open: func(context.Context, string) error { return nil },
-	}
-	return a.signIn
+	return s.signIn
 }
 
-func (a *App) askSignIn(ctx context.Context, p oauth.Prompt) (bool, error) {
-	s := &a.signIns
+func (s *signIns) ask(ctx context.Context, p oauth.Prompt) (bool, error) {
 	s.mu.Lock()
 	if s.pending == nil {
 		s.pending = map[string]chan bool{}
@@ -84,25 +89,22 @@ func (a *App) askSignIn(ctx context.Context, p oauth.Prompt) (bool, error) {
 		s.mu.Lock()
 		delete(s.pending, id)
 		s.mu.Unlock()
-		a.emit.Emit(EventSignInClosed, id)
+		s.emit.Emit(EventSignInClosed, id)
 	}()
-	a.log.Info("sign-in asked", "namespace", p.Namespace, "server", p.Server, "sign_in_host", p.SignInHost)
-	a.emit.Emit(EventSignIn, SignInRequest{ID: id, Namespace: p.Namespace, Server: p.Server, SignInHost: p.SignInHost, URL: p.URL, Scopes: p.Scopes, Again: p.Again})
+	s.log.Info("sign-in asked", "namespace", p.Namespace, "server", p.Server, "sign_in_host", p.SignInHost)
+	s.emit.Emit(EventSignIn, SignInRequest{ID: id, Namespace: p.Namespace, Server: p.Server, SignInHost: p.SignInHost, URL: p.URL, Scopes: p.Scopes, Again: p.Again})
 	select {
 	case ok := <-ch:
 		return ok, nil
 	case <-ctx.Done():
 		return false, context.Cause(ctx)
-	case <-a.base.Done():
+	case <-s.base.Done():
 		return false, fmt.Errorf("the app is closing")
 	}
 }
 
-// AnswerSignIn answers the SignInRequest id: true when the person chose
-// Sign in (the UI has opened the page), false for Cancel. An id that is
-// no longer pending is an error saying so.
-func (a *App) AnswerSignIn(id string, signIn bool) error {
-	s := &a.signIns
+// answer answers the sign-in id (AnswerSignIn).
+func (s *signIns) answer(id string, signIn bool) error {
 	s.mu.Lock()
 	ch, ok := s.pending[id]
 	delete(s.pending, id)
@@ -114,18 +116,26 @@ func (a *App) AnswerSignIn(id string, signIn bool) error {
 	return nil
 }
 
-// signedInLocked lists the remote servers of the servers file in use
-// that have a stored sign-in. a.mu must be held.
-func (a *App) signedInLocked() []SignedInServer {
-	if a.serversCfg == nil {
+// waiting counts the sign-ins waiting for an answer.
+func (s *signIns) waiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pending)
+}
+
+// signedIn lists the remote servers of the servers file cfg that have
+// a stored sign-in. It reads the token store (the OS keychain): call it
+// holding no lock.
+func signedIn(cfg *mcp.Config, tokens oauth.TokenStore) []SignedInServer {
+	if cfg == nil {
 		return nil
 	}
 	var out []SignedInServer
-	for _, e := range a.serversCfg.Entries {
+	for _, e := range cfg.Entries {
 		if e.Server.Transport != tool.TransportStreamableHTTP || e.Server.URL == "" {
 			continue
 		}
-		g, err := a.tokens.Load(e.Server.URL)
+		g, err := tokens.Load(e.Server.URL)
 		if err != nil || g == nil {
 			continue
 		}
@@ -136,39 +146,36 @@ func (a *App) signedInLocked() []SignedInServer {
 }
 
 // SignedIn lists the remote servers with a stored sign-in (Settings).
-func (a *App) SignedIn() []SignedInServer {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.signedInLocked()
+func (sv *Servers) SignedIn() []SignedInServer {
+	return signedIn(sv.servers.state().cfg, sv.tokens)
 }
 
 // SignOut deletes the stored sign-in of the remote server ns of the
 // servers file in use (its access and refresh tokens, from the OS
 // keychain) and returns the servers still signed in. Its next use asks
 // to sign in again. A server without a sign-in is an error saying so.
-func (a *App) SignOut(ns string) ([]SignedInServer, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+func (sv *Servers) SignOut(ns string) ([]SignedInServer, error) {
+	cfg := sv.servers.state().cfg
 	var srvURL string
-	if a.serversCfg != nil {
-		for _, e := range a.serversCfg.Entries {
+	if cfg != nil {
+		for _, e := range cfg.Entries {
 			if e.Server.Namespace == ns && e.Server.Transport == tool.TransportStreamableHTTP {
 				srvURL = e.Server.URL
 			}
 		}
 	}
 	if srvURL == "" {
-		return a.signedInLocked(), fmt.Errorf("%s is not a remote server of the servers file in use", ns)
+		return signedIn(cfg, sv.tokens), fmt.Errorf("%s is not a remote server of the servers file in use", ns)
 	}
-	g, err := a.signInOptions().SignOut(srvURL) // the keychain, and the running providers' tokens
+	g, err := sv.signIns.options().SignOut(srvURL) // the keychain, and the running providers' tokens
 	if err != nil {
-		return a.signedInLocked(), err
+		return signedIn(cfg, sv.tokens), err
 	}
 	if g == nil {
-		return a.signedInLocked(), fmt.Errorf("%s is not signed in", ns)
+		return signedIn(cfg, sv.tokens), fmt.Errorf("%s is not signed in", ns)
 	}
-	a.log.Info("signed out", "namespace", ns, "issuer", g.Issuer)
-	return a.signedInLocked(), nil
+	sv.log.Info("signed out", "namespace", ns, "issuer", g.Issuer)
+	return signedIn(cfg, sv.tokens), nil
 }
 
 func hostOf(raw string) string {

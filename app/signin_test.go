@@ -26,7 +26,7 @@ func TestSignInAskedThenSignOut(t *testing.T) {
 
 	open := func() chan error {
 		done := make(chan error, 1)
-		go func() { _, err := e.app.OpenChat("remote"); done <- err }()
+		go func() { _, err := e.app.Chats.OpenChat("remote"); done <- err }()
 		return done
 	}
 	done := open()
@@ -34,7 +34,7 @@ func TestSignInAskedThenSignOut(t *testing.T) {
 	if req.Namespace != "remote" || req.Server != strings.TrimPrefix(ms.Server.URL, "http://") || !strings.HasPrefix(req.URL, as.URL+"/authorize?") {
 		t.Fatalf("sign-in request = %+v", req)
 	}
-	if err := e.app.AnswerSignIn(req.ID, true); err != nil {
+	if err := e.app.Asks.AnswerSignIn(req.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := oauthtest.Browser(context.Background(), req.URL); err != nil {
@@ -43,21 +43,21 @@ func TestSignInAskedThenSignOut(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("OpenChat after the sign-in: %v", err)
 	}
-	if err := e.app.AnswerSignIn(req.ID, true); err == nil || !strings.Contains(err.Error(), "no longer waiting") {
+	if err := e.app.Asks.AnswerSignIn(req.ID, true); err == nil || !strings.Contains(err.Error(), "no longer waiting") {
 		t.Fatalf("a second answer = %v", err)
 	}
-	in := e.app.SignedIn()
+	in := e.app.Servers.SignedIn()
 	if len(in) != 1 || in[0].Namespace != "remote" || in[0].Issuer != as.Issuer {
 		t.Fatalf("SignedIn = %+v", in)
 	}
 	if g, _ := e.tokens.Load(ms.URL); g == nil || g.Issuer != as.Issuer {
 		t.Fatalf("stored grant = %+v", g)
 	}
-	left, err := e.app.SignOut("remote")
+	left, err := e.app.Servers.SignOut("remote")
 	if err != nil || len(left) != 0 {
 		t.Fatalf("SignOut = %+v, %v", left, err)
 	}
-	if _, err := e.app.SignOut("remote"); err == nil || !strings.Contains(err.Error(), "not signed in") {
+	if _, err := e.app.Servers.SignOut("remote"); err == nil || !strings.Contains(err.Error(), "not signed in") {
 		t.Fatalf("a second SignOut = %v", err)
 	}
 	for _, l := range e.rec.all(EventNotice) {

@@ -22,17 +22,13 @@ func checkTheme(t string) error { return settings.CheckTheme(t) }
 // for this run (--coworkers, --model, ...) are not written. An unknown theme
 // or a settings file that cannot be read is an error naming it, and
 // nothing is written.
-func (a *App) SetTheme(theme string) error {
+func (pr *Preferences) SetTheme(theme string) error {
 	if err := checkTheme(theme); err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	saved, err := updateSettingsFile(a.paths.Settings, func(s *Settings) { s.Theme = theme })
-	if err != nil {
+	if err := pr.settings.update(func(s *Settings) { s.Theme = theme }); err != nil {
 		return fmt.Errorf("the theme was not saved: %w", err)
 	}
-	a.saved, a.settings.Theme = saved, theme
 	return nil
 }
 
@@ -56,18 +52,4 @@ func windowsTheme(theme string) windows.Theme {
 		return windows.Light
 	}
 	return windows.SystemDefault
-}
-
-// theme is the theme in use: "system", "light" or "dark".
-func (a *App) theme() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.themeLocked()
-}
-
-func (a *App) themeLocked() string {
-	if a.settings.Theme == "" {
-		return ThemeSystem
-	}
-	return a.settings.Theme
 }

@@ -15,10 +15,10 @@ import (
 func TestSetThemeSavesOnlyTheTheme(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
 	a := e.app
-	if info, _ := a.Info(); info.Theme != ThemeSystem {
+	if info, _ := a.Window.Info(); info.Theme != ThemeSystem {
 		t.Fatalf("theme at first start = %q, want %q", info.Theme, ThemeSystem)
 	}
-	if err := a.SetTheme(ThemeDark); err != nil {
+	if err := a.Preferences.SetTheme(ThemeDark); err != nil {
 		t.Fatal(err)
 	}
 	saved, err := LoadSettings(a.paths.Settings)
@@ -28,29 +28,29 @@ func TestSetThemeSavesOnlyTheTheme(t *testing.T) {
 	if saved.Theme != ThemeDark || saved.CoworkersDir != "" || saved.OpenAI.Model != "" || saved.OpenAI.BaseURL != "" {
 		t.Fatalf("saved = %+v; want only the theme (no --coworkers, --model or --base-url of this run)", saved)
 	}
-	if info, _ := a.Info(); info.Theme != ThemeDark {
+	if info, _ := a.Window.Info(); info.Theme != ThemeDark {
 		t.Fatalf("Info().Theme = %q, want dark", info.Theme)
 	}
 	// The Settings form carries the theme it loaded; saving it keeps the one in use.
-	v, _ := a.GetSettings()
+	v, _ := a.Preferences.GetSettings()
 	form := v.Settings
 	form.Theme = ThemeLight
-	if _, err := a.SaveSettings(form); err != nil {
+	if _, err := a.Preferences.SaveSettings(form); err != nil {
 		t.Fatal(err)
 	}
 	if saved, _ := LoadSettings(a.paths.Settings); saved.Theme != ThemeDark {
 		t.Fatalf("after Save Settings the theme is %q, want dark (only SetTheme changes it)", saved.Theme)
 	}
-	if got := windowBackground(a.theme()); got.R > 0x40 {
+	if got := windowBackground(a.settings.theme()); got.R > 0x40 {
 		t.Fatalf("dark window background %+v is not dark", got)
 	}
-	if windowsTheme(a.theme()) != windows.Dark || windowsTheme("") != windows.SystemDefault {
-		t.Fatalf("Windows title bar theme for dark = %v, for \"\" = %v", windowsTheme(a.theme()), windowsTheme(""))
+	if windowsTheme(a.settings.theme()) != windows.Dark || windowsTheme("") != windows.SystemDefault {
+		t.Fatalf("Windows title bar theme for dark = %v, for \"\" = %v", windowsTheme(a.settings.theme()), windowsTheme(""))
 	}
 
 	// A restart with the same config folder reads it back.
 	e2 := newTestEnv(t, envOpts{cfg: config{ConfigDir: e.cfgDir}})
-	if info, _ := e2.app.Info(); info.Theme != ThemeDark {
+	if info, _ := e2.app.Window.Info(); info.Theme != ThemeDark {
 		t.Fatalf("after restart theme = %q, want dark", info.Theme)
 	}
 }
@@ -58,7 +58,7 @@ func TestSetThemeSavesOnlyTheTheme(t *testing.T) {
 func TestSetThemeRejects(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
 	a := e.app
-	if err := a.SetTheme("sepia"); err == nil || !strings.Contains(err.Error(), `theme "sepia": choose "system", "light" or "dark"`) {
+	if err := a.Preferences.SetTheme("sepia"); err == nil || !strings.Contains(err.Error(), `theme "sepia": choose "system", "light" or "dark"`) {
 		t.Fatalf("SetTheme(sepia) = %v", err)
 	}
 	// A broken settings file is not overwritten: the error names it.
@@ -69,7 +69,7 @@ func TestSetThemeRejects(t *testing.T) {
 	if err := os.WriteFile(a.paths.Settings, []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := a.SetTheme(ThemeLight)
+	err := a.Preferences.SetTheme(ThemeLight)
 	if err == nil || !strings.Contains(err.Error(), a.paths.Settings+":3") {
 		t.Fatalf("SetTheme over a broken file = %v, want an error naming %s:3", err, a.paths.Settings)
 	}

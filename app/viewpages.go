@@ -109,6 +109,6 @@ func (v *viewPages) middleware(next http.Handler) http.Handler {
 // response's Content-Security-Policy too, with "sandbox allow-scripts"
 // added. Errors: a document over 2 MiB and 64 KiB; a policy with a line
 // break.
-func (a *App) ServeViewPage(doc, csp string) (string, error) {
-	return a.viewPages.add(doc, csp)
+func (vw *Views) ServeViewPage(doc, csp string) (string, error) {
+	return vw.pages.add(doc, csp)
 }

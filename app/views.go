@@ -10,6 +10,17 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
+// Views are the MCP App views of a chat's tool calls (docs/mcp-apps.md):
+// their documents, served by the app (viewpages.go), the calls a view
+// asks for, and what the window reports of them. Its state is the
+// documents (viewPages, own lock).
+type Views struct {
+	*env
+	engine *engine
+	chats  *Chats // a view's call changes its chat as listed
+	pages  *viewPages
+}
+
 // ToolView is the app view of one invocation, for the chat's AppView
 // component (docs/mcp-apps.md#resources): the page as text, at most 2 MB,
 // and the origins it declared, each checked (docs/mcp-apps.md#csp).
@@ -58,16 +69,16 @@ type ViewToolResult struct {
 // its provider for a resumed chat). Errors: no open chat; no such
 // invocation in it; it has no view; the view was refused (over 2 MB, not
 // HTML, a bad CSP origin) or could not be read.
-func (a *App) ToolView(sessionID, invocationID string) (ToolView, error) {
-	s, err := a.chat(sessionID)
+func (vw *Views) ToolView(sessionID, invocationID string) (ToolView, error) {
+	s, err := vw.engine.chat(sessionID)
 	if err != nil {
 		return ToolView{}, err
 	}
-	r, err := s.UIResource(a.base, invocationID)
+	r, err := s.UIResource(vw.base, invocationID)
 	if err != nil {
 		return ToolView{}, err
 	}
-	name, _ := s.ViewTool(a.base, invocationID) // known now: UIResource found the view
+	name, _ := s.ViewTool(vw.base, invocationID) // known now: UIResource found the view
 	v := ToolView{SessionID: sessionID, Invocation: invocationID, Tool: name, URI: r.URI, Digest: r.Digest, Size: r.Size, HTML: string(r.HTML),
 		CSP: ViewCSP{nonNil(r.CSP.Connect), nonNil(r.CSP.Resource), nonNil(r.CSP.Frame), nonNil(r.CSP.BaseURI)}, Permissions: nonNil(r.Permissions), PrefersBorder: r.PrefersBorder}
 	return v, nil
@@ -88,27 +99,27 @@ func nonNil(l []string) []string {
 // names the app view. A refusal is a result with Status "refused", not an
 // error; errors are for no open chat, or an invocation of another chat or
 // without a view.
-func (a *App) ViewCallTool(sessionID, invocationID, name string, arguments json.RawMessage) (res ViewToolResult, err error) {
+func (vw *Views) ViewCallTool(sessionID, invocationID, name string, arguments json.RawMessage) (res ViewToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			a.log.Error("view call panicked", "session", sessionID, "invocation", invocationID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			vw.log.Error("view call panicked", "session", sessionID, "invocation", invocationID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			err = fmt.Errorf("internal error in this view call: %v", p)
 		}
 	}()
-	s, err := a.chat(sessionID)
+	s, err := vw.engine.chat(sessionID)
 	if err != nil {
 		return ViewToolResult{}, err
 	}
-	r, err := s.CallFromView(a.base, harness.ViewCall{Invocation: invocationID, Name: name, Arguments: arguments}, func(e harness.Event) {
-		a.emit.Emit(EventHarness, chatEvent(e))
+	r, err := s.CallFromView(vw.base, harness.ViewCall{Invocation: invocationID, Name: name, Arguments: arguments}, func(e harness.Event) {
+		vw.emit.Emit(EventHarness, chatEvent(e))
 		if chatEventChanges(e) {
-			a.chatChanged(sessionID)
+			vw.chats.chatChanged(sessionID)
 		}
 	})
 	if err != nil {
 		return ViewToolResult{}, err
 	}
-	a.log.Info("view call", "session", sessionID, "invocation", invocationID, "tool", name, "status", r.Status, "code", r.Code, "call", r.Invocation)
+	vw.log.Info("view call", "session", sessionID, "invocation", invocationID, "tool", name, "status", r.Status, "code", r.Code, "call", r.Invocation)
 	content := r.Output.Content
 	if content == nil {
 		content = []tool.Block{}
@@ -123,12 +134,12 @@ const maxRefusalText = 300
 // (docs/mcp-apps.md#refusals): a flood of messages, a pop-up, a top
 // navigation, an unsupported request, …; what is the window's words, cut
 // to 300 bytes. It is logged at warn and kept in the e2e state.
-func (a *App) ViewRefused(sessionID, invocationID, what string) error {
+func (vw *Views) ViewRefused(sessionID, invocationID, what string) error {
 	what = clipText(strings.TrimSpace(what), maxRefusalText)
 	if what == "" {
 		return fmt.Errorf("ViewRefused needs what was refused (for example \"window.open\")")
 	}
-	a.log.Warn("app view refused", "session", sessionID, "invocation", invocationID, "what", what)
+	vw.log.Warn("app view refused", "session", sessionID, "invocation", invocationID, "what", what)
 	noteViewRefused(sessionID, invocationID, what)
 	return nil
 }
@@ -136,11 +147,11 @@ func (a *App) ViewRefused(sessionID, invocationID, what string) error {
 // ViewShown records that the window rendered the view of invocationID:
 // x, y, w, h are the frame's rect in CSS pixels of the window's viewport.
 // It is logged at debug and kept in the e2e state.
-func (a *App) ViewShown(sessionID, invocationID string, x, y, w, h int) error {
+func (vw *Views) ViewShown(sessionID, invocationID string, x, y, w, h int) error {
 	if w < 0 || h < 0 {
 		return fmt.Errorf("ViewShown: width %d and height %d must not be negative", w, h)
 	}
-	a.log.Debug("app view shown", "session", sessionID, "invocation", invocationID, "x", x, "y", y, "w", w, "h", h)
+	vw.log.Debug("app view shown", "session", sessionID, "invocation", invocationID, "x", x, "y", y, "w", w, "h", h)
 	noteViewShown(sessionID, invocationID, [4]int{x, y, w, h})
 	return nil
 }

@@ -25,15 +25,16 @@ const watchDepth = 4
 // under root changes. fsnotify is not recursive, so it watches root and its
 // folders down to watchDepth, and re-adds them after each change.
 //
-// Close stops it without waiting for an onChange in progress, so it may be
-// called holding a lock onChange takes: the App closes its watchers under
-// a.mu (shutdown, another coworkers folder or servers file) while a reload
-// may be waiting for a.mu. onChange gets closed, true once Close has been
-// called, and checks it under that same lock before it acts, so a reload
-// that Close overtook does nothing. (Close used to wait for the loop: a
-// reload that fired as the App shut down waited for a.mu, Close for the
-// reload, and the App hung for good; the app tests' binary did under Wine,
-// docs/app.md#live-reload.)
+// Neither stop nor Close waits for an onChange in progress, so they may be
+// called holding a lock onChange takes: the app swaps its watchers under
+// reloads.mu (another coworkers folder or servers file, shutdown) while a
+// reload may be waiting for it. onChange gets closed, true once stop (or
+// Close) has been called, and checks it under that same lock before it
+// acts, so a reload that stop overtook does nothing. stop does no I/O;
+// Close then releases the watched folders. (Close used to wait for the
+// loop: a reload that fired as the app shut down waited for the app's
+// lock, Close for the reload, and the app hung for good; the app tests'
+// binary did under Wine, docs/app.md#live-reload.)
 type dirWatcher struct {
 	w        *fsnotify.Watcher
 	root     string
@@ -43,9 +44,11 @@ type dirWatcher struct {
 	// mu serializes adding folders and Close: fsnotify's Windows backend
 	// loses an Add that races Close, which then waits forever for its
 	// reply (fsnotify/fsnotify#704, open in v1.10.1; seen under Wine).
-	mu    sync.Mutex
-	ended chan struct{} // closed when the loop returns (tests wait for it)
-	fired atomic.Int32  // onChange calls begun (tests wait for one)
+	mu       sync.Mutex
+	released bool          // Close was called (under mu)
+	stopOnce sync.Once     // closes done
+	ended    chan struct{} // closed when the loop returns (tests wait for it)
+	fired    atomic.Int32  // onChange calls begun (tests wait for one)
 }
 
 func watchDir(root string, onChange func(closed func() bool)) (*dirWatcher, error) {
@@ -68,7 +71,7 @@ func newWatcher(root, only string, onChange func(closed func() bool)) (*dirWatch
 }
 
 // addTree watches root and its folders down to watchDepth, but for the
-// folders whose name starts with "." (the loader ignores them, and the App
+// folders whose name starts with "." (the loader ignores them, and the app
 // stages a coworker being added in ".adding-…": a watch there holds a
 // handle that keeps the staged folder from going, delete pending, under
 // Wine, and can make renaming it fail on Windows). Adding a watched folder
@@ -170,18 +173,30 @@ func (d *dirWatcher) closed() bool {
 	}
 }
 
-// Close stops watching and releases the watched folders. It does not wait
-// for an onChange in progress (see dirWatcher): that one sees closed() true
-// and the loop ends after it. Calling Close twice is an error.
+// stop makes closed() true: the loop ends, and an onChange in progress
+// sees it and does nothing. It does no I/O and does not wait, so it may be
+// called holding any lock; a nil watcher and a second call are no-ops.
+// Close releases the watched folders.
+func (d *dirWatcher) stop() {
+	if d != nil {
+		d.stopOnce.Do(func() { close(d.done) })
+	}
+}
+
+// Close stops watching (stop) and releases the watched folders. It does
+// not wait for an onChange in progress (see dirWatcher): that one sees
+// closed() true and the loop ends after it. Calling Close twice is an
+// error; Close after stop is not.
 func (d *dirWatcher) Close() error {
 	if d == nil {
 		return nil
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed() {
+	if d.released {
 		return errors.New("watcher already closed")
 	}
-	close(d.done)
+	d.released = true
+	d.stop()
 	return d.w.Close()
 }

@@ -21,7 +21,7 @@ func waitFired(t *testing.T, w *dirWatcher) {
 	}
 }
 
-// waitClosed runs f (a Close, or the App's closing of a watcher, called
+// waitClosed runs f (a Close, or the app's swap of a watcher, called
 // holding the lock mu) and fails when it does not return within
 // hangGuard, unlocking mu first so that the test's clean-up can run.
 func waitClosed(t *testing.T, what string, mu *sync.Mutex, f func()) {
@@ -86,21 +86,36 @@ func TestWatcherClosedWhileAReloadWaitsForTheLock(t *testing.T) {
 }
 
 // TestCoworkersFolderChangedWhileAReloadWaits: the coworkers folder is
-// switched (rewatchLocked under a.mu, as SetCoworkersDir and SaveSettings
-// do) while a live reload of the old folder waits for a.mu: the switch
-// returns, the old folder's list is never sent, and the new folder
-// reloads live.
+// switched (the watcher swapped under reloads.mu, as SetCoworkersDir and
+// SaveSettings do through rewatchCoworkers) while a live reload of the
+// old folder waits for reloads.mu: the switch returns, the old folder's
+// list is never sent, and the new folder reloads live.
 func TestCoworkersFolderChangedWhileAReloadWaits(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
+	r := e.app.reloads
 	other := t.TempDir()
 	writeBundle(t, other, "elsewhere", "test.echo")
-	e.app.mu.Lock()
-	old := e.app.watcher
+	r.mu.Lock()
+	old := r.coworkers
 	writeBundle(t, e.bundles, "newcomer", "test.echo")
 	waitFired(t, old)
-	e.app.settings.CoworkersDir = other
-	waitClosed(t, "rewatchLocked", &e.app.mu, e.app.rewatchLocked)
-	e.app.mu.Unlock()
+	e.app.settings.mu.Lock()
+	e.app.settings.inUse.CoworkersDir = other
+	e.app.settings.mu.Unlock()
+	w, err := watchDir(other, func(closed func() bool) { r.coworkersChanged(closed, other) })
+	if err != nil {
+		r.mu.Unlock()
+		t.Fatal(err)
+	}
+	var stopped *dirWatcher
+	waitClosed(t, "the switch (swapLocked)", &r.mu, func() { stopped = r.swapLocked(&r.coworkers, w, true) })
+	r.mu.Unlock()
+	if stopped != old {
+		t.Fatal("the switch did not replace the old folder's watcher")
+	}
+	if err := stopped.Close(); err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case <-old.ended:
 	case <-time.After(hangGuard):

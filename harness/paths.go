@@ -36,7 +36,7 @@ func DefaultDBPath() string {
 }
 
 // DefaultExtensionsDir is <ConfigDir>/extensions, where the app and the
-// CLI keep installed extensions (docs/extensions.md#where); "extensions"
+// CLI keep installed extensions (docs/extensions.md#what-is-stored); "extensions"
 // when there is no user config folder.
 func DefaultExtensionsDir() string {
 	dir, err := ConfigDir()

@@ -1,6 +1,7 @@
-// A stand-in for the Wails bindings (window.go.app.App.*) and runtime
-// (window.runtime.*), injected by check.mjs into the built frontend so each
-// screen renders with content in a plain browser. Fixtures only: nothing
+// A stand-in for the Wails bindings (window.go.app.Gate, whose Call takes
+// "Service.Method") and runtime (window.runtime.*), injected by check.mjs
+// into the built frontend so each screen renders with content in a plain
+// browser. Fixtures only, by method name (each is one service's): nothing
 // here talks to Go. window.__fake.emit(name, payload) fires a Go event.
 (() => {
   const now = new Date().toISOString();
@@ -148,20 +149,22 @@
     emit(name, payload) { (listeners[name] || []).forEach((cb) => cb(payload)); },
     calls: [],
   };
-  const App = new Proxy({}, {
-    get: (_, name) => (...args) => {
-      window.__fake.calls.push([name, args]);
-      // The view's document goes to check.mjs's server, as the app's asset server takes it (app/viewpages.go).
-      if (name === "ServeViewPage") return fetch("/__view", { method: "POST", body: args[0] }).then((r) => r.text());
-      return Promise.resolve(name in fixtures ? structuredClone(fixtures[name]) : null);
-    },
-  });
-  // The page calls App through the Gate (app/gate.go, lib/gate.ts).
+  const answer = (name, args) => {
+    window.__fake.calls.push([name, args]);
+    // The view's document goes to check.mjs's server, as the app's asset server takes it (app/viewpages.go).
+    if (name === "ServeViewPage") return fetch("/__view", { method: "POST", body: args[0] }).then((r) => r.text());
+    return Promise.resolve(name in fixtures ? structuredClone(fixtures[name]) : null);
+  };
+  // The page calls the services through the Gate (app/gate.go, lib/gate.ts).
   const Gate = {
     Handshake: () => Promise.resolve("fake-token"),
-    Call: (_token, method, args) => App[method](...args),
+    Call: (_token, method, args) => {
+      const [, name] = method.split(".");
+      if (!name) return Promise.reject(new Error(`the app has no method "${method}": a call names Service.Method`));
+      return answer(name, args);
+    },
   };
-  window.go = { app: { App, Gate } };
+  window.go = { app: { Gate } };
   window.runtime = new Proxy({}, {
     get: (_, name) => {
       if (name === "EventsOnMultiple") return (n, cb) => { (listeners[n] ||= []).push(cb); return () => {}; };

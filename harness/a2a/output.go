@@ -12,7 +12,7 @@ import (
 
 // partJSON is one part of a result as Structured holds it. File parts
 // keep their name, MIME type and URI; inline bytes are counted, never
-// copied (docs/a2a.md#results).
+// copied (docs/a2a.md#calls).
 type partJSON struct {
 	Kind     string         `json:"kind"`
 	Text     string         `json:"text,omitempty"`

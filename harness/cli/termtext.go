@@ -12,7 +12,7 @@ import (
 )
 
 // progressLine is what `run` prints for a progress notification
-// (docs/cli.md#run): the server's message, made one safe line of at most
+// (docs/cli.md#run-output): the server's message, made one safe line of at most
 // 200 characters; without one, "N of M (P%)" when the server gave a
 // total, "step N" without; "working…" when the numbers are unusable. The
 // app's tool card shows the same (frontend/src/lib/progress.ts).

@@ -221,7 +221,7 @@ func ancestors(paths []string) []string {
 	return out
 }
 
-// sbplNetwork is the network part of a profile (docs/sandbox.md#network).
+// sbplNetwork is the network part of a profile (docs/sandbox.md#format).
 func sbplNetwork(n tool.SandboxNetwork) (string, error) {
 	switch n.Mode {
 	case tool.NetNone, "":

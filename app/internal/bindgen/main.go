@@ -1,7 +1,10 @@
-// Command bindgen writes the TypeScript bindings of app.App into
-// frontend/src/wailsjs (see wails.json). Run it from the repository root
-// with the bindings tag: `go run -tags bindings ./app/internal/bindgen`
-// (scripts/app-bindings.sh). Without the tag it only says so.
+// Command bindgen writes the TypeScript bindings of the app's bound
+// services (app.Window, app.Chats, …, and app.Gate) into frontend/src/wailsjs
+// (the wailsjsdir of the wails.json in the working folder). Run it from
+// the repository root with the bindings tag: `go run -tags bindings
+// ./app/internal/bindgen` (scripts/app-bindings.sh); TestBindingsInSync
+// runs it in a temporary folder and compares. Without the tag it only
+// says so.
 package main
 
 import (

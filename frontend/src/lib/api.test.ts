@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("../wailsjs/go/app/App", () => ({}));
 const clipboard = vi.hoisted(() => ({ set: vi.fn(async (_text: string) => true) }));
 vi.mock("../wailsjs/runtime/runtime", () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn(), ClipboardSetText: clipboard.set }));
 
@@ -9,27 +8,27 @@ import { AppEvent } from "./events";
 
 describe("api wrappers", () => {
   it("pass arguments through and return the Go value", async () => {
-    const b = { OpenChat: vi.fn(async (id: string) => ({ session_id: "ses_1", coworker: id })) } as unknown as Backend;
+    const b = { Chats: { OpenChat: vi.fn(async (id: string) => ({ session_id: "ses_1", coworker: id })) } } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.openChat("helper")).resolves.toMatchObject({ session_id: "ses_1", coworker: "helper" });
-    expect(b.OpenChat).toHaveBeenCalledWith("helper");
+    expect(b.Chats.OpenChat).toHaveBeenCalledWith("helper");
   });
 
   it("reconcile sends the outcome spelled as the journal stores it", async () => {
-    const b = { Reconcile: vi.fn(async (id: string, outcome: string) => ({ id, reconciled: outcome })) } as unknown as Backend;
+    const b = { Activity: { Reconcile: vi.fn(async (id: string, outcome: string) => ({ id, reconciled: outcome })) } } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.reconcile("inv_1", "not_applied")).resolves.toMatchObject({ id: "inv_1", reconciled: "not_applied" });
-    expect(b.Reconcile).toHaveBeenCalledWith("inv_1", "not_applied");
+    expect(b.Activity.Reconcile).toHaveBeenCalledWith("inv_1", "not_applied");
   });
 
   it("reject with an Error carrying the Go message", async () => {
-    const b = { Send: vi.fn(async () => { throw "a turn is already running in this chat"; }) } as unknown as Backend;
+    const b = { Chats: { Send: vi.fn(async () => { throw "a turn is already running in this chat"; }) } } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.send("s", "x")).rejects.toThrow("a turn is already running in this chat");
   });
 
   it("turn null lists into empty ones", async () => {
-    const b = { Sessions: vi.fn(async () => null), PendingApprovals: vi.fn(async () => null), FindServerConfigs: vi.fn(async () => null) } as unknown as Backend;
+    const b = { Activity: { Sessions: vi.fn(async () => null) }, Asks: { PendingApprovals: vi.fn(async () => null) }, Servers: { FindServerConfigs: vi.fn(async () => null) } } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.sessions()).resolves.toEqual([]);
     await expect(api.pendingApprovals()).resolves.toEqual([]);
@@ -37,14 +36,14 @@ describe("api wrappers", () => {
   });
 
   it("passes the previewed digest to ApplyImport", async () => {
-    const b = { ApplyImport: vi.fn(async () => ({ settings: { servers_path: "/s.json" } })) } as unknown as Backend;
+    const b = { Servers: { ApplyImport: vi.fn(async () => ({ settings: { servers_path: "/s.json" } })) } } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.applyImport("/c.json", "sha256:ab")).resolves.toEqual({ settings: { servers_path: "/s.json" } });
-    expect(b.ApplyImport).toHaveBeenCalledWith("/c.json", "sha256:ab");
+    expect(b.Servers.ApplyImport).toHaveBeenCalledWith("/c.json", "sha256:ab");
   });
 
   it("copies the diagnostics to the clipboard, and says when the clipboard refuses", async () => {
-    const b = { Diagnostics: vi.fn(async () => "[openworker]\n  version  dev\n") } as unknown as Backend;
+    const b = { Activity: { Diagnostics: vi.fn(async () => "[openworker]\n  version  dev\n") } } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.copyDiagnostics()).resolves.toBe("[openworker]\n  version  dev\n");
     expect(clipboard.set).toHaveBeenCalledWith("[openworker]\n  version  dev\n");

@@ -9,9 +9,26 @@ import type {
 } from "./types";
 import type { AppEventName } from "./events";
 
-/** The generated binding functions of App (their types only: at run time
- * every call goes through the Gate, lib/gate.ts; a fake in tests). */
-export type Backend = typeof import("../wailsjs/go/app/App");
+/**
+ * The bound services of the Go side (app/, docs/app.md#where-things-live),
+ * each as its generated binding functions (their types only: at run time
+ * every call goes through the Gate as "Service.Method", lib/gate.ts; a
+ * fake in tests).
+ */
+export type Backend = {
+  Window: typeof import("../wailsjs/go/app/Window");
+  Chats: typeof import("../wailsjs/go/app/Chats");
+  Coworkers: typeof import("../wailsjs/go/app/Coworkers");
+  Preferences: typeof import("../wailsjs/go/app/Preferences");
+  Servers: typeof import("../wailsjs/go/app/Servers");
+  Extensions: typeof import("../wailsjs/go/app/Extensions");
+  Activity: typeof import("../wailsjs/go/app/Activity");
+  Asks: typeof import("../wailsjs/go/app/Asks");
+  Views: typeof import("../wailsjs/go/app/Views");
+};
+
+/** The names of the services, as the Gate knows them. */
+export type ServiceName = keyof Backend;
 
 /** Subscribes to a Go event; returns the unsubscribe function. */
 export type Subscribe = (name: AppEventName, cb: (payload: unknown) => void) => () => void;
@@ -34,116 +51,116 @@ async function call<T>(p: () => Promise<unknown>): Promise<T> {
 
 export function makeApi(b: Backend, subscribe: Subscribe) {
   return {
-    info: () => call<AppInfo>(() => b.Info()),
-    coworkers: () => call<CoworkerList>(() => b.Coworkers()),
-    chooseCoworkersDir: () => call<CoworkerList>(() => b.ChooseCoworkersDir()),
-    setCoworkersDir: (dir: string) => call<CoworkerList>(() => b.SetCoworkersDir(dir)),
+    info: () => call<AppInfo>(() => b.Window.Info()),
+    coworkers: () => call<CoworkerList>(() => b.Coworkers.Coworkers()),
+    chooseCoworkersDir: () => call<CoworkerList>(() => b.Coworkers.ChooseCoworkersDir()),
+    setCoworkersDir: (dir: string) => call<CoworkerList>(() => b.Coworkers.SetCoworkersDir(dir)),
     /** The native picker for a bundle folder to add; "" when cancelled. */
-    chooseCoworkerBundle: () => call<string>(() => b.ChooseCoworkerBundle()),
+    chooseCoworkerBundle: () => call<string>(() => b.Coworkers.ChooseCoworkerBundle()),
     /** What the bundle folder holds and what adding it would do; writes nothing. */
-    previewCoworker: (path: string) => call<CoworkerPreview>(() => b.PreviewCoworker(path)),
+    previewCoworker: (path: string) => call<CoworkerPreview>(() => b.Coworkers.PreviewCoworker(path)),
     /** Copies ("copy") or links ("link") the bundle in; replace for a taken name. */
-    addCoworker: (path: string, mode: "copy" | "link", replace: boolean) => call<CoworkerList>(() => b.AddCoworker(path, mode, replace)),
+    addCoworker: (path: string, mode: "copy" | "link", replace: boolean) => call<CoworkerList>(() => b.Coworkers.AddCoworker(path, mode, replace)),
     /** Opens a file inside the coworkers or config folder in the system's program. */
-    openFile: (path: string) => call<void>(() => b.OpenFile(path)),
+    openFile: (path: string) => call<void>(() => b.Window.OpenFile(path)),
     /** Opens an http(s) or mailto link in the system's browser; rejects saying why not. */
-    openLink: (url: string) => call<void>(() => b.OpenLink(url)),
-    openChat: (coworker: string) => call<ChatInfo>(() => b.OpenChat(coworker)),
-    resumeChat: (sessionId: string) => call<ChatInfo>(() => b.ResumeChat(sessionId)),
-    send: (sessionId: string, prompt: string) => call<TurnResult>(() => b.Send(sessionId, prompt)),
-    retry: (sessionId: string) => call<TurnResult>(() => b.Retry(sessionId)),
+    openLink: (url: string) => call<void>(() => b.Window.OpenLink(url)),
+    openChat: (coworker: string) => call<ChatInfo>(() => b.Chats.OpenChat(coworker)),
+    resumeChat: (sessionId: string) => call<ChatInfo>(() => b.Chats.ResumeChat(sessionId)),
+    send: (sessionId: string, prompt: string) => call<TurnResult>(() => b.Chats.Send(sessionId, prompt)),
+    retry: (sessionId: string) => call<TurnResult>(() => b.Chats.Retry(sessionId)),
     /** The chat's "/" commands: MCP prompts of its providers, by name. */
-    chatPrompts: async (sessionId: string) => (await call<ChatPrompt[] | null>(() => b.ChatPrompts(sessionId))) ?? [],
+    chatPrompts: async (sessionId: string) => (await call<ChatPrompt[] | null>(() => b.Chats.ChatPrompts(sessionId))) ?? [],
     /** A prompt's text for the composer (not sent); rejects naming a missing argument. */
-    expandPrompt: (sessionId: string, name: string, args: Record<string, string>) => call<string>(() => b.ExpandPrompt(sessionId, name, args)),
-    chatGrants: (sessionId: string) => call<Grant[]>(() => b.ChatGrants(sessionId)),
-    revokeChatGrant: (sessionId: string, tool: string) => call<void>(() => b.RevokeChatGrant(sessionId, tool)),
-    cancel: (sessionId: string) => call<void>(() => b.Cancel(sessionId)),
-    closeChat: (sessionId: string) => call<void>(() => b.CloseChat(sessionId)),
-    respondApproval: (id: string, d: Decision) => call<void>(() => b.RespondApproval(id, d)),
-    pendingApprovals: async () => (await call<PendingApproval[] | null>(() => b.PendingApprovals())) ?? [],
+    expandPrompt: (sessionId: string, name: string, args: Record<string, string>) => call<string>(() => b.Chats.ExpandPrompt(sessionId, name, args)),
+    chatGrants: (sessionId: string) => call<Grant[]>(() => b.Chats.ChatGrants(sessionId)),
+    revokeChatGrant: (sessionId: string, tool: string) => call<void>(() => b.Chats.RevokeChatGrant(sessionId, tool)),
+    cancel: (sessionId: string) => call<void>(() => b.Chats.Cancel(sessionId)),
+    closeChat: (sessionId: string) => call<void>(() => b.Chats.CloseChat(sessionId)),
+    respondApproval: (id: string, d: Decision) => call<void>(() => b.Asks.RespondApproval(id, d)),
+    pendingApprovals: async () => (await call<PendingApproval[] | null>(() => b.Asks.PendingApprovals())) ?? [],
     answerElicitation: (id: string, action: "accept" | "decline" | "cancel", content: Record<string, unknown> | null) =>
-      call<void>(() => b.AnswerElicitation(id, action, content ?? {})),
-    pendingElicitations: async () => (await call<PendingElicitation[] | null>(() => b.PendingElicitations())) ?? [],
-    setWindowFocused: (focused: boolean) => call<void>(() => b.SetWindowFocused(focused)),
-    sessions: async () => (await call<JournalSession[] | null>(() => b.Sessions())) ?? [],
+      call<void>(() => b.Asks.AnswerElicitation(id, action, content ?? {})),
+    pendingElicitations: async () => (await call<PendingElicitation[] | null>(() => b.Asks.PendingElicitations())) ?? [],
+    setWindowFocused: (focused: boolean) => call<void>(() => b.Window.SetWindowFocused(focused)),
+    sessions: async () => (await call<JournalSession[] | null>(() => b.Activity.Sessions())) ?? [],
     sessionPage: async (before: string, needsAttention: boolean): Promise<SessionPage> => {
-      const p = await call<SessionPage>(() => b.SessionPage(before, needsAttention));
+      const p = await call<SessionPage>(() => b.Activity.SessionPage(before, needsAttention));
       return { sessions: p.sessions ?? [], next: p.next ?? "" };
     },
-    needsAttention: () => call<Waiting>(() => b.NeedsAttention()),
+    needsAttention: () => call<Waiting>(() => b.Activity.NeedsAttention()),
     /** One page of the sidebar's chat list (docs/app.md#chats), newest first. */
     chats: async (before: string, showHidden: boolean): Promise<SessionPage> => {
-      const p = await call<SessionPage>(() => b.Chats(before, showHidden));
+      const p = await call<SessionPage>(() => b.Chats.Chats(before, showHidden));
       return { sessions: p.sessions ?? [], next: p.next ?? "" };
     },
     /** Chats whose titles or messages hold every word of text, newest first. */
     searchChats: async (text: string, showHidden: boolean) =>
-      (await call<JournalSession[] | null>(() => b.SearchChats(text, showHidden))) ?? [],
-    renameChat: (sessionId: string, title: string) => call<JournalSession>(() => b.RenameChat(sessionId, title)),
+      (await call<JournalSession[] | null>(() => b.Chats.SearchChats(text, showHidden))) ?? [],
+    renameChat: (sessionId: string, title: string) => call<JournalSession>(() => b.Chats.RenameChat(sessionId, title)),
     /** Hides the chat from the list (true) or shows it again (false); nothing is deleted. */
-    hideChat: (sessionId: string, hidden: boolean) => call<JournalSession>(() => b.HideChat(sessionId, hidden)),
+    hideChat: (sessionId: string, hidden: boolean) => call<JournalSession>(() => b.Chats.HideChat(sessionId, hidden)),
     /** Every saved "always allow" / "always deny" answer (docs/consent.md#saved-answers). */
-    policies: async () => (await call<SavedPolicy[] | null>(() => b.Policies())) ?? [],
+    policies: async () => (await call<SavedPolicy[] | null>(() => b.Preferences.Policies())) ?? [],
     /** Takes back one saved answer: that tool asks again, in open chats too. */
-    revokePolicy: (coworker: string, tool: string, digest: string) => call<void>(() => b.RevokePolicy(coworker, tool, digest)),
-    sessionDetail: (id: string) => call<SessionDetail>(() => b.SessionDetail(id)),
+    revokePolicy: (coworker: string, tool: string, digest: string) => call<void>(() => b.Preferences.RevokePolicy(coworker, tool, digest)),
+    sessionDetail: (id: string) => call<SessionDetail>(() => b.Activity.SessionDetail(id)),
     reconcile: (invocationId: string, outcome: Outcome) =>
-      call<Invocation>(() => b.Reconcile(invocationId, outcome)),
+      call<Invocation>(() => b.Activity.Reconcile(invocationId, outcome)),
     /** Asks the A2A agent of an unknown call what its task became and records that (docs/a2a.md#durable-handles). */
-    askAgent: (invocationId: string) => call<Invocation>(() => b.AskAgent(invocationId)),
-    getSettings: () => call<SettingsView>(() => b.GetSettings()),
+    askAgent: (invocationId: string) => call<Invocation>(() => b.Activity.AskAgent(invocationId)),
+    getSettings: () => call<SettingsView>(() => b.Preferences.GetSettings()),
     /**
      * Settings' "Copy diagnostics": the report of `openworker doctor`, secrets
      * redacted (docs/app.md#diagnostics), put on the clipboard through the
      * Wails runtime; resolves to the text, rejects when the clipboard refused it.
      */
     copyDiagnostics: async () => {
-      const text = await call<string>(() => b.Diagnostics());
+      const text = await call<string>(() => b.Activity.Diagnostics());
       if (!(await ClipboardSetText(text))) throw new Error("The clipboard did not take the diagnostics.");
       return text;
     },
     // The generated signature wants the generated class; the JSON shape is the same.
-    saveSettings: (s: Settings) => call<SettingsView>(() => b.SaveSettings(s as unknown as Parameters<Backend["SaveSettings"]>[0])),
-    setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.SetAPIKey(provider, key)),
-    deleteApiKey: (provider: string) => call<SettingsView>(() => b.DeleteAPIKey(provider)),
+    saveSettings: (s: Settings) => call<SettingsView>(() => b.Preferences.SaveSettings(s as unknown as Parameters<Backend["Preferences"]["SaveSettings"]>[0])),
+    setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.Preferences.SetAPIKey(provider, key)),
+    deleteApiKey: (provider: string) => call<SettingsView>(() => b.Preferences.DeleteAPIKey(provider)),
     /** The models of provider's server at baseUrl ("" = default); key "" uses the stored key. */
-    listModels: (provider: string, baseUrl: string, key: string) => call<ModelList>(() => b.ListModels(provider, baseUrl, key)),
+    listModels: (provider: string, baseUrl: string, key: string) => call<ModelList>(() => b.Preferences.ListModels(provider, baseUrl, key)),
     /** One tiny request; resolves with the latency or the exact failure (docs/app.md#model-picker). */
     testConnection: (provider: string, baseUrl: string, model: string, key: string) =>
-      call<ConnectionTest>(() => b.TestConnection(provider, baseUrl, model, key)),
-    chooseServersFile: () => call<string>(() => b.ChooseServersFile()),
+      call<ConnectionTest>(() => b.Preferences.TestConnection(provider, baseUrl, model, key)),
+    chooseServersFile: () => call<string>(() => b.Preferences.ChooseServersFile()),
     /** Saves the theme in settings.json at once (docs/app.md#theme). */
-    setTheme: (t: Theme) => call<void>(() => b.SetTheme(t)),
-    setServerInput: (id: string, value: string) => call<SettingsView>(() => b.SetServerInput(id, value)),
-    findServerConfigs: async () => (await call<FoundServerConfig[] | null>(() => b.FindServerConfigs())) ?? [],
-    chooseImportFile: () => call<string>(() => b.ChooseImportFile()),
-    previewImport: (path: string) => call<ImportPlan>(() => b.PreviewImport(path)),
-    applyImport: (path: string, digest: string) => call<SettingsView>(() => b.ApplyImport(path, digest)),
+    setTheme: (t: Theme) => call<void>(() => b.Preferences.SetTheme(t)),
+    setServerInput: (id: string, value: string) => call<SettingsView>(() => b.Servers.SetServerInput(id, value)),
+    findServerConfigs: async () => (await call<FoundServerConfig[] | null>(() => b.Servers.FindServerConfigs())) ?? [],
+    chooseImportFile: () => call<string>(() => b.Servers.ChooseImportFile()),
+    previewImport: (path: string) => call<ImportPlan>(() => b.Servers.PreviewImport(path)),
+    applyImport: (path: string, digest: string) => call<SettingsView>(() => b.Servers.ApplyImport(path, digest)),
     /** The native picker for a .mcpb or .dxt file; "" when cancelled. */
-    chooseExtensionFile: () => call<string>(() => b.ChooseExtensionFile()),
+    chooseExtensionFile: () => call<string>(() => b.Extensions.ChooseExtensionFile()),
     /** A picker for a directory/file field of the install form ("files": several); [] when cancelled. */
     chooseExtensionPath: async (kind: "directory" | "file" | "files", title: string) =>
-      (await call<string[] | null>(() => b.ChooseExtensionPath(kind, title))) ?? [],
+      (await call<string[] | null>(() => b.Extensions.ChooseExtensionPath(kind, title))) ?? [],
     /** What the extension file holds and what installing it needs; writes nothing. */
-    previewExtension: (path: string) => call<ExtensionPreview>(() => b.PreviewExtension(path)),
+    previewExtension: (path: string) => call<ExtensionPreview>(() => b.Extensions.PreviewExtension(path)),
     /** Installs the file previewed (its digest); sensitive values go to the OS keychain. */
     installExtension: (path: string, digest: string, values: Record<string, unknown>, sandboxed: boolean) =>
-      call<ExtensionInstalled>(() => b.InstallExtension(path, digest, values, sandboxed)),
+      call<ExtensionInstalled>(() => b.Extensions.InstallExtension(path, digest, values, sandboxed)),
     /** The installed extensions (docs/extensions.md#installing). */
-    extensions: async () => (await call<InstalledExtension[] | null>(() => b.Extensions())) ?? [],
+    extensions: async () => (await call<InstalledExtension[] | null>(() => b.Extensions.Extensions())) ?? [],
     /** Removes one, its keychain values too; resolves to the ones left. */
-    removeExtension: async (name: string) => (await call<InstalledExtension[] | null>(() => b.RemoveExtension(name))) ?? [],
+    removeExtension: async (name: string) => (await call<InstalledExtension[] | null>(() => b.Extensions.RemoveExtension(name))) ?? [],
     /** Runs it in the default sandbox (on) or with full access (off); resolves to the list. */
     setExtensionSandbox: async (name: string, on: boolean) =>
-      (await call<InstalledExtension[] | null>(() => b.SetExtensionSandbox(name, on))) ?? [],
+      (await call<InstalledExtension[] | null>(() => b.Extensions.SetExtensionSandbox(name, on))) ?? [],
     /** Remote MCP servers with a stored sign-in, and signing out of one (docs/app.md#sign-in). */
-    signedIn: async () => (await call<SignedInServer[] | null>(() => b.SignedIn())) ?? [],
-    signOut: async (ns: string) => (await call<SignedInServer[] | null>(() => b.SignOut(ns))) ?? [],
-    answerSignIn: (id: string, signIn: boolean) => call<void>(() => b.AnswerSignIn(id, signIn)),
+    signedIn: async () => (await call<SignedInServer[] | null>(() => b.Servers.SignedIn())) ?? [],
+    signOut: async (ns: string) => (await call<SignedInServer[] | null>(() => b.Servers.SignOut(ns))) ?? [],
+    answerSignIn: (id: string, signIn: boolean) => call<void>(() => b.Asks.AnswerSignIn(id, signIn)),
     /** The app view of an invocation of this chat (docs/mcp-apps.md); rejects when it has none or it cannot be read. */
     toolView: async (sessionId: string, invocationId: string): Promise<ToolView> => {
-      const v = await call<ToolView>(() => b.ToolView(sessionId, invocationId));
+      const v = await call<ToolView>(() => b.Views.ToolView(sessionId, invocationId));
       return { ...v, permissions: v.permissions ?? [], csp: { connect: v.csp?.connect ?? [], resource: v.csp?.resource ?? [], frame: v.csp?.frame ?? [], base_uri: v.csp?.base_uri ?? [] } };
     },
     /**
@@ -153,14 +170,14 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
      */
     viewCallTool: (sessionId: string, invocationId: string, name: string, args: unknown) =>
       // The Go parameter is a json.RawMessage: the object is passed as is and arrives as its JSON.
-      call<ViewToolResult>(() => b.ViewCallTool(sessionId, invocationId, name, (args ?? {}) as unknown as number[])),
+      call<ViewToolResult>(() => b.Views.ViewCallTool(sessionId, invocationId, name, (args ?? {}) as unknown as number[])),
     /** Records something the window refused a view (flood, pop-up, navigation, …) in the log. */
-    viewRefused: (sessionId: string, invocationId: string, what: string) => call<void>(() => b.ViewRefused(sessionId, invocationId, what)),
+    viewRefused: (sessionId: string, invocationId: string, what: string) => call<void>(() => b.Views.ViewRefused(sessionId, invocationId, what)),
     /** Keeps a view's document (srcdoc: the page behind the host's policy) and returns the address its frame loads. */
-    serveViewPage: (doc: string, csp: string) => call<string>(() => b.ServeViewPage(doc, csp)),
+    serveViewPage: (doc: string, csp: string) => call<string>(() => b.Views.ServeViewPage(doc, csp)),
     /** The view is on screen at (x, y, w, h), CSS pixels of the window's viewport. */
     viewShown: (sessionId: string, invocationId: string, x: number, y: number, w: number, h: number) =>
-      call<void>(() => b.ViewShown(sessionId, invocationId, x, y, w, h)),
+      call<void>(() => b.Views.ViewShown(sessionId, invocationId, x, y, w, h)),
     on: subscribe,
   };
 }

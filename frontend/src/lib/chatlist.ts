@@ -1,5 +1,5 @@
 // The sidebar's chat list (docs/app.md#chats): every journaled session,
-// newest first, from the journal (Go: App.Chats, App.SearchChats), kept up
+// newest first, from the journal (Go: Chats.Chats, Chats.SearchChats), kept up
 // to date by chat:changed events. Pure functions, tested in
 // chatlist.test.ts; state.svelte.ts holds the list.
 import type { JournalSession } from "./types";

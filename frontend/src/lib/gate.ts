@@ -6,35 +6,41 @@ import { Call, Handshake } from "../wailsjs/go/app/Gate";
 import type { Backend } from "./api";
 
 type CallFn = (token: string, method: string, args: unknown[]) => Promise<unknown>;
+type Fn = (...args: unknown[]) => Promise<unknown>;
 
 /**
- * gatedBackend returns the App bindings as functions that ask for the token
- * once (Handshake) and send every call through the Gate's Call. The
- * parameters are for tests.
+ * gatedBackend returns the bound services as objects of functions that ask
+ * for the token once (Handshake) and send every call through the Gate's
+ * Call as "Service.Method" (b.Chats.OpenChat(x) calls "Chats.OpenChat").
+ * The parameters are for tests.
  */
 export function gatedBackend(call: CallFn = Call as unknown as CallFn, handshake: () => Promise<string> = Handshake): Backend {
   let token: Promise<string> | undefined;
-  const fns = new Map<string, (...args: unknown[]) => Promise<unknown>>();
-  return new Proxy({} as Backend, {
-    get(_target, name) {
-      // Not a thenable, and no symbol lookups: only method names are calls.
-      if (typeof name !== "string" || name === "then") return undefined;
-      let f = fns.get(name);
-      if (!f) {
-        f = async (...args: unknown[]) => {
-          token ??= handshake();
-          let t: string;
-          try {
-            t = await token;
-          } catch (e) {
-            token = undefined; // ask again next time
-            throw e;
-          }
-          return call(t, name, args.map((a) => (a === undefined ? null : a)));
-        };
-        fns.set(name, f);
-      }
-      return f;
-    },
-  });
+  const send = async (method: string, args: unknown[]) => {
+    token ??= handshake();
+    let t: string;
+    try {
+      t = await token;
+    } catch (e) {
+      token = undefined; // ask again next time
+      throw e;
+    }
+    return call(t, method, args.map((a) => (a === undefined ? null : a)));
+  };
+  // Not a thenable, and no symbol lookups: only names are services and methods.
+  const named = <T>(make: (name: string) => T) => {
+    const made = new Map<string, T>();
+    return new Proxy({}, {
+      get(_target, name) {
+        if (typeof name !== "string" || name === "then") return undefined;
+        let v = made.get(name);
+        if (v === undefined) {
+          v = make(name);
+          made.set(name, v);
+        }
+        return v;
+      },
+    });
+  };
+  return named((service) => named<Fn>((method) => (...args: unknown[]) => send(`${service}.${method}`, args))) as Backend;
 }

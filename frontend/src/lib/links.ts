@@ -1,6 +1,6 @@
 // External links (docs/app.md#links): a click on a link in a message asks
 // "Open this external link?" first (LinkConfirm); Open hands it to the Go
-// side (App.OpenLink: the system's browser). When nothing opens (no
+// side (Window.OpenLink: the system's browser). When nothing opens (no
 // browser found), the link is copied to the clipboard and a notice says
 // both what failed and that it is copied.
 import { copyText } from "./copy";

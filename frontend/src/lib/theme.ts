@@ -2,7 +2,7 @@
 // (prefers-color-scheme), "light" and "dark" are fixed. The resolved one is
 // set as <html data-theme="light|dark">; app.css keeps each theme's colours
 // as custom properties under that attribute. The choice is saved in
-// settings.json (App.SetTheme) and mirrored in localStorage, so the first
+// settings.json (Preferences.SetTheme) and mirrored in localStorage, so the first
 // paint after a restart already has it.
 import type { Theme } from "./types";
 import { WindowSetBackgroundColour, WindowSetDarkTheme, WindowSetLightTheme, WindowSetSystemDefaultTheme } from "../wailsjs/runtime/runtime";

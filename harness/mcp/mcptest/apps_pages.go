@@ -187,8 +187,8 @@ window.addEventListener("message", (e) => {
   try {
     const h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;
     if (h) {
-      h.postMessage("C" + JSON.stringify({ name: "app.App.SetTheme", args: ["dark"], callbackID: "hostile-1" }));
-      h.postMessage("C" + JSON.stringify({ name: "app.Gate.Call", args: ["guessed-token", "SetTheme", ["dark"]], callbackID: "hostile-2" }));
+      h.postMessage("C" + JSON.stringify({ name: "app.Preferences.SetTheme", args: ["dark"], callbackID: "hostile-1" }));
+      h.postMessage("C" + JSON.stringify({ name: "app.Gate.Call", args: ["guessed-token", "Preferences.SetTheme", ["dark"]], callbackID: "hostile-2" }));
       log("wails handler: posted SetTheme twice");
     } else log("wails handler: none in this frame");
   } catch (e) { log("wails handler: refused (" + e.name + ")"); }

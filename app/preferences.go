@@ -7,6 +7,21 @@ import (
 	"github.com/openworker/desktop/harness/model"
 )
 
+// Preferences is the Settings screen's own part: the saved settings, the
+// API keys, the model picker (models_api.go), the theme (theme.go) and
+// the saved answers (policies.go). The servers file's import, inputs and
+// sign-ins are Servers'; extensions are Extensions'. It has no state of
+// its own: the settings are settingsStore's, the model modelState's.
+type Preferences struct {
+	*env
+	engine    *engine // the journal of the saved answers
+	settings  *settingsStore
+	model     *modelState
+	servers   *serversFile
+	reloads   *reloads
+	coworkers *Coworkers // listed anew when the folder or servers file changes
+}
+
 // SettingsView is the Settings screen: the saved choices, which API keys
 // the keychain holds (never the keys), and where things are.
 type SettingsView struct {
@@ -52,18 +67,20 @@ type SettingsView struct {
 }
 
 // GetSettings returns the settings in use.
-func (a *App) GetSettings() (SettingsView, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.viewLocked(), nil
+func (pr *Preferences) GetSettings() (SettingsView, error) {
+	return pr.view(), nil
 }
 
-func (a *App) viewLocked() SettingsView {
-	v := SettingsView{Settings: a.settings, KeyStored: map[string]bool{}, KeychainErrors: map[string]string{},
-		KeyFromEnv: map[string]bool{}, Model: a.modelDescription, SettingsFile: a.paths.Settings, ServersLoaded: a.serversLoaded}
+// view is the Settings screen as it is now. It reads the keychain and
+// may dial the model's local address (modelUnreachable): it copies what
+// it needs from each part first and holds no lock while it does.
+func (pr *Preferences) view() SettingsView {
+	s, m, f := pr.settings.get(), pr.model.current(), pr.servers.state()
+	v := SettingsView{Settings: s, KeyStored: map[string]bool{}, KeychainErrors: map[string]string{},
+		KeyFromEnv: map[string]bool{}, Model: m.description, SettingsFile: pr.paths.Settings, ServersLoaded: f.loaded}
 	for _, p := range []string{model.ProviderOpenAI, model.ProviderAnthropic} {
-		v.KeyFromEnv[p] = a.cfg.Getenv(envKeyName(p)) != ""
-		k, err := a.keys.Get(p)
+		v.KeyFromEnv[p] = pr.cfg.Getenv(envKeyName(p)) != ""
+		k, err := pr.keys.Get(p)
 		if err != nil {
 			v.KeychainErrors[p] = err.Error()
 			continue
@@ -71,24 +88,24 @@ func (a *App) viewLocked() SettingsView {
 		v.KeyStored[p] = k != ""
 	}
 	v.Effective = map[string]ProviderSettings{}
-	for p, ps := range map[string]ProviderSettings{model.ProviderOpenAI: a.settings.OpenAI, model.ProviderAnthropic: a.settings.Anthropic} {
-		k, _ := a.keys.Get(p)
-		c := model.FromEnv(model.Config{Provider: p, BaseURL: ps.BaseURL, Model: ps.Model, APIKey: k}, a.cfg.Getenv)
+	for p, ps := range map[string]ProviderSettings{model.ProviderOpenAI: s.OpenAI, model.ProviderAnthropic: s.Anthropic} {
+		k, _ := pr.keys.Get(p)
+		c := model.FromEnv(model.Config{Provider: p, BaseURL: ps.BaseURL, Model: ps.Model, APIKey: k}, pr.cfg.Getenv)
 		v.Effective[p] = ProviderSettings{BaseURL: c.BaseURL, Model: c.Model}
 	}
-	if a.modelErr != nil {
-		v.ModelError = a.modelErr.Error()
+	if m.err != nil {
+		v.ModelError = m.err.Error()
 	} else {
-		v.ModelWarning = modelUnreachable(a.modelBaseURL)
+		v.ModelWarning = modelUnreachable(m.baseURL)
 	}
-	if a.serversErr != nil {
-		v.ServersError, v.ServersUnreadable = a.serversErr.Error(), a.serversWhole
+	if f.err != nil {
+		v.ServersError, v.ServersUnreadable = f.err.Error(), f.whole
 	}
-	if a.serversCfg != nil {
-		v.ServersNotices = a.serversCfg.AllNotices()
+	if f.cfg != nil {
+		v.ServersNotices = f.cfg.AllNotices()
 	}
-	v.ServerInputs = a.serverInputsLocked()
-	v.RunFlags = a.cfg.runFlags()
+	v.ServerInputs = f.inputs()
+	v.RunFlags = pr.cfg.runFlags()
 	return v
 }
 
@@ -96,38 +113,37 @@ func (a *App) viewLocked() SettingsView {
 // new model, folder, approval mode and servers.json at once; chats already
 // open keep theirs. The theme stays as it is (SetTheme changes it). A servers.json with an error is reported in the view
 // (ServersError) and changes no provider.
-func (a *App) SaveSettings(s Settings) (SettingsView, error) {
+func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
 	s.Anthropic.BaseURL = strings.TrimSpace(s.Anthropic.BaseURL)
 	if err := s.Validate(); err != nil {
 		return SettingsView{}, err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s.Theme = a.settings.Theme // SetTheme's alone
-	dirChanged := a.coworkersDir() != s.CoworkersDir && s.CoworkersDir != ""
-	serversChanged := s.ServersPath != a.settings.ServersPath
-	if err := a.saveSettingsLocked(s); err != nil {
+	before, after, err := pr.settings.save(func(cur Settings) (Settings, error) {
+		s.Theme = cur.Theme // SetTheme's alone
+		return s, nil
+	})
+	if err != nil {
 		return SettingsView{}, err
 	}
-	a.reapplyModelLocked()
-	if serversChanged {
-		a.reapplyServersLocked(false)
-		a.rewatchServersLocked()
+	dirChanged := coworkersDirOf(before, pr.paths.DefaultCoworkers) != after.CoworkersDir && after.CoworkersDir != ""
+	pr.model.apply()
+	if after.ServersPath != before.ServersPath {
+		pr.servers.apply(false)
+		pr.reloads.rewatchServers()
 		dirChanged = true // the coworkers resolve anew
 	}
 	if dirChanged {
-		a.rewatchLocked()
-		dir := a.coworkersDir()
-		go func() { a.emit.Emit(EventCoworkersChanged, a.listCoworkers(dir)) }()
+		pr.reloads.rewatchCoworkers()
+		pr.coworkers.relist(pr.settings.coworkersDir())
 	}
-	return a.viewLocked(), nil
+	return pr.view(), nil
 }
 
 // SetAPIKey stores the API key of provider ("openai" or "anthropic") in the
 // OS keychain and applies it to new chats. The key is never written to a
 // file, the journal or the log.
-func (a *App) SetAPIKey(provider, key string) (SettingsView, error) {
+func (pr *Preferences) SetAPIKey(provider, key string) (SettingsView, error) {
 	if err := checkProvider(provider); err != nil {
 		return SettingsView{}, err
 	}
@@ -135,27 +151,23 @@ func (a *App) SetAPIKey(provider, key string) (SettingsView, error) {
 	if key == "" {
 		return SettingsView{}, fmt.Errorf("the key is empty; use Remove to delete a stored key")
 	}
-	if err := a.keys.Set(provider, key); err != nil {
+	if err := pr.keys.Set(provider, key); err != nil {
 		return SettingsView{}, err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.reapplyModelLocked()
-	return a.viewLocked(), nil
+	pr.model.apply()
+	return pr.view(), nil
 }
 
 // DeleteAPIKey removes the stored key of provider.
-func (a *App) DeleteAPIKey(provider string) (SettingsView, error) {
+func (pr *Preferences) DeleteAPIKey(provider string) (SettingsView, error) {
 	if err := checkProvider(provider); err != nil {
 		return SettingsView{}, err
 	}
-	if err := a.keys.Delete(provider); err != nil {
+	if err := pr.keys.Delete(provider); err != nil {
 		return SettingsView{}, err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.reapplyModelLocked()
-	return a.viewLocked(), nil
+	pr.model.apply()
+	return pr.view(), nil
 }
 
 func checkProvider(p string) error {
@@ -167,9 +179,9 @@ func checkProvider(p string) error {
 
 // ChooseServersFile asks for a servers.json with the native picker and
 // returns its path ("" when the person cancels). It does not save it.
-func (a *App) ChooseServersFile() (string, error) {
-	if a.dialogs == nil {
+func (pr *Preferences) ChooseServersFile() (string, error) {
+	if pr.dialogs == nil {
 		return "", fmt.Errorf("no file picker is available")
 	}
-	return a.dialogs.ChooseFile("Choose servers.json", a.paths.ConfigDir)
+	return pr.dialogs.ChooseFile("Choose servers.json", pr.paths.ConfigDir)
 }
