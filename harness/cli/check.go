@@ -207,6 +207,9 @@ func printCheck(w io.Writer, rep *checkReport) {
 		if e.Fix != "" && !strings.Contains(e.Message, e.Fix) { // a load error's message holds its fix
 			fmt.Fprintf(w, "          fix: %s\n", e.Fix)
 		}
+		if hint := sandboxHint(rep.Extensions, e.Provider); e.SandboxRequired && hint != "" {
+			fmt.Fprintf(w, "          in a terminal: %s\n", hint)
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 		return mcp || reg.IsNative(ns)
 	}})
 	if err != nil {
-		return badInput(err)
+		return badInput(namespaceFlag(err))
 	}
 	c.describe(in)
 	if len(in.Blocking) > 0 {
