@@ -198,6 +198,12 @@ func printCheck(w io.Writer, rep *checkReport) {
 			fmt.Fprintf(w, "          warning: %s\n", l.Message)
 		}
 	}
+	printBroken(w, rep)
+}
+
+// printBroken prints the bundles of rep that did not load or resolve,
+// with their fix and the command that gives a required sandbox.
+func printBroken(w io.Writer, rep *checkReport) {
 	for _, e := range rep.Broken {
 		name := e.ID
 		if name == "" {
