@@ -150,7 +150,7 @@ func (e *UnchainedPolicyError) Error() string {
 	if e.NoEntry {
 		why = "was not written by OpenWorker"
 	}
-	return fmt.Sprintf("journal: the saved %q policy for %s in coworker %s %s (it is not in the journal's hash chain); it is ignored and the user is asked again; run `openworker journal verify`",
+	return fmt.Sprintf("journal: the saved %q policy for %s in coworker %s %s (it is not in the journal's hash chain); it is ignored and the user is asked again; verify the journal to see what else changed",
 		e.Policy, e.Tool, e.Coworker, why)
 }
 

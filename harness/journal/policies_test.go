@@ -88,10 +88,10 @@ func TestUserPolicyMustBeChained(t *testing.T) {
 	}
 	want("ex.forged", string(consent.PolicyDeny), nil)
 
-	// The error says what happened and what to run.
+	// The error says what happened and what to do.
 	_, _, err := j.UserPolicy(ctx, "cw", "ex.denied", "sha256:d")
 	if err == nil || !strings.Contains(err.Error(), `saved "allow" policy for ex.denied in coworker cw was changed after the journal wrote it`) ||
-		!strings.Contains(err.Error(), "journal verify") {
+		!strings.Contains(err.Error(), "verify the journal") {
 		t.Errorf("error = %v", err)
 	}
 	// A missing policy is still plain not-found.
