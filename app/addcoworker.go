@@ -94,32 +94,10 @@ func previewBundle(path, dir string) (CoworkerPreview, error) {
 		return CoworkerPreview{}, err
 	}
 	p := CoworkerPreview{Source: src, Tools: []string{}, Errors: []BrokenBundle{}, CanLink: canLink}
-	if h := bundleFolderHint(src); h != nil && h.Kind == HintCoworkerSubfolder {
-		p.Refused = fmt.Sprintf("%s is the coworker/ folder of a bundle; add its parent %s instead", src, h.Bundle)
+	if p.Refused = notABundle(src); p.Refused != "" {
 		return p, nil
 	}
-	st, err := os.Stat(src) // follows a link: a linked bundle may be added
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		p.Refused = fmt.Sprintf("%s does not exist (or is a link that leads nowhere)", src)
-		return p, nil
-	case err != nil:
-		p.Refused = fmt.Sprintf("%s cannot be read: %v", src, err)
-		return p, nil
-	case !st.IsDir():
-		p.Refused = fmt.Sprintf("%s is a file, not a folder; a coworker is a folder <id>/coworker/manifest.md (unpack a zipped bundle first)", src)
-		return p, nil
-	}
-	manifest := filepath.Join(src, "coworker", "manifest.md")
-	if _, err := os.Stat(manifest); err != nil {
-		p.Refused = fmt.Sprintf("%s is not a coworker bundle: %s is missing; a bundle holds coworker/manifest.md and coworker/tools.json (docs/bundles.md)", src, manifest)
-		if looksLikeCoworkersFolder(src) {
-			p.Refused = fmt.Sprintf("%s holds coworkers but is not one itself: add one of its folders, or use it as the coworkers folder with \"Choose folder…\"", src)
-		}
-		return p, nil
-	}
-	name := filepath.Base(src)
-	p.Dest = filepath.Join(dir, name)
+	p.Dest = filepath.Join(dir, filepath.Base(src))
 	// Resolved or as written: a linked coworker's own entry in the folder
 	// (dir/b -> elsewhere) resolves outside it, and "adding" it over itself
 	// would make it a link to itself.
@@ -134,22 +112,54 @@ func previewBundle(path, dir string) (CoworkerPreview, error) {
 	if _, err := os.Lstat(p.Dest); err == nil {
 		p.Exists = true
 	}
-	b, err := bundle.Load(src)
+	p.load()
+	return p, nil
+}
+
+// notABundle says why the folder src is not a bundle that may be added
+// (missing, a file, the coworker/ folder of one, no manifest, a folder
+// of coworkers), or "" when it has the manifest.
+func notABundle(src string) string {
+	if h := bundleFolderHint(src); h != nil && h.Kind == HintCoworkerSubfolder {
+		return fmt.Sprintf("%s is the coworker/ folder of a bundle; add its parent %s instead", src, h.Bundle)
+	}
+	st, err := os.Stat(src) // follows a link: a linked bundle may be added
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("%s does not exist (or is a link that leads nowhere)", src)
+	case err != nil:
+		return fmt.Sprintf("%s cannot be read: %v", src, err)
+	case !st.IsDir():
+		return fmt.Sprintf("%s is a file, not a folder; a coworker is a folder <id>/coworker/manifest.md (unpack a zipped bundle first)", src)
+	}
+	manifest := filepath.Join(src, "coworker", "manifest.md")
+	if _, err := os.Stat(manifest); err != nil {
+		if looksLikeCoworkersFolder(src) {
+			return fmt.Sprintf("%s holds coworkers but is not one itself: add one of its folders, or use it as the coworkers folder with \"Choose folder…\"", src)
+		}
+		return fmt.Sprintf("%s is not a coworker bundle: %s is missing; a bundle holds coworker/manifest.md and coworker/tools.json (docs/bundles.md)", src, manifest)
+	}
+	return ""
+}
+
+// load loads the bundle at p.Source into p: its identity and tools, or
+// the error that stops it loading, in p.Errors.
+func (p *CoworkerPreview) load() {
+	b, err := bundle.Load(p.Source)
 	if err != nil {
 		var le *bundle.LoadError
 		if errors.As(err, &le) {
 			p.Errors = append(p.Errors, BrokenBundle{Dir: le.Dir, File: le.File, Line: le.Line, Col: le.Col, Message: le.Msg, Fix: le.Fix})
 		} else {
-			p.Errors = append(p.Errors, BrokenBundle{Dir: src, File: src, Message: err.Error()})
+			p.Errors = append(p.Errors, BrokenBundle{Dir: p.Source, File: p.Source, Message: err.Error()})
 		}
-		return p, nil
+		return
 	}
 	p.ID, p.Name, p.Description, p.Version = b.ID, b.Name, b.Description, b.Version
 	p.Tools = append(p.Tools, b.Tools.Explicit()...)
 	for _, ns := range b.Tools.Providers {
 		p.Tools = append(p.Tools, ns+".*")
 	}
-	return p, nil
 }
 
 // looksLikeCoworkersFolder reports whether some folder right under dir
@@ -205,11 +215,8 @@ func realPath(path string) string {
 
 // addBundle is AddCoworker for the coworkers folder dir.
 func addBundle(path, dir, mode string, replace bool) error {
-	if mode != AddCopy && mode != AddLink {
-		return fmt.Errorf("unknown way to add a coworker %q: use %q or %q", mode, AddCopy, AddLink)
-	}
-	if mode == AddLink && !canLink {
-		return errors.New("linking a coworker is not offered on Windows (a symbolic link needs developer mode); copy it instead")
+	if err := checkAddMode(mode); err != nil {
+		return err
 	}
 	p, err := previewBundle(path, dir)
 	if err != nil {
@@ -228,31 +235,52 @@ func addBundle(path, dir, mode string, replace bool) error {
 	if err != nil {
 		return fmt.Errorf("make a temporary folder in %s: %w", dir, err)
 	}
-	defer os.RemoveAll(tmp) // what is left of a failed copy; empty otherwise
+	defer os.RemoveAll(tmp) // what is left of a failed copy, or the replaced one; empty otherwise
 	staged := filepath.Join(tmp, filepath.Base(p.Dest))
-	if mode == AddLink {
-		err = os.Symlink(p.Source, staged)
-	} else {
-		err = copyTree(p.Source, staged)
-	}
-	if err != nil {
+	if err := stage(mode, p.Source, staged); err != nil {
 		return err
 	}
 	if p.Exists {
-		old := filepath.Join(tmp, "replaced")
-		if err := os.Rename(p.Dest, old); err != nil {
-			return fmt.Errorf("move the old %s aside: %w", p.Dest, err)
-		}
-		if err := os.Rename(staged, p.Dest); err != nil {
-			if rerr := os.Rename(old, p.Dest); rerr != nil {
-				return fmt.Errorf("put %s in place: %w; the old folder is at %s (%v)", p.Dest, err, old, rerr)
-			}
-			return fmt.Errorf("put %s in place: %w; the old one is kept", p.Dest, err)
-		}
-		return nil // the deferred RemoveAll removes the old one (a link is removed, not what it points to)
+		return replaceWith(p.Dest, staged, filepath.Join(tmp, "replaced"))
 	}
 	if err := os.Rename(staged, p.Dest); err != nil {
 		return fmt.Errorf("put %s in place: %w", p.Dest, err)
+	}
+	return nil
+}
+
+// checkAddMode refuses a mode other than AddCopy and AddLink, and
+// AddLink where links are not offered (Windows).
+func checkAddMode(mode string) error {
+	if mode != AddCopy && mode != AddLink {
+		return fmt.Errorf("unknown way to add a coworker %q: use %q or %q", mode, AddCopy, AddLink)
+	}
+	if mode == AddLink && !canLink {
+		return errors.New("linking a coworker is not offered on Windows (a symbolic link needs developer mode); copy it instead")
+	}
+	return nil
+}
+
+// stage puts the bundle src at staged: a link to it (AddLink) or a copy.
+func stage(mode, src, staged string) error {
+	if mode == AddLink {
+		return os.Symlink(src, staged)
+	}
+	return copyTree(src, staged)
+}
+
+// replaceWith puts staged in place of dest, moving the old dest to old
+// first (the caller removes it: a link is removed, not what it points
+// to), and moves the old one back when staged cannot take its place.
+func replaceWith(dest, staged, old string) error {
+	if err := os.Rename(dest, old); err != nil {
+		return fmt.Errorf("move the old %s aside: %w", dest, err)
+	}
+	if err := os.Rename(staged, dest); err != nil {
+		if rerr := os.Rename(old, dest); rerr != nil {
+			return fmt.Errorf("put %s in place: %w; the old folder is at %s (%v)", dest, err, old, rerr)
+		}
+		return fmt.Errorf("put %s in place: %w; the old one is kept", dest, err)
 	}
 	return nil
 }

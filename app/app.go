@@ -125,22 +125,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 	if cfg.DBPath != "" {
 		paths.Journal = cfg.DBPath
 	}
-	if d.Logger == nil {
-		d.Logger = slog.New(slog.DiscardHandler)
-	}
-	if d.Keychain == nil {
-		d.Keychain = osKeychain{}
-	}
-	if d.Opener == nil {
-		d.Opener = systemOpener{}
-	}
-	d.Opener = wrapOpener(d.Opener, d.Logger) // e2e builds follow a sign-in page themselves (e2e_hook.go)
-	if d.Tokens == nil {
-		d.Tokens = oauth.KeychainStore{}
-	}
-	if d.ExtensionSecrets == nil {
-		d.ExtensionSecrets = extension.Keychain{}
-	}
+	d = d.withDefaults()
 	e := &env{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
 		searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
 	a := &desktop{env: e}
@@ -158,24 +143,10 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 		a.notices.add(Notice{Level: NoticeError, Message: "Settings were not loaded: " + err.Error()})
 	}
 	a.settings.saved, a.settings.inUse = s, cfg.override(s)
-	if j, err := journal.Open(paths.Journal, &journal.Options{DeferCheck: true}); err != nil { // checked in the background: checkJournal
-		a.engine.err = fmt.Errorf("the journal at %s cannot be opened: %w", paths.Journal, err)
-	} else {
-		a.engine.journal = j
-		if b := j.Backup(); b.Path != "" { // docs/journal.md#backups-and-upgrades
-			a.notices.add(Notice{Level: NoticeInfo, Message: fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path)})
-		}
-		if msg := recoveredNotice(j.Recovered(), j.RecoveredTurns()); msg != "" {
-			a.notices.add(Notice{Level: NoticeWarn, Message: msg})
-		}
-	}
+	a.loadJournal(paths.Journal)
 	dir := a.settings.coworkersDir()
 	if a.settings.inUse.CoworkersDir == "" && cfg.Coworkers == "" {
-		if seeded, err := seedCoworkers(dir, d.Examples); err != nil {
-			a.notices.add(Notice{Level: NoticeWarn, Message: err.Error()})
-		} else if seeded {
-			a.notices.add(Notice{Level: NoticeInfo, Message: "Example coworkers were copied to " + dir + "."})
-		}
+		a.seed(dir, d.Examples)
 	}
 	if a.engine.journal != nil {
 		e.pruneExtensions() // before any chat opens
@@ -184,6 +155,58 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 		a.model.start()
 	}
 	return a, nil
+}
+
+// withDefaults fills the parts left nil: no logging, the OS keychain
+// and opener, the keychain token and extension secret stores. The opener
+// is wrapped for e2e builds (e2e_hook.go).
+func (d deps) withDefaults() deps {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Keychain == nil {
+		d.Keychain = osKeychain{}
+	}
+	if d.Opener == nil {
+		d.Opener = systemOpener{}
+	}
+	d.Opener = wrapOpener(d.Opener, d.Logger) // e2e builds follow a sign-in page themselves (e2e_hook.go)
+	if d.Tokens == nil {
+		d.Tokens = oauth.KeychainStore{}
+	}
+	if d.ExtensionSecrets == nil {
+		d.ExtensionSecrets = extension.Keychain{}
+	}
+	return d
+}
+
+// loadJournal opens the journal at path (its check deferred to
+// checkJournal, in the background) with notices for a schema upgrade and
+// for what startup recovered; a journal that cannot be opened is kept as
+// the runtime error. It runs before the parts are shared, without locks.
+func (a *desktop) loadJournal(path string) {
+	j, err := journal.Open(path, &journal.Options{DeferCheck: true})
+	if err != nil {
+		a.engine.err = fmt.Errorf("the journal at %s cannot be opened: %w", path, err)
+		return
+	}
+	a.engine.journal = j
+	if b := j.Backup(); b.Path != "" { // docs/journal.md#backups-and-upgrades
+		a.notices.add(Notice{Level: NoticeInfo, Message: fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path)})
+	}
+	if msg := recoveredNotice(j.Recovered(), j.RecoveredTurns()); msg != "" {
+		a.notices.add(Notice{Level: NoticeWarn, Message: msg})
+	}
+}
+
+// seed copies the example bundles into the default coworkers folder dir
+// on first run, with a notice saying so or why not.
+func (a *desktop) seed(dir string, examples fs.FS) {
+	if seeded, err := seedCoworkers(dir, examples); err != nil {
+		a.notices.add(Notice{Level: NoticeWarn, Message: err.Error()})
+	} else if seeded {
+		a.notices.add(Notice{Level: NoticeInfo, Message: "Example coworkers were copied to " + dir + "."})
+	}
 }
 
 // override applies the command-line flags on top of the saved settings.

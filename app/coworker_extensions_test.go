@@ -127,7 +127,7 @@ func TestCoworkerExtensionDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := brokenNamed(t, l, "keeper")
-	if !strings.HasPrefix(b.Fix, `extension "Memory (test)" 1.0.0 (namespace memory) cannot be used: extension memory: `) || !strings.Contains(b.Fix, "install it again (`openworker extension install ") {
+	if !strings.HasPrefix(b.Fix, `extension "Memory (test)" 1.0.0 (namespace memory) cannot be used: extension memory: `) || !strings.Contains(b.Fix, "install it again (from ") {
 		t.Fatalf("keeper = %+v", b)
 	}
 	if !strings.Contains(b.Message, `its MCP provider "memory" is disabled: the installed extension cannot be used: extension memory: `) || strings.Contains(b.Message, "servers file") {

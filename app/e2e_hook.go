@@ -3,6 +3,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -212,134 +213,8 @@ func startTestHook(a *desktop) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
-		type chatState struct {
-			SessionID string   `json:"session_id"`
-			Running   bool     `json:"running"`
-			Turns     []string `json:"turns"`
-			Grants    []string `json:"grants"`  // tools with a session grant
-			Results   []string `json:"results"` // each call's journaled result, "TOOL STATUS RESULT" (issue 14)
-		}
-		type listed struct {
-			ID    string `json:"id"`
-			Title string `json:"title"`
-		}
-		type searched struct {
-			Text  string   `json:"text"`
-			Found []string `json:"found"`
-		}
-		out := struct {
-			Pending int `json:"pending"`
-			// PendingAccess: each pending prompt's Access, what its call can
-			// reach (docs/sandbox.md#in-words).
-			PendingAccess []string `json:"pending_access"`
-			// PendingOrigin: each pending prompt's Origin, "" for the
-			// model, "the app view of TOOL" for a view's call (views.go).
-			PendingOrigin []string `json:"pending_origin"`
-			// Views: the app views the window rendered, the newest rect of
-			// each (CSS pixels of the viewport); ViewRefusals what the
-			// window refused them, in order (views.go).
-			Views        []viewShown   `json:"views"`
-			ViewRefusals []viewRefusal `json:"view_refusals"`
-			Chats        []chatState   `json:"chats"`
-			Notices      []Notice      `json:"notices"`
-			Theme        string        `json:"theme"` // the saved theme (docs/app.md#theme)
-			// Listed is the first page of the sidebar's chat list as the
-			// journal gives it (what Chats.Chats reads); Searched the newest
-			// search; ListLoads how often the window read the list.
-			Listed    []listed `json:"listed"`
-			Searched  searched `json:"searched"`
-			ListLoads int64    `json:"list_loads"`
-			// Models and Connection: the last model list and Test
-			// connection of Settings (models_api.go).
-			Models     *ModelList      `json:"models,omitempty"`
-			Connection *ConnectionTest `json:"connection,omitempty"`
-			// Opened: the extension files sent to the window (extopen.go).
-			Opened []ExtensionOpened `json:"opened"`
-			// Questions: the servers' questions waiting in the dialog (elicit.go).
-			Questions int `json:"questions"`
-			// Sampling: the pending prompts that are sampling requests;
-			// SignIns the sign-ins waiting for an answer, Followed the
-			// sign-in pages e2eOpener followed, SignedIn the namespaces
-			// with a stored sign-in (signin.go).
-			Sampling int      `json:"sampling"`
-			SignIns  int      `json:"sign_ins"`
-			Followed int64    `json:"followed"`
-			SignedIn []string `json:"signed_in"`
-			// Previews: the files the install dialog showed; Extensions
-			// the installed ones, "NAME VERSION NAMESPACE" (extinstall.go).
-			Previews   []string `json:"previews"`
-			Extensions []string `json:"extensions"`
-		}{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []chatState{}, Theme: a.settings.theme(), Listed: []listed{}, ListLoads: e2eListLoads.Load()}
-		out.PendingAccess, out.PendingOrigin = []string{}, []string{}
-		for _, p := range a.prompter.Pending() {
-			if p.Request.Sampling != nil {
-				out.Sampling++
-			}
-			out.PendingAccess = append(out.PendingAccess, p.Request.Access)
-			out.PendingOrigin = append(out.PendingOrigin, p.Request.Origin)
-		}
-		e2eViews.mu.Lock()
-		out.Views = append([]viewShown{}, e2eViews.shown...)
-		out.ViewRefusals = append([]viewRefusal{}, e2eViews.refusals...)
-		e2eViews.mu.Unlock()
-		out.SignIns = a.signIns.waiting()
-		out.Followed, out.SignedIn = e2eFollowed.Load(), []string{}
-		e2ePreviews.mu.Lock()
-		out.Previews = append([]string{}, e2ePreviews.list...)
-		e2ePreviews.mu.Unlock()
-		out.Extensions = []string{}
-		if recs, _ := a.extensionStore().List(); recs != nil {
-			for _, r := range recs {
-				out.Extensions = append(out.Extensions, r.Name+" "+r.Version+" "+r.Namespace)
-			}
-		}
-		e2eOpened.mu.Lock()
-		out.Opened = append([]ExtensionOpened{}, e2eOpened.list...)
-		e2eOpened.mu.Unlock()
-		e2eSearch.mu.Lock()
-		out.Searched = searched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
-		e2eSearch.mu.Unlock()
-		rt := a.engine.runtime()
-		j, _ := a.engine.openJournal()
-		out.Notices = a.notices.all()
-		e2eProbes.mu.Lock()
-		out.Models, out.Connection = e2eProbes.models, e2eProbes.connection
-		e2eProbes.mu.Unlock()
-		for _, s := range signedIn(a.servers.state().cfg, a.tokens) {
-			out.SignedIn = append(out.SignedIn, s.Namespace)
-		}
-		if j != nil { // not a.Chats: list_loads counts the window's reads only
-			if p, err := j.SessionPage(r.Context(), journal.SessionQuery{Limit: chatsPageSize, Visible: true}); err == nil {
-				for _, s := range p.Sessions {
-					out.Listed = append(out.Listed, listed{s.ID, s.Title})
-				}
-			}
-		}
-		var open []*harness.Session
-		if rt != nil {
-			open = rt.Sessions()
-		}
-		for _, s := range open {
-			id := s.ID()
-			cs := chatState{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}, Results: []string{}}
-			for _, g := range s.Grants() {
-				cs.Grants = append(cs.Grants, g.Tool)
-			}
-			if j != nil {
-				turns, _ := j.Turns(r.Context(), id)
-				for _, t := range turns {
-					cs.Turns = append(cs.Turns, string(t.Status))
-				}
-				if invs, err := j.Invocations(r.Context(), id); err == nil {
-					for _, inv := range invs {
-						cs.Results = append(cs.Results, inv.Tool+" "+string(inv.Status)+" "+string(inv.Result))
-					}
-				}
-			}
-			out.Chats = append(out.Chats, cs)
-		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(out)
+		_ = json.NewEncoder(w).Encode(a.hookState(r.Context()))
 	})
 	mux.HandleFunc("POST /drop", func(w http.ResponseWriter, r *http.Request) {
 		var in BundleDropped
@@ -351,4 +226,158 @@ func startTestHook(a *desktop) {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	go func() { _ = http.Serve(l, mux) }()
+}
+
+// hookState is what GET /state answers.
+type hookState struct {
+	Pending int `json:"pending"`
+	// PendingAccess: each pending prompt's Access, what its call can
+	// reach (docs/sandbox.md#in-words).
+	PendingAccess []string `json:"pending_access"`
+	// PendingOrigin: each pending prompt's Origin, "" for the
+	// model, "the app view of TOOL" for a view's call (views.go).
+	PendingOrigin []string `json:"pending_origin"`
+	// Views: the app views the window rendered, the newest rect of
+	// each (CSS pixels of the viewport); ViewRefusals what the
+	// window refused them, in order (views.go).
+	Views        []viewShown   `json:"views"`
+	ViewRefusals []viewRefusal `json:"view_refusals"`
+	Chats        []hookChat    `json:"chats"`
+	Notices      []Notice      `json:"notices"`
+	Theme        string        `json:"theme"` // the saved theme (docs/app.md#theme)
+	// Listed is the first page of the sidebar's chat list as the
+	// journal gives it (what Chats.Chats reads); Searched the newest
+	// search; ListLoads how often the window read the list.
+	Listed    []hookListed `json:"listed"`
+	Searched  hookSearched `json:"searched"`
+	ListLoads int64        `json:"list_loads"`
+	// Models and Connection: the last model list and Test
+	// connection of Settings (models_api.go).
+	Models     *ModelList      `json:"models,omitempty"`
+	Connection *ConnectionTest `json:"connection,omitempty"`
+	// Opened: the extension files sent to the window (extopen.go).
+	Opened []ExtensionOpened `json:"opened"`
+	// Questions: the servers' questions waiting in the dialog (elicit.go).
+	Questions int `json:"questions"`
+	// Sampling: the pending prompts that are sampling requests;
+	// SignIns the sign-ins waiting for an answer, Followed the
+	// sign-in pages e2eOpener followed, SignedIn the namespaces
+	// with a stored sign-in (signin.go).
+	Sampling int      `json:"sampling"`
+	SignIns  int      `json:"sign_ins"`
+	Followed int64    `json:"followed"`
+	SignedIn []string `json:"signed_in"`
+	// Previews: the files the install dialog showed; Extensions
+	// the installed ones, "NAME VERSION NAMESPACE" (extinstall.go).
+	Previews   []string `json:"previews"`
+	Extensions []string `json:"extensions"`
+}
+
+// hookChat is an open chat in GET /state.
+type hookChat struct {
+	SessionID string   `json:"session_id"`
+	Running   bool     `json:"running"`
+	Turns     []string `json:"turns"`
+	Grants    []string `json:"grants"`  // tools with a session grant
+	Results   []string `json:"results"` // each call's journaled result, "TOOL STATUS RESULT" (issue 14)
+}
+
+// hookListed is a chat of the sidebar's list in GET /state.
+type hookListed struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// hookSearched is the newest chat search in GET /state.
+type hookSearched struct {
+	Text  string   `json:"text"`
+	Found []string `json:"found"`
+}
+
+// hookState gathers GET /state: the prompts, what the window reported
+// (the e2e* records), the extensions, the sign-ins, the chat list and
+// the open chats. Lists are [] rather than null when empty.
+func (a *desktop) hookState(ctx context.Context) hookState {
+	out := hookState{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []hookChat{}, Theme: a.settings.theme(), Listed: []hookListed{}, ListLoads: e2eListLoads.Load()}
+	out.PendingAccess, out.PendingOrigin = []string{}, []string{}
+	for _, p := range a.prompter.Pending() {
+		if p.Request.Sampling != nil {
+			out.Sampling++
+		}
+		out.PendingAccess = append(out.PendingAccess, p.Request.Access)
+		out.PendingOrigin = append(out.PendingOrigin, p.Request.Origin)
+	}
+	out.readRecords()
+	out.SignIns = a.signIns.waiting()
+	out.Followed, out.SignedIn = e2eFollowed.Load(), []string{}
+	out.Extensions = []string{}
+	if recs, _ := a.extensionStore().List(); recs != nil {
+		for _, r := range recs {
+			out.Extensions = append(out.Extensions, r.Name+" "+r.Version+" "+r.Namespace)
+		}
+	}
+	rt := a.engine.runtime()
+	j, _ := a.engine.openJournal()
+	out.Notices = a.notices.all()
+	for _, s := range signedIn(a.servers.state().cfg, a.tokens) {
+		out.SignedIn = append(out.SignedIn, s.Namespace)
+	}
+	if j != nil { // not a.Chats: list_loads counts the window's reads only
+		if p, err := j.SessionPage(ctx, journal.SessionQuery{Limit: chatsPageSize, Visible: true}); err == nil {
+			for _, s := range p.Sessions {
+				out.Listed = append(out.Listed, hookListed{s.ID, s.Title})
+			}
+		}
+	}
+	if rt != nil {
+		for _, s := range rt.Sessions() {
+			out.Chats = append(out.Chats, openChat(ctx, s, j))
+		}
+	}
+	return out
+}
+
+// readRecords copies what the window reported into out: the views and
+// their refusals, the install previews, the opened extension files, the
+// newest search and the model probes.
+func (out *hookState) readRecords() {
+	e2eViews.mu.Lock()
+	out.Views = append([]viewShown{}, e2eViews.shown...)
+	out.ViewRefusals = append([]viewRefusal{}, e2eViews.refusals...)
+	e2eViews.mu.Unlock()
+	e2ePreviews.mu.Lock()
+	out.Previews = append([]string{}, e2ePreviews.list...)
+	e2ePreviews.mu.Unlock()
+	e2eOpened.mu.Lock()
+	out.Opened = append([]ExtensionOpened{}, e2eOpened.list...)
+	e2eOpened.mu.Unlock()
+	e2eSearch.mu.Lock()
+	out.Searched = hookSearched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
+	e2eSearch.mu.Unlock()
+	e2eProbes.mu.Lock()
+	out.Models, out.Connection = e2eProbes.models, e2eProbes.connection
+	e2eProbes.mu.Unlock()
+}
+
+// openChat is an open session's state: its grants and, from the journal
+// j when it is open, its turns' statuses and its calls' results.
+func openChat(ctx context.Context, s *harness.Session, j *journal.Journal) hookChat {
+	id := s.ID()
+	cs := hookChat{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}, Results: []string{}}
+	for _, g := range s.Grants() {
+		cs.Grants = append(cs.Grants, g.Tool)
+	}
+	if j == nil {
+		return cs
+	}
+	turns, _ := j.Turns(ctx, id)
+	for _, t := range turns {
+		cs.Turns = append(cs.Turns, string(t.Status))
+	}
+	if invs, err := j.Invocations(ctx, id); err == nil {
+		for _, inv := range invs {
+			cs.Results = append(cs.Results, inv.Tool+" "+string(inv.Status)+" "+string(inv.Result))
+		}
+	}
+	return cs
 }

@@ -50,13 +50,9 @@ type BundleDropped struct {
 var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged, EventExtensionOpened,
 	EventElicitationAsked, EventElicitationClosed, EventSignIn, EventSignInClosed}
 
-// HarnessEvents lists the harness event types the UI understands (defined
-// once in package harness, mirrored in TypeScript).
-var HarnessEvents = []harness.EventType{
-	harness.EventTurnStarted, harness.EventText, harness.EventAssistantMessage, harness.EventToolProposed,
-	harness.EventApprovalRequired, harness.EventApprovalDecided, harness.EventToolStarted, harness.EventToolProgress,
-	harness.EventToolFinished, harness.EventWarning, harness.EventTurnFinished, harness.EventError,
-}
+// HarnessEvents lists the harness event types a chat receives as
+// EventHarness: harness.EventTypes, mirrored in TypeScript.
+var HarnessEvents = harness.EventTypes()
 
 // Notice levels.
 const (

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 
+	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
 )
 
@@ -29,7 +30,7 @@ func (pr *Preferences) Policies() ([]SavedPolicy, error) {
 	}
 	out := make([]SavedPolicy, 0, len(rows))
 	for _, r := range rows {
-		if r.Policy == journal.PolicyAsk {
+		if r.Policy == string(consent.PolicyAsk) {
 			continue
 		}
 		p := SavedPolicy{UserPolicyRow: r}
@@ -57,8 +58,8 @@ func (pr *Preferences) RevokePolicy(coworker, tool, digest string) error {
 		return j.Explain(err)
 	}
 	for _, r := range rows {
-		if r.Tool == tool && r.DescriptorDigest == digest && r.Policy != journal.PolicyAsk {
-			if err := j.SaveUserPolicy(pr.base, coworker, tool, digest, journal.PolicyAsk); err != nil {
+		if r.Tool == tool && r.DescriptorDigest == digest && r.Policy != string(consent.PolicyAsk) {
+			if err := j.SaveUserPolicy(pr.base, coworker, tool, digest, string(consent.PolicyAsk)); err != nil {
 				return j.Explain(err)
 			}
 			pr.engine.revokeGrants(coworker, tool)

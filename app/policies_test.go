@@ -6,7 +6,6 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
-	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model/modeltest"
 )
 
@@ -36,7 +35,7 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 		t.Fatalf("Policies after always allow = %+v, %v; want one", got, err)
 	}
 	pol := got[0]
-	if pol.Coworker != "helper" || pol.Tool != "test.echo" || pol.Policy != journal.PolicyAllow ||
+	if pol.Coworker != "helper" || pol.Tool != "test.echo" || pol.Policy != string(consent.PolicyAllow) ||
 		!strings.HasPrefix(pol.DescriptorDigest, "sha256:") || pol.UpdatedAt.IsZero() || pol.Ignored != "" {
 		t.Fatalf("saved policy = %+v", pol)
 	}

@@ -108,8 +108,8 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 // answers of docs/consent.md, and for allow_session or allow_always on a
 // sampling prompt (docs/consent.md#sampling; the prompt stays open).
 func (m *modalPrompter) Respond(id string, d consent.Decision) error {
-	if !d.Valid() {
-		return fmt.Errorf("%q is not an answer; use allow_once, allow_session, allow_always or deny", d)
+	if _, err := consent.ParseDecision(string(d)); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	w, ok := m.pending[id]

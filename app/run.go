@@ -66,19 +66,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// page's types); the running app binds the Gate (gate.go).
 		return wails.Run(&options.App{Title: "OpenWorker", Bind: append(emptyServices(), &Gate{})})
 	}
-	cfg, err := parseArgs(opts.Args)
+	cfg, err := runConfig(opts)
 	if err != nil {
 		return err
-	}
-	cfg.Version, cfg.Build = opts.Version, opts.Build
-	if cfg.Build.Version == "" {
-		cfg.Build.Version = opts.Version
-	}
-	if displayMissing(os.Getenv) {
-		return ErrNoDisplay
-	}
-	if !frontend.Built() {
-		return errors.New("the UI is not built into this binary: run `npm --prefix frontend ci && npm --prefix frontend run build`, then build again (scripts/app-build.sh does both)")
 	}
 	paths, err := resolvePaths(cfg.ConfigDir)
 	if err != nil {
@@ -88,15 +78,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	// without a session bus): a second start says so and exits with 0.
 	lock, err := acquireInstanceLock(filepath.Join(paths.ConfigDir, lockFileName))
 	if errors.Is(err, ErrAlreadyRunning) {
-		// Hand this launch (files to open included) to the first instance:
-		// its socket on Linux and macOS (no D-Bus needed), Wails' window
-		// message on Windows.
-		l := thisLaunch(opts.Args)
-		if werr := wakeBySocket(paths.ConfigDir, l); werr == nil || wakeFirstInstance(instanceID(paths.ConfigDir), l) {
-			fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; its window was brought to the front")
-		} else {
-			fmt.Fprintln(os.Stderr, "openworker: "+err.Error()+"; switch to its window")
-		}
+		handOff(err, paths.ConfigDir, opts.Args)
 		return nil
 	}
 	if err != nil {
@@ -198,6 +180,39 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		a.shutdown()
 	}
 	return err
+}
+
+// runConfig reads the command line and checks that the window can open:
+// a display, and the UI built into the binary.
+func runConfig(opts Options) (config, error) {
+	cfg, err := parseArgs(opts.Args)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Version, cfg.Build = opts.Version, opts.Build
+	if cfg.Build.Version == "" {
+		cfg.Build.Version = opts.Version
+	}
+	if displayMissing(os.Getenv) {
+		return cfg, ErrNoDisplay
+	}
+	if !frontend.Built() {
+		return cfg, errors.New("the UI is not built into this binary: run `npm --prefix frontend ci && npm --prefix frontend run build`, then build again (scripts/app-build.sh does both)")
+	}
+	return cfg, nil
+}
+
+// handOff hands this launch (files to open included) to the instance
+// already running on configDir (running, the lock's error): its socket on
+// Linux and macOS (no D-Bus needed), Wails' window message on Windows;
+// it says on stderr whether that one's window came to the front.
+func handOff(running error, configDir string, args []string) {
+	l := thisLaunch(args)
+	if werr := wakeBySocket(configDir, l); werr == nil || wakeFirstInstance(instanceID(configDir), l) {
+		fmt.Fprintln(os.Stderr, "openworker: "+running.Error()+"; its window was brought to the front")
+	} else {
+		fmt.Fprintln(os.Stderr, "openworker: "+running.Error()+"; switch to its window")
+	}
 }
 
 // instanceID names the single instance of one config folder for Wails.

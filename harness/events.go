@@ -31,6 +31,18 @@ const (
 	EventError               EventType = "error"
 )
 
+// EventTypes lists every EventType, in declaration order: the stdio
+// protocol and the desktop window take the list from here
+// (app.HarnessEvents, frontend/src/lib/events.ts).
+func EventTypes() []EventType {
+	return []EventType{
+		EventTurnStarted, EventText, EventAssistantMessage, EventToolProposed,
+		EventApprovalRequired, EventApprovalDecided, EventToolStarted, EventToolProgress,
+		EventElicitationRequired, EventElicitationAnswered,
+		EventToolFinished, EventWarning, EventTurnFinished, EventError,
+	}
+}
+
 // Codes say, for a program, why an EventError or EventWarning was sent or
 // why a turn failed (Event.Code, TurnResult.Code): a host decides by the
 // code, never by matching the text, which is for people and may change.

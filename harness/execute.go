@@ -102,169 +102,243 @@ type callDone struct {
 	journaled bool // an invocation row exists
 }
 
-// execCall runs one call of r: the model path, shared by view calls.
+// execCall runs one call of r: the model path, shared by view calls. Its
+// phases, in order: the proposal is reported; the call is admitted
+// (budget, selection, descriptor, arguments) and consented to, or refused
+// with one journal commit; the executing row is committed durably before
+// the provider is called (begin); exactly one provider call runs under
+// the limits; then the terminal row is journaled and the result
+// reported (finish).
 func (t *turn) execCall(ctx context.Context, r callReq) callDone {
-	s := t.s
-	bg := context.WithoutCancel(ctx)
-	invID, rtool := r.invID, r.rtool
-	selected := rtool != nil
-	reply := func(text string, isErr bool) callDone {
-		return callDone{text: text, isErr: isErr}
+	x := t.propose(ctx, r)
+	if code, msg := x.admit(ctx); code != "" {
+		return x.refuse(code, msg)
 	}
-	args := json.RawMessage(r.rawArgs)
-	if !json.Valid(args) {
-		args = mustJSONString(r.rawArgs)
+	if code, msg := x.consent(ctx); code != "" {
+		return x.refuse(code, msg)
 	}
-	t.sink.emit(Event{Type: EventToolProposed, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Alias: r.alias, Arguments: args, Origin: r.origin})
+	if done, ok := x.begin(); !ok {
+		return done
+	}
+	started := time.Now()
+	output, err := x.run(ctx)
+	return x.finish(ctx, output, err, time.Since(started))
+}
 
-	name := "" // the journal keeps "" for an alias that names no selected tool
-	if selected {
-		name = rtool.Name
-	}
-	var approval *journal.Approval // the consent decision, journaled with the refused or begun invocation
-	refuse := func(code, msg string) callDone {
-		inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: r.callID, Tool: name, Alias: r.alias,
-			Arguments: args, Status: StatusRefused, ErrorCode: code, Error: msg, Origin: r.origin}
-		if selected {
-			inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest = rtool.Provider, rtool.Remote, string(rtool.Descriptor.Risk), rtool.Pin.Digest
-			inv.Placement = rtool.Placement
-		}
-		journaled := true
-		if err := s.rt.journal.RefuseInvocation(bg, inv, approval); err != nil { // one commit: decision (if any) + refusal
-			s.rt.opts.Logger.Error("journal refusal", "invocation", invID, "err", err)
-			journaled = false
-		}
-		t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: name, Alias: r.alias, Status: string(StatusRefused), Error: msg, Code: code, Origin: r.origin})
-		d := reply(code+": "+msg, true) // the provider marks it an error (docs/turns.md)
-		d.status, d.code, d.errMsg, d.journaled = StatusRefused, code, msg, journaled
-		return d
-	}
+// execution is one call of execCall on its way through its phases.
+type execution struct {
+	t  *turn
+	s  *Session
+	r  callReq
+	bg context.Context // the journal's: its writes outlive a cancelled turn
+	// name is the journaled tool name: "" for an alias that names no
+	// selected tool.
+	name string
+	// args are the arguments as journaled and reported: as asked (a JSON
+	// string when they are not JSON), normalized once validated.
+	args json.RawMessage
+	// desc is the descriptor consent was asked for (read once, as the
+	// consent phase starts): the call is journaled and judged with it.
+	desc tool.Descriptor
+	// approval is the consent decision, journaled with the refused or
+	// begun invocation; nil before consent.
+	approval *journal.Approval
+}
 
+// propose starts the execution of r and reports the proposed call.
+func (t *turn) propose(ctx context.Context, r callReq) *execution {
+	x := &execution{t: t, s: t.s, r: r, bg: context.WithoutCancel(ctx), args: json.RawMessage(r.rawArgs)}
+	if !json.Valid(x.args) {
+		x.args = mustJSONString(r.rawArgs)
+	}
+	if r.rtool != nil {
+		x.name = r.rtool.Name
+	}
+	t.sink.emit(Event{Type: EventToolProposed, SessionID: x.s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Alias: r.alias, Arguments: x.args, Origin: r.origin})
+	return x
+}
+
+// admit checks, before anything is asked or run, that the call may go
+// on: within the turn's budget, a selected tool the asker may call, a
+// descriptor still listed and unchanged, valid arguments (which it
+// normalizes). It returns the refusal's code and message, or "".
+func (x *execution) admit(ctx context.Context) (code, msg string) {
+	r, rtool := x.r, x.r.rtool
 	if code, msg := r.budget(); code != "" {
-		return refuse(code, msg)
+		return code, msg
 	}
-	if !selected {
-		return refuse("not_selected", r.notSelected)
+	if rtool == nil {
+		return "not_selected", r.notSelected
 	}
 	if r.gate != nil {
 		if code, msg := r.gate(rtool); code != "" {
-			return refuse(code, msg)
+			return code, msg
 		}
 	}
 	if rtool.missing {
-		return refuse("descriptor_missing", fmt.Sprintf("the provider no longer lists %s; it cannot run in this session", rtool.Name))
+		return "descriptor_missing", fmt.Sprintf("the provider no longer lists %s; it cannot run in this session", rtool.Name)
 	}
-	if why, err := t.catalogChanged(ctx, rtool, false); err != nil || why != "" {
+	if why, err := x.t.catalogChanged(ctx, rtool, false); err != nil || why != "" {
 		if err != nil {
 			why = err.Error()
 		}
-		return refuse("descriptor_changed", why)
+		return "descriptor_changed", why
 	}
 	norm, err := validateArgs(rtool, r.rawArgs)
 	if err != nil {
-		args = mustJSONString(r.rawArgs) // journal exactly what was refused
-		return refuse("invalid_arguments", err.Error())
+		x.args = mustJSONString(r.rawArgs) // journal exactly what was refused
+		return "invalid_arguments", err.Error()
 	}
-	args = norm
+	x.args = norm
+	return "", ""
+}
 
-	d := rtool.Descriptor
+// consent asks for the call's approval (policies, grants, or the
+// person), reports the decision, and rechecks it just before the call
+// (docs/consent.md): a prompt may have waited minutes, and the session,
+// policies or descriptor may have moved. It returns the refusal's code
+// and message, or "".
+func (x *execution) consent(ctx context.Context) (code, msg string) {
+	s, t, r, rtool := x.s, x.t, x.r, x.r.rtool
+	x.desc = rtool.Descriptor
+	d := x.desc
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: r.callID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
-		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Access: rtool.Access, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: args,
+		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Access: rtool.Access, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: x.args,
 		Origin: r.originText}
 	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: consent.ApprovalDigest(rtool.Pin.Digest, rtool.Placement), OnPrompt: func() {
-		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Alias: r.alias, Arguments: args, Origin: r.origin})
+		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Alias: r.alias, Arguments: x.args, Origin: r.origin})
 	}})
-	approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: invID, CallID: r.callID, Tool: rtool.Name,
+	x.approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: r.invID, CallID: r.callID, Tool: rtool.Name,
 		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}
-	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason, Source: out.Source, Origin: r.origin})
+	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason, Source: out.Source, Origin: r.origin})
 	if !out.Decision.Allows() {
-		if ctx.Err() != nil {
-			t.stop = "the turn was cancelled"
-		}
-		return refuse("denied", out.Reason)
+		x.stopIfCancelled(ctx)
+		return "denied", out.Reason
 	}
-
-	// Consent is rechecked at execution time (docs/consent.md): a prompt may have
-	// waited minutes, and the session, policies or descriptor may have moved.
 	if why := t.recheck(ctx, rtool, out.Source == consent.SourcePrompt); why != "" {
-		if ctx.Err() != nil {
-			t.stop = "the turn was cancelled"
-		}
-		return refuse("consent_withdrawn", why)
+		x.stopIfCancelled(ctx)
+		return "consent_withdrawn", why
 	}
+	return "", ""
+}
 
+// stopIfCancelled stops the turn when its context was cancelled.
+func (x *execution) stopIfCancelled(ctx context.Context) {
+	if ctx.Err() != nil {
+		x.t.stop = "the turn was cancelled"
+	}
+}
+
+// refuse journals the call as refused before any I/O (one commit: the
+// consent decision, if any, and the refusal), reports it, and returns
+// what the model is told: an error (docs/turns.md).
+func (x *execution) refuse(code, msg string) callDone {
+	s, r, rtool := x.s, x.r, x.r.rtool
+	inv := journal.Invocation{ID: r.invID, SessionID: s.id, TurnID: x.t.id, CallID: r.callID, Tool: x.name, Alias: r.alias,
+		Arguments: x.args, Status: StatusRefused, ErrorCode: code, Error: msg, Origin: r.origin}
+	if rtool != nil {
+		inv.Provider, inv.RemoteName, inv.Risk, inv.DescriptorDigest = rtool.Provider, rtool.Remote, string(rtool.Descriptor.Risk), rtool.Pin.Digest
+		inv.Placement = rtool.Placement
+	}
+	journaled := true
+	if err := s.rt.journal.RefuseInvocation(x.bg, inv, x.approval); err != nil {
+		s.rt.opts.Logger.Error("journal refusal", "invocation", r.invID, "err", err)
+		journaled = false
+	}
+	x.t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: x.t.id, CallID: r.callID, Invocation: r.invID, Tool: x.name, Alias: r.alias, Status: string(StatusRefused), Error: msg, Code: code, Origin: r.origin})
+	return callDone{text: code + ": " + msg, isErr: true, status: StatusRefused, code: code, errMsg: msg, journaled: journaled}
+}
+
+// begin commits, durably and in one commit, the approval and the
+// prepared and executing rows before the provider is called, and reports
+// the call started. When the journal fails the call is not run, the turn
+// stops, and ok is false.
+func (x *execution) begin() (done callDone, ok bool) {
+	s, t, r, rtool := x.s, x.t, x.r, x.r.rtool
 	t.calls++
-	inv := journal.Invocation{ID: invID, SessionID: s.id, TurnID: t.id, CallID: r.callID, Tool: rtool.Name, Alias: r.alias, Provider: rtool.Provider,
-		RemoteName: rtool.Remote, Placement: rtool.Placement, Risk: string(d.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: args, Origin: r.origin}
-	// One durable commit: the approval, the prepared and the executing rows.
-	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
-		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", invID, "err", err)
+	inv := journal.Invocation{ID: r.invID, SessionID: s.id, TurnID: t.id, CallID: r.callID, Tool: rtool.Name, Alias: r.alias, Provider: rtool.Provider,
+		RemoteName: rtool.Remote, Placement: rtool.Placement, Risk: string(x.desc.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: x.args, Origin: r.origin}
+	if err := s.rt.journal.BeginInvocation(x.bg, inv, x.approval); err != nil {
+		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", r.invID, "err", err)
 		t.stop, t.code = "the journal failed: "+err.Error(), CodeJournalFailed
-		done := reply("not run: the journal failed", true)
-		done.status, done.code, done.errMsg = StatusFailed, CodeJournalFailed, "not run: the journal failed: "+err.Error()
-		return done
+		return callDone{text: "not run: the journal failed", isErr: true, status: StatusFailed, code: CodeJournalFailed, errMsg: "not run: the journal failed: " + err.Error()}, false
 	}
-	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Alias: r.alias, Arguments: args, Origin: r.origin})
+	t.sink.emit(Event{Type: EventToolStarted, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Alias: r.alias, Arguments: x.args, Origin: r.origin})
+	return callDone{}, true
+}
 
-	started := time.Now()
+// run makes the one provider call (invoke) with its progress reported,
+// elicitation and sampling routed to the person and the session's model,
+// and the limits applied to what it returns: a breach during the call or
+// an output over the limits is its error.
+func (x *execution) run(ctx context.Context) (tool.Output, error) {
+	s, t, r, rtool := x.s, x.t, x.r, x.r.rtool
 	c := tool.NewCall(s.id, t.id, r.callID, s.opts.Workspace, s.rt.opts.Limits, func(msg string, data json.RawMessage) {
-		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Text: msg, Data: data, Origin: r.origin})
+		t.sink.emit(Event{Type: EventToolProgress, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Text: msg, Data: data, Origin: r.origin})
 	})
-	cctx := mcp.WithSampler(mcp.WithAsker(ctx, t.asker(invID, r.callID, rtool.Name)), t.sampler(invID, r.callID, rtool.Name))
-	output, err := t.invoke(cctx, rtool, c, args, invID)
+	cctx := mcp.WithSampler(mcp.WithAsker(ctx, t.asker(r.invID, r.callID, rtool.Name)), t.sampler(r.invID, r.callID, rtool.Name))
+	output, err := t.invoke(cctx, rtool, c, x.args, r.invID)
 	if err == nil {
 		err = c.Breach()
 	}
 	if err == nil {
 		err = checkOutput(output, s.rt.opts.Limits)
 	}
-	dur := time.Since(started)
+	return output, err
+}
 
-	var fin journal.Finish
+// finish journals the terminal row of a call that ran (it goes ahead on
+// a cancelled turn), reads its app view, reports the call finished, and
+// returns what the model is told.
+func (x *execution) finish(ctx context.Context, output tool.Output, err error, dur time.Duration) callDone {
+	s, t, r, rtool := x.s, x.t, x.r, x.r.rtool
+	fin, done, result := x.outcome(ctx, output, err)
 	fin.DurationMS = dur.Milliseconds()
-	var result tool.Output // what a host is shown of a succeeded call
-	var done callDone
-	var te *tool.ToolError
-	switch {
-	case err == nil:
-		fin.Status = StatusSucceeded
-		fin.Result = resultJSON(output)
-		done = reply(output.ModelText(), false)
-		result = output
-		done.output = output
-		if len(output.Images) > 0 && r.forModel {
-			done.images = t.forwardImages(ctx, rtool, output.Images)
-		}
-	case errors.As(err, &te):
-		fin.Status, fin.ErrorCode, fin.Error = StatusFailed, te.Code, te.Message
-		fin.Result = resultJSON(output)
-		done = reply(te.Error(), true)
-		done.output = output
-	default:
-		fin.Status = StatusFailed
-		if d.Risk != tool.ReadOnly {
-			fin.Status = StatusUnknown
-		}
-		fin.ErrorCode, fin.Error = errorCode(ctx, err), err.Error()
-		t.stop = fmt.Sprintf("%s stopped the turn: %v", rtool.Name, err)
-		if ctx.Err() != nil {
-			t.stop = "the turn was cancelled"
-		}
-		done = reply("the call did not complete ("+fin.ErrorCode+"); the turn was stopped", true)
-	}
-	if jerr := s.rt.journal.FinishInvocation(bg, invID, fin); jerr != nil {
-		s.rt.opts.Logger.Error("journal terminal row", "invocation", invID, "err", jerr)
+	if jerr := s.rt.journal.FinishInvocation(x.bg, r.invID, fin); jerr != nil {
+		s.rt.opts.Logger.Error("journal terminal row", "invocation", r.invID, "err", jerr)
 		t.stop, t.code = "the journal failed: "+jerr.Error(), CodeJournalFailed
 	}
 	var view *UIResourceRef
-	if fin.Status == StatusSucceeded && d.UI != nil {
-		view = s.readView(ctx, rtool, invID, t.id) // never fails the call (docs/mcp-apps.md#resources)
+	if fin.Status == StatusSucceeded && x.desc.UI != nil {
+		view = s.readView(ctx, rtool, r.invID, t.id) // never fails the call (docs/mcp-apps.md#resources)
 	}
-	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: invID, Tool: rtool.Name, Alias: r.alias,
+	t.sink.emit(Event{Type: EventToolFinished, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Alias: r.alias,
 		Status: string(fin.Status), Text: done.text, Error: fin.Error, DurationMS: fin.DurationMS,
 		Structured: result.Structured, Content: result.Content, Images: result.Images, Origin: r.origin, UIResource: view})
 	done.status, done.code, done.errMsg, done.journaled = fin.Status, fin.ErrorCode, fin.Error, true
 	return done
+}
+
+// outcome is how a call that ran ended: succeeded (its images forwarded
+// to the model when asked, after consent is rechecked), failed with the
+// tool's own error, or failed otherwise, which stops the turn and is
+// unknown for a call that may have changed something. It returns the
+// terminal row, what the model is told, and what a host is shown of a
+// succeeded call.
+func (x *execution) outcome(ctx context.Context, output tool.Output, err error) (fin journal.Finish, done callDone, result tool.Output) {
+	t, rtool := x.t, x.r.rtool
+	var te *tool.ToolError
+	switch {
+	case err == nil:
+		fin.Status, fin.Result = StatusSucceeded, resultJSON(output)
+		done = callDone{text: output.ModelText(), output: output}
+		if len(output.Images) > 0 && x.r.forModel {
+			done.images = t.forwardImages(ctx, rtool, output.Images)
+		}
+		return fin, done, output
+	case errors.As(err, &te):
+		fin.Status, fin.ErrorCode, fin.Error = StatusFailed, te.Code, te.Message
+		fin.Result = resultJSON(output)
+		return fin, callDone{text: te.Error(), isErr: true, output: output}, tool.Output{}
+	}
+	fin.Status = StatusFailed
+	if x.desc.Risk != tool.ReadOnly {
+		fin.Status = StatusUnknown
+	}
+	fin.ErrorCode, fin.Error = errorCode(ctx, err), err.Error()
+	t.stop = fmt.Sprintf("%s stopped the turn: %v", rtool.Name, err)
+	x.stopIfCancelled(ctx)
+	return fin, callDone{text: "the call did not complete (" + fin.ErrorCode + "); the turn was stopped", isErr: true}, tool.Output{}
 }
 
 // invoke makes exactly one provider call under the time bound. A native

@@ -33,40 +33,15 @@ func (t *turn) prepare(ctx context.Context) error {
 			continue
 		}
 		ns, _, _ := tool.SplitName(rt.Name)
-		c := cats[ns]
-		switch {
-		case c.err != nil && c.p == nil:
-			return fmt.Errorf("prepare the turn: MCP provider %q: %w", ns, c.err)
-		case c.err != nil:
-			return fmt.Errorf("prepare the turn: %w", c.err)
-		}
-		if t.catalogSeen == nil {
-			t.catalogSeen = map[string]uint64{}
-		}
-		t.catalogSeen[ns] = c.version
-		remote, ok := c.tools[rt.Remote]
-		if !ok {
-			if !rt.missing {
-				missing = append(missing, rt.Name)
-			}
-			s.mu.Lock()
-			rt.missing = true
-			s.mu.Unlock()
-			continue
-		}
-		s.mu.Lock()
-		rt.missing = false
-		s.mu.Unlock()
-		d := remote.Descriptor(ns).WithDefaults()
-		pin, err := pinDescriptor(d)
+		gone, moved, err := t.prepareTool(rt, ns, cats[ns])
 		if err != nil {
-			return fmt.Errorf("prepare the turn: %s: %w", rt.Name, err)
+			return err
 		}
-		if pin.Digest != rt.Pin.Digest {
+		if gone {
+			missing = append(missing, rt.Name)
+		}
+		if moved {
 			changed = append(changed, rt.Name)
-			s.mu.Lock()
-			rt.Descriptor, rt.Pin = d, pin
-			s.mu.Unlock()
 		}
 	}
 	if len(changed) > 0 {
@@ -77,6 +52,65 @@ func (t *turn) prepare(ctx context.Context) error {
 		t.warn(ctx, "tool_missing", fmt.Sprintf("the provider no longer lists %s; calls to it are refused", strings.Join(missing, ", ")))
 	}
 	return nil
+}
+
+// prepareTool brings the session's MCP tool rt of namespace ns up to
+// date with c, its provider's catalog as listed for this turn: gone
+// reports that the provider stopped listing it (it is marked missing),
+// changed that its descriptor changed (the session takes the new one).
+func (t *turn) prepareTool(rt *ResolvedTool, ns string, c *catalog) (gone, changed bool, err error) {
+	switch {
+	case c.err != nil && c.p == nil:
+		return false, false, fmt.Errorf("prepare the turn: MCP provider %q: %w", ns, c.err)
+	case c.err != nil:
+		return false, false, fmt.Errorf("prepare the turn: %w", c.err)
+	}
+	t.sawCatalog(ns, c.version)
+	remote, ok := c.tools[rt.Remote]
+	gone = !ok && !rt.missing // said once, when it goes
+	t.s.setMissing(rt, !ok)
+	if !ok {
+		return gone, false, nil
+	}
+	if changed, err = t.s.repin(rt, remote.Descriptor(ns).WithDefaults()); err != nil {
+		return false, false, fmt.Errorf("prepare the turn: %s: %w", rt.Name, err)
+	}
+	return false, changed, nil
+}
+
+// sawCatalog records the catalog version of namespace ns the turn has
+// listed (catalogChanged lists it again when the provider moves on).
+func (t *turn) sawCatalog(ns string, version uint64) {
+	if t.catalogSeen == nil {
+		t.catalogSeen = map[string]uint64{}
+	}
+	t.catalogSeen[ns] = version
+}
+
+// setMissing marks rt as no longer listed by its provider (or listed
+// again), under the session's lock.
+func (s *Session) setMissing(rt *ResolvedTool, missing bool) {
+	s.mu.Lock()
+	rt.missing = missing
+	s.mu.Unlock()
+}
+
+// repin gives rt the descriptor d, as its provider lists it now, when
+// d's pin (pinFor) differs from the one rt has, and reports whether it
+// did. The swap is made under the session's lock. The caller drops the
+// tool's grants: a new descriptor is asked about again.
+func (s *Session) repin(rt *ResolvedTool, d tool.Descriptor) (bool, error) {
+	pin, err := pinFor(rt, d)
+	if err != nil {
+		return false, err
+	}
+	if pin.Digest == rt.Pin.Digest {
+		return false, nil
+	}
+	s.mu.Lock()
+	rt.Descriptor, rt.Pin = d, pin
+	s.mu.Unlock()
+	return true, nil
 }
 
 // catalogChanged is called before an MCP call. When the provider announced
@@ -106,10 +140,7 @@ func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool, always bool
 	if seen, ok := t.catalogSeen[ns]; ok && seen == v && !always {
 		return "", nil
 	}
-	if t.catalogSeen == nil {
-		t.catalogSeen = map[string]uint64{}
-	}
-	t.catalogSeen[ns] = v
+	t.sawCatalog(ns, v)
 	list, err := p.ListTools(ctx)
 	if err != nil {
 		return "", fmt.Errorf("list the tools of MCP provider %q again: %w", ns, err)
@@ -118,25 +149,16 @@ func (t *turn) catalogChanged(ctx context.Context, rt *ResolvedTool, always bool
 		if r.Name != rt.Remote {
 			continue
 		}
-		d := r.Descriptor(ns).WithDefaults()
-		pin, err := pinDescriptor(d)
-		if err != nil {
+		changed, err := s.repin(rt, r.Descriptor(ns).WithDefaults())
+		if err != nil || !changed {
 			return "", err
 		}
-		if pin.Digest == rt.Pin.Digest {
-			return "", nil
-		}
-		s.mu.Lock()
-		rt.Descriptor, rt.Pin = d, pin
-		s.mu.Unlock()
 		s.consent.Revoke(s.id, rt.Name)
 		why := fmt.Sprintf("the provider changed %s during this turn; earlier approvals no longer apply", rt.Name)
 		t.warn(ctx, "catalog_changed", why)
 		return why + "; call it again to be asked about the new version", nil
 	}
-	s.mu.Lock()
-	rt.missing = true
-	s.mu.Unlock()
+	s.setMissing(rt, true)
 	why := fmt.Sprintf("the provider no longer lists %s", rt.Name)
 	t.warn(ctx, "tool_missing", why)
 	return why, nil

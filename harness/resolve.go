@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,7 +17,6 @@ import (
 	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
-	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -226,170 +227,227 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	}
 	reg := g.reg
 	names := b.Tools.Explicit()
-	explicit := len(names) // the names after these are the tools of whole providers
 	whole := b.Tools.WholeProviders()
 	if e := sandboxesRequired(reg, b, whole, names); e != nil {
 		return nil, e // before any provider starts: none runs unconfined for this coworker
 	}
-	cats := rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, b)) // all at once
-	cards := rt.agentCards(ctx, reg, whole, names)                                    // A2A agents' cards (agents.go)
-	catalog := func(ns string) (map[string]mcp.RemoteTool, error) {
-		c := cats[ns]
-		if c.err != nil {
-			return nil, c.err
-		}
-		return c.tools, nil
+	r := &resolver{b: b, reg: reg, rule: rule,
+		cats:  rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, b)), // all at once
+		cards: rt.agentCards(ctx, reg, whole, names),                                     // A2A agents' cards (agents.go)
+		res:   &Resolution{Bundle: b, byAlias: map[string]int{}},
 	}
-
+	explicit := len(names) // the names after these are the tools of whole providers
 	for _, ns := range whole {
-		if c, ok := cards[ns]; ok { // an A2A agent: every skill of its card
-			if c.err != nil {
-				e := resolveErr(b, ns, c.err.Error())
-				e.Provider, e.StartFailed, e.cause = ns, true, c.err
-				return nil, e
-			}
-			for _, id := range agentSkills(c.agent) {
-				names = append(names, ns+"."+id)
-			}
-			continue
-		}
-		if _, ok := reg.Server(ns); !ok {
-			e := resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json; known namespaces: %s", ns, knownNamespaces(reg)))
-			if msg, broken := unavailable(reg, ns); broken {
-				e = resolveErr(b, ns, fmt.Sprintf("tools.json names MCP provider %q, %s", ns, msg))
-				e.Provider = ns
-			}
-			e.Tool = ""
+		listed, e := r.wholeProvider(ns)
+		if e != nil {
 			return nil, e
 		}
-		c, err := catalog(ns)
-		if err != nil {
-			e := resolveErr(b, ns, err.Error())
-			e.Provider, e.StartFailed, e.cause = ns, true, err
-			return nil, e
-		}
-		remote := make([]string, 0, len(c))
-		for n := range c {
-			remote = append(remote, n)
-		}
-		sort.Strings(remote)
-		for _, n := range remote {
-			names = append(names, ns+"."+n)
-		}
+		names = append(names, listed...)
 	}
-
-	res := &Resolution{Bundle: b, byAlias: map[string]int{}}
 	for i, name := range names {
-		// A name the model cannot take fails an explicit selection, and
-		// leaves a whole provider's tool out (docs/bundles.md).
-		ofWhole := i >= explicit
-		ns, remote, err := tool.SplitName(name)
-		if err != nil {
-			return nil, resolveErr(b, name, err.Error())
-		}
-		var rtool ResolvedTool
-		switch {
-		case reg.IsNative(ns):
-			t, d, ok := reg.Tool(name)
-			if !ok {
-				return nil, shadowedErr(reg, resolveErr(b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(reg, ns)))), ns)
-			}
-			rtool = ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Access: tool.FullAccess, Descriptor: d, native: t}
-			rtool.pinned, _ = json.Marshal(d)
-		case cards[ns] != nil: // a skill of an A2A agent (agents.go)
-			if err := tool.CheckMCPName(name); err != nil {
-				e := resolveErr(b, name, err.Error())
-				if ofWhole {
-					res.LeftOut = append(res.LeftOut, agentLeftOut(leftOut(b, name, e), ns))
-					continue
-				}
-				e.Fix = nameFix
-				return nil, e
-			}
-			var e *ResolveError
-			if rtool, e = resolveSkill(b, cards, name, ns, remote); e != nil {
-				return nil, e
-			}
-		default:
-			if _, ok := reg.Server(ns); !ok {
-				if msg, broken := unavailable(reg, ns); broken {
-					e := resolveErr(b, name, fmt.Sprintf("its MCP provider %q %s", ns, strings.TrimPrefix(msg, "which ")))
-					e.Provider = ns
-					return nil, e
-				}
-				return nil, resolveErr(b, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q (names are exact and case-sensitive); known namespaces: %s; or add a provider to servers.json", ns, knownNamespaces(reg)))
-			}
-			if err := tool.CheckMCPName(name); err != nil {
-				e := resolveErr(b, name, err.Error())
-				if ofWhole {
-					res.LeftOut = append(res.LeftOut, leftOut(b, name, e))
-					continue
-				}
-				e.Fix = nameFix
-				return nil, e
-			}
-			c, err := catalog(ns)
-			if err != nil {
-				e := resolveErr(b, name, err.Error())
-				e.Provider, e.StartFailed, e.cause = ns, true, err
-				return nil, e
-			}
-			r, ok := c[remote]
-			if !ok {
-				listed := make([]string, 0, len(c))
-				for n := range c {
-					listed = append(listed, ns+"."+n)
-				}
-				return nil, shadowedErr(reg, resolveErr(b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(listed))), ns)
-			}
-			srv, _ := reg.Server(ns)
-			rtool = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Placement: srv.Placement(), Access: srv.Access(),
-				Descriptor: r.Descriptor(ns).WithDefaults(), sandbox: srv.Sandbox.Canonical()}
-			if p := cats[ns].p; p != nil {
-				rtool.ProgramPath = p.ProgramPath()
-			}
-		}
-		rtool.Alias = tool.Alias(name)
-		if why := res.aliasProblem(name, rtool.Alias, rule); why != "" {
-			e := resolveErr(b, name, why)
-			if ofWhole {
-				res.LeftOut = append(res.LeftOut, leftOut(b, name, e))
-				continue
-			}
-			e.Fix = nameFix
+		if e := r.add(name, i >= explicit); e != nil {
 			return nil, e
 		}
-		pin, err := pinDescriptor(rtool.Descriptor)
-		if err != nil {
-			return nil, resolveErr(b, name, err.Error())
-		}
-		if rtool.agent != nil {
-			pin.Digest = rtool.agent.Digest() // the card's: a changed card is a changed descriptor (docs/a2a.md#identity)
-		}
-		rtool.Pin = pin
-		res.byAlias[rtool.Alias] = len(res.Tools)
-		res.Tools = append(res.Tools, rtool)
 	}
-	// A policy must name a selected tool. The bundle loader checks this
-	// for explicit selections; a v1 selection (whole providers) is known
-	// only now, after discovery.
-	selected := make(map[string]bool, len(res.Tools))
-	for _, t := range res.Tools {
+	if e := r.policiesSelected(); e != nil {
+		return nil, e
+	}
+	return r.res, nil
+}
+
+// resolver resolves one selection: the registry of a generation, the
+// catalogs and cards read for the selection, and the Resolution it
+// builds, one name at a time (add).
+type resolver struct {
+	b     *bundle.Bundle
+	reg   *tool.Registry
+	rule  model.NameRule
+	cats  map[string]*catalog   // the MCP providers' catalogs, by namespace
+	cards map[string]*agentCard // the A2A agents' cards, by namespace
+	res   *Resolution
+}
+
+// wholeProvider lists the qualified names of every tool of the whole
+// provider ns (tools.json version 1): an A2A agent's skills, or an MCP
+// provider's tools, sorted.
+func (r *resolver) wholeProvider(ns string) ([]string, *ResolveError) {
+	if c, ok := r.cards[ns]; ok { // an A2A agent: every skill of its card
+		if c.err != nil {
+			return nil, startFailed(r.b, ns, ns, c.err)
+		}
+		return qualified(ns, agentSkills(c.agent)), nil
+	}
+	if _, ok := r.reg.Server(ns); !ok {
+		e := resolveErr(r.b, ns, fmt.Sprintf("tools.json names MCP provider %q, which is not registered; add it to servers.json; known namespaces: %s", ns, knownNamespaces(r.reg)))
+		if msg, broken := unavailable(r.reg, ns); broken {
+			e = resolveErr(r.b, ns, fmt.Sprintf("tools.json names MCP provider %q, %s", ns, msg))
+			e.Provider = ns
+		}
+		e.Tool = ""
+		return nil, e
+	}
+	c := r.cats[ns]
+	if c.err != nil {
+		return nil, startFailed(r.b, ns, ns, c.err)
+	}
+	return qualified(ns, slices.Sorted(maps.Keys(c.tools))), nil
+}
+
+// qualified is each of remote as a name of namespace ns.
+func qualified(ns string, remote []string) []string {
+	out := make([]string, 0, len(remote))
+	for _, n := range remote {
+		out = append(out, ns+"."+n)
+	}
+	return out
+}
+
+// add resolves one selected name with the resolver of its provider's
+// kind (native, A2A, MCP), checks its model alias and pins its
+// descriptor. ofWhole says it is a tool of a whole provider, which a name
+// the model cannot take leaves out instead of failing (refuseName).
+func (r *resolver) add(name string, ofWhole bool) *ResolveError {
+	ns, remote, err := tool.SplitName(name)
+	if err != nil {
+		return resolveErr(r.b, name, err.Error())
+	}
+	var t ResolvedTool
+	var e *ResolveError
+	var ok bool
+	switch {
+	case r.reg.IsNative(ns):
+		t, e = r.native(name, ns, remote)
+		ok = e == nil
+	case r.cards[ns] != nil:
+		t, ok, e = r.skill(name, ns, remote, ofWhole)
+	default:
+		t, ok, e = r.mcpTool(name, ns, remote, ofWhole)
+	}
+	if !ok {
+		return e // nil: left out
+	}
+	t.Alias = tool.Alias(name)
+	if why := r.res.aliasProblem(name, t.Alias, r.rule); why != "" {
+		// An A2A skill's alias is left out as an MCP tool's is (its
+		// LeftOut names "mcp:<namespace>"), as it always was.
+		return r.refuseName(name, why, ofWhole, false)
+	}
+	pin, err := pinFor(&t, t.Descriptor)
+	if err != nil {
+		return resolveErr(r.b, name, err.Error())
+	}
+	t.Pin = pin
+	r.res.byAlias[t.Alias] = len(r.res.Tools)
+	r.res.Tools = append(r.res.Tools, t)
+	return nil
+}
+
+// native resolves the name ns.remote of a native tool.
+func (r *resolver) native(name, ns, remote string) (ResolvedTool, *ResolveError) {
+	t, d, ok := r.reg.Tool(name)
+	if !ok {
+		return ResolvedTool{}, shadowedErr(r.reg, resolveErr(r.b, name, fmt.Sprintf("namespace %q is native and has no tool %q (names are exact and case-sensitive); its tools: %s", ns, remote, listNames(nativeTools(r.reg, ns)))), ns)
+	}
+	rt := ResolvedTool{Name: name, Provider: ProviderNative, Remote: name, Placement: tool.PlacementLocal, Access: tool.FullAccess, Descriptor: d, native: t}
+	rt.pinned, _ = json.Marshal(d)
+	return rt, nil
+}
+
+// skill resolves the name ns.skill of an A2A agent's skill (agents.go).
+// ok is false when the name is left out (e nil) or refused (e).
+func (r *resolver) skill(name, ns, skill string, ofWhole bool) (t ResolvedTool, ok bool, e *ResolveError) {
+	if err := tool.CheckMCPName(name); err != nil {
+		return ResolvedTool{}, false, r.refuseName(name, err.Error(), ofWhole, true)
+	}
+	if t, e = resolveSkill(r.b, r.cards, name, ns, skill); e != nil {
+		return ResolvedTool{}, false, e
+	}
+	return t, true, nil
+}
+
+// mcpTool resolves the name ns.remote of an MCP provider's tool: the
+// provider must be registered and list the tool now. ok is false when
+// the name is left out (e nil) or refused (e).
+func (r *resolver) mcpTool(name, ns, remote string, ofWhole bool) (t ResolvedTool, ok bool, e *ResolveError) {
+	srv, registered := r.reg.Server(ns)
+	if !registered {
+		if msg, broken := unavailable(r.reg, ns); broken {
+			e := resolveErr(r.b, name, fmt.Sprintf("its MCP provider %q %s", ns, strings.TrimPrefix(msg, "which ")))
+			e.Provider = ns
+			return ResolvedTool{}, false, e
+		}
+		return ResolvedTool{}, false, resolveErr(r.b, name, fmt.Sprintf("no native tool or MCP provider has the namespace %q (names are exact and case-sensitive); known namespaces: %s; or add a provider to servers.json", ns, knownNamespaces(r.reg)))
+	}
+	if err := tool.CheckMCPName(name); err != nil {
+		return ResolvedTool{}, false, r.refuseName(name, err.Error(), ofWhole, false)
+	}
+	c := r.cats[ns]
+	if c.err != nil {
+		return ResolvedTool{}, false, startFailed(r.b, name, ns, c.err)
+	}
+	rd, listed := c.tools[remote]
+	if !listed {
+		return ResolvedTool{}, false, shadowedErr(r.reg, resolveErr(r.b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(qualified(ns, slices.Collect(maps.Keys(c.tools)))))), ns)
+	}
+	t = ResolvedTool{Name: name, Provider: "mcp:" + ns, Remote: remote, Placement: srv.Placement(), Access: srv.Access(),
+		Descriptor: rd.Descriptor(ns).WithDefaults(), sandbox: srv.Sandbox.Canonical()}
+	if c.p != nil {
+		t.ProgramPath = c.p.ProgramPath()
+	}
+	return t, true, nil
+}
+
+// refuseName is the one rule for a selected name the model cannot take,
+// why saying which rule it breaks (docs/bundles.md#names-the-model-cannot-take):
+// a tool of a whole provider (ofWhole) is left out, with a LeftOut
+// naming an MCP provider or, for agent, an A2A agent, and nil lets the
+// resolution go on; an explicitly selected name fails, with nameFix.
+func (r *resolver) refuseName(name, why string, ofWhole, agent bool) *ResolveError {
+	e := resolveErr(r.b, name, why)
+	if !ofWhole {
+		e.Fix = nameFix
+		return e
+	}
+	l := leftOut(r.b, name, e)
+	if agent {
+		ns, _, _ := strings.Cut(name, ".")
+		l = agentLeftOut(l, ns)
+	}
+	r.res.LeftOut = append(r.res.LeftOut, l)
+	return nil
+}
+
+// startFailed is the error for the selected name (or whole provider) of
+// provider ns, which did not start, list its tools or (an A2A agent)
+// serve its card: a runtime failure, not a bad selection
+// (ResolveError.StartFailed), whose cause errors.As finds.
+func startFailed(b *bundle.Bundle, name, ns string, cause error) *ResolveError {
+	e := resolveErr(b, name, cause.Error())
+	e.Provider, e.StartFailed, e.cause = ns, true, cause
+	return e
+}
+
+// policiesSelected checks that each policy of the manifest names a
+// selected tool. The bundle loader checks this for explicit selections;
+// a v1 selection (whole providers) is known only now, after discovery.
+func (r *resolver) policiesSelected() *ResolveError {
+	selected := make(map[string]bool, len(r.res.Tools))
+	for _, t := range r.res.Tools {
 		selected[t.Name] = true
 	}
-	for name := range b.Policy {
+	for name := range r.b.Policy {
 		if name == "*" || selected[name] {
 			continue
 		}
 		msg := "the manifest's policy names it, but the selection does not contain it; fix the name (names are exact and case-sensitive) or remove the entry"
-		for _, l := range res.LeftOut {
+		for _, l := range r.res.LeftOut {
 			if l.Tool == name {
 				msg = "the manifest's policy names it, but it was left out of the selection (" + l.Reason + "); remove the entry"
 			}
 		}
-		return nil, &ResolveError{Coworker: b.ID, Tool: name, File: filepath.Join(b.Dir, "coworker", "manifest.md"), Msg: msg}
+		return &ResolveError{Coworker: r.b.ID, Tool: name, File: filepath.Join(r.b.Dir, "coworker", "manifest.md"), Msg: msg}
 	}
-	return res, nil
+	return nil
 }
 
 // aliasProblem says why the selected name, with model alias alias, cannot
@@ -499,6 +557,21 @@ func pinDescriptor(d tool.Descriptor) (consent.PinnedDesc, error) {
 	}
 	sum := sha256.Sum256(canon)
 	return consent.PinnedDesc{Version: d.Version, Input: in, Output: out, Digest: "sha256:" + hex.EncodeToString(sum[:])}, nil
+}
+
+// pinFor is the pin of rt with the descriptor d: d's digests
+// (pinDescriptor), except that an A2A skill's descriptor digest is its
+// card's, so that a changed card is a changed descriptor
+// (docs/a2a.md#identity).
+func pinFor(rt *ResolvedTool, d tool.Descriptor) (consent.PinnedDesc, error) {
+	pin, err := pinDescriptor(d)
+	if err != nil {
+		return consent.PinnedDesc{}, err
+	}
+	if rt.agent != nil {
+		pin.Digest = rt.agent.Digest()
+	}
+	return pin, nil
 }
 
 // identityParts builds what the session's execution identity covers.

@@ -182,7 +182,7 @@ func history(id string, msgs []journal.Message) ([]model.Message, error) {
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("session %s cannot be resumed: journaled message %d is not a message the model can be sent (%v); the journal may have been edited: run `openworker journal verify`", id, m.ID, err)
+			return nil, fmt.Errorf("session %s cannot be resumed: journaled message %d is not a message the model can be sent (%v); the journal may have been edited: verify the journal", id, m.ID, err)
 		}
 		out = append(out, mm)
 	}

@@ -171,8 +171,8 @@ func TestResumeRefusesAnEditedHistory(t *testing.T) {
 		db.Close()
 		rt, _ := e.reopen([]tool.Tool{echo}, "")
 		_, err = rt.ResumeSession(ctx, s.ID(), e.reso)
-		if err == nil || !strings.Contains(err.Error(), "not a message the model can be sent") || !strings.Contains(err.Error(), "journal verify") {
-			t.Errorf("ResumeSession with message content %s = %v; want a refusal that points at journal verify", content, err)
+		if err == nil || !strings.Contains(err.Error(), "not a message the model can be sent") || !strings.Contains(err.Error(), "verify the journal") {
+			t.Errorf("ResumeSession with message content %s = %v; want a refusal that says to verify the journal", content, err)
 		}
 		if js, _ := rt.Journal().Session(ctx, s.ID()); js.Status != journal.SessionClosed {
 			t.Errorf("the refused resume changed the session to %s", js.Status)

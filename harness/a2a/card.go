@@ -182,6 +182,20 @@ func parseCard(raw []byte) (*a2a.AgentCard, string, error) {
 	if strings.TrimSpace(card.Name) == "" {
 		return nil, "", errors.New(`it has no "name"`)
 	}
+	endpoint, err := jsonRPCEndpoint(&card)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := checkSkills(card.Skills); err != nil {
+		return nil, "", err
+	}
+	return &card, endpoint, nil
+}
+
+// jsonRPCEndpoint returns the card's JSON-RPC endpoint: its url when
+// JSON-RPC is the preferred transport (the default), else the first
+// additional interface over JSON-RPC. The endpoint must pass checkURL.
+func jsonRPCEndpoint(card *a2a.AgentCard) (string, error) {
 	endpoint := ""
 	if card.PreferredTransport == "" || card.PreferredTransport == a2a.TransportProtocolJSONRPC {
 		endpoint = card.URL
@@ -194,28 +208,34 @@ func parseCard(raw []byte) (*a2a.AgentCard, string, error) {
 		}
 	}
 	if endpoint == "" && card.URL == "" {
-		return nil, "", errors.New(`it has no "url" (the agent's endpoint)`)
+		return "", errors.New(`it has no "url" (the agent's endpoint)`)
 	}
 	if endpoint == "" {
-		return nil, "", fmt.Errorf("it offers no JSONRPC interface (preferredTransport %q); OpenWorker speaks A2A over JSON-RPC only", card.PreferredTransport)
+		return "", fmt.Errorf("it offers no JSONRPC interface (preferredTransport %q); OpenWorker speaks A2A over JSON-RPC only", card.PreferredTransport)
 	}
 	if err := checkURL(endpoint); err != nil {
-		return nil, "", fmt.Errorf("its endpoint: %v", err)
+		return "", fmt.Errorf("its endpoint: %v", err)
 	}
-	if len(card.Skills) == 0 {
-		return nil, "", errors.New(`it lists no "skills"; each skill becomes a tool, so an agent without skills offers nothing`)
+	return endpoint, nil
+}
+
+// checkSkills wants at least one skill (each becomes a tool) and a
+// distinct id on every one.
+func checkSkills(skills []a2a.AgentSkill) error {
+	if len(skills) == 0 {
+		return errors.New(`it lists no "skills"; each skill becomes a tool, so an agent without skills offers nothing`)
 	}
 	seen := map[string]bool{}
-	for i, s := range card.Skills {
+	for i, s := range skills {
 		if s.ID == "" {
-			return nil, "", fmt.Errorf("skill %d (%q) has no \"id\"", i, s.Name)
+			return fmt.Errorf("skill %d (%q) has no \"id\"", i, s.Name)
 		}
 		if seen[s.ID] {
-			return nil, "", fmt.Errorf("skill id %q is listed twice", s.ID)
+			return fmt.Errorf("skill id %q is listed twice", s.ID)
 		}
 		seen[s.ID] = true
 	}
-	return &card, endpoint, nil
+	return nil
 }
 
 // checkJSON reports where a card that is not JSON breaks, as line:column.

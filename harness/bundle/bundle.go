@@ -46,6 +46,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -66,13 +67,6 @@ var IDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 // skillPattern is the rule for a skill folder name.
 var skillPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
-// Policy values of the manifest (docs/consent.md).
-const (
-	PolicyAsk   = "ask"
-	PolicyAllow = "allow"
-	PolicyDeny  = "deny"
-)
-
 // Bundle is one loaded coworker.
 type Bundle struct {
 	ID          string // matches IDPattern; equals the folder name
@@ -84,7 +78,7 @@ type Bundle struct {
 	Instructions string
 	Skills       []Skill
 	// Policy maps a qualified tool name, or "*" for every tool, to
-	// PolicyAsk, PolicyAllow or PolicyDeny (manifest front matter "policy").
+	// one of consent.Policies (manifest front matter "policy").
 	Policy map[string]string
 	// Sampling lists the MCP provider namespaces allowed to ask the
 	// session's model for a completion (front matter "sampling",
@@ -339,13 +333,11 @@ func (l *loader) checkPolicy(mpath string, m *yamlMap, policy map[string]string,
 				return l.errf(mpath, line, col, `or use "*" for every tool`, "policy: %v", err)
 			}
 		}
-		switch v {
-		case PolicyAsk, PolicyAllow, PolicyDeny:
-		default:
+		if !consent.Policy(v).Valid() {
 			if e := pm.entry(name); e != nil {
 				line, col = pos(e.Value)
 			}
-			return l.errf(mpath, line, col, "use ask, allow or deny", "policy for %q is %s", name, strconv.QuoteToASCII(v))
+			return l.errf(mpath, line, col, "use "+consent.OneOf(consent.Policies()), "policy for %q is %s", name, strconv.QuoteToASCII(v))
 		}
 		b.Policy[name] = v
 	}

@@ -191,31 +191,38 @@ const maxYAMLDepth = 32
 // strings; no real front matter comes near the limit.
 func tooDeep(src []byte) int {
 	flow, dashes, lineStart := 0, 0, true
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case c == '\n':
+	for i, c := range src {
+		if c == '\n' {
 			lineStart, dashes = true, 0
 			continue
+		}
+		switch {
 		case c == '[' || c == '{':
 			flow++
 		case (c == ']' || c == '}') && flow > 0:
 			flow--
 		}
 		if lineStart {
-			switch {
-			case c == ' ' || c == '\t':
-			case c == '-' && i+1 < len(src) && (src[i+1] == ' ' || src[i+1] == '\t'):
-				dashes++
-			default:
-				lineStart = false
-			}
+			lineStart, dashes = indent(src, i, dashes)
 		}
 		if flow > maxYAMLDepth || dashes > maxYAMLDepth {
 			return i
 		}
 	}
 	return -1
+}
+
+// indent reads src[i] in the indentation of a line: a blank, or a block
+// sequence marker ("-" then a blank), which adds one to dashes. It
+// reports whether the indentation goes on, and the dashes.
+func indent(src []byte, i, dashes int) (bool, int) {
+	switch c := src[i]; {
+	case c == ' ' || c == '\t':
+		return true, dashes
+	case c == '-' && i+1 < len(src) && (src[i+1] == ' ' || src[i+1] == '\t'):
+		return true, dashes + 1
+	}
+	return false, dashes
 }
 
 type visitFunc func(ast.Node) bool

@@ -53,8 +53,14 @@ func (l *loader) confine(path string) (string, *LoadError) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", l.errf(path, 0, 0, "", "cannot resolve %s: %v", l.rel(path), err)
 	}
-	// Find the first component from the bundle folder on that leads out
-	// (or to nothing): that one is the link to name.
+	return l.blameLink(path, real)
+}
+
+// blameLink names the first component of path, from the bundle folder on,
+// that leads out of it or to nothing (path resolved to real, outside, or
+// did not resolve). It returns path unchanged when a component is
+// missing.
+func (l *loader) blameLink(path, real string) (string, *LoadError) {
 	rel, rerr := filepath.Rel(l.dir, path)
 	if rerr != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", l.errf(path, 0, 0, "", "%s is not inside the bundle folder %s", path, l.dir)
@@ -65,35 +71,49 @@ func (l *loader) confine(path string) (string, *LoadError) {
 	}
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		cur, curAbs = filepath.Join(cur, part), filepath.Join(curAbs, part)
-		st, err := os.Lstat(curAbs)
-		if errors.Is(err, fs.ErrNotExist) {
-			return path, nil // missing: the caller says so
+		missing, lerr := l.component(cur, curAbs)
+		if lerr != nil {
+			return "", lerr
 		}
-		if err != nil {
-			return "", l.errf(cur, 0, 0, "", "cannot read %s: %v", l.rel(cur), err)
-		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			continue
-		}
-		target, _ := os.Readlink(curAbs)
-		r, err := filepath.EvalSymlinks(curAbs)
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", l.errf(cur, 0, 0, "fix or remove the link", "%s is a link to %s, which does not exist", l.rel(cur), target)
-		}
-		if err != nil {
-			return "", l.errf(cur, 0, 0, "", "cannot resolve %s: %v", l.rel(cur), err)
-		}
-		if !l.inside(r) {
-			to := target
-			if filepath.Clean(target) != r {
-				to += " (" + r + ")"
-			}
-			return "", l.errf(cur, 0, 0, linkOutFix, "%s is a link to %s, outside the bundle folder %s", l.rel(cur), to, l.root)
+		if missing {
+			return path, nil // the caller says so
 		}
 	}
 	// Not reached for a path under l.dir: its components were all
 	// inside, so it resolved inside too.
 	return "", l.errf(path, 0, 0, linkOutFix, "%s resolves to %s, outside the bundle folder %s", l.rel(path), real, l.root)
+}
+
+// component checks one component on the way to a path (cur as given,
+// curAbs absolute): whether it is missing, and an error when it cannot be
+// read or is a link that leads out of the bundle or to nothing.
+func (l *loader) component(cur, curAbs string) (missing bool, _ *LoadError) {
+	st, err := os.Lstat(curAbs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, l.errf(cur, 0, 0, "", "cannot read %s: %v", l.rel(cur), err)
+	}
+	if st.Mode()&fs.ModeSymlink == 0 {
+		return false, nil
+	}
+	target, _ := os.Readlink(curAbs)
+	r, err := filepath.EvalSymlinks(curAbs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, l.errf(cur, 0, 0, "fix or remove the link", "%s is a link to %s, which does not exist", l.rel(cur), target)
+	}
+	if err != nil {
+		return false, l.errf(cur, 0, 0, "", "cannot resolve %s: %v", l.rel(cur), err)
+	}
+	if !l.inside(r) {
+		to := target
+		if filepath.Clean(target) != r {
+			to += " (" + r + ")"
+		}
+		return false, l.errf(cur, 0, 0, linkOutFix, "%s is a link to %s, outside the bundle folder %s", l.rel(cur), to, l.root)
+	}
+	return false, nil
 }
 
 // inside reports whether real (a resolved path) is l.root or under it.

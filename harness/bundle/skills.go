@@ -24,31 +24,19 @@ var skillKeys = []string{"name", "description"}
 func (l *loader) loadSkills(cw, mpath string, m *yamlMap, listed []string, b *Bundle) ([]file, *LoadError) {
 	dir := filepath.Join(cw, "skills")
 	names := listed
-	if m.entry("skills") == nil {
-		real, lerr := l.confine(dir)
-		if lerr != nil {
+	onDisk := m.entry("skills") == nil // found on disk, not listed
+	if onDisk {
+		var lerr *LoadError
+		if names, lerr = l.skillFolders(dir); lerr != nil {
 			return nil, lerr
 		}
-		entries, err := os.ReadDir(real)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, l.errf(dir, 0, 0, "", "cannot read the skills folder: %v", err)
-		}
-		names = nil
-		for _, e := range entries {
-			if !strings.HasPrefix(e.Name(), ".") {
-				if st, err := os.Stat(filepath.Join(real, e.Name())); err == nil && st.IsDir() {
-					names = append(names, e.Name())
-				}
-			}
-		}
-		sort.Strings(names)
 	}
 	seen := map[string]int{}
 	var files []file
 	for i, name := range names {
 		line, col := m.item("skills", i)
 		where := func(format string, args ...any) (string, int, int, string) {
-			if m.entry("skills") == nil { // found on disk, not listed
+			if onDisk {
 				return filepath.Join(dir, name), 0, 0, fmt.Sprintf(format, args...)
 			}
 			return mpath, line, col, fmt.Sprintf(format, args...)
@@ -63,16 +51,11 @@ func (l *loader) loadSkills(cw, mpath string, m *yamlMap, listed []string, b *Bu
 		}
 		seen[name] = i
 		path := filepath.Join(dir, name, "SKILL.md")
-		// Resolve the folder, then the file, so that a link is named
-		// before "missing" is reported for what it leads to.
-		if _, lerr := l.confine(filepath.Join(dir, name)); lerr != nil {
-			return nil, lerr
-		}
-		real, lerr := l.confine(path)
+		missing, lerr := l.findSkill(path)
 		if lerr != nil {
 			return nil, lerr
 		}
-		if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
+		if missing {
 			f, ln, c, msg := where("skill %q has no coworker/skills/%s/SKILL.md", name, name)
 			return nil, l.errf(f, ln, c, "create it, or remove the skill from the list", "%s", msg)
 		}
@@ -84,6 +67,45 @@ func (l *loader) loadSkills(cw, mpath string, m *yamlMap, listed []string, b *Bu
 		files = append(files, file{"coworker/skills/" + name + "/SKILL.md", data})
 	}
 	return files, nil
+}
+
+// skillFolders lists the folders in the skills folder dir, sorted, but
+// those whose names start with "."; no folder, no skills.
+func (l *loader) skillFolders(dir string) ([]string, *LoadError) {
+	real, lerr := l.confine(dir)
+	if lerr != nil {
+		return nil, lerr
+	}
+	entries, err := os.ReadDir(real)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, l.errf(dir, 0, 0, "", "cannot read the skills folder: %v", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			if st, err := os.Stat(filepath.Join(real, e.Name())); err == nil && st.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// findSkill confines a skill's SKILL.md (path) and its folder, and reports
+// whether the file is missing.
+func (l *loader) findSkill(path string) (missing bool, _ *LoadError) {
+	// Resolve the folder, then the file, so that a link is named
+	// before "missing" is reported for what it leads to.
+	if _, lerr := l.confine(filepath.Dir(path)); lerr != nil {
+		return false, lerr
+	}
+	real, lerr := l.confine(path)
+	if lerr != nil {
+		return false, lerr
+	}
+	_, err := os.Stat(real)
+	return errors.Is(err, fs.ErrNotExist), nil
 }
 
 func (l *loader) loadSkill(name, path string) (Skill, []byte, *LoadError) {

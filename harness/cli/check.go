@@ -198,6 +198,12 @@ func printCheck(w io.Writer, rep *checkReport) {
 			fmt.Fprintf(w, "          warning: %s\n", l.Message)
 		}
 	}
+	printBroken(w, rep)
+}
+
+// printBroken prints the bundles of rep that did not load or resolve,
+// with their fix and the command that gives a required sandbox.
+func printBroken(w io.Writer, rep *checkReport) {
 	for _, e := range rep.Broken {
 		name := e.ID
 		if name == "" {
@@ -206,6 +212,9 @@ func printCheck(w io.Writer, rep *checkReport) {
 		fmt.Fprintf(w, "broken  %s\n          %s\n", name, e.Message)
 		if e.Fix != "" && !strings.Contains(e.Message, e.Fix) { // a load error's message holds its fix
 			fmt.Fprintf(w, "          fix: %s\n", e.Fix)
+		}
+		if hint := sandboxHint(rep.Extensions, e.Provider); e.SandboxRequired && hint != "" {
+			fmt.Fprintf(w, "          in a terminal: %s\n", hint)
 		}
 	}
 }

@@ -145,6 +145,9 @@ func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option)
 		return ExitOK
 	}
 	fmt.Fprintln(c.stderr, "openworker:", err)
+	if hint := errorHint(err); hint != "" {
+		fmt.Fprintln(c.stderr, "hint:", hint)
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

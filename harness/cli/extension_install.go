@@ -53,14 +53,9 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 	if err != nil {
 		return err
 	}
-	var place *tool.Sandbox
-	if sandboxFlag != "" {
-		if place, err = sandboxChoice(sandboxFlag); err != nil {
-			return usageErr("--sandbox: %v", err)
-		}
-		if err := sandbox.Supported(place); err != nil {
-			return &exitError{ExitFailure, fmt.Errorf("--sandbox %s cannot be enforced here: %w", sandboxFlag, err)}
-		}
+	place, err := installSandbox(sandboxFlag)
+	if err != nil {
+		return err
 	}
 	search := launch.Search{Path: launch.Default(ctx).Path}
 	in, err := s.Inspect(file, extension.InspectOptions{Namespace: namespace, Runtimes: extension.FindRuntimes(ctx, search), Taken: func(ns string) bool {
@@ -68,52 +63,19 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 		return mcp || reg.IsNative(ns)
 	}})
 	if err != nil {
-		return badInput(err)
+		return badInput(namespaceFlag(err))
 	}
 	c.describe(in)
 	if len(in.Blocking) > 0 {
 		return badInput(fmt.Errorf("%s cannot be installed here: %s", file, strings.Join(in.Blocking, "; ")))
 	}
-	values, err := setValues(in.Manifest, sets)
+	values, err := c.installValues(in, sets)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	for _, f := range in.Manifest.UserConfig {
-		if _, given := values[f.Key]; given {
-			continue
-		}
-		if in.Installed != nil && (hasValue(in.Installed.Values, f.Key) && f.Accepts(in.Installed.Values[f.Key]) || slices.Contains(in.Installed.Sensitive, f.Key)) {
-			continue // kept from the installed version
-		}
-		if !c.terminal() {
-			if f.Required && f.Default == nil {
-				want, example := settingWants(f)
-				return usageErr("the setting %s is required; give it with --set %s=VALUE, where VALUE is %s (for example --set %s=%s; there is no terminal to ask on)", f.Key, f.Key, want, f.Key, example)
-			}
-			continue
-		}
-		v, err := c.askField(f)
-		if err != nil {
-			return err
-		}
-		if v != "" {
-			if values[f.Key], err = settingValue(f, v); err != nil {
-				return usageErr("%v", err)
-			}
-		}
+		return err
 	}
 	if !yes {
-		if !c.terminal() {
-			return usageErr("confirm the install with --yes (there is no terminal to ask on)")
-		}
-		if in.Older {
-			fmt.Fprintf(c.stderr, "Install %s %s over the newer %s (a downgrade) as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Installed.Version, in.Namespace)
-		} else {
-			fmt.Fprintf(c.stderr, "Install %s %s as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Namespace)
-		}
-		line, _ := readLine(c.stdin)
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-			return &exitError{ExitFailure, errors.New("not installed: you did not confirm")}
+		if err := c.confirmInstall(in); err != nil {
+			return err
 		}
 	}
 	rec, err := s.Install(in, values, host)
@@ -130,6 +92,79 @@ func (c *config) install(ctx context.Context, reg *tool.Registry, s *extension.S
 	return nil
 }
 
+// installSandbox is the placement --sandbox asks for (nil when it is not
+// given), which this platform must be able to enforce.
+func installSandbox(flag string) (*tool.Sandbox, error) {
+	if flag == "" {
+		return nil, nil
+	}
+	place, err := sandboxChoice(flag)
+	if err != nil {
+		return nil, usageErr("--sandbox: %v", err)
+	}
+	if err := sandbox.Supported(place); err != nil {
+		return nil, &exitError{ExitFailure, fmt.Errorf("--sandbox %s cannot be enforced here: %w", flag, err)}
+	}
+	return place, nil
+}
+
+// installValues are the user_config values of in: those --set gives,
+// then, on a terminal, the others asked for one by one (those the
+// installed version has are kept without asking). Without a terminal a
+// required setting with no default must be given with --set.
+func (c *config) installValues(in *extension.Inspection, sets []string) (map[string]any, error) {
+	values, err := setValues(in.Manifest, sets)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	for _, f := range in.Manifest.UserConfig {
+		if _, given := values[f.Key]; given || keptFromInstalled(in, f) {
+			continue
+		}
+		if !c.terminal() {
+			if f.Required && f.Default == nil {
+				want, example := settingWants(f)
+				return nil, usageErr("the setting %s is required; give it with --set %s=VALUE, where VALUE is %s (for example --set %s=%s; there is no terminal to ask on)", f.Key, f.Key, want, f.Key, example)
+			}
+			continue
+		}
+		v, err := c.askField(f)
+		if err != nil {
+			return nil, err
+		}
+		if v != "" {
+			if values[f.Key], err = settingValue(f, v); err != nil {
+				return nil, usageErr("%v", err)
+			}
+		}
+	}
+	return values, nil
+}
+
+// keptFromInstalled reports whether the installed version of in has a
+// value of f that this version keeps.
+func keptFromInstalled(in *extension.Inspection, f manifest.Field) bool {
+	return in.Installed != nil && (hasValue(in.Installed.Values, f.Key) && f.Accepts(in.Installed.Values[f.Key]) || slices.Contains(in.Installed.Sensitive, f.Key))
+}
+
+// confirmInstall asks on the terminal to confirm installing in (saying
+// when it is a downgrade); no terminal, or no yes, is an error.
+func (c *config) confirmInstall(in *extension.Inspection) error {
+	if !c.terminal() {
+		return usageErr("confirm the install with --yes (there is no terminal to ask on)")
+	}
+	if in.Older {
+		fmt.Fprintf(c.stderr, "Install %s %s over the newer %s (a downgrade) as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Installed.Version, in.Namespace)
+	} else {
+		fmt.Fprintf(c.stderr, "Install %s %s as %s? [y/N] ", in.Manifest.Name, in.Manifest.Version, in.Namespace)
+	}
+	line, _ := readLine(c.stdin)
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return &exitError{ExitFailure, errors.New("not installed: you did not confirm")}
+	}
+	return nil
+}
+
 // describe prints what the install dialog shows (docs/extensions.md#installing).
 func (c *config) describe(in *extension.Inspection) {
 	m := in.Manifest
@@ -142,37 +177,9 @@ func (c *config) describe(in *extension.Inspection) {
 	if m.Description != "" {
 		fmt.Fprintf(w, "  %s\n", oneLine(m.Description, 300))
 	}
-	fmt.Fprintf(w, "  namespace: %s", in.Namespace)
-	switch {
-	case in.Older:
-		fmt.Fprintf(w, " (replaces the newer %s: a downgrade; its settings are kept)", in.Installed.Version)
-	case in.Installed != nil && in.Installed.Version == m.Version:
-		fmt.Fprintf(w, " (reinstalls %s; its settings are kept)", in.Installed.Version)
-	case in.Installed != nil:
-		fmt.Fprintf(w, " (upgrades %s; its settings are kept)", in.Installed.Version)
-	}
-	fmt.Fprintln(w)
-	sig := string(in.Signature.Status)
-	switch in.Signature.Status {
-	case archive.Signed, archive.SelfSigned:
-		sig += " by " + oneLine(in.Signature.Subject, 200)
-	case archive.Invalid:
-		sig += ": " + oneLine(in.Signature.Problem, 200)
-	}
-	fmt.Fprintf(w, "  signature: %s\n", sig)
-	server := m.Server.Type
-	if rt := in.Runtime; rt.Name != "" {
-		found, ok := in.Runtimes[rt.Name]
-		switch {
-		case ok && in.RuntimeFits():
-			server += fmt.Sprintf(", needs %s %s (found %s)", rt.Title, rt.Range, found)
-		case ok:
-			server += fmt.Sprintf(", needs %s %s (found %s, which does not match: %s)", rt.Title, rt.Range, found, rt.URL)
-		default:
-			server += fmt.Sprintf(", needs %s %s (not found: %s)", rt.Title, rt.Range, rt.URL)
-		}
-	}
-	fmt.Fprintf(w, "  server: %s\n", server)
+	fmt.Fprintf(w, "  namespace: %s%s\n", in.Namespace, replacesText(in))
+	fmt.Fprintf(w, "  signature: %s\n", signatureText(in.Signature))
+	fmt.Fprintf(w, "  server: %s\n", serverText(in))
 	fmt.Fprintf(w, "  runs: %s\n", in.RunsText())
 	if env := in.EnvText(); env != "" {
 		fmt.Fprintf(w, "  environment: %s\n", env)
@@ -199,6 +206,50 @@ func (c *config) describe(in *extension.Inspection) {
 	for _, x := range in.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", oneLine(x, 500))
 	}
+}
+
+// replacesText says what installing in does to the installed version,
+// if any: " (upgrades 1.0.0; its settings are kept)".
+func replacesText(in *extension.Inspection) string {
+	switch {
+	case in.Older:
+		return fmt.Sprintf(" (replaces the newer %s: a downgrade; its settings are kept)", in.Installed.Version)
+	case in.Installed != nil && in.Installed.Version == in.Manifest.Version:
+		return fmt.Sprintf(" (reinstalls %s; its settings are kept)", in.Installed.Version)
+	case in.Installed != nil:
+		return fmt.Sprintf(" (upgrades %s; its settings are kept)", in.Installed.Version)
+	}
+	return ""
+}
+
+// signatureText is the signature's status with its signer or problem.
+func signatureText(sig archive.Signature) string {
+	text := string(sig.Status)
+	switch sig.Status {
+	case archive.Signed, archive.SelfSigned:
+		text += " by " + oneLine(sig.Subject, 200)
+	case archive.Invalid:
+		text += ": " + oneLine(sig.Problem, 200)
+	}
+	return text
+}
+
+// serverText is the server's type and the runtime it needs, if any, as
+// found on this computer.
+func serverText(in *extension.Inspection) string {
+	server := in.Manifest.Server.Type
+	rt := in.Runtime
+	if rt.Name == "" {
+		return server
+	}
+	found, ok := in.Runtimes[rt.Name]
+	switch {
+	case ok && in.RuntimeFits():
+		return server + fmt.Sprintf(", needs %s %s (found %s)", rt.Title, rt.Range, found)
+	case ok:
+		return server + fmt.Sprintf(", needs %s %s (found %s, which does not match: %s)", rt.Title, rt.Range, found, rt.URL)
+	}
+	return server + fmt.Sprintf(", needs %s %s (not found: %s)", rt.Title, rt.Range, rt.URL)
 }
 
 // askField asks one user_config value on the terminal (a sensitive one

@@ -25,9 +25,9 @@ func (c *config) openJournal(path string, writes bool) (*journal.Journal, error)
 	if h := j.Health(); !h.OK() {
 		if writes {
 			j.Close()
-			return nil, &exitError{ExitFailure, fmt.Errorf("%s Nothing was run: nothing new is written into this journal. %s", h.Summary, h.Fix)}
+			return nil, &exitError{ExitFailure, fmt.Errorf("%s Nothing was run: nothing new is written into this journal. %s %s", h.Summary, h.Fix, healthHint(h, j.Path()))}
 		}
-		fmt.Fprintf(c.stderr, "warning: %s\n", h)
+		fmt.Fprintf(c.stderr, "warning: %s %s\n", h, healthHint(h, j.Path()))
 	}
 	return j, nil
 }

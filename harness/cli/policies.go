@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/spf13/cobra"
 )
@@ -65,12 +66,12 @@ func (c *config) policyCommands(withJournal func(func(*cobra.Command, []string, 
 			}
 			n := 0
 			for _, r := range rows {
-				if r.Tool != args[1] || r.Policy == journal.PolicyAsk {
+				if r.Tool != args[1] || r.Policy == string(consent.PolicyAsk) {
 					continue
 				}
 				// Saved as "ask" rather than deleted, so the hash chain keeps
 				// the history of the answer.
-				if err := j.SaveUserPolicy(cmd.Context(), r.Coworker, r.Tool, r.DescriptorDigest, journal.PolicyAsk); err != nil {
+				if err := j.SaveUserPolicy(cmd.Context(), r.Coworker, r.Tool, r.DescriptorDigest, string(consent.PolicyAsk)); err != nil {
 					return err
 				}
 				n++

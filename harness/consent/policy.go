@@ -17,11 +17,10 @@ const (
 
 // ParsePolicy accepts "ask", "allow" or "deny".
 func ParsePolicy(s string) (Policy, error) {
-	switch p := Policy(strings.TrimSpace(s)); p {
-	case PolicyAsk, PolicyAllow, PolicyDeny:
+	if p := Policy(strings.TrimSpace(s)); p.Valid() {
 		return p, nil
 	}
-	return "", fmt.Errorf("unknown policy %q; use ask, allow or deny", s)
+	return "", fmt.Errorf("unknown policy %q; use %s", s, OneOf(Policies()))
 }
 
 // PolicyStore keeps the user's saved policies ("always allow for this

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -135,40 +136,9 @@ func Parse(schema json.RawMessage) (*Form, error) {
 	if len(bytes.TrimSpace(schema)) == 0 || string(bytes.TrimSpace(schema)) == "null" {
 		schema = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	var root struct {
-		Type       json.RawMessage `json:"type"`
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
-		Ref        string          `json:"$ref"`
-	}
-	if err := json.Unmarshal(schema, &root); err != nil {
-		return nil, fmt.Errorf("the requested schema is not a JSON object: %v", err)
-	}
-	if root.Ref != "" {
-		return nil, fmt.Errorf("the requested schema uses $ref; a form is a flat object of fields")
-	}
-	if t := typeName(root.Type); t != "object" && t != "" {
-		return nil, fmt.Errorf("the requested schema has type %q; a form is an object", t)
-	}
-	names, err := objectKeys(root.Properties)
+	names, props, order, err := parseRoot(schema)
 	if err != nil {
-		return nil, fmt.Errorf("the requested schema's properties: %v", err)
-	}
-	if len(names) > MaxFields {
-		return nil, fmt.Errorf("the requested schema has %d properties, over the limit of %d fields", len(names), MaxFields)
-	}
-	var props map[string]json.RawMessage
-	if len(names) > 0 {
-		if err := json.Unmarshal(root.Properties, &props); err != nil {
-			return nil, fmt.Errorf("the requested schema's properties: %v", err)
-		}
-	}
-	required := map[string]bool{}
-	for _, r := range root.Required {
-		if _, ok := props[r]; !ok {
-			return nil, fmt.Errorf("the requested schema requires %q, which is not one of its properties", r)
-		}
-		required[r] = true
+		return nil, err
 	}
 	f := &Form{}
 	for _, name := range names {
@@ -176,19 +146,17 @@ func Parse(schema json.RawMessage) (*Form, error) {
 		if err != nil {
 			return nil, err
 		}
-		fd.Required = required[name]
+		fd.Required = slices.Contains(order, name)
 		f.Fields = append(f.Fields, fd)
 	}
 	// Required fields first, in the order "required" names them; then the
 	// rest in the schema's order (an SDK that decoded the schema into a map
 	// hands it over with its keys sorted).
 	rank := func(fd Field) int {
-		for i, r := range root.Required {
-			if r == fd.Name {
-				return i
-			}
+		if i := slices.Index(order, fd.Name); i >= 0 {
+			return i
 		}
-		return len(root.Required)
+		return len(order)
 	}
 	sort.SliceStable(f.Fields, func(a, b int) bool { return rank(f.Fields[a]) < rank(f.Fields[b]) })
 	if f.check, err = compile(schema); err != nil {
@@ -200,6 +168,44 @@ func Parse(schema json.RawMessage) (*Form, error) {
 		}
 	}
 	return f, nil
+}
+
+// parseRoot reads the requested schema's root, a flat object: the names
+// of its properties in the schema's order, each property's schema, and
+// the names "required" lists, each one of the properties.
+func parseRoot(schema json.RawMessage) (names []string, props map[string]json.RawMessage, required []string, err error) {
+	var root struct {
+		Type       json.RawMessage `json:"type"`
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+		Ref        string          `json:"$ref"`
+	}
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return nil, nil, nil, fmt.Errorf("the requested schema is not a JSON object: %v", err)
+	}
+	if root.Ref != "" {
+		return nil, nil, nil, fmt.Errorf("the requested schema uses $ref; a form is a flat object of fields")
+	}
+	if t := typeName(root.Type); t != "object" && t != "" {
+		return nil, nil, nil, fmt.Errorf("the requested schema has type %q; a form is an object", t)
+	}
+	if names, err = objectKeys(root.Properties); err != nil {
+		return nil, nil, nil, fmt.Errorf("the requested schema's properties: %v", err)
+	}
+	if len(names) > MaxFields {
+		return nil, nil, nil, fmt.Errorf("the requested schema has %d properties, over the limit of %d fields", len(names), MaxFields)
+	}
+	if len(names) > 0 {
+		if err := json.Unmarshal(root.Properties, &props); err != nil {
+			return nil, nil, nil, fmt.Errorf("the requested schema's properties: %v", err)
+		}
+	}
+	for _, r := range root.Required {
+		if _, ok := props[r]; !ok {
+			return nil, nil, nil, fmt.Errorf("the requested schema requires %q, which is not one of its properties", r)
+		}
+	}
+	return names, props, root.Required, nil
 }
 
 // defaultFits reports whether a field's default passes the field's own
@@ -230,36 +236,39 @@ func parseField(name string, raw json.RawMessage) (Field, error) {
 		return Field{}, fmt.Errorf("property %q is not a schema object: %v", name, err)
 	}
 	fd := Field{Name: name, Title: p.Title, Description: p.Description, Default: p.Default}
-	bad := func(format string, args ...any) (Field, error) {
-		return Field{}, fmt.Errorf("property %q "+format, append([]any{name}, args...)...)
+	why := "has nested properties; a form is flat"
+	if len(p.Properties) == 0 {
+		why = p.fill(&fd)
 	}
-	if len(p.Properties) > 0 {
-		return bad("has nested properties; a form is flat")
+	if why == "" && !fd.boundsOrdered() {
+		why = "has a maximum below its minimum"
 	}
+	if why != "" {
+		return Field{}, fmt.Errorf("property %q %s", name, why)
+	}
+	return fd, nil
+}
+
+// fill gives fd its kind, and the options or bounds of its kind, from
+// the property p; or it says why p is no form field ("" when it is).
+func (p *prop) fill(fd *Field) (why string) {
 	t := typeName(p.Type)
 	switch {
 	case t == "array":
-		if p.Items == nil {
-			return bad("is an array without items; a multi-select needs items with enum or anyOf")
-		}
-		opts, err := options(p.Items.Enum, p.Items.EnumNames, p.Items.AnyOf)
-		if err != nil || len(opts) == 0 || (typeName(p.Items.Type) != "string" && typeName(p.Items.Type) != "") {
-			return bad("is an array that is not a multi-select of strings (items with enum or anyOf of {const, title})")
-		}
-		fd.Kind, fd.Options, fd.MinItems, fd.MaxItems = KindMulti, opts, p.MinItems, p.MaxItems
-	case p.Enum != nil && len(p.Enum) == 0 || p.OneOf != nil && len(p.OneOf) == 0:
-		return bad("has an empty enum; no answer could match it")
+		return p.fillMulti(fd)
+	case p.emptyEnum():
+		return "has an empty enum; no answer could match it"
 	case (t == "string" || t == "") && (len(p.Enum) > 0 || len(p.OneOf) > 0):
 		opts, err := options(p.Enum, p.EnumNames, p.OneOf)
 		if err != nil {
-			return bad("%v", err)
+			return err.Error()
 		}
 		fd.Kind, fd.Options = KindEnum, opts
 	case t == "string":
 		switch p.Format {
 		case "", "email", "uri", "date", "date-time":
 		default:
-			return bad("has format %q; a form knows email, uri, date and date-time", p.Format)
+			return fmt.Sprintf("has format %q; a form knows email, uri, date and date-time", p.Format)
 		}
 		fd.Kind, fd.Format, fd.MinLength, fd.MaxLength = KindString, p.Format, p.MinLength, p.MaxLength
 	case t == "number" || t == "integer":
@@ -267,14 +276,36 @@ func parseField(name string, raw json.RawMessage) (Field, error) {
 	case t == "boolean":
 		fd.Kind = KindBoolean
 	default:
-		return bad("has type %q; a form field is a string, number, integer, boolean, enum or array of enum", t)
+		return fmt.Sprintf("has type %q; a form field is a string, number, integer, boolean, enum or array of enum", t)
 	}
-	if fd.MinItems != nil && fd.MaxItems != nil && *fd.MaxItems < *fd.MinItems ||
-		fd.MinLength != nil && fd.MaxLength != nil && *fd.MaxLength < *fd.MinLength ||
-		fd.Minimum != nil && fd.Maximum != nil && *fd.Maximum < *fd.Minimum {
-		return bad("has a maximum below its minimum")
+	return ""
+}
+
+// emptyEnum reports whether p has an enum (or oneOf) with no value.
+func (p *prop) emptyEnum() bool {
+	return p.Enum != nil && len(p.Enum) == 0 || p.OneOf != nil && len(p.OneOf) == 0
+}
+
+// fillMulti makes fd a multi-select from the array property p: items
+// with an enum (or anyOf of {const, title}) of strings.
+func (p *prop) fillMulti(fd *Field) (why string) {
+	if p.Items == nil {
+		return "is an array without items; a multi-select needs items with enum or anyOf"
 	}
-	return fd, nil
+	opts, err := options(p.Items.Enum, p.Items.EnumNames, p.Items.AnyOf)
+	if err != nil || len(opts) == 0 || (typeName(p.Items.Type) != "string" && typeName(p.Items.Type) != "") {
+		return "is an array that is not a multi-select of strings (items with enum or anyOf of {const, title})"
+	}
+	fd.Kind, fd.Options, fd.MinItems, fd.MaxItems = KindMulti, opts, p.MinItems, p.MaxItems
+	return ""
+}
+
+// boundsOrdered reports whether none of fd's maximums is below its
+// minimum.
+func (fd *Field) boundsOrdered() bool {
+	below := func(lo, hi *int) bool { return lo != nil && hi != nil && *hi < *lo }
+	return !below(fd.MinItems, fd.MaxItems) && !below(fd.MinLength, fd.MaxLength) &&
+		!(fd.Minimum != nil && fd.Maximum != nil && *fd.Maximum < *fd.Minimum)
 }
 
 func options(enum []json.RawMessage, names []string, titledOpts []titled) ([]Option, error) {

@@ -103,8 +103,8 @@ func TestHostileHandEditedStore(t *testing.T) {
 	}
 	all := strings.Join(msgs, "\n")
 	for _, want := range []string{
-		recFile + `: namespace "shell.exec" has '.' at byte 5`, "`openworker extension remove edited`",
-		"extension gone: the folder of version 1.0.0, " + gone.Dir + ", is missing; install the extension again (`openworker extension install " + gone.Source + "`",
+		recFile + `: namespace "shell.exec" has '.' at byte 5`, "remove extension edited and install it again",
+		"extension gone: the folder of version 1.0.0, " + gone.Dir + ", is missing; install the extension again (from " + gone.Source + ": its settings are kept), or remove it",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("broken:\n%s\nwant %q", all, want)

@@ -90,91 +90,149 @@ type InspectOptions struct {
 // unreadable, unsafe entries, too large), the manifest's
 // (*manifest.Error, each problem at manifest.json:LINE:COL with the fix).
 func (s *Store) Inspect(path string, o InspectOptions) (*Inspection, error) {
-	arc, err := archive.Open(path)
+	arc, m, err := openArchive(path)
 	if err != nil {
 		return nil, err
-	}
-	raw, err := arc.Manifest()
-	if err != nil {
-		return nil, err
-	}
-	m, err := manifest.Parse(raw, filepath.Base(path)+"!/"+archive.ManifestName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkName(m.Name); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := checkName(m.Version); err != nil {
-		return nil, fmt.Errorf("%s: version: %w", path, err)
 	}
 	in := &Inspection{Path: path, Manifest: m, Signature: arc.Signature(), arc: arc, Runtime: m.Runtime(o.GOOS), Runtimes: o.Runtimes}
 	for _, e := range arc.Entries() {
 		in.Files++
 		in.Bytes += e.Size
 	}
-	if other := s.sameNameAs(m.Name); other != "" {
-		return nil, fmt.Errorf("%s: an extension named %q is installed, and %q differs from it only in case or Unicode form, which macOS and Windows folders do not tell apart; remove %q first or ask the author to rename", path, other, m.Name, other)
-	}
-	if r, err := s.Get(m.Name); err == nil {
-		in.Installed, in.Namespace = &r, r.Namespace
-	} else if !errors.As(err, new(*NotInstalledError)) {
+	if err := s.findInstalled(in); err != nil {
 		return nil, err
 	}
-	if in.Installed != nil && o.Namespace != "" && o.Namespace != in.Namespace {
-		return nil, fmt.Errorf("%s: %s is installed with the namespace %s, which it keeps; remove it first (`openworker extension remove %s`) to install it as %s", path, m.Name, in.Namespace, m.Name, o.Namespace)
-	}
-	if in.Namespace == "" {
-		others, _ := s.List()
-		taken := func(ns string) bool {
-			for _, r := range others {
-				if r.Namespace == ns {
-					return true
-				}
-			}
-			return o.Taken != nil && o.Taken(ns)
-		}
-		if o.Namespace != "" {
-			if err := tool.CheckNamespace(o.Namespace); err != nil {
-				return nil, fmt.Errorf("--namespace: %w", err)
-			}
-			if taken(o.Namespace) {
-				return nil, fmt.Errorf("--namespace: %s is another provider's (an extension, a servers file entry or a native tool); choose another", o.Namespace)
-			}
-			in.Namespace = o.Namespace
-		} else if in.Namespace, err = Namespace(m.Name, taken); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if in.Installed != nil && older(m.Version, in.Installed.Version) {
-		in.Older = true
-		in.Warnings = append(in.Warnings, fmt.Sprintf("this is version %s, older than the installed %s: installing it replaces the newer version (its settings are kept)", m.Version, in.Installed.Version))
+	if err := s.pickNamespace(in, o); err != nil {
+		return nil, err
 	}
 	in.Command, in.Args, in.Env = m.CommandLine(o.GOOS)
-	if m.RunsOutside(o.GOOS) {
-		in.Warnings = append(in.Warnings, fmt.Sprintf("it runs %q, a program outside its own folder: it can do whatever your account can; install it only if you trust its author", in.Command))
+	in.Warnings = in.warnings(o.GOOS)
+	in.Blocking, in.Warnings = in.hostProblems(o, in.Warnings)
+	return in, nil
+}
+
+// openArchive opens the .mcpb file at path and parses its manifest, whose
+// name and version must make folder names.
+func openArchive(path string) (*archive.Archive, *manifest.Manifest, error) {
+	arc, err := archive.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := arc.Manifest()
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := manifest.Parse(raw, filepath.Base(path)+"!/"+archive.ManifestName)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkName(m.Name); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := checkName(m.Version); err != nil {
+		return nil, nil, fmt.Errorf("%s: version: %w", path, err)
+	}
+	return arc, m, nil
+}
+
+// findInstalled fills in.Installed and its namespace when a version of
+// the extension is installed; one whose name differs only in case or
+// Unicode form is an error.
+func (s *Store) findInstalled(in *Inspection) error {
+	m := in.Manifest
+	if other := s.sameNameAs(m.Name); other != "" {
+		return fmt.Errorf("%s: an extension named %q is installed, and %q differs from it only in case or Unicode form, which macOS and Windows folders do not tell apart; remove %q first or ask the author to rename", in.Path, other, m.Name, other)
+	}
+	r, err := s.Get(m.Name)
+	switch {
+	case err == nil:
+		in.Installed, in.Namespace = &r, r.Namespace
+	case !errors.As(err, new(*NotInstalledError)):
+		return err
+	}
+	return nil
+}
+
+// pickNamespace gives a first install its namespace: the one o asks for,
+// when valid and free, else a free one derived from the name
+// (Namespace). An installed extension keeps its own, and asking for
+// another is an error.
+func (s *Store) pickNamespace(in *Inspection, o InspectOptions) error {
+	if in.Installed != nil && o.Namespace != "" && o.Namespace != in.Namespace {
+		return fmt.Errorf("%s: %s is installed with the namespace %s, which it keeps; remove it first to install it as %s", in.Path, in.Manifest.Name, in.Namespace, o.Namespace)
+	}
+	if in.Namespace != "" {
+		return nil
+	}
+	others, _ := s.List()
+	taken := func(ns string) bool {
+		for _, r := range others {
+			if r.Namespace == ns {
+				return true
+			}
+		}
+		return o.Taken != nil && o.Taken(ns)
+	}
+	if o.Namespace == "" {
+		var err error
+		if in.Namespace, err = Namespace(in.Manifest.Name, taken); err != nil {
+			return fmt.Errorf("%s: %w", in.Path, err)
+		}
+		return nil
+	}
+	if err := tool.CheckNamespace(o.Namespace); err != nil {
+		return &NamespaceError{Asked: o.Namespace, Err: err}
+	}
+	if taken(o.Namespace) {
+		return &NamespaceError{Asked: o.Namespace, Err: fmt.Errorf("%s is another provider's (an extension, a servers file entry or a native tool); choose another", o.Namespace)}
+	}
+	in.Namespace = o.Namespace
+	return nil
+}
+
+// warnings are what in's file does that its person should know before
+// installing: a downgrade, a program outside its folder, variables that
+// load other code, installed settings this version does not take.
+func (in *Inspection) warnings(goos string) []string {
+	m := in.Manifest
+	var ws []string
+	if in.Installed != nil && older(m.Version, in.Installed.Version) {
+		in.Older = true
+		ws = append(ws, fmt.Sprintf("this is version %s, older than the installed %s: installing it replaces the newer version (its settings are kept)", m.Version, in.Installed.Version))
+	}
+	if m.RunsOutside(goos) {
+		ws = append(ws, fmt.Sprintf("it runs %q, a program outside its own folder: it can do whatever your account can; install it only if you trust its author", in.Command))
 	}
 	for _, k := range slices.Sorted(maps.Keys(in.Env)) {
 		if preloadVars[strings.ToUpper(k)] {
-			in.Warnings = append(in.Warnings, fmt.Sprintf("it sets %s, which makes the system load other code into the program it runs", k))
+			ws = append(ws, fmt.Sprintf("it sets %s, which makes the system load other code into the program it runs", k))
 		}
 	}
-	if in.Installed != nil {
-		for _, f := range m.UserConfig {
-			if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive && !f.Accepts(v) {
-				in.Warnings = append(in.Warnings, fmt.Sprintf("the setting %s of the installed version, %v, is no %s value of this version: it is not kept; give it again", f.Key, v, f.Type))
-			}
+	if in.Installed == nil {
+		return ws
+	}
+	for _, f := range m.UserConfig {
+		if v, ok := in.Installed.Values[f.Key]; ok && !f.Sensitive && !f.Accepts(v) {
+			ws = append(ws, fmt.Sprintf("the setting %s of the installed version, %v, is no %s value of this version: it is not kept; give it again", f.Key, v, f.Type))
 		}
 	}
+	return ws
+}
+
+// hostProblems adds to warnings what this host lacks (a runtime, when
+// o has the runtimes found) and returns what blocks the install here: an
+// invalid signature, another platform.
+func (in *Inspection) hostProblems(o InspectOptions, warnings []string) (blocking, _ []string) {
+	m := in.Manifest
 	if in.Signature.Status == archive.Invalid {
-		in.Blocking = append(in.Blocking, fmt.Sprintf("its signature does not verify (%s): the file was changed after it was signed, or the signature is damaged; get the file again from its author", in.Signature.Problem))
+		blocking = append(blocking, fmt.Sprintf("its signature does not verify (%s): the file was changed after it was signed, or the signature is damaged; get the file again from its author", in.Signature.Problem))
 	}
 	platform := m.Problems(manifest.Env{GOOS: o.GOOS}) // without Runtimes and Dir: the platform only
-	in.Blocking = append(in.Blocking, platform...)
+	blocking = append(blocking, platform...)
 	if o.Runtimes != nil { // the same checks plus the runtime, whose problems come after the platform's
-		in.Warnings = append(in.Warnings, m.Problems(manifest.Env{GOOS: o.GOOS, Runtimes: o.Runtimes})[len(platform):]...)
+		warnings = append(warnings, m.Problems(manifest.Env{GOOS: o.GOOS, Runtimes: o.Runtimes})[len(platform):]...)
 	}
-	return in, nil
+	return blocking, warnings
 }
 
 // Install unpacks in's archive into extensions/<name>/<version>/ and
@@ -203,6 +261,10 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	if err != nil {
 		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
 	}
+	rec, secrets, err := in.record(full)
+	if err != nil {
+		return Record{}, err
+	}
 	unlock, err := s.lock() // another install or remove of this folder waits
 	if err != nil {
 		return Record{}, err
@@ -220,55 +282,82 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 			}
 		}()
 	}
-	dest := filepath.Join(dir, m.Version)
 	stage := filepath.Join(dir, fmt.Sprintf(".staging-%s-%d", m.Version, time.Now().UnixNano()))
-	if err := in.arc.Unpack(stage); err != nil {
+	defer os.RemoveAll(stage) // gone after the rename
+	if err := in.unpack(stage, host); err != nil {
 		return Record{}, err
 	}
-	defer os.RemoveAll(stage) // gone after the rename
-	if err := execEntryPoint(m, stage); err != nil {
-		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
-	}
-	if ps := m.Problems(manifest.Env{GOOS: host.GOOS, Dir: stage}); len(ps) > 0 {
-		return Record{}, fmt.Errorf("%s cannot be installed: %s", in.Path, ps[len(ps)-1])
-	}
+	return s.place(in, rec, secrets, stage)
+}
+
+// record is the record in installs with the user_config values full
+// (checked, defaults filled), and the sensitive values, which go to the
+// SecretStore instead. An upgrade keeps the person's sandbox choice.
+func (in *Inspection) record(full map[string]any) (Record, map[string]string, error) {
+	m := in.Manifest
 	source, err := filepath.Abs(in.Path)
 	if err != nil {
-		return Record{}, fmt.Errorf("%s: %w", in.Path, err)
+		return Record{}, nil, fmt.Errorf("%s: %w", in.Path, err)
 	}
 	rec := Record{Name: m.Name, Version: m.Version, Namespace: in.Namespace, DisplayName: m.Title(), InstalledAt: time.Now().UTC(),
 		Signature: string(in.Signature.Status), Signer: in.Signature.Subject, Source: source, Values: map[string]any{}}
 	if in.Installed != nil {
-		rec.Sandbox = in.Installed.Sandbox // an upgrade keeps the person's choice
+		rec.Sandbox = in.Installed.Sandbox
 	}
 	secrets := map[string]string{}
 	for _, f := range m.UserConfig {
 		v, ok := full[f.Key]
-		if !ok {
-			continue
-		}
-		if f.Sensitive {
+		switch {
+		case !ok:
+		case !f.Sensitive:
+			rec.Values[f.Key] = v
+		default:
 			text, isText := v.(string)
 			if !isText {
-				return Record{}, fmt.Errorf("%s: user_config.%s is sensitive but not a string; its author must make it a string field", in.Path, f.Key)
+				return Record{}, nil, fmt.Errorf("%s: user_config.%s is sensitive but not a string; its author must make it a string field", in.Path, f.Key)
 			}
 			secrets[f.Key] = text
 			rec.Sensitive = append(rec.Sensitive, f.Key)
-			continue
 		}
-		rec.Values[f.Key] = v
 	}
-	// Replace the version folder (a reinstall of the same version).
+	return rec, secrets, nil
+}
+
+// unpack unpacks in's archive into the folder stage and checks what a
+// server needs there: its entry point, executable.
+func (in *Inspection) unpack(stage string, host manifest.Host) error {
+	if err := in.arc.Unpack(stage); err != nil {
+		return err
+	}
+	if err := execEntryPoint(in.Manifest, stage); err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
+	}
+	if ps := in.Manifest.Problems(manifest.Env{GOOS: host.GOOS, Dir: stage}); len(ps) > 0 {
+		return fmt.Errorf("%s cannot be installed: %s", in.Path, ps[len(ps)-1])
+	}
+	return nil
+}
+
+// place moves the unpacked stage into the version folder (a reinstall of
+// the same version replaces it), stores secrets and saves rec: all of it,
+// or, on any error, none (the folder, the secrets and the record as they
+// were). A sensitive key the new version no longer has is deleted.
+func (s *Store) place(in *Inspection, rec Record, secrets map[string]string, stage string) (Record, error) {
+	dir := filepath.Join(s.Dir, rec.Name)
+	dest := filepath.Join(dir, rec.Version)
+	prev, err := s.secretsNow(rec.Name, secrets) // read before anything moves
+	if err != nil {
+		return Record{}, err
+	}
 	old := ""
 	if _, err := os.Stat(dest); err == nil {
-		old = filepath.Join(dir, ".replaced-"+m.Version+"-"+fmt.Sprint(time.Now().UnixNano()))
+		old = filepath.Join(dir, ".replaced-"+rec.Version+"-"+fmt.Sprint(time.Now().UnixNano()))
 		if err := os.Rename(dest, old); err != nil {
 			return Record{}, fmt.Errorf("replace %s: %w; quit the chats that use it and install again", dest, err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return Record{}, err
 	}
-	prevSecrets := map[string]string{} // to put back if the install fails
 	restore := func(placed bool) {
 		if placed { // never a folder this install did not put there
 			os.RemoveAll(dest)
@@ -276,27 +365,14 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 		if old != "" {
 			os.Rename(old, dest)
 		}
-		for k := range secrets {
-			if v, ok := prevSecrets[k]; ok && v != "" {
-				_ = s.secrets().Set(m.Name, k, v)
-			} else {
-				_ = s.secrets().Delete(m.Name, k)
-			}
-		}
-	}
-	for k := range secrets {
-		v, err := s.secrets().Get(m.Name, k)
-		if err != nil {
-			return Record{}, err
-		}
-		prevSecrets[k] = v
+		s.putSecrets(rec.Name, secrets, prev)
 	}
 	if err := os.Rename(stage, dest); err != nil {
 		restore(false)
 		return Record{}, fmt.Errorf("install into %s: %w", dest, err)
 	}
 	for k, v := range secrets {
-		if err := s.secrets().Set(m.Name, k, v); err != nil {
+		if err := s.secrets().Set(rec.Name, k, v); err != nil {
 			restore(true)
 			return Record{}, err
 		}
@@ -308,7 +384,7 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	if in.Installed != nil { // a sensitive key the new version no longer has
 		for _, k := range in.Installed.Sensitive {
 			if _, kept := secrets[k]; !kept {
-				_ = s.secrets().Delete(m.Name, k)
+				_ = s.secrets().Delete(rec.Name, k)
 			}
 		}
 	}
@@ -317,6 +393,32 @@ func (s *Store) Install(in *Inspection, values map[string]any, host manifest.Hos
 	}
 	rec.Dir = dest
 	return rec, nil
+}
+
+// secretsNow reads the stored values of the keys of secrets of extension
+// name ("" for none), to put back if the install fails (putSecrets).
+func (s *Store) secretsNow(name string, secrets map[string]string) (map[string]string, error) {
+	prev := map[string]string{}
+	for k := range secrets {
+		v, err := s.secrets().Get(name, k)
+		if err != nil {
+			return nil, err
+		}
+		prev[k] = v
+	}
+	return prev, nil
+}
+
+// putSecrets puts the keys of secrets back as prev has them (deleting
+// those that had no value), best effort.
+func (s *Store) putSecrets(name string, secrets, prev map[string]string) {
+	for k := range secrets {
+		if v, ok := prev[k]; ok && v != "" {
+			_ = s.secrets().Set(name, k, v)
+		} else {
+			_ = s.secrets().Delete(name, k)
+		}
+	}
 }
 
 // execEntryPoint gives a binary server's entry point in dir its executable

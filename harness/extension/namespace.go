@@ -15,11 +15,12 @@ const maxNamespaceTries = 99
 // "io_github_acme_notes"), or, when taken(ns) says another provider (a
 // native tool, a servers.json entry, another extension) has it, the first
 // of ns_2 … ns_99 that is free. The error says why no namespace can be
-// made and what to do (`--namespace` on the command line).
+// made and what to do: a *NamespaceError, to which a host adds where a
+// namespace is chosen.
 func Namespace(name string, taken func(ns string) bool) (string, error) {
 	ns, _, err := servers.DeriveNamespace(name)
 	if err != nil {
-		return "", fmt.Errorf("extension %q: %w; install it with --namespace NAME", name, err)
+		return "", &NamespaceError{Err: fmt.Errorf("extension %q: %w; install it with a namespace of your choice", name, err)}
 	}
 	if taken == nil || !taken(ns) {
 		return ns, nil
@@ -29,5 +30,24 @@ func Namespace(name string, taken func(ns string) bool) (string, error) {
 			return c, nil
 		}
 	}
-	return "", fmt.Errorf("extension %q: the namespaces %s and %s_2 … %s_%d are all taken; install it with --namespace NAME", name, ns, ns, ns, maxNamespaceTries)
+	return "", &NamespaceError{Err: fmt.Errorf("extension %q: the namespaces %s and %s_2 … %s_%d are all taken; install it with a namespace of your choice", name, ns, ns, ns, maxNamespaceTries)}
 }
+
+// NamespaceError is an error about an extension's namespace: the one
+// asked for (Asked, InspectOptions.Namespace) is invalid or another
+// provider's, or (Asked "") none can be derived from the name and one
+// must be chosen. A host adds where it is chosen (harness/cli: its
+// --namespace flag).
+type NamespaceError struct {
+	Asked string
+	Err   error
+}
+
+func (e *NamespaceError) Error() string {
+	if e.Asked != "" {
+		return "the namespace asked for: " + e.Err.Error()
+	}
+	return e.Err.Error()
+}
+
+func (e *NamespaceError) Unwrap() error { return e.Err }

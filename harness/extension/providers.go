@@ -136,7 +136,7 @@ func Annotate(ctx context.Context, rep *harness.CheckReport, reg *tool.Registry,
 			continue
 		}
 		if b.SandboxRequired {
-			rep.Broken[i].Fix = fmt.Sprintf("give extension %s a sandbox (`openworker extension sandbox %s default`, or its switch in the app's Settings → Extensions), or remove requires_sandbox from manifest.md", e.Describe(), e.Name)
+			rep.Broken[i].Fix = fmt.Sprintf("give extension %s a sandbox (set its sandbox to default; in the app, its switch in Settings → Extensions), or remove requires_sandbox from manifest.md", e.Describe())
 			continue
 		}
 		if e.Broken != "" {

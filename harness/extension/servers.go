@@ -21,12 +21,12 @@ func (s *Store) Server(r Record, host manifest.Host) (tool.MCPServer, error) {
 	file := filepath.Join(r.Dir, archive.ManifestName)
 	srv := tool.MCPServer{Namespace: r.Namespace, Transport: tool.TransportStdio, Source: file}
 	if fi, err := os.Stat(r.Dir); err != nil || !fi.IsDir() {
-		return srv, fmt.Errorf("extension %s: the folder of version %s, %s, is missing; install the extension again (`openworker extension install %s`: its settings are kept), or remove it (`openworker extension remove %s`)",
-			r.Name, r.Version, r.Dir, orUnknown(r.Source), r.Name)
+		return srv, fmt.Errorf("extension %s: the folder of version %s, %s, is missing; install the extension again (from %s: its settings are kept), or remove it",
+			r.Name, r.Version, r.Dir, orUnknown(r.Source))
 	}
 	raw, err := jsonfile.ReadFile(file, manifest.MaxSize)
 	if err != nil {
-		return srv, fmt.Errorf("extension %s: %w; install it again (`openworker extension install %s`)", r.Name, err, orUnknown(r.Source))
+		return srv, fmt.Errorf("extension %s: %w; install it again (from %s)", r.Name, err, orUnknown(r.Source))
 	}
 	m, err := manifest.Parse(raw, file)
 	if err != nil {
@@ -49,7 +49,7 @@ func (s *Store) Server(r Record, host manifest.Host) (tool.MCPServer, error) {
 	}
 	l, err := m.Launch(manifest.LaunchInput{Host: host, Dir: r.Dir, Values: values})
 	if err != nil {
-		return srv, fmt.Errorf("extension %s %s: %w; change its settings or reinstall it (`openworker extension install FILE`)", r.Name, r.Version, err)
+		return srv, fmt.Errorf("extension %s %s: %w; change its settings or install it again", r.Name, r.Version, err)
 	}
 	srv.Program, srv.Args, srv.Env, srv.Dir, srv.Secrets = l.Command, l.Args, l.Env, l.Dir, secrets
 	srv.Sandbox = placementFor(r, m)

@@ -93,7 +93,7 @@ func (s *Store) secrets() SecretStore {
 type NotInstalledError struct{ Name, Dir string }
 
 func (e *NotInstalledError) Error() string {
-	return fmt.Sprintf("no extension %q is installed in %s; `openworker extension list` shows the installed ones", e.Name, e.Dir)
+	return fmt.Sprintf("no extension %q is installed in %s; the extension list shows the installed ones", e.Name, e.Dir)
 }
 
 // checkName refuses a name that cannot be a folder of Dir (the manifest's
@@ -148,13 +148,13 @@ func (s *Store) Get(name string) (Record, error) {
 	}
 	var r Record
 	if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
-		return Record{}, fmt.Errorf("%s: %v; remove the extension (`openworker extension remove %s`) and install it again", path, err, name)
+		return Record{}, fmt.Errorf("%s: %v; remove extension %s and install it again", path, err, name)
 	}
 	if r.Name != name || checkName(r.Version) != nil || r.Namespace == "" {
 		return Record{}, fmt.Errorf("%s: name %q, version %q, namespace %q do not match its folder; remove the extension and install it again", path, r.Name, r.Version, r.Namespace)
 	}
 	if err := tool.CheckNamespace(r.Namespace); err != nil { // edited by hand
-		return Record{}, fmt.Errorf("%s: %v; remove the extension (`openworker extension remove %s`) and install it again", path, err, name)
+		return Record{}, fmt.Errorf("%s: %v; remove extension %s and install it again", path, err, name)
 	}
 	r.Dir = filepath.Join(s.Dir, name, r.Version)
 
@@ -240,7 +240,7 @@ func (s *Store) Remove(name string) (Record, error) {
 		return r, fmt.Errorf("remove %s: %w", name, err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
-		return r, fmt.Errorf("remove %s: %w; quit the chats that use it and run `openworker extension remove %s` again", dir, err, name)
+		return r, fmt.Errorf("remove %s: %w; quit the chats that use it and remove extension %s again", dir, err, name)
 	}
 	return r, nil
 }

@@ -85,7 +85,7 @@ func TestNamespace(t *testing.T) {
 		{"io.github.acme.files", "io_github_acme_files", ""},
 		{"notes", "notes_3", ""},
 		{"openworker", "", "reserved"},
-		{"日本", "", "--namespace"},
+		{"日本", "", "a namespace of your choice"},
 	} {
 		ns, err := Namespace(tc.name, func(s string) bool { return taken[s] })
 		if ns != tc.want || (tc.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.err) {

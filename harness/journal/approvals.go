@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/openworker/desktop/harness/consent"
 )
 
 // Approval is one consent decision about one call (docs/consent.md), bound to the
@@ -56,10 +58,8 @@ func (j *Journal) checkApproval(op string, a *Approval) error {
 	if a.SessionID == "" {
 		return fmt.Errorf("journal: %s: empty session ID", op)
 	}
-	switch a.Decision {
-	case "allow_once", "allow_session", "allow_always", "deny":
-	default:
-		return fmt.Errorf("journal: %s: decision %q; want allow_once, allow_session, allow_always or deny", op, a.Decision)
+	if !consent.Decision(a.Decision).Valid() {
+		return fmt.Errorf("journal: %s: decision %q; want %s", op, a.Decision, consent.OneOf(consent.Decisions()))
 	}
 	if a.Source == "" {
 		return fmt.Errorf("journal: %s: empty source (who decided: prompt, policy:user, grant, ...)", op)

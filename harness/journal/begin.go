@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/internal/jsonenc"
 )
 
@@ -192,7 +193,7 @@ func (j *Journal) BeginInvocation(ctx context.Context, inv Invocation, a *Approv
 	if err := j.approvalFor("BeginInvocation", a, inv); err != nil {
 		return err
 	}
-	if a != nil && a.Decision == "deny" {
+	if a != nil && consent.Decision(a.Decision) == consent.Deny {
 		return fmt.Errorf("journal: BeginInvocation %s: the approval is a deny; record it with RefuseInvocation", inv.ID)
 	}
 	started := j.now()

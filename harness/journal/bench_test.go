@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openworker/desktop/harness/consent"
 )
 
 // BenchmarkDurableCommit measures what durability costs a tool call:
@@ -211,7 +213,7 @@ func BenchmarkUserPolicy(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := 0; i < 50; i++ {
-		if err := j.SaveUserPolicy(ctx, "cw", fmt.Sprintf("ex.t%d", i), "sha256:d", PolicyAllow); err != nil {
+		if err := j.SaveUserPolicy(ctx, "cw", fmt.Sprintf("ex.t%d", i), "sha256:d", string(consent.PolicyAllow)); err != nil {
 			b.Fatal(err)
 		}
 	}

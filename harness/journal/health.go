@@ -81,13 +81,13 @@ func (j *Journal) degrade(p Problem, details []string) Health {
 	case ProblemDamaged:
 		h.Summary = fmt.Sprintf("The journal %s is damaged (SQLite's check: %s).", j.path, firstLine(details))
 		h.Fix = fmt.Sprintf("Close OpenWorker, then restore a backup (%s.*-backup, if there is one) or move the file aside so that a new journal starts; "+
-			"`openworker journal export --db %s --to FILE` saves what is still readable first.", j.path, j.path)
+			"export the journal first to save what is still readable.", j.path)
 	case ProblemChainBroken:
 		h.Summary = fmt.Sprintf("The journal %s does not match its hash chain: rows were changed, removed or added outside OpenWorker (%s).", j.path, firstLine(details))
-		h.Fix = fmt.Sprintf("`openworker journal verify --db %s` lists every break; keep the file as evidence and move it aside (or restore a backup) so that a new journal starts.", j.path)
+		h.Fix = fmt.Sprintf("Verify the journal %s to list every break; keep the file as evidence and move it aside (or restore a backup) so that a new journal starts.", j.path)
 	case ProblemNotDurable:
 		h.Summary = fmt.Sprintf("The journal %s cannot commit durably: %s.", j.path, strings.Join(details, "; "))
-		h.Fix = "Keep the journal on a local disk: choose another file with --db, or another folder with OPENWORKER_CONFIG_DIR."
+		h.Fix = "Keep the journal on a local disk: choose another journal file, or another folder with OPENWORKER_CONFIG_DIR."
 	}
 	if j.health.CompareAndSwap(nil, h) && p != ProblemNotDurable { // a setting is read anew at each open
 		j.writeMarker(*h)

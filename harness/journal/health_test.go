@@ -59,7 +59,7 @@ func TestOpenFindsABrokenChain(t *testing.T) {
 	if h.Problem != ProblemChainBroken || !strings.Contains(h.Details[0], "(turns row s1-t1): "+ReasonRowChanged) {
 		t.Fatalf("Health after a changed row = %+v; want chain_broken naming turns row s1-t1", h)
 	}
-	if err := j2.Warn(ctx, "s1", "", "x", "y"); !errors.Is(err, ErrDegraded) || !strings.Contains(err.Error(), "journal verify --db "+path) {
+	if err := j2.Warn(ctx, "s1", "", "x", "y"); !errors.Is(err, ErrDegraded) || !strings.Contains(err.Error(), "Verify the journal "+path+" to list every break") {
 		t.Errorf("Warn on a broken chain = %v; want ErrDegraded pointing at journal verify", err)
 	}
 }

@@ -136,85 +136,127 @@ func open(abs string, opts *Options) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: open %s: %w", abs, err)
 	}
-	ctx := context.Background()
-	fail := func(err error) (*Journal, error) {
+	if err := j.start(context.Background(), opts); err != nil {
 		j.Close()
 		return nil, err
 	}
-	unreadable := func(err error) (*Journal, error) {
-		if isCorrupt(err) {
-			err = fmt.Errorf("journal: %s cannot be read at all, it is too damaged (SQLite: %w). "+
-				"Close OpenWorker, then restore a backup (%s.*-backup, if there is one) or move the file aside so that a new journal starts", abs, err, abs)
-		} else {
-			err = fmt.Errorf("journal: open %s: %w", abs, err)
-		}
-		return fail(err)
+	return j, nil
+}
+
+// start brings the file j opened into use, in order: the first
+// connection (which reads back the durability settings), the degraded
+// state an earlier process found, the checks (unless deferred), the
+// schema upgrade, this process's lease, the disk-space reserve, and the
+// recovery of what a process that is gone left running. A problem with
+// the file degrades the journal instead of failing (docs/journal.md#degraded);
+// the error is for a file that cannot be used at all.
+func (j *Journal) start(ctx context.Context, opts *Options) error {
+	bad, err := j.connect(ctx)
+	if err != nil {
+		return j.unreadable(j.busyError(err))
 	}
-	// The first connection switches a file in another journal mode (an old
-	// fixture, a restored copy) to WAL, which needs the file to itself: a
-	// second process opening it at that moment gets "database is locked"
-	// without SQLite's busy wait, so it waits here, as long as a busy write.
-	var bad []string
+	if len(bad) > 0 {
+		j.degrade(ProblemNotDurable, bad)
+	}
+	j.readMarker(ctx)
+	if err := j.checkAtOpen(ctx, opts); err != nil {
+		return err
+	}
+	if err := j.upgradeAtOpen(ctx); err != nil {
+		return err
+	}
+	if j.owner, err = acquireLease(j.path); err != nil {
+		return err
+	}
+	if j.Health().OK() && !j.keepReserve() {
+		j.full.Store(true) // no room even for the reserve: new work waits for space
+	}
+	return j.recoverAtOpen(ctx)
+}
+
+// connect makes the first connection and reads back the settings a
+// durable commit needs, returning the ones that did not hold. The first
+// connection switches a file in another journal mode (an old fixture, a
+// restored copy) to WAL, which needs the file to itself: a second process
+// opening it at that moment gets "database is locked" without SQLite's
+// busy wait, so it waits here, as long as a busy write.
+func (j *Journal) connect(ctx context.Context) (bad []string, err error) {
 	for deadline := time.Now().Add(time.Duration(busyTimeoutMS) * time.Millisecond); ; {
 		err = j.db.PingContext(ctx)
 		if err == nil {
 			bad, err = readBackDurability(ctx, j.db)
 		}
 		if err == nil || !isBusy(err) || time.Now().After(deadline) {
-			break
+			return bad, err
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err != nil {
-		return unreadable(j.busyError(err))
+}
+
+// unreadable is the error for a file the first connection could not
+// read: a file too damaged to be read at all says what to do.
+func (j *Journal) unreadable(err error) error {
+	if isCorrupt(err) {
+		return fmt.Errorf("journal: %s cannot be read at all, it is too damaged (SQLite: %w). "+
+			"Close OpenWorker, then restore a backup (%s.*-backup, if there is one) or move the file aside so that a new journal starts", j.path, err, j.path)
 	}
-	if len(bad) > 0 {
-		j.degrade(ProblemNotDurable, bad)
-	}
-	j.readMarker(ctx)
+	return fmt.Errorf("journal: open %s: %w", j.path, err)
+}
+
+// checkAtOpen runs Check, unless opts defers it (a reading open skips
+// the quick_check of the whole file), and, before a schema upgrade
+// writes, the quick_check a reading open skipped.
+func (j *Journal) checkAtOpen(ctx context.Context, opts *Options) error {
 	if opts == nil || !opts.DeferCheck {
 		j.reading.Store(opts != nil && opts.Reading)
 		if _, err := j.check(ctx, !j.reading.Load()); err != nil {
-			return fail(err)
+			return err
 		}
 	}
 	if v, err := schemaVersion(ctx, j.db); err == nil && v > 0 && v < len(migrations) {
-		if err := j.quickCheckBeforeWriting(ctx); err != nil {
-			return fail(err)
-		}
+		return j.quickCheckBeforeWriting(ctx)
 	}
-	if j.Health().OK() {
-		if j.backup, err = upgrade(ctx, j.db, abs, len(migrations), j.now); err != nil {
-			if !isCorrupt(err) {
-				return fail(j.busyError(err))
-			}
+	return nil
+}
+
+// upgradeAtOpen brings a sound journal's schema to this version (with a
+// backup first, j.backup); a damaged file found on the way degrades it.
+func (j *Journal) upgradeAtOpen(ctx context.Context) error {
+	if !j.Health().OK() {
+		return nil
+	}
+	var err error
+	if j.backup, err = upgrade(ctx, j.db, j.path, len(migrations), j.now); err != nil {
+		if !isCorrupt(err) {
+			return j.busyError(err)
+		}
+		j.degrade(ProblemDamaged, []string{err.Error()})
+	}
+	return nil
+}
+
+// recoverAtOpen turns what a process that is gone left executing or
+// running into unknown or failed, on a sound journal. A reading open's
+// quick_check runs before recovery's write, if there is one (commit).
+// A damaged file degrades the journal; a held write lock leaves recovery
+// to the next Open (or Recover), so that reads go on.
+func (j *Journal) recoverAtOpen(ctx context.Context) error {
+	if !j.Health().OK() {
+		return nil
+	}
+	var err error
+	if j.recovered, j.turns, err = j.recover(ctx); err != nil {
+		switch {
+		case isCorrupt(err):
 			j.degrade(ProblemDamaged, []string{err.Error()})
+		case errors.Is(err, ErrDegraded): // the quick_check, or a row to recover changed outside the journal
+		case isBusy(err):
+			j.recovered, j.turns = 0, 0
+		default:
+			return err
 		}
 	}
-	if j.owner, err = acquireLease(abs); err != nil {
-		return fail(err)
-	}
-	if j.Health().OK() && !j.keepReserve() {
-		j.full.Store(true) // no room even for the reserve: new work waits for space
-	}
-	if j.Health().OK() {
-		// A reading open's quick_check runs before recovery's write, if
-		// there is one (commit).
-		if j.recovered, j.turns, err = j.recover(ctx); err != nil {
-			switch {
-			case isCorrupt(err):
-				j.degrade(ProblemDamaged, []string{err.Error()})
-			case errors.Is(err, ErrDegraded): // the quick_check, or a row to recover changed outside the journal
-			case isBusy(err):
-				// Another process holds the write lock: recovery waits
-				// for the next Open (or Recover), so reads go on.
-				j.recovered, j.turns = 0, 0
-			default:
-				return fail(err)
-			}
-		}
-	}
-	return j, nil
+	return nil
 }
 
 // dsn builds the go-sqlite3 data source name. The driver applies these

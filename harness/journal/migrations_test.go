@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/consent"
 )
 
 // The fixture testdata/journal-v1.db is a journal written by schema
@@ -288,7 +290,7 @@ func TestMigrate5(t *testing.T) {
 	if err := migrate(ctx, j.db, path, 5, j.now); err != nil {
 		t.Fatalf("migrate 4→5 = %v", err)
 	}
-	if p, ok, err := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d"); !ok || p != PolicyAllow || err != nil {
+	if p, ok, err := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d"); !ok || p != string(consent.PolicyAllow) || err != nil {
 		t.Errorf("UserPolicy after upgrade = %q, %v, %v", p, ok, err)
 	}
 	var indexed, all int
@@ -583,7 +585,7 @@ func TestOpenUpgradesV1Fixture(t *testing.T) {
 	if inv, _ := j.Invocation(ctx, "inv_crashed"); inv.Status != InvUnknown || inv.Error != RecoveredReason {
 		t.Errorf("inv_crashed = %s %q, want unknown", inv.Status, inv.Error)
 	}
-	if p, ok, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d"); !ok || p != PolicyAllow {
+	if p, ok, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d"); !ok || p != string(consent.PolicyAllow) {
 		t.Errorf("old user policy = %q, %v", p, ok)
 	}
 	// New writes on the upgraded file, and the old chain still verifies.

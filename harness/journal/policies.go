@@ -5,19 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/openworker/desktop/harness/consent"
 )
 
 // User policies are the person's saved answers (docs/consent.md): "always allow
 // for this coworker" and explicit allow/deny/ask choices. They are keyed by
 // coworker, qualified tool name and descriptor digest, so a changed tool
 // (new digest) finds no policy and asks again.
-
-// Policy values.
-const (
-	PolicyAllow = "allow"
-	PolicyDeny  = "deny"
-	PolicyAsk   = "ask"
-)
 
 // UserPolicyRow is one saved policy.
 type UserPolicyRow struct {
@@ -35,10 +30,8 @@ func (j *Journal) SaveUserPolicy(ctx context.Context, coworker, tool, digest, po
 	if coworker == "" || tool == "" || digest == "" {
 		return fmt.Errorf("journal: SaveUserPolicy: coworker %q, tool %q and descriptor digest %q must all be set", coworker, tool, digest)
 	}
-	switch policy {
-	case PolicyAllow, PolicyDeny, PolicyAsk:
-	default:
-		return fmt.Errorf("journal: SaveUserPolicy: policy %q; want allow, deny or ask", policy)
+	if !consent.Policy(policy).Valid() {
+		return fmt.Errorf("journal: SaveUserPolicy: policy %q; want %s", policy, consent.OneOf(consent.Policies()))
 	}
 	now := j.stamp()
 	return j.write(ctx, func(tx *sql.Tx) error {
@@ -157,7 +150,7 @@ func (e *UnchainedPolicyError) Error() string {
 	if e.NoEntry {
 		why = "was not written by OpenWorker"
 	}
-	return fmt.Sprintf("journal: the saved %q policy for %s in coworker %s %s (it is not in the journal's hash chain); it is ignored and the user is asked again; run `openworker journal verify`",
+	return fmt.Sprintf("journal: the saved %q policy for %s in coworker %s %s (it is not in the journal's hash chain); it is ignored and the user is asked again; verify the journal to see what else changed",
 		e.Policy, e.Tool, e.Coworker, why)
 }
 

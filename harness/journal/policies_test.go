@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/consent"
 )
 
 // TestUserPolicyMustBeChained: a policy row written outside the journal
@@ -31,17 +33,17 @@ func TestUserPolicyMustBeChained(t *testing.T) {
 	}
 	yes, no := true, false
 
-	if err := j.SaveUserPolicy(ctx, "cw", "ex.saved", "sha256:d", PolicyAllow); err != nil {
+	if err := j.SaveUserPolicy(ctx, "cw", "ex.saved", "sha256:d", string(consent.PolicyAllow)); err != nil {
 		t.Fatal(err)
 	}
-	want("ex.saved", PolicyAllow, nil)
+	want("ex.saved", string(consent.PolicyAllow), nil)
 
 	// Inserted by hand: no chain entry.
 	if _, err := raw.Exec(`INSERT INTO user_policies(coworker, tool, descriptor_digest, policy, created_at, updated_at)
 		VALUES ('cw','ex.forged','sha256:d','allow','2025-01-01T00:00:00.000000000Z','2025-01-01T00:00:00.000000000Z')`); err != nil {
 		t.Fatal(err)
 	}
-	want("ex.forged", PolicyAllow, &yes)
+	want("ex.forged", string(consent.PolicyAllow), &yes)
 	// Verified from another Journal: Verify degrades the Journal it runs
 	// on, and this one goes on writing below.
 	other := openAt(t, path)
@@ -54,42 +56,42 @@ func TestUserPolicyMustBeChained(t *testing.T) {
 	other.Close()
 
 	// Changed by hand: deny turned into allow.
-	if err := j.SaveUserPolicy(ctx, "cw", "ex.denied", "sha256:d", PolicyDeny); err != nil {
+	if err := j.SaveUserPolicy(ctx, "cw", "ex.denied", "sha256:d", string(consent.PolicyDeny)); err != nil {
 		t.Fatal(err)
 	}
-	want("ex.denied", PolicyDeny, nil)
+	want("ex.denied", string(consent.PolicyDeny), nil)
 	if _, err := raw.Exec(`UPDATE user_policies SET policy='allow' WHERE tool='ex.denied'`); err != nil {
 		t.Fatal(err)
 	}
-	want("ex.denied", PolicyAllow, &no)
+	want("ex.denied", string(consent.PolicyAllow), &no)
 
 	// Set back to an older state the chain once held: only the newest
 	// entry of a row counts.
-	if err := j.SaveUserPolicy(ctx, "cw", "ex.flip", "sha256:d", PolicyAllow); err != nil {
+	if err := j.SaveUserPolicy(ctx, "cw", "ex.flip", "sha256:d", string(consent.PolicyAllow)); err != nil {
 		t.Fatal(err)
 	}
 	var oldUpdated string
 	if err := raw.QueryRow(`SELECT updated_at FROM user_policies WHERE tool='ex.flip'`).Scan(&oldUpdated); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.SaveUserPolicy(ctx, "cw", "ex.flip", "sha256:d", PolicyDeny); err != nil {
+	if err := j.SaveUserPolicy(ctx, "cw", "ex.flip", "sha256:d", string(consent.PolicyDeny)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := raw.Exec(`UPDATE user_policies SET policy='allow', updated_at=? WHERE tool='ex.flip'`, oldUpdated); err != nil {
 		t.Fatal(err)
 	}
-	want("ex.flip", PolicyAllow, &no)
+	want("ex.flip", string(consent.PolicyAllow), &no)
 
 	// The user answering again writes a chained policy over the forged row.
-	if err := j.SaveUserPolicy(ctx, "cw", "ex.forged", "sha256:d", PolicyDeny); err != nil {
+	if err := j.SaveUserPolicy(ctx, "cw", "ex.forged", "sha256:d", string(consent.PolicyDeny)); err != nil {
 		t.Fatal(err)
 	}
-	want("ex.forged", PolicyDeny, nil)
+	want("ex.forged", string(consent.PolicyDeny), nil)
 
-	// The error says what happened and what to run.
+	// The error says what happened and what to do.
 	_, _, err := j.UserPolicy(ctx, "cw", "ex.denied", "sha256:d")
 	if err == nil || !strings.Contains(err.Error(), `saved "allow" policy for ex.denied in coworker cw was changed after the journal wrote it`) ||
-		!strings.Contains(err.Error(), "journal verify") {
+		!strings.Contains(err.Error(), "verify the journal") {
 		t.Errorf("error = %v", err)
 	}
 	// A missing policy is still plain not-found.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/openworker/desktop/harness/consent"
 )
 
 func TestOpenPragmas(t *testing.T) {
@@ -219,10 +220,10 @@ func TestApprovalsPoliciesWarningsDetail(t *testing.T) {
 	if p, ok, err := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d1"); p != "" || ok || err != nil {
 		t.Errorf("UserPolicy before saving = %q, %v, %v", p, ok, err)
 	}
-	if err := j.SaveUserPolicy(ctx, "demo", "notes.append", "sha256:d1", PolicyAllow); err != nil {
+	if err := j.SaveUserPolicy(ctx, "demo", "notes.append", "sha256:d1", string(consent.PolicyAllow)); err != nil {
 		t.Fatal(err)
 	}
-	if p, ok, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d1"); p != PolicyAllow || !ok {
+	if p, ok, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d1"); p != string(consent.PolicyAllow) || !ok {
 		t.Errorf("UserPolicy = %q, %v, want allow", p, ok)
 	}
 	if _, ok, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d2"); ok {
@@ -231,16 +232,16 @@ func TestApprovalsPoliciesWarningsDetail(t *testing.T) {
 	if _, ok, _ := j.UserPolicy(ctx, "other", "notes.append", "sha256:d1"); ok {
 		t.Error("another coworker found demo's policy")
 	}
-	if err := j.SaveUserPolicy(ctx, "demo", "notes.append", "sha256:d1", PolicyDeny); err != nil {
+	if err := j.SaveUserPolicy(ctx, "demo", "notes.append", "sha256:d1", string(consent.PolicyDeny)); err != nil {
 		t.Fatal(err)
 	}
-	if p, _, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d1"); p != PolicyDeny {
+	if p, _, _ := j.UserPolicy(ctx, "demo", "notes.append", "sha256:d1"); p != string(consent.PolicyDeny) {
 		t.Errorf("UserPolicy after replace = %q, want deny", p)
 	}
 	if err := j.SaveUserPolicy(ctx, "demo", "notes.append", "sha256:d1", "sometimes"); err == nil {
 		t.Error("SaveUserPolicy(sometimes): no error")
 	}
-	if rows, err := j.UserPolicies(ctx, "demo"); err != nil || len(rows) != 1 || rows[0].Policy != PolicyDeny {
+	if rows, err := j.UserPolicies(ctx, "demo"); err != nil || len(rows) != 1 || rows[0].Policy != string(consent.PolicyDeny) {
 		t.Errorf("UserPolicies(demo) = %v, %v", rows, err)
 	}
 

@@ -74,6 +74,12 @@ const (
 	InvRefused   InvocationStatus = "refused"
 )
 
+// InvocationStatuses lists every InvocationStatus in the order of the
+// lifecycle above (the window mirrors it: app's TestVocabulariesMirroredInTypeScript).
+func InvocationStatuses() []InvocationStatus {
+	return []InvocationStatus{InvPrepared, InvExecuting, InvSucceeded, InvFailed, InvUnknown, InvRefused}
+}
+
 // Effect says whether an invocation's side effect happened
 // (Invocation.Effect), and is also what a person records when reconciling
 // an unknown invocation (Invocation.Reconciled, an outcome):

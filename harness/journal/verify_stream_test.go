@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/consent"
 )
 
 // referenceVerify is Verify as it was before it streamed: the whole chain
@@ -132,7 +134,7 @@ func fillMany(t *testing.T, j *Journal, n int) {
 		j.Warn(ctx, sid, "", "w", "warned")
 		j.AppendMessage(ctx, Message{SessionID: sid, Role: "assistant", Content: json.RawMessage(`"bye"`)})
 		if i%40 == 0 {
-			j.SaveUserPolicy(ctx, "demo", fmt.Sprintf("notes.t%d", i), "sha256:d", PolicyAllow)
+			j.SaveUserPolicy(ctx, "demo", fmt.Sprintf("notes.t%d", i), "sha256:d", string(consent.PolicyAllow))
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/openworker/desktop/harness/consent"
 )
 
 // filled returns a journal with a bit of everything, its path, and the
@@ -22,7 +24,7 @@ func filled(t *testing.T) (*Journal, string) {
 	if err := j.FinishInvocation(ctx, "inv1", Finish{Status: InvSucceeded, Result: json.RawMessage(`{"n":1}`)}); err != nil {
 		t.Fatal(err)
 	}
-	j.SaveUserPolicy(ctx, "demo", "notes.append", "sha256:d", PolicyAllow)
+	j.SaveUserPolicy(ctx, "demo", "notes.append", "sha256:d", string(consent.PolicyAllow))
 	j.Warn(ctx, "s1", "", "w", "warned")
 	j.AppendMessage(ctx, Message{SessionID: "s1", Role: "assistant", Content: json.RawMessage(`"bye"`)})
 	return j, path

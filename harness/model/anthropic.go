@@ -66,42 +66,9 @@ func (p *anthropicProvider) Stream(ctx context.Context, req Request, onText func
 	stream := p.svc.NewStreaming(ctx, params)
 	defer stream.Close()
 
-	var col collector
-	var resp Response
-	stopped := false
+	r := anthropicReader{p: p, onText: onText}
 	for err == nil && stream.Next() {
-		ev := stream.Current()
-		switch ev.Type {
-		case "message_start":
-			resp.InputTokens = ev.Message.Usage.InputTokens
-			resp.OutputTokens = ev.Message.Usage.OutputTokens
-		case "content_block_start":
-			err = p.blockStart(&col, ev, onText)
-		case "content_block_delta":
-			switch ev.Delta.Type {
-			case "text_delta":
-				if err = col.addText(ev.Delta.Text); err == nil && onText != nil && ev.Delta.Text != "" {
-					onText(ev.Delta.Text)
-				}
-			case "input_json_delta":
-				var cb *callBuilder
-				if cb, err = col.call(ev.Index, ""); err == nil {
-					err = col.addArgs(cb, ev.Delta.PartialJSON)
-				}
-			}
-		case "message_delta":
-			if ev.Delta.StopReason != "" {
-				resp.StopReason = string(ev.Delta.StopReason)
-			}
-			if ev.Usage.OutputTokens != 0 {
-				resp.OutputTokens = ev.Usage.OutputTokens
-			}
-			if ev.Usage.InputTokens != 0 {
-				resp.InputTokens = ev.Usage.InputTokens
-			}
-		case "message_stop":
-			stopped = true
-		}
+		err = r.event(stream.Current())
 	}
 	if ctx.Err() != nil {
 		return Response{}, ctx.Err()
@@ -112,12 +79,73 @@ func (p *anthropicProvider) Stream(ctx context.Context, req Request, onText func
 	if err != nil {
 		return Response{}, p.fail(err)
 	}
-	if !stopped {
+	if !r.stopped {
 		return Response{}, p.fail(errors.New("the stream ended before message_stop (connection closed early?)"))
 	}
-	resp.Text = col.text.String()
-	resp.ToolCalls = col.toolCalls()
-	return resp, nil
+	r.resp.Text = r.col.text.String()
+	r.resp.ToolCalls = r.col.toolCalls()
+	return r.resp, nil
+}
+
+// anthropicReader folds the events of one stream into a Response: usage
+// from message_start and message_delta, text and tool calls from the
+// content blocks, and whether message_stop came.
+type anthropicReader struct {
+	p       *anthropicProvider
+	onText  func(string)
+	col     collector
+	resp    Response
+	stopped bool
+}
+
+func (r *anthropicReader) event(ev anthropic.MessageStreamEventUnion) error {
+	switch ev.Type {
+	case "message_start":
+		r.resp.InputTokens = ev.Message.Usage.InputTokens
+		r.resp.OutputTokens = ev.Message.Usage.OutputTokens
+	case "content_block_start":
+		return r.p.blockStart(&r.col, ev, r.onText)
+	case "content_block_delta":
+		return r.delta(ev)
+	case "message_delta":
+		r.messageDelta(ev)
+	case "message_stop":
+		r.stopped = true
+	}
+	return nil
+}
+
+// delta adds a content block's text or tool-input JSON.
+func (r *anthropicReader) delta(ev anthropic.MessageStreamEventUnion) error {
+	switch ev.Delta.Type {
+	case "text_delta":
+		if err := r.col.addText(ev.Delta.Text); err != nil {
+			return err
+		}
+		if r.onText != nil && ev.Delta.Text != "" {
+			r.onText(ev.Delta.Text)
+		}
+	case "input_json_delta":
+		cb, err := r.col.call(ev.Index, "")
+		if err != nil {
+			return err
+		}
+		return r.col.addArgs(cb, ev.Delta.PartialJSON)
+	}
+	return nil
+}
+
+// messageDelta takes the stop reason and the usage counts that are set.
+func (r *anthropicReader) messageDelta(ev anthropic.MessageStreamEventUnion) {
+	if ev.Delta.StopReason != "" {
+		r.resp.StopReason = string(ev.Delta.StopReason)
+	}
+	if ev.Usage.OutputTokens != 0 {
+		r.resp.OutputTokens = ev.Usage.OutputTokens
+	}
+	if ev.Usage.InputTokens != 0 {
+		r.resp.InputTokens = ev.Usage.InputTokens
+	}
 }
 
 func (p *anthropicProvider) blockStart(col *collector, ev anthropic.MessageStreamEventUnion, onText func(string)) error {
@@ -183,30 +211,20 @@ func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, err
 	if req.System != "" {
 		params.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
-	// add appends blocks to the last message when it has the same role
-	// (the API wants roles to alternate), else starts a new message.
-	add := func(user bool, blocks []anthropic.ContentBlockParamUnion) {
-		if len(blocks) == 0 {
-			return
-		}
-		if n := len(params.Messages); n > 0 {
-			last := &params.Messages[n-1]
-			if user && last.OfUser != nil {
-				last.OfUser.Content = append(last.OfUser.Content, blocks...)
-				return
-			}
-			if !user && last.OfAssistant != nil {
-				last.OfAssistant.Content = append(last.OfAssistant.Content, blocks...)
-				return
-			}
-		}
-		if user {
-			params.Messages = append(params.Messages, anthropic.NewUserMessage(blocks...))
-		} else {
-			params.Messages = append(params.Messages, anthropic.NewAssistantMessage(blocks...))
-		}
+	msgs, err := anthropicMessages(req.Messages)
+	params.Messages = msgs
+	if err != nil {
+		return params, err
 	}
-	for i, m := range req.Messages {
+	params.Tools, err = p.tools(req.Tools)
+	return params, err
+}
+
+// anthropicMessages maps the history onto user and assistant messages,
+// merging consecutive blocks of one role (see the type doc).
+func anthropicMessages(history []Message) ([]anthropic.MessageParam, error) {
+	var msgs anthropicHistory
+	for i, m := range history {
 		var blocks []anthropic.ContentBlockParamUnion
 		switch m.Role {
 		case User:
@@ -216,7 +234,7 @@ func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, err
 			for _, img := range m.Images {
 				blocks = append(blocks, anthropic.NewImageBlockBase64(imageMIME(img), base64.StdEncoding.EncodeToString(img.Data)))
 			}
-			add(true, blocks)
+			msgs.add(true, blocks)
 		case Assistant:
 			if m.Text != "" {
 				blocks = append(blocks, anthropic.NewTextBlock(m.Text))
@@ -224,28 +242,62 @@ func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, err
 			for _, tc := range m.ToolCalls {
 				blocks = append(blocks, anthropic.NewToolUseBlock(tc.ID, toolInput(tc.Arguments), tc.Name))
 			}
-			add(false, blocks)
+			msgs.add(false, blocks)
 		case ToolRole:
-			add(true, []anthropic.ContentBlockParamUnion{anthropicToolResult(m)})
+			msgs.add(true, []anthropic.ContentBlockParamUnion{anthropicToolResult(m)})
 		default:
-			return params, fmt.Errorf("model: message %d has unknown role %q (want user, assistant or tool)", i, m.Role)
+			return msgs, fmt.Errorf("model: message %d has unknown role %q (want user, assistant or tool)", i, m.Role)
 		}
 	}
-	for _, t := range req.Tools {
+	return msgs, nil
+}
+
+// anthropicHistory is the messages being built; add keeps roles alternating.
+type anthropicHistory []anthropic.MessageParam
+
+// add appends blocks to the last message when it has the same role (the
+// API wants roles to alternate), else starts a new message; no blocks, no
+// message (the API rejects empty ones).
+func (h *anthropicHistory) add(user bool, blocks []anthropic.ContentBlockParamUnion) {
+	if len(blocks) == 0 {
+		return
+	}
+	if n := len(*h); n > 0 {
+		last := &(*h)[n-1]
+		if user && last.OfUser != nil {
+			last.OfUser.Content = append(last.OfUser.Content, blocks...)
+			return
+		}
+		if !user && last.OfAssistant != nil {
+			last.OfAssistant.Content = append(last.OfAssistant.Content, blocks...)
+			return
+		}
+	}
+	if user {
+		*h = append(*h, anthropic.NewUserMessage(blocks...))
+	} else {
+		*h = append(*h, anthropic.NewAssistantMessage(blocks...))
+	}
+}
+
+// tools maps the tool specs onto tool parameters, checking each name.
+func (p *anthropicProvider) tools(specs []ToolSpec) ([]anthropic.ToolUnionParam, error) {
+	var tools []anthropic.ToolUnionParam
+	for _, t := range specs {
 		if err := p.CheckToolName(t.Name); err != nil {
-			return params, err
+			return tools, err
 		}
 		schema, err := schemaMap(t)
 		if err != nil {
-			return params, err
+			return tools, err
 		}
 		tp := anthropic.ToolParam{Name: t.Name, InputSchema: inputSchema(schema)}
 		if t.Description != "" {
 			tp.Description = anthropic.String(t.Description)
 		}
-		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tp})
+		tools = append(tools, anthropic.ToolUnionParam{OfTool: &tp})
 	}
-	return params, nil
+	return tools, nil
 }
 
 func anthropicToolResult(m Message) anthropic.ContentBlockParamUnion {

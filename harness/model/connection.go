@@ -42,8 +42,7 @@ func TestConnection(ctx context.Context, c Config) (Connection, error) {
 	if err == nil {
 		return Connection{Via: ViaModels, Latency: l.Latency, Listing: &l}, nil
 	}
-	var pe *ProbeError
-	if strings.TrimSpace(c.Model) == "" || !errors.As(err, &pe) || pe.Reason != ReasonHTTP || (pe.StatusCode != 404 && pe.StatusCode != 405) {
+	if !chatFallback(c, err) {
 		if ctx.Err() == context.Canceled {
 			return Connection{}, ctx.Err()
 		}
@@ -53,10 +52,6 @@ func TestConnection(ctx context.Context, c Config) (Connection, error) {
 	if err != nil {
 		return Connection{}, err
 	}
-	chatURL := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
-	if c.Provider == ProviderAnthropic {
-		chatURL = strings.TrimRight(c.BaseURL, "/") + "/v1/messages"
-	}
 	start := time.Now()
 	_, err = p.Stream(pctx, Request{Messages: []Message{{Role: User, Text: "ping"}}, MaxTokens: 1}, nil)
 	if err == nil {
@@ -65,20 +60,40 @@ func TestConnection(ctx context.Context, c Config) (Connection, error) {
 	if ctx.Err() == context.Canceled {
 		return Connection{}, ctx.Err()
 	}
+	return Connection{}, chatProbeError(c, budget, err)
+}
+
+// chatFallback says whether the models list failed for want of one (HTTP
+// 404 or 405) and c names a model to send the 1-token request to instead.
+func chatFallback(c Config, listErr error) bool {
+	var pe *ProbeError
+	return strings.TrimSpace(c.Model) != "" && errors.As(listErr, &pe) && pe.Reason == ReasonHTTP &&
+		(pe.StatusCode == 404 || pe.StatusCode == 405)
+}
+
+// chatProbeError turns the 1-token request's error into a *ProbeError
+// naming that request, as ListModels would have: an HTTP status, a
+// network failure, the probe's time budget, or a body that was not an
+// answer; anything else is returned as it is.
+func chatProbeError(c Config, budget time.Duration, err error) error {
+	chatURL := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
+	if c.Provider == ProviderAnthropic {
+		chatURL = strings.TrimRight(c.BaseURL, "/") + "/v1/messages"
+	}
 	var re *RequestError
 	switch {
 	case errors.As(err, &re) && re.StatusCode != 0:
 		e := httpFail(http.MethodPost, chatURL, c.APIKey, ReasonHTTP, re.StatusCode, "")
 		e.Detail, e.Err = re.Detail, err // Detail is "HTTP 401: ..." already, scrubbed
-		return Connection{}, e
+		return e
 	case errors.As(err, &re) && re.Err != nil && !errors.Is(re.Err, ErrResponseTooLarge):
-		return Connection{}, probeFail(http.MethodPost, chatURL, c.APIKey, budget, re.Err)
+		return probeFail(http.MethodPost, chatURL, c.APIKey, budget, re.Err)
 	case errors.Is(err, context.DeadlineExceeded):
-		return Connection{}, probeFail(http.MethodPost, chatURL, c.APIKey, budget, err)
+		return probeFail(http.MethodPost, chatURL, c.APIKey, budget, err)
 	case errors.As(err, &re):
 		e := httpFail(http.MethodPost, chatURL, c.APIKey, ReasonBody, 0, re.Detail)
 		e.Err = err
-		return Connection{}, e
+		return e
 	}
-	return Connection{}, err
+	return err
 }

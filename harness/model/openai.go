@@ -163,52 +163,77 @@ func (p *openAIProvider) params(req Request) (openai.ChatCompletionNewParams, er
 	if req.System != "" {
 		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
 	}
-	msgs := req.Messages
+	msgs, err := openAIMessages(params.Messages, req.Messages)
+	params.Messages = msgs
+	if err != nil {
+		return params, err
+	}
+	params.Tools, err = p.tools(req.Tools)
+	return params, err
+}
+
+// openAIMessages appends the history to out (see the type doc).
+func openAIMessages(out []openai.ChatCompletionMessageParamUnion, msgs []Message) ([]openai.ChatCompletionMessageParamUnion, error) {
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
 		switch m.Role {
 		case User:
-			params.Messages = append(params.Messages, openAIUser(m.Text, m.Images))
+			out = append(out, openAIUser(m.Text, m.Images))
 		case Assistant:
-			params.Messages = append(params.Messages, openAIAssistant(m))
+			out = append(out, openAIAssistant(m))
 		case ToolRole:
-			// A run of tool messages, then their images in one user message.
-			var images []openai.ChatCompletionContentPartUnionParam
-			for ; i < len(msgs) && msgs[i].Role == ToolRole; i++ {
-				t := msgs[i]
-				text := t.Text
-				if t.IsError {
-					text = "error: " + text
-				}
-				params.Messages = append(params.Messages, openai.ToolMessage(text, t.ToolCallID))
-				if len(t.Images) > 0 {
-					images = append(images, openai.TextContentPart(fmt.Sprintf("Images returned by tool call %s (%s):", t.ToolCallID, t.ToolName)))
-					images = append(images, openAIImages(t.Images)...)
-				}
-			}
-			i--
-			if len(images) > 0 {
-				params.Messages = append(params.Messages, openai.UserMessage(images))
-			}
+			var n int
+			out, n = openAIToolRun(out, msgs[i:])
+			i += n - 1
 		default:
-			return params, fmt.Errorf("model: message %d has unknown role %q (want user, assistant or tool)", i, m.Role)
+			return out, fmt.Errorf("model: message %d has unknown role %q (want user, assistant or tool)", i, m.Role)
 		}
 	}
-	for _, t := range req.Tools {
+	return out, nil
+}
+
+// openAIToolRun appends the run of tool messages msgs starts with, then
+// their images in one user message (tool messages carry text only); it
+// returns how many messages the run was.
+func openAIToolRun(out []openai.ChatCompletionMessageParamUnion, msgs []Message) ([]openai.ChatCompletionMessageParamUnion, int) {
+	var images []openai.ChatCompletionContentPartUnionParam
+	n := 0
+	for ; n < len(msgs) && msgs[n].Role == ToolRole; n++ {
+		t := msgs[n]
+		text := t.Text
+		if t.IsError {
+			text = "error: " + text
+		}
+		out = append(out, openai.ToolMessage(text, t.ToolCallID))
+		if len(t.Images) > 0 {
+			images = append(images, openai.TextContentPart(fmt.Sprintf("Images returned by tool call %s (%s):", t.ToolCallID, t.ToolName)))
+			images = append(images, openAIImages(t.Images)...)
+		}
+	}
+	if len(images) > 0 {
+		out = append(out, openai.UserMessage(images))
+	}
+	return out, n
+}
+
+// tools maps the tool specs onto function tools, checking each name.
+func (p *openAIProvider) tools(specs []ToolSpec) ([]openai.ChatCompletionToolUnionParam, error) {
+	var tools []openai.ChatCompletionToolUnionParam
+	for _, t := range specs {
 		if err := p.CheckToolName(t.Name); err != nil {
-			return params, err
+			return tools, err
 		}
 		schema, err := schemaMap(t)
 		if err != nil {
-			return params, err
+			return tools, err
 		}
 		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(schema)}
 		if t.Description != "" {
 			fn.Description = openai.String(t.Description)
 		}
-		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
+		tools = append(tools, openai.ChatCompletionFunctionTool(fn))
 	}
-	return params, nil
+	return tools, nil
 }
 
 func openAIUser(text string, images []Image) openai.ChatCompletionMessageParamUnion {

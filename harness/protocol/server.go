@@ -250,6 +250,15 @@ func (srv *Server) turnSend(ctx context.Context, req Request) {
 	})
 }
 
+// decisionNames are consent.Decisions as the protocol writes them.
+var decisionNames = func() []string {
+	var out []string
+	for _, d := range consent.Decisions() {
+		out = append(out, string(d))
+	}
+	return out
+}()
+
 func (srv *Server) approvalRespond(req Request) {
 	var p ApprovalRespondParams
 	err := strictParams(req.Params, &p)
@@ -257,7 +266,7 @@ func (srv *Server) approvalRespond(req Request) {
 		err = fmt.Errorf("decision %q is not one of the four answers", p.Decision)
 	}
 	if err != nil || p.ApprovalID == "" {
-		srv.bad(req, "%sapproval.respond needs {\"approval_id\": ID, \"decision\": allow_once|allow_session|allow_always|deny}", why(err))
+		srv.bad(req, "%sapproval.respond needs {\"approval_id\": ID, \"decision\": %s}", why(err), strings.Join(decisionNames, "|"))
 		return
 	}
 	srv.mu.Lock()

@@ -72,19 +72,8 @@ func newRoot(r *Rules) error {
 	if err != nil {
 		return fmt.Errorf("the working folder: %w", err)
 	}
-	// Started by anything but Prepare (no user namespace of its own: the
-	// initial one maps every id), it would change the mounts of its
-	// caller's namespace, if it may.
-	if m, err := os.ReadFile("/proc/self/uid_map"); err != nil || strings.Contains(string(m), "4294967295") {
-		return fmt.Errorf("the launcher runs only in the user namespace OpenWorker makes for it")
-	}
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("a mount namespace of its own (this system must let a program make a user namespace; Ubuntu: sysctl kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile that allows userns): %w", err)
-	}
-	type bind struct {
-		real string
-		fd   int
-		dir  bool
+	if err := privateMounts(); err != nil {
+		return err
 	}
 	var reals, links []string
 	for _, p := range rootPaths(r) {
@@ -95,6 +84,50 @@ func newRoot(r *Rules) error {
 		links = append(links, p)
 		reals = append(reals, real)
 	}
+	binds, err := cloneTrees(reals)
+	defer func() {
+		for _, b := range binds {
+			unix.Close(b.fd)
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	const top = "/tmp"
+	if err := fillRoot(top, binds, links); err != nil {
+		return err
+	}
+	return pivot(top, wd)
+}
+
+// privateMounts makes the mounts of this namespace private, so that
+// nothing newRoot mounts reaches another namespace. It refuses to run
+// outside the user namespace Prepare makes.
+func privateMounts() error {
+	// Started by anything but Prepare (no user namespace of its own: the
+	// initial one maps every id), it would change the mounts of its
+	// caller's namespace, if it may.
+	if m, err := os.ReadFile("/proc/self/uid_map"); err != nil || strings.Contains(string(m), "4294967295") {
+		return fmt.Errorf("the launcher runs only in the user namespace OpenWorker makes for it")
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("a mount namespace of its own (this system must let a program make a user namespace; Ubuntu: sysctl kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile that allows userns): %w", err)
+	}
+	return nil
+}
+
+// bind is a detached copy of the mount tree at real, to be moved into
+// the new root.
+type bind struct {
+	real string
+	fd   int // open_tree's; the caller closes it
+	dir  bool
+}
+
+// cloneTrees copies the mount trees at the resolved paths reals, skipping
+// what an earlier folder's copy holds already. The binds it returns,
+// also with an error, hold open descriptors the caller closes.
+func cloneTrees(reals []string) ([]bind, error) {
 	// Folders before what is inside them; what is inside a folder that is
 	// bound with everything below it needs no bind of its own.
 	sort.Strings(reals)
@@ -105,18 +138,22 @@ func newRoot(r *Rules) error {
 		}
 		var st unix.Stat_t
 		if err := unix.Stat(real, &st); err != nil {
-			return fmt.Errorf("stat %s: %w", real, err)
+			return binds, fmt.Errorf("stat %s: %w", real, err)
 		}
 		// A detached copy of the tree now, before the new root is
 		// mounted: binding "/" or /tmp later would hold the new root.
 		fd, err := unix.OpenTree(unix.AT_FDCWD, real, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
 		if err != nil {
-			return fmt.Errorf("copy the mount of %s: %w", real, err)
+			return binds, fmt.Errorf("copy the mount of %s: %w", real, err)
 		}
-		defer unix.Close(fd)
 		binds = append(binds, bind{real: real, fd: fd, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR})
 	}
-	const top = "/tmp"
+	return binds, nil
+}
+
+// fillRoot mounts the new root, a tmpfs, on top, moves the binds into it
+// and recreates the links on the way to the paths links.
+func fillRoot(top string, binds []bind, links []string) error {
 	if err := unix.Mount("openworker-sandbox", top, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
 		return fmt.Errorf("the new root on %s: %w", top, err)
 	}
@@ -134,6 +171,12 @@ func newRoot(r *Rules) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// pivot makes top the root, detaches the old one and returns to the
+// working folder wd.
+func pivot(top, wd string) error {
 	if err := unix.Chdir(top); err != nil {
 		return err
 	}

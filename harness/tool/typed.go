@@ -85,40 +85,57 @@ func NewTyped[In, Out any](d Descriptor, fn func(ctx context.Context, c *Call, i
 	for _, o := range opts {
 		o(&cfg)
 	}
+	inSchema, outSchema, err := typedSchemas[In, Out](&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("typed tool %q: %w", d.Name, err)
+	}
 	t := &Typed[In, Out]{desc: d, fn: fn}
-
-	inSchema, err := jsonschema.For[In](&cfg.forOpts)
-	if err != nil {
-		return nil, fmt.Errorf("typed tool %q: input schema: %w", d.Name, err)
-	}
-	if inSchema.Type != "object" || inSchema.Properties == nil && !isFalse(inSchema.AdditionalProperties) {
-		return nil, fmt.Errorf("typed tool %q: input type %T must be a struct (a JSON object with known fields), not a pointer, map or scalar", d.Name, *new(In))
-	}
-	inSchema.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
-	if err := applyEdits(inSchema, cfg.editIn); err != nil {
-		return nil, fmt.Errorf("typed tool %q: input schema: %w", d.Name, err)
-	}
-	outSchema, err := jsonschema.For[Out](&cfg.forOpts)
-	if err != nil {
-		return nil, fmt.Errorf("typed tool %q: output schema: %w", d.Name, err)
-	}
-	if err := applyEdits(outSchema, cfg.editOut); err != nil {
-		return nil, fmt.Errorf("typed tool %q: output schema: %w", d.Name, err)
-	}
-
-	if t.in, t.desc.InputSchema, err = compileSchema(inSchema, SchemaID(d.Name, d.Version, "input")); err != nil {
-		return nil, fmt.Errorf("typed tool %q: %w", d.Name, err)
-	}
-	if t.out, t.desc.OutputSchema, err = compileSchema(outSchema, SchemaID(d.Name, d.Version, "output")); err != nil {
-		return nil, fmt.Errorf("typed tool %q: %w", d.Name, err)
-	}
-	if t.inDigest, err = SchemaDigest(t.desc.InputSchema); err != nil {
-		return nil, fmt.Errorf("typed tool %q: %w", d.Name, err)
-	}
-	if t.outDigest, err = SchemaDigest(t.desc.OutputSchema); err != nil {
+	if err := t.compile(inSchema, outSchema); err != nil {
 		return nil, fmt.Errorf("typed tool %q: %w", d.Name, err)
 	}
 	return t, nil
+}
+
+// typedSchemas generates the schemas of In (an object with no other
+// properties) and Out, with the options' edits applied.
+func typedSchemas[In, Out any](cfg *typedConfig) (in, out *jsonschema.Schema, err error) {
+	in, err = jsonschema.For[In](&cfg.forOpts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("input schema: %w", err)
+	}
+	if in.Type != "object" || in.Properties == nil && !isFalse(in.AdditionalProperties) {
+		return nil, nil, fmt.Errorf("input type %T must be a struct (a JSON object with known fields), not a pointer, map or scalar", *new(In))
+	}
+	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	if err := applyEdits(in, cfg.editIn); err != nil {
+		return nil, nil, fmt.Errorf("input schema: %w", err)
+	}
+	out, err = jsonschema.For[Out](&cfg.forOpts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("output schema: %w", err)
+	}
+	if err := applyEdits(out, cfg.editOut); err != nil {
+		return nil, nil, fmt.Errorf("output schema: %w", err)
+	}
+	return in, out, nil
+}
+
+// compile resolves the two schemas under their canonical $ids into the
+// descriptor and the validators, and takes their digests.
+func (t *Typed[In, Out]) compile(inSchema, outSchema *jsonschema.Schema) error {
+	d := t.desc
+	var err error
+	if t.in, t.desc.InputSchema, err = compileSchema(inSchema, SchemaID(d.Name, d.Version, "input")); err != nil {
+		return err
+	}
+	if t.out, t.desc.OutputSchema, err = compileSchema(outSchema, SchemaID(d.Name, d.Version, "output")); err != nil {
+		return err
+	}
+	if t.inDigest, err = SchemaDigest(t.desc.InputSchema); err != nil {
+		return err
+	}
+	t.outDigest, err = SchemaDigest(t.desc.OutputSchema)
+	return err
 }
 
 func isFalse(s *jsonschema.Schema) bool {

@@ -22,87 +22,97 @@ func readSysfsBattery(root string) (BatteryStatus, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return BatteryStatus{}, fmt.Errorf("reading %s: %v", root, err)
 	}
-	var (
-		n, charging, discharging, full, notCharging int
-		pctSum, nowSum, fullSum                     float64
-		haveEnergy                                  = true
-		mains, plugged                              bool
-	)
+	t := sysfsTally{haveEnergy: true}
 	for _, e := range entries {
 		dir := filepath.Join(root, e.Name())
 		switch sysfsValue(dir, "type") {
 		case "Mains", "USB", "USB_C", "USB_PD", "USB_PD_DRP", "Wireless":
-			mains = true
-			if sysfsValue(dir, "online") == "1" {
-				plugged = true
-			}
+			t.mains = true
+			t.plugged = t.plugged || sysfsValue(dir, "online") == "1"
 		case "Battery":
-			if sysfsValue(dir, "scope") == "Device" || sysfsValue(dir, "present") == "0" {
-				continue
+			if sysfsValue(dir, "scope") != "Device" && sysfsValue(dir, "present") != "0" {
+				t.addBattery(dir)
 			}
-			n++
-			switch strings.ToLower(sysfsValue(dir, "status")) {
-			case "charging":
-				charging++
-			case "discharging":
-				discharging++
-			case "full":
-				full++
-			case "not charging":
-				notCharging++
-			}
-			pct, ok := sysfsNumber(dir, "capacity")
-			if !ok {
-				pct = -1
-			}
-			now, okNow := firstNumber(dir, "energy_now", "charge_now")
-			max, okMax := firstNumber(dir, "energy_full", "charge_full")
-			if okNow && okMax && max > 0 {
-				nowSum += now
-				fullSum += max
-				if pct < 0 {
-					pct = 100 * now / max
-				}
-			} else {
-				haveEnergy = false
-			}
-			if pct < 0 {
-				pct = 0
-			}
-			pctSum += pct
 		}
 	}
-	if n == 0 {
+	if t.n == 0 {
 		return noBattery("sysfs"), nil
 	}
-	st := BatteryStatus{Present: true, Batteries: n, Source: "sysfs"}
-	if haveEnergy && fullSum > 0 {
-		st.Percent = round1(100 * nowSum / fullSum)
+	return t.status(), nil
+}
+
+// sysfsTally adds up the system batteries and external supplies of a
+// power-supply tree.
+type sysfsTally struct {
+	n                                        int // system batteries
+	charging, discharging, full, notCharging int // batteries by status
+	pctSum, nowSum, fullSum                  float64
+	haveEnergy                               bool // every battery gives its energy (or charge) now and when full
+	mains, plugged                           bool // an external supply is listed; one is online
+}
+
+// addBattery adds the battery whose folder is dir: its status, its
+// energy (or charge) now and when full, and its capacity in percent
+// (from the energy when it gives none).
+func (t *sysfsTally) addBattery(dir string) {
+	t.n++
+	switch strings.ToLower(sysfsValue(dir, "status")) {
+	case "charging":
+		t.charging++
+	case "discharging":
+		t.discharging++
+	case "full":
+		t.full++
+	case "not charging":
+		t.notCharging++
+	}
+	pct, ok := sysfsNumber(dir, "capacity")
+	if !ok {
+		pct = -1
+	}
+	now, okNow := firstNumber(dir, "energy_now", "charge_now")
+	full, okMax := firstNumber(dir, "energy_full", "charge_full")
+	if okNow && okMax && full > 0 {
+		t.nowSum += now
+		t.fullSum += full
+		if pct < 0 {
+			pct = 100 * now / full
+		}
 	} else {
-		st.Percent = round1(pctSum / float64(n))
+		t.haveEnergy = false
 	}
-	if st.Percent > 100 {
-		st.Percent = 100
+	t.pctSum += max(pct, 0)
+}
+
+// status is the tally as one battery status: the percent of the energy
+// of all (or the mean capacity), the state the batteries agree on, and
+// whether external power is plugged (inferred from the state when no
+// external supply is listed).
+func (t *sysfsTally) status() BatteryStatus {
+	st := BatteryStatus{Present: true, Batteries: t.n, Source: "sysfs"}
+	if t.haveEnergy && t.fullSum > 0 {
+		st.Percent = round1(100 * t.nowSum / t.fullSum)
+	} else {
+		st.Percent = round1(t.pctSum / float64(t.n))
 	}
+	st.Percent = min(st.Percent, 100)
 	switch {
-	case charging > 0:
+	case t.charging > 0:
 		st.State = StateCharging
-	case discharging > 0:
+	case t.discharging > 0:
 		st.State = StateDischarging
-	case full == n:
+	case t.full == t.n:
 		st.State = StateFull
-	case notCharging > 0:
+	case t.notCharging > 0:
 		st.State = StateNotCharging
 	default:
 		st.State = StateUnknown
 	}
-	if mains {
-		st.Plugged = plugged
-	} else {
-		// No mains supply listed: infer external power from the battery.
+	st.Plugged = t.plugged
+	if !t.mains { // no mains supply listed: infer external power from the battery
 		st.Plugged = st.State == StateCharging || st.State == StateFull || st.State == StateNotCharging
 	}
-	return st, nil
+	return st
 }
 
 // sysfsValue returns the trimmed content of dir/name, or "" when it cannot

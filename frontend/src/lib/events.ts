@@ -27,6 +27,8 @@ export const HarnessEventType = {
   ApprovalDecided: "approval.decided",
   ToolStarted: "tool.started",
   ToolProgress: "tool.progress",
+  ElicitationRequired: "elicitation.required",
+  ElicitationAnswered: "elicitation.answered",
   ToolFinished: "tool.finished",
   Warning: "warning",
   TurnFinished: "turn.finished",

@@ -233,6 +233,7 @@ export interface TurnResult {
   calls: number;
 }
 
+/** The four answers to a prompt (Go: consent.Decisions; docs/consent.md). */
 export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny";
 
 export interface ConsentRequest {
@@ -288,13 +289,16 @@ export interface ProviderSettings {
   model: string;
 }
 
+/** A session's approval mode (Go: consent.Modes; docs/consent.md). */
+export type ApprovalMode = "ask" | "bypass";
+
 export interface Settings {
   provider: "openai" | "anthropic";
   openai: ProviderSettings;
   anthropic: ProviderSettings;
   coworkers_dir: string;
   servers_path: string;
-  approval_mode: "ask" | "bypass";
+  approval_mode: ApprovalMode;
   /** "" is "system"; only SetTheme changes it (docs/app.md#theme). */
   theme?: Theme | "";
 }

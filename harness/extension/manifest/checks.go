@@ -219,40 +219,50 @@ func (c *checker) vars(s string, vars []string, keys map[string]bool, path ...st
 	}
 }
 
+// field checks the user_config field f: its key, what its type allows
+// (multiple, sensitive), its bounds, then its default (fieldDefault).
 func (c *checker) field(f Field) {
 	base := []string{"user_config", f.Key}
 	if strings.ContainsAny(f.Key, "{}$") || strings.TrimSpace(f.Key) == "" {
 		c.key(base...).problem(fmt.Sprintf("the key %q cannot be used in ${user_config.KEY}", f.Key), "use letters, digits and _ only")
 	}
-	if f.Multiple && (f.Type == FieldNumber || f.Type == FieldBoolean) {
+	scalar := f.Type == FieldNumber || f.Type == FieldBoolean // one value, never text
+	if f.Multiple && scalar {
 		c.at(append(base, "multiple")...).problem(fmt.Sprintf("a %s field cannot be multiple", f.Type), "remove multiple; it applies to string, directory and file fields")
 	}
-	if f.Sensitive && (f.Type == FieldNumber || f.Type == FieldBoolean) {
+	switch {
+	case f.Sensitive && scalar:
 		c.at(append(base, "sensitive")...).problem(fmt.Sprintf("a %s field cannot be sensitive: the keychain keeps one text", f.Type), `make it a "string" field or remove "sensitive"`)
-	} else if f.Sensitive && f.Multiple {
+	case f.Sensitive && f.Multiple:
 		c.at(append(base, "sensitive")...).problem("a multiple field cannot be sensitive: the keychain keeps one text", `remove "multiple" or "sensitive"`)
 	}
 	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
 		c.at(append(base, "min")...).problem(fmt.Sprintf("min %v is greater than max %v", *f.Min, *f.Max), "swap them")
 	}
-	if f.Default == nil {
-		return
+	if f.Default != nil {
+		c.fieldDefault(f, append(base, "default"))
 	}
-	dp := c.at(append(base, "default")...)
+}
+
+// fieldDefault checks the default of the field f, at path: a value of
+// its type (a list only for a multiple field), within its bounds, with
+// only the variables a default may use.
+func (c *checker) fieldDefault(f Field, path []string) {
+	dp := c.at(path...)
 	switch d := f.Default.(type) {
 	case string:
 		if f.Type == FieldNumber || f.Type == FieldBoolean {
 			dp.problem(fmt.Sprintf("the default of a %s field must be a %s, not a string", f.Type, f.Type), typeFix([]string{f.Type}))
 			return
 		}
-		c.vars(d, defaultVars, nil, append(base, "default")...)
+		c.vars(d, defaultVars, nil, path...)
 	case []string:
 		if !f.Multiple {
 			dp.problem("a list default needs \"multiple\": true", "add \"multiple\": true or write one value")
 			return
 		}
 		for i, s := range d {
-			c.vars(s, defaultVars, nil, append(base, "default", fmt.Sprint(i))...)
+			c.vars(s, defaultVars, nil, append(slices.Clip(path), fmt.Sprint(i))...)
 		}
 	case float64:
 		if f.Type != FieldNumber {

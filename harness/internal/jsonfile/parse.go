@@ -303,12 +303,9 @@ func syntaxFix(data []byte, off int) string {
 	if off < 0 || off >= len(data) {
 		return "check the JSON syntax: strings in double quotes, commas between items, no comments"
 	}
-	prev := byte(0)
-	for i := off - 1; i >= 0; i-- {
-		if c := data[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			prev = c
-			break
-		}
+	prev := byte(0) // the last byte before off that is not white space
+	if before := bytes.TrimRight(data[:off], " \t\n\r"); len(before) > 0 {
+		prev = before[len(before)-1]
 	}
 	switch c := data[off]; {
 	case (c == ']' || c == '}') && prev == ',':
@@ -317,8 +314,15 @@ func syntaxFix(data []byte, off int) string {
 		return "use double quotes for strings and keys"
 	case c == '/' || c == '#':
 		return "remove the comment (JSON has no comments)"
-	case (c == '"' || c == '{' || c == '[') && (prev == '"' || prev == '}' || prev == ']' || prev >= '0' && prev <= '9'):
+	case startsValue(c) && endsValue(prev):
 		return "add a comma between the two values"
 	}
 	return "check the JSON syntax here: strings in double quotes, commas between items, no comments"
 }
+
+// startsValue reports whether c opens a string, an object or an array.
+func startsValue(c byte) bool { return strings.IndexByte(`"{[`, c) >= 0 }
+
+// endsValue reports whether c may end a value (a string, an object, an
+// array or a number).
+func endsValue(c byte) bool { return strings.IndexByte(`"}]0123456789`, c) >= 0 }

@@ -168,13 +168,7 @@ func parseRequest(kind Kind, r *http.Request, body []byte) (RecordedRequest, wir
 	if w.MaxCompletionTokens != 0 {
 		rec.MaxTokens = w.MaxCompletionTokens
 	}
-	for _, t := range w.Tools {
-		if t.Function != nil {
-			rec.Tools = append(rec.Tools, RecordedTool{Name: t.Function.Name, Description: t.Function.Description, Schema: t.Function.Parameters})
-		} else {
-			rec.Tools = append(rec.Tools, RecordedTool{Name: t.Name, Description: t.Description, Schema: t.InputSchema})
-		}
-	}
+	rec.Tools = w.recordedTools()
 	if len(w.System) > 0 {
 		text, _, _, err := parseContent(w.System)
 		if err != nil {
@@ -182,41 +176,76 @@ func parseRequest(kind Kind, r *http.Request, body []byte) (RecordedRequest, wir
 		}
 		rec.System = text
 	}
-	var system []string
-	for i, m := range w.Messages {
-		text, images, blocks, err := parseContent(m.Content)
-		if err != nil {
-			return rec, w, fmt.Errorf("messages[%d]: %v", i, err)
-		}
-		if m.Role == "system" || m.Role == "developer" {
-			system = append(system, text)
-			continue
-		}
-		rm := RecordedMessage{Role: m.Role, Text: text, Images: images, ToolCallID: m.ToolCallID}
-		for _, tc := range m.ToolCalls {
-			rm.ToolCalls = append(rm.ToolCalls, model.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
-		}
-		if m.Role == "tool" {
-			rm.ToolResults = []RecordedToolResult{{ToolCallID: m.ToolCallID, Text: text, Images: images}}
-		}
-		for _, b := range blocks {
-			switch b.Type {
-			case "tool_use":
-				rm.ToolCalls = append(rm.ToolCalls, model.ToolCall{ID: b.ID, Name: b.Name, Arguments: string(b.Input)})
-			case "tool_result":
-				rt, rimg, _, err := parseContent(b.Content)
-				if err != nil {
-					return rec, w, fmt.Errorf("messages[%d] tool_result: %v", i, err)
-				}
-				rm.ToolResults = append(rm.ToolResults, RecordedToolResult{ToolCallID: b.ToolUseID, Text: rt, IsError: b.IsError, Images: rimg})
-			}
-		}
-		rec.Messages = append(rec.Messages, rm)
+	msgs, system, err := recordMessages(w.Messages)
+	rec.Messages = msgs
+	if err != nil {
+		return rec, w, err
 	}
 	if len(system) > 0 {
 		rec.System = strings.Join(system, "\n\n")
 	}
 	return rec, w, nil
+}
+
+// recordedTools reads the tools in either API's shape (OpenAI's function
+// or Anthropic's name and input_schema).
+func (w wireRequest) recordedTools() []RecordedTool {
+	var tools []RecordedTool
+	for _, t := range w.Tools {
+		if t.Function != nil {
+			tools = append(tools, RecordedTool{Name: t.Function.Name, Description: t.Function.Description, Schema: t.Function.Parameters})
+		} else {
+			tools = append(tools, RecordedTool{Name: t.Name, Description: t.Description, Schema: t.InputSchema})
+		}
+	}
+	return tools
+}
+
+// recordMessages reads the messages; the texts of OpenAI system and
+// developer messages are returned apart, as system.
+func recordMessages(wire []wireMessage) (msgs []RecordedMessage, system []string, err error) {
+	for i, m := range wire {
+		text, images, blocks, err := parseContent(m.Content)
+		if err != nil {
+			return msgs, system, fmt.Errorf("messages[%d]: %v", i, err)
+		}
+		if m.Role == "system" || m.Role == "developer" {
+			system = append(system, text)
+			continue
+		}
+		rm, err := m.record(text, images, blocks)
+		if err != nil {
+			return msgs, system, fmt.Errorf("messages[%d] tool_result: %v", i, err)
+		}
+		msgs = append(msgs, rm)
+	}
+	return msgs, system, nil
+}
+
+// record builds the RecordedMessage of a message whose content parsed to
+// text, images and blocks: OpenAI tool_calls and tool messages, Anthropic
+// tool_use and tool_result blocks. The error is a tool_result's content.
+func (m wireMessage) record(text string, images []RecordedImage, blocks []wireBlock) (RecordedMessage, error) {
+	rm := RecordedMessage{Role: m.Role, Text: text, Images: images, ToolCallID: m.ToolCallID}
+	for _, tc := range m.ToolCalls {
+		rm.ToolCalls = append(rm.ToolCalls, model.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	if m.Role == "tool" {
+		rm.ToolResults = []RecordedToolResult{{ToolCallID: m.ToolCallID, Text: text, Images: images}}
+	}
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_use":
+			rm.ToolCalls = append(rm.ToolCalls, model.ToolCall{ID: b.ID, Name: b.Name, Arguments: string(b.Input)})
+		case "tool_result":
+			rt, rimg, _, err := parseContent(b.Content)
+			if err != nil {
+				return rm, err
+			}
+			rm.ToolResults = append(rm.ToolResults, RecordedToolResult{ToolCallID: b.ToolUseID, Text: rt, IsError: b.IsError, Images: rimg})
+		}
+	}
+	return rm, nil
 }
 
 // parseContent reads a string or an array of parts/blocks, returning the

@@ -16,17 +16,7 @@ const maxBody = 64 << 20
 // ServeHTTP answers model requests with the next scripted reply (see the
 // package doc); other paths get 404 with a JSON error naming the route.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p := r.URL.Path
-	switch {
-	case r.Method == http.MethodGet && (p == "/v1/models" || h.kind == OpenAI && p == "/models"):
-		h.serveModels(w)
-		return
-	case h.kind == OpenAI && r.Method == http.MethodPost && (p == "/v1/chat/completions" || p == "/chat/completions"):
-	case h.kind == Anthropic && r.Method == http.MethodPost && p == "/v1/messages":
-	default:
-		msg := fmt.Sprintf("modeltest: %s server has no route %s %s (OpenAI: POST /v1/chat/completions, GET /v1/models; Anthropic: POST /v1/messages, GET /v1/models)", h.kind, r.Method, p)
-		h.logf("%s", msg)
-		h.writeError(w, http.StatusNotFound, msg)
+	if !h.route(w, r) {
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
@@ -36,12 +26,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec, wire, perr := parseRequest(h.kind, r, body)
 	if perr != nil {
-		rec.ParseError, rec.Reply = perr.Error(), -1
-		h.mu.Lock()
-		h.reqs = append(h.reqs, rec)
-		h.mu.Unlock()
-		h.logf("modeltest: %s request rejected: %v", h.kind, perr)
-		h.writeError(w, http.StatusBadRequest, "modeltest: "+perr.Error())
+		h.reject(w, rec, perr)
 		return
 	}
 	reply, n, ok, total := h.take(rec)
@@ -52,21 +37,57 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("modeltest: no scripted reply left for request %d (%d replies were scripted)", n, total))
 		return
 	}
-	ctx := r.Context()
-	if reply.Err != 0 {
-		if !h.sleep(ctx, reply.Delay) {
+	a := answer{Reply: reply, n: n, model: rec.Model, inTokens: int64(len(body)/4 + 1)}
+	h.write(w, r.Context(), a, rec.Stream, wire.StreamOptions.IncludeUsage)
+}
+
+// route answers the models list and unknown routes (404) itself, and
+// reports whether r is a model request of the handler's API for
+// ServeHTTP to answer.
+func (h *Handler) route(w http.ResponseWriter, r *http.Request) bool {
+	p := r.URL.Path
+	switch {
+	case r.Method == http.MethodGet && (p == "/v1/models" || h.kind == OpenAI && p == "/models"):
+		h.serveModels(w)
+		return false
+	case h.kind == OpenAI && r.Method == http.MethodPost && (p == "/v1/chat/completions" || p == "/chat/completions"):
+		return true
+	case h.kind == Anthropic && r.Method == http.MethodPost && p == "/v1/messages":
+		return true
+	}
+	msg := fmt.Sprintf("modeltest: %s server has no route %s %s (OpenAI: POST /v1/chat/completions, GET /v1/models; Anthropic: POST /v1/messages, GET /v1/models)", h.kind, r.Method, p)
+	h.logf("%s", msg)
+	h.writeError(w, http.StatusNotFound, msg)
+	return false
+}
+
+// reject records a request whose body did not parse (Reply -1, no
+// scripted reply taken) and answers 400.
+func (h *Handler) reject(w http.ResponseWriter, rec RecordedRequest, perr error) {
+	rec.ParseError, rec.Reply = perr.Error(), -1
+	h.mu.Lock()
+	h.reqs = append(h.reqs, rec)
+	h.mu.Unlock()
+	h.logf("modeltest: %s request rejected: %v", h.kind, perr)
+	h.writeError(w, http.StatusBadRequest, "modeltest: "+perr.Error())
+}
+
+// write sends the scripted reply after its delay: the HTTP error it
+// scripts, one message, or (stream) a stream of events, each event
+// after the delay but the first.
+func (h *Handler) write(w http.ResponseWriter, ctx context.Context, a answer, stream, includeUsage bool) {
+	switch {
+	case a.Err != 0:
+		if !h.sleep(ctx, a.Delay) {
 			return
 		}
-		msg := reply.ErrMessage
+		msg := a.ErrMessage
 		if msg == "" {
-			msg = fmt.Sprintf("modeltest: scripted HTTP %d", reply.Err)
+			msg = fmt.Sprintf("modeltest: scripted HTTP %d", a.Err)
 		}
-		h.writeError(w, reply.Err, msg)
-		return
-	}
-	a := answer{Reply: reply, n: n, model: rec.Model, inTokens: int64(len(body)/4 + 1)}
-	if !rec.Stream {
-		if !h.sleep(ctx, reply.Delay) {
+		h.writeError(w, a.Err, msg)
+	case !stream:
+		if !h.sleep(ctx, a.Delay) {
 			return
 		}
 		if h.kind == OpenAI {
@@ -74,17 +95,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		} else {
 			writeJSON(w, http.StatusOK, a.anthropicMessage())
 		}
-		return
-	}
-	s := &sse{w: w, h: h, ctx: ctx, delay: reply.Delay, first: true}
-	s.f, _ = w.(http.Flusher)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	if h.kind == OpenAI {
-		a.streamOpenAI(s, wire.StreamOptions.IncludeUsage)
-	} else {
-		a.streamAnthropic(s)
+	default:
+		s := &sse{w: w, h: h, ctx: ctx, delay: a.Delay, first: true}
+		s.f, _ = w.(http.Flusher)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		if h.kind == OpenAI {
+			a.streamOpenAI(s, includeUsage)
+		} else {
+			a.streamAnthropic(s)
+		}
 	}
 }
 

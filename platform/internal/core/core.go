@@ -137,25 +137,9 @@ func (r AskRequest) Normalize() (AskRequest, error) {
 	if err := CheckText("dialog message", r.Message, MaxMessageBytes); err != nil {
 		return r, err
 	}
-	if n := len(r.Buttons); n < 1 || n > MaxButtons {
-		return r, fmt.Errorf("%w: a dialog has 1 to %d buttons, not %d", ErrInvalid, MaxButtons, n)
-	}
-	seen := map[string]bool{}
-	for i, b := range r.Buttons {
-		field := fmt.Sprintf("button %d", i+1)
-		if err := CheckText(field, b, MaxButtonBytes); err != nil {
-			return r, err
-		}
-		if strings.TrimSpace(b) == "" {
-			return r, fmt.Errorf("%w: %s is empty; every button needs a visible label", ErrInvalid, field)
-		}
-		if strings.IndexFunc(b, unicode.IsControl) >= 0 {
-			return r, fmt.Errorf("%w: %s %q contains a control character such as a newline; a label is one line", ErrInvalid, field, b)
-		}
-		if seen[b] {
-			return r, fmt.Errorf("%w: button %q appears twice; labels must be distinct", ErrInvalid, b)
-		}
-		seen[b] = true
+	seen, err := checkButtons(r.Buttons)
+	if err != nil {
+		return r, err
 	}
 	if r.Default == "" {
 		r.Default = r.Buttons[0]
@@ -178,6 +162,32 @@ func (r AskRequest) Normalize() (AskRequest, error) {
 	}
 	r.Buttons = append([]string(nil), r.Buttons...)
 	return r, nil
+}
+
+// checkButtons checks the number of buttons and each label (bounded,
+// visible, one line, distinct) and returns the set of labels.
+func checkButtons(buttons []string) (map[string]bool, error) {
+	if n := len(buttons); n < 1 || n > MaxButtons {
+		return nil, fmt.Errorf("%w: a dialog has 1 to %d buttons, not %d", ErrInvalid, MaxButtons, n)
+	}
+	seen := map[string]bool{}
+	for i, b := range buttons {
+		field := fmt.Sprintf("button %d", i+1)
+		if err := CheckText(field, b, MaxButtonBytes); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(b) == "" {
+			return nil, fmt.Errorf("%w: %s is empty; every button needs a visible label", ErrInvalid, field)
+		}
+		if strings.IndexFunc(b, unicode.IsControl) >= 0 {
+			return nil, fmt.Errorf("%w: %s %q contains a control character such as a newline; a label is one line", ErrInvalid, field, b)
+		}
+		if seen[b] {
+			return nil, fmt.Errorf("%w: button %q appears twice; labels must be distinct", ErrInvalid, b)
+		}
+		seen[b] = true
+	}
+	return seen, nil
 }
 
 // TimeoutSeconds returns the timeout rounded up to whole seconds, as the OS

@@ -57,6 +57,49 @@ type usageError struct{ error }
 
 // run serves until ctx ends; it writes the "listening" line to stdout.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	replies, err := modeltest.LoadScript(o.script)
+	if err != nil {
+		return usageError{err}
+	}
+	h := modeltest.NewHandler(o.kind, replies...)
+	logger := log.New(stderr, "", log.LstdFlags|log.Lmicroseconds)
+	h.Logf = logger.Printf
+	h.SetModels(o.models...)
+	h.FailModels(o.modelsStatus, "")
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h}
+	go func() {
+		<-ctx.Done()
+		h.Close()
+		srv.Close()
+	}()
+	fmt.Fprintf(stdout, "listening http://%s%s\n", ln.Addr(), h.BasePath())
+	logger.Printf("scriptmodel: %s kind, %d replies from %s", o.kind, len(replies), o.script)
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// options are the command's flags, checked.
+type options struct {
+	script       string
+	addr         string // loopback host:port
+	kind         modeltest.Kind
+	models       []string // non-empty names
+	modelsStatus int      // 0 or 400-599
+}
+
+// parseFlags reads and checks the flags; every error is a usageError.
+func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("scriptmodel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -70,55 +113,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	models := fs.String("models", "scripted", "comma-separated model `names` GET /v1/models lists")
 	modelsStatus := fs.Int("models-status", 0, "HTTP `status` (400-599) GET /v1/models fails with; 0 lists the models")
 	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+		return options{}, usageError{err}
 	}
 	if *script == "" || fs.NArg() > 0 {
-		return usageError{errors.New("usage: scriptmodel -script FILE [-addr 127.0.0.1:0] [-kind openai|anthropic]")}
+		return options{}, usageError{errors.New("usage: scriptmodel -script FILE [-addr 127.0.0.1:0] [-kind openai|anthropic]")}
 	}
-	k := modeltest.Kind(*kind)
-	if k != modeltest.OpenAI && k != modeltest.Anthropic {
-		return usageError{fmt.Errorf("-kind %q: want openai or anthropic", *kind)}
-	}
-	host, _, err := net.SplitHostPort(*addr)
-	if err != nil {
-		return usageError{fmt.Errorf("-addr %q: %v", *addr, err)}
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return usageError{fmt.Errorf("-addr %q: only loopback addresses (127.0.0.1, ::1, localhost) are served", *addr)}
-	}
-	if *modelsStatus != 0 && (*modelsStatus < 400 || *modelsStatus > 599) {
-		return usageError{fmt.Errorf("-models-status %d: want an HTTP error status (400-599) or 0", *modelsStatus)}
-	}
-	replies, err := modeltest.LoadScript(*script)
-	if err != nil {
-		return usageError{err}
-	}
-	h := modeltest.NewHandler(k, replies...)
-	logger := log.New(stderr, "", log.LstdFlags|log.Lmicroseconds)
-	h.Logf = logger.Printf
-	var ids []string
+	o := options{script: *script, addr: *addr, kind: modeltest.Kind(*kind), modelsStatus: *modelsStatus}
 	for _, m := range strings.Split(*models, ",") {
 		if m = strings.TrimSpace(m); m != "" {
-			ids = append(ids, m)
+			o.models = append(o.models, m)
 		}
 	}
-	h.SetModels(ids...)
-	h.FailModels(*modelsStatus, "")
-
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
+	if err := o.check(); err != nil {
+		return options{}, usageError{err}
 	}
-	srv := &http.Server{Handler: h}
-	go func() {
-		<-ctx.Done()
-		h.Close()
-		srv.Close()
-	}()
-	fmt.Fprintf(stdout, "listening http://%s%s\n", ln.Addr(), h.BasePath())
-	logger.Printf("scriptmodel: %s kind, %d replies from %s", k, len(replies), *script)
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	return o, nil
+}
+
+// check refuses an unknown -kind, an -addr that is not loopback and a
+// -models-status that is not an HTTP error.
+func (o options) check() error {
+	if o.kind != modeltest.OpenAI && o.kind != modeltest.Anthropic {
+		return fmt.Errorf("-kind %q: want openai or anthropic", string(o.kind))
+	}
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %v", o.addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("-addr %q: only loopback addresses (127.0.0.1, ::1, localhost) are served", o.addr)
+	}
+	if o.modelsStatus != 0 && (o.modelsStatus < 400 || o.modelsStatus > 599) {
+		return fmt.Errorf("-models-status %d: want an HTTP error status (400-599) or 0", o.modelsStatus)
 	}
 	return nil
 }
