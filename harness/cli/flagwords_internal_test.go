@@ -19,19 +19,9 @@ import (
 )
 
 // flagWordsAllowed are the hits TestHarnessNamesNoCLIFlag still lets
-// through, by file (relative to harness/) and the flag or command named.
-//
-// TODO(issue 33, items 6 and 7: harness/mcp and harness/servers): these
-// packages still name CLI flags and commands in their messages; the
-// branch that simplifies them states the fix in words there, lets
-// harness/cli add the hint, and empties this list.
-var flagWordsAllowed = map[string][]string{
-	"mcp/config.go":         {"--format", "--servers"},
-	"mcp/config_inputs.go":  {"--servers", "openworker check"},
-	"mcp/config_timeout.go": {"--format"},
-	"mcp/inputs.go":         {"--servers", "openworker check"},
-	"mcp/oauth/handler.go":  {"openworker run"},
-}
+// through, by file (relative to harness/) and the flag or command named:
+// none now.
+var flagWordsAllowed = map[string][]string{}
 
 // TestHarnessNamesNoCLIFlag: no string literal in a non-test .go file
 // under harness/, outside harness/cli, names a flag harness/cli defines

@@ -163,3 +163,22 @@ type scrubbedError struct {
 
 func (e *scrubbedError) Error() string { return e.msg }
 func (e *scrubbedError) Unwrap() error { return e.err }
+
+// streamableHTTPKind reaches a running server over streamable HTTP
+// (http.go); its sessions can go stale and be reopened (stale.go).
+type streamableHTTPKind struct{}
+
+func (streamableHTTPKind) open(_ context.Context, p *Provider, _ Use, signIn *oauth.Handler) (sdk.Transport, *staleMark, error) {
+	p.http = newHTTPDialer(p.srv, p.observeToken)
+	p.http.oauth = signIn
+	t, stale := p.http.transport()
+	return t, stale, nil
+}
+
+// sseKind reaches a running server over the legacy HTTP+SSE transport of
+// MCP 2024-11-05 (http.go).
+type sseKind struct{}
+
+func (sseKind) open(_ context.Context, p *Provider, _ Use, _ *oauth.Handler) (sdk.Transport, *staleMark, error) {
+	return newSSE(p.srv, p.observeToken), nil, nil
+}

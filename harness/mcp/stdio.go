@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -206,4 +207,14 @@ func (s *stdioProcess) exitString() string {
 		return ps.String()
 	}
 	return ""
+}
+
+// stdioKind starts the server as a child process and speaks over its
+// stdin and stdout (stdio.go).
+type stdioKind struct{}
+
+func (stdioKind) open(ctx context.Context, p *Provider, u Use, _ *oauth.Handler) (sdk.Transport, *staleMark, error) {
+	proc, t, err := newStdio(ctx, p.srv, p.opts, u, newNoiseLog(p.opts.Logger, p.srv.Namespace, p.secrets.text), p.observeMessage)
+	p.stdio = proc
+	return t, nil, err
 }

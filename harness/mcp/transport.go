@@ -11,7 +11,8 @@ import (
 )
 
 // transport is how a provider reaches its server: one implementation per
-// transport kind of tool.MCPServer (stdio, streamable HTTP, SSE),
+// transport kind of tool.MCPServer, in the file of that transport
+// (stdioKind in stdio.go; streamableHTTPKind and sseKind in http.go),
 // chosen once per provider by transportFor. Everything after the first
 // session (a stdio process's stop, a streamable HTTP session reopened,
 // docs/mcp.md#stale-sessions) hangs off what open leaves on the Provider.
@@ -45,33 +46,4 @@ func transportFor(srv tool.MCPServer) (kind string, t transport, err error) {
 		return kind, t, nil
 	}
 	return "", nil, fmt.Errorf("unknown transport %q; use %q, %q or %q", srv.Transport, tool.TransportStdio, tool.TransportStreamableHTTP, tool.TransportSSE)
-}
-
-// stdioKind starts the server as a child process and speaks over its
-// stdin and stdout (stdio.go).
-type stdioKind struct{}
-
-func (stdioKind) open(ctx context.Context, p *Provider, u Use, _ *oauth.Handler) (sdk.Transport, *staleMark, error) {
-	proc, t, err := newStdio(ctx, p.srv, p.opts, u, newNoiseLog(p.opts.Logger, p.srv.Namespace, p.secrets.text), p.observeMessage)
-	p.stdio = proc
-	return t, nil, err
-}
-
-// streamableHTTPKind reaches a running server over streamable HTTP
-// (http.go); its sessions can go stale and be reopened (stale.go).
-type streamableHTTPKind struct{}
-
-func (streamableHTTPKind) open(_ context.Context, p *Provider, _ Use, signIn *oauth.Handler) (sdk.Transport, *staleMark, error) {
-	p.http = newHTTPDialer(p.srv, p.observeToken)
-	p.http.oauth = signIn
-	t, stale := p.http.transport()
-	return t, stale, nil
-}
-
-// sseKind reaches a running server over the legacy HTTP+SSE transport of
-// MCP 2024-11-05 (http.go).
-type sseKind struct{}
-
-func (sseKind) open(_ context.Context, p *Provider, _ Use, _ *oauth.Handler) (sdk.Transport, *staleMark, error) {
-	return newSSE(p.srv, p.observeToken), nil, nil
 }
