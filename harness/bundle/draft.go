@@ -98,6 +98,8 @@ var fieldOfKey = map[string]string{
 // ReadDraft reads the bundle in dir (<coworkers>/<id>, a link to one
 // followed) as a Draft, as far as it can be read: a broken bundle still
 // gives the fields that parse, so that it can be fixed in an editor.
+// Tools, Policy and Sampling are never nil (JSON [] and {}); Skills is nil
+// when the manifest has no "skills" key.
 // problems are the bundle's problems as Load and Validate report them
 // (file, line, column, fix, and the Draft field), Load's first; none
 // means the bundle loads. err is only for a dir that is not a folder or
@@ -128,6 +130,11 @@ func ReadDraft(dir string) (d Draft, problems []*LoadError, err error) {
 	}
 	if data, lerr := l.read(filepath.Join(cw, "tools.json"), MaxToolsFileBytes, ""); lerr == nil {
 		readTools(filepath.Join(cw, "tools.json"), data, &d)
+	}
+	d.Tools = nonNil(d.Tools)
+	d.Sampling = nonNil(d.Sampling)
+	if d.Policy == nil {
+		d.Policy = map[string]string{}
 	}
 	if _, err := Load(dir); err != nil {
 		le := err.(*LoadError)

@@ -81,7 +81,7 @@ func TestReadDraftResearch(t *testing.T) {
 		Instructions: "# Research\n\nYou help the user research a topic. Cite every source.",
 		Tools:        []string{"example.web_search", "acer.battery_get", "files.dir.list"},
 		Policy:       map[string]string{"example.web_search": "allow", "acer.battery_get": "deny", "*": "ask"},
-		Skills:       []string{"citations", "outline"}}
+		Skills:       []string{"citations", "outline"}, Sampling: []string{}}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Fatalf("ReadDraft (-want +got):\n%s", diff)
 	}
