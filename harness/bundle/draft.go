@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -180,42 +179,45 @@ func readManifest(data []byte, d *Draft) {
 	if !fm.present {
 		return
 	}
-	entries := topEntries(fm.yaml)
-	for _, e := range entries {
+	// A field whose value does not decode stays empty: Load says why.
+	decode := func(n ast.Node, v any) { _ = yaml.NodeToValue(n, v) }
+	seen := map[string]bool{}
+	for _, e := range topEntries(fm.yaml) {
 		key := e.Key.GetToken().Value
-		var err error
+		if seen[key] { // a duplicate (Load reports it): the first counts
+			continue
+		}
+		seen[key] = true
 		switch key {
 		case "id":
-			err = yaml.NodeToValue(e.Value, &d.ID)
+			decode(e.Value, &d.ID)
 		case "name":
-			err = yaml.NodeToValue(e.Value, &d.Name)
+			decode(e.Value, &d.Name)
 		case "description":
-			err = yaml.NodeToValue(e.Value, &d.Description)
+			decode(e.Value, &d.Description)
 		case "version":
-			err = yaml.NodeToValue(e.Value, &d.Version)
+			decode(e.Value, &d.Version)
 		case "model":
-			err = yaml.NodeToValue(e.Value, &d.Model)
+			decode(e.Value, &d.Model)
 		case "folder":
-			err = yaml.NodeToValue(e.Value, &d.Folder)
+			decode(e.Value, &d.Folder)
 		case "requires_sandbox":
-			err = yaml.NodeToValue(e.Value, &d.RequiresSandbox)
+			decode(e.Value, &d.RequiresSandbox)
+		case "sampling":
+			decode(e.Value, &d.Sampling)
 		case "skills":
 			var s []string
 			if yaml.NodeToValue(e.Value, &s) == nil {
 				d.Skills = nonNil(s)
 			}
-		case "sampling":
-			err = yaml.NodeToValue(e.Value, &d.Sampling)
 		case "policy":
 			var p map[string]string
 			if yaml.NodeToValue(e.Value, &p) == nil && len(p) > 0 {
 				d.Policy = p
 			}
-		}
-		if _, owned := fieldOfKey[key]; !owned && !slices.Contains(d.OtherKeys, key) {
+		default:
 			d.OtherKeys = append(d.OtherKeys, key)
 		}
-		_ = err // a field that does not decode stays as it was; Load says why
 	}
 }
 
@@ -232,7 +234,10 @@ func topEntries(src []byte) []*ast.MappingValueNode {
 	if len(src) > MaxFrontMatterBytes || tooDeep(src) >= 0 {
 		return nil
 	}
-	f, err := parser.ParseBytes(src, parser.ParseComments)
+	// Duplicate keys are allowed here: the loader reports them, and an
+	// editor that shows the first can save the front matter without the
+	// second.
+	f, err := parser.ParseBytes(src, parser.ParseComments, parser.AllowDuplicateMapKey())
 	if err != nil || len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		return nil
 	}
@@ -308,11 +313,7 @@ func Validate(dir string, d Draft) []*LoadError {
 	}
 	masked := map[string]bool{}
 	for range 16 {
-		files, err := renderFiles(dir, d)
-		if err != nil {
-			problems = append(problems, &LoadError{Dir: dir, File: dir, Msg: err.Error()})
-			break
-		}
+		files := renderFiles(dir, d)
 		l := &loader{dir: dir, overlay: files}
 		l.resolveRoot()
 		_, lerr := loadSafely(l)
