@@ -16,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Draft is the editable form of a coworker (docs/bundles.md#editing): the
@@ -441,14 +442,16 @@ func LinkTarget(dir string) (target string, linked bool) {
 }
 
 // NewID derives a coworker id (IDPattern) from a name: lowercase ASCII
-// letters and digits kept, every other run of characters one '-', at most
+// letters and digits kept (accents dropped: "Café" gives "cafe"), every
+// other run of characters one '-', at most
 // 64 characters; "coworker" when nothing is left. When taken(id) holds
 // (nil: nothing is taken), "-2", "-3", ... is appended until it does not.
 func NewID(name string, taken func(string) bool) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(name) {
+	for _, r := range norm.NFD.String(strings.ToLower(name)) {
 		switch {
+		case unicode.Is(unicode.Mn, r): // an accent of the letter before (é = e + ´)
 		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')

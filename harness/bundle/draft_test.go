@@ -473,7 +473,7 @@ func TestNewID(t *testing.T) {
 		"Files assistant":          "files-assistant",
 		"  Notes -- keeper!! ":     "notes-keeper",
 		"助手":                       "coworker",
-		"Café Ünïcode":             "caf-n-code",
+		"Café Ünïcode":             "cafe-unicode",
 		strings.Repeat("ab", 50):   strings.Repeat("ab", 30),
 		"device_assistant v2":      "device-assistant-v2",
 		"Research assistant (old)": "research-assistant-old",
