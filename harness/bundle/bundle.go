@@ -43,7 +43,8 @@
 // writes it back atomically, keeping what it does not change byte for byte;
 // Create makes a new bundle. Trash and Restore delete recoverably into
 // <bundles>/.trash, which LoadDir skips like every name starting with ".";
-// AttachSkill installs a skill folder or .zip.
+// AttachSkill installs a skill folder or .zip, mending its name to the
+// Agent Skills rule where it can (AttachSkillWithNotices says what it did).
 //
 //	d, problems, err := bundle.ReadDraft(dir) // problems: marked in the editor
 //	d.Tools = append(d.Tools, "files.read")
