@@ -397,7 +397,11 @@ func (l *loader) checkSkillName(path string, m *yamlMap, name string) *LoadError
 	line, col := m.at("name")
 	switch {
 	case front != "" && front != name && skillNameFor(front) != name:
-		return l.errf(path, line, col, "make them equal", "skill name %s differs from its folder name %q", strconv.QuoteToASCII(front), name)
+		fix := fmt.Sprintf("make them equal: write \"name: %s\"", name)
+		if n := skillNameFor(front); n != "" {
+			fix = fmt.Sprintf("make them equal: rename the folder to %q, or write \"name: %s\"", n, name)
+		}
+		return l.errf(path, line, col, fix, "skill name %s differs from its folder name %q", strconv.QuoteToASCII(front), name)
 	case front != "" && front != name:
 		l.notef(path, line, col, fmt.Sprintf("write \"name: %s\"", name),
 			"skill name %s is not a valid Agent Skills name (lowercase letters, digits and single hyphens); it is read as its folder's name %q", strconv.QuoteToASCII(front), name)

@@ -86,7 +86,7 @@ func TestSkillRules(t *testing.T) {
 				}
 			}},
 		{name: "name differs from the folder", folder: "pdf", text: "---\nname: docx\ndescription: x\n---\nDo it.\n",
-			line: 2, col: 7, err: []string{`skill name "docx" differs from its folder name "pdf"; make them equal`}},
+			line: 2, col: 7, err: []string{`skill name "docx" differs from its folder name "pdf"; make them equal: rename the folder to "docx", or write "name: pdf"`}},
 		{name: "legacy folder name", folder: "Citations_v2", text: "---\nname: Citations_v2\ndescription: x\n---\nDo it.\n",
 			notices: []string{`Citations_v2: skill folder name "Citations_v2" is not a valid Agent Skills name: lowercase letters, digits and single hyphens, at most 64 characters; rename the folder to "citations-v2" (and its name: in SKILL.md)`}},
 		{name: "consecutive hyphens", folder: "a--b", text: "---\ndescription: x\n---\nDo it.\n",
