@@ -89,6 +89,13 @@ func AttachSkillWithNotices(dir, src string) (name string, notices []Notice, err
 		return "", nil, fmt.Errorf("skill %s is a file; choose a skill folder (holding SKILL.md) or a .zip of one", src)
 	}
 	skills := filepath.Join(l.root, "coworker", "skills")
+	if _, err := os.Lstat(skills); errors.Is(err, fs.ErrNotExist) {
+		defer func() {
+			if err != nil {
+				os.Remove(skills) // made for this skill: a refused one leaves nothing
+			}
+		}()
+	}
 	if err := os.MkdirAll(skills, 0o755); err != nil {
 		return "", nil, fmt.Errorf("attach skill %s: %w", src, err)
 	}
