@@ -50,12 +50,15 @@ type skillTool struct {
 }
 
 // skillTools returns the skills tools of b, none when it has no skills.
-// resultBytes is the runtime's Limits.ResultBytes.
+// resultBytes is the runtime's Limits.ResultBytes (0: no smaller bound).
 func skillTools(b *bundle.Bundle, resultBytes int) []skillTool {
 	if len(b.Skills) == 0 {
 		return nil
 	}
-	max := min(MaxSkillFileBytes, resultBytes)
+	max := MaxSkillFileBytes
+	if resultBytes > 0 {
+		max = min(max, resultBytes)
+	}
 	return []skillTool{{b: b, max: max}, {b: b, read: true, max: max}}
 }
 
