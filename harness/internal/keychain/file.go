@@ -51,6 +51,9 @@ type contents map[string]map[string]string
 type file struct{ dir, path, key string }
 
 func (f *file) get(service, account string) (string, bool, error) {
+	if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil // reading makes no folder and no lock file
+	}
 	var v string
 	var ok bool
 	err := f.locked(func() error {

@@ -174,3 +174,20 @@ func TestConcurrentWriters(t *testing.T) {
 		}
 	}
 }
+
+// Reading with no file yet creates nothing: a check or a run that only
+// looks for a sign-in leaves the folder as it was.
+func TestReadCreatesNothing(t *testing.T) {
+	keyring.MockInitWithError(errNoBus)
+	dir := filepath.Join(t.TempDir(), "OpenWorker")
+	k := New(Options{Dir: dir})
+	if _, err := k.Get("svc", "acct"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get = %v", err)
+	}
+	if err := k.Delete("svc", "acct"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the folder was made: %v", err)
+	}
+}
