@@ -134,7 +134,7 @@ func TestSignInWithoutKeychainFile(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := cli.Run(context.Background(), tool.NewRegistry(), []string{"servers", "logout", "remote", "--servers", servers},
 		append([]cli.Option{cli.WithIO(strings.NewReader(""), &out, &errOut, func(string) string { return "" }, func() bool { return false })}, opts...)...)
-	if code != 0 || !strings.Contains(out.String(), "signed out of remote") {
+	if code != 0 || !strings.Contains(out.String(), "signed out of remote: the tokens "+as.Issuer+" issued were deleted from "+file) {
 		t.Fatalf("logout = %d %q %q", code, out.String(), errOut.String())
 	}
 	if g, err := oauth.NewKeychainStore(oauth.KeychainOptions{Dir: appDir}).Load(ms.URL); g != nil || err != nil {
