@@ -324,6 +324,9 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	} else {
 		oc, tok, err = h.authorizationCode(ctx, d, scopes, again)
 	}
+	if err != nil && d.noMetadata {
+		err = fmt.Errorf("%s publishes no authorization server metadata (RFC 8414), so its default endpoints /authorize, /token and /register were used (MCP 2025-03-26): %w", host(d.issuer), err)
+	}
 	if err != nil {
 		return h.fail(err)
 	}
