@@ -16,7 +16,9 @@
 # no OS keychain: DBUS_SESSION_BUS_ADDRESS names no bus, and HOME is a
 # fresh folder per scenario, so sign-ins go to the encrypted file store.
 # A question from the server (elicitation) is answered on a terminal
-# (util-linux `script`) by accepting every default.
+# (util-linux `script`) by accepting every default; so the run asks
+# (--approve ask: bypass declines every question unasked) and the
+# coworker's policy allows each call.
 #
 # Environment: OPENWORKER (the binary), SCRIPTMODEL (the scripted model
 # binary), NODE (a Node.js 22 used as the browser). Exit status is run's.
