@@ -106,11 +106,10 @@ func (b *builder) readFile(path string, given bool) bool {
 		a, err := readAgentFile(path)
 		switch {
 		case err != nil:
-			b.source(path, "")
-			b.problem("%v", err)
+			b.unreadable(path, given, err)
 			return false
 		case a == nil:
-			if given || !strings.EqualFold(base, "README.md") {
+			if given || !quiet(base) {
 				b.source(path, "").note("not an agent of a known kind: a Claude Code subagent has front matter with name and description, a VS Code agent or chat mode is named *.agent.md or *.chatmode.md")
 			}
 			return false
@@ -125,14 +124,17 @@ func (b *builder) readFile(path string, given bool) bool {
 			return false
 		}
 		doc, err := parseYAML(path, data, 1)
-		if err != nil || !looksGooseRecipe(doc) {
+		if err != nil {
+			b.unreadable(path, given, err)
+			return false
+		}
+		if !looksGooseRecipe(doc) {
 			b.source(path, "").note("not a Goose recipe (a recipe has a title and instructions or a prompt)")
 			return false
 		}
 		a, cfg, err := readGooseRecipe(path, doc)
 		if err != nil {
-			b.source(path, KindGooseRecipe)
-			b.problem("%v", err)
+			b.unreadable(path, given, err)
 			return false
 		}
 		b.source(path, KindGooseRecipe)
@@ -142,7 +144,34 @@ func (b *builder) readFile(path string, given bool) bool {
 		}
 		return true
 	}
+	if !given && quiet(base) {
+		return false
+	}
 	b.source(path, "").note("not an agent, recipe, skill, plugin or export of a kind OpenWorker imports (docs/import-agents.md)")
+	return false
+}
+
+// unreadable says why a file of a known kind cannot be read: a problem
+// (that refuses the import) when it was named, a note when it was found
+// in a folder (the folder's other files are imported).
+func (b *builder) unreadable(path string, given bool, err error) {
+	if given {
+		b.source(path, "")
+		b.problem("%v", err)
+		return
+	}
+	b.source(path, "").note("left out: %v", err)
+}
+
+// quiet reports whether a file found in a folder goes without a line:
+// a README, a license or a notice.
+func quiet(base string) bool {
+	u := strings.ToUpper(base)
+	for _, p := range []string{"README", "LICENSE", "LICENCE", "NOTICE", "COPYING", "CHANGELOG"} {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -201,9 +230,6 @@ func (b *builder) readPlugin(dir string) {
 	}
 	for _, n := range p.notes {
 		src.note("%s", n)
-	}
-	for _, pr := range p.problems {
-		b.problem("%s", pr)
 	}
 	b.plugins = append(b.plugins, p.name)
 	b.agents = append(b.agents, p.agents...)

@@ -19,7 +19,9 @@ import (
 // wrapper) or in plugin.json's "mcpServers". Agents become coworkers,
 // skills are attached (to Options.Into's coworker, else to a coworker
 // named after the plugin), servers go through the servers import;
-// commands and hooks have no counterpart.
+// commands and hooks have no counterpart. A part that cannot be read (an
+// agent whose front matter is not YAML, a skill the loader refuses) is
+// left out with its error; the others are imported.
 
 // pluginManifest is plugin.json, as far as an import reads it.
 type pluginManifest struct {
@@ -44,8 +46,9 @@ type plugin struct {
 	skills            []skillSource
 	skillFields       map[string][2]string // name → name, description of its SKILL.md
 	servers           *servers.Config
-	notes             []string
-	problems          []string
+	// notes say what is left out and why: a command, hooks, a part that
+	// cannot be read (the plugin's other parts are imported).
+	notes []string
 }
 
 // isPlugin reports whether dir is a Claude Code plugin.
@@ -91,7 +94,7 @@ func readPlugin(dir string) (*plugin, error) {
 		a, err := readAgentFile(f)
 		switch {
 		case err != nil:
-			p.problems = append(p.problems, err.Error())
+			p.notes = append(p.notes, fmt.Sprintf("agent %s is left out: %v", f, err))
 		case a == nil:
 			p.notes = append(p.notes, fmt.Sprintf("%s is not a Claude Code subagent (no front matter with name and description); it is left out", f))
 		default:
@@ -107,7 +110,7 @@ func readPlugin(dir string) (*plugin, error) {
 	for _, sd := range skillDirs {
 		name, err := checkSkill(sd)
 		if err != nil {
-			p.problems = append(p.problems, fmt.Sprintf("skill %s cannot be attached: %v", sd, err))
+			p.notes = append(p.notes, fmt.Sprintf("skill %s is left out: %v", sd, err))
 			continue
 		}
 		p.skills = append(p.skills, skillSource{name: name, src: sd})

@@ -403,6 +403,7 @@ func TestPreviewPlugin(t *testing.T) {
 	write(t, filepath.Join(pl, ".claude-plugin", "plugin.json"), `{"name": "demo", "description": "A demo plugin.", "version": "1.0.0", "author": {"name": "Me"}, "outputStyles": "./styles"}`)
 	write(t, filepath.Join(pl, "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews.\ntools: Read, mcp__plugin_demo_helper__do_thing\n---\nReview.\n")
 	write(t, filepath.Join(pl, "skills", "notes", "SKILL.md"), "---\nname: notes\ndescription: Takes notes.\n---\nTake notes.\n")
+	write(t, filepath.Join(pl, "skills", "empty", "SKILL.md"), "---\nname: empty\ndescription: Says nothing.\n---\n")
 	write(t, filepath.Join(pl, "commands", "go.md"), "---\ndescription: Go.\n---\nGo!\n")
 	write(t, filepath.Join(pl, "hooks", "hooks.json"), `{"hooks": {}}`)
 	write(t, filepath.Join(pl, ".mcp.json"), "{\n  \"helper\": {\"command\": \"helper-mcp\", \"args\": [\"--stdio\"]}\n}\n")
@@ -422,7 +423,7 @@ func TestPreviewPlugin(t *testing.T) {
 		t.Errorf("servers = %+v", p.Servers)
 	}
 	notes := strings.Join(p.Sources[0].Notes, "\n")
-	for _, want := range []string{`"outputStyles" is ignored`, "slash command /go (" + filepath.Join(pl, "commands", "go.md") + ") is left out", "hooks are left out"} {
+	for _, want := range []string{`"outputStyles" is ignored`, "skill " + filepath.Join(pl, "skills", "empty") + " is left out: " + filepath.Join(pl, "skills", "empty", "SKILL.md") + ":4:1: SKILL.md has no instructions", "slash command /go (" + filepath.Join(pl, "commands", "go.md") + ") is left out", "hooks are left out"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("plugin notes lack %q:\n%s", want, notes)
 		}
