@@ -2,6 +2,7 @@ package agentimport
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func (b *builder) read(path string) {
 		return
 	}
 	if st.IsDir() {
-		b.readFolder(path)
+		b.readFolder(path, true)
 		return
 	}
 	b.readFile(path, true)
@@ -51,13 +52,13 @@ func (b *builder) read(path string) {
 
 // readFolder reads a plugin, a skill, or a folder of agent files (such
 // as .claude/agents or .github/agents).
-func (b *builder) readFolder(dir string) {
+func (b *builder) readFolder(dir string, given bool) {
 	switch {
 	case isPlugin(dir):
 		b.readPlugin(dir)
 		return
 	case exists(filepath.Join(dir, "SKILL.md")):
-		b.readSkill(dir, false)
+		b.readSkill(dir, false, given)
 		return
 	}
 	entries, err := os.ReadDir(dir)
@@ -66,7 +67,18 @@ func (b *builder) readFolder(dir string) {
 		return
 	}
 	src := b.source(dir, "")
-	n := 0
+	n, others := 0, 0
+	outer := b.others
+	b.others = &others
+	defer func() { b.others = outer }()
+	// A project folder: the agents and skills its hosts keep in it.
+	for _, sub := range hostFolders {
+		p := filepath.Join(dir, filepath.FromSlash(sub))
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			b.readFolder(p, false)
+			n++
+		}
+	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch {
@@ -76,14 +88,34 @@ func (b *builder) readFolder(dir string) {
 				n++
 			}
 		case e.IsDir() && (isPlugin(p) || exists(filepath.Join(p, "SKILL.md"))):
-			b.readFolder(p)
+			b.readFolder(p, false)
 			n++
 		}
 	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		src.note("this folder holds no agent, recipe, skill or plugin OpenWorker imports")
+	case others == 1:
+		src.note("1 other file in it is no agent, recipe, skill or plugin; it is left out")
+	case others > 1:
+		src.note("%d other files in it are no agent, recipe, skill or plugin; they are left out", others)
 	}
 }
+
+// unknown says a file is of no known kind: a line of its own when it
+// was named, else it is counted in its folder's line (a README, a
+// license or a notice is not even counted).
+func (b *builder) unknown(path string, given bool, line string) {
+	switch {
+	case given || b.others == nil:
+		b.source(path, "").note("%s", line)
+	case !quiet(filepath.Base(path)):
+		*b.others++
+	}
+}
+
+// hostFolders are where hosts keep a project's agents and skills.
+var hostFolders = []string{".claude/agents", ".claude/skills", ".github/agents", ".github/chatmodes"}
 
 // readFile reads one file; given says it was named by the person (so a
 // file of no known kind gets its line either way, but a folder's
@@ -94,9 +126,9 @@ func (b *builder) readFile(path string, given bool) bool {
 	lower := strings.ToLower(base)
 	switch {
 	case strings.HasSuffix(lower, ".zip"):
-		return b.readZip(path)
+		return b.readZip(path, given)
 	case base == "SKILL.md":
-		b.readSkill(filepath.Dir(path), false)
+		b.readSkill(filepath.Dir(path), false, given)
 		return true
 	case strings.HasSuffix(lower, ".md"):
 		if _, other := vscodeKindOf(base); other != "" {
@@ -109,9 +141,7 @@ func (b *builder) readFile(path string, given bool) bool {
 			b.unreadable(path, given, err)
 			return false
 		case a == nil:
-			if given || !quiet(base) {
-				b.source(path, "").note("not an agent of a known kind: a Claude Code subagent has front matter with name and description, a VS Code agent or chat mode is named *.agent.md or *.chatmode.md")
-			}
+			b.unknown(path, given, "not an agent of a known kind: a Claude Code subagent has front matter with name and description, a VS Code agent or chat mode is named *.agent.md or *.chatmode.md")
 			return false
 		}
 		b.source(path, a.kind)
@@ -124,12 +154,15 @@ func (b *builder) readFile(path string, given bool) bool {
 			return false
 		}
 		doc, err := parseYAML(path, data, 1)
-		if err != nil {
+		switch {
+		case err != nil && given:
 			b.unreadable(path, given, err)
 			return false
-		}
-		if !looksGooseRecipe(doc) {
-			b.source(path, "").note("not a Goose recipe (a recipe has a title and instructions or a prompt)")
+		case err != nil && bytes.Contains(data, []byte("title:")) && (bytes.Contains(data, []byte("instructions:")) || bytes.Contains(data, []byte("prompt:"))):
+			b.unreadable(path, given, err) // a recipe, by its keys
+			return false
+		case err != nil || !looksGooseRecipe(doc):
+			b.unknown(path, given, "not a Goose recipe (a recipe has a title and instructions or a prompt)")
 			return false
 		}
 		a, cfg, err := readGooseRecipe(path, doc)
@@ -140,14 +173,11 @@ func (b *builder) readFile(path string, given bool) bool {
 		b.source(path, KindGooseRecipe)
 		b.agents = append(b.agents, a)
 		if cfg != nil {
-			b.cfgs = append(b.cfgs, cfg)
+			b.cfgs = append(b.cfgs, sourceConfig{cfg, path})
 		}
 		return true
 	}
-	if !given && quiet(base) {
-		return false
-	}
-	b.source(path, "").note("not an agent, recipe, skill, plugin or export of a kind OpenWorker imports (docs/import-agents.md)")
+	b.unknown(path, given, "not an agent, recipe, skill, plugin or export of a kind OpenWorker imports (docs/import-agents.md)")
 	return false
 }
 
@@ -176,34 +206,40 @@ func quiet(base string) bool {
 }
 
 // readZip reads a .zip: an OpenWorker export, or a skill.
-func (b *builder) readZip(path string) bool {
+func (b *builder) readZip(path string, given bool) bool {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
-		b.source(path, "")
-		b.problem("%s is not a readable zip: %v", path, err)
+		b.unreadable(path, given, fmt.Errorf("%s is not a readable zip: %v", path, err))
 		return false
 	}
-	isExport := false
+	isExport, isSkill := false, false
 	for _, f := range zr.File {
-		if f.Name == exportMarker {
+		switch {
+		case f.Name == exportMarker:
 			isExport = true
+		case f.Name == "SKILL.md" || strings.Count(f.Name, "/") == 1 && strings.HasSuffix(f.Name, "/SKILL.md"):
+			isSkill = true
 		}
 	}
 	zr.Close()
-	if isExport {
+	switch {
+	case isExport:
 		b.readExport(path)
-		return true
+	case isSkill || given:
+		b.readSkill(path, true, given)
+	default:
+		b.unknown(path, given, "a zip that is neither a skill nor an exported coworker")
+		return false
 	}
-	b.readSkill(path, true)
 	return true
 }
 
-// readSkill reads a skill folder or zip.
-func (b *builder) readSkill(path string, isZip bool) {
+// readSkill reads a skill folder or zip (given: named by the person).
+func (b *builder) readSkill(path string, isZip, given bool) {
 	b.source(path, KindSkill)
 	name, err := checkSkill(path)
 	if err != nil {
-		b.problem("%v", err)
+		b.unreadable(path, given, err)
 		return
 	}
 	s := skillSource{name: name, src: path}
@@ -234,7 +270,7 @@ func (b *builder) readPlugin(dir string) {
 	b.plugins = append(b.plugins, p.name)
 	b.agents = append(b.agents, p.agents...)
 	if p.servers != nil {
-		b.cfgs = append(b.cfgs, p.servers)
+		b.cfgs = append(b.cfgs, sourceConfig{p.servers, dir})
 	}
 	if len(p.skills) == 0 {
 		return

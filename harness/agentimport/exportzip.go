@@ -111,7 +111,7 @@ func (b *builder) readExport(zipPath string) {
 			b.problem("%v", err)
 			return
 		}
-		b.cfgs = append(b.cfgs, cfg)
+		b.cfgs = append(b.cfgs, sourceConfig{cfg, zipPath})
 	}
 	ex := &exportSource{zip: zipPath, id: man.Coworker, dir: dir, draft: d}
 	a := &agentSource{kind: KindExport, path: zipPath, name: d.Name, description: d.Description, instructions: d.Instructions, model: d.Model, export: ex}

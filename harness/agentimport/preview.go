@@ -18,9 +18,16 @@ type builder struct {
 	plan       *Plan
 	agents     []*agentSource // each becomes a coworker, in read order
 	intoSkills []intoSkill    // skills for Options.Into
-	cfgs       []*servers.Config
+	cfgs       []sourceConfig
 	plugins    []string
 	cleanup    []string // temporary folders to remove when Preview returns
+	others     *int     // while a folder is read: its files of no known kind
+}
+
+// sourceConfig is the servers a source brings.
+type sourceConfig struct {
+	cfg  *servers.Config
+	from string // the source's path
 }
 
 // intoSkill is a skill for Options.Into, with the source it came from.
@@ -104,15 +111,17 @@ func (b *builder) serversStep(m *mapper) {
 	if len(b.cfgs) == 0 {
 		return
 	}
-	merged := b.merge(m)
 	if st == nil {
-		for _, e := range merged.Entries {
-			why := "no servers file was given to add it to"
-			m.notAdded[e.Name], m.notAdded[e.Server.Namespace] = why, why
-			b.source(sourceFile(e.Server.Source), "").note("MCP server %q is not added: %s", e.Name, why)
+		for _, sc := range b.cfgs {
+			for _, e := range sc.cfg.Entries {
+				why := "no servers file was given to add it to"
+				m.notAdded[e.Name], m.notAdded[e.Server.Namespace] = why, why
+				b.source(sc.from, "").note("MCP server %q is not added: %s", e.Name, why)
+			}
 		}
 		return
 	}
+	merged := b.merge()
 	current, err := servers.ImportKept(st.Current, st.Dest)
 	if err != nil {
 		b.problem("the servers the sources bring cannot be added: %v", err)
@@ -135,22 +144,15 @@ func (b *builder) serversStep(m *mapper) {
 	}
 }
 
-// sourceFile is the file of a "PATH:LINE" source.
-func sourceFile(src string) string {
-	if i := strings.LastIndexByte(src, ':'); i > 0 {
-		return src[:i]
-	}
-	return src
-}
-
 // merge joins the servers of every source into one config, each
-// namespace once: a second entry of a namespace is dropped (said in
-// notes when it differs from the first).
-func (b *builder) merge(m *mapper) *servers.Config {
-	out := &servers.Config{Format: b.cfgs[0].Format}
+// namespace once: a second entry of a namespace is dropped (said in the
+// source's notes when it differs from the first).
+func (b *builder) merge() *servers.Config {
+	out := &servers.Config{Format: b.cfgs[0].cfg.Format}
 	var paths []string
 	first := map[string]servers.ConfigEntry{}
-	for _, cfg := range b.cfgs {
+	for _, sc := range b.cfgs {
+		cfg := sc.cfg
 		paths = append(paths, cfg.Path)
 		if cfg.Format != out.Format {
 			out.Format = "several formats"
@@ -162,7 +164,7 @@ func (b *builder) merge(m *mapper) *servers.Config {
 				a, _ := servers.MarshalServersFile([]servers.ConfigEntry{prev})
 				c, _ := servers.MarshalServersFile([]servers.ConfigEntry{e})
 				if string(a) != string(c) {
-					b.source(sourceFile(e.Server.Source), "").note("MCP server %q (%s) is left out: %s has another server of namespace %q, which is the one added",
+					b.source(sc.from, "").note("MCP server %q (%s) is left out: %s has another server of namespace %q, which is the one added",
 						e.Name, e.Server.Source, prev.Server.Source, ns)
 				}
 				continue

@@ -455,3 +455,45 @@ func TestPreviewProblems(t *testing.T) {
 		t.Errorf("Preview without a coworkers folder = %v", err)
 	}
 }
+
+// TestPreviewProjectFolder: a project folder is read through the folders
+// its hosts keep agents and skills in; a server two recipes name
+// differently is added once, the other said; without a servers file the
+// servers are not added, each said, and their tools are not granted.
+func TestPreviewProjectFolder(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".claude", "agents", "a.md"), "---\nname: a\ndescription: A.\ntools: Read\n---\nA.\n")
+	write(t, filepath.Join(dir, ".claude", "skills", "s", "SKILL.md"), "---\nname: s\ndescription: S.\n---\nS.\n")
+	write(t, filepath.Join(dir, ".github", "chatmodes", "c.chatmode.md"), "---\ndescription: C.\n---\nC.\n")
+	write(t, filepath.Join(dir, "main.go"), "package main\n")
+	r1 := write(t, filepath.Join(dir, "recipes", "one.yaml"), "title: One\ninstructions: One.\nextensions:\n  - {type: stdio, name: github, cmd: gh-one, available_tools: [a]}\n")
+	r2 := write(t, filepath.Join(dir, "recipes", "two.yaml"), "title: Two\ninstructions: Two.\nextensions:\n  - {type: stdio, name: github, cmd: gh-two, available_tools: [b]}\n")
+	sf := filepath.Join(dir, "servers.json")
+	p := preview(t, []string{dir, r1, r2}, agentimport.Options{Coworkers: filepath.Join(dir, "cw"), Catalog: registry, Servers: target(sf)})
+	var ids []string
+	for _, c := range p.Coworkers {
+		ids = append(ids, c.ID)
+	}
+	if diff := cmp.Diff([]string{"a", "s", "c", "one", "two"}, ids); p.Refused() || diff != "" {
+		t.Fatalf("coworkers (-want +got):\n%s\nproblems %q", diff, p.Problems)
+	}
+	if p.Servers == nil || len(p.Servers.Items) != 1 || !slices.Equal(p.Coworkers[4].Tools, []string{"github.b"}) {
+		t.Errorf("servers = %+v, two's tools %v", p.Servers, p.Coworkers[4].Tools)
+	}
+	var notes []string
+	for _, s := range p.Sources {
+		if s.Path == r2 {
+			notes = s.Notes
+		}
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], `MCP server "github" (`+r2+` (extensions):`) || !strings.Contains(notes[0], "which is the one added") {
+		t.Errorf("notes of %s = %q", r2, notes)
+	}
+
+	p = preview(t, []string{r1}, agentimport.Options{Coworkers: filepath.Join(dir, "cw"), Catalog: registry})
+	if p.Refused() || p.Servers != nil || len(p.Coworkers[0].Tools) != 0 ||
+		!strings.Contains(reason(p.Coworkers[0], "github/a"), "no servers file was given to add it to") ||
+		!slices.Equal(p.Sources[0].Notes, []string{`MCP server "github" is not added: no servers file was given to add it to`}) {
+		t.Errorf("without a servers file = %+v %q", p.Coworkers[0], p.Sources)
+	}
+}

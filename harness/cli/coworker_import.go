@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -207,8 +206,13 @@ func printImportPlan(w io.Writer, p *agentimport.Plan) {
 
 // printImportHints adds the CLI's flags to what the plan says in words.
 func printImportHints(w io.Writer, p *agentimport.Plan, serversFile, into string) {
-	text, _ := json.Marshal(p)
-	if serversFile == "" && strings.Contains(string(text), "no servers file was given") {
+	noServers := false
+	for _, s := range p.Sources {
+		for _, n := range s.Notes {
+			noServers = noServers || strings.Contains(n, "no servers file was given")
+		}
+	}
+	if serversFile == "" && noServers {
 		fmt.Fprintln(w, "hint: name the servers.json to add the servers to with --servers FILE")
 	}
 	if into == "" {
