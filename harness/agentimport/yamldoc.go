@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -101,31 +103,38 @@ func parseYAML(path string, src []byte, first int) (*yamlDoc, error) {
 	default:
 		return nil, fmt.Errorf("%s:%d: is not a YAML mapping of key: value lines", path, first)
 	}
-	seen := map[string]bool{}
-	for _, e := range entries {
+	for _, e := range entries { // a key twice is a syntax error of the parser's
 		if e.Key == nil || e.Key.GetToken() == nil || e.Value == nil {
 			continue
 		}
 		key := e.Key.GetToken().Value
 		line := first + e.Key.GetToken().Position.Line - 1
-		if seen[key] {
-			return nil, fmt.Errorf("%s:%d: key %q is there twice; keep one", path, line, key)
-		}
-		seen[key] = true
 		doc.fields = append(doc.fields, yamlField{key: key, line: line, node: e.Value})
 	}
 	return doc, nil
 }
 
-// yamlError words a YAML syntax error at its line in the file.
+// yamlError words a YAML syntax error at its line in the file, and the
+// lines it refers to ("[2:1]") as the file's.
 func yamlError(path string, first int, err error) error {
 	var ye yaml.Error
 	if errors.As(err, &ye) && ye.GetToken() != nil {
-		msg := strings.ReplaceAll(ye.GetMessage(), "\t", `\t`)
-		return fmt.Errorf("%s:%d: not valid YAML: %s; quote a value that holds \": \" or starts with a special character", path, first+ye.GetToken().Position.Line-1, msg)
+		msg := refRE.ReplaceAllStringFunc(ye.GetMessage(), func(m string) string {
+			p := refRE.FindStringSubmatch(m)
+			line, _ := strconv.Atoi(p[1])
+			return fmt.Sprintf("line %d, column %s", first+line-1, p[2])
+		})
+		msg = strings.ReplaceAll(msg, "\t", `\t`)
+		fix := `quote a value that holds ": " or starts with a special character`
+		if strings.Contains(msg, "already defined") {
+			fix = "keep one of them"
+		}
+		return fmt.Errorf("%s:%d: not valid YAML: %s; %s", path, first+ye.GetToken().Position.Line-1, msg, fix)
 	}
 	return fmt.Errorf("%s: not valid YAML: %v", path, err)
 }
+
+var refRE = regexp.MustCompile(`\[(\d+):(\d+)\]`)
 
 // field returns the entry of key, or nil.
 func (d *yamlDoc) field(key string) *yamlField {
@@ -150,14 +159,13 @@ func (d *yamlDoc) str(key string) (string, error) {
 	if _, isNull := f.node.(*ast.NullNode); isNull {
 		return "", nil
 	}
-	var s string
-	if err := yaml.NodeToValue(f.node, &s); err != nil {
-		return "", fmt.Errorf("%s:%d: %s must be text", d.path, f.line, key)
-	}
 	switch f.node.(type) {
-	case *ast.StringNode, *ast.LiteralNode:
 	case *ast.SequenceNode, *ast.MappingNode, *ast.MappingValueNode:
 		return "", fmt.Errorf("%s:%d: %s must be text, not a list or mapping", d.path, f.line, key)
+	}
+	var s string
+	if err := yaml.NodeToValue(f.node, &s); err != nil {
+		return "", fmt.Errorf("%s:%d: %s must be text: %s", d.path, f.line, key, yamlMessage(err))
 	}
 	return s, nil
 }
