@@ -41,7 +41,7 @@ if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; exit
 
 step "cross-vet for macOS and Windows (cgo-free packages)"
 cgofree=$(go list ./harness/tool/... ./harness/bundle/... ./harness/consent/... ./harness/model/... \
-  ./harness/mcp/... ./harness/servers/... ./harness/a2a/... ./harness/sandbox/... ./harness/internal/... ./internal/redact/... ./platform/... ./tools/... ./examples/...)
+  ./harness/mcp/... ./harness/servers/... ./harness/a2a/... ./harness/sandbox/... ./harness/agentimport/... ./harness/internal/... ./internal/redact/... ./platform/... ./tools/... ./examples/...)
 GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go vet $cgofree
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go vet $cgofree
 GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go build ./platform/... ./tools/notification/... ./tools/files/...
