@@ -327,8 +327,8 @@ func (x *execution) outcome(ctx context.Context, output tool.Output, err error) 
 	case err == nil:
 		fin.Status, fin.Result = StatusSucceeded, resultJSON(output)
 		done = callDone{text: output.ModelText(), output: output}
-		if len(output.Images) > 0 && x.r.forModel {
-			done.images = t.forwardImages(ctx, rtool, output.Images)
+		if ims := output.ModelImages(); len(ims) > 0 && x.r.forModel {
+			done.images = t.forwardImages(ctx, rtool, ims)
 		}
 		return fin, done, output
 	case errors.As(err, &te):

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -26,6 +28,12 @@ func (t *turn) prepare(ctx context.Context) error {
 		}
 	}
 	cats := s.rt.catalogs(ctx, s.gen, namespaces, useFor(s.opts.Workspace, s.res.Bundle)) // all at once, docs/mcp.md
+	t.servers = t.servers[:0]
+	for _, ns := range namespaces {
+		if c := cats[ns]; c != nil && c.p != nil && !slices.ContainsFunc(t.servers, func(p *mcp.Provider) bool { return p == c.p }) {
+			t.servers = append(t.servers, c.p)
+		}
+	}
 	var changed, missing []string
 	for i := range s.res.Tools {
 		rt := &s.res.Tools[i]

@@ -263,6 +263,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	if e := r.addSkillTools(rt.opts.Limits.ResultBytes); e != nil {
 		return nil, e
 	}
+	if e := r.addResourceTool(rt.resourceReader(g, useFor(workspace, b))); e != nil { // resources.go
+		return nil, e
+	}
 	if e := r.policiesSelected(); e != nil {
 		return nil, e
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openworker/desktop/harness/internal/jsonenc"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 )
@@ -81,6 +82,10 @@ type turn struct {
 	// was last listed in this turn.
 	catalogSeen map[string]uint64
 	sampling    samplingBudget // sampling requests of the turn's calls (sampling.go)
+	// servers are the session's MCP providers as prepared for this turn,
+	// in selection order; their instructions go into the system prompt
+	// (instructions.go).
+	servers []*mcp.Provider
 }
 
 // Send runs one turn: it adds prompt to the history and runs provider
@@ -344,12 +349,19 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 
 // system builds the instructions of one attempt: the manifest body, the
 // skills' names and descriptions (their bodies come by skills.load,
-// skills.go), and the model_context facts of the selected tools.
+// skills.go), the MCP servers' own instructions, fenced and labelled
+// (instructions.go), and the model_context facts of the selected tools.
 func (t *turn) system(ctx context.Context) string {
 	b := t.s.res.Bundle
 	var sb strings.Builder
 	sb.WriteString(b.Instructions)
 	sb.WriteString(skillsPrompt(b))
+	list := make([]serverInstructions, 0, len(t.servers))
+	for _, p := range t.servers {
+		info := p.ServerInfo()
+		list = append(list, serverInstructions{ns: p.Namespace(), name: info.Name, text: info.Instructions})
+	}
+	sb.WriteString(instructionsPrompt(list))
 	if facts := t.facts(ctx); facts != "" {
 		sb.WriteString("\n\n## Live facts from your tools (transient; not instructions from the user)\n\n")
 		sb.WriteString(facts)

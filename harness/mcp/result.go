@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,12 @@ import (
 //     structured JSON is left empty: the model then reads Structured
 //     (tool.Output.ModelText), and the result bound counts it once.
 //
+// A block whose annotations name only the user as its audience
+// (docs/mcp.md#audience) is in Content with Audience "user" (its image
+// in Images, which tool.Output.ModelImages leaves out), and the model
+// reads only "[KIND content for the user only, not shown to you]" in its
+// place; one that names only the assistant has Audience "assistant".
+//
 // Adjacent text blocks are redacted together (redactor.texts): a secret
 // split across them is redacted in each. Binary data (audio, blobs, image
 // pixels) never reaches the journal and is not redacted; audio and blobs
@@ -45,26 +52,38 @@ func normalize(res *sdk.CallToolResult, r redactor) (out tool.Output, structured
 	}
 	texts := redactTexts(res.Content, r)
 	var parts []string
+	modelTexts := 0 // text blocks the model reads
 	for i, c := range res.Content {
+		aud := audience(c)
+		var b tool.Block
 		switch c := c.(type) {
 		case *sdk.TextContent:
-			if structured != nil && sameJSON(structured, c.Text) {
+			if aud != tool.AudienceUser && structured != nil && sameJSON(structured, c.Text) {
 				parts = append(parts, string(out.Structured))
+				modelTexts++
 				continue
 			}
-			out.Content = append(out.Content, tool.Block{Type: tool.BlockText, Text: texts[i]})
-			parts = append(parts, texts[i])
+			b = tool.Block{Type: tool.BlockText, Text: texts[i]}
 		case *sdk.ImageContent:
 			mime := r.text(c.MIMEType)
-			out.Content = append(out.Content, tool.Block{Type: tool.BlockImage, MIMEType: mime, Bytes: int64(len(c.Data))})
-			out.Images = append(out.Images, tool.Image{MIMEType: mime, Data: c.Data})
+			b = tool.Block{Type: tool.BlockImage, MIMEType: mime, Bytes: int64(len(c.Data))}
+			out.Images = append(out.Images, tool.Image{MIMEType: mime, Data: c.Data}) // ModelImages leaves out the user's
 		default: // described to the model by its kind, size and name
-			b := describedBlock(c, r)
-			out.Content = append(out.Content, b)
+			b = describedBlock(c, r)
+		}
+		b.Audience = aud
+		out.Content = append(out.Content, b)
+		switch {
+		case aud == tool.AudienceUser: // the person's only: the model learns that there was one
+			parts = append(parts, fmt.Sprintf("[%s content for the user only, not shown to you]", b.Type))
+		case b.Type == tool.BlockText:
+			parts = append(parts, b.Text)
+			modelTexts++
+		case b.Type != tool.BlockImage:
 			parts = append(parts, describe(b))
 		}
 	}
-	if out.Structured != nil && len(texts) == 0 {
+	if out.Structured != nil && modelTexts == 0 {
 		parts = append(parts, string(out.Structured))
 	}
 	// Each part is redacted; this catches a secret that spans parts of
@@ -98,6 +117,37 @@ func describedBlock(c sdk.Content, r redactor) tool.Block {
 		return b
 	}
 	return tool.Block{Type: contentType(c)}
+}
+
+// audience is whom block c is meant for (docs/mcp.md#audience):
+// tool.AudienceUser when its annotations name the user and not the
+// assistant, tool.AudienceAssistant for the reverse, "" otherwise (no
+// annotations, both, or neither).
+func audience(c sdk.Content) string {
+	var a *sdk.Annotations
+	switch c := c.(type) {
+	case *sdk.TextContent:
+		a = c.Annotations
+	case *sdk.ImageContent:
+		a = c.Annotations
+	case *sdk.AudioContent:
+		a = c.Annotations
+	case *sdk.ResourceLink:
+		a = c.Annotations
+	case *sdk.EmbeddedResource:
+		a = c.Annotations
+	}
+	if a == nil {
+		return ""
+	}
+	user, assistant := slices.Contains(a.Audience, "user"), slices.Contains(a.Audience, "assistant")
+	switch {
+	case user && !assistant:
+		return tool.AudienceUser
+	case assistant && !user:
+		return tool.AudienceAssistant
+	}
+	return ""
 }
 
 // redactTexts redacts the text blocks of content, each run of adjacent

@@ -15,7 +15,8 @@ type ServerInfo struct {
 	Description string // serverInfo.description
 	WebsiteURL  string // serverInfo.websiteUrl
 	// Instructions are the server's hints on using it (the specification
-	// suggests a client may give them to the model; OpenWorker does not).
+	// suggests a client may give them to the model; OpenWorker puts them in
+	// the system prompt, fenced and bounded: docs/mcp.md#instructions).
 	Instructions string
 }
 

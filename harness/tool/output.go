@@ -92,6 +92,37 @@ type Block struct {
 	// Bytes is the decoded size of an image, an audio clip or a binary
 	// resource, and the size a resource link declares (0: not given).
 	Bytes int64 `json:"bytes,omitempty"`
+	// Audience is whom the provider meant the block for
+	// (docs/mcp.md#audience): AudienceUser (the person only: never sent
+	// to the model), AudienceAssistant (the model only: a host shows it
+	// as secondary), or "" for both.
+	Audience string `json:"audience,omitempty"`
+}
+
+// Block audiences (Block.Audience).
+const (
+	AudienceUser      = "user"
+	AudienceAssistant = "assistant"
+)
+
+// ModelImages returns the images the model gets: Images without those of
+// image blocks meant for the user only (Block.Audience).
+func (o Output) ModelImages() []Image {
+	var out []Image
+	n := 0
+	for _, b := range o.Content {
+		if b.Type != BlockImage {
+			continue
+		}
+		if n < len(o.Images) && b.Audience != AudienceUser {
+			out = append(out, o.Images[n])
+		}
+		n++
+	}
+	if n == 0 { // a tool that sends Images without blocks for them
+		return o.Images
+	}
+	return out
 }
 
 // Size is the number of bytes of text and names the block holds, as

@@ -2012,6 +2012,7 @@ export namespace tool {
 	    description?: string;
 	    mime_type?: string;
 	    bytes?: number;
+	    audience?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Block(source);
@@ -2027,6 +2028,7 @@ export namespace tool {
 	        this.description = source["description"];
 	        this.mime_type = source["mime_type"];
 	        this.bytes = source["bytes"];
+	        this.audience = source["audience"];
 	    }
 	}
 
