@@ -90,8 +90,19 @@ type Bundle struct {
 	// docs/sandbox.md). Native tools are trusted host code and providers
 	// reached at a URL run elsewhere: neither is affected.
 	RequiresSandbox bool
-	Tools           Selection // tools.json
-	Dir             string    // the bundle folder, <bundles>/<id>, as given to Load
+	// Model is front matter "model": the name of the model this
+	// coworker's chats ask the configured model provider for
+	// (docs/bundles.md#model); "" means the provider's default. The
+	// harness does not read it: the host that opens sessions does.
+	Model string
+	// Folder is front matter "folder": the coworker's working folder, an
+	// absolute path (docs/bundles.md#folder). When set, it replaces the
+	// host's workspace for this coworker's sessions and checks: tools get
+	// it in tool.Call.Workspace and MCP providers as their root
+	// (docs/mcp.md#roots). "" keeps the host's workspace.
+	Folder string
+	Tools  Selection // tools.json
+	Dir    string    // the bundle folder, <bundles>/<id>, as given to Load
 	// Digest is "sha256:<hex>" of the bundle's bytes (docs/identity.md): for each of
 	// coworker/manifest.md, coworker/tools.json and every loaded
 	// coworker/skills/<skill>/SKILL.md, sorted by that slash-separated path
@@ -193,9 +204,12 @@ type manifestFields struct {
 	Sampling    []string          `yaml:"sampling"`
 	// RequiresSandbox: docs/bundles.md#requires-sandbox.
 	RequiresSandbox bool `yaml:"requires_sandbox"`
+	// Model: docs/bundles.md#model; Folder: docs/bundles.md#folder.
+	Model  string `yaml:"model"`
+	Folder string `yaml:"folder"`
 }
 
-var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling", "requires_sandbox"}
+var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling", "requires_sandbox", "model", "folder"}
 
 // file is one hashed file of the bundle.
 type file struct {
@@ -221,12 +235,15 @@ func (l *loader) load() (*Bundle, *LoadError) {
 		return nil, l.errf(mpath, 1, 1, `begin it with a line "---", then "id:" and "name:" lines, then a line "---"`, "manifest.md does not start with YAML front matter")
 	}
 	var mf manifestFields
-	m, lerr := l.decodeYAML(mpath, fm.yaml, &mf, manifestKeys, "id", "name", "description", "version")
+	m, lerr := l.decodeYAML(mpath, fm.yaml, &mf, manifestKeys, "id", "name", "description", "version", "model", "folder")
 	if lerr != nil {
 		return nil, lerr
 	}
-	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}, RequiresSandbox: mf.RequiresSandbox}
+	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}, RequiresSandbox: mf.RequiresSandbox, Model: mf.Model, Folder: mf.Folder}
 	if lerr := l.checkIdentity(mpath, m, b); lerr != nil {
+		return nil, lerr
+	}
+	if lerr := l.checkModelFolder(mpath, m, b); lerr != nil {
 		return nil, lerr
 	}
 	if lerr := l.checkPolicy(mpath, m, mf.Policy, b); lerr != nil {
@@ -262,6 +279,12 @@ func (l *loader) load() (*Bundle, *LoadError) {
 // read reads a bundle file of at most limit bytes, refusing a link that
 // leads out of the bundle (see confine).
 func (l *loader) read(path string, limit int64, missingFix string) ([]byte, *LoadError) {
+	if data, ok := l.overlay[l.rel(path)]; ok { // a draft being validated (draft.go)
+		if int64(len(data)) > limit {
+			return nil, l.errf(path, 0, 0, "make it smaller", "%s is %d bytes; the limit is %d", filepath.Base(path), len(data), limit)
+		}
+		return data, nil
+	}
 	real, lerr := l.confine(path)
 	if lerr != nil {
 		return nil, lerr
@@ -412,4 +435,49 @@ func digest(files []file) string {
 		h.Write(f.data)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Limits of the "model" and "folder" front matter fields, in characters.
+const (
+	MaxModelChars  = 128
+	MaxFolderChars = 4096
+)
+
+// checkModelFolder checks the optional "model" and "folder" fields
+// (docs/bundles.md#model, docs/bundles.md#folder): single-line text, and a
+// folder that is an absolute path. Whether the folder exists is not a
+// property of the bundle: it is checked when a session or check uses it.
+func (l *loader) checkModelFolder(mpath string, m *yamlMap, b *Bundle) *LoadError {
+	for _, c := range []struct {
+		key, val string
+		max      int
+	}{{"model", b.Model, MaxModelChars}, {"folder", b.Folder, MaxFolderChars}} {
+		if err := checkText(c.key, c.val, false, c.max); err != nil {
+			line, col := m.at(c.key)
+			return l.errf(mpath, line, col, "remove it", "%v", err)
+		}
+		if c.val != strings.TrimSpace(c.val) {
+			line, col := m.at(c.key)
+			return l.errf(mpath, line, col, "remove the spaces around it", "%s %q starts or ends with a space", c.key, c.val)
+		}
+	}
+	if b.Folder != "" && !filepath.IsAbs(b.Folder) {
+		line, col := m.at("folder")
+		return l.errf(mpath, line, col, folderFix(b.Folder), "folder %q is not an absolute path", b.Folder)
+	}
+	return nil
+}
+
+// folderFix suggests the absolute form of a relative or "~" folder.
+func folderFix(folder string) string {
+	const generic = "write the full path of the folder (on Windows with its drive, C:\\Users\\me\\Notes); \"~\" and relative paths are not expanded"
+	rest, tilde := strings.CutPrefix(folder, "~")
+	if !tilde || rest != "" && rest[0] != '/' && rest[0] != '\\' {
+		return generic
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return generic
+	}
+	return fmt.Sprintf("write the full path, e.g. folder: %q; \"~\" is not expanded", filepath.Join(home, filepath.FromSlash(rest)))
 }

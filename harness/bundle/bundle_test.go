@@ -138,7 +138,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no-manifest", m, 0, 0, "manifest.md is missing; every bundle needs coworker/manifest.md"},
 		{"unclosed", m, 1, 1, "the front matter opened on line 1 is not closed"},
 		{"yaml-syntax", m, 3, 7, "front matter: sequence end token ']' not found"},
-		{"unknown-key", m, 4, 1, `front matter: unknown field "model"; allowed fields: id, name, description, version, skills, policy`},
+		{"unknown-key", m, 4, 1, `front matter: unknown field "temperature"; allowed fields: id, name, description, version, skills, policy, sampling, requires_sandbox, model, folder`},
 		{"missing-skill", m, 6, 5, `skill "absent" has no coworker/skills/absent/SKILL.md`},
 		{"empty-body", m, 4, 1, "manifest.md has no instructions after the front matter; write what the coworker does"},
 		{"non-ascii-tool", j, 2, 21, `name "ex.wéb" is not ASCII (byte 4 is 0xc3)`},

@@ -10,11 +10,17 @@ import (
 // file at fault (or the bundle folder itself); Line and Col are 1-based, Col
 // counting characters, and both are 0 when the problem is the file as a
 // whole (missing, too large). Msg says what is wrong, Fix what to change.
+// Field is set only by Validate and ReadDraft: the JSON name of the Draft
+// field the problem is in ("name", "tools", "policy", ...), "" when it is
+// in none (a missing file, a link that leads out).
 type LoadError struct {
-	Dir       string // the bundle folder, <bundles>/<id>
-	File      string
-	Line, Col int
-	Msg, Fix  string
+	Dir   string `json:"dir"` // the bundle folder, <bundles>/<id>
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Col   int    `json:"col"`
+	Msg   string `json:"msg"`
+	Fix   string `json:"fix"`
+	Field string `json:"field,omitempty"`
 }
 
 // Error formats e as "FILE:LINE:COL: MSG; FIX", leaving out ":LINE:COL"
@@ -31,6 +37,10 @@ func (e *LoadError) Error() string {
 type loader struct {
 	dir  string // the bundle folder, as given
 	root string // dir with every link resolved (see paths.go)
+	// overlay holds files read from memory instead of disk, by path
+	// relative to dir with slashes ("coworker/manifest.md"): a draft
+	// is checked by the same rules before it is saved (draft.go).
+	overlay map[string][]byte
 }
 
 func (l *loader) errf(file string, line, col int, fix, format string, args ...any) *LoadError {

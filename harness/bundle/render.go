@@ -1,0 +1,375 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+)
+
+// Rendering a Draft over the files already in a bundle (docs/bundles.md#editing).
+// manifest.md is edited, not rewritten: the lines of a front matter entry
+// the draft leaves as it is, of a key the draft does not own, of every
+// comment outside a changed entry, and the body when Instructions is
+// unchanged, are kept byte for byte; a changed entry is replaced by its new
+// lines where it stood, a new one appended at the end of the front
+// matter. Front matter that does not parse as a block mapping is written
+// anew from the draft (its problem is the reason the bundle was broken).
+// tools.json is kept when its selection is the draft's, else written as
+// version 3 (version 1 while WholeProviders is set).
+
+const (
+	manifestRel = "coworker/manifest.md"
+	toolsRel    = "coworker/tools.json"
+)
+
+// ownedKeys are the front matter keys a Draft holds, in the order a new
+// front matter lists them.
+var ownedKeys = []string{"id", "name", "description", "version", "model", "folder", "requires_sandbox", "skills", "sampling", "policy"}
+
+// renderFiles renders d as the manifest.md and tools.json of the bundle in
+// dir, over what dir holds now; keys are manifestRel and toolsRel.
+func renderFiles(dir string, d Draft) (map[string][]byte, error) {
+	l := &loader{dir: dir}
+	l.resolveRoot()
+	var oldM, oldT []byte
+	if data, lerr := l.read(filepath.Join(dir, filepath.FromSlash(manifestRel)), MaxMarkdownBytes, ""); lerr == nil {
+		oldM = data
+	}
+	if data, lerr := l.read(filepath.Join(dir, filepath.FromSlash(toolsRel)), MaxToolsFileBytes, ""); lerr == nil {
+		oldT = data
+	}
+	return map[string][]byte{manifestRel: renderManifest(oldM, d), toolsRel: renderTools(oldT, d)}, nil
+}
+
+// renderTools returns old when it selects what d selects, else d's
+// selection as tools.json version 3 (version 1 for whole providers).
+func renderTools(old []byte, d Draft) []byte {
+	if old != nil {
+		if sel, err := parseSelection("tools.json", old); err == nil {
+			if slices.Equal(sel.Explicit(), d.Tools) && slices.Equal(sel.WholeProviders(), d.WholeProviders) ||
+				len(d.Tools) == 0 && len(d.WholeProviders) == 0 && len(sel.Explicit()) == 0 && len(sel.WholeProviders()) == 0 {
+				return old
+			}
+		}
+	}
+	key, version, list := "tools", 3, d.Tools
+	if len(d.WholeProviders) > 0 && len(d.Tools) == 0 {
+		key, version, list = "mcp", 1, d.WholeProviders
+	}
+	var b bytes.Buffer
+	b.WriteString("{\n  \"version\": ")
+	b.WriteString(string(rune('0' + version)))
+	b.WriteString(",\n  \"" + key + "\": [")
+	for i, n := range list {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q, _ := json.Marshal(n)
+		b.WriteString("\n    ")
+		b.Write(q)
+	}
+	if len(list) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	return b.Bytes()
+}
+
+// renderManifest returns manifest.md for d, edited over old (nil: none).
+func renderManifest(old []byte, d Draft) []byte {
+	bom := []byte{}
+	if bytes.HasPrefix(old, []byte("\xef\xbb\xbf")) {
+		bom, old = old[:3], old[3:]
+	}
+	eol := "\n"
+	if first, _, _ := bytes.Cut(old, []byte("\n")); bytes.HasSuffix(first, []byte("\r")) {
+		eol = "\r\n"
+	}
+	fm, err := splitFrontMatter(old)
+	var out bytes.Buffer
+	out.Write(bom)
+	switch {
+	case old == nil || err != nil:
+		writeFresh(&out, nil, d, eol)
+		out.WriteString(body(d.Instructions, eol))
+	case !fm.present: // all of old is the body
+		writeFresh(&out, nil, d, eol)
+		out.WriteString(keepBody(old, d.Instructions, eol))
+	default:
+		yamlStart := bytes.IndexByte(old, '\n') + 1
+		yamlEnd := yamlStart + len(fm.yaml)
+		closing := old[yamlEnd:]
+		closing = closing[:len(closing)-len(fm.body)]
+		out.Write(old[:yamlStart])
+		if edited, ok := editFrontMatter(fm.yaml, d, eol); ok {
+			out.Write(edited)
+		} else {
+			writeFresh(&out, fm.yaml, d, eol)
+		}
+		out.Write(closing)
+		out.WriteString(keepBody([]byte(fm.body), d.Instructions, eol))
+	}
+	return out.Bytes()
+}
+
+// keepBody returns the body old when its trimmed text is instructions,
+// else instructions as a new body.
+func keepBody(old []byte, instructions, eol string) string {
+	if strings.TrimSpace(string(old)) == instructions {
+		return string(old)
+	}
+	return body(instructions, eol)
+}
+
+func body(instructions, eol string) string {
+	s := strings.ReplaceAll(strings.ReplaceAll(instructions, "\r\n", "\n"), "\n", eol)
+	return s + eol
+}
+
+// writeFresh writes a whole front matter for d (with the fences when old
+// is nil; without them when it replaces the yaml between fences): the
+// owned keys, then the entries of old the draft does not own that can be
+// recovered.
+func writeFresh(out *bytes.Buffer, old []byte, d Draft, eol string) {
+	if old == nil {
+		out.WriteString("---" + eol)
+	}
+	for _, k := range ownedKeys {
+		out.WriteString(renderEntry(k, d, eol))
+	}
+	for _, e := range topEntries(old) {
+		if _, owned := fieldOfKey[e.Key.GetToken().Value]; !owned {
+			out.WriteString(strings.ReplaceAll(e.String(), "\n", eol) + eol)
+		}
+	}
+	if old == nil {
+		out.WriteString("---" + eol)
+	}
+}
+
+// editFrontMatter edits the front matter src for d in place (see the top
+// of this file); ok is false when src is not a block mapping with one
+// top-level key per line, starting in column 1.
+func editFrontMatter(src []byte, d Draft, eol string) ([]byte, bool) {
+	entries := topEntries(src)
+	if len(bytes.TrimSpace(src)) > 0 && entries == nil {
+		return nil, false
+	}
+	lines := splitLines(src)
+	start := make([]int, len(entries)) // 0-based line index of each key
+	for i, e := range entries {
+		tk := e.Key.GetToken()
+		if tk.Position.Column != 1 || i > 0 && tk.Position.Line <= entries[i-1].Key.GetToken().Position.Line {
+			return nil, false
+		}
+		start[i] = tk.Position.Line - 1
+	}
+	present := map[string]bool{}
+	var out bytes.Buffer
+	if len(entries) > 0 {
+		for _, l := range lines[:start[0]] {
+			out.WriteString(l)
+		}
+	}
+	for i, e := range entries {
+		end := len(lines)
+		if i+1 < len(entries) {
+			end = start[i+1]
+		}
+		// Blank and column-1 comment lines after the entry belong to the
+		// gap before the next key: they are kept wherever the entry goes.
+		last := end
+		for last > start[i]+1 && isGapLine(lines[last-1]) {
+			last--
+		}
+		key := e.Key.GetToken().Value
+		if _, owned := fieldOfKey[key]; !owned || present[key] || unchanged(key, e.Value, d) {
+			for _, l := range lines[start[i]:last] {
+				out.WriteString(l)
+			}
+		} else {
+			out.WriteString(renderEntry(key, d, eol))
+		}
+		present[key] = true
+		for _, l := range lines[last:end] {
+			out.WriteString(l)
+		}
+	}
+	if len(entries) == 0 {
+		for _, l := range lines {
+			out.WriteString(l)
+		}
+	}
+	if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
+		out.WriteString(eol)
+	}
+	for _, k := range ownedKeys {
+		if !present[k] {
+			out.WriteString(renderEntry(k, d, eol))
+		}
+	}
+	return out.Bytes(), true
+}
+
+// splitLines splits src after each "\n", keeping it.
+func splitLines(src []byte) []string {
+	var lines []string
+	for len(src) > 0 {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			lines = append(lines, string(src))
+			break
+		}
+		lines = append(lines, string(src[:i+1]))
+		src = src[i+1:]
+	}
+	return lines
+}
+
+func isGapLine(l string) bool {
+	t := strings.TrimRight(l, "\r\n")
+	return strings.TrimSpace(t) == "" || strings.HasPrefix(t, "#")
+}
+
+// unchanged reports whether the entry key: v already holds d's value, as
+// text where the loader wants text.
+func unchanged(key string, v ast.Node, d Draft) bool {
+	text := func(want string) bool {
+		switch v.(type) {
+		case *ast.StringNode, *ast.LiteralNode:
+		case *ast.NullNode:
+			return want == ""
+		default:
+			return false
+		}
+		var s string
+		return yaml.NodeToValue(v, &s) == nil && s == want
+	}
+	switch key {
+	case "id":
+		return text(d.ID)
+	case "name":
+		return text(d.Name)
+	case "description":
+		return text(d.Description)
+	case "version":
+		return text(d.Version)
+	case "model":
+		return text(d.Model)
+	case "folder":
+		return text(d.Folder)
+	case "requires_sandbox":
+		var b bool
+		return yaml.NodeToValue(v, &b) == nil && b == d.RequiresSandbox
+	case "skills":
+		var s []string
+		return d.Skills != nil && yaml.NodeToValue(v, &s) == nil && slices.Equal(s, d.Skills)
+	case "sampling":
+		var s []string
+		return yaml.NodeToValue(v, &s) == nil && slices.Equal(s, d.Sampling)
+	case "policy":
+		var p map[string]string
+		return yaml.NodeToValue(v, &p) == nil && maps.Equal(p, d.Policy)
+	}
+	return false
+}
+
+// renderEntry renders the front matter entry of key for d, "" when d
+// leaves the key out.
+func renderEntry(key string, d Draft, eol string) string {
+	scalar := func(v string) string {
+		if v == "" && key != "id" && key != "name" {
+			return ""
+		}
+		return key + ": " + yamlText(v, eol) + eol
+	}
+	switch key {
+	case "id":
+		return scalar(d.ID)
+	case "name":
+		return scalar(d.Name)
+	case "description":
+		return scalar(d.Description)
+	case "version":
+		return scalar(d.Version)
+	case "model":
+		return scalar(d.Model)
+	case "folder":
+		return scalar(d.Folder)
+	case "requires_sandbox":
+		if !d.RequiresSandbox {
+			return ""
+		}
+		return "requires_sandbox: true" + eol
+	case "skills":
+		if d.Skills == nil {
+			return ""
+		}
+		return "skills: " + flowList(d.Skills) + eol
+	case "sampling":
+		if len(d.Sampling) == 0 {
+			return ""
+		}
+		return "sampling: " + flowList(d.Sampling) + eol
+	case "policy":
+		if len(d.Policy) == 0 {
+			return ""
+		}
+		names := slices.Collect(maps.Keys(d.Policy))
+		sort.Slice(names, func(i, j int) bool { // "*" last: it is the default for the rest
+			if (names[i] == "*") != (names[j] == "*") {
+				return names[j] == "*"
+			}
+			return names[i] < names[j]
+		})
+		var b strings.Builder
+		b.WriteString("policy:" + eol)
+		for _, n := range names {
+			b.WriteString("  " + yamlString(n) + ": " + yamlString(d.Policy[n]) + eol)
+		}
+		return b.String()
+	}
+	return ""
+}
+
+func flowList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = yamlString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// yamlText is yamlString, but multi-line text without surrounding blanks
+// becomes a literal block ("|-", or "|" with one final newline).
+func yamlText(s, eol string) string {
+	body, chomp := s, "|-"
+	if strings.HasSuffix(body, "\n") {
+		body, chomp = body[:len(body)-1], "|"
+	}
+	if !strings.Contains(body, "\n") || strings.Contains(body, "\r") || strings.HasSuffix(body, "\n") ||
+		body != strings.TrimLeft(body, " \t") {
+		return yamlString(s)
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if line != strings.TrimRight(line, " \t") {
+			return yamlString(s)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(chomp)
+	for _, line := range strings.Split(body, "\n") {
+		b.WriteString(eol)
+		if line != "" {
+			b.WriteString("  " + line)
+		}
+	}
+	return b.String()
+}
