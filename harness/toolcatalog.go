@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,8 +70,10 @@ type CatalogTool struct {
 // that fails has its Error set and no tools; a broken entry of the
 // servers file is listed with its error. rule is the tool-name rule of
 // the model provider sessions would use (nil: model.SharedToolNames).
-// Sorted by namespace. It never asks for a sign-in.
-func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule) ([]ProviderTools, error) {
+// With namespaces, only those providers are listed (and started); one the
+// registry does not have is left out. Sorted by namespace. It never asks
+// for a sign-in.
+func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule, namespaces ...string) ([]ProviderTools, error) {
 	if rule == nil {
 		rule = model.SharedToolNames
 	}
@@ -86,10 +89,11 @@ func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule) ([]Prov
 		defer cancel()
 	}
 	reg := g.reg
+	wanted := func(ns string) bool { return len(namespaces) == 0 || slices.Contains(namespaces, ns) }
 	byNS := map[string]*ProviderTools{}
 	for _, d := range reg.Descriptors() {
 		ns, _, err := tool.SplitName(d.Name)
-		if err != nil {
+		if err != nil || !wanted(ns) {
 			continue
 		}
 		p := byNS[ns]
@@ -99,12 +103,15 @@ func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule) ([]Prov
 		}
 		p.Tools = append(p.Tools, CatalogTool{Name: d.Name, Description: d.Description, Effect: riskEffect(d.Risk), Refused: nameRefused(d.Name, rule, false)})
 	}
-	var namespaces []string
+	var servers []string
 	for _, s := range reg.Servers() {
-		namespaces = append(namespaces, s.Namespace)
+		if !wanted(s.Namespace) {
+			continue
+		}
+		servers = append(servers, s.Namespace)
 		byNS[s.Namespace] = &ProviderTools{Namespace: s.Namespace, Provider: "mcp:" + s.Namespace, Source: s.Source, Name: s.Name, Tools: []CatalogTool{}}
 	}
-	cats := rt.catalogs(ctx, g, namespaces, func(string) mcp.Use { return mcp.Use{Workspace: rt.opts.Workspace} })
+	cats := rt.catalogs(ctx, g, servers, func(string) mcp.Use { return mcp.Use{Workspace: rt.opts.Workspace} })
 	for ns, c := range cats {
 		p := byNS[ns]
 		if c.err != nil {
@@ -119,6 +126,9 @@ func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule) ([]Prov
 	}
 	var agents []string
 	for _, a := range reg.Agents() {
+		if !wanted(a.Namespace) {
+			continue
+		}
 		agents = append(agents, a.Namespace)
 		byNS[a.Namespace] = &ProviderTools{Namespace: a.Namespace, Provider: ProviderA2APrefix + a.Namespace, Source: a.Source, Name: a.Name, Tools: []CatalogTool{}}
 	}
@@ -133,7 +143,7 @@ func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule) ([]Prov
 		}
 	}
 	for _, b := range reg.Broken() {
-		if b.Namespace != "" && byNS[b.Namespace] == nil {
+		if b.Namespace != "" && wanted(b.Namespace) && byNS[b.Namespace] == nil {
 			byNS[b.Namespace] = &ProviderTools{Namespace: b.Namespace, Provider: "mcp:" + b.Namespace, Source: b.Source, Name: b.Name, Tools: []CatalogTool{}, Error: b.Err.Error()}
 		}
 	}

@@ -24,7 +24,8 @@ import (
 // annotations as effects (read-only; not destructive: changes data;
 // destructive by the MCP default; none sent: unknown) and a name the
 // model cannot take refused with the reason, a provider that does not
-// start with its error, and a broken servers entry with its error.
+// start with its error, and a broken servers entry with its error. Asked
+// for some namespaces, it lists only those.
 func TestToolCatalog(t *testing.T) {
 	s := sdk.NewServer(&sdk.Implementation{Name: "kit", Version: "2.0.0"}, nil)
 	no, yes := false, true
@@ -116,5 +117,10 @@ func TestToolCatalog(t *testing.T) {
 	}
 	if b := byNS["typo"]; !strings.Contains(b.Error, "comand") || b.Source != "servers.json:9" {
 		t.Errorf("a broken entry: %+v", b)
+	}
+	// Only the providers asked for (one the registry lacks is left out).
+	only, err := rt.ToolCatalog(context.Background(), nil, "kit", "test", "nosuch")
+	if err != nil || len(only) != 2 || only[0].Namespace != "kit" || len(only[0].Tools) != len(want) || only[1].Namespace != "test" {
+		t.Errorf("ToolCatalog(kit, test, nosuch) = %+v, %v; want kit and test", only, err)
 	}
 }
