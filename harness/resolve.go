@@ -220,11 +220,17 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle, rule model.Nam
 }
 
 // resolve is Resolve in g, for a session whose workspace folder is
-// workspace: the providers started for it offer it as their root.
+// workspace: the providers started for it offer it as their root. The
+// coworker's own folder, when its manifest sets one, replaces workspace
+// (workspace.go).
 func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle, rule model.NameRule, workspace string) (*Resolution, error) {
 	if rule == nil {
 		rule = model.SharedToolNames
 	}
+	if e := checkFolder(b); e != nil {
+		return nil, e
+	}
+	workspace = workspaceFor(workspace, b)
 	reg := g.reg
 	names := b.Tools.Explicit()
 	whole := b.Tools.WholeProviders()

@@ -103,6 +103,7 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 	if !ok {
 		return nil, fmt.Errorf("session %s cannot be resumed: coworker %q is no longer in %s", id, js.Coworker, so.Coworkers)
 	}
+	so.Workspace = workspaceFor(so.Workspace, b) // the coworker's folder, docs/bundles.md#folder
 	res, err := rt.resolve(ctx, gen, b, so.Model, so.Workspace)
 	if err != nil {
 		return nil, err

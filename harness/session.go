@@ -117,6 +117,8 @@ func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker str
 		}
 		return nil, fmt.Errorf("no coworker %q in %s (found: %s)", coworker, so.Coworkers, strings.Join(ids, ", "))
 	}
+	// The coworker's folder, when it has one, is the workspace (docs/bundles.md#folder).
+	so.Workspace = workspaceFor(so.Workspace, b)
 	res, err := rt.resolve(ctx, gen, b, so.Model, so.Workspace) // the model provider's tool-name rule, as Check applies it
 	if err != nil {
 		return nil, err

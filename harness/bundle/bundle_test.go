@@ -169,6 +169,9 @@ func TestLoadErrors(t *testing.T) {
 		{"skill-no-file", "coworker/skills/one", 0, 0, `skill "one" has no coworker/skills/one/SKILL.md`},
 		{"list-front-matter", m, 2, 1, "front matter must be a mapping, not sequence"},
 		{"nul-body", m, 5, 4, "manifest.md holds a NUL byte or invalid UTF-8"},
+		{"folder-relative", m, 4, 9, `folder "notes/work" is not an absolute path; write the full path of the folder`},
+		{"folder-tilde", m, 4, 9, `folder "~/Notes" is not an absolute path; write the full path, e.g. folder: "`},
+		{"model-multiline", m, 4, 8, "model holds the control character U+000A at byte 3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.dir, func(t *testing.T) {

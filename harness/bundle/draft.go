@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -62,6 +63,12 @@ type Draft struct {
 	Folder string `json:"folder"`
 	// RequiresSandbox is front matter "requires_sandbox"; false means no key.
 	RequiresSandbox bool `json:"requiresSandbox"`
+	// OtherKeys are the front matter keys ReadDraft found that a Draft
+	// does not hold (a key of a newer OpenWorker, a misspelling), in file
+	// order. Save keeps the entries of exactly these, lines and comments
+	// as they are: remove a name to remove its entry. Load refuses
+	// unknown keys, so a bundle that has one is broken until it goes.
+	OtherKeys []string `json:"otherKeys,omitempty"`
 }
 
 // Field names of Draft, as LoadError.Field holds them.
@@ -78,6 +85,7 @@ const (
 	FieldModel           = "model"
 	FieldFolder          = "folder"
 	FieldRequiresSandbox = "requiresSandbox"
+	FieldOtherKeys       = "otherKeys"
 )
 
 // fieldOfKey maps a front matter key to its Draft field.
@@ -196,6 +204,9 @@ func readManifest(data []byte, d *Draft) {
 			if yaml.NodeToValue(e.Value, &p) == nil && len(p) > 0 {
 				d.Policy = p
 			}
+		}
+		if _, owned := fieldOfKey[key]; !owned && !slices.Contains(d.OtherKeys, key) {
+			d.OtherKeys = append(d.OtherKeys, key)
 		}
 		_ = err // a field that does not decode stays as it was; Load says why
 	}
@@ -360,6 +371,8 @@ func setAside(dir string, d Draft, field string) Draft {
 		d.Skills = []string{}
 	case FieldSampling:
 		d.Sampling = nil
+	case FieldOtherKeys:
+		d.OtherKeys = nil
 	}
 	return d
 }
@@ -393,7 +406,10 @@ func fieldOf(le *LoadError, dir string, manifest []byte) string {
 	field := ""
 	for _, e := range entries {
 		if line, _ := pos(e.Key); line <= le.Line {
-			field = fieldOfKey[e.Key.GetToken().Value]
+			var owned bool
+			if field, owned = fieldOfKey[e.Key.GetToken().Value]; !owned {
+				field = FieldOtherKeys
+			}
 		}
 	}
 	return field
@@ -453,7 +469,7 @@ func NewID(name string, taken func(string) bool) string {
 }
 
 // plainRE is a YAML plain scalar that reads back as the same string.
-var plainRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_ .,()/+@=-]*$`)
+var plainRE = regexp.MustCompile(`^[A-Za-z0-9_/][A-Za-z0-9_ .,()/+@=-]*$`)
 
 // yamlString renders s as a YAML scalar that decodes to s as a string:
 // plain when that is safe, a literal block for multi-line text, else

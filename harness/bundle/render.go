@@ -135,8 +135,8 @@ func body(instructions, eol string) string {
 
 // writeFresh writes a whole front matter for d (with the fences when old
 // is nil; without them when it replaces the yaml between fences): the
-// owned keys, then the entries of old the draft does not own that can be
-// recovered.
+// owned keys, then the entries of old that d.OtherKeys keeps, as far as
+// old parses.
 func writeFresh(out *bytes.Buffer, old []byte, d Draft, eol string) {
 	if old == nil {
 		out.WriteString("---" + eol)
@@ -145,7 +145,7 @@ func writeFresh(out *bytes.Buffer, old []byte, d Draft, eol string) {
 		out.WriteString(renderEntry(k, d, eol))
 	}
 	for _, e := range topEntries(old) {
-		if _, owned := fieldOfKey[e.Key.GetToken().Value]; !owned {
+		if k := e.Key.GetToken().Value; slices.Contains(d.OtherKeys, k) {
 			out.WriteString(strings.ReplaceAll(e.String(), "\n", eol) + eol)
 		}
 	}
@@ -190,11 +190,20 @@ func editFrontMatter(src []byte, d Draft, eol string) ([]byte, bool) {
 			last--
 		}
 		key := e.Key.GetToken().Value
-		if _, owned := fieldOfKey[key]; !owned || present[key] || unchanged(key, e.Value, d) {
+		_, owned := fieldOfKey[key]
+		switch {
+		case !owned && !slices.Contains(d.OtherKeys, key): // removed from OtherKeys
+		case present[key] || !owned || unchanged(key, e.Value, d):
 			for _, l := range lines[start[i]:last] {
 				out.WriteString(l)
 			}
-		} else {
+		case key == "policy" && len(d.Policy) > 0:
+			if edited, ok := editPolicy(lines[start[i]:last], start[i], e.Value, d.Policy, eol); ok {
+				out.WriteString(edited)
+			} else {
+				out.WriteString(renderEntry(key, d, eol))
+			}
+		default:
 			out.WriteString(renderEntry(key, d, eol))
 		}
 		present[key] = true
@@ -231,6 +240,11 @@ func splitLines(src []byte) []string {
 		src = src[i+1:]
 	}
 	return lines
+}
+
+func isCommentOrBlank(l string) bool {
+	t := strings.TrimSpace(l)
+	return t == "" || strings.HasPrefix(t, "#")
 }
 
 func isGapLine(l string) bool {
@@ -281,6 +295,92 @@ func unchanged(key string, v ast.Node, d Draft) bool {
 	return false
 }
 
+// editPolicy edits a block "policy:" entry (lines, the first of which is
+// line first of the front matter, 0-based) for policy in place: entries
+// whose value is unchanged keep their lines (and comments), a changed
+// one is written anew where it stood, a removed one goes, and new entries
+// follow the last at its indent, sorted with "*" last. ok is false when
+// the entry is not a block mapping with one key per line.
+func editPolicy(lines []string, first int, v ast.Node, policy map[string]string, eol string) (string, bool) {
+	var entries []*ast.MappingValueNode
+	switch m := v.(type) {
+	case *ast.MappingNode:
+		if m.IsFlowStyle {
+			return "", false
+		}
+		entries = keyed(m.Values)
+	case *ast.MappingValueNode:
+		entries = keyed([]*ast.MappingValueNode{m})
+	default:
+		return "", false
+	}
+	if len(entries) == 0 {
+		return "", false
+	}
+	col := entries[0].Key.GetToken().Position.Column
+	starts := make([]int, len(entries)) // index into lines
+	for i, e := range entries {
+		p := e.Key.GetToken().Position
+		starts[i] = p.Line - 1 - first
+		if p.Column != col || starts[i] <= 0 || starts[i] >= len(lines) || i > 0 && starts[i] <= starts[i-1] {
+			return "", false
+		}
+	}
+	indent := strings.Repeat(" ", col-1)
+	var b strings.Builder
+	for _, l := range lines[:starts[0]] {
+		b.WriteString(l)
+	}
+	seen := map[string]bool{}
+	for i, e := range entries {
+		end := len(lines)
+		if i+1 < len(entries) {
+			end = starts[i+1]
+		}
+		last := end
+		for last > starts[i]+1 && isCommentOrBlank(lines[last-1]) {
+			last--
+		}
+		var name, val string
+		if yaml.NodeToValue(e.Key, &name) != nil {
+			return "", false
+		}
+		want, keep := policy[name]
+		switch {
+		case seen[name] || !keep:
+		case yaml.NodeToValue(e.Value, &val) == nil && val == want:
+			for _, l := range lines[starts[i]:last] {
+				b.WriteString(l)
+			}
+		default:
+			b.WriteString(indent + yamlString(name) + ": " + yamlString(want) + eol)
+		}
+		seen[name] = true
+		for _, l := range lines[last:end] {
+			b.WriteString(l)
+		}
+	}
+	for _, n := range policyNames(policy) {
+		if !seen[n] {
+			b.WriteString(indent + yamlString(n) + ": " + yamlString(policy[n]) + eol)
+		}
+	}
+	return b.String(), true
+}
+
+// policyNames sorts the names of a policy, "*" (the default for the rest)
+// last.
+func policyNames(policy map[string]string) []string {
+	names := slices.Collect(maps.Keys(policy))
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == "*") != (names[j] == "*") {
+			return names[j] == "*"
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
 // renderEntry renders the front matter entry of key for d, "" when d
 // leaves the key out.
 func renderEntry(key string, d Draft, eol string) string {
@@ -322,16 +422,9 @@ func renderEntry(key string, d Draft, eol string) string {
 		if len(d.Policy) == 0 {
 			return ""
 		}
-		names := slices.Collect(maps.Keys(d.Policy))
-		sort.Slice(names, func(i, j int) bool { // "*" last: it is the default for the rest
-			if (names[i] == "*") != (names[j] == "*") {
-				return names[j] == "*"
-			}
-			return names[i] < names[j]
-		})
 		var b strings.Builder
 		b.WriteString("policy:" + eol)
-		for _, n := range names {
+		for _, n := range policyNames(d.Policy) {
 			b.WriteString("  " + yamlString(n) + ": " + yamlString(d.Policy[n]) + eol)
 		}
 		return b.String()

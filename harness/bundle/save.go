@@ -224,8 +224,12 @@ func between(d Draft, old Selection) Draft {
 	return mid
 }
 
-// rename is os.Rename; tests make it fail.
-var rename = os.Rename
+// rename and createTemp are os.Rename and os.CreateTemp; tests make them
+// fail.
+var (
+	rename     = os.Rename
+	createTemp = os.CreateTemp
+)
 
 // writeSteps writes every step's temporary file, then renames them in
 // order; on an error, renames done are undone and temporary files removed.
@@ -287,7 +291,7 @@ func undo(done []step) error {
 // ".<base>.*", which no loader reads), synced and with mode perm, and
 // returns its name.
 func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return "", err
 	}
