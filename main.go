@@ -7,14 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/openworker/desktop/app"
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/doctor"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/platform"
 	"github.com/openworker/desktop/tools/device"
+	"github.com/openworker/desktop/tools/files"
 	"github.com/openworker/desktop/tools/notification"
 )
 
@@ -26,6 +29,7 @@ func main() {
 	v := harness.BuildVersion(harness.Version{Version: version, Commit: commit, Date: date})
 	if v.Version != "" {
 		device.Version = v.Version
+		files.Version = v.Version
 	}
 	reg := tool.NewRegistry()
 	if err := register(reg); err != nil {
@@ -35,6 +39,13 @@ func main() {
 	opts := []cli.Option{
 		cli.WithVersion(v),
 		cli.WithMCPServer("device", device.ServeStdio),
+		cli.WithMCPServerArgs("files", func(ctx context.Context, args []string) error {
+			err := files.ServeStdio(ctx, args)
+			if errors.Is(err, files.ErrUsage) {
+				return cli.UsageError(err)
+			}
+			return err
+		}),
 		cli.WithExtensionsHome(harness.DefaultExtensionsDir),
 		// The app's files (journal, servers file, settings, API keys):
 		// harness/settings, read by doctor and servers import.
@@ -55,15 +66,39 @@ func main() {
 	cli.MainWithRegistry(reg, opts...)
 }
 
-// register adds the reference notification tools and the device provider,
-// which is this same executable run as `openworker mcp serve device`.
+// register adds the reference notification tools and the built-in MCP
+// providers device and files, which are this same executable run as
+// `openworker mcp serve device` and `openworker mcp serve files`; files
+// works on the session's workspace (its MCP root), in the default
+// sandbox where this system can enforce it (docs/files.md#sandbox).
 func register(reg *tool.Registry) error {
 	if err := notification.Register(reg, platform.Default()); err != nil {
 		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("find this executable to launch the device provider: %w", err)
+		return fmt.Errorf("find this executable to launch the device and files providers: %w", err)
 	}
-	return reg.RegisterMCP(tool.MCPServer{Namespace: "device", Program: exe, Args: []string{"mcp", "serve", "device"}})
+	if err := reg.RegisterMCP(tool.MCPServer{Namespace: "device", Program: exe, Args: []string{"mcp", "serve", "device"}}); err != nil {
+		return err
+	}
+	return reg.RegisterMCP(tool.MCPServer{Namespace: "files", Program: exe, Args: []string{"mcp", "serve", "files"}, Sandbox: filesSandbox()})
+}
+
+// filesSandbox is the files provider's placement: the default preset
+// (read the system and its own folder, write only the workspace and a
+// temp folder, no network) where this system can enforce it, else none.
+// Ubuntu 24.04's AppArmor lets a program make a user namespace but not
+// mount in it (kernel.apparmor_restrict_unprivileged_userns=1), which
+// sandbox.Supported does not see and the provider could then not start:
+// there it runs unsandboxed too, and says so (docs/files.md#sandbox).
+func filesSandbox() *tool.Sandbox {
+	p := tool.DefaultSandbox()
+	if sandbox.Supported(p) != nil {
+		return nil
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); err == nil && strings.TrimSpace(string(b)) == "1" {
+		return nil
+	}
+	return p
 }

@@ -79,6 +79,37 @@ func TestCheckExamples(t *testing.T) {
 	if len(want) != 0 {
 		t.Fatalf("tools not listed: %v", want)
 	}
+	// Every example is a bundle that check passes, and the files templates
+	// select the built-in files provider (docs/files.md#templates).
+	dirs, err := os.ReadDir("examples/coworkers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := map[string]bool{}
+	for _, cw := range rep.OK {
+		ok[cw.ID] = true
+		if cw.ID != "files-assistant" && cw.ID != "notes-keeper" {
+			continue
+		}
+		if len(cw.Tools) < 7 {
+			t.Errorf("%s selects %d tools, want the files tools", cw.ID, len(cw.Tools))
+		}
+		for _, tl := range cw.Tools {
+			if tl.Provider != "mcp:files" || "files."+tl.Remote != tl.Name {
+				t.Errorf("%s: %s resolved to %s/%s, want mcp:files", cw.ID, tl.Name, tl.Provider, tl.Remote)
+			}
+		}
+	}
+	for _, d := range dirs {
+		if d.IsDir() && !ok[d.Name()] {
+			t.Errorf("example %s is not listed ok by check", d.Name())
+		}
+	}
+	for _, id := range []string{"device-assistant", "files-assistant", "notes-keeper"} {
+		if !ok[id] {
+			t.Errorf("example %s is missing", id)
+		}
+	}
 	human := runBin(t, "check", "--coworkers", "examples/coworkers")
 	if human.code != 0 || !strings.Contains(human.stdout, "device.battery_status_get") || !strings.Contains(human.stdout, "mcp:device") {
 		t.Fatalf("check (text) exit %d:\n%s%s", human.code, human.stdout, human.stderr)

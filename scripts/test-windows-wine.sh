@@ -34,8 +34,8 @@
 #      `serve` killed in the middle of a call: the call is unknown at the
 #      next open (the lease died with the process), `journal reconcile`;
 #   3. the Windows unit tests of harness/journal, harness/mcp,
-#      harness/model, harness/settings, platform/windows and app (no
-#      window), cross-built with
+#      harness/model, harness/settings, platform/windows, app (no
+#      window) and tools/files, cross-built with
 #      `go test -c` (cgo by mingw-w64) and run under Wine (scripts/wine/
 #      unit-steps.sh: a build overlay for Wine's answer to Go's file
 #      deletion; the Wine-only failures skipped by name, each with why);
@@ -199,7 +199,7 @@ run_step "2b. a folder with spaces and non-ASCII characters" win_odd_path
 run_step "2c. CRLF bundle files" win_crlf
 run_step "2d. run killed: the provider's process tree ends (Job object); a second process on the journal" win_job_kill
 run_step "2e. serve killed in the middle of a call: unknown, journal reconcile" win_reconcile
-run_step "3. Windows unit tests (harness/journal, harness/mcp, harness/model, harness/settings, platform/windows, app)" unit_tests
+run_step "3. Windows unit tests (harness/journal, harness/mcp, harness/model, harness/settings, platform/windows, app, tools/files)" unit_tests
 run_step "4. installer: silent install and uninstall" installer
 
 echo

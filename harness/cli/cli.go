@@ -6,7 +6,7 @@
 //	openworker run ...              one turn with a coworker, in the terminal
 //	openworker check ...            load and resolve every coworker bundle
 //	openworker journal list|show|reconcile|verify
-//	openworker mcp serve NAME       an MCP server built into the binary, on stdio
+//	openworker mcp serve NAME ...   an MCP server built into the binary, on stdio
 //	openworker servers import FILE  import another MCP client's config file
 //	openworker coworker new|tools|list  make and change coworker bundles
 //	openworker doctor               what a bug report needs, without secrets
@@ -55,7 +55,7 @@ type config struct {
 	desktop        Desktop
 	desktopUsage   string
 	desktopFile    func(arg string) bool
-	servers        map[string]func(ctx context.Context) error
+	servers        map[string]func(ctx context.Context, args []string) error
 	stdin          io.Reader
 	stdout         io.Writer
 	stderr         io.Writer
@@ -93,8 +93,22 @@ func WithDesktopFiles(opens func(arg string) bool) Option {
 func UsageError(err error) error { return &exitError{ExitUsage, err} }
 
 // WithMCPServer adds `openworker mcp serve NAME`, an MCP server on stdio
-// built into this binary (the device tools use it).
+// built into this binary that takes no arguments (the device tools use
+// it).
 func WithMCPServer(name string, serve func(ctx context.Context) error) Option {
+	return WithMCPServerArgs(name, func(ctx context.Context, args []string) error {
+		if len(args) > 0 {
+			return usageErr("the built-in MCP server %q takes no arguments; run openworker mcp serve %s", name, name)
+		}
+		return serve(ctx)
+	})
+}
+
+// WithMCPServerArgs adds `openworker mcp serve NAME [ARGS]...`, an MCP
+// server on stdio built into this binary that reads its own arguments
+// (the files tools' --root DIR, docs/files.md). serve returns a
+// UsageError for bad arguments.
+func WithMCPServerArgs(name string, serve func(ctx context.Context, args []string) error) Option {
 	return func(c *config) { c.servers[name] = serve }
 }
 
@@ -132,7 +146,7 @@ func badInput(err error) error { return &exitError{ExitUsage, err} }
 
 // Run runs one CLI invocation and returns its exit code.
 func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option) int {
-	c := &config{servers: map[string]func(context.Context) error{}, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, terminal: stdinIsTerminal}
+	c := &config{servers: map[string]func(context.Context, []string) error{}, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, terminal: stdinIsTerminal}
 	for _, o := range opts {
 		o(c)
 	}
@@ -209,16 +223,24 @@ func (c *config) mcpCommand() *cobra.Command {
 	}
 	sort.Strings(names)
 	mcpCmd.AddCommand(&cobra.Command{
-		Use:       "serve NAME",
+		Use:       "serve NAME [ARGS]...",
 		Short:     "serve a built-in MCP server on stdio",
 		ValidArgs: names,
-		Args:      cobra.ExactArgs(1),
+		// The words after NAME are the server's own (files: --root DIR).
+		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+				cmd.SetOut(c.stdout)
+				return cmd.Help()
+			}
+			if len(args) == 0 {
+				return usageErr("name the built-in MCP server to serve; this binary has: %v", names)
+			}
 			serve, ok := c.servers[args[0]]
 			if !ok {
 				return usageErr("no built-in MCP server %q; this binary has: %v", args[0], names)
 			}
-			return serve(cmd.Context())
+			return serve(cmd.Context(), args[1:])
 		},
 	})
 	return mcpCmd

@@ -325,16 +325,16 @@ func TestRealServerFilesystem(t *testing.T) {
 	os.WriteFile(outside, []byte("not for the model\n"), 0o644)
 
 	s := newSetup(t, "clerk", map[string]any{
-		"files": map[string]any{"transport": "stdio", "command": node, "args": []string{entry, root}},
-	}, nil, "files.list_directory", "files.read_text_file")
+		"filesystem": map[string]any{"transport": "stdio", "command": node, "args": []string{entry, root}},
+	}, nil, "filesystem.list_directory", "filesystem.read_text_file")
 	s.check(t)
 
 	args := func(path string) string { b, _ := json.Marshal(map[string]string{"path": path}); return string(b) }
 	r := s.run(t, modeltest.Anthropic, []string{"--approve", "bypass"}, "When is the meeting?",
 		modeltest.Reply{ToolCalls: []model.ToolCall{
-			call("c1", "files__list_directory", args(root)),
-			call("c2", "files__read_text_file", args(filepath.Join(root, "notes.txt"))),
-			call("c3", "files__read_text_file", args(outside)),
+			call("c1", "filesystem__list_directory", args(root)),
+			call("c2", "filesystem__read_text_file", args(filepath.Join(root, "notes.txt"))),
+			call("c3", "filesystem__read_text_file", args(outside)),
 		}},
 		modeltest.Reply{Text: "The meeting is at 10:00."},
 	)
@@ -342,10 +342,10 @@ func TestRealServerFilesystem(t *testing.T) {
 	if len(res) != 3 || res[0].IsError || res[1].IsError || !res[2].IsError {
 		t.Fatalf("tool results = %+v; want two results, then an error", res)
 	}
-	r.succeeded(t, "files.list_directory", res[0].Text, "[FILE] notes.txt", "[DIR] drafts")
+	r.succeeded(t, "filesystem.list_directory", res[0].Text, "[FILE] notes.txt", "[DIR] drafts")
 	var reads []journal.Invocation
 	for _, inv := range r.session.Invocations {
-		if inv.Tool == "files.read_text_file" {
+		if inv.Tool == "filesystem.read_text_file" {
 			reads = append(reads, inv)
 		}
 	}

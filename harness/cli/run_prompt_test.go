@@ -29,15 +29,15 @@ func TestRealServerFilesystemRoots(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "secret.txt")
 	os.WriteFile(outside, []byte("not for the model\n"), 0o644)
 	s := newSetup(t, "clerk", map[string]any{
-		"files": map[string]any{"transport": "stdio", "command": node, "args": []string{entry}},
-	}, nil, "files.list_allowed_directories", "files.read_text_file")
+		"filesystem": map[string]any{"transport": "stdio", "command": node, "args": []string{entry}},
+	}, nil, "filesystem.list_allowed_directories", "filesystem.read_text_file")
 
 	args := func(path string) string { b, _ := json.Marshal(map[string]string{"path": path}); return string(b) }
 	r := s.run(t, modeltest.Anthropic, []string{"--approve", "bypass", "--workspace", ws}, "When is the meeting?",
 		modeltest.Reply{ToolCalls: []model.ToolCall{
-			call("c1", "files__list_allowed_directories", `{}`), // Anthropic: error results are flagged
-			call("c2", "files__read_text_file", args(filepath.Join(ws, "notes.txt"))),
-			call("c3", "files__read_text_file", args(outside)),
+			call("c1", "filesystem__list_allowed_directories", `{}`), // Anthropic: error results are flagged
+			call("c2", "filesystem__read_text_file", args(filepath.Join(ws, "notes.txt"))),
+			call("c3", "filesystem__read_text_file", args(outside)),
 		}},
 		modeltest.Reply{Text: "At 10:00."},
 	)

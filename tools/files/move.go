@@ -78,9 +78,9 @@ func move(from, to place, overwrite bool) (MoveResult, error) {
 	res := MoveResult{From: from.shown(), To: to.shown()}
 	dst, err := r.Lstat(to.native())
 	exists := err == nil
+	caseOnly := exists && os.SameFile(src, dst) // the same file under another case (macOS, Windows)
 	switch {
-	case exists && os.SameFile(src, dst):
-		// the same file under another case (macOS, Windows): a rename
+	case caseOnly:
 		exists = false
 	case exists && dst.IsDir():
 		return MoveResult{}, fmt.Errorf("%q is a folder, which is never replaced: give the full new path inside it, such as %q", to.shown(), to.rel+"/"+pathBase(from.rel))
@@ -99,7 +99,7 @@ func move(from, to place, overwrite bool) (MoveResult, error) {
 	if res.MadeFolders, err = makeParent(r, to); err != nil {
 		return MoveResult{}, err
 	}
-	if !exists && src.Mode().IsRegular() {
+	if !exists && !caseOnly && src.Mode().IsRegular() {
 		// A file moves by a hard link, which fails when to exists, so a
 		// file made there in the meantime is never replaced.
 		err := r.Link(from.native(), to.native())
