@@ -129,6 +129,7 @@ func taken(dir string) func(string) bool {
 
 // Templates lists the templates of "New coworker", sorted by name.
 func (ed *Editor) Templates() ([]CoworkerTemplate, error) {
+	noteEditor("templates")
 	out := []CoworkerTemplate{}
 	if ed.examples == nil {
 		return out, nil
@@ -202,6 +203,7 @@ func (ed *Editor) NewCoworker(template string) (CoworkerDraft, error) {
 		}
 		d.ID = bundle.NewID(d.ID, taken(dir))
 	}
+	noteEditor("new " + template)
 	return CoworkerDraft{Draft: d, New: true, Problems: []DraftProblem{}, Skills: []DraftSkill{}, Template: template}, nil
 }
 
@@ -217,6 +219,7 @@ func (ed *Editor) EditCoworker(dir string) (CoworkerDraft, error) {
 	if err != nil {
 		return CoworkerDraft{}, err
 	}
+	noteEditor("edit " + abs)
 	out := CoworkerDraft{Draft: d, Dir: abs, Problems: problems(ps), Skills: skillsOf(abs)}
 	if target, linked := bundle.LinkTarget(abs); linked {
 		out.LinkedTo = target

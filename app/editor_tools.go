@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -58,7 +59,9 @@ func (ed *Editor) ToolCatalog(namespaces []string) ([]ToolProvider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ed.toolProviders(cat), nil
+	out := ed.toolProviders(cat)
+	noteEditor(fmt.Sprintf("catalog %d", len(out)))
+	return out, nil
 }
 
 // toolProviders gives each provider of cat its kind and title, and sorts
