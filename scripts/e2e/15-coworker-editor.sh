@@ -223,7 +223,7 @@ JSON
   ew="$ed/bundles/echo-e2e/coworker"
   for _ in $(seq 100); do [ -f "$ew/tools.json" ] && break; sleep 0.2; done
   [ -f "$ew/tools.json" ] || fail "Give did not make the coworker echo-e2e: $(ls "$ed/bundles")"
-  grep -q '"echo.echo"' "$ew/tools.json" && grep -q '"echo.settings"' "$ew/tools.json" || fail "echo-e2e was not given echo's tools: $(cat "$ew/tools.json")"
+  for t in echo.echo echo.settings; do grep -q "\"$t\"" "$ew/tools.json" || fail "echo-e2e was not given $t: $(cat "$ew/tools.json")"; done
   grep -q '^name: Echo (e2e)$' "$ew/manifest.md" || fail "the new coworker is not named after the extension: $(cat "$ew/manifest.md")"
   click 60 69
   sleep 1.5
@@ -239,7 +239,7 @@ JSON
   xdotool type --delay 20 "Ready?"
   xdotool key Return
   third="$(recorded 3)"
-  echo "$third" | grep -q '"echo__echo"' && echo "$third" | grep -q '"echo__settings"' || fail "the new coworker's chat did not offer echo's tools: $third"
+  for t in echo__echo echo__settings; do echo "$third" | grep -q "\"$t\"" || fail "the new coworker's chat did not offer $t: $third"; done
   sleep 1
   import -window root "$shots/extension-given-chat.png"
   stop_shown_app
