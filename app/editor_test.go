@@ -293,3 +293,22 @@ func TestCoworkerModel(t *testing.T) {
 		t.Errorf("a model name of 200 characters: %v", err)
 	}
 }
+
+// TestServersInUse: Settings lists the servers file's MCP servers, one
+// reached at a URL with its host and one whose entry is broken with the
+// reason; the built-in providers are not listed, and nothing is started.
+func TestServersInUse(t *testing.T) {
+	servers := filepath.Join(t.TempDir(), "servers.json")
+	body := `{"servers": {
+  "kit": {"transport": "streamable_http", "url": "https://mcp.example.com/mcp"},
+  "typo": {"transport": "stdio", "comand": "x"}}}`
+	if err := os.WriteFile(servers, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers}})
+	got := e.app.Servers.ServersInUse()
+	if len(got) != 2 || got[0].Namespace != "kit" || got[0].Source != "servers.json:2" || got[0].Remote != "mcp.example.com" || got[0].Broken != "" ||
+		got[1].Namespace != "typo" || !strings.Contains(got[1].Broken, "comand") {
+		t.Fatalf("ServersInUse = %+v", got)
+	}
+}
