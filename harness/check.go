@@ -150,7 +150,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 			r.tools, r.leftOut = res.Tools, res.LeftOut
 		}
 		results[i] = r
-		if bctx.Err() == nil { // a timeout or a cancel is tried again next time
+		if bctx.Err() == nil && !folderMissing(err) { // a timeout, a cancel or a missing folder is tried again next time
 			rt.checks.put(key, r)
 		}
 	})

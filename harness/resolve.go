@@ -116,6 +116,10 @@ type ResolveError struct {
 	SandboxRequired bool
 
 	cause error // the provider's start error (StartFailed), for errors.As
+	// folder is set when the coworker's folder is missing or not a
+	// folder (workspace.go): Check does not cache it, as the folder may
+	// be made at any time.
+	folder bool
 }
 
 // Unwrap is the provider's start error when StartFailed (a

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,5 +46,11 @@ func checkFolder(b *bundle.Bundle) *ResolveError {
 		return nil
 	}
 	fix := "create the folder, or change or remove folder: in " + manifest
-	return &ResolveError{Coworker: b.ID, Msg: msg + "; " + fix, File: manifest, Fix: fix}
+	return &ResolveError{Coworker: b.ID, Msg: msg + "; " + fix, File: manifest, Fix: fix, folder: true}
+}
+
+// folderMissing reports whether err is checkFolder's.
+func folderMissing(err error) bool {
+	var re *ResolveError
+	return errors.As(err, &re) && re.folder
 }

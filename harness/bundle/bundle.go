@@ -31,6 +31,18 @@
 // change. LoadDir never fails as a whole because one bundle is bad.
 // Resolving the selection against the tool registry and MCP catalogs is the
 // harness's job, not this package's.
+//
+// Bundles are also edited here (docs/bundles.md#editing), by the app's
+// editor and `coworker` commands alike: ReadDraft reads a bundle, broken or
+// not, as a Draft; Validate checks a Draft by the loader's own rules; Save
+// writes it back atomically, keeping what it does not change byte for byte;
+// Create makes a new bundle. Trash and Restore delete recoverably into
+// <bundles>/.trash, which LoadDir skips like every name starting with ".";
+// AttachSkill installs a skill folder or .zip.
+//
+//	d, problems, err := bundle.ReadDraft(dir) // problems: marked in the editor
+//	d.Tools = append(d.Tools, "files.read")
+//	err = bundle.Save(dir, d) // a *DraftError, or the bundle as it was on failure
 package bundle
 
 import (

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -17,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Draft is the editable form of a coworker (docs/bundles.md#editing): the
@@ -98,6 +98,8 @@ var fieldOfKey = map[string]string{
 // ReadDraft reads the bundle in dir (<coworkers>/<id>, a link to one
 // followed) as a Draft, as far as it can be read: a broken bundle still
 // gives the fields that parse, so that it can be fixed in an editor.
+// Tools, Policy and Sampling are never nil (JSON [] and {}); Skills is nil
+// when the manifest has no "skills" key.
 // problems are the bundle's problems as Load and Validate report them
 // (file, line, column, fix, and the Draft field), Load's first; none
 // means the bundle loads. err is only for a dir that is not a folder or
@@ -128,6 +130,11 @@ func ReadDraft(dir string) (d Draft, problems []*LoadError, err error) {
 	}
 	if data, lerr := l.read(filepath.Join(cw, "tools.json"), MaxToolsFileBytes, ""); lerr == nil {
 		readTools(filepath.Join(cw, "tools.json"), data, &d)
+	}
+	d.Tools = nonNil(d.Tools)
+	d.Sampling = nonNil(d.Sampling)
+	if d.Policy == nil {
+		d.Policy = map[string]string{}
 	}
 	if _, err := Load(dir); err != nil {
 		le := err.(*LoadError)
@@ -173,42 +180,45 @@ func readManifest(data []byte, d *Draft) {
 	if !fm.present {
 		return
 	}
-	entries := topEntries(fm.yaml)
-	for _, e := range entries {
+	// A field whose value does not decode stays empty: Load says why.
+	decode := func(n ast.Node, v any) { _ = yaml.NodeToValue(n, v) }
+	seen := map[string]bool{}
+	for _, e := range topEntries(fm.yaml) {
 		key := e.Key.GetToken().Value
-		var err error
+		if seen[key] { // a duplicate (Load reports it): the first counts
+			continue
+		}
+		seen[key] = true
 		switch key {
 		case "id":
-			err = yaml.NodeToValue(e.Value, &d.ID)
+			decode(e.Value, &d.ID)
 		case "name":
-			err = yaml.NodeToValue(e.Value, &d.Name)
+			decode(e.Value, &d.Name)
 		case "description":
-			err = yaml.NodeToValue(e.Value, &d.Description)
+			decode(e.Value, &d.Description)
 		case "version":
-			err = yaml.NodeToValue(e.Value, &d.Version)
+			decode(e.Value, &d.Version)
 		case "model":
-			err = yaml.NodeToValue(e.Value, &d.Model)
+			decode(e.Value, &d.Model)
 		case "folder":
-			err = yaml.NodeToValue(e.Value, &d.Folder)
+			decode(e.Value, &d.Folder)
 		case "requires_sandbox":
-			err = yaml.NodeToValue(e.Value, &d.RequiresSandbox)
+			decode(e.Value, &d.RequiresSandbox)
+		case "sampling":
+			decode(e.Value, &d.Sampling)
 		case "skills":
 			var s []string
 			if yaml.NodeToValue(e.Value, &s) == nil {
 				d.Skills = nonNil(s)
 			}
-		case "sampling":
-			err = yaml.NodeToValue(e.Value, &d.Sampling)
 		case "policy":
 			var p map[string]string
 			if yaml.NodeToValue(e.Value, &p) == nil && len(p) > 0 {
 				d.Policy = p
 			}
-		}
-		if _, owned := fieldOfKey[key]; !owned && !slices.Contains(d.OtherKeys, key) {
+		default:
 			d.OtherKeys = append(d.OtherKeys, key)
 		}
-		_ = err // a field that does not decode stays as it was; Load says why
 	}
 }
 
@@ -225,7 +235,10 @@ func topEntries(src []byte) []*ast.MappingValueNode {
 	if len(src) > MaxFrontMatterBytes || tooDeep(src) >= 0 {
 		return nil
 	}
-	f, err := parser.ParseBytes(src, parser.ParseComments)
+	// Duplicate keys are allowed here: the loader reports them, and an
+	// editor that shows the first can save the front matter without the
+	// second.
+	f, err := parser.ParseBytes(src, parser.ParseComments, parser.AllowDuplicateMapKey())
 	if err != nil || len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		return nil
 	}
@@ -301,11 +314,7 @@ func Validate(dir string, d Draft) []*LoadError {
 	}
 	masked := map[string]bool{}
 	for range 16 {
-		files, err := renderFiles(dir, d)
-		if err != nil {
-			problems = append(problems, &LoadError{Dir: dir, File: dir, Msg: err.Error()})
-			break
-		}
+		files := renderFiles(dir, d)
 		l := &loader{dir: dir, overlay: files}
 		l.resolveRoot()
 		_, lerr := loadSafely(l)
@@ -433,14 +442,16 @@ func LinkTarget(dir string) (target string, linked bool) {
 }
 
 // NewID derives a coworker id (IDPattern) from a name: lowercase ASCII
-// letters and digits kept, every other run of characters one '-', at most
+// letters and digits kept (accents dropped: "Café" gives "cafe"), every
+// other run of characters one '-', at most
 // 64 characters; "coworker" when nothing is left. When taken(id) holds
 // (nil: nothing is taken), "-2", "-3", ... is appended until it does not.
 func NewID(name string, taken func(string) bool) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(name) {
+	for _, r := range norm.NFD.String(strings.ToLower(name)) {
 		switch {
+		case unicode.Is(unicode.Mn, r): // an accent of the letter before (é = e + ´)
 		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')

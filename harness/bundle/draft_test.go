@@ -81,7 +81,7 @@ func TestReadDraftResearch(t *testing.T) {
 		Instructions: "# Research\n\nYou help the user research a topic. Cite every source.",
 		Tools:        []string{"example.web_search", "acer.battery_get", "files.dir.list"},
 		Policy:       map[string]string{"example.web_search": "allow", "acer.battery_get": "deny", "*": "ask"},
-		Skills:       []string{"citations", "outline"}}
+		Skills:       []string{"citations", "outline"}, Sampling: []string{}}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Fatalf("ReadDraft (-want +got):\n%s", diff)
 	}
@@ -339,7 +339,7 @@ func TestValidateMatchesCheck(t *testing.T) {
 		"rtl-override": FieldName, "Bad_ID": FieldID, "id-mismatch": FieldID, "empty-body": FieldInstructions,
 		"float-version": FieldVersion, "missing-skill": FieldSkills, "skill-empty": FieldSkills, "dup-name": FieldTools,
 		"v3-unqualified": FieldTools, "alias-collide": FieldTools, "bad-json": FieldTools, "unknown-key": FieldOtherKeys, "yaml-syntax": "",
-		"no-tools": FieldTools, "folder-relative": FieldFolder, "model-multiline": FieldModel, "unclosed": "", "no-manifest": "",
+		"no-tools": FieldTools, "folder-relative": FieldFolder, "model-multiline": FieldModel, "unclosed": "", "no-manifest": "", "dup-yaml-key": FieldName,
 	}
 	for name, field := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -366,8 +366,13 @@ func TestValidateMatchesCheck(t *testing.T) {
 // saving the draft with the problem fixed gives a bundle that loads.
 func TestFixBrokenInEditor(t *testing.T) {
 	for name, fix := range map[string]func(*Draft){
-		"bad-policy":      func(d *Draft) { d.Policy["ex.b"] = "deny"; d.Tools = []string{"ex.a", "ex.b"} },
-		"unknown-key":     func(d *Draft) { d.OtherKeys = nil },
+		"bad-policy":  func(d *Draft) { d.Policy["ex.b"] = "deny"; d.Tools = []string{"ex.a", "ex.b"} },
+		"unknown-key": func(d *Draft) { d.OtherKeys = nil },
+		"dup-yaml-key": func(d *Draft) {
+			if d.Name != "X" {
+				t.Errorf("the draft's name is %q, want the first one", d.Name)
+			}
+		}, // the draft holds one name: the duplicate goes
 		"yaml-syntax":     func(d *Draft) { d.Name = "Fixed" },
 		"unclosed":        func(d *Draft) { d.Name, d.Instructions = "Fixed", "You help." }, // where the body starts is unknown
 		"no-tools":        func(d *Draft) {},
@@ -444,7 +449,7 @@ func TestCreate(t *testing.T) {
 	if tj != "{\n  \"version\": 3,\n  \"tools\": [\n    \"files.read\",\n    \"files.write\"\n  ]\n}\n" {
 		t.Errorf("tools.json = %q", tj)
 	}
-	if _, err := Create(cws, d); err == nil || !strings.Contains(err.Error(), `coworker "notes" exists already at `+dir+"; choose another id") {
+	if _, err := Create(cws, d); !errors.Is(err, ErrIDTaken) || !strings.Contains(err.Error(), `coworker "notes" exists already at `+dir+"; choose another id") {
 		t.Errorf("Create again = %v", err)
 	}
 	for _, bad := range []string{"", "../x", "Notes"} {
@@ -468,7 +473,7 @@ func TestNewID(t *testing.T) {
 		"Files assistant":          "files-assistant",
 		"  Notes -- keeper!! ":     "notes-keeper",
 		"助手":                       "coworker",
-		"Café Ünïcode":             "caf-n-code",
+		"Café Ünïcode":             "cafe-unicode",
 		strings.Repeat("ab", 50):   strings.Repeat("ab", 30),
 		"device_assistant v2":      "device-assistant-v2",
 		"Research assistant (old)": "research-assistant-old",

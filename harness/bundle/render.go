@@ -35,7 +35,7 @@ var ownedKeys = []string{"id", "name", "description", "version", "model", "folde
 
 // renderFiles renders d as the manifest.md and tools.json of the bundle in
 // dir, over what dir holds now; keys are manifestRel and toolsRel.
-func renderFiles(dir string, d Draft) (map[string][]byte, error) {
+func renderFiles(dir string, d Draft) map[string][]byte {
 	l := &loader{dir: dir}
 	l.resolveRoot()
 	var oldM, oldT []byte
@@ -45,7 +45,7 @@ func renderFiles(dir string, d Draft) (map[string][]byte, error) {
 	if data, lerr := l.read(filepath.Join(dir, filepath.FromSlash(toolsRel)), MaxToolsFileBytes, ""); lerr == nil {
 		oldT = data
 	}
-	return map[string][]byte{manifestRel: renderManifest(oldM, d), toolsRel: renderTools(oldT, d)}, nil
+	return map[string][]byte{manifestRel: renderManifest(oldM, d), toolsRel: renderTools(oldT, d)}
 }
 
 // renderTools returns old when it selects what d selects, else d's
@@ -193,7 +193,8 @@ func editFrontMatter(src []byte, d Draft, eol string) ([]byte, bool) {
 		_, owned := fieldOfKey[key]
 		switch {
 		case !owned && !slices.Contains(d.OtherKeys, key): // removed from OtherKeys
-		case present[key] || !owned || unchanged(key, e.Value, d):
+		case owned && present[key]: // a duplicate (an error): the draft holds one value
+		case !owned || unchanged(key, e.Value, d):
 			for _, l := range lines[start[i]:last] {
 				out.WriteString(l)
 			}

@@ -11,6 +11,19 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
+// ErrIDTaken is matched (errors.Is) by the error of Create for an id that
+// a folder, file or link of the coworkers folder has already, and of
+// Restore for a trashed coworker whose id was taken meanwhile.
+var ErrIDTaken = errors.New("coworker id taken")
+
+// takenError is an ErrIDTaken with its message for people.
+type takenError struct{ msg string }
+
+func (e *takenError) Error() string { return e.msg }
+func (e *takenError) Unwrap() error { return ErrIDTaken }
+
+func idTaken(format string, args ...any) error { return &takenError{fmt.Sprintf(format, args...)} }
+
 // DraftError is returned by Save and Create for a draft that does not
 // validate: Problems are Validate's. Nothing was written.
 type DraftError struct {
@@ -55,15 +68,11 @@ func (e *DraftError) Error() string {
 // was, byte for byte: renames already done are undone.
 //
 // Save is not safe for concurrent use on one bundle; the last one wins.
-func Save(dir string, d Draft) error {
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
+func Save(dir string, d Draft) (err error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("no coworker folder %s to save to; create a new coworker with Create", dir)
 	}
-	files, err := renderFiles(dir, d)
-	if err != nil {
-		return err
-	}
+	files := renderFiles(dir, d)
 	if ps := validateFiles(dir, d, files); len(ps) > 0 {
 		return &DraftError{Dir: dir, Problems: ps}
 	}
@@ -74,7 +83,11 @@ func Save(dir string, d Draft) error {
 		if err := os.Mkdir(cw, 0o755); err != nil {
 			return fmt.Errorf("save coworker %s: %w", dir, err)
 		}
-		defer func() { os.Remove(cw) }() // removes it only when still empty, after a failure
+		defer func() {
+			if err != nil {
+				os.Remove(cw) // made for this save: the bundle is left as it was
+			}
+		}()
 	}
 	var targets [2]target
 	for i, rel := range []string{manifestRel, toolsRel} {
@@ -324,7 +337,7 @@ func syncDir(dir string) {
 // Create writes d as a new bundle <coworkersDir>/<d.ID>/coworker/{manifest.md,
 // tools.json} (coworkersDir is created when missing) and returns its
 // folder. An id already taken by a folder, file or link is refused
-// ("coworker … exists already"; NewID suggests a free one), as is a draft
+// (ErrIDTaken: "coworker … exists already"; NewID suggests a free one), as is a draft
 // that does not validate (*DraftError). The bundle is built in a hidden
 // ".new-<id>-*" folder and renamed into place, so the coworkers folder
 // never holds half of it.
@@ -337,12 +350,9 @@ func Create(coworkersDir string, d Draft) (string, error) {
 	}
 	dir := filepath.Join(coworkersDir, d.ID)
 	if _, err := os.Lstat(dir); err == nil {
-		return "", fmt.Errorf("coworker %q exists already at %s; choose another id", d.ID, dir)
+		return "", idTaken("coworker %q exists already at %s; choose another id", d.ID, dir)
 	}
-	files, err := renderFiles(dir, d)
-	if err != nil {
-		return "", err
-	}
+	files := renderFiles(dir, d)
 	if ps := validateFiles(dir, d, files); len(ps) > 0 {
 		return "", &DraftError{Dir: dir, Problems: ps}
 	}
@@ -372,12 +382,12 @@ func Create(coworkersDir string, d Draft) (string, error) {
 	}
 	syncDir(cw)
 	if _, err := os.Lstat(dir); err == nil {
-		return "", fmt.Errorf("coworker %q exists already at %s; choose another id", d.ID, dir)
+		return "", idTaken("coworker %q exists already at %s; choose another id", d.ID, dir)
 	}
 	if err := rename(tmp, dir); err != nil {
 		if errors.Is(err, fs.ErrExist) { // ENOTEMPTY counts: a folder made meanwhile
 
-			return "", fmt.Errorf("coworker %q exists already at %s; choose another id", d.ID, dir)
+			return "", idTaken("coworker %q exists already at %s; choose another id", d.ID, dir)
 		}
 		return "", fmt.Errorf("create coworker %s: %w", dir, err)
 	}

@@ -47,8 +47,12 @@ func AttachSkill(dir, src string) (name string, err error) {
 	var fill func(dst string) error
 	switch {
 	case st.IsDir():
-		name = filepath.Base(filepath.Clean(src))
-		fill = func(dst string) error { return copySkillFolder(src, dst) }
+		real, err := filepath.EvalSymlinks(src) // a link to a skill folder: the folder
+		if err != nil {
+			return "", fmt.Errorf("skill %s: %w", src, err)
+		}
+		name = filepath.Base(real)
+		fill = func(dst string) error { return copySkillFolder(real, dst) }
 	case strings.EqualFold(filepath.Ext(src), ".zip"):
 		zr, err := zip.OpenReader(src)
 		if err != nil {

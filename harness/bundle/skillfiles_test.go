@@ -79,6 +79,11 @@ func TestAttachSkillFolder(t *testing.T) {
 	if err != nil || len(b.Skills) != 1 || b.Skills[0].Name != "citations" {
 		t.Fatalf("Load after attaching = %+v, %v", b, err)
 	}
+	linked := filepath.Join(t.TempDir(), "cite-link")
+	symlink(t, src, linked)
+	if name, err := AttachSkill(newCoworker(t), linked); err != nil || name != "citations" {
+		t.Errorf("AttachSkill(a link to a skill folder) = %q, %v", name, err)
+	}
 	if _, err := AttachSkill(dir, src); err == nil || !strings.Contains(err.Error(), `skill "citations" is attached already`) {
 		t.Errorf("attaching twice = %v", err)
 	}

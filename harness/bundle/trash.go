@@ -26,7 +26,8 @@ const TrashFolder = ".trash"
 const TrashRetention = 30 * 24 * time.Hour
 
 // trashStamp formats the time a coworker was trashed in its trash name:
-// UTC, sortable, without '-' (so the id is everything before the last '-').
+// UTC, sortable, without '-' or ':' (so the id is everything before the
+// last '-', and Windows takes the name).
 const trashStamp = "20060102T150405.000000000Z"
 
 // Trashed is one coworker in the trash.
@@ -39,13 +40,14 @@ type Trashed struct {
 	Link string `json:"link,omitempty"`
 }
 
-// Trash moves the coworker id out of coworkersDir into its trash folder
+// Trash moves the coworker folder id of coworkersDir (its id, or for a
+// broken bundle whatever its folder is named) into the trash folder
 // (created, mode 0700, when missing) and returns where it went, for
-// Restore. A missing coworker or an id that is not valid (IDPattern) is
-// an error.
+// Restore. A missing folder is an error, as is an id that is not one
+// folder name ("", ".", "..", a path, a name starting with ".").
 func Trash(coworkersDir, id string) (Trashed, error) {
-	if !IDPattern.MatchString(id) {
-		return Trashed{}, fmt.Errorf("coworker id %q is not valid", id)
+	if !folderName(id) {
+		return Trashed{}, fmt.Errorf("%q is not the name of a coworker folder", id)
 	}
 	src := filepath.Join(coworkersDir, id)
 	st, err := os.Lstat(src)
@@ -85,11 +87,11 @@ func Restore(coworkersDir string, t Trashed) error {
 	}
 	dst := filepath.Join(coworkersDir, t.ID)
 	if _, err := os.Lstat(dst); err == nil {
-		return fmt.Errorf("cannot restore coworker %q: %s exists again; rename or delete that one first", t.ID, dst)
+		return idTaken("cannot restore coworker %q: %s exists again; rename or delete that one first", t.ID, dst)
 	}
 	if err := rename(t.Path, dst); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("cannot restore coworker %q: %s exists again; rename or delete that one first", t.ID, dst)
+			return idTaken("cannot restore coworker %q: %s exists again; rename or delete that one first", t.ID, dst)
 		}
 		return fmt.Errorf("restore coworker %q: %w", t.ID, err)
 	}
@@ -157,8 +159,14 @@ func parseTrashName(name string) (id string, at time.Time, ok bool) {
 		return "", time.Time{}, false
 	}
 	at, err := time.Parse(trashStamp, name[i+1:])
-	if err != nil || !IDPattern.MatchString(name[:i]) {
+	if err != nil || !folderName(name[:i]) {
 		return "", time.Time{}, false
 	}
 	return name[:i], at, true
+}
+
+// folderName reports whether name is one entry of a coworkers folder that
+// LoadDir reads: not empty, no separator, not starting with ".".
+func folderName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\`) && !strings.HasPrefix(name, ".") && filepath.Base(name) == name
 }

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,7 @@ func TestTrashRestore(t *testing.T) {
 	if _, err := Create(cws, d); err != nil {
 		t.Fatal(err)
 	}
-	if err := Restore(cws, tr); err == nil || !strings.Contains(err.Error(), `cannot restore coworker "notes": `+filepath.Join(cws, "notes")+" exists again") {
+	if err := Restore(cws, tr); !errors.Is(err, ErrIDTaken) || !strings.Contains(err.Error(), `cannot restore coworker "notes": `+filepath.Join(cws, "notes")+" exists again") {
 		t.Fatalf("Restore over a new notes = %v", err)
 	}
 	if _, err := Trash(cws, "notes"); err != nil { // the second one goes too
@@ -54,7 +55,7 @@ func TestTrashRestore(t *testing.T) {
 	if err := Restore(cws, outside); err == nil || !strings.Contains(err.Error(), "is not a coworker") {
 		t.Errorf("Restore(outside) = %v", err)
 	}
-	for _, id := range []string{"missing", "../x", ""} {
+	for _, id := range []string{"missing", "../x", "", ".", "..", ".trash", "a/b"} {
 		if _, err := Trash(cws, id); err == nil {
 			t.Errorf("Trash(%q) succeeded", id)
 		}
@@ -116,5 +117,25 @@ func TestPurgeTrash(t *testing.T) {
 	}
 	if gone, err := PurgeTrash(t.TempDir(), 0); err != nil || gone != nil {
 		t.Errorf("PurgeTrash without a trash = %v, %v", gone, err)
+	}
+}
+
+// TestTrashBroken: a broken bundle whose folder is not a valid id (it
+// never loaded) can be deleted and restored too.
+func TestTrashBroken(t *testing.T) {
+	src := copyBundle(t, "Bad_ID")
+	cws := filepath.Dir(src)
+	tr, err := Trash(cws, "Bad_ID")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list, err := ListTrash(cws); err != nil || len(list) != 1 || list[0].ID != "Bad_ID" {
+		t.Fatalf("ListTrash = %+v, %v", list, err)
+	}
+	if err := Restore(cws, tr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(src, "coworker", "manifest.md")); err != nil {
+		t.Errorf("not restored: %v", err)
 	}
 }

@@ -125,7 +125,7 @@ var draftFlags = map[string]string{
 func draftErr(err error) error {
 	var de *bundle.DraftError
 	if !errors.As(err, &de) {
-		if strings.Contains(err.Error(), "exists already") {
+		if errors.Is(err, bundle.ErrIDTaken) {
 			return badInput(err)
 		}
 		return err
