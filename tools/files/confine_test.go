@@ -230,10 +230,10 @@ func TestSymlinkAfterListingRefused(t *testing.T) {
 func TestControlCharactersRefused(t *testing.T) {
 	cs, root, _ := jail(t)
 	for _, p := range []string{"a\x01b.txt", "line\nbreak.txt", "tab\there", "del\x7f.txt", "esc\x1b[31m.txt", "c1\u0085.txt"} {
-		everyTool(t, cs, p, "control character", "give the path without it")
+		everyTool(t, cs, p, strconv.Quote(p), "control character", "give the path without it")
 	}
-	everyTool(t, cs, "nul\x00.txt", "NUL byte", "give the path without it")
-	everyTool(t, cs, "inside.txt\x00../../outside/secret.txt", "NUL byte")
+	everyTool(t, cs, "nul\x00.txt", strconv.Quote("nul\x00.txt"), "NUL byte", "give the path without it")
+	everyTool(t, cs, "inside.txt\x00../../outside/secret.txt", "NUL byte", "give the path without it")
 	refused(t, cs, "files_search", map[string]any{"name": "*\x00*"}, "NUL byte")
 	refused(t, cs, "files_search", map[string]any{"name": "[", "text": "x"}, "is not a glob")
 	// Nothing was made in the root.
