@@ -84,6 +84,8 @@ JSON
   recorded() { for _ in $(seq 150); do [ "$(wc -l <"$rec" 2>/dev/null || echo 0)" -ge "$1" ] && break; sleep 0.2; done; sed -n "${1}p" "$rec"; }
   # editor_count: how many times the editor opened something (GET /state "editor").
   editor_count() { state | grep -o '"editor":\[[^]]*\]' | grep -o '"new \|"edit ' | wc -l; }
+  # catalog_count: how many times a tool list was read for the editor or Give tools.
+  catalog_count() { state | grep -o '"editor":\[[^]]*\]' | grep -o '"catalog ' | wc -l; }
 
   # (a) Import kit from Claude Desktop's config: Alt+M in Settings.
   xdotool key ctrl+comma
@@ -116,9 +118,11 @@ JSON
   files_at="$(for m in examples/coworkers/*/coworker/manifest.md; do sed -n 's/^name: //p' "$m"; done | sort | grep -n '^Files' | cut -d: -f1)"
   [ -n "$files_at" ] || fail "no Files template in examples/coworkers"
   for _ in $(seq "$files_at"); do xdotool key Down; sleep 0.1; done
+  catalogs="$(catalog_count)"
   xdotool key Return
   wait_state '"new files-assistant"' "the New coworker dialog did not open the Files assistant template"
-  wait_state '"catalog [0-9]' "the editor did not list the tools"
+  for _ in $(seq 150); do [ "$(catalog_count)" -gt "$catalogs" ] && break; sleep 0.2; done
+  [ "$(catalog_count)" -gt "$catalogs" ] || fail "the editor did not list the tools: $(state)"
   sleep 1
   import -window root "$shots/editor-template.png"
   # From Name: Description, Id, Version, then the working folder.
