@@ -312,3 +312,31 @@ func TestServersInUse(t *testing.T) {
 		t.Fatalf("ServersInUse = %+v", got)
 	}
 }
+
+// TestEditorUnknownKey: a manifest with a key OpenWorker does not know
+// opens with it in OtherKeys and its problem in that field; saved without
+// it, the coworker loads and the rest of the front matter is kept.
+func TestEditorUnknownKey(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	dir := filepath.Join(e.bundles, "helper")
+	manifest := filepath.Join(dir, "coworker", "manifest.md")
+	b, _ := os.ReadFile(manifest)
+	if err := os.WriteFile(manifest, []byte(strings.Replace(string(b), "version: 1.0.0\n", "version: 1.0.0\ncolour: blue\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.app.Editor.EditCoworker(dir)
+	if err != nil || !slices.Equal(d.Draft.OtherKeys, []string{"colour"}) || len(d.Problems) == 0 || d.Problems[0].Field != bundle.FieldOtherKeys {
+		t.Fatalf("EditCoworker = %+v, %v", d, err)
+	}
+	d.Draft.OtherKeys = nil
+	if _, err := e.app.Editor.SaveCoworker(dir, d.Draft); err != nil {
+		t.Fatal(err)
+	}
+	got, err := bundle.Load(dir)
+	if err != nil || got.Description != "a test coworker" {
+		t.Fatalf("after removing the key: %+v, %v", got, err)
+	}
+	if now, _ := os.ReadFile(manifest); strings.Contains(string(now), "colour") {
+		t.Errorf("the key is still there: %s", now)
+	}
+}

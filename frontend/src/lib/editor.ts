@@ -21,7 +21,7 @@ export function emptyDraft(): Draft {
 /** A copy of d with its lists and maps non-null, for editing. */
 export function normalize(d: Draft): Draft {
   return { ...d, tools: [...(d.tools ?? [])], wholeProviders: [...(d.wholeProviders ?? [])], policy: { ...(d.policy ?? {}) },
-    skills: d.skills === null || d.skills === undefined ? null : [...d.skills], sampling: [...(d.sampling ?? [])] };
+    skills: d.skills === null || d.skills === undefined ? null : [...d.skills], sampling: [...(d.sampling ?? [])], otherKeys: [...(d.otherKeys ?? [])] };
 }
 
 /** The namespace of a qualified name ("kit.echo" → "kit"). */
@@ -169,7 +169,7 @@ export function problemsOf(problems: DraftProblem[] | null | undefined, field: s
 }
 
 /** The fields the editor shows problems next to. */
-export const EDITOR_FIELDS = ["id", "name", "description", "version", "instructions", "tools", "policy", "skills", "sampling", "model", "folder", "requiresSandbox"];
+export const EDITOR_FIELDS = ["id", "name", "description", "version", "instructions", "tools", "policy", "skills", "sampling", "model", "folder", "requiresSandbox", "otherKeys"];
 
 /** The problems in no field the editor shows (a missing file, a link out): shown at the top. */
 export function generalProblems(problems: DraftProblem[] | null | undefined): DraftProblem[] {

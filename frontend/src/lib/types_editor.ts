@@ -24,6 +24,8 @@ export interface Draft {
   model: string;
   folder: string;
   requiresSandbox: boolean;
+  /** Front matter keys a Draft does not hold (a misspelling, a newer key); Save keeps exactly these. */
+  otherKeys?: string[] | null;
 }
 
 /** A problem of a draft as `openworker check` reports it, and the field it is in. */

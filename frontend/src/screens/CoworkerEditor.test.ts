@@ -137,4 +137,16 @@ describe("CoworkerEditor", () => {
     flushSync();
     expect(target.querySelector(".group.missing")).toBeNull();
   });
+
+  it("lists keys of manifest.md it does not know, with their problem, and removes one", async () => {
+    const { target } = await render(cw({ draft: draft({ otherKeys: ["colour"] }), problems: [
+      { field: "otherKeys", file: "/c/notes/coworker/manifest.md", line: 4, col: 1, message: "unknown key \"colour\"", fix: "remove it" },
+    ] }));
+    expect(target.querySelector(".other-keys")!.textContent).toContain("colour");
+    expect(target.querySelector("#ed-other-p")!.textContent).toContain("manifest.md:4:1: unknown key");
+    target.querySelector<HTMLButtonElement>(".other-keys button")!.click();
+    flushSync();
+    expect(target.querySelector(".other-keys")).toBeNull();
+    await eventually(() => expect(fake.checkCoworker.mock.calls.at(-1)?.[1].otherKeys).toEqual([]));
+  });
 });

@@ -1320,6 +1320,7 @@ export namespace bundle {
 	    model: string;
 	    folder: string;
 	    requiresSandbox: boolean;
+	    otherKeys?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Draft(source);
@@ -1340,6 +1341,7 @@ export namespace bundle {
 	        this.model = source["model"];
 	        this.folder = source["folder"];
 	        this.requiresSandbox = source["requiresSandbox"];
+	        this.otherKeys = source["otherKeys"];
 	    }
 	}
 
