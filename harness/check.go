@@ -72,6 +72,10 @@ type CheckedCoworker struct {
 	// LeftOut are the tools of whole providers (tools.json version 1)
 	// whose names the rule refuses, each with its warning.
 	LeftOut []LeftOut `json:"left_out,omitempty"`
+	// Notices are the bundle's notices (bundle.Bundle.Notices,
+	// docs/bundles.md#notices): what loads but should be fixed, such as
+	// a SKILL.md key the Agent Skills specification does not define.
+	Notices []bundle.Notice `json:"notices,omitempty"`
 }
 
 // CheckedBundle is one bundle that failed to load (ID empty) or to resolve
@@ -168,7 +172,8 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 			continue
 		}
 		rep.OK = append(rep.OK, CheckedCoworker{ID: b.ID, Name: b.Name, Description: b.Description, Version: b.Version, Dir: b.Dir,
-			ToolsFormat: b.Tools.Version, Tools: append([]ResolvedTool{}, r.tools...), LeftOut: append([]LeftOut(nil), r.leftOut...)})
+			ToolsFormat: b.Tools.Version, Tools: append([]ResolvedTool{}, r.tools...), LeftOut: append([]LeftOut(nil), r.leftOut...),
+			Notices: append([]bundle.Notice(nil), b.Notices...)})
 	}
 	return rep, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +89,27 @@ func TestCheckCachesByDigest(t *testing.T) {
 	check(1)
 	if f := starts("flaky"); f != 3 {
 		t.Errorf("after editing the bundle flaky started %d times in all, want 3", f)
+	}
+}
+
+// TestCheckSkills: Check lists the skills tools of a coworker with skills
+// and the bundle's notices.
+func TestCheckSkills(t *testing.T) {
+	e := newEnv(t, envOpts{selected: []string{}})
+	md := writeSkill(t, e, "tidy", "SKILL.md", "---\nname: tidy\ndescription: Keep notes tidy.\nversion: 2\n---\nTidy up.\n")
+	rep, err := e.rt.Check(context.Background(), e.bundles, nil)
+	if err != nil || len(rep.OK) != 1 {
+		t.Fatalf("Check = %+v, %v", rep, err)
+	}
+	cw := rep.OK[0]
+	var names []string
+	for _, rt := range cw.Tools {
+		names = append(names, rt.Name)
+	}
+	if !slices.Equal(names, []string{harness.SkillsLoad, harness.SkillsRead}) {
+		t.Errorf("tools = %v", names)
+	}
+	if len(cw.Notices) != 1 || cw.Notices[0].File != md || cw.Notices[0].Line != 4 || !strings.Contains(cw.Notices[0].Msg, `the key "version", which the Agent Skills specification does not define`) {
+		t.Errorf("notices = %+v", cw.Notices)
 	}
 }

@@ -205,9 +205,14 @@ func (x *execution) consent(ctx context.Context) (code, msg string) {
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: r.callID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
 		Tool: rtool.Name, Description: d.Description, Provider: rtool.Provider, Placement: rtool.Placement, Access: rtool.Access, Classification: string(d.Classification), Risk: string(d.Risk), Arguments: x.args,
 		Origin: r.originText}
-	out := s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: consent.ApprovalDigest(rtool.Pin.Digest, rtool.Placement), OnPrompt: func() {
-		t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Alias: r.alias, Arguments: x.args, Origin: r.origin})
-	}})
+	var out consent.Outcome
+	if rtool.skills { // the coworker's own files (skills.go)
+		out = skillsOutcome(rtool.Name)
+	} else {
+		out = s.consent.Decide(ctx, consent.Subject{Request: req, Policies: s.res.Bundle.Policy, Digest: consent.ApprovalDigest(rtool.Pin.Digest, rtool.Placement), OnPrompt: func() {
+			t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Alias: r.alias, Arguments: x.args, Origin: r.origin})
+		}})
+	}
 	x.approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: r.invID, CallID: r.callID, Tool: rtool.Name,
 		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}
 	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason, Source: out.Source, Origin: r.origin})
@@ -489,10 +494,10 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) strin
 	if closed {
 		return "the session was closed"
 	}
-	if consent.ManifestPolicy(s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
+	if !rt.skills && consent.ManifestPolicy(s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
 		return "the coworker's manifest denies " + rt.Name
 	}
-	if st := s.consent.Store; st != nil && reread {
+	if st := s.consent.Store; st != nil && reread && !rt.skills {
 		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, consent.ApprovalDigest(rt.Pin.Digest, rt.Placement)); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
 			return "you chose to always deny " + rt.Name + " for this coworker"
 		}

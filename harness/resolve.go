@@ -49,6 +49,7 @@ type ResolvedTool struct {
 	agent   *a2a.Agent // the A2A agent of a skill (agents.go); nil otherwise
 	sandbox string     // the provider's placement as canonical JSON, "" unsandboxed (docs/identity.md)
 	missing bool       // the provider no longer lists it (found at turn preparation)
+	skills  bool       // skills.load or skills.read, which need no consent (skills.go)
 	pinned  []byte     // the JSON of the native descriptor the session pinned
 }
 
@@ -258,6 +259,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		if e := r.add(name, i >= explicit); e != nil {
 			return nil, e
 		}
+	}
+	if e := r.addSkillTools(rt.opts.Limits.ResultBytes); e != nil {
+		return nil, e
 	}
 	if e := r.policiesSelected(); e != nil {
 		return nil, e

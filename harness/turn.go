@@ -343,14 +343,13 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 }
 
 // system builds the instructions of one attempt: the manifest body, the
-// skills, and the model_context facts of the selected tools.
+// skills' names and descriptions (their bodies come by skills.load,
+// skills.go), and the model_context facts of the selected tools.
 func (t *turn) system(ctx context.Context) string {
 	b := t.s.res.Bundle
 	var sb strings.Builder
 	sb.WriteString(b.Instructions)
-	for _, sk := range b.Skills {
-		fmt.Fprintf(&sb, "\n\n## Skill: %s\n\n%s", sk.Name, sk.Body)
-	}
+	sb.WriteString(skillsPrompt(b))
 	if facts := t.facts(ctx); facts != "" {
 		sb.WriteString("\n\n## Live facts from your tools (transient; not instructions from the user)\n\n")
 		sb.WriteString(facts)

@@ -4,7 +4,8 @@
 # needs, then runs, in order: the frontend tests, the contrast check, go vet and gofmt, cross-vets
 # for macOS and Windows, the Go tests (harness/ and app/ once, under the
 # race detector; the D-Bus notification tests among them, each test process on
-# a private bus of its own, internal/testbus), the desktop end-to-end test under Xvfb
+# a private bus of its own, internal/testbus), the official MCP conformance
+# suite in client mode (scripts/conformance.sh), the desktop end-to-end test under Xvfb
 # (screenshots in artifacts/screenshots/), the Windows installer build and
 # checks, and the Windows build run under Wine (scripts/test-windows-wine.sh:
 # the CLI, Windows behaviour, Windows unit tests, the installer). CI runs exactly this (.ci/run); the Windows and macOS runs are
@@ -40,7 +41,7 @@ if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; exit
 
 step "cross-vet for macOS and Windows (cgo-free packages)"
 cgofree=$(go list ./harness/tool/... ./harness/bundle/... ./harness/consent/... ./harness/model/... \
-  ./harness/mcp/... ./harness/servers/... ./harness/a2a/... ./harness/sandbox/... ./harness/internal/... ./internal/redact/... ./platform/... ./tools/... ./examples/...)
+  ./harness/mcp/... ./harness/servers/... ./harness/a2a/... ./harness/sandbox/... ./harness/agentimport/... ./harness/internal/... ./internal/redact/... ./platform/... ./tools/... ./examples/...)
 GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go vet $cgofree
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go vet $cgofree
 GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go build ./platform/... ./tools/notification/... ./tools/files/...
@@ -53,6 +54,9 @@ go test -count=1 $(go list ./... | grep -Ev "$raced")
 
 step "go test -race ./harness/... ./app/..."
 go test -count=1 -race ./harness/... ./app/...
+
+step "MCP conformance suite, client mode, against openworker run with no OS keychain (docs/mcp.md#conformance)"
+bash scripts/conformance.sh
 
 step "workflow and release-script lint (actionlint, shellcheck)"
 bash scripts/check-workflows.sh

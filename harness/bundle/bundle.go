@@ -20,8 +20,13 @@
 //
 // Skills: when the front matter lists "skills", exactly those folders are
 // loaded (each must hold a SKILL.md); without the field, every folder under
-// coworker/skills is loaded, sorted by name. A SKILL.md may start with front
-// matter holding "name" (equal to its folder) and "description".
+// coworker/skills is loaded, sorted by name. A skill is an Agent Skills
+// folder (agentskills.io/specification): SKILL.md's front matter holds
+// "name" (equal to its folder), "description", "license", "compatibility",
+// "allowed-tools" and "metadata", and the folder may hold scripts/,
+// references/ and assets/. What the specification refuses but loaded
+// before it was followed (a legacy folder name, a long description), and
+// keys it does not define, are Bundle.Notices, not errors.
 //
 // Files are read only when they are regular files inside the bundle: a
 // symbolic link that leads out of the bundle folder (SKILL.md -> a secret
@@ -38,7 +43,8 @@
 // writes it back atomically, keeping what it does not change byte for byte;
 // Create makes a new bundle. Trash and Restore delete recoverably into
 // <bundles>/.trash, which LoadDir skips like every name starting with ".";
-// AttachSkill installs a skill folder or .zip.
+// AttachSkill installs a skill folder or .zip, mending its name to the
+// Agent Skills rule where it can (AttachSkillWithNotices says what it did).
 //
 //	d, problems, err := bundle.ReadDraft(dir) // problems: marked in the editor
 //	d.Tools = append(d.Tools, "files.read")
@@ -76,7 +82,10 @@ const (
 // named after it.
 var IDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 
-// skillPattern is the rule for a skill folder name.
+// skillPattern is the rule for a skill folder name, as it was before the
+// Agent Skills specification was followed: a folder it allows still
+// loads, with a notice when the specification's rule (specNamePattern)
+// refuses its name.
 var skillPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // Bundle is one loaded coworker.
@@ -121,15 +130,44 @@ type Bundle struct {
 	// relative to Dir, the path, a NUL byte, the byte length in decimal, a
 	// NUL byte and the file's bytes.
 	Digest string
+	// Notices are what loading found that does not stop the bundle
+	// loading, in file order (docs/bundles.md#notices): SKILL.md keys the
+	// Agent Skills specification does not define, skill names and
+	// descriptions it would refuse. `openworker check` shows them; nil
+	// when there are none.
+	Notices []Notice
 }
 
-// Skill is one skill of a coworker: coworker/skills/<Name>/SKILL.md.
+// Skill is one skill of a coworker: coworker/skills/<Name>/SKILL.md, an
+// Agent Skills folder (agentskills.io/specification, docs/bundles.md#skills).
+// The folder may hold more files (scripts/, references/, assets/, ...),
+// which the model reads through the skills.read tool; nothing runs them.
 type Skill struct {
-	Name        string // the folder name (SKILL.md front matter "name" must equal it when set)
-	Description string // from SKILL.md front matter; may be empty
+	// Name is the folder name. SKILL.md front matter "name" equals it,
+	// or reads as it once lowercased with every other run of characters
+	// one '-' ("PDF Processing" in folder pdf-processing, with a notice).
+	Name        string
+	Description string // front matter "description"; may be empty (a notice)
 	Body        string // the Markdown body of SKILL.md, trimmed; never empty
 	Path        string // path of SKILL.md
+	// License is front matter "license": a license name or the name of
+	// a file in the skill folder; "" when absent.
+	License string
+	// Compatibility is front matter "compatibility": what the skill
+	// needs of its environment, at most 500 characters; "" when absent.
+	Compatibility string
+	// AllowedTools is front matter "allowed-tools" (a space-delimited
+	// text or a list), each entry as written ("Bash(git:*)"). It is
+	// shown, never granted: a coworker's tools are its tools.json.
+	AllowedTools []string
+	// Metadata is front matter "metadata", a map of text; a value
+	// written as a number or true/false is kept as written. nil when
+	// absent.
+	Metadata map[string]string
 }
+
+// Dir is the skill's folder, which holds SKILL.md.
+func (s Skill) Dir() string { return filepath.Dir(s.Path) }
 
 // Set is the result of LoadDir: the bundles that loaded, sorted by id, and
 // one error per bundle folder that did not, sorted by folder.
@@ -285,6 +323,7 @@ func (l *loader) load() (*Bundle, *LoadError) {
 		return nil, lerr
 	}
 	b.Digest = digest(append(files, skillFiles...))
+	b.Notices = l.notices
 	return b, nil
 }
 

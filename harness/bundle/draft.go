@@ -447,6 +447,24 @@ func LinkTarget(dir string) (target string, linked bool) {
 // 64 characters; "coworker" when nothing is left. When taken(id) holds
 // (nil: nothing is taken), "-2", "-3", ... is appended until it does not.
 func NewID(name string, taken func(string) bool) string {
+	base := slug(name, 60)
+	if base == "" {
+		base = "coworker"
+	}
+	if taken == nil {
+		return base
+	}
+	id := base
+	for n := 2; taken(id); n++ {
+		id = base + "-" + strconv.Itoa(n)
+	}
+	return id
+}
+
+// slug is name lowercased, with ASCII letters and digits kept (accents
+// dropped: "Café" gives "cafe"), every other run of characters one '-'
+// between them, cut to at most max bytes; "" when nothing is left.
+func slug(name string, max int) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range norm.NFD.String(strings.ToLower(name)) {
@@ -462,21 +480,11 @@ func NewID(name string, taken func(string) bool) string {
 			dash = true
 		}
 	}
-	base := b.String()
-	if len(base) > 60 {
-		base = strings.TrimRight(base[:60], "-")
+	s := b.String()
+	if len(s) > max {
+		s = strings.TrimRight(s[:max], "-")
 	}
-	if base == "" {
-		base = "coworker"
-	}
-	if taken == nil {
-		return base
-	}
-	id := base
-	for n := 2; taken(id); n++ {
-		id = base + "-" + strconv.Itoa(n)
-	}
-	return id
+	return s
 }
 
 // plainRE is a YAML plain scalar that reads back as the same string.

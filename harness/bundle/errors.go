@@ -41,6 +41,9 @@ type loader struct {
 	// relative to dir with slashes ("coworker/manifest.md"): a draft
 	// is checked by the same rules before it is saved (draft.go).
 	overlay map[string][]byte
+	// notices are what loading found that does not stop the bundle
+	// loading (notice.go), in the order found.
+	notices []Notice
 }
 
 func (l *loader) errf(file string, line, col int, fix, format string, args ...any) *LoadError {

@@ -123,25 +123,59 @@ func typeMessage(te *yaml.TypeError) string {
 // and non-text scalars for text fields are refused (they hide what a field
 // holds). It returns the top-level mapping for position lookups.
 func (l *loader) decodeYAML(file string, src []byte, v any, allowed []string, textFields ...string) (*yamlMap, *LoadError) {
+	m, body, lerr := l.parseYAML(file, src, allowed)
+	if lerr != nil || body == nil {
+		return m, lerr
+	}
+	if err := yaml.NodeToValue(body, v, yaml.Strict()); err != nil {
+		return nil, l.yamlError(file, err, allowed)
+	}
+	for _, k := range textFields {
+		if lerr := l.textNode(file, m, k); lerr != nil {
+			return nil, lerr
+		}
+	}
+	return m, nil
+}
+
+// textNode refuses a value of key that is not text (a number, a list):
+// YAML would turn 1.10 into 1.1.
+func (l *loader) textNode(file string, m *yamlMap, key string) *LoadError {
+	if n := m.value(key); n != nil {
+		switch n.(type) {
+		case *ast.StringNode, *ast.LiteralNode, *ast.NullNode:
+		default:
+			line, col := pos(n)
+			return l.errf(file, line, col, fmt.Sprintf("quote it: %s: \"%s\"", key, n.String()), "front matter: %s must be text, not %s", key, strings.ToLower(n.Type().String()))
+		}
+	}
+	return nil
+}
+
+// parseYAML parses front matter into its top-level mapping, refusing
+// what decodeYAML refuses but unknown fields and types: syntax errors,
+// duplicate keys, anchors, aliases, tags, more than one document,
+// anything but a mapping. body is nil for empty front matter.
+func (l *loader) parseYAML(file string, src []byte, allowed []string) (m *yamlMap, body ast.Node, lerr *LoadError) {
 	if len(src) > MaxFrontMatterBytes {
-		return nil, l.errf(file, 2, 1, "move long text into the Markdown body", "front matter is %d bytes; the limit is %d", len(src), MaxFrontMatterBytes)
+		return nil, nil, l.errf(file, 2, 1, "move long text into the Markdown body", "front matter is %d bytes; the limit is %d", len(src), MaxFrontMatterBytes)
 	}
 	if off := tooDeep(src); off >= 0 {
 		line, col := jsonfile.Position(src, off)
-		return nil, l.errf(file, line+1, col, "flatten it", "front matter is nested more than %d levels deep", maxYAMLDepth)
+		return nil, nil, l.errf(file, line+1, col, "flatten it", "front matter is nested more than %d levels deep", maxYAMLDepth)
 	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
-		return nil, l.yamlError(file, err, allowed)
+		return nil, nil, l.yamlError(file, err, allowed)
 	}
 	if len(f.Docs) > 1 {
-		return nil, l.errf(file, 2, 1, "", "front matter holds more than one YAML document")
+		return nil, nil, l.errf(file, 2, 1, "", "front matter holds more than one YAML document")
 	}
-	m := &yamlMap{}
+	m = &yamlMap{}
 	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
-		return m, nil
+		return m, nil, nil
 	}
-	body := f.Docs[0].Body
+	body = f.Docs[0].Body
 	var bad ast.Node
 	ast.Walk(visitFunc(func(n ast.Node) bool {
 		switch n.(type) {
@@ -152,7 +186,7 @@ func (l *loader) decodeYAML(file string, src []byte, v any, allowed []string, te
 	}), body)
 	if bad != nil {
 		line, col := pos(bad)
-		return nil, l.errf(file, line, col, "write the value out", "front matter: YAML %s are not allowed here", map[ast.NodeType]string{ast.AnchorType: "anchors", ast.AliasType: "aliases", ast.TagType: "tags"}[bad.Type()])
+		return nil, nil, l.errf(file, line, col, "write the value out", "front matter: YAML %s are not allowed here", map[ast.NodeType]string{ast.AnchorType: "anchors", ast.AliasType: "aliases", ast.TagType: "tags"}[bad.Type()])
 	}
 	switch b := body.(type) {
 	case *ast.MappingNode:
@@ -161,22 +195,9 @@ func (l *loader) decodeYAML(file string, src []byte, v any, allowed []string, te
 		m.entries = []*ast.MappingValueNode{b}
 	default:
 		line, col := pos(body)
-		return nil, l.errf(file, line, col, "write key: value lines", "front matter must be a mapping, not %s", strings.ToLower(body.Type().String()))
+		return nil, nil, l.errf(file, line, col, "write key: value lines", "front matter must be a mapping, not %s", strings.ToLower(body.Type().String()))
 	}
-	if err := yaml.NodeToValue(body, v, yaml.Strict()); err != nil {
-		return nil, l.yamlError(file, err, allowed)
-	}
-	for _, k := range textFields {
-		if n := m.value(k); n != nil {
-			switch n.(type) {
-			case *ast.StringNode, *ast.LiteralNode, *ast.NullNode:
-			default:
-				line, col := pos(n)
-				return nil, l.errf(file, line, col, fmt.Sprintf("quote it: %s: \"%s\"", k, n.String()), "front matter: %s must be text, not %s", k, strings.ToLower(n.Type().String()))
-			}
-		}
-	}
-	return m, nil
+	return m, body, nil
 }
 
 // maxYAMLDepth bounds nesting in front matter. go-yaml's parser is recursive

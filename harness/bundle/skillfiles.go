@@ -9,7 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/goccy/go-yaml/ast"
 )
 
 // Attaching a skill (docs/bundles.md#attaching-a-skill): a folder holding
@@ -27,77 +30,165 @@ const (
 	MaxSkillBytes = 64 << 20 // bytes of all files (64 MiB)
 )
 
-// AttachSkill copies the skill folder or .zip src into the bundle in dir
-// (a linked coworker's target) as coworker/skills/<name> and returns the
-// name: the folder's name, or for a zip the one folder it holds, or the
-// zip's name without ".zip" when SKILL.md is at its top. The name must be
-// a valid skill name and not attached already. The manifest is not
-// changed: when it lists skills (Draft.Skills non-nil), add the name
-// there and Save.
+// AttachSkill is AttachSkillWithNotices without the notices.
 func AttachSkill(dir, src string) (name string, err error) {
+	name, _, err = AttachSkillWithNotices(dir, src)
+	return name, err
+}
+
+// AttachSkillWithNotices copies the skill folder or .zip src into the
+// bundle in dir (a linked coworker's target) as coworker/skills/<name>
+// and returns the name, with notices about what it mended and what the
+// skill's SKILL.md holds that the Agent Skills specification would refuse
+// (docs/bundles.md#attaching-a-skill).
+//
+// The name is the one SKILL.md's front matter gives, else the source's:
+// the folder's name, or for a zip the one folder it holds, or the zip's
+// name without ".zip" when SKILL.md is at its top. A name that is not a
+// valid Agent Skills name (capitals, spaces, "_") is mended to one
+// ("PDF Processing" gives pdf-processing), and a folder named otherwise
+// than its skill is attached under the skill's name; each is a notice.
+// SKILL.md is copied as it is. A name with nothing to mend it from (no
+// ASCII letter or digit), or one attached already, is an error, as is a
+// SKILL.md that does not load (its file, line and fix). The manifest is
+// not changed: when it lists skills (Draft.Skills non-nil), add the name
+// there and Save.
+func AttachSkillWithNotices(dir, src string) (name string, notices []Notice, err error) {
 	l := &loader{dir: dir}
 	l.resolveRoot()
 	if st, err := os.Stat(l.root); err != nil || !st.IsDir() {
-		return "", fmt.Errorf("no coworker folder %s", dir)
+		return "", nil, fmt.Errorf("no coworker folder %s", dir)
 	}
 	st, err := os.Stat(src)
 	if err != nil {
-		return "", fmt.Errorf("skill %s: %w", src, err)
+		return "", nil, fmt.Errorf("skill %s: %w", src, err)
 	}
+	var from string // the source's own name
 	var fill func(dst string) error
 	switch {
 	case st.IsDir():
 		real, err := filepath.EvalSymlinks(src) // a link to a skill folder: the folder
 		if err != nil {
-			return "", fmt.Errorf("skill %s: %w", src, err)
+			return "", nil, fmt.Errorf("skill %s: %w", src, err)
 		}
-		name = filepath.Base(real)
+		from = filepath.Base(real)
 		fill = func(dst string) error { return copySkillFolder(real, dst) }
 	case strings.EqualFold(filepath.Ext(src), ".zip"):
 		zr, err := zip.OpenReader(src)
 		if err != nil {
-			return "", fmt.Errorf("skill %s: not a readable zip: %w", src, err)
+			return "", nil, fmt.Errorf("skill %s: not a readable zip: %w", src, err)
 		}
 		defer zr.Close()
 		var prefix string
-		name, prefix, err = zipLayout(src, zr.File)
+		from, prefix, err = zipLayout(src, zr.File)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		fill = func(dst string) error { return extractSkill(src, zr.File, prefix, dst) }
 	default:
-		return "", fmt.Errorf("skill %s is a file; choose a skill folder (holding SKILL.md) or a .zip of one", src)
-	}
-	if !skillPattern.MatchString(name) {
-		return "", fmt.Errorf("skill name %q (from %s) is not valid; rename it to 1 to 64 letters, digits, '_' or '-'", name, src)
+		return "", nil, fmt.Errorf("skill %s is a file; choose a skill folder (holding SKILL.md) or a .zip of one", src)
 	}
 	skills := filepath.Join(l.root, "coworker", "skills")
-	dst := filepath.Join(skills, name)
-	if _, err := os.Lstat(dst); err == nil {
-		return "", fmt.Errorf("skill %q is attached already (%s); detach it first, or rename the one to attach", name, dst)
+	if _, err := os.Lstat(skills); errors.Is(err, fs.ErrNotExist) {
+		defer func() {
+			if err != nil {
+				os.Remove(skills) // made for this skill: a refused one leaves nothing
+			}
+		}()
 	}
 	if err := os.MkdirAll(skills, 0o755); err != nil {
-		return "", fmt.Errorf("attach skill %s: %w", name, err)
+		return "", nil, fmt.Errorf("attach skill %s: %w", src, err)
 	}
-	tmp, err := os.MkdirTemp(skills, ".attach-"+name+"-")
+	tmp, err := os.MkdirTemp(skills, ".attach-")
 	if err != nil {
-		return "", fmt.Errorf("attach skill %s: %w", name, err)
+		return "", nil, fmt.Errorf("attach skill %s: %w", src, err)
 	}
 	defer os.RemoveAll(tmp)
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return "", fmt.Errorf("attach skill %s: %w", name, err)
+		return "", nil, fmt.Errorf("attach skill %s: %w", src, err)
 	}
 	if err := fill(tmp); err != nil {
-		return "", err
+		return "", nil, err
 	}
+	srcMD := filepath.Join(src, "SKILL.md") // as errors name it
+	name, mended, lerr := attachName(l, from, filepath.Join(tmp, "SKILL.md"), srcMD)
+	if lerr != nil {
+		return "", nil, lerr
+	}
+	dst := filepath.Join(skills, name)
+	if _, err := os.Lstat(dst); err == nil {
+		return "", nil, fmt.Errorf("skill %q is attached already (%s); detach it first, or rename the one to attach", name, dst)
+	}
+	l.notices = nil
 	if _, _, lerr := l.loadSkill(name, filepath.Join(tmp, "SKILL.md")); lerr != nil {
-		lerr.File = filepath.Join(src, "SKILL.md")
-		return "", lerr
+		lerr.File = srcMD
+		return "", nil, lerr
 	}
 	if err := rename(tmp, dst); err != nil {
-		return "", fmt.Errorf("attach skill %s: %w", name, err)
+		return "", nil, fmt.Errorf("attach skill %s: %w", name, err)
 	}
-	return name, nil
+	notices = append(notices, mended...)
+	for _, n := range l.notices { // name the attached copy, not the temporary one
+		if rel, err := filepath.Rel(tmp, n.File); err == nil && !strings.HasPrefix(rel, "..") {
+			n.File = filepath.Join(dst, rel)
+		}
+		notices = append(notices, n)
+	}
+	return name, notices, nil
+}
+
+// attachName is the folder name a skill is attached under, from the
+// name in its SKILL.md at path (srcMD as errors and notices name it) or
+// else from, the source's name: that name, mended to a valid Agent
+// Skills name when it is not one. mended says what was changed.
+func attachName(l *loader, from, path, srcMD string) (name string, mended []Notice, _ *LoadError) {
+	front, line, col := frontName(path)
+	want, what := from, "the skill's folder"
+	if front != "" {
+		want, what = front, "its SKILL.md"
+		if line == 0 {
+			line, col = 2, 1
+		}
+	}
+	if specName(want) {
+		name = want
+	} else if name = skillNameFor(want); name == "" {
+		return "", nil, l.errf(srcMD, line, col, fmt.Sprintf("name the skill with lowercase ASCII letters, digits and hyphens in SKILL.md (name: %s)", suggestSkillName(from)),
+			"skill name %s (from %s) has no ASCII letter or digit to make a skill folder name of", strconv.QuoteToASCII(want), what)
+	}
+	switch {
+	case name != want:
+		mended = append(mended, Notice{File: srcMD, Line: line, Col: col, Fix: fmt.Sprintf("write \"name: %s\" in SKILL.md", name),
+			Msg: fmt.Sprintf("skill name %s (from %s) is not a valid Agent Skills name (lowercase letters, digits and single hyphens); the skill is attached as coworker/skills/%s", strconv.QuoteToASCII(want), what, name)})
+	case name != from:
+		mended = append(mended, Notice{File: srcMD, Line: line, Col: col, Fix: fmt.Sprintf("rename the folder %q to %q where the skill comes from", from, name),
+			Msg: fmt.Sprintf("SKILL.md names the skill %q, its folder is %q; the skill is attached as coworker/skills/%s, as the Agent Skills specification names a skill's folder after it", name, from, name)})
+	}
+	return name, mended, nil
+}
+
+// frontName is the "name" of the SKILL.md at path and its position, or ""
+// when it has none or cannot be read (loadSkill says why).
+func frontName(path string) (name string, line, col int) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", 0, 0
+	}
+	fm, err := splitFrontMatter(data)
+	if err != nil || !fm.present {
+		return "", 0, 0
+	}
+	l := &loader{}
+	m, _, lerr := l.parseYAML(path, fm.yaml, skillKeys)
+	if lerr != nil {
+		return "", 0, 0
+	}
+	n, ok := m.value("name").(*ast.StringNode)
+	if !ok {
+		return "", 0, 0
+	}
+	line, col = pos(n)
+	return strings.TrimSpace(n.Value), line, col
 }
 
 // RemoveSkill deletes the folder coworker/skills/<name> of the bundle in

@@ -3,6 +3,7 @@ package bundle
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -116,21 +117,15 @@ func TestAttachSkillFolderRefused(t *testing.T) {
 			writeFile(t, filepath.Join(src, "SKILL.md"), "Cite.")
 			symlink(t, secret, filepath.Join(src, "key.txt"))
 		},
-		"name differs": func(src string) { writeFile(t, filepath.Join(src, "SKILL.md"), fmt.Sprintf(skillMD, "other")) },
-		"empty SKILL":  func(src string) { writeFile(t, filepath.Join(src, "SKILL.md"), "---\nname: skill\n---\n") },
+		"empty SKILL": func(src string) { writeFile(t, filepath.Join(src, "SKILL.md"), "---\nname: skill\n---\n") },
 		"too many": func(src string) {
 			writeFile(t, filepath.Join(src, "SKILL.md"), "Cite.")
 			manyFiles(t, src, MaxSkillFiles)
 		},
-		"bad name here": func(src string) {},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := newCoworker(t)
-			base := "skill"
-			if name == "bad name here" {
-				base = "bad name"
-			}
-			src := filepath.Join(t.TempDir(), base)
+			src := filepath.Join(t.TempDir(), "skill")
 			os.MkdirAll(src, 0o755)
 			writeFile(t, filepath.Join(src, "SKILL.md"), "Cite.")
 			setup(src)
@@ -145,8 +140,8 @@ func TestAttachSkillFolderRefused(t *testing.T) {
 			if strings.Contains(err.Error(), text) {
 				t.Errorf("the error holds the secret")
 			}
-			if entries, _ := os.ReadDir(filepath.Join(dir, "coworker", "skills")); len(entries) != 0 {
-				t.Errorf("left in skills/: %v", entries)
+			if _, err := os.Lstat(filepath.Join(dir, "coworker", "skills")); err == nil {
+				t.Errorf("the refused skill left coworker/skills")
 			}
 		})
 	}
@@ -194,20 +189,19 @@ func TestAttachSkillZipAttacks(t *testing.T) {
 		entries []zipEntry
 		want    string
 	}{
-		"dot-dot":       {[]zipEntry{skill, {name: "s/../../evil.txt", body: "x"}}, "would land outside the skill folder"},
-		"dot-dot deep":  {[]zipEntry{skill, {name: "s/a/../../../evil.txt", body: "x"}}, "would land outside the skill folder"},
-		"absolute":      {[]zipEntry{{name: "SKILL.md", body: "Do it."}, {name: "/tmp/evil.txt", body: "x"}}, "would land outside the skill folder"},
-		"backslash":     {[]zipEntry{skill, {name: `s/..\..\evil.txt`, body: "x"}}, "would land outside the skill folder"},
-		"drive":         {[]zipEntry{skill, {name: "s/C:evil.txt", body: "x"}}, "would land outside the skill folder"},
-		"symlink":       {[]zipEntry{skill, {name: "s/key", body: "/etc/passwd", mode: fs.ModeSymlink | 0o777}}, "is a link; links in a skill zip are refused"},
-		"bomb":          {[]zipEntry{skill, {name: "s/zeros.bin", size: MaxSkillBytes + 1}}, "is larger than 64 MiB"},
-		"no SKILL.md":   {[]zipEntry{{name: "s/README.md", body: "x"}}, "has no SKILL.md at its top or in its one folder"},
-		"two folders":   {[]zipEntry{skill, {name: "t/SKILL.md", body: "x"}}, "has no SKILL.md at its top or in its one folder"},
-		"empty SKILL":   {[]zipEntry{{name: "s/SKILL.md", body: "---\nname: s\n---\n"}}, "SKILL.md has no instructions"},
-		"too many":      {append([]zipEntry{skill}, floodEntries(MaxSkillFiles)...), "holds more than 1000 files and folders"},
-		"device":        {[]zipEntry{skill, {name: "s/pipe", mode: fs.ModeNamedPipe | 0o644}}, "is not a regular file"},
-		"bad zip":       {nil, "not a readable zip"},
-		"invalid name!": {[]zipEntry{{name: "bad name/SKILL.md", body: "x"}}, `skill name "bad name"`},
+		"dot-dot":      {[]zipEntry{skill, {name: "s/../../evil.txt", body: "x"}}, "would land outside the skill folder"},
+		"dot-dot deep": {[]zipEntry{skill, {name: "s/a/../../../evil.txt", body: "x"}}, "would land outside the skill folder"},
+		"absolute":     {[]zipEntry{{name: "SKILL.md", body: "Do it."}, {name: "/tmp/evil.txt", body: "x"}}, "would land outside the skill folder"},
+		"backslash":    {[]zipEntry{skill, {name: `s/..\..\evil.txt`, body: "x"}}, "would land outside the skill folder"},
+		"drive":        {[]zipEntry{skill, {name: "s/C:evil.txt", body: "x"}}, "would land outside the skill folder"},
+		"symlink":      {[]zipEntry{skill, {name: "s/key", body: "/etc/passwd", mode: fs.ModeSymlink | 0o777}}, "is a link; links in a skill zip are refused"},
+		"bomb":         {[]zipEntry{skill, {name: "s/zeros.bin", size: MaxSkillBytes + 1}}, "is larger than 64 MiB"},
+		"no SKILL.md":  {[]zipEntry{{name: "s/README.md", body: "x"}}, "has no SKILL.md at its top or in its one folder"},
+		"two folders":  {[]zipEntry{skill, {name: "t/SKILL.md", body: "x"}}, "has no SKILL.md at its top or in its one folder"},
+		"empty SKILL":  {[]zipEntry{{name: "s/SKILL.md", body: "---\nname: s\n---\n"}}, "SKILL.md has no instructions"},
+		"too many":     {append([]zipEntry{skill}, floodEntries(MaxSkillFiles)...), "holds more than 1000 files and folders"},
+		"device":       {[]zipEntry{skill, {name: "s/pipe", mode: fs.ModeNamedPipe | 0o644}}, "is not a regular file"},
+		"bad zip":      {nil, "not a readable zip"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -242,4 +236,108 @@ func floodEntries(n int) []zipEntry {
 		es = append(es, zipEntry{name: fmt.Sprintf("s/f%d", i), body: "x"})
 	}
 	return slices.Clip(es)
+}
+
+// TestAttachSkillMends: a skill whose name is not a valid Agent Skills
+// name, or whose folder is named otherwise than the skill, is attached
+// under the mended name, with a notice saying so; SKILL.md is copied as
+// it is, and the attached skill loads.
+func TestAttachSkillMends(t *testing.T) {
+	tests := []struct {
+		name   string
+		folder string // "" for a zip holding "bad name/SKILL.md"
+		text   string
+		want   string
+		// notices of the attach, in order
+		notices []string
+	}{
+		{"name differs from the folder", "skill", fmt.Sprintf(skillMD, "other"), "other",
+			[]string{`skill/SKILL.md:2:7: SKILL.md names the skill "other", its folder is "skill"; the skill is attached as coworker/skills/other, as the Agent Skills specification names a skill's folder after it; rename the folder "skill" to "other" where the skill comes from`}},
+		{"folder name with a space, no front matter", "bad name", "Cite.", "bad-name",
+			[]string{`bad name/SKILL.md: skill name "bad name" (from the skill's folder) is not a valid Agent Skills name (lowercase letters, digits and single hyphens); the skill is attached as coworker/skills/bad-name`,
+				`bad-name/SKILL.md:1:1: SKILL.md has no front matter`}},
+		{"zip folder name with a space", "", "Cite.", "bad-name",
+			[]string{`skill name "bad name" (from the skill's folder) is not a valid Agent Skills name`, `SKILL.md has no front matter`}},
+		{"name with capitals and a space", "pdf", "---\nname: PDF Processing\ndescription: PDFs.\n---\nDo it.\n", "pdf-processing",
+			[]string{`pdf/SKILL.md:2:7: skill name "PDF Processing" (from its SKILL.md) is not a valid Agent Skills name (lowercase letters, digits and single hyphens); the skill is attached as coworker/skills/pdf-processing; write "name: pdf-processing" in SKILL.md`,
+				`pdf-processing/SKILL.md:2:7: skill name "PDF Processing" is not a valid Agent Skills name (lowercase letters, digits and single hyphens); it is read as its folder's name "pdf-processing"`}},
+		{"legacy name", "Citations_v2", "---\ndescription: x\n---\nDo it.\n", "citations-v2",
+			[]string{`skill name "Citations_v2" (from the skill's folder) is not a valid Agent Skills name`, `SKILL.md front matter has no name`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newCoworker(t)
+			var src string
+			if tc.folder == "" {
+				src = writeZip(t, zipEntry{name: "bad name/SKILL.md", body: tc.text})
+			} else {
+				src = filepath.Join(t.TempDir(), tc.folder)
+				writeFile(t, filepath.Join(src, "SKILL.md"), tc.text)
+			}
+			name, notices, err := AttachSkillWithNotices(dir, src)
+			if err != nil || name != tc.want {
+				t.Fatalf("AttachSkillWithNotices = %q, %v; want %q", name, err, tc.want)
+			}
+			if len(notices) != len(tc.notices) {
+				t.Fatalf("notices = %q; want %d", notices, len(tc.notices))
+			}
+			for i, f := range tc.notices {
+				if !strings.Contains(notices[i].String(), f) {
+					t.Errorf("notice %d = %q\nwant it to hold %q", i, notices[i], f)
+				}
+			}
+			md := filepath.Join(dir, "coworker", "skills", tc.want, "SKILL.md")
+			if got := readFile(t, md); got != tc.text {
+				t.Errorf("SKILL.md was changed: %q", got)
+			}
+			if tc.folder != "" && readFile(t, filepath.Join(src, "SKILL.md")) != tc.text {
+				t.Errorf("the source was changed")
+			}
+			b, err := Load(dir)
+			if err != nil || len(b.Skills) != 1 || b.Skills[0].Name != tc.want {
+				t.Fatalf("Load after attaching = %+v, %v", b, err)
+			}
+			if _, err := AttachSkill(dir, src); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("skill %q is attached already", tc.want)) {
+				t.Errorf("attaching again = %v", err)
+			}
+		})
+	}
+}
+
+// TestAttachSkillRefusesUnmendable: what cannot be mended is refused with
+// the file, line and fix, and leaves nothing.
+func TestAttachSkillRefusesUnmendable(t *testing.T) {
+	tests := []struct {
+		name, text string
+		line, col  int
+		want       []string
+	}{
+		{"a name of no ASCII letter", "---\nname: 数据\ndescription: x\n---\nDo it.\n", 2, 7,
+			[]string{`skill name "\u6570\u636e" (from its SKILL.md) has no ASCII letter or digit to make a skill folder name of`, "name the skill with lowercase ASCII letters, digits and hyphens in SKILL.md (name: skill)"}},
+		{"a description over the limit", "---\nname: skill\ndescription: " + strings.Repeat("x", 3000) + "\n---\nDo it.\n", 3, 14,
+			[]string{"description is 3000 characters long; the limit is 2048", "shorten it to at most 1024 characters"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newCoworker(t)
+			src := filepath.Join(t.TempDir(), "skill")
+			writeFile(t, filepath.Join(src, "SKILL.md"), tc.text)
+			_, _, err := AttachSkillWithNotices(dir, src)
+			var le *LoadError
+			if !errors.As(err, &le) {
+				t.Fatalf("AttachSkillWithNotices = %v; want a *LoadError", err)
+			}
+			if le.File != filepath.Join(src, "SKILL.md") || le.Line != tc.line || le.Col != tc.col {
+				t.Errorf("error at %s:%d:%d; want %s:%d:%d", le.File, le.Line, le.Col, filepath.Join(src, "SKILL.md"), tc.line, tc.col)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(le.Error(), w) {
+					t.Errorf("error %q lacks %q", le, w)
+				}
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "coworker", "skills")); err == nil {
+				t.Errorf("the refused skill left coworker/skills")
+			}
+		})
+	}
 }

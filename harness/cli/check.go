@@ -197,6 +197,9 @@ func printCheck(w io.Writer, rep *checkReport) {
 		for _, l := range cw.LeftOut {
 			fmt.Fprintf(w, "          warning: %s\n", l.Message)
 		}
+		for _, n := range cw.Notices {
+			fmt.Fprintf(w, "          notice: %s\n", n)
+		}
 	}
 	printBroken(w, rep)
 }

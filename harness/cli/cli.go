@@ -9,6 +9,7 @@
 //	openworker mcp serve NAME ...   an MCP server built into the binary, on stdio
 //	openworker servers import FILE  import another MCP client's config file
 //	openworker coworker new|tools|list  make and change coworker bundles
+//	openworker coworker import|export   bring in other hosts' agents; share a coworker
 //	openworker doctor               what a bug report needs, without secrets
 //	openworker version
 //
@@ -211,7 +212,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	if c.desktop != nil && c.desktopUsage != "" {
 		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
 	}
-	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(reg), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.coworkerCommand(), c.doctorCommand(reg), c.versionCommand())
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(reg), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.coworkerCommand(reg), c.doctorCommand(reg), c.versionCommand())
 	return root
 }
 

@@ -21,16 +21,16 @@ import (
 // editor uses (harness/bundle: Create, ReadDraft, Save), so a bundle made
 // here is one the app edits, and the reverse.
 
-func (c *config) coworkerCommand() *cobra.Command {
+func (c *config) coworkerCommand(reg *tool.Registry) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "coworker new|tools|list",
-		Short: "make, list and change coworker bundles",
+		Use:   "coworker new|tools|list|import|export",
+		Short: "make, list, change, import and export coworker bundles",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErr("coworker needs a command: new, tools or list; run openworker coworker --help")
+			return usageErr("coworker needs a command: new, tools, list, import or export; run openworker coworker --help")
 		},
 	}
-	cmd.AddCommand(c.coworkerNewCommand(), c.coworkerToolsCommand(), c.coworkerListCommand())
+	cmd.AddCommand(c.coworkerNewCommand(), c.coworkerToolsCommand(), c.coworkerListCommand(), c.coworkerImportCommand(reg), c.coworkerExportCommand(reg))
 	return cmd
 }
 

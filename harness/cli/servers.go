@@ -38,7 +38,8 @@ func (c *config) registerServers(ctx context.Context, reg *tool.Registry, path, 
 		asker = c.askInput
 	}
 	warn := func(err error) { fmt.Fprintln(c.stderr, "openworker: servers:", err) }
-	cfg, err := servers.RegisterServersFile(reg, path, &servers.ConfigOptions{Format: f, Context: ctx, Inputs: servers.KeychainInputs(asker, warn)})
+	inputs := servers.KeychainInputsWith(servers.InputsOptions{Ask: asker, Warn: warn, Dir: c.secretsDir(), Notice: c.keychainNotice})
+	cfg, err := servers.RegisterServersFile(reg, path, &servers.ConfigOptions{Format: f, Context: ctx, Inputs: inputs})
 	if errors.Is(err, tool.ErrFrozen) {
 		return nil, err
 	}

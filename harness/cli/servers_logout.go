@@ -10,13 +10,15 @@ import (
 
 // logoutCommand is `openworker servers logout NS` (docs/cli.md#servers-logout):
 // it deletes the sign-in (access and refresh tokens) of the remote server
-// NS of the servers file from the OS keychain.
+// NS of the servers file from the OS keychain (or the encrypted file of
+// docs/mcp.md#without-a-keychain).
 func (c *config) logoutCommand() *cobra.Command {
 	var serversFile, format string
 	cmd := &cobra.Command{
 		Use:   "logout NAMESPACE [--servers FILE]",
 		Short: "sign out of a remote MCP server: delete its tokens from the OS keychain",
-		Long: `Delete the tokens OpenWorker keeps in the OS keychain for the remote
+		Long: `Delete the tokens OpenWorker keeps in the OS keychain (or, where there
+is none, in its encrypted secrets file) for the remote
 MCP server NAMESPACE of the servers file (default: the app's). The next
 use of the server asks you to sign in again (docs/mcp.md#sign-in). The
 tokens are not revoked at the authorization server; sign out there too
@@ -55,15 +57,20 @@ to end the grant.`,
 			case srv.Transport != tool.TransportStreamableHTTP || srv.URL == "":
 				return badInput(fmt.Errorf("server %q (%s) is not a remote streamable HTTP server: it has no sign-in", ns, srv.Source))
 			}
-			g, err := c.tokenStore().Delete(srv.URL)
+			store := c.tokenStore()
+			g, err := store.Delete(srv.URL)
 			if err != nil {
 				return err
+			}
+			where := "the OS keychain"
+			if w, ok := store.(interface{ Where() string }); ok {
+				where = w.Where()
 			}
 			if g == nil {
 				fmt.Fprintf(c.stdout, "%s is not signed in; nothing to delete\n", ns)
 				return nil
 			}
-			fmt.Fprintf(c.stdout, "signed out of %s: the tokens %s issued were deleted from the OS keychain\n", ns, g.Issuer)
+			fmt.Fprintf(c.stdout, "signed out of %s: the tokens %s issued were deleted from %s\n", ns, g.Issuer, where)
 			return nil
 		},
 	}

@@ -23,6 +23,11 @@ const (
 	SourceBypass   = "bypass"
 	SourceTimeout  = "timeout"
 	SourceError    = "prompt_error"
+	// SourceSkills decides a call to a tool the harness gives a
+	// coworker with skills (skills.load, skills.read): they read the
+	// coworker's own files, so no one is asked and no policy applies
+	// (docs/consent.md#skills).
+	SourceSkills = "skills"
 )
 
 // Outcome is the decision for one call and why.

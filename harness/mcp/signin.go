@@ -24,8 +24,8 @@ func signInHandler(srv tool.MCPServer, o Options) *oauth.Handler {
 		}
 	}
 	cfg := oauth.Config{Namespace: srv.Namespace, URL: srv.URL}
-	if srv.OAuth != nil {
-		cfg.ClientID, cfg.Scopes = srv.OAuth.ClientID, srv.OAuth.Scopes
+	if o := srv.OAuth; o != nil {
+		cfg.ClientID, cfg.ClientSecret, cfg.GrantType, cfg.Scopes = o.ClientID, o.ClientSecret, o.GrantType, o.Scopes
 	}
 	return oauth.New(cfg, o.SignIn)
 }

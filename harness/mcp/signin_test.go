@@ -42,10 +42,15 @@ type signInRig struct {
 }
 
 func newSignInRig(t *testing.T, o oauthtest.Options, scopes ...string) *signInRig {
+	return newSignInRigWith(t, o, oauthtest.MCPOptions{Scopes: scopes})
+}
+
+// newSignInRigWith is newSignInRig with the MCP server shaped by mo.
+func newSignInRigWith(t *testing.T, o oauthtest.Options, mo oauthtest.MCPOptions) *signInRig {
 	r := &signInRig{store: oauth.NewMemoryStore(), clock: &fakeClock{}}
 	o.Now = r.clock.now
 	r.as = oauthtest.NewAuthServer(t, o)
-	r.srv = oauthtest.NewMCPServer(t, r.as, scopes...)
+	r.srv = oauthtest.NewMCPServerWith(t, r.as, mo)
 	r.sign = &oauth.SignIn{
 		Store: r.store,
 		Now:   r.clock.now,

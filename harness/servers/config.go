@@ -113,6 +113,28 @@ func ReadConfig(path string, opts *ConfigOptions) (*Config, error) {
 	return parseConfig(path, data, o)
 }
 
+// ParseConfig is ReadConfig of data already read: path names the file in
+// messages, detects the format (unless opts names one) and is where
+// relative folders resolve. An import that makes a file's text (a Goose
+// recipe's extensions, a Claude Code plugin's .mcp.json) reads it so.
+// data must be at most MaxServersFileBytes.
+func ParseConfig(path string, data []byte, opts *ConfigOptions) (*Config, error) {
+	var o ConfigOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.LookupEnv == nil {
+		o.LookupEnv = lookupEnv
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	if len(data) > MaxServersFileBytes {
+		return nil, fmt.Errorf("servers file %s is larger than %d KB", path, MaxServersFileBytes>>10)
+	}
+	return parseConfig(path, data, o)
+}
+
 // parseConfig is ReadConfig of data, the text of the file at path (used
 // for messages, detection and relative folders); o is filled.
 func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {

@@ -32,19 +32,20 @@ type reader struct {
 
 // rawEntry is an entry as written: the templates of its values.
 type rawEntry struct {
-	transport string
-	command   tval
-	args      []tval
-	env       []kv
-	cwd       *tval
-	url       tval
-	headers   []kv
-	timeout   time.Duration
-	oauth     *tool.MCPOAuth // servers.json "oauth" (config_oauth.go)
-	sandbox   *tool.Sandbox  // servers.json "sandbox" (config_sandbox.go)
-	inputs    []ConfigInput  // the inputs it refers to, in first-use order
-	x         *expander
-	cwdBase   string
+	transport   string
+	command     tval
+	args        []tval
+	env         []kv
+	cwd         *tval
+	url         tval
+	headers     []kv
+	timeout     time.Duration
+	oauth       *tool.MCPOAuth // servers.json "oauth" (config_oauth.go), its secret not substituted
+	oauthSecret *tval          // "oauth.client_secret", a reference
+	sandbox     *tool.Sandbox  // servers.json "sandbox" (config_sandbox.go)
+	inputs      []ConfigInput  // the inputs it refers to, in first-use order
+	x           *expander
+	cwdBase     string
 }
 
 type tval struct {
@@ -320,7 +321,7 @@ func (rd *reader) remoteKeys(raw *rawEntry, nodes map[string]*jsonfile.Field, ur
 func (rd *reader) blocks(raw *rawEntry, e *ConfigEntry, nodes map[string]*jsonfile.Field, name string) error {
 	var err error
 	if o := nodes["oauth"]; o != nil {
-		if raw.oauth, err = rd.oauthEntry(o, raw.transport, name); err != nil {
+		if raw.oauth, raw.oauthSecret, err = rd.oauthEntry(o, raw.transport, name); err != nil {
 			return err
 		}
 	}
@@ -546,6 +547,9 @@ func (raw *rawEntry) all() []tval {
 	if raw.cwd != nil {
 		out = append(out, *raw.cwd)
 	}
+	if raw.oauthSecret != nil {
+		out = append(out, *raw.oauthSecret)
+	}
 	return out
 }
 
@@ -594,8 +598,20 @@ func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
 	if err != nil {
 		return err
 	}
+	if raw.oauth != nil {
+		o := *raw.oauth
+		if raw.oauthSecret != nil {
+			if o.ClientSecret, err = sub.expand("oauth.client_secret", *raw.oauthSecret); err != nil {
+				return err
+			}
+			if o.ClientSecret == "" {
+				return raw.oauthSecret.n.Err(`"oauth.client_secret" is empty once its variables are substituted`, "set the variable, or answer the input")
+			}
+			sub.secrets = append(sub.secrets, o.ClientSecret)
+		}
+		s.OAuth = &o
+	}
 	s.Secrets = dedupe(sub.secrets)
-	s.OAuth = raw.oauth
 	s.Sandbox = raw.sandbox
 	return nil
 }

@@ -28,6 +28,10 @@ func DeriveNamespace(name string) (ns string, derived bool, err error) {
 		return "", false, &namespaceError{msg: fmt.Sprintf("server %q would have the namespace %q, which is reserved for OpenWorker itself", name, ns),
 			fix: fmt.Sprintf("rename the server: no server may be named %q", ns)}
 	}
+	if ns == tool.SkillsNamespace {
+		return "", false, &namespaceError{msg: fmt.Sprintf("server %q would have the namespace %q, which is reserved for the tools OpenWorker gives a coworker with skills (skills.load, skills.read)", name, ns),
+			fix: fmt.Sprintf("rename the server: no server may be named %q", ns)}
+	}
 	if err := tool.CheckNamespace(ns); err != nil {
 		return "", false, &namespaceError{msg: fmt.Sprintf("server %q: %v", name, err), fix: "rename the server: a namespace holds ASCII letters, digits, '_' and '-'"}
 	}

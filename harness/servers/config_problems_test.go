@@ -383,7 +383,8 @@ func TestNamespaceNameProblems(t *testing.T) {
   "服务器": {"command": "x"},
   "openworker": {"command": "x"},
   "`+long+`": {"command": "x"},
-  "`+longish+`": {"command": "x"}
+  "`+longish+`": {"command": "x"},
+  "skills": {"command": "x"}
 }}`)
 	cfg, err := ReadConfig(p, nil)
 	if err != nil {
@@ -397,4 +398,5 @@ func TestNamespaceNameProblems(t *testing.T) {
 		t.Fatal(e.Err)
 	}
 	wantNotice(t, e.Notices, p+`:5: server "`+longish+`" has a namespace of 50 bytes`, "only its tools with names of at most 12 bytes can be offered to a model")
+	wantEntryErr(t, entryNamed(t, cfg, "skills"), p, 6, 3, `would have the namespace "skills", which is reserved for the tools OpenWorker gives a coworker with skills (skills.load, skills.read); rename the server: no server may be named "skills"`)
 }

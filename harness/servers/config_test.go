@@ -462,3 +462,20 @@ func TestDeriveNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestParseConfigReadsData: ParseConfig reads text it is given as
+// ReadConfig reads a file: the path names the format and the messages.
+func TestParseConfigReadsData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".mcp.json")
+	cfg, err := ParseConfig(path, []byte(`{"mcpServers": {"web": {"type": "http", "url": "http://example.com/mcp"}}}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Format != FormatClaudeCode || len(cfg.Entries) != 1 || cfg.Entries[0].Err == nil ||
+		!strings.HasPrefix(cfg.Entries[0].Err.Error(), path+":1:") {
+		t.Errorf("ParseConfig = %s, %+v", cfg.Format, cfg.Entries)
+	}
+	if _, err := ParseConfig(path, make([]byte, MaxServersFileBytes+1), nil); err == nil {
+		t.Error("ParseConfig took more than MaxServersFileBytes")
+	}
+}

@@ -134,7 +134,11 @@ func (raw *rawEntry) product() (ordered, error) {
 		return nil, err
 	}
 	obj := append(ordered{{"transport", raw.transport}}, keys...)
-	return append(obj, raw.blocksProduct()...), nil
+	blocks, err := raw.blocksProduct()
+	if err != nil {
+		return nil, err
+	}
+	return append(obj, blocks...), nil
 }
 
 // text is tv in the product's variable syntax.
@@ -222,10 +226,14 @@ func (raw *rawEntry) addressProduct() (ordered, error) {
 
 // blocksProduct is what any transport may have: "oauth", "sandbox",
 // "timeout" (in seconds).
-func (raw *rawEntry) blocksProduct() ordered {
+func (raw *rawEntry) blocksProduct() (ordered, error) {
 	var obj ordered
 	if raw.oauth != nil {
-		obj = append(obj, field{"oauth", oauthProduct(raw.oauth)})
+		o, err := raw.oauthProduct()
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, field{"oauth", o})
 	}
 	if raw.sandbox != nil {
 		obj = append(obj, field{"sandbox", sandboxProduct(raw.sandbox)})
@@ -233,7 +241,7 @@ func (raw *rawEntry) blocksProduct() ordered {
 	if raw.timeout > 0 {
 		obj = append(obj, field{"timeout", json.Number(strconv.FormatFloat(raw.timeout.Seconds(), 'f', -1, 64))})
 	}
-	return obj
+	return obj, nil
 }
 
 // ordered is a JSON object that keeps its keys in order.

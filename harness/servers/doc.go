@@ -25,7 +25,11 @@
 // ClientConfigs lists where each client keeps its file; PlanImport,
 // ImportPlan.Write and ImportKept copy another client's entries into
 // servers.json (docs/servers.md#import), and MarshalServersFile and
-// WriteServersFile write entries of any format in the product's form.
+// WriteServersFile write entries of any format in the product's form;
+// MarshalShared writes them with every literal credential replaced by an
+// input, for a file given to someone else (docs/import-agents.md#export).
+// ParseConfig reads text that is not in a file of its own (a Goose
+// recipe's extensions) as ReadConfig reads a file.
 //
 // The package starts no process and opens no connection.
 package servers

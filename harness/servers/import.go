@@ -147,8 +147,8 @@ func PlanImportInto(from, current *Config, dest string, taken map[string]string)
 			it.Action, it.Why = ImportSkip, entryProblem(e, err)
 		case taken[e.Server.Namespace] != "":
 			it.Action = ImportSkip
-			it.Why = fmt.Sprintf("the namespace %q is %s in this OpenWorker; rename the server in %s:%d",
-				e.Server.Namespace, taken[e.Server.Namespace], from.Path, e.Line)
+			it.Why = fmt.Sprintf("the namespace %q is %s in this OpenWorker; rename the server in %s",
+				e.Server.Namespace, taken[e.Server.Namespace], e.Server.Source)
 		case kept:
 			same, _ := MarshalServersFile([]ConfigEntry{prev})
 			if bytes.Equal(same, one) {

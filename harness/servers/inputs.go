@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/openworker/desktop/harness/internal/keychain"
 )
 
 // InputsKeychainService is the OS keychain service the answers to
@@ -29,22 +31,46 @@ type AskFunc func(ctx context.Context, id, description string, password bool) (s
 //
 // When the keychain cannot be used (no Secret Service on Linux) the
 // answer is still asked and used for this read, and the error is reported
-// through warn (may be nil), never with the answer.
+// through warn (may be nil), never with the answer. KeychainInputsWith
+// keeps it in an encrypted file instead.
 func KeychainInputs(ask AskFunc, warn func(error)) AskFunc {
+	return KeychainInputsWith(InputsOptions{Ask: ask, Warn: warn})
+}
+
+// InputsOptions configure KeychainInputsWith.
+type InputsOptions struct {
+	// Ask asks the person; nil asks nobody (an input not kept yet is an
+	// error saying where it can be answered).
+	Ask AskFunc
+	// Warn is told of a keychain failure, never with an answer; may be nil.
+	Warn func(error)
+	// Dir is the folder of the encrypted file answers go to where there
+	// is no OS keychain (docs/mcp.md#without-a-keychain), shared with
+	// sign-ins; "" keeps them in the OS keychain only.
+	Dir string
+	// Notice is told once, when that file is created; may be nil.
+	Notice func(msg string)
+}
+
+// KeychainInputsWith is KeychainInputs with the options of o: with Dir,
+// an answer is kept in the encrypted file when there is no OS keychain,
+// and read from it next time.
+func KeychainInputsWith(o InputsOptions) AskFunc {
+	k := keychain.New(keychain.Options{Dir: o.Dir, Notice: o.Notice})
 	return func(ctx context.Context, id, description string, password bool) (string, error) {
 		account := InputAccount(id, description)
-		v, err := keyring.Get(InputsKeychainService, account)
+		v, err := k.Get(InputsKeychainService, account)
 		if err == nil && v != "" {
 			return v, nil
 		}
-		keychainOK := err == nil || errors.Is(err, keyring.ErrNotFound)
-		if !keychainOK && warn != nil {
-			warn(fmt.Errorf("the OS keychain could not be read for input %q: %v (on Linux a Secret Service such as GNOME Keyring must be running); it is asked again each time", id, err))
+		keychainOK := err == nil || errors.Is(err, keychain.ErrNotFound)
+		if !keychainOK && o.Warn != nil {
+			o.Warn(fmt.Errorf("the OS keychain could not be read for input %q: %v; it is asked again each time", id, err))
 		}
-		if ask == nil {
+		if o.Ask == nil {
 			return "", fmt.Errorf("it is not answered yet: answer it once in the app (Settings) or in a terminal, where checking the servers file asks for it")
 		}
-		v, err = ask(ctx, id, description, password)
+		v, err = o.Ask(ctx, id, description, password)
 		if err != nil {
 			return "", err
 		}
@@ -52,8 +78,8 @@ func KeychainInputs(ask AskFunc, warn func(error)) AskFunc {
 			return "", fmt.Errorf("the answer is empty")
 		}
 		if keychainOK {
-			if err := keyring.Set(InputsKeychainService, account, v); err != nil && warn != nil {
-				warn(fmt.Errorf("the answer to input %q could not be kept in the OS keychain: %v; it is asked again next time", id, err))
+			if err := k.Set(InputsKeychainService, account, v); err != nil && o.Warn != nil {
+				o.Warn(fmt.Errorf("the answer to input %q could not be kept: %v; it is asked again next time", id, err))
 			}
 		}
 		return v, nil

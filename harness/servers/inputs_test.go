@@ -1,8 +1,11 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,5 +80,32 @@ func TestKeychainInputsUnavailable(t *testing.T) {
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "no Secret Service") || strings.Contains(warnings[0], "ans-k") {
 		t.Errorf("warnings = %q", warnings)
+	}
+}
+
+// TestKeychainInputsFallbackFile (docs/mcp.md#without-a-keychain): with no
+// OS keychain and a folder for the encrypted file, an answer is asked
+// once, kept in the file (not in plain text) with one notice, and read
+// from it by the next reader without asking or warning.
+func TestKeychainInputsFallbackFile(t *testing.T) {
+	keyring.MockInitWithError(errors.New("no Secret Service"))
+	t.Cleanup(keyring.MockInit)
+	dir := t.TempDir()
+	var a answers
+	var warnings, notices []string
+	o := InputsOptions{Ask: a.ask, Warn: func(err error) { warnings = append(warnings, err.Error()) }, Dir: dir,
+		Notice: func(m string) { notices = append(notices, m) }}
+	for i := 0; i < 2; i++ {
+		v, err := KeychainInputsWith(o)(context.Background(), "k", "Key", true)
+		if v != "ans-k" || err != nil {
+			t.Fatalf("read %d = %q, %v", i, v, err)
+		}
+	}
+	if n := a.asked["k|Key|true"]; n != 1 || len(warnings) != 0 || len(notices) != 1 {
+		t.Fatalf("asked %d, warnings %q, notices %q; want asked once, no warning, one notice", n, warnings, notices)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "secrets.enc"))
+	if err != nil || bytes.Contains(raw, []byte("ans-k")) {
+		t.Fatalf("the file = %q, %v: missing, or the answer in plain text", raw, err)
 	}
 }

@@ -11,6 +11,10 @@ const (
 	MaxNameBytes = 80
 	// ReservedNamespace may not be used by any tool or provider.
 	ReservedNamespace = "openworker"
+	// SkillsNamespace may not be used by any tool or provider either: it
+	// holds the tools the harness gives a coworker with skills,
+	// skills.load and skills.read (docs/bundles.md#skills-tools).
+	SkillsNamespace = "skills"
 	// AliasSeparator replaces every "." of a qualified name in its alias.
 	AliasSeparator = "__"
 )
@@ -33,7 +37,8 @@ func SplitName(name string) (namespace, tool string, err error) {
 	return ns, t, nil
 }
 
-// CheckNamespace checks a namespace: [A-Za-z0-9_-]+ and not reserved.
+// CheckNamespace checks a namespace: [A-Za-z0-9_-]+ and neither
+// ReservedNamespace nor SkillsNamespace.
 func CheckNamespace(ns string) error {
 	if ns == "" {
 		return fmt.Errorf("namespace is empty; use letters, digits, '_' or '-'")
@@ -46,6 +51,9 @@ func CheckNamespace(ns string) error {
 	}
 	if ns == ReservedNamespace {
 		return fmt.Errorf("namespace %q is reserved for OpenWorker itself; choose another namespace", ns)
+	}
+	if ns == SkillsNamespace {
+		return fmt.Errorf("namespace %q is reserved for the tools OpenWorker gives a coworker with skills (skills.load, skills.read); choose another namespace", ns)
 	}
 	return nil
 }

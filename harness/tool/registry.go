@@ -74,8 +74,16 @@ type MCPServer struct {
 
 // MCPOAuth is a provider's configured sign-in client (docs/servers.md#oauth).
 type MCPOAuth struct {
-	ClientID string   `json:"client_id,omitempty"`
-	Scopes   []string `json:"scopes,omitempty"`
+	ClientID string `json:"client_id,omitempty"`
+	// ClientSecret is a pre-registered confidential client's secret,
+	// substituted from the environment variable or input the file
+	// references (never written in it); it is one of the server's Secrets
+	// and never marshaled.
+	ClientSecret string `json:"-"`
+	// GrantType is "" (a person signs in: the authorization code grant)
+	// or "client_credentials" (the client's own credentials, no person).
+	GrantType string   `json:"grant_type,omitempty"`
+	Scopes    []string `json:"scopes,omitempty"`
 }
 
 func (s MCPServer) where() string {

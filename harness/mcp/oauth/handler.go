@@ -1,11 +1,15 @@
 // Package oauth signs OpenWorker in to remote MCP servers that ask for it
-// (OAuth 2.1 authorization code with PKCE, docs/mcp.md#sign-in). A Handler
-// is the go-sdk auth.OAuthHandler of one streamable HTTP provider: the
-// SDK's auth.AuthorizationCodeHandler runs discovery, client
-// registration, PKCE, state, issuer checks and the code exchange; this
-// package adds the person-facing part (ask, open the browser, the
-// loopback redirect), the TokenStore, and refresh with the RFC 8707
-// resource.
+// (docs/mcp.md#sign-in). A Handler is the go-sdk auth.OAuthHandler of one
+// streamable HTTP provider: on the server's 401 (or 403 with
+// insufficient_scope) it finds the protected resource and its
+// authorization server (RFC 9728, RFC 8414 / OpenID Connect Discovery, and
+// the MCP 2025-03-26 fallbacks, discover.go), identifies OpenWorker
+// (pre-registered client, client ID metadata document, dynamic
+// registration, client.go), and gets tokens with the authorization code
+// grant and PKCE (the person in the browser, the loopback redirect) or,
+// when the entry says so, the client credentials grant (no person), over
+// golang.org/x/oauth2, always with the RFC 8707 resource. It keeps them in
+// a TokenStore and refreshes them (refresh.go).
 package oauth
 
 import (
@@ -54,13 +58,22 @@ type SignIn struct {
 	// start fails with ErrDeclined). nil asks nobody.
 	Ask func(ctx context.Context, p Prompt) (bool, error)
 	// Open shows the sign-in page: the system browser (the app's
-	// OpenLink; the CLI prints the URL too). Required.
+	// OpenLink; the CLI prints the URL too). Required for the
+	// authorization code grant.
 	Open func(ctx context.Context, url string) error
+	// OpenFailed, when set, is told that Open failed (no browser, or one
+	// that exited with an error), with the prompt (its URL) and Open's
+	// error; the sign-in then goes on waiting for the redirect, for the
+	// person to open the URL themselves (the CLI prints it to copy, the
+	// app can show it with a copy button). nil fails the sign-in with
+	// Open's error.
+	OpenFailed func(ctx context.Context, p Prompt, err error)
 	// Timeout bounds the wait for the redirect; 0 is DefaultSignInTimeout.
 	Timeout time.Duration
 	// ClientMetadataURL is OpenWorker's client ID metadata document (an
-	// https URL with a path), used when the authorization server supports
-	// them; "" skips that way.
+	// https URL with a path; DefaultClientMetadataURL is the product's),
+	// used when the authorization server supports them and the entry
+	// names no client; "" skips that way.
 	ClientMetadataURL string
 	// ClientName is sent in a dynamic registration; "" is "OpenWorker".
 	ClientName string
@@ -113,10 +126,31 @@ var ErrDeclined = errors.New("sign-in declined")
 // Config names the provider a Handler signs in for.
 type Config struct {
 	Namespace string
-	URL       string   // the MCP server's URL
-	ClientID  string   // servers.json "oauth.client_id", or ""
+	URL       string // the MCP server's URL
+	// ClientID and ClientSecret are servers.json "oauth.client_id" and
+	// "oauth.client_secret" (a pre-registered client; the secret comes
+	// from an environment variable or an input, never the file), or "".
+	ClientID     string
+	ClientSecret string
+	// GrantType is servers.json "oauth.grant_type": "" (or
+	// GrantAuthorizationCode) signs in a person in the browser;
+	// GrantClientCredentials gets tokens with the client's own
+	// credentials, asking nobody (machine to machine).
+	GrantType string
 	Scopes    []string // servers.json "oauth.scopes", added to those asked for
 }
+
+// The grant types of Config.GrantType.
+const (
+	GrantAuthorizationCode = "authorization_code"
+	GrantClientCredentials = "client_credentials"
+)
+
+// DefaultClientMetadataURL is where OpenWorker's client ID metadata
+// document (docs/oauth/client-metadata.json in the repository) is served:
+// the hosts' default for SignIn.ClientMetadataURL
+// (docs/mcp.md#client-id-metadata-document).
+const DefaultClientMetadataURL = "https://openworker.dev/oauth/client-metadata.json"
 
 // Handler is the auth.OAuthHandler of one provider. Safe for concurrent
 // use; one sign-in runs at a time.
@@ -143,7 +177,7 @@ func New(cfg Config, sp *SignIn) *Handler {
 	if sp.Store == nil {
 		sp.Store = NewMemoryStore()
 	}
-	s := &SignIn{Store: sp.Store, Ask: sp.Ask, Open: sp.Open, Timeout: sp.Timeout, ClientMetadataURL: sp.ClientMetadataURL,
+	s := &SignIn{Store: sp.Store, Ask: sp.Ask, Open: sp.Open, OpenFailed: sp.OpenFailed, Timeout: sp.Timeout, ClientMetadataURL: sp.ClientMetadataURL,
 		ClientName: sp.ClientName, HTTPClient: sp.HTTPClient, Now: sp.Now}
 	if s.Timeout <= 0 {
 		s.Timeout = DefaultSignInTimeout
@@ -171,14 +205,6 @@ func New(cfg Config, sp *SignIn) *Handler {
 	return h
 }
 
-func host(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "the server"
-	}
-	return u.Host
-}
-
 // TokenSource returns the stored sign-in's tokens, or nil when there is
 // none yet (the server's 401 then starts a sign-in).
 func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
@@ -202,32 +228,53 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 
 // Authorize signs in after the server answered resp (401, or 403 with
 // insufficient_scope): it finds the authorization server, asks the person,
-// opens the sign-in page and waits for the redirect, then stores the
-// tokens. Errors name the hosts, never a token or code.
+// opens the sign-in page and waits for the redirect (or, for the client
+// credentials grant, asks the token endpoint), then stores the tokens.
+// Errors name the hosts, never a token, code or secret.
 func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	once, _ := ctx.Value(askOnceKey{}).(*askOnce)
-	if once != nil && once.declined.Load() {
-		resp.Body.Close()
-		return h.fail(ErrDeclined) // asked and declined already under this ctx
+	if once != nil {
+		if err := once.failed(); err != nil {
+			resp.Body.Close()
+			return err // signed in (and failed, or declined) already under this ctx
+		}
 	}
 	err := h.authorize(ctx, req, resp)
-	if once != nil && errors.Is(err, ErrDeclined) {
-		once.declined.Store(true)
+	if once != nil && err != nil {
+		once.fail(err)
 	}
 	return err
 }
 
-// askOnce marks a context under which a declined sign-in is not asked
-// again (WithAskOnce).
-type askOnce struct{ declined atomic.Bool }
+// askOnce marks a context under which a sign-in that failed or was
+// declined is not tried again (WithAskOnce).
+type askOnce struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (o *askOnce) failed() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
+
+func (o *askOnce) fail(err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err == nil {
+		o.err = err
+	}
+}
 
 type askOnceKey struct{}
 
 // WithAskOnce returns ctx under which the person is asked to sign in at
-// most once: after a decline, every further Authorize under it fails with
-// the same error unasked. A provider's start runs under one (it may send
-// server/discover, then initialize, each answered 401); a later call asks
-// again.
+// most once: after a decline or a failed sign-in, every further Authorize
+// under it fails with the same error, unasked and without a second
+// browser page. A provider's start runs under one (it may send
+// server/discover, then initialize, each answered 401); a later call
+// asks again.
 func WithAskOnce(ctx context.Context) context.Context {
 	return context.WithValue(ctx, askOnceKey{}, &askOnce{})
 }
@@ -239,27 +286,18 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 		defer (*hold)()()
 	}
 	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	resp.Body.Close()
 	stepUp := resp.StatusCode == http.StatusForbidden
 	if stepUp && bearerParam(challenges, "error") != "insufficient_scope" {
-		resp.Body.Close()
 		return nil // a plain 403: the SDK retries once and reports it
 	}
 	if ctx.Value(noAskKey{}) != nil {
-		resp.Body.Close()
 		return fmt.Errorf("mcp provider %q %w at %s; it is asked for when a chat, or a run in a terminal, uses the server: %w", h.cfg.Namespace, ErrSignInNeeded, host(h.cfg.URL), ErrSignInNeeded)
 	}
-	prm, err := h.resourceMetadata(ctx, challenges, req.URL.String())
-	if err != nil {
-		resp.Body.Close()
-		return h.fail(err)
-	}
-	issuer := prm.AuthorizationServers[0]
-
 	h.mu.Lock()
 	src, again, loadErr := h.src, h.dropped, h.loadErr
 	h.mu.Unlock()
 	if loadErr != nil {
-		resp.Body.Close()
 		return h.fail(fmt.Errorf("the server asks for a sign-in, but %w", loadErr))
 	}
 	var prev *Grant
@@ -267,65 +305,37 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 		g := src.grant()
 		prev, again = &g, true
 	}
-
-	lb, err := listenLoopback()
+	d, err := discover(ctx, h.s.HTTPClient, challenges, req.URL.String())
 	if err != nil {
-		resp.Body.Close()
 		return h.fail(err)
 	}
-	defer lb.close()
-
-	var saved *grantSource
-	cfg := &auth.AuthorizationCodeHandlerConfig{
-		RedirectURL: lb.redirectURL,
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			RedirectURIs:            []string{lb.redirectURL},
-			ApplicationType:         "native",
-			TokenEndpointAuthMethod: "none",
-			GrantTypes:              []string{"authorization_code", "refresh_token"},
-			ResponseTypes:           []string{"code"},
-			ClientName:              h.s.ClientName,
-		}},
-		RequestRefreshToken: true,
-		Client:              h.s.HTTPClient,
-		ScopeFilter: func(found []string) []string {
-			add := h.cfg.Scopes
-			if prev != nil && stepUp { // a step-up keeps what was granted before
-				add = append(slices.Clone(add), prev.Scopes...)
-			}
-			return withScopes(found, add)
-		},
-		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			return h.fetch(ctx, lb, args.URL, again)
-		},
-		NewTokenSource: func(_ context.Context, oc *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
-			g := h.newGrant(prm.Resource, issuer, oc, tok)
-			if err := h.s.Store.Save(g); err != nil {
-				return nil, err
-			}
-			saved = &grantSource{h: h, g: *g}
-			return saved, nil
-		},
+	scopes := bearerScopes(challenges)
+	if len(scopes) == 0 {
+		scopes = d.scopes
 	}
-	if h.s.ClientMetadataURL != "" {
-		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: h.s.ClientMetadataURL}
+	scopes = withScopes(scopes, h.cfg.Scopes)
+	if prev != nil && stepUp { // a step-up keeps what was granted before
+		scopes = withScopes(scopes, prev.Scopes)
 	}
-	if h.cfg.ClientID != "" {
-		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: h.cfg.ClientID}
+	var oc *oauth2.Config
+	var tok *oauth2.Token
+	if h.cfg.GrantType == GrantClientCredentials {
+		oc, tok, err = h.clientCredentials(ctx, d, scopes)
+	} else {
+		oc, tok, err = h.authorizationCode(ctx, d, scopes, again)
 	}
-	sdkh, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil && d.noMetadata {
+		err = fmt.Errorf("%s publishes no authorization server metadata (RFC 8414), so its default endpoints /authorize, /token and /register were used (MCP 2025-03-26): %w", host(d.issuer), err)
+	}
 	if err != nil {
-		resp.Body.Close()
 		return h.fail(err)
 	}
-	if err := sdkh.Authorize(ctx, req, resp); err != nil {
+	g := h.newGrant(d, oc, tok)
+	if err := h.s.Store.Save(g); err != nil {
 		return h.fail(err)
-	}
-	if saved == nil {
-		return h.fail(errors.New("the authorization server issued no token"))
 	}
 	h.mu.Lock()
-	h.loaded, h.src, h.dropped = true, saved, false
+	h.loaded, h.src, h.dropped = true, &grantSource{h: h, g: *g}, false
 	h.mu.Unlock()
 	return nil
 }
@@ -341,12 +351,12 @@ func withScopes(found, add []string) []string {
 	return out
 }
 
-// newGrant is the grant of a sign-in that got tok from the authorization
-// server issuer for resource, with the client oc: its scopes those the
-// token response names (else those asked for), its expiry on h's clock.
-func (h *Handler) newGrant(resource, issuer string, oc *oauth2.Config, tok *oauth2.Token) *Grant {
+// newGrant is the grant of a sign-in that got tok from d's authorization
+// server with the client oc: its scopes those the token response names
+// (else those asked for), its expiry on h's clock.
+func (h *Handler) newGrant(d *discovery, oc *oauth2.Config, tok *oauth2.Token) *Grant {
 	g := &Grant{
-		Server: h.cfg.URL, Resource: resource, Issuer: issuer,
+		Server: h.cfg.URL, Resource: d.resource, Issuer: d.issuer, GrantType: h.cfg.GrantType,
 		ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, SecretInHeader: oc.Endpoint.AuthStyle == oauth2.AuthStyleInHeader,
 		TokenURL: oc.Endpoint.TokenURL, Scopes: oc.Scopes,
 		AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry,
@@ -367,40 +377,6 @@ func (h *Handler) fail(err error) error {
 	return fmt.Errorf("sign-in to %s for mcp provider %q failed: %w", host(h.cfg.URL), h.cfg.Namespace, err)
 }
 
-// resourceMetadata fetches the RFC 9728 protected resource metadata the
-// challenge names, or the well-known ones of the server's URL.
-func (h *Handler) resourceMetadata(ctx context.Context, cs []oauthex.Challenge, server string) (*oauthex.ProtectedResourceMetadata, error) {
-	var tries []string
-	if u := bearerParam(cs, "resource_metadata"); u != "" {
-		tries = append(tries, u)
-	}
-	if u, err := url.Parse(server); err == nil {
-		w := *u
-		w.RawQuery, w.Fragment = "", ""
-		w.Path = "/.well-known/oauth-protected-resource/" + strings.TrimLeft(u.Path, "/")
-		tries = append(tries, w.String())
-	}
-	var last error
-	for _, t := range tries {
-		prm, err := oauthex.GetProtectedResourceMetadata(ctx, t, server, h.s.HTTPClient)
-		if err != nil {
-			last = err
-			continue
-		}
-		if prm == nil {
-			continue
-		}
-		if len(prm.AuthorizationServers) == 0 {
-			return nil, errors.New("its protected resource metadata names no authorization server")
-		}
-		return prm, nil
-	}
-	if last != nil {
-		return nil, fmt.Errorf("the server asks for a sign-in, but its protected resource metadata (RFC 9728) could not be read: %w", last)
-	}
-	return nil, errors.New("the server asks for a sign-in but publishes no protected resource metadata (RFC 9728)")
-}
-
 func bearerParam(cs []oauthex.Challenge, name string) string {
 	for _, c := range cs {
 		if strings.EqualFold(c.Scheme, "bearer") && c.Params[name] != "" {
@@ -410,7 +386,14 @@ func bearerParam(cs []oauthex.Challenge, name string) string {
 	return ""
 }
 
+// bearerScopes are the scopes the Bearer challenge asks for.
+func bearerScopes(cs []oauthex.Challenge) []string {
+	return strings.Fields(bearerParam(cs, "scope"))
+}
+
 // fetch is the browser step: ask, open the page, wait for the redirect.
+// A browser that fails to open is told to OpenFailed, and the wait goes
+// on for the person to open the URL themselves.
 func (h *Handler) fetch(ctx context.Context, lb *loopback, authURL string, again bool) (*auth.AuthorizationResult, error) {
 	p := Prompt{Namespace: h.cfg.Namespace, Server: host(h.cfg.URL), SignInHost: host(authURL), URL: authURL, Again: again}
 	if u, err := url.Parse(authURL); err == nil {
@@ -429,7 +412,10 @@ func (h *Handler) fetch(ctx context.Context, lb *loopback, authURL string, again
 		return nil, errors.New("no browser to open the sign-in page in")
 	}
 	if err := h.s.Open(ctx, authURL); err != nil {
-		return nil, fmt.Errorf("could not open the sign-in page of %s: %w", p.SignInHost, err)
+		if h.s.OpenFailed == nil {
+			return nil, fmt.Errorf("could not open the sign-in page of %s: %w", p.SignInHost, err)
+		}
+		h.s.OpenFailed(ctx, p, err)
 	}
 	return lb.wait(ctx, h.s.Timeout)
 }

@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,15 +40,28 @@ func (s *grantSource) Token() (*oauth2.Token, error) {
 	if s.g.AccessToken != "" && (s.g.Expiry.IsZero() || now.Add(RefreshEarly).Before(s.g.Expiry)) {
 		return s.token(), nil
 	}
-	if s.g.RefreshToken == "" {
-		s.drop()
-		return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "the sign-in expired and has no refresh token"}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tok, err := refresh(ctx, s.h.s.HTTPClient, &s.g, now)
+	var tok *oauth2.Token
+	var err error
+	switch {
+	case s.g.GrantType == GrantClientCredentials: // no person: the same grant again
+		style := oauth2.AuthStyleInParams
+		if s.g.SecretInHeader {
+			style = oauth2.AuthStyleInHeader
+		}
+		tok, err = credentialsToken(ctx, s.h, clientID{id: s.g.ClientID, secret: s.g.ClientSecret, style: style, how: "pre-registered"}, s.g.TokenURL, s.g.Resource, s.g.Scopes)
+		if err == nil && !tok.Expiry.IsZero() {
+			tok.Expiry = now.Add(time.Until(tok.Expiry))
+		}
+	case s.g.RefreshToken == "":
+		s.drop()
+		return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "the sign-in expired and has no refresh token"}
+	default:
+		tok, err = refresh(ctx, s.h.s.HTTPClient, &s.g, now)
+	}
 	if err != nil {
-		if re, ok := err.(*oauth2.RetrieveError); ok && re.ErrorCode == "invalid_grant" {
+		if re := (*oauth2.RetrieveError)(nil); errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
 			s.drop()
 		}
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zalando/go-keyring"
+	"github.com/openworker/desktop/harness/internal/keychain"
 )
 
 // Grant is one sign-in: the tokens an authorization server issued to
@@ -24,8 +24,14 @@ type Grant struct {
 	// Issuer is the authorization server's issuer, checked against its
 	// metadata at sign-in.
 	Issuer string `json:"issuer"`
+	// GrantType is how the tokens were got: "" for the authorization
+	// code grant (a person signed in), GrantClientCredentials for the
+	// client credentials grant, whose expired token is replaced by a new
+	// one from the same grant.
+	GrantType string `json:"grant_type,omitempty"`
 	// ClientID and ClientSecret identify OpenWorker to the issuer (a
-	// dynamic registration may issue a secret; usually there is none).
+	// pre-registered confidential client's secret, or one a dynamic
+	// registration issued; usually there is none).
 	ClientID     string `json:"client_id"`
 	ClientSecret string `json:"client_secret,omitempty"`
 	// SecretInHeader sends the secret with HTTP Basic instead of the form.
@@ -92,12 +98,49 @@ func (s *MemoryStore) Delete(server string) (*Grant, error) {
 const KeychainService = "OpenWorker"
 
 // KeychainStore is the TokenStore of the OS keychain (Keychain on macOS,
-// Credential Manager on Windows, the Secret Service on Linux), over
-// github.com/zalando/go-keyring. A grant is stored under the account
+// Credential Manager on Windows, the Secret Service on Linux, over
+// github.com/zalando/go-keyring). A grant is stored under the account
 // "mcp-oauth:ISSUER|CLIENT_ID|RESOURCE"; the account
 // "mcp-oauth-server:SERVER_URL" holds that key (no secret), since a
 // keychain cannot be listed.
-type KeychainStore struct{}
+//
+// The zero value uses the OS keychain only: where there is none, every
+// Load and Save fails saying so. NewKeychainStore adds the encrypted file
+// of docs/mcp.md#without-a-keychain as the fallback.
+type KeychainStore struct {
+	k *keychain.Keychain // nil: the OS keychain only
+}
+
+// KeychainOptions configure NewKeychainStore.
+type KeychainOptions struct {
+	// Dir is the folder of the fallback file (secrets.enc, its key
+	// secrets.key, both 0600), usually harness.ConfigDir(); "" is no
+	// fallback.
+	Dir string
+	// Notice is told once, when the fallback file is created: that there
+	// is no OS keychain, where sign-ins are kept instead and what that
+	// protects. nil tells nobody.
+	Notice func(msg string)
+}
+
+// NewKeychainStore returns the KeychainStore that falls back to an
+// encrypted file in o.Dir when the OS keychain is not there
+// (docs/mcp.md#without-a-keychain). Stores of one folder share the file
+// (a lock file orders their changes, across processes too).
+func NewKeychainStore(o KeychainOptions) KeychainStore {
+	return KeychainStore{k: keychain.New(keychain.Options{Dir: o.Dir, Notice: o.Notice})}
+}
+
+// Where says where the store keeps grants now: "the OS keychain", or the
+// fallback file's path once the keychain failed.
+func (s KeychainStore) Where() string { return s.kc().Where() }
+
+func (s KeychainStore) kc() *keychain.Keychain {
+	if s.k == nil {
+		return keychain.New(keychain.Options{})
+	}
+	return s.k
+}
 
 func serverAccount(server string) string { return "mcp-oauth-server:" + server }
 
@@ -105,16 +148,17 @@ func grantAccount(g *Grant) string {
 	return "mcp-oauth:" + g.Issuer + "|" + g.ClientID + "|" + g.Resource
 }
 
-func (KeychainStore) Load(server string) (*Grant, error) {
-	acct, err := keyring.Get(KeychainService, serverAccount(server))
-	if errors.Is(err, keyring.ErrNotFound) {
+func (s KeychainStore) Load(server string) (*Grant, error) {
+	k := s.kc()
+	acct, err := k.Get(KeychainService, serverAccount(server))
+	if errors.Is(err, keychain.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, keychainError("read", err)
 	}
-	raw, err := keyring.Get(KeychainService, acct)
-	if errors.Is(err, keyring.ErrNotFound) {
+	raw, err := k.Get(KeychainService, acct)
+	if errors.Is(err, keychain.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
@@ -127,38 +171,40 @@ func (KeychainStore) Load(server string) (*Grant, error) {
 	return &g, nil
 }
 
-func (KeychainStore) Save(g *Grant) error {
+func (s KeychainStore) Save(g *Grant) error {
 	raw, err := json.Marshal(g)
 	if err != nil {
 		return err
 	}
+	k := s.kc()
 	acct := grantAccount(g)
-	if err := keyring.Set(KeychainService, acct, string(raw)); err != nil {
+	if err := k.Set(KeychainService, acct, string(raw)); err != nil {
 		return keychainError("save", err)
 	}
-	if err := keyring.Set(KeychainService, serverAccount(g.Server), acct); err != nil {
+	if err := k.Set(KeychainService, serverAccount(g.Server), acct); err != nil {
 		return keychainError("save", err)
 	}
 	return nil
 }
 
 func (s KeychainStore) Delete(server string) (*Grant, error) {
-	acct, err := keyring.Get(KeychainService, serverAccount(server))
-	if errors.Is(err, keyring.ErrNotFound) {
+	k := s.kc()
+	acct, err := k.Get(KeychainService, serverAccount(server))
+	if errors.Is(err, keychain.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, keychainError("read", err)
 	}
 	var g *Grant
-	if raw, err := keyring.Get(KeychainService, acct); err == nil {
+	if raw, err := k.Get(KeychainService, acct); err == nil {
 		var v Grant
 		if json.Unmarshal([]byte(raw), &v) == nil {
 			g = &v
 		}
 	}
 	for _, a := range []string{acct, serverAccount(server)} {
-		if err := keyring.Delete(KeychainService, a); err != nil && !errors.Is(err, keyring.ErrNotFound) {
+		if err := k.Delete(KeychainService, a); err != nil {
 			return nil, keychainError("delete", err)
 		}
 	}
@@ -174,7 +220,7 @@ func issuerOfAccount(acct string) string {
 	return iss
 }
 
-// keychainError explains a keychain failure; it never holds a token.
+// keychainError explains a store failure; it never holds a token.
 func keychainError(op string, err error) error {
-	return fmt.Errorf("could not %s the sign-in in the OS keychain: %v (on Linux a Secret Service such as GNOME Keyring must be running)", op, err)
+	return fmt.Errorf("could not %s the sign-in: %w", op, err)
 }

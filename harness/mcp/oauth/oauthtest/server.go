@@ -1,10 +1,13 @@
 // Package oauthtest is a small but real OAuth 2.1 authorization server and
 // an MCP server protected by it, both on 127.0.0.1, for tests of sign-in
-// (docs/mcp.md#sign-in): metadata (RFC 8414), dynamic registration (RFC
-// 7591), authorize with PKCE S256 and auto-consent (the test's own HTTP
-// client performs the browser step), token (code and refresh, RFC 8707
-// resource checked), revocation, and a go-sdk streamable server behind
-// go-sdk's auth.RequireBearerToken.
+// (docs/mcp.md#sign-in): metadata (RFC 8414, at the places Options names),
+// dynamic registration (RFC 7591), authorize with PKCE S256 and
+// auto-consent (the test's own HTTP client performs the browser step),
+// token (code, refresh and client credentials, RFC 8707 resource checked;
+// public clients and confidential ones with client_secret_basic or
+// client_secret_post as advertised), revocation, and a go-sdk streamable
+// server behind go-sdk's auth.RequireBearerToken, whose resource metadata
+// is at its path, at its root or nowhere (MCP 2025-03-26).
 package oauthtest
 
 import (
@@ -41,17 +44,38 @@ type Options struct {
 	NoRegistration bool
 	// Clients are preregistered client ids.
 	Clients []string
+	// Secrets are preregistered confidential clients: id → secret.
+	Secrets map[string]string
+	// AuthMethods is token_endpoint_auth_methods_supported; nil is
+	// ["none"]. A confidential client must use one of them.
+	AuthMethods []string
+	// ClientCredentials offers the client_credentials grant to the
+	// confidential clients.
+	ClientCredentials bool
 	// Scopes are scopes_supported (offline_access is added).
 	Scopes []string
+	// Prefix puts the server under a path: its issuer is URL+Prefix and
+	// its endpoints are under it ("/tenant1").
+	Prefix string
+	// MetadataPaths are where the metadata is served; nil is RFC 8414's
+	// place for the issuer (/.well-known/oauth-authorization-server with
+	// Prefix appended).
+	MetadataPaths []string
+	// NoMetadata serves no metadata at all.
+	NoMetadata bool
 }
 
 // AuthServer is the authorization server.
 type AuthServer struct {
 	*httptest.Server
 	Issuer string
-	opts   Options
+	// Handler serves every route of the server; an MCPServer with
+	// MCPOptions.Legacy serves it at its own origin too.
+	Handler http.Handler
+	opts    Options
 
 	mu       sync.Mutex
+	requests []string            // "METHOD PATH" of every request, in order
 	clients  map[string][]string // client id → redirect URIs (nil: any loopback)
 	codes    map[string]codeGrant
 	access   map[string]Token
@@ -92,19 +116,43 @@ func NewAuthServer(t Cleaner, o Options) *AuthServer {
 		s.clients[c] = nil
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
-	mux.HandleFunc("POST /register", s.register)
-	mux.HandleFunc("GET /authorize", s.authorize)
-	mux.HandleFunc("POST /token", s.token)
-	mux.HandleFunc("POST /revoke", s.revoke)
-	s.Server = httptest.NewServer(mux)
-	s.Issuer = s.URL
+	paths := o.MetadataPaths
+	if paths == nil {
+		paths = []string{"/.well-known/oauth-authorization-server" + o.Prefix}
+	}
+	if !o.NoMetadata {
+		for _, p := range paths {
+			mux.HandleFunc("GET "+p, s.metadata)
+		}
+	}
+	mux.HandleFunc("POST "+o.Prefix+"/register", s.register)
+	mux.HandleFunc("GET "+o.Prefix+"/authorize", s.authorize)
+	mux.HandleFunc("POST "+o.Prefix+"/token", s.token)
+	mux.HandleFunc("POST "+o.Prefix+"/revoke", s.revoke)
+	s.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.requests = append(s.requests, r.Method+" "+r.URL.Path)
+		s.mu.Unlock()
+		mux.ServeHTTP(w, r)
+	})
+	s.Server = httptest.NewServer(s.Handler)
+	s.Issuer = s.URL + o.Prefix
 	t.Cleanup(s.Close)
 	return s
 }
 
+// Requests returns "METHOD PATH" of every request the server got, in
+// order (the MCP server's too when it serves the AuthServer's routes,
+// MCPOptions.Legacy).
+func (s *AuthServer) Requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
 // Count returns how often name happened: "register", "authorize",
-// "code", "refresh".
+// "code", "refresh", "client_credentials", and "auth:METHOD" for each
+// token request (METHOD none, client_secret_basic, client_secret_post).
 func (s *AuthServer) Count(name string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -156,19 +204,28 @@ func (s *AuthServer) metadata(w http.ResponseWriter, r *http.Request) {
 	if s.opts.WrongIssuer {
 		iss = "https://evil.example"
 	}
+	methods := s.opts.AuthMethods
+	if methods == nil {
+		methods = []string{"none"}
+	}
+	grants := []string{"authorization_code", "refresh_token"}
+	if s.opts.ClientCredentials {
+		grants = append(grants, "client_credentials")
+	}
+	base := s.URL + s.opts.Prefix
 	m := map[string]any{
 		"issuer":                                iss,
-		"authorization_endpoint":                s.URL + "/authorize",
-		"token_endpoint":                        s.URL + "/token",
-		"revocation_endpoint":                   s.URL + "/revoke",
+		"authorization_endpoint":                base + "/authorize",
+		"token_endpoint":                        base + "/token",
+		"revocation_endpoint":                   base + "/revoke",
 		"response_types_supported":              []string{"code"},
-		"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
+		"grant_types_supported":                 grants,
 		"code_challenge_methods_supported":      []string{"S256"},
-		"token_endpoint_auth_methods_supported": []string{"none"},
+		"token_endpoint_auth_methods_supported": methods,
 		"scopes_supported":                      append(slices.Clone(s.opts.Scopes), "offline_access"),
 	}
 	if !s.opts.NoRegistration {
-		m["registration_endpoint"] = s.URL + "/register"
+		m["registration_endpoint"] = base + "/register"
 	}
 	if s.opts.Iss {
 		m["authorization_response_iss_parameter_supported"] = true
@@ -207,6 +264,9 @@ func (s *AuthServer) knownClient(id, redirect string) bool {
 		return strings.HasPrefix(redirect, "http://127.0.0.1:")
 	}
 	uris, ok := s.clients[id]
+	if _, secret := s.opts.Secrets[id]; secret && !ok {
+		uris, ok = nil, true
+	}
 	if !ok {
 		return false
 	}
@@ -256,11 +316,45 @@ func (s *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	}
 	var client, resource string
 	var scopes []string
-	formClient := f.Get("client_id")
-	if id, _, ok := r.BasicAuth(); ok && formClient == "" {
+	formClient, method := f.Get("client_id"), "none"
+	if f.Get("client_secret") != "" {
+		method = "client_secret_post"
+	}
+	secret := f.Get("client_secret")
+	if id, sec, ok := r.BasicAuth(); ok && formClient == "" {
 		formClient, _ = url.QueryUnescape(id)
+		secret, _ = url.QueryUnescape(sec)
+		method = "client_secret_basic"
+	}
+	s.counts["auth:"+method]++
+	if want, confidential := s.opts.Secrets[formClient]; confidential {
+		switch {
+		case !slices.Contains(s.opts.AuthMethods, method):
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": method + " is not an advertised method"})
+			return
+		case secret != want:
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": "wrong secret"})
+			return
+		}
 	}
 	switch f.Get("grant_type") {
+	case "client_credentials":
+		if _, confidential := s.opts.Secrets[formClient]; !confidential || !s.opts.ClientCredentials {
+			fail("unauthorized_client", "client credentials are for the confidential clients")
+			return
+		}
+		if f.Get("resource") == "" {
+			fail("invalid_target", "resource missing")
+			return
+		}
+		s.counts["client_credentials"]++
+		s.Resource = f.Get("resource")
+		at := "at-" + rand.Text()
+		tok := Token{Client: formClient, Resource: f.Get("resource"), Scopes: strings.Fields(f.Get("scope")), Expiry: s.opts.Now().Add(s.opts.Lifetime)}
+		s.access[at] = tok
+		writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer",
+			"expires_in": int(s.opts.Lifetime / time.Second), "scope": strings.Join(tok.Scopes, " ")})
+		return
 	case "authorization_code":
 		c, ok := s.codes[f.Get("code")]
 		delete(s.codes, f.Get("code"))
