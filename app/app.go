@@ -54,18 +54,19 @@ type bound struct {
 	Activity    *Activity
 	Asks        *Asks
 	Views       *Views
+	Editor      *Editor
 }
 
 // services lists the bound services in the order of the Gate's table and
 // the generated bindings.
 func (b bound) services() []any {
-	return []any{b.Window, b.Chats, b.Coworkers, b.Preferences, b.Servers, b.Extensions, b.Activity, b.Asks, b.Views}
+	return []any{b.Window, b.Chats, b.Coworkers, b.Preferences, b.Servers, b.Extensions, b.Activity, b.Asks, b.Views, b.Editor}
 }
 
 // emptyServices are the bound services without an app behind them: the
 // bindings build generates their TypeScript (scripts/app-bindings.sh).
 func emptyServices() []any {
-	return bound{&Window{}, &Chats{}, &Coworkers{}, &Preferences{}, &Servers{}, &Extensions{}, &Activity{}, &Asks{}, &Views{}}.services()
+	return bound{&Window{}, &Chats{}, &Coworkers{}, &Preferences{}, &Servers{}, &Extensions{}, &Activity{}, &Asks{}, &Views{}, &Editor{}}.services()
 }
 
 // config is what the command line (Options.Args) and the caller decide.
@@ -135,7 +136,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 		signIns:  &signIns{env: e}}
 	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
 	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
-	a.wire(d.Notifier)
+	a.wire(d.Notifier, d.Examples)
 
 	// Before anything is shared: the parts are filled without their locks.
 	s, err := LoadSettings(paths.Settings)
@@ -315,7 +316,7 @@ func plural(n int, one, many string) string {
 // wire makes the services over the parts, and the parts that call into
 // a service (the live reloads list coworkers; a question's page opens
 // through the window).
-func (a *desktop) wire(notify Notifier) {
+func (a *desktop) wire(notify Notifier, examples fs.FS) {
 	e := a.env
 	w := &Window{env: e, engine: a.engine, settings: a.settings, model: a.model, notices: a.notices, opened: &openedInbox{env: e}}
 	w.focused.Store(true)
@@ -336,13 +337,16 @@ func (a *desktop) wire(notify Notifier) {
 		Activity:    &Activity{env: e, engine: a.engine, settings: a.settings, servers: a.servers},
 		Asks:        &Asks{prompter: a.prompter, elicitor: a.elicitor, signIns: a.signIns},
 		Views:       &Views{env: e, engine: a.engine, chats: chats, pages: &viewPages{}},
+		Editor:      &Editor{env: e, engine: a.engine, settings: a.settings, model: a.model, coworkers: c, examples: examples},
 	}
 }
 
 // startup runs when the window is up: it starts watching the bundles
-// folder and the servers file, and checks the journal in the background.
+// folder and the servers file, purges the coworkers' trash and checks the
+// journal in the background.
 func (a *desktop) startup() {
 	a.reloads.rewatchCoworkers()
+	a.purgeTrash(a.settings.coworkersDir()) // coworkers deleted long ago (docs/app.md#coworker-editor)
 	a.reloads.rewatchServers()
 	startTestHook(a)
 	go a.checkJournal()

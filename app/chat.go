@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/model"
 )
@@ -63,6 +64,9 @@ func (c *Chats) OpenChat(coworker string) (ChatInfo, error) {
 	if err != nil {
 		return ChatInfo{}, err
 	}
+	if so.Model, err = c.modelFor(coworker, so.Model); err != nil {
+		return ChatInfo{}, err
+	}
 	s, err := rt.NewSession(c.base, coworker, so)
 	if err != nil {
 		return ChatInfo{}, fmt.Errorf("cannot open a chat with %q: %w", coworker, err)
@@ -87,6 +91,13 @@ func (c *Chats) ResumeChat(sessionID string) (ChatInfo, error) {
 	rt, so, err := c.ready()
 	if err != nil {
 		return ChatInfo{}, err
+	}
+	if j, jerr := c.engine.openJournal(); jerr == nil {
+		if js, gerr := j.Session(c.base, sessionID); gerr == nil {
+			if so.Model, err = c.modelFor(js.Coworker, so.Model); err != nil {
+				return ChatInfo{}, err
+			}
+		}
 	}
 	s, err := rt.ResumeSession(c.base, sessionID, so)
 	var ice *harness.IdentityChangedError
@@ -134,6 +145,29 @@ func (c *Chats) sessionOptions(provider model.Provider, s Settings) harness.Sess
 		Workspace:     filepath.Join(c.paths.ConfigDir, "workspace"),
 		Coworkers:     coworkersDirOf(s, c.paths.DefaultCoworkers),
 	}
+}
+
+// modelFor is the model provider a chat with coworker uses: def (the
+// one new chats use), or, when the coworker's manifest names a model
+// (front matter "model", docs/bundles.md#model), the configured provider
+// asked for that model. A coworker that does not load gets def: opening
+// the chat then says what is wrong with it. It reads the keychain: call
+// it holding no lock.
+func (c *Chats) modelFor(coworker string, def model.Provider) (model.Provider, error) {
+	if !bundle.IDPattern.MatchString(coworker) {
+		return def, nil
+	}
+	b, err := bundle.Load(filepath.Join(c.settings.coworkersDir(), coworker))
+	if err != nil || b.Model == "" {
+		return def, nil
+	}
+	cfg, _ := c.modelConfig(c.settings.get()) // a keychain error: the model in use says it already
+	cfg.Model = b.Model
+	p, err := model.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("coworker %q asks for the model %q (model: in its manifest.md), which the model provider cannot use: %w; fix it in the coworker's editor or in Settings", coworker, b.Model, err)
+	}
+	return p, nil
 }
 
 // chatInfo describes a chat's session for the UI, from the session itself.

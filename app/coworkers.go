@@ -122,6 +122,7 @@ func (c *Coworkers) SetCoworkersDir(dir string) (CoworkerList, error) {
 		return CoworkerList{}, err
 	}
 	c.reloads.rewatchCoworkers()
+	c.purgeTrash(abs)
 	l := c.list(abs)
 	c.emit.Emit(EventCoworkersChanged, l)
 	return l, nil

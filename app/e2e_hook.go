@@ -102,6 +102,22 @@ func noteExtensionPreview(path string, err error) {
 	e2ePreviews.mu.Unlock()
 }
 
+// e2eEditor is what the coworker editor opened (editor.go), in order:
+// "templates" (the New coworker dialog asked for them), "new TEMPLATE"
+// (NewCoworker; "new " for blank), "edit DIR" (EditCoworker) and
+// "catalog N" (ToolCatalog listed N providers), for the script to know a
+// click reached the editor.
+var e2eEditor struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func noteEditor(what string) {
+	e2eEditor.mu.Lock()
+	e2eEditor.list = append(e2eEditor.list, what)
+	e2eEditor.mu.Unlock()
+}
+
 // e2eListLoads counts the window's reads of the chat list (Chats.Chats):
 // after a restart the script waits for one before it looks.
 var e2eListLoads atomic.Int64
@@ -271,6 +287,9 @@ type hookState struct {
 	// the installed ones, "NAME VERSION NAMESPACE" (extinstall.go).
 	Previews   []string `json:"previews"`
 	Extensions []string `json:"extensions"`
+	// Editor: what the coworker editor opened, in order (editor.go):
+	// "templates", "new TEMPLATE", "edit DIR", "catalog N".
+	Editor []string `json:"editor"`
 }
 
 // hookChat is an open chat in GET /state.
@@ -339,7 +358,7 @@ func (a *desktop) hookState(ctx context.Context) hookState {
 
 // readRecords copies what the window reported into out: the views and
 // their refusals, the install previews, the opened extension files, the
-// newest search and the model probes.
+// newest search, the model probes and what the editor opened.
 func (out *hookState) readRecords() {
 	e2eViews.mu.Lock()
 	out.Views = append([]viewShown{}, e2eViews.shown...)
@@ -357,6 +376,9 @@ func (out *hookState) readRecords() {
 	e2eProbes.mu.Lock()
 	out.Models, out.Connection = e2eProbes.models, e2eProbes.connection
 	e2eProbes.mu.Unlock()
+	e2eEditor.mu.Lock()
+	out.Editor = append([]string{}, e2eEditor.list...)
+	e2eEditor.mu.Unlock()
 }
 
 // openChat is an open session's state: its grants and, from the journal

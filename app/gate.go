@@ -26,7 +26,7 @@ import (
 // that called.
 //
 // A call names "Service.Method": one of the bound services (Window, Chats,
-// Coworkers, Preferences, Servers, Extensions, Activity, Asks, Views) and
+// Coworkers, Preferences, Servers, Extensions, Activity, Asks, Views, Editor) and
 // one of its exported methods. The table of them is made once, by newGate.
 type Gate struct {
 	token   string

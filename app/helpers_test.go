@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -235,6 +236,8 @@ type envOpts struct {
 	extSecrets *extension.MemorySecrets
 	// logger is the app's log (nil: discarded).
 	logger *slog.Logger
+	// examples are the templates of New coworker (nil: none).
+	examples fs.FS
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -264,7 +267,7 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if o.extSecrets == nil {
 		o.extSecrets = &extension.MemorySecrets{}
 	}
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger})
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples})
 	if err != nil {
 		t.Fatal(err)
 	}

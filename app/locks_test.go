@@ -171,6 +171,15 @@ func TestWindowCallsDoNotWaitForIO(t *testing.T) {
 	returns(t, "SetTheme", func() error { return a.Preferences.SetTheme(ThemeDark) })
 	returns(t, "SetWindowFocused", func() error { return a.Window.SetWindowFocused(true) })
 	returns(t, "ServeViewPage", func() error { _, err := a.Views.ServeViewPage("<p>hi</p>", "default-src 'none'"); return err })
+	returns(t, "Templates", func() error { _, err := a.Editor.Templates(); return err })
+	returns(t, "ToolCatalog", func() error { _, err := a.Editor.ToolCatalog(nil); return err })
+	returns(t, "EditCoworker", func() error {
+		d, err := a.Editor.EditCoworker(e.bundles + "/helper")
+		if err == nil {
+			_, err = a.Editor.CheckCoworker(d.Dir, d.Draft)
+		}
+		return err
+	})
 	returns(t, "CloseChat", func() error { return a.Chats.CloseChat(chat.SessionID) })
 
 	if n := ended.Load(); n != 0 {

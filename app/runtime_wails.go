@@ -65,6 +65,16 @@ func (w *wailsUI) ChooseExtension(title, start string) (string, error) {
 		Filters: []wruntime.FileFilter{{DisplayName: "MCP extensions (*.mcpb, *.dxt)", Pattern: "*.mcpb;*.dxt"}}})
 }
 
+// ChooseZip asks for a .zip file (a skill to attach, editor.go).
+func (w *wailsUI) ChooseZip(title, start string) (string, error) {
+	ctx := w.context()
+	if ctx == nil {
+		return "", nil
+	}
+	return wruntime.OpenFileDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start,
+		Filters: []wruntime.FileFilter{{DisplayName: "Zip files (*.zip)", Pattern: "*.zip"}}})
+}
+
 // ChooseAnyFile asks for one file of any kind (a file field of an
 // extension's settings, extinstall.go).
 func (w *wailsUI) ChooseAnyFile(title, start string) (string, error) {

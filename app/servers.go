@@ -2,8 +2,12 @@ package app
 
 import (
 	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/openworker/desktop/harness/servers"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // Servers is Settings' servers file: its inputs, importing another MCP
@@ -53,4 +57,52 @@ func (sv *Servers) SetServerInput(id, value string) (SettingsView, error) {
 	sv.servers.apply(false)
 	sv.coworkers.relist(sv.settings.coworkersDir())
 	return sv.prefs.view(), nil
+}
+
+// ServerInUse is an MCP server of the servers file in use, as the
+// providers of new chats have it: Settings lists it with the coworkers
+// that use it and "Give tools to…" (docs/app.md#one-step-tools).
+type ServerInUse struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`   // as written, when not the namespace
+	Source    string `json:"source"` // FILE:LINE of its entry, the file's base name
+	// Remote is the host its calls go to, "" for a server on this
+	// computer.
+	Remote string `json:"remote"`
+	// Broken says why its entry is off ("" when it works).
+	Broken string `json:"broken"`
+}
+
+// ServersInUse lists the MCP servers of the servers file in use by
+// namespace: those the providers have and those whose entry is broken.
+// The built-in providers and the extensions are not listed (Settings →
+// Extensions lists those). Nothing is started.
+func (sv *Servers) ServersInUse() []ServerInUse {
+	out := []ServerInUse{}
+	rt := sv.servers.engine.runtime()
+	if rt == nil {
+		return out
+	}
+	exts := map[string]bool{}
+	for _, e := range sv.extensionStore().Providers() {
+		exts[e.Namespace] = true
+	}
+	reg := rt.Registry()
+	for _, s := range reg.Servers() {
+		if s.Source == "" || exts[s.Namespace] {
+			continue
+		}
+		u := ServerInUse{Namespace: s.Namespace, Name: s.Name, Source: filepath.Base(s.Source)}
+		if p := s.Placement(); !strings.HasPrefix(p, tool.PlacementLocal) {
+			u.Remote = p
+		}
+		out = append(out, u)
+	}
+	for _, b := range reg.Broken() {
+		if b.Namespace != "" && !b.Extension && !exts[b.Namespace] {
+			out = append(out, ServerInUse{Namespace: b.Namespace, Name: b.Name, Source: filepath.Base(b.Source), Broken: b.Err.Error()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Namespace < out[j].Namespace })
+	return out
 }

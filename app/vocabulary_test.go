@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/journal"
 )
@@ -65,6 +66,9 @@ func TestVocabulariesMirroredInTypeScript(t *testing.T) {
 		{"Outcome", "types.ts", `export type Outcome =([^;]*);`, []string{string(journal.OutcomeApplied), string(journal.OutcomeNotApplied)}, false},
 		{"journalStatuses", "chat.ts", `const journalStatuses: ToolStatus\[\] = \[([^\]]*)\]`, finished, false},
 		{"ToolStatus", "chat.ts", `(?s)export type ToolStatus =(.*?);`, finished, true},
+		{"ToolPolicy", "types_editor.ts", `export type ToolPolicy =([^;]*);`, strs(consent.Policies()), false},
+		{"Effect", "types_editor.ts", `export type Effect =([^;]*);`, []string{harness.EffectReadOnly, harness.EffectChangesData, harness.EffectDestructive, harness.EffectUnknown}, false},
+		{"ToolProvider.kind", "types_editor.ts", `(?s)interface ToolProvider \{.*?\bkind:([^;]*);`, []string{ProviderBuiltIn, ProviderServer, ProviderExtension, ProviderAgent}, false},
 	} {
 		got := tsStrings(t, c.file, c.re)
 		if c.subsetOf {

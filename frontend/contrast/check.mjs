@@ -77,6 +77,10 @@ const screens = [
   { name: "extension-install", query: "", ready: ".card", setup: async (p) => {
     await clickNav(p, "Settings", ".extensions table"); await clickButton(p, "Install extension"); await p.waitForSelector(".modal.ext-install .fields"); } },
   { name: "add-coworker", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "Add coworker"); await p.waitForSelector(".modal.add-coworker"); } },
+  { name: "new-coworker", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "New coworker"); await p.waitForSelector(".modal.new-coworker .choice"); } },
+  { name: "editor", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "Edit"); await p.waitForSelector(".editor .tool-list"); } },
+  { name: "give-tools", query: "", ready: ".card", setup: async (p) => {
+    await clickNav(p, "Settings", ".servers-in-use"); await clickButton(p, "Give tools to"); await p.waitForSelector(".modal.give .give-tools"); } },
   { name: "app-view", query: "&chat=1", ready: ".chat .composer", setup: async (p) => {
     await fillChat(p);
     await p.evaluate(() => {

@@ -140,6 +140,29 @@
       html: '<body style="font:14px sans-serif;margin:8px"><p>Count: <b>3</b></p><button>Bump</button><script>window.open("https://example.com/pop-up")</script></body>',
       csp: { connect: ["https://api.example.com"], resource: ["https://cdn.example.com"], frame: [], base_uri: [] }, permissions: ["camera"], prefers_border: true },
     GetSettings: view, SaveSettings: view,
+    // The coworker editor (docs/app.md#coworker-editor): a linked coworker
+    // with a problem marked, tools of each kind of provider, a skill.
+    EditCoworker: { dir: "/home/u/OpenWorker Coworkers/helper", new: false, linked_to: "/home/u/dev/helper", template: "",
+      draft: { id: "helper", name: "Device Helper", description: "Answers questions about this computer.", version: "1.0.0",
+        instructions: "You answer questions about **this computer**.\n\n- Use `device__system_info_get`.", tools: ["device.system_info_get", "kit.wipe", "gone.tool"],
+        wholeProviders: [], policy: { "kit.wipe": "deny" }, skills: null, sampling: [], model: "", folder: "/home/u/Documents", requiresSandbox: false },
+      problems: [{ field: "version", file: "/home/u/OpenWorker Coworkers/helper/coworker/manifest.md", line: 5, col: 10, message: "version must not be empty", fix: "set version: 1.0.0" }],
+      skills: [{ name: "tone", description: "How to sound." }] },
+    ToolCatalog: [
+      { namespace: "device", provider: "mcp:device", kind: "builtin", title: "device", source: "", error: "", tools: [
+        { name: "device.battery_status_get", description: "Battery charge and state.", effect: "read_only" },
+        { name: "device.system_info_get", description: "OS, CPU, memory and uptime.", effect: "read_only" }] },
+      { namespace: "kit", provider: "mcp:kit", kind: "server", title: "kit", source: "servers.json:3", error: "", tools: [
+        { name: "kit.note_add", description: "Adds a note.", effect: "changes_data" },
+        { name: "kit.wipe", title: "Wipe everything", description: "Deletes every note.", effect: "destructive" },
+        { name: "kit.echo", description: "Echoes a text.", effect: "unknown" }] },
+      { namespace: "memory", provider: "mcp:memory", kind: "extension", title: "Memory 0.6.3", source: "", tools: [],
+        error: "mcp provider \"memory\" did not start: node was not found" }],
+    Templates: [
+      { id: "files-assistant", name: "Files Assistant", description: "Finds, reads and edits the files in one folder.", tools: ["files.files_list", "files.file_read"], needs_folder: true },
+      { id: "notes-keeper", name: "Notes Keeper", description: "Keeps notes as Markdown files.", tools: ["files.file_write"], needs_folder: true }],
+    ServersInUse: [{ namespace: "kit", name: "", source: "servers.json:3", remote: "", broken: "" },
+      { namespace: "typo", name: "", source: "servers.json:9", remote: "", broken: "servers.json:9:5: unknown field \"comand\"" }],
     ListModels: { provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] },
     TestConnection: { ok: true, provider: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", latency_ms: 4, via: "models",
       listed: true, models: ["llama3.2:latest", "qwen2.5:7b"], error: "", reason: "", status: 0, advice: "" },

@@ -3,7 +3,7 @@ import { flushSync, mount, tick, unmount } from "svelte";
 import type { ExtensionField, ExtensionPreview } from "../lib/types";
 import { eventually } from "../testing/eventually";
 
-const fake = vi.hoisted(() => ({ previewExtension: vi.fn(), installExtension: vi.fn(), chooseExtensionPath: vi.fn() }));
+const fake = vi.hoisted(() => ({ previewExtension: vi.fn(), installExtension: vi.fn(), chooseExtensionPath: vi.fn(), toolCatalog: vi.fn(), giveTools: vi.fn(), coworkers: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
 const { default: ExtensionInstall } = await import("./ExtensionInstall.svelte");
 
@@ -203,5 +203,21 @@ describe("ExtensionInstall", () => {
     await eventually(() => expect(oninstalled).toHaveBeenCalled());
     expect(fake.installExtension).toHaveBeenCalledWith("/d/memory.mcpb", "d1", {}, false);
   });
-});
 
+  it("ends with Give these tools to…, the new provider's tools preselected for a new coworker named after it", async () => {
+    const { button, target, onclose } = await render(preview({ fields: [] }));
+    fake.installExtension.mockResolvedValue({ name: "memory", display_name: "Memory (test)", version: "1.0.0", namespace: "memory", upgraded: "" });
+    fake.toolCatalog.mockResolvedValue([{ namespace: "memory", provider: "mcp:memory", kind: "extension", title: "Memory (test) 1.0.0", source: "", error: "",
+      tools: [{ name: "memory.read_graph", description: "Read the graph", effect: "read_only" }] }]);
+    fake.coworkers.mockResolvedValue({ dir: "/c", coworkers: [], broken: [], error: "" });
+    button("Install").click();
+    await eventually(() => expect(target.textContent).toContain("Give these tools to…"));
+    expect(fake.toolCatalog).toHaveBeenCalledWith(["memory"]);
+    await eventually(() => expect(target.querySelector<HTMLInputElement>(".give-tools input")?.checked).toBe(true));
+    expect(target.querySelector<HTMLInputElement>("#give-name")!.value).toBe("Memory (test)");
+    fake.giveTools.mockResolvedValue({ id: "memory-test", name: "Memory (test)", dir: "/c/memory-test", created: true, added: ["memory.read_graph"] });
+    button("Give 1 tool").click();
+    await eventually(() => expect(onclose).toHaveBeenCalled());
+    expect(fake.giveTools).toHaveBeenCalledWith("", "Memory (test)", ["memory.read_graph"]);
+  });
+});

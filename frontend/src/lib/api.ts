@@ -7,7 +7,11 @@ import type {
   AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
   PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, ViewToolResult, Waiting,
 } from "./types";
+import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
 import type { AppEventName } from "./events";
+
+/** The generated signature wants the generated class; the JSON shape is the same. */
+type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
 
 /**
  * The bound services of the Go side (app/, docs/app.md#where-things-live),
@@ -25,6 +29,7 @@ export type Backend = {
   Activity: typeof import("../wailsjs/go/app/Activity");
   Asks: typeof import("../wailsjs/go/app/Asks");
   Views: typeof import("../wailsjs/go/app/Views");
+  Editor: typeof import("../wailsjs/go/app/Editor");
 };
 
 /** The names of the services, as the Gate knows them. */
@@ -178,6 +183,34 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     /** The view is on screen at (x, y, w, h), CSS pixels of the window's viewport. */
     viewShown: (sessionId: string, invocationId: string, x: number, y: number, w: number, h: number) =>
       call<void>(() => b.Views.ViewShown(sessionId, invocationId, x, y, w, h)),
+    // The coworker editor (docs/app.md#coworker-editor).
+    /** The templates of "New coworker": the example bundles. */
+    templates: async () => (await call<CoworkerTemplate[] | null>(() => b.Editor.Templates())) ?? [],
+    /** A new coworker's draft, blank ("") or from a template; nothing is written. */
+    newCoworker: (template: string) => call<CoworkerDraft>(() => b.Editor.NewCoworker(template)),
+    /** The draft of the coworker in dir, as far as it reads, with its problems marked. */
+    editCoworker: (dir: string) => call<CoworkerDraft>(() => b.Editor.EditCoworker(dir)),
+    /** The problems of d (for the coworker in dir; "" for a new one), as `openworker check` words them. */
+    checkCoworker: async (dir: string, d: Draft) => (await call<DraftProblem[] | null>(() => b.Editor.CheckCoworker(dir, d as unknown as GoDraft))) ?? [],
+    /** Writes d: creates the coworker (dir "") or saves the one in dir, atomically. */
+    saveCoworker: (dir: string, d: Draft) => call<SavedCoworker>(() => b.Editor.SaveCoworker(dir, d as unknown as GoDraft)),
+    /** A copy of the coworker in dir under a new id, made on disk, as a draft. */
+    duplicateCoworker: (dir: string) => call<CoworkerDraft>(() => b.Editor.DuplicateCoworker(dir)),
+    /** Moves the coworker in dir to the trash; RestoreCoworker(token) takes it back. */
+    deleteCoworker: (dir: string) => call<TrashedCoworker>(() => b.Editor.DeleteCoworker(dir)),
+    restoreCoworker: (id: string, token: string) => call<CoworkerList>(() => b.Editor.RestoreCoworker(id, token)),
+    /** Every provider with the tools it offers now (only namespaces', when given). */
+    toolCatalog: async (namespaces: string[] = []) => (await call<ToolProvider[] | null>(() => b.Editor.ToolCatalog(namespaces))) ?? [],
+    /** The native picker for a skill: a folder ("folder") or a .zip ("zip"); "" when cancelled. */
+    chooseSkill: (kind: "folder" | "zip") => call<string>(() => b.Editor.ChooseSkill(kind)),
+    /** Copies the skill at path into the coworker in dir; resolves to its draft as on disk. */
+    attachSkill: (dir: string, path: string) => call<CoworkerDraft>(() => b.Editor.AttachSkill(dir, path)),
+    /** The native folder picker for a coworker's working folder; "" when cancelled. */
+    chooseWorkingFolder: (start: string) => call<string>(() => b.Editor.ChooseWorkingFolder(start)),
+    /** The MCP servers of the servers file in use (Settings lists who uses each). */
+    serversInUse: async () => (await call<ServerInUse[] | null>(() => b.Servers.ServersInUse())) ?? [],
+    /** Gives tools to the coworker in dir, or to a new one named name (dir ""). */
+    giveTools: (dir: string, name: string, tools: string[]) => call<GaveTools>(() => b.Editor.GiveTools(dir, name, tools)),
     on: subscribe,
   };
 }

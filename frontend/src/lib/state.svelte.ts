@@ -8,9 +8,10 @@ import { asTheme, theme } from "./theme";
 import { extensionNotice } from "./extension";
 import { addQuestion, closeQuestion } from "./elicit";
 import type { ElicitationClosed, PendingElicitation } from "./types";
+import type { CoworkerDraft } from "./types_editor";
 import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, ExtensionOpened, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval, SignInRequest } from "./types";
 
-export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" };
+export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" } | { name: "editor"; key: number };
 
 export interface OpenChat {
   info: ChatInfo;
@@ -54,6 +55,59 @@ class AppState {
   #extensionSeq = 0;
   /** Counts installs and removals: Settings → Extensions lists again. */
   extensionsChanged = $state(0);
+  /** The coworker the editor shows (view "editor", docs/app.md#coworker-editor). */
+  editing = $state<CoworkerDraft | null>(null);
+  #editSeq = 0;
+
+  /** startEditing shows d in the coworker editor. */
+  startEditing(d: CoworkerDraft) {
+    this.editing = d;
+    this.view = { name: "editor", key: ++this.#editSeq };
+  }
+
+  /** editCoworker opens the coworker in dir (working or broken) in the editor. */
+  async editCoworker(dir: string) {
+    try {
+      this.startEditing(await api.editCoworker(dir));
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+  }
+
+  /** duplicateCoworker copies the coworker in dir under a new id and opens the copy in the editor. */
+  async duplicateCoworker(dir: string) {
+    try {
+      const d = await api.duplicateCoworker(dir);
+      this.startEditing(d);
+      this.notify("info", `Made a copy: ${d.draft.name || d.draft.id}. Change what you like and save.`);
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+  }
+
+  /**
+   * deleteCoworker moves the coworker in dir to the trash, with an "Undo"
+   * toast that puts it back (docs/app.md#coworker-editor).
+   */
+  async deleteCoworker(dir: string, name: string) {
+    try {
+      const t = await api.deleteCoworker(dir);
+      const undo: NoticeAction = { label: "Undo", run: () => void this.restoreCoworker(t.id, t.token, t.name || name) };
+      this.notify("info", `Deleted ${t.name || name}: moved to ${t.where}.`, "app", "coworker-deleted", undo);
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+  }
+
+  /** restoreCoworker puts a deleted coworker back where it was. */
+  async restoreCoworker(id: string, token: string, name: string) {
+    try {
+      this.coworkers = await api.restoreCoworker(id, token);
+      this.notify("info", `${name} is back.`);
+    } catch (e) {
+      this.notify("error", (e as Error).message, "app");
+    }
+  }
 
   /**
    * askView queues a question of an app view for the person: resolves true

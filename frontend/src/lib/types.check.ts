@@ -3,8 +3,9 @@
 // only name fields that the Go structs have, as the generated Wails models
 // (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
 // field renamed or removed in Go fails svelte-check here, naming the field.
-import type { app, consent, elicit, harness, journal, servers, settings } from "../wailsjs/go/models";
+import type { app, bundle, consent, elicit, harness, journal, servers, settings } from "../wailsjs/go/models";
 import type * as T from "./types";
+import type * as E from "./types_editor";
 
 /** The data fields of a generated class (its methods left out). */
 type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
@@ -61,4 +62,15 @@ export const typesMatchGo: [
   Covers<app.SignedInServer, T.SignedInServer>,
   Covers<app.ToolView, T.ToolView>,
   Covers<app.ViewToolResult, T.ViewToolResult>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<bundle.Draft, E.Draft>,
+  Covers<app.DraftProblem, E.DraftProblem>,
+  Covers<app.DraftSkill, E.DraftSkill>,
+  Covers<app.CoworkerDraft, E.CoworkerDraft>,
+  Covers<app.CoworkerTemplate, E.CoworkerTemplate>,
+  Covers<harness.CatalogTool, E.CatalogTool>,
+  Covers<app.ToolProvider, E.ToolProvider>,
+  Covers<app.SavedCoworker, E.SavedCoworker>,
+  Covers<app.TrashedCoworker, E.TrashedCoworker>,
+  Covers<app.GaveTools, E.GaveTools>,
+  Covers<app.ServerInUse, E.ServerInUse>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

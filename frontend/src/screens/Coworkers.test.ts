@@ -7,6 +7,7 @@ import { eventually } from "../testing/eventually";
 const fake = vi.hoisted(() => ({
   coworkers: vi.fn(), chooseCoworkersDir: vi.fn(), setCoworkersDir: vi.fn(), chooseCoworkerBundle: vi.fn(),
   previewCoworker: vi.fn(), addCoworker: vi.fn(), openFile: vi.fn(), openChat: vi.fn(),
+  deleteCoworker: vi.fn(), restoreCoworker: vi.fn(), editCoworker: vi.fn(), duplicateCoworker: vi.fn(),
 }));
 vi.mock("../lib/api", () => ({ api: fake }));
 const { default: Coworkers } = await import("./Coworkers.svelte");
@@ -202,5 +203,31 @@ describe("Coworkers", () => {
     expect(fake.previewCoworker).toHaveBeenCalledWith("/home/ann/dev/notes");
     expect(dialog()!.textContent).toContain("/home/ann/dev/notes/coworker/tools.json:2:2");
     expect(app.dropped).toBeNull();
+  });
+
+  it("deletes a coworker to the trash with an Undo that puts it back, and opens one in the editor", async () => {
+    const c = { id: "notes", name: "Notes", description: "", version: "1.0.0", dir: dir + "/notes", left_out: [], extensions: [], tools: [] };
+    const root = render(list({ coworkers: [c] }));
+    fake.deleteCoworker.mockResolvedValue({ id: "notes", name: "Notes", token: dir + "/.trash/notes-20261206T000000.000000000Z", where: "the trash of the coworkers folder" });
+    fake.restoreCoworker.mockResolvedValue(list({ coworkers: [c] }));
+    button(root, "Delete")!.click();
+    await settle(() => expect(app.notices.map((n) => n.message)).toContain("Deleted Notes: moved to the trash of the coworkers folder."));
+    expect(fake.deleteCoworker).toHaveBeenCalledWith(dir + "/notes");
+    app.notices[0].action!.run();
+    await settle(() => expect(fake.restoreCoworker).toHaveBeenCalledWith("notes", dir + "/.trash/notes-20261206T000000.000000000Z"));
+
+    fake.editCoworker.mockResolvedValue({ draft: { id: "notes" }, dir: dir + "/notes", new: false, linked_to: "", problems: [], skills: [], template: "" });
+    button(root, "Edit")!.click();
+    await settle(() => expect(app.view.name).toBe("editor"));
+    expect(app.editing?.dir).toBe(dir + "/notes");
+    app.view = { name: "coworkers" };
+  });
+
+  it("opens a coworker that cannot start in the editor to fix it", async () => {
+    const root = render(list({ broken: [broken({ id: "memory", name: "Memory", dir: dir + "/memory", file: dir + "/memory/coworker/tools.json", line: 2, message: "invalid JSON" })] }));
+    fake.editCoworker.mockResolvedValue({ draft: { id: "memory" }, dir: dir + "/memory", new: false, linked_to: "", problems: [], skills: [], template: "" });
+    button(root, "Fix in the editor")!.click();
+    await settle(() => expect(fake.editCoworker).toHaveBeenCalledWith(dir + "/memory"));
+    app.view = { name: "coworkers" };
   });
 });

@@ -246,6 +246,84 @@ export namespace app {
 	        this.advice = source["advice"];
 	    }
 	}
+	export class DraftSkill {
+	    name: string;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DraftSkill(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	    }
+	}
+	export class DraftProblem {
+	    field: string;
+	    file: string;
+	    line: number;
+	    col: number;
+	    message: string;
+	    fix: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DraftProblem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.field = source["field"];
+	        this.file = source["file"];
+	        this.line = source["line"];
+	        this.col = source["col"];
+	        this.message = source["message"];
+	        this.fix = source["fix"];
+	    }
+	}
+	export class CoworkerDraft {
+	    draft: bundle.Draft;
+	    dir: string;
+	    new: boolean;
+	    linked_to: string;
+	    problems: DraftProblem[];
+	    skills: DraftSkill[];
+	    template: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerDraft(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.draft = this.convertValues(source["draft"], bundle.Draft);
+	        this.dir = source["dir"];
+	        this.new = source["new"];
+	        this.linked_to = source["linked_to"];
+	        this.problems = this.convertValues(source["problems"], DraftProblem);
+	        this.skills = this.convertValues(source["skills"], DraftSkill);
+	        this.template = source["template"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ExtensionUse {
 	    name: string;
 	    display_name: string;
@@ -450,6 +528,28 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CoworkerTemplate {
+	    id: string;
+	    name: string;
+	    description: string;
+	    tools: string[];
+	    needs_folder: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerTemplate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.tools = source["tools"];
+	        this.needs_folder = source["needs_folder"];
+	    }
+	}
+	
+	
 	export class ExtensionAuthor {
 	    name: string;
 	    email: string;
@@ -697,6 +797,26 @@ export namespace app {
 	        this.in_use = source["in_use"];
 	    }
 	}
+	export class GaveTools {
+	    id: string;
+	    name: string;
+	    dir: string;
+	    created: boolean;
+	    added: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GaveTools(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.dir = source["dir"];
+	        this.created = source["created"];
+	        this.added = source["added"];
+	    }
+	}
 	export class InstalledExtension {
 	    name: string;
 	    display_name: string;
@@ -825,6 +945,24 @@ export namespace app {
 	}
 	
 	
+	export class SavedCoworker {
+	    dir: string;
+	    id: string;
+	    name: string;
+	    written: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SavedCoworker(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.written = source["written"];
+	    }
+	}
 	export class SavedPolicy {
 	    coworker: string;
 	    tool: string;
@@ -868,6 +1006,26 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ServerInUse {
+	    namespace: string;
+	    name: string;
+	    source: string;
+	    remote: string;
+	    broken: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerInUse(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.name = source["name"];
+	        this.source = source["source"];
+	        this.remote = source["remote"];
+	        this.broken = source["broken"];
+	    }
 	}
 	export class ServerInput {
 	    id: string;
@@ -962,6 +1120,48 @@ export namespace app {
 	    }
 	}
 	
+	export class ToolProvider {
+	    namespace: string;
+	    provider: string;
+	    kind: string;
+	    title: string;
+	    source: string;
+	    tools: harness.CatalogTool[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolProvider(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.provider = source["provider"];
+	        this.kind = source["kind"];
+	        this.title = source["title"];
+	        this.source = source["source"];
+	        this.tools = this.convertValues(source["tools"], harness.CatalogTool);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ViewCSP {
 	    connect: string[];
 	    resource: string[];
@@ -1028,6 +1228,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class TrashedCoworker {
+	    id: string;
+	    name: string;
+	    token: string;
+	    where: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TrashedCoworker(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.token = source["token"];
+	        this.where = source["where"];
+	    }
+	}
 	
 	export class ViewToolResult {
 	    status: string;
@@ -1081,6 +1299,49 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.sessions = source["sessions"];
 	        this.calls = source["calls"];
+	    }
+	}
+
+}
+
+export namespace bundle {
+	
+	export class Draft {
+	    id: string;
+	    name: string;
+	    description: string;
+	    version: string;
+	    instructions: string;
+	    tools: string[];
+	    wholeProviders?: string[];
+	    policy: Record<string, string>;
+	    skills: string[];
+	    sampling: string[];
+	    model: string;
+	    folder: string;
+	    requiresSandbox: boolean;
+	    otherKeys?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Draft(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.version = source["version"];
+	        this.instructions = source["instructions"];
+	        this.tools = source["tools"];
+	        this.wholeProviders = source["wholeProviders"];
+	        this.policy = source["policy"];
+	        this.skills = source["skills"];
+	        this.sampling = source["sampling"];
+	        this.model = source["model"];
+	        this.folder = source["folder"];
+	        this.requiresSandbox = source["requiresSandbox"];
+	        this.otherKeys = source["otherKeys"];
 	    }
 	}
 
@@ -1365,6 +1626,30 @@ export namespace elicit {
 
 export namespace harness {
 	
+	export class CatalogTool {
+	    name: string;
+	    title?: string;
+	    description: string;
+	    effect: string;
+	    idempotent?: boolean;
+	    open_world?: boolean;
+	    refused?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CatalogTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.effect = source["effect"];
+	        this.idempotent = source["idempotent"];
+	        this.open_world = source["open_world"];
+	        this.refused = source["refused"];
+	    }
+	}
 	export class TurnResult {
 	    turn_id: string;
 	    status: string;

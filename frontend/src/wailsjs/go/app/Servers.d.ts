@@ -11,6 +11,8 @@ export function FindServerConfigs():Promise<Array<app.FoundServerConfig>>;
 
 export function PreviewImport(arg1:string):Promise<servers.ImportPlan>;
 
+export function ServersInUse():Promise<Array<app.ServerInUse>>;
+
 export function SetServerInput(arg1:string,arg2:string):Promise<app.SettingsView>;
 
 export function SignOut(arg1:string):Promise<Array<app.SignedInServer>>;

@@ -18,6 +18,10 @@ export function PreviewImport(arg1) {
   return window['go']['app']['Servers']['PreviewImport'](arg1);
 }
 
+export function ServersInUse() {
+  return window['go']['app']['Servers']['ServersInUse']();
+}
+
 export function SetServerInput(arg1, arg2) {
   return window['go']['app']['Servers']['SetServerInput'](arg1, arg2);
 }

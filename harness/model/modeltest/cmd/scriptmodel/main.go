@@ -3,7 +3,7 @@
 // process.
 //
 //	scriptmodel -script replies.json [-addr 127.0.0.1:0] [-kind openai|anthropic]
-//	            [-models scripted,other] [-models-status 401]
+//	            [-models scripted,other] [-models-status 401] [-record requests.jsonl]
 //
 // It prints one line to stdout once it accepts connections:
 //
@@ -16,12 +16,16 @@
 // 500 "modeltest: no scripted reply left". GET /v1/models lists the
 // -models names (default "scripted", the model name the app's end-to-end
 // test uses), or answers -models-status (for example 401) with an error;
-// listing takes no scripted reply. Only loopback addresses are
+// listing takes no scripted reply. With -record, each model request is
+// appended to the file as one JSON line once it is answered, what the
+// model was offered (Recorded): an end-to-end test reads which tools and
+// which system prompt a chat sent. Only loopback addresses are
 // accepted. Exit status 2 means bad flags or a bad script.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,6 +36,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/openworker/desktop/harness/model/modeltest"
@@ -75,7 +80,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h}
+	var handler http.Handler = h
+	if o.record != "" {
+		f, err := os.OpenFile(o.record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return usageError{fmt.Errorf("-record: %v", err)}
+		}
+		defer f.Close()
+		handler = &recorder{h: h, out: f}
+	}
+	srv := &http.Server{Handler: handler}
 	go func() {
 		<-ctx.Done()
 		h.Close()
@@ -96,6 +110,7 @@ type options struct {
 	kind         modeltest.Kind
 	models       []string // non-empty names
 	modelsStatus int      // 0 or 400-599
+	record       string   // -record: the file requests are appended to; "" none
 }
 
 // parseFlags reads and checks the flags; every error is a usageError.
@@ -112,13 +127,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	kind := fs.String("kind", "openai", "API to speak: openai or anthropic")
 	models := fs.String("models", "scripted", "comma-separated model `names` GET /v1/models lists")
 	modelsStatus := fs.Int("models-status", 0, "HTTP `status` (400-599) GET /v1/models fails with; 0 lists the models")
+	record := fs.String("record", "", "append each model request to this `file` as a JSON line (Recorded)")
 	if err := fs.Parse(args); err != nil {
 		return options{}, usageError{err}
 	}
 	if *script == "" || fs.NArg() > 0 {
 		return options{}, usageError{errors.New("usage: scriptmodel -script FILE [-addr 127.0.0.1:0] [-kind openai|anthropic]")}
 	}
-	o := options{script: *script, addr: *addr, kind: modeltest.Kind(*kind), modelsStatus: *modelsStatus}
+	o := options{script: *script, addr: *addr, kind: modeltest.Kind(*kind), modelsStatus: *modelsStatus, record: *record}
 	for _, m := range strings.Split(*models, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			o.models = append(o.models, m)
@@ -147,4 +163,42 @@ func (o options) check() error {
 		return fmt.Errorf("-models-status %d: want an HTTP error status (400-599) or 0", o.modelsStatus)
 	}
 	return nil
+}
+
+// Recorded is one line of the -record file: a model request as the
+// server understood it.
+type Recorded struct {
+	N        int      `json:"n"` // the request's number, from 0
+	Model    string   `json:"model"`
+	System   string   `json:"system"` // the system prompt
+	Tools    []string `json:"tools"`  // the names of the tools offered, in order
+	Messages int      `json:"messages"`
+	LastUser string   `json:"last_user"` // the text of the last user message
+}
+
+// recorder serves with h and appends the requests h took to out, in
+// order, after each answer.
+type recorder struct {
+	h   *modeltest.Handler
+	mu  sync.Mutex
+	out io.Writer
+	n   int // requests written
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rc.h.ServeHTTP(w, r)
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	reqs := rc.h.Requests()
+	for ; rc.n < len(reqs); rc.n++ {
+		q := reqs[rc.n]
+		line := Recorded{N: rc.n, Model: q.Model, System: q.System, Tools: q.ToolNames(), Messages: len(q.Messages)}
+		for _, m := range q.Messages {
+			if m.Role == "user" && m.Text != "" {
+				line.LastUser = m.Text
+			}
+		}
+		b, _ := json.Marshal(line)
+		_, _ = rc.out.Write(append(b, '\n'))
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -183,5 +184,55 @@ func TestServeModels(t *testing.T) {
 	base = serve(t, "-script", script, "-models", "a, b")
 	if l, err := model.ListModels(context.Background(), model.Config{BaseURL: base}); err != nil || len(l.Models) != 2 || l.Models[1].ID != "b" {
 		t.Errorf("ListModels with -models \"a, b\" = %+v, %v", l, err)
+	}
+}
+
+// -record appends each model request as a JSON line: its model, system
+// prompt, the names of the tools offered and the last user message, for
+// both kinds; a -record file that cannot be opened is a usage error.
+func TestRecord(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script.json")
+	os.WriteFile(script, []byte(`[{"text":"one"},{"text":"two"}]`), 0o600)
+	for _, kind := range []string{"openai", "anthropic"} {
+		t.Run(kind, func(t *testing.T) {
+			rec := filepath.Join(t.TempDir(), "requests.jsonl")
+			base := serve(t, "-script", script, "-kind", kind, "-record", rec)
+			p, _ := model.New(model.Config{Provider: kind, BaseURL: base, Model: "scripted"})
+			schema := json.RawMessage(`{"type":"object"}`)
+			for i, prompt := range []string{"first", "second"} {
+				req := model.Request{System: "You keep notes.", Messages: []model.Message{{Role: model.User, Text: prompt}},
+					Tools: []model.ToolSpec{{Name: "kit__echo", Description: "echo", InputSchema: schema}, {Name: "files__read", Description: "read", InputSchema: schema}}[:2-i]}
+				if _, err := p.Stream(context.Background(), req, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b, err := os.ReadFile(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("%d lines recorded; want 2: %s", len(lines), b)
+			}
+			var first, second Recorded
+			if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(lines[1]), &second); err != nil {
+				t.Fatal(err)
+			}
+			if first.N != 0 || first.Model != "scripted" || first.System != "You keep notes." || strings.Join(first.Tools, ",") != "kit__echo,files__read" ||
+				first.LastUser != "first" || first.Messages != 1 {
+				t.Errorf("first line %+v", first)
+			}
+			if second.N != 1 || strings.Join(second.Tools, ",") != "kit__echo" || second.LastUser != "second" {
+				t.Errorf("second line %+v", second)
+			}
+		})
+	}
+	err := run(context.Background(), []string{"-script", script, "-record", filepath.Join(t.TempDir(), "no", "such", "dir", "r.jsonl")}, io.Discard, io.Discard)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "-record") {
+		t.Errorf("an unwritable -record file: %v; want a usage error naming -record", err)
 	}
 }
