@@ -51,6 +51,7 @@ var chainedTables = []struct {
 	{"warnings", "id", true},
 	{"session_labels", "id", true},
 	{"elicitations", "id", true},
+	{"inbox", "id", false},
 }
 
 const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
