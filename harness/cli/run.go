@@ -13,6 +13,7 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/elicit"
+	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -89,6 +90,7 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 		return err
 	}
 	defer rt.Close()
+	so.Prompter = terminalInbox(rt, prompter)
 	provider := so.Model
 	s, err := rt.NewSession(ctx, f.coworker, so)
 	if err != nil {
@@ -122,6 +124,16 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	default:
 		return fmt.Errorf("the turn %s: %s (session %s)", res.Status, res.Reason, s.ID())
 	}
+}
+
+// terminalInbox asks about calls through the inbox (docs/inbox.md): each
+// approval is an inbox item, asked on the terminal and answerable from
+// anywhere else too (`openworker inbox answer` in another terminal).
+func terminalInbox(rt *harness.Runtime, terminal consent.Prompter) consent.Prompter {
+	return &inbox.Prompter{Inbox: inbox.New(rt.Journal(), nil), AskedBy: "terminal",
+		Ask: func(ctx context.Context, _ string, r consent.Request) (consent.Decision, error) {
+			return terminal.Prompt(ctx, r)
+		}}
 }
 
 // sessionErr is the exit of a session that did not open: 1 when an MCP

@@ -269,7 +269,7 @@ func TestServeStdioProtocol(t *testing.T) {
 		t.Fatalf("unknown session: %v", m)
 	}
 	bad = c.send("approval.respond", map[string]any{"approval_id": aid, "decision": "allow_once"})
-	if m := c.until(nil, response(bad)); field(m, "error", "code") != "not_found" {
+	if m := c.until(nil, response(bad)); field(m, "error", "code") != "not_found" || !strings.Contains(fmt.Sprint(field(m, "error", "message")), "already answered") {
 		t.Fatalf("answered approval: %v", m)
 	}
 
@@ -315,6 +315,12 @@ func TestServeStdioProtocol(t *testing.T) {
 	}
 	if len(d.Approvals) != 1 || d.Approvals[0].Decision != "allow_once" || d.Approvals[0].Source != "prompt" {
 		t.Fatalf("journal approvals = %+v", d.Approvals)
+	}
+	// The approval was an inbox item, answered once by approval.respond (docs/inbox.md).
+	it, err := j.InboxItem(context.Background(), aid)
+	if err != nil || it.Kind != journal.InboxApproval || it.Status != journal.InboxAnswered || it.AnsweredBy != "stdio" ||
+		string(it.Answer) != `"allow_once"` || it.SessionID != sid || it.Tool != "device.system_info_get" {
+		t.Fatalf("inbox item %s = %+v, %v", aid, it, err)
 	}
 }
 
