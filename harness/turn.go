@@ -81,6 +81,7 @@ type turn struct {
 	// was last listed in this turn.
 	catalogSeen map[string]uint64
 	sampling    samplingBudget // sampling requests of the turn's calls (sampling.go)
+	parkedCall  string         // the call ID parked in the inbox (park.go), or ""
 }
 
 // Send runs one turn: it adds prompt to the history and runs provider
@@ -91,7 +92,7 @@ type turn struct {
 func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
-	return s.send(ctx, prompt, sink, false)
+	return s.send(ctx, prompt, sink, sendPrompt)
 }
 
 // Retry runs the last turn again when it failed, stopped or was cancelled
@@ -104,7 +105,7 @@ func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 func (s *Session) Retry(ctx context.Context, sink Sink) (*TurnResult, error) {
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
-	return s.send(ctx, "", sink, true)
+	return s.send(ctx, "", sink, sendRetry)
 }
 
 // TryRetry is Retry, except that it returns ErrTurnRunning at once while a
@@ -158,7 +159,7 @@ func (r *Reservation) Send(ctx context.Context, prompt string, sink Sink) (*Turn
 	}
 	r.done = true
 	defer r.s.turnMu.Unlock()
-	return r.s.send(ctx, prompt, sink, false)
+	return r.s.send(ctx, prompt, sink, sendPrompt)
 }
 
 // Retry runs the reserved turn as a retry (see Session.Retry) and frees the
@@ -169,7 +170,7 @@ func (r *Reservation) Retry(ctx context.Context, sink Sink) (*TurnResult, error)
 	}
 	r.done = true
 	defer r.s.turnMu.Unlock()
-	return r.s.send(ctx, "", sink, true)
+	return r.s.send(ctx, "", sink, sendRetry)
 }
 
 // Release frees the slot without running a turn.
@@ -182,7 +183,8 @@ func (r *Reservation) Release() {
 
 // send runs one turn; s.turnMu is held. With retry, prompt is the last
 // turn's (s.retry) and is not added to the history again.
-func (s *Session) send(ctx context.Context, prompt string, sink Sink, retry bool) (*TurnResult, error) {
+func (s *Session) send(ctx context.Context, prompt string, sink Sink, mode sendMode) (*TurnResult, error) {
+	retry := mode == sendRetry
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -222,7 +224,7 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink, retry bool
 	var res *TurnResult
 	var err error
 	var jerr error
-	if !retry {
+	if mode == sendPrompt {
 		jerr = t.appendMessage(bg, model.Message{Role: model.User, Text: prompt})
 	}
 	inHistory := jerr == nil
@@ -282,6 +284,12 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		}
 		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})
 	}
+	if len(s.Pending()) > 0 { // calls parked in the inbox, answered since (park.go)
+		t.settlePending(ctx)
+		if t.stop != "" {
+			return finish(TurnStopped, t.stop), nil
+		}
+	}
 	for {
 		if t.attempts+t.sampling.count() >= s.rt.opts.MaxAttempts { // sampling requests count (sampling.go)
 			return finish(TurnStopped, fmt.Sprintf("the turn used its budget of %d provider attempts", s.rt.opts.MaxAttempts)), nil
@@ -331,6 +339,9 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 				continue
 			}
 			msg := t.call(ctx, call, i)
+			if t.parkedCall == call.ID {
+				continue // no answer until the person's (park.go)
+			}
 			t.appendAnswer(bg, msg)
 		}
 		if t.stop != "" {

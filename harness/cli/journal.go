@@ -258,13 +258,35 @@ func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Where the run is (docs/journal.md#run-status), from its inbox items.
+			items, err := j.Inbox(cmd.Context(), journal.InboxFilter{SessionID: id, Statuses: []journal.InboxStatus{journal.InboxOpen,
+				journal.InboxAnswered, journal.InboxConsumed, journal.InboxCancelled, journal.InboxExpired}})
+			if err != nil {
+				return err
+			}
+			if items == nil {
+				items = []journal.InboxItem{}
+			}
+			run := journal.RunStatus(d, items)
 			if f.asJSON {
-				if err := writeJSON(c.stdout, d); err != nil {
+				shown := struct {
+					journal.SessionDetail
+					Inbox []journal.InboxItem `json:"inbox"`
+					Run   string              `json:"run"`
+				}{d, items, run}
+				if err := writeJSON(c.stdout, shown); err != nil {
 					return fmt.Errorf("session %s cannot be shown as JSON: %w; `openworker journal export` saves every session that can be read", id, err)
 				}
 				return nil
 			}
 			printDetailHandles(c.stdout, d, taskHandles(cmd.Context(), j, d))
+			fmt.Fprintf(c.stdout, "\nrun      %s\n", oneLine(run, 300))
+			switch {
+			case strings.HasPrefix(run, "waiting on you"):
+				fmt.Fprintf(c.stdout, "         answer with: openworker inbox answer ID allow|deny, then: openworker resume %s\n", id)
+			case strings.HasPrefix(run, "answered, waiting to resume"):
+				fmt.Fprintf(c.stdout, "         continue with: openworker resume %s\n", id)
+			}
 			return nil
 		}),
 	}

@@ -22,6 +22,7 @@ import (
 type runFlags struct {
 	coworkers, coworker, servers, extensions, format, provider, baseURL, modelName, approve, db, workspace string
 	askInputs                                                                                              bool     // ${input:ID} of the servers file may be asked on the terminal
+	unattended                                                                                             bool     // run --unattended: approvals park in the inbox (resume.go)
 	prompt                                                                                                 string   // --prompt NS.NAME (run only, run_prompt.go)
 	args                                                                                                   []string // --arg k=v, repeatable
 }
@@ -51,6 +52,7 @@ any TEXT is added after the prompt's text.`,
 	cmd.Flags().StringVar(&f.coworker, "coworker", "", "the id of the coworker to run")
 	cmd.Flags().StringVar(&f.prompt, "prompt", "", "send the MCP prompt NS.NAME of one of the coworker's providers as the turn's text (docs/cli.md#prompts)")
 	cmd.Flags().StringArrayVar(&f.args, "arg", nil, "an argument of --prompt as NAME=VALUE; repeat for each argument")
+	cmd.Flags().BoolVar(&f.unattended, "unattended", false, "never wait on a person: a call that needs approval goes to the inbox and the run parks (exit 3); answer with openworker inbox answer, continue with openworker resume (docs/inbox.md#unattended)")
 	return cmd
 }
 
@@ -84,13 +86,16 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	// Bypass never asks about calls (the engine decides before any
 	// prompter), but a sampling request is still asked for on the terminal
 	// (docs/consent.md#sampling).
-	var prompter consent.Prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal(), lock: &out.mu}
+	var prompter consent.Prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal() && !f.unattended, lock: &out.mu}
 	rt, so, err := c.openRuntime(ctx, reg, f, prompter)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
 	so.Prompter = terminalInbox(rt, prompter)
+	if f.unattended {
+		so.Prompter = &inbox.Parker{Inbox: inbox.New(rt.Journal(), nil)}
+	}
 	provider := so.Model
 	s, err := rt.NewSession(ctx, f.coworker, so)
 	if err != nil {
@@ -115,6 +120,9 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 		return fmt.Errorf("the model request failed (session %s journaled as failed): %w%s", s.ID(), err, hint)
 	case err != nil:
 		return err
+	}
+	if res.Code == harness.CodeParked {
+		return c.parked(ctx, rt.Journal(), s.ID())
 	}
 	switch res.Status {
 	case harness.TurnCompleted:

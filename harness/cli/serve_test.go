@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(secretServerEnv) != "" {
 		os.Exit(serveSecret())
 	}
+	if os.Getenv(appendEnv) != "" {
+		os.Exit(serveAppend())
+	}
 	testbin.Main(m, &binary)
 }
 

@@ -23,6 +23,10 @@ const (
 	SourceBypass   = "bypass"
 	SourceTimeout  = "timeout"
 	SourceError    = "prompt_error"
+	// SourceParked: the prompter parked the question (ErrParked): the run
+	// stops here and continues once the person answers
+	// (docs/inbox.md#unattended). No decision is journaled for it.
+	SourceParked = "parked"
 )
 
 // Outcome is the decision for one call and why.
@@ -110,6 +114,8 @@ func (e *Engine) decide(ctx context.Context, s Subject, up Policy) Outcome {
 	defer cancel()
 	d, err := e.Prompter.Prompt(pctx, s.Request)
 	switch {
+	case errors.Is(err, ErrParked):
+		return Outcome{Deny, SourceParked, err.Error()}
 	case err != nil && errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		return Outcome{Deny, SourceTimeout, fmt.Sprintf("nobody answered within %s; the call is denied", timeout)}
 	case err != nil && ctx.Err() != nil:

@@ -183,3 +183,31 @@ func (p *Prompter) decided(it journal.InboxItem, err error) (consent.Decision, e
 	}
 	return consent.Deny, err
 }
+
+// Parker is the consent.Prompter of an unattended run
+// (docs/inbox.md#unattended): it never waits. Each approval becomes an
+// open inbox item and Prompt returns an error wrapping consent.ErrParked
+// that names it, so the run parks and continues once the item is answered
+// (harness.Session.Continue). A sampling request (a server asking to use
+// the model from inside a running call) cannot outlive that call: it is
+// refused, and nothing is parked.
+type Parker struct {
+	Inbox *Inbox
+}
+
+// Prompt implements consent.Prompter.
+func (p *Parker) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
+	if r.Sampling != nil {
+		return consent.Deny, fmt.Errorf("an unattended run asks no one whether %s may use your model; the sampling request is refused", r.Sampling.Namespace)
+	}
+	asked, err := json.Marshal(r)
+	if err != nil {
+		return consent.Deny, err
+	}
+	it, err := p.Inbox.Add(ctx, journal.InboxItem{Kind: journal.InboxApproval, Coworker: r.Coworker, SessionID: r.SessionID,
+		TurnID: r.TurnID, CallID: r.CallID, Tool: r.Tool, Asked: asked})
+	if err != nil {
+		return consent.Deny, fmt.Errorf("the approval could not be put in the inbox: %w", err)
+	}
+	return consent.Deny, fmt.Errorf("%w: inbox item %s asks whether %s may run", consent.ErrParked, it.ID, r.Tool)
+}

@@ -206,6 +206,7 @@ func inboxItem(ctx context.Context, q interface {
 type InboxFilter struct {
 	Statuses  []InboxStatus // nil: open only
 	SessionID string        // "": every session
+	Since     time.Time     // zero: any time; else items created at or after it
 	Limit     int           // 0: 1000
 }
 
@@ -223,6 +224,10 @@ func (j *Journal) Inbox(ctx context.Context, f InboxFilter) ([]InboxItem, error)
 	if f.SessionID != "" {
 		q += ` AND session_id = ?`
 		args = append(args, f.SessionID)
+	}
+	if !f.Since.IsZero() {
+		q += ` AND created_at >= ?`
+		args = append(args, formatTime(f.Since))
 	}
 	limit := f.Limit
 	if limit <= 0 {

@@ -321,3 +321,46 @@ func inboxAnswerChild(path string) {
 	j.Close()
 	os.Exit(0)
 }
+
+// TestRunStatus: a session with an open inbox item is waiting on you,
+// whatever its last turn says; answered, it waits to resume; then the
+// last turn speaks.
+func TestRunStatus(t *testing.T) {
+	ctx := context.Background()
+	j := openTest(t)
+	mkSession(t, j, "ses_s")
+	if err := j.FinishTurn(ctx, "ses_s-t1", TurnCompleted, "", 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	run := func() string {
+		t.Helper()
+		d, err := j.Detail(ctx, "ses_s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := j.Inbox(ctx, InboxFilter{SessionID: "ses_s", Statuses: []InboxStatus{InboxOpen, InboxAnswered, InboxConsumed}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return RunStatus(d, items)
+	}
+	if got := run(); got != "succeeded" {
+		t.Fatalf("RunStatus = %q", got)
+	}
+	it := addApproval(t, j, "ses_s")
+	if got := run(); got != "waiting on you: "+it.ID+" (approval of notes.append)" {
+		t.Fatalf("RunStatus with an open item = %q", got)
+	}
+	if _, err := j.AnswerInboxItem(ctx, it.ID, json.RawMessage(`"allow_once"`), "cli"); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(); got != "answered, waiting to resume" {
+		t.Fatalf("RunStatus with an answered item = %q", got)
+	}
+	if _, err := j.ConsumeInboxItem(ctx, it.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(); got != "succeeded" {
+		t.Fatalf("RunStatus after = %q", got)
+	}
+}
