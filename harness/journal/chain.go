@@ -52,6 +52,8 @@ var chainedTables = []struct {
 	{"session_labels", "id", true},
 	{"elicitations", "id", true},
 	{"inbox", "id", false},
+	{"schedules", "id", false},
+	{"schedule_runs", "id", true},
 }
 
 const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
