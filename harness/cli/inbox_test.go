@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -126,4 +127,42 @@ func TestRunApprovalAnsweredFromInbox(t *testing.T) {
 	if err != nil || len(as) != 1 || as[0].Decision != "allow_once" || as[0].Source != "prompt" {
 		t.Errorf("approvals = %+v, %v", as, err)
 	}
+}
+
+// TestServeInboxMethods: serve --stdio lists the journal's open inbox
+// items, those another process wrote included, and answers one with
+// inbox.answer; a second answer is told it was already answered.
+func TestServeInboxMethods(t *testing.T) {
+	m := modeltest.NewOpenAI(t)
+	db := filepath.Join(t.TempDir(), "journal.db")
+	j, err := journal.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := j.AddInboxItem(context.Background(), journal.InboxItem{Kind: journal.InboxApproval, Coworker: "keeper", Tool: "notes.append",
+		Asked: json.RawMessage(`{"tool":"notes.append"}`)})
+	j.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := startServe(t, m.URL, db)
+	id := c.send("inbox.list", nil)
+	res := c.until(nil, response(id))
+	items, _ := field(res, "result", "items").([]any)
+	if len(items) != 1 || field(items[0].(map[string]any), "id") != it.ID {
+		t.Fatalf("inbox.list = %v", res)
+	}
+	id = c.send("inbox.answer", map[string]any{"item_id": it.ID, "answer": "maybe"})
+	if res := c.until(nil, response(id)); field(res, "error", "code") != "bad_request" {
+		t.Fatalf("inbox.answer maybe = %v", res)
+	}
+	id = c.send("inbox.answer", map[string]any{"item_id": it.ID, "answer": "allow_once"})
+	if res := c.until(nil, response(id)); field(res, "result", "item", "status") != "answered" || field(res, "result", "item", "answered_by") != "stdio" {
+		t.Fatalf("inbox.answer = %v", res)
+	}
+	id = c.send("inbox.answer", map[string]any{"item_id": it.ID, "answer": "deny"})
+	if res := c.until(nil, response(id)); field(res, "error", "code") != "not_found" || !strings.Contains(fmt.Sprint(field(res, "error", "message")), "already answered") {
+		t.Fatalf("second inbox.answer = %v", res)
+	}
+	c.in.Close()
 }

@@ -162,8 +162,12 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 		srv.uiResourceRead(ctx, req)
 	case MethodViewCall:
 		srv.viewCall(ctx, req)
+	case MethodInboxList:
+		srv.inboxList(ctx, req)
+	case MethodInboxAnswer:
+		srv.inboxAnswer(req)
 	default:
-		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, signin.respond, turn.cancel, session.close, prompts.list, prompts.get, ui_resource.read or view.call", req.Method)
+		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, signin.respond, turn.cancel, session.close, prompts.list, prompts.get, ui_resource.read, view.call, inbox.list or inbox.answer", req.Method)
 	}
 }
 
