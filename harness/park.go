@@ -38,6 +38,12 @@ const CodeParked = "waiting_on_you"
 // last tool result.
 var ErrNothingToContinue = errors.New("nothing to continue: no call of this session waits on an answered inbox item")
 
+// ErrPendingCalls is returned by Send and Retry on a resumed session
+// whose model message asked for calls that are parked in the inbox: their
+// answers must come first, so Continue the session (once the items are
+// answered) before sending.
+var ErrPendingCalls = errors.New("calls of this session wait on the inbox; continue the session once they are answered, then send")
+
 // WaitingError is returned by Continue while a pending call's inbox item
 // is still open.
 type WaitingError struct {

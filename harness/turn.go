@@ -185,6 +185,9 @@ func (r *Reservation) Release() {
 // turn's (s.retry) and is not added to the history again.
 func (s *Session) send(ctx context.Context, prompt string, sink Sink, mode sendMode) (*TurnResult, error) {
 	retry := mode == sendRetry
+	if mode != sendContinue && len(s.Pending()) > 0 {
+		return nil, ErrPendingCalls // its answers must follow the asking message (park.go)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
