@@ -114,7 +114,13 @@ func (c *config) journalListCommand(f *journalFlags) *cobra.Command {
 				}
 				return nil
 			}
-			if err := printSessions(c.stdout, page.Sessions); err != nil {
+			waiting := map[string]bool{} // sessions with an open inbox item (docs/journal.md#run-status)
+			if open, err := j.Inbox(cmd.Context(), journal.InboxFilter{}); err == nil {
+				for _, it := range open {
+					waiting[it.SessionID] = true
+				}
+			}
+			if err := printSessions(c.stdout, page.Sessions, waiting); err != nil {
 				return err
 			}
 			if page.Next != "" {
@@ -221,13 +227,16 @@ func shellJoin(args []string) string {
 
 // printSessions writes the table of journal list: the title is the one
 // the chat list shows (a rename, else the first prompt).
-func printSessions(w io.Writer, ss []journal.Session) error {
+func printSessions(w io.Writer, ss []journal.Session, waiting map[string]bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tTITLE")
 	for _, s := range ss {
 		status := string(s.Status)
 		if s.Interrupted {
 			status = string(journal.SessionInterrupted) // open, its process gone
+		}
+		if waiting[s.ID] {
+			status += ", waiting on you" // an open inbox item: openworker inbox list
 		}
 		if s.Unreconciled > 0 {
 			status += fmt.Sprintf(", %d to reconcile", s.Unreconciled)

@@ -141,6 +141,10 @@ func TestUnattendedParkResumeExactlyOnce(t *testing.T) {
 			if want := "run      waiting on you: " + item.ID + " (approval of ap.append)"; p.code != 0 || !strings.Contains(p.stdout, want) {
 				t.Fatalf("journal show of a parked run = %d\n%s\n%s\nwant %q", p.code, p.stdout, p.stderr, want)
 			}
+			cmd, out, errb = start("journal", "list", "--db", db)
+			if p := wait(cmd, out, errb); p.code != 0 || !strings.Contains(p.stdout, ", waiting on you") {
+				t.Fatalf("journal list with a parked run = %d\n%s\n%s", p.code, p.stdout, p.stderr)
+			}
 		}
 
 		// 2. Answer from the CLI.
