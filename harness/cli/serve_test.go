@@ -319,9 +319,10 @@ func TestServeStdioProtocol(t *testing.T) {
 	if len(d.Approvals) != 1 || d.Approvals[0].Decision != "allow_once" || d.Approvals[0].Source != "prompt" {
 		t.Fatalf("journal approvals = %+v", d.Approvals)
 	}
-	// The approval was an inbox item, answered once by approval.respond (docs/inbox.md).
+	// The approval was an inbox item, answered once by approval.respond
+	// and taken by the waiting prompt (docs/inbox.md).
 	it, err := j.InboxItem(context.Background(), aid)
-	if err != nil || it.Kind != journal.InboxApproval || it.Status != journal.InboxAnswered || it.AnsweredBy != "stdio" ||
+	if err != nil || it.Kind != journal.InboxApproval || it.Status != journal.InboxConsumed || it.AnsweredBy != "stdio" ||
 		string(it.Answer) != `"allow_once"` || it.SessionID != sid || it.Tool != "device.system_info_get" {
 		t.Fatalf("inbox item %s = %+v, %v", aid, it, err)
 	}

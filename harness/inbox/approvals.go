@@ -66,7 +66,8 @@ func (b *Inbox) AnswerDecision(ctx context.Context, id string, d consent.Decisio
 }
 
 // Prompter is a consent.Prompter that asks through the inbox: each prompt
-// is an approval item, written before anyone is asked. Ask, when set,
+// is an approval item, written before anyone is asked, and consumed when
+// the prompt returns its answer. Ask, when set,
 // shows the item to a person who can answer now (the terminal, a window)
 // and its decision is given as an answer by AskedBy; meanwhile any other
 // answer to the item (the stdio protocol's approval.respond, `openworker
@@ -176,6 +177,13 @@ func errText(err error) string {
 // or Deny with why it has none.
 func (p *Prompter) decided(it journal.InboxItem, err error) (consent.Decision, error) {
 	if d := Decision(it); d != "" {
+		// The waiting prompt takes the answer: the item is done, and no
+		// parked run will look for it (docs/inbox.md#rules).
+		if it.Status == journal.InboxAnswered {
+			if _, cerr := p.Inbox.j.ConsumeInboxItem(context.Background(), it.ID); cerr != nil && !errors.Is(cerr, journal.ErrAlreadyConsumed) {
+				return consent.Deny, fmt.Errorf("the answer to inbox item %s could not be recorded as taken: %w", it.ID, cerr)
+			}
+		}
 		return d, nil
 	}
 	if err == nil {

@@ -69,7 +69,7 @@ func TestPrompterAsks(t *testing.T) {
 		t.Errorf("item while asking = %+v; want an open approval of notes.append", seen)
 	}
 	it := only(t, b)
-	if it.Status != journal.InboxAnswered || it.AnsweredBy != "terminal" || Decision(it) != consent.AllowSession {
+	if it.Status != journal.InboxConsumed || it.AnsweredBy != "terminal" || Decision(it) != consent.AllowSession {
 		t.Errorf("item after = %+v", it)
 	}
 	var got consent.Request
