@@ -161,8 +161,8 @@ func TestUnattendedParkResumeExactlyOnce(t *testing.T) {
 		for attempt := 0; ; attempt++ {
 			resumes++
 			cmd, out, errb = start(append([]string{"resume"}, modelFlags...)...)
-			if attempt < 8 && rng.IntN(3) != 0 {
-				time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
+			if attempt < 8 && rng.IntN(4) != 0 {
+				time.Sleep(time.Duration(rng.IntN(800)) * time.Millisecond)
 				cmd.Process.Signal(syscall.SIGKILL)
 				p := wait(cmd, out, errb)
 				if p.code == -1 {
