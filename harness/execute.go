@@ -87,6 +87,9 @@ type callReq struct {
 	gate func(*ResolvedTool) (code, msg string)
 	// forModel: images of the result are forwarded to the model.
 	forModel bool
+	// answered, when set, is the decision of a parked call's inbox item
+	// (park.go): the person is not asked again.
+	answered *journal.Approval
 }
 
 // callDone is how a call ended: its status and code, the text the model is
@@ -114,7 +117,13 @@ func (t *turn) execCall(ctx context.Context, r callReq) callDone {
 	if code, msg := x.admit(ctx); code != "" {
 		return x.refuse(code, msg)
 	}
-	if code, msg := x.consent(ctx); code != "" {
+	consented := x.consent
+	if r.answered != nil { // a parked call, answered in the inbox (park.go)
+		consented = func(context.Context) (string, string) { return x.consentFromInbox() }
+	}
+	if code, msg := consented(ctx); code == parkedCode {
+		return x.park(msg)
+	} else if code != "" {
 		return x.refuse(code, msg)
 	}
 	if done, ok := x.begin(); !ok {
@@ -213,6 +222,10 @@ func (x *execution) consent(ctx context.Context) (code, msg string) {
 			t.sink.emit(Event{Type: EventApprovalRequired, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Alias: r.alias, Arguments: x.args, Origin: r.origin})
 		}})
 	}
+	if out.Source == consent.SourceParked { // put in the inbox: the turn stops here (park.go)
+		t.stop, t.code, t.parkedCall = out.Reason, CodeParked, r.callID
+		return parkedCode, out.Reason
+	}
 	x.approval = &journal.Approval{SessionID: s.id, TurnID: t.id, InvocationID: r.invID, CallID: r.callID, Tool: rtool.Name,
 		Decision: string(out.Decision), Source: out.Source, Reason: out.Reason, Identity: s.identity}
 	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: rtool.Name, Status: string(out.Decision), Text: out.Reason, Source: out.Source, Origin: r.origin})
@@ -265,6 +278,10 @@ func (x *execution) begin() (done callDone, ok bool) {
 		RemoteName: rtool.Remote, Placement: rtool.Placement, Risk: string(x.desc.Risk), DescriptorDigest: rtool.Pin.Digest, Arguments: x.args, Origin: r.origin}
 	if err := s.rt.journal.BeginInvocation(x.bg, inv, x.approval); err != nil {
 		s.rt.opts.Logger.Error("journal approval and executing row", "invocation", r.invID, "err", err)
+		if errors.Is(err, journal.ErrAlreadyConsumed) { // a parked call another process resumed first (park.go)
+			t.stop = "another OpenWorker process took the answer to this call first; it was not run here"
+			return callDone{text: "not run here: " + t.stop, isErr: true, status: StatusFailed, errMsg: t.stop}, false
+		}
 		t.stop, t.code = "the journal failed: "+err.Error(), CodeJournalFailed
 		return callDone{text: "not run: the journal failed", isErr: true, status: StatusFailed, code: CodeJournalFailed, errMsg: "not run: the journal failed: " + err.Error()}, false
 	}

@@ -158,7 +158,11 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 		}
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
-	if err := s.answerDangling(ctx, msgs, invs); err != nil {
+	parked, err := rt.parkedItems(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.answerDangling(ctx, msgs, invs, parked); err != nil {
 		return nil, err
 	}
 	if err := rt.add(s); err != nil {
@@ -200,7 +204,7 @@ func history(id string, msgs []journal.Message) ([]model.Message, error) {
 // journal too, because that message was the last one its process wrote.
 // A tool message that answers nothing right before it is left out of what
 // the model sees.
-func (s *Session) answerDangling(ctx context.Context, msgs []journal.Message, invs []journal.Invocation) error {
+func (s *Session) answerDangling(ctx context.Context, msgs []journal.Message, invs []journal.Invocation, parked map[string]journal.InboxItem) error {
 	byCall := map[string][]*journal.Invocation{} // turn and call ID → invocations in order
 	for i := range invs {
 		k := invs[i].TurnID + "\x00" + invs[i].CallID
@@ -236,6 +240,10 @@ func (s *Session) answerDangling(ctx context.Context, msgs []journal.Message, in
 			if found >= 0 {
 				used[found] = true
 				out = append(out, answers[found])
+				continue
+			}
+			if it, ok := parked[k]; ok && inv == nil { // waits on the inbox: answered by the next turn (park.go)
+				s.pending = append(s.pending, pendingCall{turnID: turnID, call: c, item: it.ID})
 				continue
 			}
 			answer := model.Message{Role: model.ToolRole, ToolCallID: c.ID, ToolName: c.Name, IsError: true, Text: lostAnswer(inv)}

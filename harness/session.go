@@ -42,8 +42,9 @@ type Session struct {
 	// retry is the prompt Retry runs again: the last turn's, when that turn
 	// failed, stopped or was cancelled with its prompt in the history; ""
 	// when there is nothing to retry.
-	retry string
-	done  chan struct{} // closed when Close has journaled the end
+	retry   string
+	pending []pendingCall // calls parked in the inbox, found on resume (park.go)
+	done    chan struct{} // closed when Close has journaled the end
 
 	ui uiState // app views (views.go, docs/mcp-apps.md)
 }

@@ -85,7 +85,8 @@ type turn struct {
 	// servers are the session's MCP providers as prepared for this turn,
 	// in selection order; their instructions go into the system prompt
 	// (instructions.go).
-	servers []*mcp.Provider
+	servers    []*mcp.Provider
+	parkedCall string // the call ID parked in the inbox (park.go), or ""
 }
 
 // Send runs one turn: it adds prompt to the history and runs provider
@@ -96,7 +97,7 @@ type turn struct {
 func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResult, error) {
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
-	return s.send(ctx, prompt, sink, false)
+	return s.send(ctx, prompt, sink, sendPrompt)
 }
 
 // Retry runs the last turn again when it failed, stopped or was cancelled
@@ -109,7 +110,7 @@ func (s *Session) Send(ctx context.Context, prompt string, sink Sink) (*TurnResu
 func (s *Session) Retry(ctx context.Context, sink Sink) (*TurnResult, error) {
 	s.turnMu.Lock()
 	defer s.turnMu.Unlock()
-	return s.send(ctx, "", sink, true)
+	return s.send(ctx, "", sink, sendRetry)
 }
 
 // TryRetry is Retry, except that it returns ErrTurnRunning at once while a
@@ -163,7 +164,7 @@ func (r *Reservation) Send(ctx context.Context, prompt string, sink Sink) (*Turn
 	}
 	r.done = true
 	defer r.s.turnMu.Unlock()
-	return r.s.send(ctx, prompt, sink, false)
+	return r.s.send(ctx, prompt, sink, sendPrompt)
 }
 
 // Retry runs the reserved turn as a retry (see Session.Retry) and frees the
@@ -174,7 +175,7 @@ func (r *Reservation) Retry(ctx context.Context, sink Sink) (*TurnResult, error)
 	}
 	r.done = true
 	defer r.s.turnMu.Unlock()
-	return r.s.send(ctx, "", sink, true)
+	return r.s.send(ctx, "", sink, sendRetry)
 }
 
 // Release frees the slot without running a turn.
@@ -187,7 +188,11 @@ func (r *Reservation) Release() {
 
 // send runs one turn; s.turnMu is held. With retry, prompt is the last
 // turn's (s.retry) and is not added to the history again.
-func (s *Session) send(ctx context.Context, prompt string, sink Sink, retry bool) (*TurnResult, error) {
+func (s *Session) send(ctx context.Context, prompt string, sink Sink, mode sendMode) (*TurnResult, error) {
+	retry := mode == sendRetry
+	if mode != sendContinue && len(s.Pending()) > 0 {
+		return nil, ErrPendingCalls // its answers must follow the asking message (park.go)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -227,7 +232,7 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink, retry bool
 	var res *TurnResult
 	var err error
 	var jerr error
-	if !retry {
+	if mode == sendPrompt {
 		jerr = t.appendMessage(bg, model.Message{Role: model.User, Text: prompt})
 	}
 	inHistory := jerr == nil
@@ -287,6 +292,12 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		}
 		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})
 	}
+	if len(s.Pending()) > 0 { // calls parked in the inbox, answered since (park.go)
+		t.settlePending(ctx)
+		if t.stop != "" {
+			return finish(TurnStopped, t.stop), nil
+		}
+	}
 	for {
 		if t.attempts+t.sampling.count() >= s.rt.opts.MaxAttempts { // sampling requests count (sampling.go)
 			return finish(TurnStopped, fmt.Sprintf("the turn used its budget of %d provider attempts", s.rt.opts.MaxAttempts)), nil
@@ -336,6 +347,9 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 				continue
 			}
 			msg := t.call(ctx, call, i)
+			if t.parkedCall == call.ID {
+				continue // no answer until the person's (park.go)
+			}
 			t.appendAnswer(bg, msg)
 		}
 		if t.stop != "" {

@@ -41,6 +41,7 @@ const (
 	ExitOK      = 0
 	ExitFailure = 1
 	ExitUsage   = 2
+	ExitParked  = 3 // run --unattended, resume: the run waits on the inbox (docs/inbox.md#unattended)
 )
 
 // Desktop starts a desktop window over the registry and returns when it
@@ -212,7 +213,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	if c.desktop != nil && c.desktopUsage != "" {
 		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
 	}
-	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(reg), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.coworkerCommand(reg), c.doctorCommand(reg), c.versionCommand())
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(reg), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.coworkerCommand(reg), c.doctorCommand(reg), c.versionCommand(), c.inboxCommand(), c.resumeCommand(reg), c.scheduleCommand(reg))
 	return root
 }
 

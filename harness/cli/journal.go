@@ -114,7 +114,13 @@ func (c *config) journalListCommand(f *journalFlags) *cobra.Command {
 				}
 				return nil
 			}
-			if err := printSessions(c.stdout, page.Sessions); err != nil {
+			waiting := map[string]bool{} // sessions with an open inbox item (docs/journal.md#run-status)
+			if open, err := j.Inbox(cmd.Context(), journal.InboxFilter{}); err == nil {
+				for _, it := range open {
+					waiting[it.SessionID] = true
+				}
+			}
+			if err := printSessions(c.stdout, page.Sessions, waiting); err != nil {
 				return err
 			}
 			if page.Next != "" {
@@ -221,13 +227,16 @@ func shellJoin(args []string) string {
 
 // printSessions writes the table of journal list: the title is the one
 // the chat list shows (a rename, else the first prompt).
-func printSessions(w io.Writer, ss []journal.Session) error {
+func printSessions(w io.Writer, ss []journal.Session, waiting map[string]bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tTITLE")
 	for _, s := range ss {
 		status := string(s.Status)
 		if s.Interrupted {
 			status = string(journal.SessionInterrupted) // open, its process gone
+		}
+		if waiting[s.ID] {
+			status += ", waiting on you" // an open inbox item: openworker inbox list
 		}
 		if s.Unreconciled > 0 {
 			status += fmt.Sprintf(", %d to reconcile", s.Unreconciled)
@@ -258,13 +267,35 @@ func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Where the run is (docs/journal.md#run-status), from its inbox items.
+			items, err := j.Inbox(cmd.Context(), journal.InboxFilter{SessionID: id, Statuses: []journal.InboxStatus{journal.InboxOpen,
+				journal.InboxAnswered, journal.InboxConsumed, journal.InboxCancelled, journal.InboxExpired}})
+			if err != nil {
+				return err
+			}
+			if items == nil {
+				items = []journal.InboxItem{}
+			}
+			run := journal.RunStatus(d, items)
 			if f.asJSON {
-				if err := writeJSON(c.stdout, d); err != nil {
+				shown := struct {
+					journal.SessionDetail
+					Inbox []journal.InboxItem `json:"inbox"`
+					Run   string              `json:"run"`
+				}{d, items, run}
+				if err := writeJSON(c.stdout, shown); err != nil {
 					return fmt.Errorf("session %s cannot be shown as JSON: %w; `openworker journal export` saves every session that can be read", id, err)
 				}
 				return nil
 			}
 			printDetailHandles(c.stdout, d, taskHandles(cmd.Context(), j, d))
+			fmt.Fprintf(c.stdout, "\nrun      %s\n", oneLine(run, 300))
+			switch {
+			case strings.HasPrefix(run, "waiting on you"):
+				fmt.Fprintf(c.stdout, "         answer with: openworker inbox answer ID allow|deny, then: openworker resume %s\n", id)
+			case strings.HasPrefix(run, "answered, waiting to resume"):
+				fmt.Fprintf(c.stdout, "         continue with: openworker resume %s\n", id)
+			}
 			return nil
 		}),
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/elicit"
+	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -21,6 +22,7 @@ import (
 type runFlags struct {
 	coworkers, coworker, servers, extensions, format, provider, baseURL, modelName, approve, db, workspace string
 	askInputs                                                                                              bool     // ${input:ID} of the servers file may be asked on the terminal
+	unattended                                                                                             bool     // run --unattended: approvals park in the inbox (resume.go)
 	prompt                                                                                                 string   // --prompt NS.NAME (run only, run_prompt.go)
 	args                                                                                                   []string // --arg k=v, repeatable
 }
@@ -50,6 +52,7 @@ any TEXT is added after the prompt's text.`,
 	cmd.Flags().StringVar(&f.coworker, "coworker", "", "the id of the coworker to run")
 	cmd.Flags().StringVar(&f.prompt, "prompt", "", "send the MCP prompt NS.NAME of one of the coworker's providers as the turn's text (docs/cli.md#prompts)")
 	cmd.Flags().StringArrayVar(&f.args, "arg", nil, "an argument of --prompt as NAME=VALUE; repeat for each argument")
+	cmd.Flags().BoolVar(&f.unattended, "unattended", false, "never wait on a person: a call that needs approval goes to the inbox and the run parks (exit 3); answer with openworker inbox answer, continue with openworker resume (docs/inbox.md#unattended)")
 	return cmd
 }
 
@@ -83,12 +86,16 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	// Bypass never asks about calls (the engine decides before any
 	// prompter), but a sampling request is still asked for on the terminal
 	// (docs/consent.md#sampling).
-	var prompter consent.Prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal(), lock: &out.mu}
+	var prompter consent.Prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal() && !f.unattended, lock: &out.mu}
 	rt, so, err := c.openRuntime(ctx, reg, f, prompter)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
+	so.Prompter = terminalInbox(rt, prompter)
+	if f.unattended {
+		so.Prompter = &inbox.Parker{Inbox: inbox.New(rt.Journal(), nil)}
+	}
 	provider := so.Model
 	s, err := rt.NewSession(ctx, f.coworker, so)
 	if err != nil {
@@ -114,6 +121,9 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	case err != nil:
 		return err
 	}
+	if res.Code == harness.CodeParked {
+		return c.parked(ctx, rt.Journal(), s.ID())
+	}
 	switch res.Status {
 	case harness.TurnCompleted:
 		return nil
@@ -122,6 +132,16 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	default:
 		return fmt.Errorf("the turn %s: %s (session %s)", res.Status, res.Reason, s.ID())
 	}
+}
+
+// terminalInbox asks about calls through the inbox (docs/inbox.md): each
+// approval is an inbox item, asked on the terminal and answerable from
+// anywhere else too (`openworker inbox answer` in another terminal).
+func terminalInbox(rt *harness.Runtime, terminal consent.Prompter) consent.Prompter {
+	return &inbox.Prompter{Inbox: inbox.New(rt.Journal(), nil), AskedBy: "terminal",
+		Ask: func(ctx context.Context, _ string, r consent.Request) (consent.Decision, error) {
+			return terminal.Prompt(ctx, r)
+		}}
 }
 
 // sessionErr is the exit of a session that did not open: 1 when an MCP

@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(secretServerEnv) != "" {
 		os.Exit(serveSecret())
 	}
+	if os.Getenv(appendEnv) != "" {
+		os.Exit(serveAppend())
+	}
 	testbin.Main(m, &binary)
 }
 
@@ -269,7 +272,7 @@ func TestServeStdioProtocol(t *testing.T) {
 		t.Fatalf("unknown session: %v", m)
 	}
 	bad = c.send("approval.respond", map[string]any{"approval_id": aid, "decision": "allow_once"})
-	if m := c.until(nil, response(bad)); field(m, "error", "code") != "not_found" {
+	if m := c.until(nil, response(bad)); field(m, "error", "code") != "not_found" || !strings.Contains(fmt.Sprint(field(m, "error", "message")), "already answered") {
 		t.Fatalf("answered approval: %v", m)
 	}
 
@@ -315,6 +318,13 @@ func TestServeStdioProtocol(t *testing.T) {
 	}
 	if len(d.Approvals) != 1 || d.Approvals[0].Decision != "allow_once" || d.Approvals[0].Source != "prompt" {
 		t.Fatalf("journal approvals = %+v", d.Approvals)
+	}
+	// The approval was an inbox item, answered once by approval.respond
+	// and taken by the waiting prompt (docs/inbox.md).
+	it, err := j.InboxItem(context.Background(), aid)
+	if err != nil || it.Kind != journal.InboxApproval || it.Status != journal.InboxConsumed || it.AnsweredBy != "stdio" ||
+		string(it.Answer) != `"allow_once"` || it.SessionID != sid || it.Tool != "device.system_info_get" {
+		t.Fatalf("inbox item %s = %+v, %v", aid, it, err)
 	}
 }
 

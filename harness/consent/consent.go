@@ -79,6 +79,12 @@ type Prompter interface {
 	Prompt(ctx context.Context, req Request) (Decision, error)
 }
 
+// ErrParked is returned (wrapped) by a prompter of an unattended run that
+// does not wait: it put the question in the inbox for later
+// (docs/inbox.md#unattended). The engine reports it with SourceParked;
+// the call is neither run nor refused, and the run parks.
+var ErrParked = errors.New("waiting on you")
+
 // ErrNoTerminal is returned by a terminal prompter that has no terminal to
 // ask on; the call is denied.
 var ErrNoTerminal = errors.New("no terminal to ask for approval; the call is denied")

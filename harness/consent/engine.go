@@ -28,6 +28,10 @@ const (
 	// coworker's own files, so no one is asked and no policy applies
 	// (docs/consent.md#skills).
 	SourceSkills = "skills"
+	// SourceParked: the prompter parked the question (ErrParked): the run
+	// stops here and continues once the person answers
+	// (docs/inbox.md#unattended). No decision is journaled for it.
+	SourceParked = "parked"
 )
 
 // Outcome is the decision for one call and why.
@@ -115,6 +119,8 @@ func (e *Engine) decide(ctx context.Context, s Subject, up Policy) Outcome {
 	defer cancel()
 	d, err := e.Prompter.Prompt(pctx, s.Request)
 	switch {
+	case errors.Is(err, ErrParked):
+		return Outcome{Deny, SourceParked, err.Error()}
 	case err != nil && errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		return Outcome{Deny, SourceTimeout, fmt.Sprintf("nobody answered within %s; the call is denied", timeout)}
 	case err != nil && ctx.Err() != nil:

@@ -3,6 +3,7 @@ package consent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -122,6 +123,7 @@ func TestPromptFailuresDeny(t *testing.T) {
 		{"prompter error", &Engine{Mode: Ask, Prompter: &answer{err: errors.New("window closed")}}, SourceError, "window closed"},
 		{"bogus answer", &Engine{Mode: Ask, Prompter: &answer{d: "maybe"}}, SourceError, "not a decision"},
 		{"user says no", &Engine{Mode: Ask, Prompter: &answer{d: Deny}}, SourcePrompt, "you denied"},
+		{"parked in the inbox", &Engine{Mode: Ask, Prompter: &answer{err: fmt.Errorf("%w: inbox item inb_1", ErrParked)}}, SourceParked, "waiting on you: inbox item inb_1"},
 	} {
 		out := tc.e.Decide(context.Background(), subject(nil))
 		if out.Decision != Deny || out.Source != tc.source || !strings.Contains(out.Reason, tc.reason) {

@@ -28,6 +28,13 @@ type Approval struct {
 	Reason    string    `json:"reason"`
 	Identity  string    `json:"identity"` // execution identity the decision is bound to
 	CreatedAt time.Time `json:"created_at"`
+	// InboxItem, when set, names the answered inbox item this decision
+	// comes from (docs/inbox.md): BeginInvocation and RefuseInvocation
+	// consume it in their commit, and fail with ErrAlreadyConsumed, writing
+	// nothing, if it was consumed before — so an approved call parked in
+	// the inbox runs once. Not a column of approvals (the inbox row names
+	// the call).
+	InboxItem string `json:"-"`
 }
 
 // RecordApproval journals a consent decision and returns its ID. SessionID,

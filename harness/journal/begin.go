@@ -149,6 +149,11 @@ func (j *Journal) RefuseInvocation(ctx context.Context, inv Invocation, a *Appro
 	}
 	return j.write(ctx, func(tx *sql.Tx) error {
 		var links []link
+		if a != nil && a.InboxItem != "" {
+			if err := j.consumeInboxItem(ctx, tx, a.InboxItem); err != nil {
+				return err
+			}
+		}
 		if a != nil {
 			l, err := j.insertApproval(ctx, tx, a)
 			if err != nil {
@@ -200,6 +205,11 @@ func (j *Journal) BeginInvocation(ctx context.Context, inv Invocation, a *Approv
 	var executing executingRow
 	err := j.write(ctx, func(tx *sql.Tx) error {
 		var links []link
+		if a != nil && a.InboxItem != "" {
+			if err := j.consumeInboxItem(ctx, tx, a.InboxItem); err != nil {
+				return err
+			}
+		}
 		if a != nil {
 			l, err := j.insertApproval(ctx, tx, a)
 			if err != nil {

@@ -51,6 +51,9 @@ var chainedTables = []struct {
 	{"warnings", "id", true},
 	{"session_labels", "id", true},
 	{"elicitations", "id", true},
+	{"inbox", "id", false},
+	{"schedules", "id", false},
+	{"schedule_runs", "id", true},
 }
 
 const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"

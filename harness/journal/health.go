@@ -156,6 +156,14 @@ func (j *Journal) check(ctx context.Context, quick bool) (Health, error) {
 			return j.degrade(ProblemDamaged, lines), nil
 		}
 	}
+	// One snapshot for the chain's tail and the rows it names (a deferred
+	// read transaction, as Verify): read statement by statement, a commit
+	// of another process in between would look like a row changed after
+	// it was written.
+	if _, err := conn.ExecContext(ctx, `BEGIN DEFERRED`); err != nil {
+		return j.Health(), j.readError(err)
+	}
+	defer conn.ExecContext(context.Background(), `ROLLBACK`)
 	if v, err := schemaVersion(ctx, conn); err != nil || v == 0 { // a new file: nothing chained yet
 		return j.Health(), j.readError(err)
 	}

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -363,5 +364,49 @@ func TestVerifyClearsAStaleMarker(t *testing.T) {
 	j.Close()
 	if again := openAt(t, path); !again.Health().OK() {
 		t.Errorf("a later Open = %+v; want sound", again.Health())
+	}
+}
+
+// TestCheckWhileAnotherWrites: the check at open reads the chain's tail
+// and its rows in one snapshot, so another journal committing meanwhile
+// (another process on the same file) is never taken for a broken chain.
+func TestCheckWhileAnotherWrites(t *testing.T) {
+	patientBusy(t)
+	ctx := context.Background()
+	path := testPath(t)
+	w := openAt(t, path)
+	mkSession(t, w, "ses_w")
+	r := openAt(t, path)
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if err := w.StartTurn(ctx, Turn{ID: fmt.Sprintf("ses_w-x%d", i), SessionID: "ses_w", Seq: i + 2, Prompt: "p"}); err != nil {
+				done <- err
+				return
+			}
+			if err := w.FinishTurn(ctx, fmt.Sprintf("ses_w-x%d", i), TurnCompleted, "", 1, 0); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	for i := 0; i < 300; i++ {
+		h, err := r.Check(ctx)
+		if err != nil || !h.OK() {
+			close(stop)
+			<-done
+			t.Fatalf("check %d while another journal writes = %+v, %v; want OK", i, h, err)
+		}
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -41,6 +41,8 @@ var migrations = []migration{
 	{12, "elicitations: the questions MCP servers asked, without the answers", migrate12},
 	{13, "the durable handle of each invocation (an A2A task ID)", migrate13},
 	{14, "MCP Apps: who asked each call (the model or an app view); the view of a result (URI, size, digest)", migrate14},
+	{15, "the inbox: everything that waits on the person, answered by compare-and-set", migrate15},
+	{16, "schedules and their claimed slots", migrate16},
 }
 
 // SchemaVersion is the newest schema this build understands.

@@ -92,10 +92,20 @@ func diskFullChild(dir string) {
 	must("CreateSession", j.CreateSession(ctx, Session{ID: "ses_1", Coworker: "demo", Identity: "id"}))
 	must("StartTurn", j.StartTurn(ctx, Turn{ID: "ses_1-t1", SessionID: "ses_1", Prompt: "fill the disk"}))
 	must("BeginInvocation", j.BeginInvocation(ctx, Invocation{ID: "inv_1", SessionID: "ses_1", TurnID: "ses_1-t1", Tool: "files.write"}, nil))
-	text, _ := json.Marshal(strings.Repeat("y", 64<<10))
+	// Fill in 64 KiB messages, then in smaller ones, so that what is left
+	// free does not depend on where the last big one happened to fail
+	// (the schema's size moves that): the reserve given up below must be
+	// all the room there is.
 	var fullErr error
-	for i := 0; i < 1000 && fullErr == nil; i++ {
-		_, fullErr = j.AppendMessage(ctx, Message{SessionID: "ses_1", TurnID: "ses_1-t1", Role: "user", Content: text})
+	for _, size := range []int{64 << 10, 4 << 10, 256} {
+		text, _ := json.Marshal(strings.Repeat("y", size))
+		fullErr = nil
+		for i := 0; i < 1000 && fullErr == nil; i++ {
+			_, fullErr = j.AppendMessage(ctx, Message{SessionID: "ses_1", TurnID: "ses_1-t1", Role: "user", Content: text})
+		}
+		if !errors.Is(fullErr, ErrDiskFull) {
+			break
+		}
 	}
 	if !errors.Is(fullErr, ErrDiskFull) || !strings.Contains(fullErr.Error(), path) || !strings.Contains(fullErr.Error(), "free some space") {
 		fail("the write that met the full disk = %v; want ErrDiskFull naming %s", fullErr, path)

@@ -6,7 +6,7 @@
 //
 //	{"id":1,"method":"session.open","params":{"coworker":"device-assistant"}}
 //	{"id":2,"method":"turn.send","params":{"session_id":"ses_…","text":"How is my battery?"}}
-//	{"id":3,"method":"approval.respond","params":{"approval_id":"apr_…","decision":"allow_once"}}
+//	{"id":3,"method":"approval.respond","params":{"approval_id":"inb_…","decision":"allow_once"}}
 //	{"id":4,"method":"turn.cancel","params":{"session_id":"ses_…"}}
 //	{"id":5,"method":"session.close","params":{"session_id":"ses_…"}}
 //
@@ -17,7 +17,7 @@
 // while events stream in between, one per line:
 //
 //	{"event":{"type":"assistant.delta","session_id":"ses_…","turn_id":"turn_…","text":"Your "}}
-//	{"event":{"type":"approval.required","approval_id":"apr_…","request":{…}}}
+//	{"event":{"type":"approval.required","approval_id":"inb_…","request":{…}}}
 //
 // turn.send answers when the turn ends (its result is the turn result), so
 // a client keeps reading events and may send approval.respond and

@@ -14,6 +14,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/journal"
 )
 
@@ -28,7 +29,7 @@ type Server struct {
 	mu        sync.Mutex
 	rt        *harness.Runtime
 	so        harness.SessionOptions
-	approvals map[string]chan consent.Decision
+	inbox     *inbox.Inbox               // approvals asked and answered (docs/inbox.md); set by Serve
 	questions map[string]pendingQuestion // open elicitation.required (elicit.go)
 	signIn    signIns                    // open signin.required (signin.go)
 	turns     sync.WaitGroup
@@ -40,7 +41,7 @@ type Server struct {
 
 // NewServer returns a server writing lines to out.
 func NewServer(out io.Writer) *Server {
-	return &Server{out: out, approvals: map[string]chan consent.Decision{}}
+	return &Server{out: out}
 }
 
 // Serve reads requests from in until it ends or ctx is done, then cancels
@@ -56,6 +57,7 @@ func (srv *Server) Serve(ctx context.Context, rt *harness.Runtime, so harness.Se
 	}
 	srv.mu.Lock()
 	srv.rt, srv.so = rt, so
+	srv.inbox = inbox.New(rt.Journal(), nil)
 	srv.mu.Unlock()
 	ending := srv.signIn.serving(ctx)
 	ctx, cancel := context.WithCancel(ctx)
@@ -160,8 +162,12 @@ func (srv *Server) handle(ctx context.Context, line []byte) {
 		srv.uiResourceRead(ctx, req)
 	case MethodViewCall:
 		srv.viewCall(ctx, req)
+	case MethodInboxList:
+		srv.inboxList(ctx, req)
+	case MethodInboxAnswer:
+		srv.inboxAnswer(req)
 	default:
-		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, signin.respond, turn.cancel, session.close, prompts.list, prompts.get, ui_resource.read or view.call", req.Method)
+		srv.bad(req, "unknown method %q; use session.open, turn.send, approval.respond, elicitation.respond, signin.respond, turn.cancel, session.close, prompts.list, prompts.get, ui_resource.read, view.call, inbox.list or inbox.answer", req.Method)
 	}
 }
 
@@ -270,14 +276,26 @@ func (srv *Server) approvalRespond(req Request) {
 		return
 	}
 	srv.mu.Lock()
-	ch, ok := srv.approvals[p.ApprovalID]
-	delete(srv.approvals, p.ApprovalID)
+	box := srv.inbox
 	srv.mu.Unlock()
-	if !ok {
-		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no pending approval %q (answered already, or timed out)", p.ApprovalID)})
+	// The answer is a compare-and-set on the approval's inbox item: the
+	// first answer wins, from here, another client or another process
+	// (docs/inbox.md).
+	it, err := box.Item(context.Background(), p.ApprovalID)
+	if err == nil && it.Kind != journal.InboxApproval {
+		err = fmt.Errorf("%s is a %s, not an approval", p.ApprovalID, it.Kind)
+	}
+	if err == nil {
+		_, err = box.AnswerDecision(context.Background(), p.ApprovalID, p.Decision, "stdio")
+	}
+	if err != nil {
+		msg := fmt.Sprintf("no pending approval %q: %v", p.ApprovalID, err)
+		if errors.Is(err, journal.ErrNotFound) {
+			msg = fmt.Sprintf("no pending approval %q (no such approval in the inbox)", p.ApprovalID)
+		}
+		srv.respond(req.ID, nil, &Error{CodeNotFound, msg})
 		return
 	}
-	ch <- p.Decision
 	srv.respond(req.ID, map[string]string{"approval_id": p.ApprovalID, "decision": string(p.Decision)}, nil)
 }
 
@@ -313,24 +331,20 @@ func (srv *Server) sessionClose(req Request) {
 	})
 }
 
-// Prompt implements consent.Prompter: it sends approval.required and waits
-// for approval.respond, or for ctx (the harness's prompt timeout).
+// Prompt implements consent.Prompter through the inbox: the approval is
+// an inbox item (written before anyone is asked), approval.required
+// carries the item's ID, and the first answer to the item wins —
+// approval.respond here, or any other answer to the same journal
+// (`openworker inbox answer`). When ctx ends (the harness's prompt
+// timeout) the item is withdrawn, unless an answer came first.
 func (srv *Server) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
-	id := journal.NewID("apr_")
-	ch := make(chan consent.Decision, 1)
 	srv.mu.Lock()
-	srv.approvals[id] = ch
+	box := srv.inbox
 	srv.mu.Unlock()
-	srv.write(EventLine{Event: ApprovalEvent{Type: harness.EventApprovalRequired, ApprovalID: id, Request: r}})
-	select {
-	case d := <-ch:
-		return d, nil
-	case <-ctx.Done():
-		srv.mu.Lock()
-		delete(srv.approvals, id)
-		srv.mu.Unlock()
-		return consent.Deny, ctx.Err()
-	}
+	p := &inbox.Prompter{Inbox: box, Show: func(it journal.InboxItem, r consent.Request) {
+		srv.write(EventLine{Event: ApprovalEvent{Type: harness.EventApprovalRequired, ApprovalID: it.ID, Request: r}})
+	}}
+	return p.Prompt(ctx, r)
 }
 
 func (srv *Server) event(e harness.Event) {

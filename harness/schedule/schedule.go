@@ -1,0 +1,164 @@
+// Package schedule runs coworkers on a schedule (docs/schedules.md): each
+// schedule is a coworker, a prompt and when — every D, or a cron
+// expression (github.com/robfig/cron/v3's standard five-field parser, in
+// the schedule's time zone). Due says which slot is due and how many were
+// missed; RunDue claims each due slot in the journal (one process wins a
+// slot) and runs it unattended: a call that needs approval parks in the
+// inbox (docs/inbox.md#unattended). After missed slots a schedule runs
+// once, not once per slot, marked "caught up (missed N)", unless its
+// catch-up is off.
+package schedule
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/robfig/cron/v3"
+)
+
+// parser reads standard cron expressions: minute, hour, day of month,
+// month, day of week, and the descriptors (@daily, @hourly, ...).
+var parser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// maxSlots bounds how many missed slots Due counts (a minutely schedule
+// left for years).
+const maxSlots = 100000
+
+// Check reports whether s's "when" is valid: a cron expression the parser
+// reads and a time zone the system knows, or an interval of at least a
+// minute.
+func Check(s journal.Schedule) error {
+	_, err := next(s)
+	return err
+}
+
+// next returns the function giving the slot after t.
+func next(s journal.Schedule) (func(time.Time) time.Time, error) {
+	if s.Cron == "" {
+		if s.Every < time.Minute {
+			return nil, fmt.Errorf("the interval %s is under a minute", s.Every)
+		}
+		// Slots are CreatedAt + k×Every.
+		return func(t time.Time) time.Time {
+			if t.Before(s.CreatedAt) {
+				return s.CreatedAt.Add(s.Every)
+			}
+			k := t.Sub(s.CreatedAt)/s.Every + 1
+			return s.CreatedAt.Add(k * s.Every)
+		}, nil
+	}
+	loc := time.UTC
+	if s.TimeZone != "" {
+		var err error
+		if loc, err = time.LoadLocation(s.TimeZone); err != nil {
+			return nil, fmt.Errorf("time zone %q: %w", s.TimeZone, err)
+		}
+	}
+	sch, err := parser.Parse(s.Cron)
+	if err != nil {
+		return nil, fmt.Errorf("cron expression %q: %w (five fields: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\")", s.Cron, err)
+	}
+	return func(t time.Time) time.Time { return sch.Next(t.In(loc)) }, nil
+}
+
+// Due returns the newest slot of s in (after, now] — after is the last
+// slot claimed, or s.CreatedAt — and how many slots fell in that range
+// (0: nothing is due).
+func Due(s journal.Schedule, after, now time.Time) (slot time.Time, n int, err error) {
+	nx, err := next(s)
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	if after.IsZero() || after.Before(s.CreatedAt) {
+		after = s.CreatedAt
+	}
+	for t := nx(after); !t.IsZero() && !t.After(now) && n < maxSlots; t = nx(t) {
+		slot, n = t, n+1
+	}
+	return slot, n, nil
+}
+
+// Run is one due slot that RunDue claimed.
+type Run struct {
+	Schedule journal.Schedule
+	journal.ScheduleRun
+}
+
+// RunDue claims and runs, one after the other, the due slot of each
+// schedule of rt's journal at now, unattended: so's Prompter must not
+// wait on a person (inbox.Parker). A slot another process claimed first is
+// left to it. A schedule with catch-up off that missed slots records them
+// "skipped (missed N)" and runs at its next slot. It returns the runs it
+// claimed, with their status; a run's own failure is its status, not
+// RunDue's error.
+func RunDue(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, now time.Time, sink harness.Sink) ([]Run, error) {
+	j := rt.Journal()
+	all, err := j.Schedules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for _, s := range all {
+		last, err := j.LastSlot(ctx, s.ID)
+		if err != nil {
+			return out, err
+		}
+		slot, n, err := Due(s, last, now)
+		if err != nil {
+			out = append(out, Run{Schedule: s, ScheduleRun: journal.ScheduleRun{ScheduleID: s.ID, Status: "failed: " + err.Error()}})
+			continue
+		}
+		if n == 0 {
+			continue
+		}
+		status := "claimed"
+		if n > 1 && !s.CatchUp {
+			status = fmt.Sprintf("skipped (missed %d)", n)
+		}
+		r, claimed, err := j.ClaimSlot(ctx, s.ID, slot, n, status)
+		if err != nil {
+			return out, err
+		}
+		if !claimed {
+			continue // another process has it
+		}
+		if status != "claimed" {
+			out = append(out, Run{s, r})
+			continue
+		}
+		r.SessionID, r.Status = run(ctx, rt, so, s, n, sink)
+		if err := j.SetScheduleRun(ctx, r.ID, r.SessionID, r.Status); err != nil {
+			return out, err
+		}
+		out = append(out, Run{s, r})
+	}
+	return out, nil
+}
+
+// run runs one slot of s and returns its session and status.
+func run(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, s journal.Schedule, missed int, sink harness.Sink) (string, string) {
+	sess, err := rt.NewSession(ctx, s.Coworker, so)
+	if err != nil {
+		return "", "failed: " + err.Error()
+	}
+	defer sess.Close()
+	res, err := sess.Send(ctx, s.Prompt, sink)
+	var merr *harness.ModelError
+	switch {
+	case errors.As(err, &merr):
+		return sess.ID(), "failed: " + merr.Error()
+	case err != nil:
+		return sess.ID(), "failed: " + err.Error()
+	case res.Code == harness.CodeParked:
+		return sess.ID(), "waiting on you"
+	case res.Status != harness.TurnCompleted:
+		return sess.ID(), fmt.Sprintf("failed: the turn %s: %s", res.Status, res.Reason)
+	case missed > 1:
+		return sess.ID(), fmt.Sprintf("caught up (missed %d)", missed)
+	}
+	return sess.ID(), "succeeded"
+}
