@@ -40,6 +40,7 @@ type rawEntry struct {
 	url         tval
 	headers     []kv
 	timeout     time.Duration
+	start       time.Duration  // servers.json "startup_timeout" (config_timeout.go)
 	oauth       *tool.MCPOAuth // servers.json "oauth" (config_oauth.go), its secret not substituted
 	oauthSecret *tval          // "oauth.client_secret", a reference
 	sandbox     *tool.Sandbox  // servers.json "sandbox" (config_sandbox.go)
@@ -100,7 +101,7 @@ func (rd *reader) entry(f *jsonfile.Field, seen map[string]int) ConfigEntry {
 	}
 	e.raw = raw
 	if e.Disabled {
-		e.Server.Transport, e.Server.Timeout = raw.transport, raw.timeout
+		e.Server.Transport, e.Server.Timeout, e.Server.StartTimeout = raw.transport, raw.timeout, raw.start
 		return e
 	}
 	if err := raw.expandInto(&e.Server); err != nil {
@@ -116,7 +117,7 @@ func (rd *reader) notice(e *ConfigEntry, line int, format string, a ...any) {
 // parseEntry reads the keys of an entry into templates; it substitutes
 // nothing. It reads them by group: the keys present, "disabled", the
 // transport, the keys of that transport, the product's blocks (oauth,
-// sandbox) and "timeout", then checks the inputs the values name.
+// sandbox), "timeout" and "startup_timeout", then checks the inputs the values name.
 func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, error) {
 	nodes, err := rd.entryFields(f, e)
 	if err != nil {
@@ -163,9 +164,10 @@ func (rd *reader) knownKeys() (map[string]bool, []string) {
 		known["transportType"] = true
 	}
 	if spec.product {
-		known["oauth"] = true   // config_oauth.go
-		known["sandbox"] = true // config_sandbox.go
-		known["card"] = true    // an A2A agent's (config_a2a.go)
+		known["oauth"] = true           // config_oauth.go
+		known["sandbox"] = true         // config_sandbox.go
+		known["card"] = true            // an A2A agent's (config_a2a.go)
+		known["startup_timeout"] = true // config_timeout.go
 	}
 	list := make([]string, 0, len(known))
 	for k := range known {
@@ -317,7 +319,7 @@ func (rd *reader) remoteKeys(raw *rawEntry, nodes map[string]*jsonfile.Field, ur
 }
 
 // blocks reads what any transport may have: the product's "oauth" and
-// "sandbox" blocks and "timeout".
+// "sandbox" blocks, "timeout" and "startup_timeout".
 func (rd *reader) blocks(raw *rawEntry, e *ConfigEntry, nodes map[string]*jsonfile.Field, name string) error {
 	var err error
 	if o := nodes["oauth"]; o != nil {
@@ -332,6 +334,11 @@ func (rd *reader) blocks(raw *rawEntry, e *ConfigEntry, nodes map[string]*jsonfi
 	}
 	if t := nodes["timeout"]; t != nil {
 		if raw.timeout, err = rd.timeout(e, t, name); err != nil {
+			return err
+		}
+	}
+	if t := nodes["startup_timeout"]; t != nil {
+		if raw.start, err = rd.startupTimeout(e, t, name); err != nil {
 			return err
 		}
 	}
@@ -587,7 +594,7 @@ func (rd *reader) inputNode(raw *rawEntry, id string) *jsonfile.Node {
 // its program or URL, arguments, environment, folder, headers, timeout and
 // secrets.
 func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
-	s.Transport, s.Timeout = raw.transport, raw.timeout
+	s.Transport, s.Timeout, s.StartTimeout = raw.transport, raw.timeout, raw.start
 	sub := &substitution{raw: raw, s: s}
 	var err error
 	if raw.transport == tool.TransportStdio {

@@ -52,3 +52,33 @@ func (rd *reader) timeout(e *ConfigEntry, t *jsonfile.Field, name string) (time.
 	}
 	return d, nil
 }
+
+// MaxStartTimeout is the largest "startup_timeout" servers.json may set
+// (docs/mcp.md#start-bound): a longer one is capped with a notice.
+const MaxStartTimeout = 10 * time.Minute
+
+// startupTimeout reads servers.json's "startup_timeout", in seconds: the
+// bound of the server's start and initialize handshake. Zero or negative
+// is ignored with a notice; over MaxStartTimeout is capped with a notice;
+// not a number is an error.
+func (rd *reader) startupTimeout(e *ConfigEntry, t *jsonfile.Field, name string) (time.Duration, error) {
+	if t.Value.Kind != jsonfile.Number {
+		fix := `write a number of seconds without quotes, like "startup_timeout": 120, or remove the key`
+		if t.Value.Kind == jsonfile.String {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(t.Value.Str), 64); err == nil {
+				fix = fmt.Sprintf(`write the number without quotes: "startup_timeout": %s (seconds)`, strings.TrimSpace(t.Value.Str))
+			}
+		}
+		return 0, t.Value.Err(fmt.Sprintf("\"startup_timeout\" of server %q must be a number of seconds, not %s", name, t.Value.Kind), fix)
+	}
+	n, err := strconv.ParseFloat(string(t.Value.Num), 64)
+	if err == nil && n <= 0 {
+		rd.notice(e, t.Line, "\"startup_timeout\" %s of server %q is ignored: it must be a positive number of seconds", t.Value.Num, name)
+		return 0, nil
+	}
+	if err != nil || n*float64(time.Second) > float64(MaxStartTimeout) {
+		rd.notice(e, t.Line, "\"startup_timeout\" %s of server %q is over OpenWorker's bound of %s per start: its start is bounded by %s", t.Value.Num, name, MaxStartTimeout, MaxStartTimeout)
+		return MaxStartTimeout, nil
+	}
+	return time.Duration(n * float64(time.Second)), nil
+}

@@ -1,0 +1,54 @@
+package servers
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConfigStartupTimeout: servers.json "startup_timeout" is seconds,
+// read into the server's StartTimeout and written back; zero is ignored
+// and too long capped, each with a notice; a string is an error naming
+// the fix; another client's format does not read the key.
+func TestConfigStartupTimeout(t *testing.T) {
+	dir := t.TempDir()
+	path := writeConfig(t, dir, "servers.json", `{"servers": {
+  "slow": {"transport": "stdio", "command": "npx", "args": ["-y", "pkg"], "startup_timeout": 150},
+  "zero": {"transport": "stdio", "command": "x", "startup_timeout": 0},
+  "huge": {"transport": "stdio", "command": "x", "startup_timeout": 100000},
+  "quoted": {"transport": "stdio", "command": "x", "startup_timeout": "90"}
+}}`)
+	cfg, err := ReadConfig(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := entryNamed(t, cfg, "slow"); e.Err != nil || e.Server.StartTimeout != 150*time.Second {
+		t.Fatalf("slow = %v, %v", e.Server.StartTimeout, e.Err)
+	}
+	if e := entryNamed(t, cfg, "zero"); e.Err != nil || e.Server.StartTimeout != 0 || !strings.Contains(strings.Join(e.Notices, "\n"), `:3: "startup_timeout" 0 of server "zero" is ignored: it must be a positive number of seconds`) {
+		t.Fatalf("zero = %v, %v, %q", e.Server.StartTimeout, e.Err, e.Notices)
+	}
+	if e := entryNamed(t, cfg, "huge"); e.Err != nil || e.Server.StartTimeout != MaxStartTimeout || !strings.Contains(strings.Join(e.Notices, "\n"), `:4: "startup_timeout" 100000 of server "huge" is over OpenWorker's bound of 10m0s per start`) {
+		t.Fatalf("huge = %v, %v, %q", e.Server.StartTimeout, e.Err, e.Notices)
+	}
+	q := entryNamed(t, cfg, "quoted")
+	if q.Err == nil || !strings.Contains(q.Err.Error(), `servers.json:5:`) || !strings.Contains(q.Err.Error(), `"startup_timeout": 90 (seconds)`) {
+		t.Fatalf("quoted err = %v", q.Err)
+	}
+	out, err := MarshalServersFile([]ConfigEntry{entryNamed(t, cfg, "slow")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"startup_timeout": 150`) {
+		t.Fatalf("written:\n%s", out)
+	}
+
+	vs := writeConfig(t, dir, "mcp.json", `{"servers": {"a": {"type": "stdio", "command": "x", "startup_timeout": 150}}}`)
+	cfg, err = ReadConfig(vs, &ConfigOptions{Format: FormatVSCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := entryNamed(t, cfg, "a"); e.Err != nil || e.Server.StartTimeout != 0 || !strings.Contains(strings.Join(e.Notices, "\n"), `unknown key "startup_timeout"`) {
+		t.Fatalf("vscode a = %v, %v, %q", e.Server.StartTimeout, e.Err, e.Notices)
+	}
+}
