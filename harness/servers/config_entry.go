@@ -28,6 +28,10 @@ type reader struct {
 	answers   map[string]string // asked once per read
 	x         *expander
 	cwdBase   string // a relative cwd resolves against it
+	// workspace is the project of another client's project file (the
+	// folder holding .vscode, .cursor, …): a stdio server without "cwd"
+	// runs there, as in VS Code. "" for any other file.
+	workspace string
 }
 
 // rawEntry is an entry as written: the templates of its values.
@@ -47,6 +51,7 @@ type rawEntry struct {
 	inputs      []ConfigInput  // the inputs it refers to, in first-use order
 	x           *expander
 	cwdBase     string
+	workspace   string // reader.workspace
 }
 
 type tval struct {
@@ -126,7 +131,7 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	if err := rd.disabled(e, nodes, f.Key); err != nil {
 		return nil, err
 	}
-	raw := &rawEntry{x: rd.x, cwdBase: rd.cwdBase}
+	raw := &rawEntry{x: rd.x, cwdBase: rd.cwdBase, workspace: rd.workspace}
 	urlField, err := rd.transportOf(raw, e, f, nodes)
 	if err != nil {
 		return nil, err
@@ -695,6 +700,7 @@ func (sub *substitution) program() error {
 		}
 	}
 	if raw.cwd == nil {
+		s.Dir = raw.workspace // a project file's server runs in its project (docs/servers.md#keys)
 		return nil
 	}
 	if s.Dir, err = sub.expand("cwd", *raw.cwd); err != nil {

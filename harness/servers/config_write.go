@@ -189,6 +189,12 @@ func (raw *rawEntry) programProduct() (ordered, error) {
 			return nil, err
 		}
 		obj = append(obj, field{"cwd", cwd})
+	} else if raw.workspace != "" { // it ran in its project: written, it still does
+		cwd, err := raw.x.productText(template{{kind: partLit, text: raw.workspace}})
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, field{"cwd", cwd})
 	}
 	return obj, nil
 }
