@@ -695,7 +695,7 @@ func (sub *substitution) program() error {
 		return err
 	}
 	for k, v := range s.Env {
-		if redact.CredentialName(k) {
+		if redact.CredentialName(k) || redact.TokenValue(v) { // GH=ghp_… is one too
 			sub.secrets = append(sub.secrets, v)
 		}
 	}

@@ -228,7 +228,7 @@ func importSecrets(e ConfigEntry) []string {
 	secrets := e.Server.Secrets
 	if raw := e.raw; raw != nil {
 		for _, p := range raw.env {
-			if v, lit := p.v.t.literalOnly(); lit && redact.CredentialName(p.key) {
+			if v, lit := p.v.t.literalOnly(); lit && (redact.CredentialName(p.key) || redact.TokenValue(v)) {
 				secrets = append(secrets, v)
 			}
 		}
