@@ -147,6 +147,7 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	if err != nil {
 		return nil, err
 	}
+	rd.unsubstitutedHeaders(e, raw, f.Key)
 	if err := rd.blocks(raw, e, nodes, f.Key); err != nil {
 		return nil, err
 	}

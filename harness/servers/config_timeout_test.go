@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,42 @@ func TestConfigStartupTimeout(t *testing.T) {
 	}
 	if e := entryNamed(t, cfg, "a"); e.Err != nil || e.Server.StartTimeout != 0 || !strings.Contains(strings.Join(e.Notices, "\n"), `unknown key "startup_timeout"`) {
 		t.Fatalf("vscode a = %v, %v, %q", e.Server.StartTimeout, e.Err, e.Notices)
+	}
+}
+
+// TestUnsubstitutedHeaderNotice: a ${NAME} left in a header of a file
+// whose format does not substitute that form is noted (it would be sent
+// as written), with the fix for that format; one the format substitutes
+// is not.
+func TestUnsubstitutedHeaderNotice(t *testing.T) {
+	fakeEnv(t, map[string]string{"API_TOKEN": "t0k"})
+	dir := t.TempDir()
+	cd := writeConfig(t, dir, "claude_desktop_config.json", `{"mcpServers": {
+  "api": {"url": "https://api.example.com/mcp",
+    "headers": {"Authorization": "Bearer ${API_TOKEN}", "X-Plain": "v"}}
+}}`)
+	cfg, err := ReadConfig(cd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entryNamed(t, cfg, "api")
+	want := `:3: header "Authorization" of server "api" holds ${API_TOKEN}, which the Claude Desktop format does not substitute: it would be sent as written; write the value itself, or import the server into OpenWorker's servers.json, where ${API_TOKEN} is read from the environment`
+	if e.Err != nil || len(e.Notices) != 1 || !strings.Contains(e.Notices[0], want) {
+		t.Fatalf("notices %q, err %v", e.Notices, e.Err)
+	}
+	cur := writeConfig(t, dir, filepath.Join(".cursor", "mcp.json"), `{"mcpServers": {"api": {"url": "https://api.example.com/mcp", "headers": {"A": "${API_TOKEN}", "B": "${env:API_TOKEN}"}}}}`)
+	if cfg, err = ReadConfig(cur, nil); err != nil {
+		t.Fatal(err)
+	}
+	e = entryNamed(t, cfg, "api")
+	if e.Err != nil || len(e.Notices) != 1 || !strings.Contains(e.Notices[0], `header "A" of server "api" holds ${API_TOKEN}, which the Cursor format does not substitute: it would be sent as written; write ${env:API_TOKEN} to read it from the environment`) || e.Server.Headers["B"] != "t0k" {
+		t.Fatalf("cursor: notices %q, err %v, headers %v", e.Notices, e.Err, e.Server.Headers)
+	}
+	cc := writeConfig(t, dir, ".mcp.json", `{"mcpServers": {"api": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"A": "${API_TOKEN}"}}}}`)
+	if cfg, err = ReadConfig(cc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if e = entryNamed(t, cfg, "api"); e.Err != nil || len(e.Notices) != 0 || e.Server.Headers["A"] != "t0k" {
+		t.Fatalf("claude code: notices %q, err %v", e.Notices, e.Err)
 	}
 }
