@@ -141,6 +141,9 @@ func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 		return nil, err
 	}
 	rd := newReader(path, spec, format, project, o)
+	if format == FormatMCPServers && o.Format == "" {
+		rd.clineKeys = clineKeysIn(list)
+	}
 	if spec.inputs {
 		cfg.Notices = append(cfg.Notices, rd.readInputs(root.Get("inputs"))...)
 	}

@@ -32,6 +32,10 @@ type reader struct {
 	// folder holding .vscode, .cursor, …): a stdio server without "cwd"
 	// runs there, as in VS Code. "" for any other file.
 	workspace string
+	// clineKeys names a key only Cline writes ("autoApprove",
+	// "transportType") that a detected mcpServers file has: its "timeout"
+	// is then read in seconds, as Cline counts it (config_timeout.go).
+	clineKeys string
 }
 
 // rawEntry is an entry as written: the templates of its values.

@@ -20,6 +20,10 @@ const minCallTimeout = time.Second
 // value that is not a number is an error whose fix says to write one.
 func (rd *reader) timeout(e *ConfigEntry, t *jsonfile.Field, name string) (time.Duration, error) {
 	unit := rd.spec.timeoutUnit
+	if rd.clineKeys != "" && t.Value.Kind == jsonfile.Number {
+		unit = time.Second
+		rd.notice(e, t.Line, "\"timeout\" %s of server %q is read in seconds, as Cline counts it: this file is not named cline_mcp_settings.json, but it has Cline's %q; if it is in milliseconds, name the format of the file (mcpServers)", t.Value.Num, name, rd.clineKeys)
+	}
 	if unit == 0 {
 		rd.notice(e, t.Line, "\"timeout\" of server %q is ignored: the %s format has no timeout, so its unit is unknown (name the format of the file)", name, rd.spec.label)
 		return 0, nil
@@ -81,4 +85,20 @@ func (rd *reader) startupTimeout(e *ConfigEntry, t *jsonfile.Field, name string)
 		return MaxStartTimeout, nil
 	}
 	return time.Duration(n * float64(time.Second)), nil
+}
+
+// clineKeysIn names the first key only Cline writes ("autoApprove",
+// "transportType") that an entry of list has, or "".
+func clineKeysIn(list *jsonfile.Node) string {
+	if list == nil || list.Kind != jsonfile.Object {
+		return ""
+	}
+	for _, f := range list.Fields {
+		for _, k := range []string{"autoApprove", "transportType"} {
+			if f.Value.Get(k) != nil {
+				return k
+			}
+		}
+	}
+	return ""
 }

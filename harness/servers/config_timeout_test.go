@@ -90,3 +90,36 @@ func TestUnsubstitutedHeaderNotice(t *testing.T) {
 		t.Fatalf("claude code: notices %q, err %v", e.Notices, e.Err)
 	}
 }
+
+// TestClineStyleTimeoutOutsideClinePath: an mcpServers file that is not
+// named cline_mcp_settings.json but has Cline's keys reads "timeout" in
+// seconds, as Cline does, with a notice; named as mcpServers it stays
+// milliseconds; a file without Cline's keys stays milliseconds.
+func TestClineStyleTimeoutOutsideClinePath(t *testing.T) {
+	dir := t.TempDir()
+	p := writeConfig(t, dir, "my-settings.json", `{"mcpServers": {
+  "sleep": {"command": "node", "args": ["s.js"], "timeout": 60, "autoApprove": []}
+}}`)
+	cfg, err := ReadConfig(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entryNamed(t, cfg, "sleep")
+	if cfg.Format != FormatMCPServers || e.Err != nil || e.Server.Timeout != 60*time.Second ||
+		!strings.Contains(strings.Join(e.Notices, "\n"), `:2: "timeout" 60 of server "sleep" is read in seconds, as Cline counts it: this file is not named cline_mcp_settings.json, but it has Cline's "autoApprove"`) {
+		t.Fatalf("format %s, timeout %v, err %v, notices %q", cfg.Format, e.Server.Timeout, e.Err, e.Notices)
+	}
+	if cfg, err = ReadConfig(p, &ConfigOptions{Format: FormatMCPServers}); err != nil {
+		t.Fatal(err)
+	}
+	if e = entryNamed(t, cfg, "sleep"); e.Server.Timeout != 0 { // 60 ms: under 1 s, ignored with a notice
+		t.Errorf("named mcpServers: timeout %v", e.Server.Timeout)
+	}
+	plain := writeConfig(t, dir, "other.json", `{"mcpServers": {"a": {"command": "node", "timeout": 30000}}}`)
+	if cfg, err = ReadConfig(plain, nil); err != nil {
+		t.Fatal(err)
+	}
+	if e = entryNamed(t, cfg, "a"); e.Server.Timeout != 30*time.Second || strings.Contains(strings.Join(e.Notices, "\n"), "Cline") {
+		t.Errorf("plain: timeout %v, notices %q", e.Server.Timeout, e.Notices)
+	}
+}
