@@ -10,7 +10,8 @@ import (
 
 // WorkspaceFix is the fix of a selected tool that its MCP provider lists
 // only when a workspace is given (docs/mcp.md#roots).
-const WorkspaceFix = "give a workspace: in the app, pick a folder for the conversation; in the terminal, add --workspace DIR (openworker run or check)"
+// The CLI adds its flag when it prints it (harness/cli/hints.go).
+const WorkspaceFix = "give a workspace: in the app, pick a folder for the conversation; in the terminal, name a workspace folder for the run or the check"
 
 // toolsWithRoot is resolver.withRoot for a resolution without a
 // workspace: for a provider that does not list a selected tool, the

@@ -57,7 +57,7 @@ func TestCheckToolOnlyWithWorkspace(t *testing.T) {
 		t.Fatalf("without a workspace: roots is not broken: %+v", rep)
 	}
 	if !strings.Contains(b.Message, `MCP provider "everything" offers tool "get-roots-list" only with a workspace`) || b.Fix != harness.WorkspaceFix ||
-		strings.Contains(b.Message, "lists no tool") || !strings.Contains(b.Fix, "--workspace DIR") {
+		strings.Contains(b.Message, "lists no tool") || !strings.Contains(b.Fix, "in the app, pick a folder") {
 		t.Errorf("without a workspace: %+v", b)
 	}
 	if ty := broken(rep, "typo"); ty == nil || !strings.Contains(ty.Message, `lists no tool "get-roots-lists"`) {

@@ -129,6 +129,11 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, a checkArgs, rul
 	if err != nil {
 		return nil, badInput(err)
 	}
+	for i := range rep.Broken {
+		if rep.Broken[i].Fix == harness.WorkspaceFix {
+			rep.Broken[i].Fix += ": " + workspaceHint
+		}
+	}
 	if ctx.Err() != nil { // Ctrl-C: what did not finish is not broken
 		return nil, &exitError{ExitFailure, fmt.Errorf("check was interrupted before every bundle was resolved; nothing is reported (%w)", context.Cause(ctx))}
 	}

@@ -20,7 +20,7 @@ func TestCheckWorkspace(t *testing.T) {
 		nil, "everything.get-roots-list")
 	code, out, errs := runCLISplit(t, "check", "--coworkers", s.coworkers, "--servers", s.servers)
 	if code == 0 || !strings.Contains(out+errs, `MCP provider "everything" offers tool "get-roots-list" only with a workspace`) ||
-		!strings.Contains(out+errs, "--workspace DIR") || strings.Contains(out+errs, "lists no tool") {
+		!strings.Contains(out+errs, "name a workspace folder for the run or the check: give one with --workspace DIR") || strings.Contains(out+errs, "lists no tool") {
 		t.Errorf("check without --workspace: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = runCLISplit(t, "check", "--coworkers", s.coworkers, "--servers", s.servers, "--workspace", t.TempDir())
