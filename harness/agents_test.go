@@ -51,9 +51,13 @@ func (p *agentPrompter) requests() []consent.Request {
 // echo completes, ask needs input, fail fails; each is journaled with the
 // agent's task ID as its handle and the card's digest as its descriptor
 // digest, and the prompt shows where the call goes and the message.
+// TestA2ATurn runs a turn against agents of A2A 0.3 and 1.0 (a2a-go's
+// 0.3 server and v2's), streaming and not.
 func TestA2ATurn(t *testing.T) {
-	for _, streaming := range []bool{true, false} {
-		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) { a2aTurn(t, streaming) })
+	for _, v1 := range []bool{false, true} {
+		for _, streaming := range []bool{true, false} {
+			t.Run(fmt.Sprintf("v1=%v/streaming=%v", v1, streaming), func(t *testing.T) { a2aTurn(t, a2atest.Options{Streaming: streaming, V1: v1}) })
+		}
 	}
 }
 
@@ -65,8 +69,8 @@ func instant(time.Duration) <-chan time.Time {
 	return c
 }
 
-func a2aTurn(t *testing.T, streaming bool) {
-	ag := startA2A(t, a2atest.Options{Streaming: streaming})
+func a2aTurn(t *testing.T, opts a2atest.Options) {
+	ag := startA2A(t, opts)
 	p := &agentPrompter{d: consent.AllowSession}
 	e := newEnv(t, envOpts{
 		a2a:      a2a.Options{After: instant},

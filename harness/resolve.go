@@ -247,6 +247,9 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		cards: rt.agentCards(ctx, reg, whole, names),                                     // A2A agents' cards (agents.go)
 		res:   &Resolution{Bundle: b, byAlias: map[string]int{}},
 	}
+	if workspace == "" {
+		r.withRoot = rt.toolsWithRoot(ctx, g, b)
+	}
 	explicit := len(names) // the names after these are the tools of whole providers
 	for _, ns := range whole {
 		listed, e := r.wholeProvider(ns)
@@ -282,6 +285,10 @@ type resolver struct {
 	cats  map[string]*catalog   // the MCP providers' catalogs, by namespace
 	cards map[string]*agentCard // the A2A agents' cards, by namespace
 	res   *Resolution
+	// withRoot lists, once per namespace, the tools a provider offers only
+	// when the client offers a root; nil when the resolution has a
+	// workspace (workspace_tools.go).
+	withRoot func(ns string) map[string]bool
 }
 
 // wholeProvider lists the qualified names of every tool of the whole
@@ -403,6 +410,9 @@ func (r *resolver) mcpTool(name, ns, remote string, ofWhole bool) (t ResolvedToo
 		return ResolvedTool{}, false, startFailed(r.b, name, ns, c.err)
 	}
 	rd, listed := c.tools[remote]
+	if !listed && r.withRoot != nil && r.withRoot(ns)[remote] {
+		return ResolvedTool{}, false, onlyWithWorkspace(r.b, name, ns, remote)
+	}
 	if !listed {
 		return ResolvedTool{}, false, shadowedErr(r.reg, resolveErr(r.b, name, fmt.Sprintf("MCP provider %q lists no tool %q (names are exact and case-sensitive); it lists: %s", ns, remote, listNames(qualified(ns, slices.Collect(maps.Keys(c.tools)))))), ns)
 	}

@@ -53,12 +53,22 @@ func (m *manual) After(d time.Duration) <-chan time.Time {
 	return m.tick
 }
 
-// modes runs f against an agent that streams and one that does not.
+// modes runs f against an agent that streams and one that does not, each
+// speaking A2A 0.3 and 1.0 (a2a-go's 0.3 server and v2's).
 func modes(t *testing.T, f func(t *testing.T, ag *a2atest.Agent, streaming bool)) {
-	for _, streaming := range []bool{true, false} {
-		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
-			f(t, startAgent(t, a2atest.Options{Streaming: streaming}), streaming)
-		})
+	versions(t, func(t *testing.T, v1 bool) {
+		for _, streaming := range []bool{true, false} {
+			t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
+				f(t, startAgent(t, a2atest.Options{Streaming: streaming, V1: v1}), streaming)
+			})
+		}
+	})
+}
+
+// versions runs f for an agent of A2A 0.3 (v1 false) and one of 1.0.
+func versions(t *testing.T, f func(t *testing.T, v1 bool)) {
+	for _, v1 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "a2a=0.3", true: "a2a=1.0"}[v1], func(t *testing.T) { f(t, v1) })
 	}
 }
 
@@ -162,6 +172,19 @@ func TestCallSlowBoundedAndCanceled(t *testing.T) {
 		case <-time.After(hangGuard):
 			t.Fatal("the Task hook never got the task ID")
 		}
+		if streaming { // a 1.0 stream starts with the submitted task, before the agent's first status
+			for deadline := time.Now().Add(hangGuard); ; time.Sleep(10 * time.Millisecond) {
+				rec.mu.Lock()
+				p := strings.Join(rec.progress, "|")
+				rec.mu.Unlock()
+				if strings.Contains(p, "slow task started") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the agent's status never came as progress: %q", p)
+				}
+			}
+		}
 		// The harness's bound ends the call (here at once, by hand).
 		bound := fmt.Errorf("the call took longer than 75s: %w", tool.ErrLimit)
 		cancel(bound)
@@ -249,9 +272,14 @@ func TestCallUnknownSkill(t *testing.T) {
 	}
 }
 
-func TestPollFinishedTask(t *testing.T) {
-	ag := startAgent(t, a2atest.Options{Streaming: true})
+func TestPollFinishedTask(t *testing.T) { versions(t, testPollFinishedTask) }
+
+func testPollFinishedTask(t *testing.T, v1 bool) {
+	ag := startAgent(t, a2atest.Options{Streaming: true, V1: v1})
 	a := fetch(t, ag, a2a.Options{})
+	if want := map[bool]string{false: "0.3", true: "1.0"}[v1]; a.ProtocolVersion() != want {
+		t.Errorf("ProtocolVersion() = %q, want %q", a.ProtocolVersion(), want)
+	}
 	rec := recorder{known: make(chan string, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -264,6 +292,12 @@ func TestPollFinishedTask(t *testing.T) {
 		t.Fatalf("task %s, started %s", got, id)
 	}
 	p, err := a.Poll(context.Background(), id)
+	// A 1.0 agent stores the task as submitted before its executor says
+	// working: ask again until it has.
+	for deadline := time.Now().Add(hangGuard); err == nil && p.State == "submitted" && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		p, err = a.Poll(context.Background(), id)
+	}
 	if err != nil || !p.Known || p.State != "working" || p.Outcome() != "" {
 		t.Fatalf("poll of a working task %+v, %v", p, err)
 	}
@@ -278,8 +312,10 @@ func TestPollFinishedTask(t *testing.T) {
 	}
 }
 
-func TestPollUnknownTask(t *testing.T) {
-	ag := startAgent(t, a2atest.Options{})
+func TestPollUnknownTask(t *testing.T) { versions(t, testPollUnknownTask) }
+
+func testPollUnknownTask(t *testing.T, v1 bool) {
+	ag := startAgent(t, a2atest.Options{V1: v1})
 	a := fetch(t, ag, a2a.Options{})
 	p, err := a.Poll(context.Background(), "no-such-task")
 	if err != nil || p.Known || p.Outcome() != "" {

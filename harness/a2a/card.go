@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/gowebpki/jcs"
 
 	"github.com/openworker/desktop/harness/tool"
@@ -86,7 +85,8 @@ type Agent struct {
 	digest   string
 	endpoint string
 	http     *http.Client
-	rpc      a2aclient.Transport
+	version  string // the protocol version spoken: "1.0" or "0.3" (v1.go)
+	rpc      rpcClient
 	secrets  redactor
 }
 
@@ -126,7 +126,7 @@ func Fetch(ctx context.Context, cfg tool.A2AAgent, opts Options) (*Agent, error)
 		}
 		return nil, &CardError{URL: where, Problem: err.Error(), Err: err}
 	}
-	card, endpoint, err := parseCard(raw)
+	card, endpoint, version, err := parseCard(raw)
 	if err != nil {
 		return nil, &CardError{URL: where, Problem: err.Error(), Err: err}
 	}
@@ -135,7 +135,7 @@ func Fetch(ctx context.Context, cfg tool.A2AAgent, opts Options) (*Agent, error)
 		return nil, &CardError{URL: where, Problem: err.Error(), Err: err}
 	}
 	return &Agent{cfg: cfg, opts: opts, card: card, raw: raw, digest: digest, endpoint: endpoint, http: hc,
-		rpc: a2aclient.NewJSONRPCTransport(endpoint, hc), secrets: newRedactor(cfg)}, nil
+		version: version, rpc: newRPC(version, endpoint, hc), secrets: newRedactor(cfg)}, nil
 }
 
 func getCard(ctx context.Context, hc *http.Client, cfg tool.A2AAgent, timeout time.Duration) ([]byte, error) {
@@ -170,27 +170,43 @@ func getCard(ctx context.Context, hc *http.Client, cfg tool.A2AAgent, timeout ti
 	return raw, nil
 }
 
-// parseCard checks a card and returns it with its JSON-RPC endpoint.
-func parseCard(raw []byte) (*a2a.AgentCard, string, error) {
+// parseCard checks a card and returns it (in 0.3 types) with its
+// JSON-RPC endpoint and the protocol version spoken there: "1.0" for a
+// 1.0 card's 1.x interface (v1.go), else "0.3".
+func parseCard(raw []byte) (*a2a.AgentCard, string, string, error) {
 	if err := checkJSON(raw); err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	var card a2a.AgentCard
-	if err := json.Unmarshal(raw, &card); err != nil {
-		return nil, "", fmt.Errorf("it is not an agent card: %v", err)
+	var card *a2a.AgentCard
+	var endpoint, version string
+	if isV1Card(raw) {
+		var err error
+		if card, endpoint, version, err = parseV1Card(raw); err != nil {
+			return nil, "", "", err
+		}
+	} else {
+		card = &a2a.AgentCard{}
+		if err := json.Unmarshal(raw, card); err != nil {
+			return nil, "", "", fmt.Errorf("it is not an agent card: %v", err)
+		}
+		var err error
+		if endpoint, err = jsonRPCEndpoint(card); err != nil {
+			return nil, "", "", err
+		}
+		version = "0.3"
 	}
 	if strings.TrimSpace(card.Name) == "" {
-		return nil, "", errors.New(`it has no "name"`)
-	}
-	endpoint, err := jsonRPCEndpoint(&card)
-	if err != nil {
-		return nil, "", err
+		return nil, "", "", errors.New(`it has no "name"`)
 	}
 	if err := checkSkills(card.Skills); err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return &card, endpoint, nil
+	return card, endpoint, version, nil
 }
+
+// ProtocolVersion is the A2A protocol version spoken with the agent:
+// "1.0" or "0.3" (docs/a2a.md#versions).
+func (a *Agent) ProtocolVersion() string { return a.version }
 
 // jsonRPCEndpoint returns the card's JSON-RPC endpoint: its url when
 // JSON-RPC is the preferred transport (the default), else the first

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,10 +20,10 @@ import (
 )
 
 func (c *config) checkCommand(reg *tool.Registry) *cobra.Command {
-	var dir, serversFile, extensions, provider, format string
+	var dir, serversFile, extensions, provider, format, workspace string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "check --coworkers DIR [--servers FILE [--format FORMAT]] [--provider openai|anthropic] [--json]",
+		Use:   "check --coworkers DIR [--servers FILE [--format FORMAT]] [--workspace DIR] [--provider openai|anthropic] [--json]",
 		Short: "load every coworker bundle and resolve its tools",
 		Long: `Load every coworker bundle and resolve its tools, as run would.
 
@@ -33,7 +34,10 @@ version 1) whose name the rule refuses is left out with a warning.
 
 A tool whose provider is an installed extension (--extensions) names the
 extension under its bundle; a bundle whose extension cannot run says
-what to install (docs/cli.md#check).`,
+what to install (docs/cli.md#check).
+
+--workspace offers a folder to the MCP providers as their root, as run
+--workspace does: some servers list a tool only then.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
@@ -43,7 +47,12 @@ what to install (docs/cli.md#check).`,
 			if err != nil {
 				return usageErr("--provider %q: use openai or anthropic", provider)
 			}
-			rep, err := c.check(cmd.Context(), reg, dir, serversFile, extensions, format, rule)
+			if workspace != "" {
+				if st, err := os.Stat(workspace); err != nil || !st.IsDir() {
+					return usageErr("--workspace %q is not a folder", workspace)
+				}
+			}
+			rep, err := c.check(cmd.Context(), reg, checkArgs{dir: dir, serversFile: serversFile, extensions: extensions, format: format, workspace: workspace}, rule)
 			if err != nil {
 				return err
 			}
@@ -73,6 +82,7 @@ what to install (docs/cli.md#check).`,
 	cmd.Flags().StringVar(&serversFile, "servers", "", "servers.json, or another MCP client's config file, naming MCP providers (docs/servers.md)")
 	cmd.Flags().StringVar(&format, "format", "", formatUsage())
 	cmd.Flags().StringVar(&extensions, "extensions", "", extensionsUsage)
+	cmd.Flags().StringVar(&workspace, "workspace", "", "a folder offered to the MCP providers as their root, as run --workspace does (docs/mcp.md#roots)")
 	cmd.Flags().StringVar(&provider, "provider", "", "apply the tool-name rule of this model provider: openai or anthropic (default: the rule both share)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
@@ -87,7 +97,11 @@ type checkReport struct {
 	Extensions []extension.Provider `json:"extensions,omitempty"`
 }
 
-func (c *config) check(ctx context.Context, reg *tool.Registry, dir, serversFile, extensions, format string, rule model.NameRule) (*checkReport, error) {
+// checkArgs are check's flags.
+type checkArgs struct{ dir, serversFile, extensions, format, workspace string }
+
+func (c *config) check(ctx context.Context, reg *tool.Registry, a checkArgs, rule model.NameRule) (*checkReport, error) {
+	dir, serversFile, extensions, format := a.dir, a.serversFile, a.extensions, a.format
 	var cfg *servers.Config
 	if serversFile != "" {
 		var err error
@@ -106,7 +120,7 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, serversFile
 	if err := c.registerExtensions(reg, extensions); err != nil {
 		return nil, err
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn()})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn(), Workspace: a.workspace})
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -114,6 +128,11 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, dir, serversFile
 	rep, err := rt.Check(ctx, dir, rule)
 	if err != nil {
 		return nil, badInput(err)
+	}
+	for i := range rep.Broken {
+		if rep.Broken[i].Fix == harness.WorkspaceFix {
+			rep.Broken[i].Fix += ": " + workspaceHint
+		}
 	}
 	if ctx.Err() != nil { // Ctrl-C: what did not finish is not broken
 		return nil, &exitError{ExitFailure, fmt.Errorf("check was interrupted before every bundle was resolved; nothing is reported (%w)", context.Cause(ctx))}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/journal"
 )
@@ -30,7 +31,10 @@ func healthHint(h journal.Health, path string) string {
 func errorHint(err error) string {
 	var ni *extension.NotInstalledError
 	var ne *extension.NamespaceError
+	var re *harness.ResolveError
 	switch {
+	case errors.As(err, &re) && re.Fix == harness.WorkspaceFix:
+		return workspaceHint
 	case errors.As(err, &ne) && ne.Asked == "":
 		return "give one with --namespace NAME"
 	case errors.As(err, &ni):
@@ -61,3 +65,6 @@ func sandboxHint(exts []extension.Provider, ns string) string {
 	}
 	return ""
 }
+
+// workspaceHint carries out harness.WorkspaceFix.
+const workspaceHint = "give one with --workspace DIR"

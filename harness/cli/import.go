@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/openworker/desktop/harness/internal/keychain"
+	"github.com/openworker/desktop/harness/mcp/launch"
 	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -65,6 +69,7 @@ never their values.`,
 			if err != nil {
 				return badInput(err)
 			}
+			c.annotateImport(cmd.Context(), plan)
 			if asJSON {
 				enc := json.NewEncoder(c.stdout)
 				enc.SetIndent("", "  ")
@@ -135,18 +140,6 @@ func (c *config) listClientConfigs() error {
 	return nil
 }
 
-// elideMiddle shortens s to at most n runes by cutting its middle, so
-// that both the program and the last arguments (what tells servers
-// apart) stay visible.
-func elideMiddle(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	head := n / 3
-	return string(r[:head]) + "…" + string(r[len(r)-(n-head-1):])
-}
-
 func printImport(w io.Writer, p *servers.ImportPlan) {
 	fmt.Fprintf(w, "%s (%s) → %s", p.From, p.Format, p.Dest)
 	if p.Kept > 0 {
@@ -163,8 +156,13 @@ func printImport(w io.Writer, p *servers.ImportPlan) {
 		case it.Action == servers.ImportSame:
 			action = "already there"
 		}
+		if it.ProgramMissing != "" && it.Action == servers.ImportAdd {
+			action += ", not found"
+		}
+		// The whole command: a cut would hide the arguments that tell
+		// servers apart.
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", action, oneLine(it.Name, 30), oneLine(it.Namespace, 30),
-			nonEmpty(it.Transport, "-"), nonEmpty(it.Placement, "-"), elideMiddle(oneLine(nonEmpty(it.Target, "-"), 1000), 72))
+			nonEmpty(it.Transport, "-"), nonEmpty(it.Placement, "-"), oneLine(nonEmpty(it.Target, "-"), 4000))
 	}
 	tw.Flush()
 	for _, n := range p.Notices {
@@ -174,11 +172,59 @@ func printImport(w io.Writer, p *servers.ImportPlan) {
 		if it.Why != "" {
 			fmt.Fprintf(w, "skip %s: %s\n", it.Name, it.Why)
 		}
+		if it.ProgramMissing != "" && it.Action == servers.ImportAdd {
+			fmt.Fprintf(w, "%s: its program %s is not on this computer (%s); install it before the server is used\n", it.Name, it.Program, it.ProgramMissing)
+		}
+		if len(it.EnvKeys) > 0 && it.Action != servers.ImportSkip {
+			fmt.Fprintf(w, "%s sets %s (values not shown)\n", it.Name, strings.Join(it.EnvKeys, ", "))
+		}
 		if len(it.Inputs) > 0 {
-			fmt.Fprintf(w, "%s asks for %s when first used (kept in the OS keychain)\n", it.Name, strings.Join(it.Inputs, ", "))
+			fmt.Fprintf(w, "%s asks for %s when first used (%s)\n", it.Name, strings.Join(it.Inputs, ", "), nonEmpty(it.SecretsKept, "kept where sign-ins are kept"))
 		}
 		for _, n := range it.Notices {
 			fmt.Fprintln(w, "notice:", n)
 		}
 	}
+}
+
+// annotateImport adds to plan what only this computer knows: whether
+// each stdio program to add is found (on the PATH servers start on), and
+// where the answers to its inputs would be kept (the OS keychain, or the
+// encrypted file where there is none: docs/mcp.md#without-a-keychain).
+func (c *config) annotateImport(ctx context.Context, plan *servers.ImportPlan) {
+	search := launch.Search{Path: launch.Default(ctx).Path}
+	kept := ""
+	for i := range plan.Items {
+		it := &plan.Items[i]
+		if it.Program != "" && it.Action == servers.ImportAdd {
+			if _, err := search.Find(it.Program); err != nil {
+				var nf *launch.NotFoundError
+				it.ProgramMissing = "not found"
+				if errors.As(err, &nf) {
+					it.ProgramMissing = fmt.Sprintf("not found on the PATH searched: %s", strings.Join(search.Folders(), string(os.PathListSeparator)))
+				}
+			}
+		}
+		if len(it.Inputs) > 0 {
+			if kept == "" {
+				kept = c.secretsKept()
+			}
+			it.SecretsKept = kept
+		}
+	}
+}
+
+// secretsKept says where an answer to ${input:ID} would be kept now: the
+// OS keychain when it answers, else the encrypted file of
+// docs/mcp.md#without-a-keychain, else nowhere (asked on each run).
+func (c *config) secretsKept() string {
+	dir := c.secretsDir()
+	k := keychain.New(keychain.Options{Dir: dir})
+	if _, err := k.Get("openworker", "import-preview"); err != nil && !errors.Is(err, keychain.ErrNotFound) {
+		return "not kept: no OS keychain can be written here, so it is asked on each run"
+	}
+	if w := k.Where(); w != "the OS keychain" {
+		return "kept in the encrypted file " + w + ": there is no OS keychain here"
+	}
+	return "kept in the OS keychain"
 }

@@ -77,7 +77,12 @@ func savedServers(t *testing.T, dir string) string {
 // lost.
 func TestServersImport(t *testing.T) {
 	home, xdg := t.TempDir(), t.TempDir()
-	env := importEnv(home, xdg)
+	bin := t.TempDir() // a uvx, so that the preview finds the program
+	writeTestFile(t, filepath.Join(bin, "uvx"), "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(bin, "uvx"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := importEnv(home, xdg, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	appDir := filepath.Join(xdg, "OpenWorker")
 	dest := filepath.Join(appDir, "servers.json")
 

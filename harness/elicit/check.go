@@ -49,7 +49,7 @@ var english = message.NewPrinter(language.English)
 // Check validates an accepted answer's content against the requested
 // schema: only the form's fields, each of its kind and within its bounds
 // and format, the required ones present. The error names each field that
-// is wrong (at most five), for example
+// is wrong, every one of them (fields it does not have too), for example
 //
 //	email: 'not-an-address' is not valid email: missing @; integer: minimum: got 0, want 1
 //
@@ -61,17 +61,15 @@ func (f *Form) Check(content map[string]any) error {
 		known[fd.Name] = true
 	}
 	var msgs []string
+	fields := map[string]any{} // the form's fields of content, checked against the schema
 	for _, k := range sortedNames(content) {
 		if !known[k] {
 			msgs = append(msgs, fmt.Sprintf("%s: not a field of this form", k))
+			continue
 		}
+		fields[k] = content[k]
 	}
-	if len(msgs) > 0 {
-		return errors.New(strings.Join(msgs, "; "))
-	}
-	if content == nil {
-		content = map[string]any{}
-	}
+	content = fields
 	// Through JSON: numbers as the validator reads them (json.Number).
 	raw, err := json.Marshal(content)
 	if err != nil {
@@ -84,18 +82,16 @@ func (f *Form) Check(content map[string]any) error {
 	err = f.check.schema.Validate(v)
 	var ve *jsonschema.ValidationError
 	switch {
-	case err == nil:
+	case err == nil && len(msgs) == 0:
 		return nil
-	case !errors.As(err, &ve):
+	case err != nil && !errors.As(err, &ve):
 		return err
 	}
 	var leaves []*jsonschema.ValidationError
-	collect(ve, &leaves)
-	for i, l := range leaves {
-		if i == 5 {
-			msgs = append(msgs, fmt.Sprintf("and %d more", len(leaves)-5))
-			break
-		}
+	if ve != nil {
+		collect(ve, &leaves)
+	}
+	for _, l := range leaves { // every one: a form has at most MaxFields fields
 		at := "the form"
 		if len(l.InstanceLocation) > 0 {
 			at = l.InstanceLocation[0]

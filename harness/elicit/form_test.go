@@ -111,6 +111,9 @@ func TestCheckAnswers(t *testing.T) {
 		{map[string]any{"name": "Ada", "age": 1, "tags": []string{"z"}}, []string{"tags"}},
 		{map[string]any{"name": "Ada", "age": 1, "hero": "h9"}, []string{"hero"}},
 		{map[string]any{"name": "Ada", "age": 1, "extra": "x"}, []string{"extra: not a field of this form"}},
+		// every problem at once: a field the form lacks does not hide the others
+		{map[string]any{"extra": "x", "other": 1, "age": 200, "email": "nope", "born": "x", "pet": "x", "hero": "h9", "tags": []string{"z"}},
+			[]string{"extra: not a field of this form", "other: not a field of this form", "missing property 'name'", "age: maximum", "email:", "born:", "pet:", "hero:", "tags"}},
 	} {
 		err := f.Check(tc.content)
 		for _, w := range tc.want {

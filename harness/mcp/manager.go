@@ -49,14 +49,14 @@ func NewManager(opts *Options) *Manager {
 // everything that decides how it starts and what it is sent (transport,
 // program, args, env, folder, URL, headers, secrets), "ns@sha256:<hex>".
 // Source (where the entry was read), Name (the name as written) and
-// Timeout (a bound of each call, applied by the harness) are not part of
-// it, so moving or renaming an entry within servers.json, or changing its
-// timeout, keeps its process.
+// Timeout (a bound of each call, applied by the harness) and StartTimeout
+// are not part of it, so moving or renaming an entry within servers.json,
+// or changing its timeouts, keeps its process.
 func Key(srv tool.MCPServer) string {
 	if kind, _, err := transportFor(srv); err == nil {
 		srv.Transport = kind // "" and "stdio" start the same process
 	}
-	srv.Source, srv.Name, srv.Timeout, srv.Vars = "", "", 0, nil
+	srv.Source, srv.Name, srv.Timeout, srv.StartTimeout, srv.Vars = "", "", 0, 0, nil
 	raw, _ := json.Marshal(srv) // maps marshal with sorted keys
 	sum := sha256.Sum256(raw)
 	return srv.Namespace + "@sha256:" + hex.EncodeToString(sum[:])

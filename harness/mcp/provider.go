@@ -29,8 +29,11 @@ type Options struct {
 	// (the most recent ones); 0 means DefaultStderrLimit (64 KB).
 	StderrLimit int
 	// StartTimeout bounds starting a provider and the MCP initialize
-	// handshake; 0 means DefaultStartTimeout (30 s). The caller's ctx may
-	// end it sooner.
+	// handshake when the server's own StartTimeout is 0; 0 means
+	// DownloadStartTimeout (120 s) for a command that may download the
+	// server first (npx, uvx, docker run) and DefaultStartTimeout (30 s)
+	// for any other (docs/mcp.md#start-bound). The caller's ctx may end it
+	// sooner.
 	StartTimeout time.Duration
 	// Logger receives the provider lifecycle (start, exit, close). nil
 	// discards it. Provider stderr is never logged line by line: it is kept
@@ -202,6 +205,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
 	}
 	o := opts.fill()
+	o.StartTimeout = startTimeout(srv, opts)
 	kind, reach, err := transportFor(srv)
 	if err != nil {
 		return nil, startRedactor(srv, "").err(fmt.Errorf("mcp provider %q: %w", srv.Namespace, err))
@@ -310,7 +314,7 @@ func (p *Provider) startError(ctx context.Context, err error, waited time.Durati
 	var cause error = err
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		cause = fmt.Errorf("no answer to initialize within %s: %w", startLimit(waited, p.opts.StartTimeout), err)
+		cause = fmt.Errorf("no answer to initialize within %s: %w", startLimit(waited, p.opts.StartTimeout, p.srv), err)
 	case ctx.Err() != nil:
 		cause = fmt.Errorf("start cancelled: %w", context.Cause(ctx))
 	case exit != nil && p.stdio.started() && p.stdio.exitedByItself():
@@ -334,10 +338,11 @@ func (p *Provider) definedAt() string {
 }
 
 // startLimit names the bound that ended a start which waited so long: the
-// start timeout, or the caller's shorter deadline (a check of one bundle).
-func startLimit(waited, startTimeout time.Duration) string {
+// start timeout, with the likely cause and the setting that raises it,
+// or the caller's shorter deadline (a check of one bundle).
+func startLimit(waited, startTimeout time.Duration, srv tool.MCPServer) string {
 	if waited >= startTimeout-100*time.Millisecond {
-		return fmt.Sprintf("%v (the start timeout)", startTimeout)
+		return fmt.Sprintf("%v (the start timeout%s)", startTimeout, startTimeoutHint(srv))
 	}
 	unit := 100 * time.Millisecond
 	if waited < time.Second {

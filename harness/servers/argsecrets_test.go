@@ -29,10 +29,13 @@ func TestArgSecrets(t *testing.T) {
 		"--keyboard-layout", "dvorak", // KEYBOARD is not KEY
 		"/home/someone/notes=old", // a path with "=" is no option
 		"--log-level=debug",
+		"GH=ghp_aB3dE5gH7jK9mN1pQ3sT5vX7z", // a token under a neutral name
+		"xoxb-123456789012-abcdefghij",     // a bare token
+		"--mode=sk-short",                  // too short for one
 	}
 	got := argSecrets(args)
 	want := []string{"sk-ant-api03-abcdefghijklmnop", "ghp_0123456789abcdef", "hunter22", "github_pat_xyz", "eyJhbGciOi.payload.sig",
-		"Bearer ghp_headerTOKEN123", "ghp_headerTOKEN123", "xak-0987654321"}
+		"Bearer ghp_headerTOKEN123", "ghp_headerTOKEN123", "xak-0987654321", "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7z", "xoxb-123456789012-abcdefghij"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("argSecrets = %q, want %q", got, want)
 	}
@@ -70,5 +73,26 @@ func TestArgSecretNotInStartError(t *testing.T) {
 	}
 	if msg := err.Error(); strings.Contains(msg, key) || !strings.Contains(msg, "invalid key "+redact.Redacted) {
 		t.Errorf("start error = %q; want the key redacted in the stderr tail", msg)
+	}
+}
+
+// TestNeutralNameTokenIsSecret: a token under a neutral name (GH=ghp_…,
+// in "env" or as an argument) is one of the server's Secrets, so the
+// harness redacts it from what reaches the model and the journal; a
+// plain value under a neutral name is not.
+func TestNeutralNameTokenIsSecret(t *testing.T) {
+	tok := "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gH3jK5"
+	aws := "AKIAIOSFODNN7EXAMPLE"
+	p := writeConfig(t, t.TempDir(), "claude_desktop_config.json", `{"mcpServers": {"gh": {"command": "srv", "args": ["--org", "acme", "`+aws+`"], "env": {"GH": "`+tok+`", "MODE": "fast"}}}}`)
+	cfg, err := ReadConfig(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entryNamed(t, cfg, "gh")
+	if e.Err != nil || !slices.Contains(e.Server.Secrets, tok) || !slices.Contains(e.Server.Secrets, aws) || slices.Contains(e.Server.Secrets, "fast") || slices.Contains(e.Server.Secrets, "acme") {
+		t.Fatalf("secrets = %q, err %v", e.Server.Secrets, e.Err)
+	}
+	if r := redact.New(e.Server.Secrets); r.Replace("the token is "+tok) != "the token is "+redact.Redacted {
+		t.Errorf("not redacted: %q", r.Replace("the token is "+tok))
 	}
 }

@@ -163,6 +163,9 @@ func parseConfig(path string, data []byte, o ConfigOptions) (*Config, error) {
 		return nil, err
 	}
 	rd := newReader(path, spec, format, project, o)
+	if format == FormatMCPServers && o.Format == "" {
+		rd.clineKeys = clineKeysIn(list)
+	}
 	if spec.inputs {
 		cfg.Notices = append(cfg.Notices, rd.readInputs(root.Get("inputs"))...)
 	}
@@ -210,7 +213,7 @@ func (cfg *Config) serverList(root *jsonfile.Node, spec *formatSpec) (*jsonfile.
 // newReader is the reader of the file at path in spec's format. A
 // relative "cwd" resolves against the file's folder, or for another
 // client's project file against the project (the folder holding .vscode,
-// .cursor, …).
+// .cursor, …), where a stdio server without "cwd" runs too.
 func newReader(path string, spec *formatSpec, format ConfigFormat, project string, o ConfigOptions) *reader {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
@@ -219,7 +222,7 @@ func newReader(path string, spec *formatSpec, format ConfigFormat, project strin
 	rd := &reader{path: path, spec: spec, format: format, ctx: o.Context, ask: o.Inputs, answers: map[string]string{},
 		x: &expander{lookupEnv: o.LookupEnv, home: homeDir, workspace: project}, cwdBase: dir}
 	if !spec.product && project != "" {
-		rd.cwdBase = project
+		rd.cwdBase, rd.workspace = project, project
 	}
 	rd.x.input = rd.input
 	return rd

@@ -28,6 +28,14 @@ type reader struct {
 	answers   map[string]string // asked once per read
 	x         *expander
 	cwdBase   string // a relative cwd resolves against it
+	// workspace is the project of another client's project file (the
+	// folder holding .vscode, .cursor, …): a stdio server without "cwd"
+	// runs there, as in VS Code. "" for any other file.
+	workspace string
+	// clineKeys names a key only Cline writes ("autoApprove",
+	// "transportType") that a detected mcpServers file has: its "timeout"
+	// is then read in seconds, as Cline counts it (config_timeout.go).
+	clineKeys string
 }
 
 // rawEntry is an entry as written: the templates of its values.
@@ -40,12 +48,14 @@ type rawEntry struct {
 	url         tval
 	headers     []kv
 	timeout     time.Duration
+	start       time.Duration  // servers.json "startup_timeout" (config_timeout.go)
 	oauth       *tool.MCPOAuth // servers.json "oauth" (config_oauth.go), its secret not substituted
 	oauthSecret *tval          // "oauth.client_secret", a reference
 	sandbox     *tool.Sandbox  // servers.json "sandbox" (config_sandbox.go)
 	inputs      []ConfigInput  // the inputs it refers to, in first-use order
 	x           *expander
 	cwdBase     string
+	workspace   string // reader.workspace
 }
 
 type tval struct {
@@ -100,7 +110,7 @@ func (rd *reader) entry(f *jsonfile.Field, seen map[string]int) ConfigEntry {
 	}
 	e.raw = raw
 	if e.Disabled {
-		e.Server.Transport, e.Server.Timeout = raw.transport, raw.timeout
+		e.Server.Transport, e.Server.Timeout, e.Server.StartTimeout = raw.transport, raw.timeout, raw.start
 		return e
 	}
 	if err := raw.expandInto(&e.Server); err != nil {
@@ -116,7 +126,7 @@ func (rd *reader) notice(e *ConfigEntry, line int, format string, a ...any) {
 // parseEntry reads the keys of an entry into templates; it substitutes
 // nothing. It reads them by group: the keys present, "disabled", the
 // transport, the keys of that transport, the product's blocks (oauth,
-// sandbox) and "timeout", then checks the inputs the values name.
+// sandbox), "timeout" and "startup_timeout", then checks the inputs the values name.
 func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, error) {
 	nodes, err := rd.entryFields(f, e)
 	if err != nil {
@@ -125,7 +135,7 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	if err := rd.disabled(e, nodes, f.Key); err != nil {
 		return nil, err
 	}
-	raw := &rawEntry{x: rd.x, cwdBase: rd.cwdBase}
+	raw := &rawEntry{x: rd.x, cwdBase: rd.cwdBase, workspace: rd.workspace}
 	urlField, err := rd.transportOf(raw, e, f, nodes)
 	if err != nil {
 		return nil, err
@@ -141,6 +151,7 @@ func (rd *reader) parseEntry(f *jsonfile.Field, e *ConfigEntry) (*rawEntry, erro
 	if err != nil {
 		return nil, err
 	}
+	rd.unsubstitutedHeaders(e, raw, f.Key)
 	if err := rd.blocks(raw, e, nodes, f.Key); err != nil {
 		return nil, err
 	}
@@ -163,9 +174,10 @@ func (rd *reader) knownKeys() (map[string]bool, []string) {
 		known["transportType"] = true
 	}
 	if spec.product {
-		known["oauth"] = true   // config_oauth.go
-		known["sandbox"] = true // config_sandbox.go
-		known["card"] = true    // an A2A agent's (config_a2a.go)
+		known["oauth"] = true           // config_oauth.go
+		known["sandbox"] = true         // config_sandbox.go
+		known["card"] = true            // an A2A agent's (config_a2a.go)
+		known["startup_timeout"] = true // config_timeout.go
 	}
 	list := make([]string, 0, len(known))
 	for k := range known {
@@ -317,7 +329,7 @@ func (rd *reader) remoteKeys(raw *rawEntry, nodes map[string]*jsonfile.Field, ur
 }
 
 // blocks reads what any transport may have: the product's "oauth" and
-// "sandbox" blocks and "timeout".
+// "sandbox" blocks, "timeout" and "startup_timeout".
 func (rd *reader) blocks(raw *rawEntry, e *ConfigEntry, nodes map[string]*jsonfile.Field, name string) error {
 	var err error
 	if o := nodes["oauth"]; o != nil {
@@ -332,6 +344,11 @@ func (rd *reader) blocks(raw *rawEntry, e *ConfigEntry, nodes map[string]*jsonfi
 	}
 	if t := nodes["timeout"]; t != nil {
 		if raw.timeout, err = rd.timeout(e, t, name); err != nil {
+			return err
+		}
+	}
+	if t := nodes["startup_timeout"]; t != nil {
+		if raw.start, err = rd.startupTimeout(e, t, name); err != nil {
 			return err
 		}
 	}
@@ -587,7 +604,7 @@ func (rd *reader) inputNode(raw *rawEntry, id string) *jsonfile.Node {
 // its program or URL, arguments, environment, folder, headers, timeout and
 // secrets.
 func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
-	s.Transport, s.Timeout = raw.transport, raw.timeout
+	s.Transport, s.Timeout, s.StartTimeout = raw.transport, raw.timeout, raw.start
 	sub := &substitution{raw: raw, s: s}
 	var err error
 	if raw.transport == tool.TransportStdio {
@@ -683,11 +700,12 @@ func (sub *substitution) program() error {
 		return err
 	}
 	for k, v := range s.Env {
-		if redact.CredentialName(k) {
+		if redact.CredentialName(k) || redact.TokenValue(v) { // GH=ghp_… is one too
 			sub.secrets = append(sub.secrets, v)
 		}
 	}
 	if raw.cwd == nil {
+		s.Dir = raw.workspace // a project file's server runs in its project (docs/servers.md#keys)
 		return nil
 	}
 	if s.Dir, err = sub.expand("cwd", *raw.cwd); err != nil {

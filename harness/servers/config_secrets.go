@@ -12,10 +12,19 @@ import (
 // "--api-key=VALUE" or "-token=VALUE", the value of a credential-named
 // "NAME=VALUE" argument (docker's -e), the value of a credential-named
 // header argument ("Authorization: Bearer TOKEN", "X-Api-Key: KEY", as
-// mcp-remote --header takes them) and the token after "Bearer ".
+// mcp-remote --header takes them), the token after "Bearer ", and any
+// argument or "NAME=VALUE" value shaped like a well-known token
+// (redact.TokenValue: ghp_…, sk-…, AKIA…) whatever its name.
 func argSecrets(args []string) []string {
 	var out []string
 	for i, a := range args {
+		if _, val, ok := strings.Cut(a, "="); redact.TokenValue(a) || ok && redact.TokenValue(val) {
+			if !ok || !redact.TokenValue(val) {
+				val = a
+			}
+			out = append(out, val)
+			continue
+		}
 		if name, val, ok := strings.Cut(a, "="); ok && redact.CredentialName(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, " /") {
 			out = append(out, val)
 			continue
@@ -37,7 +46,7 @@ func argSecrets(args []string) []string {
 			out = append(out, args[i+1])
 		}
 	}
-	return out
+	return dedupe(out)
 }
 
 func dedupe(list []string) []string {

@@ -162,13 +162,13 @@ func TestConfigCursor(t *testing.T) {
 	checkEntries(t, cfg, []want{
 		{name: "github", server: tool.MCPServer{Namespace: "github", Transport: "stdio", Program: "docker",
 			Args: []string{"run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "ghcr.io/github/github-mcp-server"},
-			Env:  map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_123", "LITERAL": "pa$$word"}}, secrets: []string{"ghp_123"}},
+			Env:  map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_123", "LITERAL": "pa$$word"}, Dir: project}, secrets: []string{"ghp_123"}},
 		{name: "docs", server: tool.MCPServer{Namespace: "docs", Transport: "streamable_http", URL: "https://docs.example.com/mcp",
 			Headers: map[string]string{"Authorization": "Bearer d0cs"}}, secrets: []string{"d0cs", "Bearer d0cs"}},
 		{name: "legacy", server: tool.MCPServer{Namespace: "legacy", Transport: "sse", URL: "https://old.example.com/sse"},
 			notices: []string{`its URL ends in /sse: it is reached over SSE`}},
 		{name: "workspace", server: tool.MCPServer{Namespace: "workspace", Transport: "stdio", Program: "node",
-			Args: []string{project + "/server.js", "/home/me/x"}}},
+			Args: []string{project + "/server.js", "/home/me/x"}, Dir: project}},
 		{name: "plain-http", err: `12:27: "mcp.example.com" is not this computer; plain http:// is allowed only for a loopback address`},
 		{name: "env-file", err: `13:37: "envFile" is not read by OpenWorker; move its variables into "env"`},
 	})
@@ -191,7 +191,7 @@ func TestConfigVSCode(t *testing.T) {
 	}
 	checkEntries(t, cfg, []want{
 		{name: "perplexity", server: tool.MCPServer{Namespace: "perplexity", Transport: "stdio", Program: "npx", Args: []string{"-y", "server-perplexity-ask"},
-			Env: map[string]string{"PERPLEXITY_API_KEY": "ans-perplexity-key", "HOME_DIR": "/home/me", "PRICE": "$5"}},
+			Env: map[string]string{"PERPLEXITY_API_KEY": "ans-perplexity-key", "HOME_DIR": "/home/me", "PRICE": "$5"}, Dir: project},
 			secrets: []string{"ans-perplexity-key", "/home/me"}, notices: []string{`:13: "dev" of server "perplexity" is ignored`}},
 		{name: "github", server: tool.MCPServer{Namespace: "github", Transport: "streamable_http", URL: "https://api.githubcopilot.com/mcp/",
 			Headers: map[string]string{"X-Key": "ans-perplexity-key"}}, secrets: []string{"ans-perplexity-key"}},
@@ -247,7 +247,7 @@ func TestConfigRoo(t *testing.T) {
 	checkEntries(t, cfg, []want{
 		{name: "files", server: tool.MCPServer{Namespace: "files", Transport: "stdio", Program: "npx",
 			Args: []string{"-y", "@modelcontextprotocol/server-filesystem", abs(t, configPath("roo"))},
-			Env:  map[string]string{"TOKEN": "r00"}, Timeout: 15 * time.Second}, secrets: []string{"r00"},
+			Env:  map[string]string{"TOKEN": "r00"}, Timeout: 15 * time.Second, Dir: abs(t, configPath("roo"))}, secrets: []string{"r00"},
 			notices: []string{`"alwaysAllow" of server "files" is ignored: ` + approvals, `"watchPaths" of server "files" is ignored`}},
 		{name: "remote", server: tool.MCPServer{Namespace: "remote", Transport: "streamable_http", URL: "https://roo.example.com/mcp"}},
 		{name: "untyped-url", err: `12:21: server "untyped-url" has a "url" but no "type", which Roo Code requires; add "type": "streamable-http"`},
@@ -277,9 +277,9 @@ func TestConfigClaudeCode(t *testing.T) {
 		{name: "api", server: tool.MCPServer{Namespace: "api", Transport: "streamable_http", URL: "https://api.example.com/mcp",
 			Headers: map[string]string{"Authorization": "Bearer k3y"}, Timeout: 20 * time.Second}, secrets: []string{"k3y", "Bearer k3y"}},
 		{name: "local", server: tool.MCPServer{Namespace: "local", Transport: "stdio", Program: "/opt/tools/server",
-			Args: []string{"--name", "$USER", "${env:X}"}, Env: map[string]string{"LITERAL": "pa$$word"}}},
+			Args: []string{"--name", "$USER", "${env:X}"}, Env: map[string]string{"LITERAL": "pa$$word"}, Dir: abs(t, configPath("claude-code"))}},
 		{name: "events", server: tool.MCPServer{Namespace: "events", Transport: "sse", URL: "https://events.example.com/sse"}},
-		{name: "short", server: tool.MCPServer{Namespace: "short", Transport: "stdio", Program: "x"},
+		{name: "short", server: tool.MCPServer{Namespace: "short", Transport: "stdio", Program: "x", Dir: abs(t, configPath("claude-code"))},
 			notices: []string{`"timeout" 500 of server "short" is ignored: the Claude Code format counts it in milliseconds, and OpenWorker ignores values under 1s (1000 ms), as Claude Code does`}},
 		{name: "helper", err: `12:68: "headersHelper" runs a command to make the headers`},
 		{name: "unset", err: `13:44: "mcpServers.unset.env.K": environment variable NOT_SET_ANYWHERE is not set`},
@@ -294,7 +294,7 @@ func TestConfigAmazonQ(t *testing.T) {
 	checkEntries(t, cfg, []want{
 		{name: "awslabs.aws-documentation-mcp-server", server: tool.MCPServer{Namespace: "awslabs_aws-documentation-mcp-server",
 			Name: "awslabs.aws-documentation-mcp-server", Transport: "stdio", Program: "uvx", Args: []string{"awslabs.aws-documentation-mcp-server@latest"},
-			Env: map[string]string{"FASTMCP_LOG_LEVEL": "ERROR", "AWS_PROFILE": "dev"}, Timeout: 75 * time.Second}, secrets: []string{"dev"},
+			Env: map[string]string{"FASTMCP_LOG_LEVEL": "ERROR", "AWS_PROFILE": "dev"}, Timeout: 75 * time.Second, Dir: abs(t, configPath("amazon-q"))}, secrets: []string{"dev"},
 			notices: []string{`gets the namespace "awslabs_aws-documentation-mcp-server"`, `"timeout" 120000 milliseconds`}},
 		{name: "awslabs_aws-documentation-mcp-server", err: `10:5: has the namespace "awslabs_aws-documentation-mcp-server", which the server at line 3 has already; rename one of them`},
 		{name: "find-a-domain", server: tool.MCPServer{Namespace: "find-a-domain", Transport: "streamable_http", URL: "https://api.findadomain.dev/mcp"},

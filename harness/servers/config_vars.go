@@ -3,6 +3,7 @@ package servers
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -348,4 +349,35 @@ func validVarName(s string) bool {
 		}
 	}
 	return true
+}
+
+// shellVarRef finds a ${NAME} reference.
+var shellVarRef = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// unsubstitutedHeaders notes each header whose value still holds a
+// ${NAME} after parsing: the format does not substitute that form
+// (Claude Desktop, Cline and the generic mcpServers form take values as
+// written; Cursor and others substitute only ${env:NAME}), so it would be
+// sent to the server as written (docs/servers.md#substitution).
+func (rd *reader) unsubstitutedHeaders(e *ConfigEntry, raw *rawEntry, name string) {
+	for _, h := range raw.headers {
+		for _, p := range h.v.t {
+			if p.kind != partLit {
+				continue
+			}
+			if ref := shellVarRef.FindString(p.text); ref != "" {
+				line := 0
+				if h.v.n != nil {
+					line = h.v.n.Line
+				}
+				hint := "write the value itself"
+				if rd.spec.vars.envColon {
+					hint = fmt.Sprintf("write ${env:%s} to read it from the environment", ref[2:len(ref)-1])
+				}
+				rd.notice(e, line, "header %q of server %q holds %s, which the %s format does not substitute: it would be sent as written; %s, or import the server into OpenWorker's servers.json, where %s is read from the environment",
+					h.key, name, ref, rd.spec.label, hint, ref)
+				break
+			}
+		}
+	}
 }

@@ -189,6 +189,12 @@ func (raw *rawEntry) programProduct() (ordered, error) {
 			return nil, err
 		}
 		obj = append(obj, field{"cwd", cwd})
+	} else if raw.workspace != "" { // it ran in its project: written, it still does
+		cwd, err := raw.x.productText(template{{kind: partLit, text: raw.workspace}})
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, field{"cwd", cwd})
 	}
 	return obj, nil
 }
@@ -225,7 +231,7 @@ func (raw *rawEntry) addressProduct() (ordered, error) {
 }
 
 // blocksProduct is what any transport may have: "oauth", "sandbox",
-// "timeout" (in seconds).
+// "timeout" and "startup_timeout" (in seconds).
 func (raw *rawEntry) blocksProduct() (ordered, error) {
 	var obj ordered
 	if raw.oauth != nil {
@@ -240,6 +246,9 @@ func (raw *rawEntry) blocksProduct() (ordered, error) {
 	}
 	if raw.timeout > 0 {
 		obj = append(obj, field{"timeout", json.Number(strconv.FormatFloat(raw.timeout.Seconds(), 'f', -1, 64))})
+	}
+	if raw.start > 0 {
+		obj = append(obj, field{"startup_timeout", json.Number(strconv.FormatFloat(raw.start.Seconds(), 'f', -1, 64))})
 	}
 	return obj, nil
 }

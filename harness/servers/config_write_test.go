@@ -172,3 +172,46 @@ func TestWriteServersFileFailureKeepsOld(t *testing.T) {
 		t.Errorf("temporary files left: %v", m)
 	}
 }
+
+// TestWorkspaceServerCwd: a stdio server of a project's .vscode/mcp.json
+// without "cwd" runs in the project (the folder holding .vscode), as in
+// VS Code; its own "cwd" still wins; written as the product's form, it
+// keeps running there; a user-level file's server gets no folder.
+func TestWorkspaceServerCwd(t *testing.T) {
+	proj := t.TempDir()
+	p := writeConfig(t, filepath.Join(proj, ".vscode"), "mcp.json", `{"servers": {
+  "plain": {"type": "stdio", "command": "node", "args": ["s.js"]},
+  "own": {"type": "stdio", "command": "node", "cwd": "/tmp"}
+}}`)
+	cfg, err := ReadConfig(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	projAbs := abs(t, proj)
+	if e := entryNamed(t, cfg, "plain"); e.Err != nil || e.Server.Dir != projAbs {
+		t.Fatalf("plain: Dir = %q, %v; want %q", e.Server.Dir, e.Err, projAbs)
+	}
+	if e := entryNamed(t, cfg, "own"); e.Err != nil || e.Server.Dir != "/tmp" {
+		t.Fatalf("own: Dir = %q, %v", e.Server.Dir, e.Err)
+	}
+	out, err := MarshalServersFile([]ConfigEntry{entryNamed(t, cfg, "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := writeConfig(t, t.TempDir(), "servers.json", string(out))
+	cfg2, err := ReadConfig(back, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := entryNamed(t, cfg2, "plain"); e.Err != nil || e.Server.Dir != projAbs {
+		t.Fatalf("written and read back: Dir = %q, %v; file:\n%s", e.Server.Dir, e.Err, out)
+	}
+	user := writeConfig(t, t.TempDir(), "claude_desktop_config.json", `{"mcpServers": {"u": {"command": "node"}}}`)
+	cfg3, err := ReadConfig(user, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := entryNamed(t, cfg3, "u"); e.Err != nil || e.Server.Dir != "" {
+		t.Fatalf("user-level: Dir = %q, %v", e.Server.Dir, e.Err)
+	}
+}

@@ -47,6 +47,16 @@ type ImportItem struct {
 	Action    ImportAction `json:"action"`
 	Why       string       `json:"why"`     // for ImportSkip: the reason and the fix; else ""
 	Notices   []string     `json:"notices"` // what is ignored or changed and why ("PATH:LINE: ...")
+	// Program is a stdio entry's program as written ("uvx"), "" for any
+	// other; ProgramMissing, set by a caller that looked for it
+	// (openworker servers import), says why it is not found on this
+	// computer, "" when it is or was not looked for.
+	Program        string `json:"program,omitempty"`
+	ProgramMissing string `json:"program_missing,omitempty"`
+	// SecretsKept says where the answers to Inputs are kept, set by a
+	// caller that knows ("the OS keychain", an encrypted file's path);
+	// "" when not said.
+	SecretsKept string `json:"secrets_kept,omitempty"`
 }
 
 // ImportPlan is what importing a file into the product's servers.json
@@ -215,6 +225,9 @@ func describeEntry(e ConfigEntry) ImportItem {
 	}
 	it.Target = importTarget(e, redact.New(importSecrets(e)))
 	it.EnvKeys = envKeys(e)
+	if e.Err == nil && s.Transport == tool.TransportStdio && !e.Disabled {
+		it.Program = redact.New(importSecrets(e)).Replace(s.Program)
+	}
 	for _, in := range e.Inputs() {
 		it.Inputs = append(it.Inputs, in.ID)
 	}
@@ -228,7 +241,7 @@ func importSecrets(e ConfigEntry) []string {
 	secrets := e.Server.Secrets
 	if raw := e.raw; raw != nil {
 		for _, p := range raw.env {
-			if v, lit := p.v.t.literalOnly(); lit && redact.CredentialName(p.key) {
+			if v, lit := p.v.t.literalOnly(); lit && (redact.CredentialName(p.key) || redact.TokenValue(v)) {
 				secrets = append(secrets, v)
 			}
 		}

@@ -45,6 +45,10 @@ type MCPServer struct {
 	// "timeout"); 0 means the Limits' CallTimeout. It never exceeds
 	// DefaultCallTimeout (docs/limits.md).
 	Timeout time.Duration
+	// StartTimeout bounds starting this provider and its initialize
+	// handshake (servers.json "startup_timeout"); 0 lets the harness
+	// choose (docs/mcp.md#start-bound).
+	StartTimeout time.Duration `json:",omitempty"`
 	// Secrets are values that must never appear in errors, logs, results
 	// or the journal (docs/limits.md): the harness replaces them with
 	// "[redacted]" in everything the provider sends back.

@@ -45,6 +45,10 @@ type Options struct {
 	// Skills replaces the card's skill list when not nil (the behaviour
 	// still follows the ids echo, slow, ask and fail).
 	Skills []a2a.AgentSkill
+	// V1 serves A2A 1.0 instead of 0.3: a 1.0 card (supportedInterfaces,
+	// protocolVersion "1.0") and a2a-go v2's JSON-RPC server, running the
+	// same executor through the SDK's a2av0.NewAgentExecutor.
+	V1 bool
 }
 
 // Agent is a running test agent. Close stops it.
@@ -112,16 +116,20 @@ func Start(opts Options) (*Agent, error) {
 		Capabilities:       a2a.AgentCapabilities{Streaming: opts.Streaming},
 		Skills:             skills,
 	}
-	handler := a2asrv.NewHandler(a.exec)
-	rpc := a2asrv.NewJSONRPCHandler(handler)
 	mux := http.NewServeMux()
-	mux.Handle("/a2a", a.count(rpc))
-	mux.Handle(a2asrv.WellKnownAgentCardPath, a.count(a2asrv.NewAgentCardHandler(a2asrv.AgentCardProducerFn(func(context.Context) (*a2a.AgentCard, error) {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		c := a.card
-		return &c, nil
-	}))))
+	if opts.V1 {
+		a.serveV1(mux)
+	} else {
+		handler := a2asrv.NewHandler(a.exec)
+		rpc := a2asrv.NewJSONRPCHandler(handler)
+		mux.Handle("/a2a", a.count(rpc))
+		mux.Handle(a2asrv.WellKnownAgentCardPath, a.count(a2asrv.NewAgentCardHandler(a2asrv.AgentCardProducerFn(func(context.Context) (*a2a.AgentCard, error) {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			c := a.card
+			return &c, nil
+		}))))
+	}
 	a.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go a.srv.Serve(ln)
 	return a, nil
