@@ -282,22 +282,11 @@ func isGapLine(l string) bool {
 	return strings.TrimSpace(t) == "" || strings.HasPrefix(t, "#")
 }
 
-// draftText maps each front matter key the loader reads as text to the
-// Draft field that holds it.
-var draftText = map[string]func(Draft) string{
-	"id":          func(d Draft) string { return d.ID },
-	"name":        func(d Draft) string { return d.Name },
-	"description": func(d Draft) string { return d.Description },
-	"version":     func(d Draft) string { return d.Version },
-	"model":       func(d Draft) string { return d.Model },
-	"folder":      func(d Draft) string { return d.Folder },
-}
-
 // unchanged reports whether the entry key: v already holds d's value, as
 // text where the loader wants text.
 func unchanged(key string, v ast.Node, d Draft) bool {
 	if field, ok := draftText[key]; ok {
-		return holdsText(v, field(d))
+		return holdsText(v, *field(&d))
 	}
 	switch key {
 	case "requires_sandbox":
@@ -429,7 +418,7 @@ func policyNames(policy map[string]string) []string {
 // leaves the key out.
 func renderEntry(key string, d Draft, eol string) string {
 	if field, ok := draftText[key]; ok {
-		v := field(d)
+		v := *field(&d)
 		if v == "" && key != "id" && key != "name" {
 			return ""
 		}
