@@ -78,41 +78,14 @@ func Apply(p *Plan) (*Result, error) {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	defer os.RemoveAll(staging)
+	into, err := stageAll(staging, p.Coworkers)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{Coworkers: []Written{}}
-	var into *Coworker
-	for _, c := range p.Coworkers {
-		if c.Into {
-			into = c
-			continue
-		}
-		if err := stage(staging, c); err != nil {
-			return nil, fmt.Errorf("import: coworker %s (from %s): %w; nothing was written", c.ID, c.Source, err)
-		}
-	}
-
-	var placed []string // ids renamed into place
-	undoPlaced := func() error {
-		var errs []error
-		for i := len(placed) - 1; i >= 0; i-- {
-			if err := rename(filepath.Join(dir, placed[i]), filepath.Join(staging, placed[i])); err != nil {
-				errs = append(errs, fmt.Errorf("could not take coworker %s back out: %w; remove %s", placed[i], err, filepath.Join(dir, placed[i])))
-			}
-		}
-		return errors.Join(errs...)
-	}
-	for _, c := range p.Coworkers {
-		if c.Into {
-			continue
-		}
-		final := filepath.Join(dir, c.ID)
-		if _, err := os.Lstat(final); err == nil {
-			return nil, errors.Join(fmt.Errorf("import: coworker %q was made in %s meanwhile; preview the import again: nothing was written", c.ID, dir), undoPlaced())
-		}
-		if err := rename(filepath.Join(staging, c.ID), final); err != nil {
-			return nil, errors.Join(fmt.Errorf("import: coworker %s: %w; nothing was written", c.ID, err), undoPlaced())
-		}
-		placed = append(placed, c.ID)
-		res.Coworkers = append(res.Coworkers, Written{ID: c.ID, Dir: final, Skills: c.Skills})
+	undoPlaced, err := placeAll(dir, staging, p.Coworkers, res)
+	if err != nil {
+		return nil, err
 	}
 
 	undoInto := func() error { return nil }
@@ -133,6 +106,54 @@ func Apply(p *Plan) (*Result, error) {
 	}
 	syncDir(dir)
 	return res, nil
+}
+
+// stageAll builds the bundle of each new coworker of cs in staging
+// (stage) and returns the one whose skills go into an existing coworker
+// (Coworker.Into), if any.
+func stageAll(staging string, cs []*Coworker) (into *Coworker, err error) {
+	for _, c := range cs {
+		if c.Into {
+			into = c
+			continue
+		}
+		if err := stage(staging, c); err != nil {
+			return nil, fmt.Errorf("import: coworker %s (from %s): %w; nothing was written", c.ID, c.Source, err)
+		}
+	}
+	return into, nil
+}
+
+// placeAll renames the staged bundle of each new coworker of cs into dir,
+// adding it to res; undo moves them back to staging. When one cannot be
+// placed (its id was taken meanwhile), those placed so far are moved back
+// and the error says so.
+func placeAll(dir, staging string, cs []*Coworker, res *Result) (undo func() error, err error) {
+	var placed []string // ids renamed into place
+	undo = func() error {
+		var errs []error
+		for i := len(placed) - 1; i >= 0; i-- {
+			if err := rename(filepath.Join(dir, placed[i]), filepath.Join(staging, placed[i])); err != nil {
+				errs = append(errs, fmt.Errorf("could not take coworker %s back out: %w; remove %s", placed[i], err, filepath.Join(dir, placed[i])))
+			}
+		}
+		return errors.Join(errs...)
+	}
+	for _, c := range cs {
+		if c.Into {
+			continue
+		}
+		final := filepath.Join(dir, c.ID)
+		if _, err := os.Lstat(final); err == nil {
+			return nil, errors.Join(fmt.Errorf("import: coworker %q was made in %s meanwhile; preview the import again: nothing was written", c.ID, dir), undo())
+		}
+		if err := rename(filepath.Join(staging, c.ID), final); err != nil {
+			return nil, errors.Join(fmt.Errorf("import: coworker %s: %w; nothing was written", c.ID, err), undo())
+		}
+		placed = append(placed, c.ID)
+		res.Coworkers = append(res.Coworkers, Written{ID: c.ID, Dir: final, Skills: c.Skills})
+	}
+	return undo, nil
 }
 
 // stage builds c's bundle in staging/<id> and loads it.

@@ -67,11 +67,26 @@ func (b *builder) readFolder(dir string, given bool) {
 		return
 	}
 	src := b.source(dir, "")
-	n, others := 0, 0
+	others := 0
 	outer := b.others
 	b.others = &others
 	defer func() { b.others = outer }()
-	// A project folder: the agents and skills its hosts keep in it.
+	n := b.readHostFolders(dir)
+	n += b.readEntries(dir, entries)
+	switch {
+	case n == 0:
+		src.note("this folder holds no agent, recipe, skill or plugin OpenWorker imports")
+	case others == 1:
+		src.note("1 other file in it is no agent, recipe, skill or plugin; it is left out")
+	case others > 1:
+		src.note("%d other files in it are no agent, recipe, skill or plugin; they are left out", others)
+	}
+}
+
+// readHostFolders reads the host folders (hostFolders) of a project
+// folder dir and returns how many there were.
+func (b *builder) readHostFolders(dir string) int {
+	n := 0
 	for _, sub := range hostFolders {
 		p := filepath.Join(dir, filepath.FromSlash(sub))
 		if st, err := os.Stat(p); err == nil && st.IsDir() {
@@ -79,6 +94,14 @@ func (b *builder) readFolder(dir string, given bool) {
 			n++
 		}
 	}
+	return n
+}
+
+// readEntries reads the entries of folder dir: its files, and the
+// plugins and skills among its folders (hidden ones are passed over);
+// it returns how many were of a known kind.
+func (b *builder) readEntries(dir string, entries []os.DirEntry) int {
+	n := 0
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch {
@@ -92,14 +115,7 @@ func (b *builder) readFolder(dir string, given bool) {
 			n++
 		}
 	}
-	switch {
-	case n == 0:
-		src.note("this folder holds no agent, recipe, skill or plugin OpenWorker imports")
-	case others == 1:
-		src.note("1 other file in it is no agent, recipe, skill or plugin; it is left out")
-	case others > 1:
-		src.note("%d other files in it are no agent, recipe, skill or plugin; they are left out", others)
-	}
+	return n
 }
 
 // unknown says a file is of no known kind: a line of its own when it
@@ -131,54 +147,71 @@ func (b *builder) readFile(path string, given bool) bool {
 		b.readSkill(filepath.Dir(path), false, given)
 		return true
 	case strings.HasSuffix(lower, ".md"):
-		if _, other := vscodeKindOf(base); other != "" {
-			b.source(path, "").note("%s is %s; it is left out", base, other)
-			return false
-		}
-		a, err := readAgentFile(path)
-		switch {
-		case err != nil:
-			b.unreadable(path, given, err)
-			return false
-		case a == nil:
-			b.unknown(path, given, "not an agent of a known kind: a Claude Code subagent has front matter with name and description, a VS Code agent or chat mode is named *.agent.md or *.chatmode.md")
-			return false
-		}
-		b.source(path, a.kind)
-		b.agents = append(b.agents, a)
-		return true
+		return b.readAgentMarkdown(path, given)
 	case strings.HasSuffix(lower, ".yaml"), strings.HasSuffix(lower, ".yml"), strings.HasSuffix(lower, ".json"):
-		data, err := readFile(path)
-		if err != nil {
-			b.problem("%s cannot be read: %v", path, err)
-			return false
-		}
-		doc, err := parseYAML(path, data, 1)
-		switch {
-		case err != nil && given:
-			b.unreadable(path, given, err)
-			return false
-		case err != nil && bytes.Contains(data, []byte("title:")) && (bytes.Contains(data, []byte("instructions:")) || bytes.Contains(data, []byte("prompt:"))):
-			b.unreadable(path, given, err) // a recipe, by its keys
-			return false
-		case err != nil || !looksGooseRecipe(doc):
-			b.unknown(path, given, "not a Goose recipe (a recipe has a title and instructions or a prompt)")
-			return false
-		}
-		a, cfg, err := readGooseRecipe(path, doc)
-		if err != nil {
-			b.unreadable(path, given, err)
-			return false
-		}
-		b.source(path, KindGooseRecipe)
-		b.agents = append(b.agents, a)
-		if cfg != nil {
-			b.cfgs = append(b.cfgs, sourceConfig{cfg, path})
-		}
-		return true
+		return b.readRecipeFile(path, given)
 	}
 	b.unknown(path, given, "not an agent, recipe, skill, plugin or export of a kind OpenWorker imports (docs/import-agents.md)")
 	return false
+}
+
+// readAgentMarkdown reads a Markdown file as a Claude Code subagent or a
+// VS Code agent or chat mode (readFile).
+func (b *builder) readAgentMarkdown(path string, given bool) bool {
+	base := filepath.Base(path)
+	if _, other := vscodeKindOf(base); other != "" {
+		b.source(path, "").note("%s is %s; it is left out", base, other)
+		return false
+	}
+	a, err := readAgentFile(path)
+	switch {
+	case err != nil:
+		b.unreadable(path, given, err)
+		return false
+	case a == nil:
+		b.unknown(path, given, "not an agent of a known kind: a Claude Code subagent has front matter with name and description, a VS Code agent or chat mode is named *.agent.md or *.chatmode.md")
+		return false
+	}
+	b.source(path, a.kind)
+	b.agents = append(b.agents, a)
+	return true
+}
+
+// readRecipeFile reads a YAML or JSON file as a Goose recipe (readFile);
+// one that does not parse is unreadable when it was named or has a
+// recipe's keys, else of no known kind.
+func (b *builder) readRecipeFile(path string, given bool) bool {
+	data, err := readFile(path)
+	if err != nil {
+		b.problem("%s cannot be read: %v", path, err)
+		return false
+	}
+	doc, err := parseYAML(path, data, 1)
+	switch {
+	case err != nil && (given || hasRecipeKeys(data)):
+		b.unreadable(path, given, err)
+		return false
+	case err != nil || !looksGooseRecipe(doc):
+		b.unknown(path, given, "not a Goose recipe (a recipe has a title and instructions or a prompt)")
+		return false
+	}
+	a, cfg, err := readGooseRecipe(path, doc)
+	if err != nil {
+		b.unreadable(path, given, err)
+		return false
+	}
+	b.source(path, KindGooseRecipe)
+	b.agents = append(b.agents, a)
+	if cfg != nil {
+		b.cfgs = append(b.cfgs, sourceConfig{cfg, path})
+	}
+	return true
+}
+
+// hasRecipeKeys reports whether data (which does not parse) has a
+// recipe's keys: a title, and instructions or a prompt.
+func hasRecipeKeys(data []byte) bool {
+	return bytes.Contains(data, []byte("title:")) && (bytes.Contains(data, []byte("instructions:")) || bytes.Contains(data, []byte("prompt:")))
 }
 
 // unreadable says why a file of a known kind cannot be read: a problem

@@ -56,22 +56,58 @@ func Export(coworkers, id, out string, opts *ExportOptions) (*Exported, error) {
 	if opts != nil {
 		o = *opts
 	}
+	d, root, err := loadForExport(coworkers, id)
+	if err != nil {
+		return nil, err
+	}
+	ex := &Exported{File: out, ID: id, Servers: []string{}, Inputs: []servers.SharedInput{}, LeftOut: []string{}}
+	entries, err := o.pickServers(ex, neededProviders(d))
+	if err != nil {
+		return nil, err
+	}
+	var serversData []byte
+	if len(entries) > 0 {
+		var inputs []servers.SharedInput
+		if serversData, inputs, err = servers.MarshalShared(entries); err != nil {
+			return nil, fmt.Errorf("the servers of coworker %s cannot be exported: %w", id, err)
+		}
+		ex.Inputs = append(ex.Inputs, inputs...)
+	}
+	data, err := exportZip(ex, root, serversData)
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteFile(out, data, 0o644); err != nil {
+		return nil, fmt.Errorf("export coworker %s: %w", id, err)
+	}
+	return ex, nil
+}
+
+// loadForExport checks that coworker id of the coworkers folder loads and
+// returns its draft and the folder that holds its bundle (the target of
+// a linked coworker).
+func loadForExport(coworkers, id string) (*bundle.Draft, string, error) {
 	if !bundle.IDPattern.MatchString(id) {
-		return nil, fmt.Errorf("%q is not a coworker id", id)
+		return nil, "", fmt.Errorf("%q is not a coworker id", id)
 	}
 	dir := filepath.Join(coworkers, id)
 	if _, err := bundle.Load(dir); err != nil {
-		return nil, fmt.Errorf("coworker %s cannot be exported while it does not load: %w", id, err)
+		return nil, "", fmt.Errorf("coworker %s cannot be exported while it does not load: %w", id, err)
 	}
 	d, _, err := bundle.ReadDraft(dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	root := dir
 	if t, linked := bundle.LinkTarget(dir); linked {
 		root = t
 	}
-	ex := &Exported{File: out, ID: id, Servers: []string{}, Inputs: []servers.SharedInput{}, LeftOut: []string{}}
+	return &d, root, nil
+}
+
+// neededProviders returns the namespaces of the providers d uses (its
+// tools' and its whole providers'), sorted.
+func neededProviders(d *bundle.Draft) []string {
 	needed := map[string]bool{}
 	for _, t := range d.Tools {
 		if ns, _, err := tool.SplitName(t); err == nil {
@@ -81,27 +117,28 @@ func Export(coworkers, id, out string, opts *ExportOptions) (*Exported, error) {
 	for _, ns := range d.WholeProviders {
 		needed[ns] = true
 	}
-	var entries []servers.ConfigEntry
-	var cfg *servers.Config
-	if o.Servers != "" {
-		if cfg, err = servers.ReadConfig(o.Servers, nil); err != nil {
-			return nil, err
-		}
-	}
 	names := make([]string, 0, len(needed))
 	for ns := range needed {
 		names = append(names, ns)
 	}
 	sort.Strings(names)
-	for _, ns := range names {
-		var found *servers.ConfigEntry
-		if cfg != nil {
-			for i, e := range cfg.Entries {
-				if e.Server.Namespace == ns {
-					found = &cfg.Entries[i]
-				}
-			}
+	return names
+}
+
+// pickServers returns the servers entries of o.Servers for the namespaces
+// names, recording each in ex.Servers, or in ex.LeftOut with why when it
+// has none.
+func (o ExportOptions) pickServers(ex *Exported, names []string) ([]servers.ConfigEntry, error) {
+	var cfg *servers.Config
+	if o.Servers != "" {
+		var err error
+		if cfg, err = servers.ReadConfig(o.Servers, nil); err != nil {
+			return nil, err
 		}
+	}
+	var entries []servers.ConfigEntry
+	for _, ns := range names {
+		found := configEntry(cfg, ns)
 		switch {
 		case found != nil:
 			entries = append(entries, *found)
@@ -114,46 +151,57 @@ func Export(coworkers, id, out string, opts *ExportOptions) (*Exported, error) {
 			ex.LeftOut = append(ex.LeftOut, fmt.Sprintf("%s: %s has no entry for it; the importer adds the server itself", ns, o.Servers))
 		}
 	}
-	var serversData []byte
-	if len(entries) > 0 {
-		var inputs []servers.SharedInput
-		if serversData, inputs, err = servers.MarshalShared(entries); err != nil {
-			return nil, fmt.Errorf("the servers of coworker %s cannot be exported: %w", id, err)
+	return entries, nil
+}
+
+// configEntry returns the last entry of cfg for namespace ns, nil when
+// there is none (or no cfg).
+func configEntry(cfg *servers.Config, ns string) *servers.ConfigEntry {
+	var found *servers.ConfigEntry
+	if cfg != nil {
+		for i, e := range cfg.Entries {
+			if e.Server.Namespace == ns {
+				found = &cfg.Entries[i]
+			}
 		}
-		ex.Inputs = append(ex.Inputs, inputs...)
 	}
-	man, err := json.MarshalIndent(exportManifest{Format: ExportFormat, Version: ExportVersion, Coworker: id,
+	return found
+}
+
+// exportZip builds the export's zip: its manifest (from ex), the bundle
+// under root and, when there are any, the servers entries serversData.
+func exportZip(ex *Exported, root string, serversData []byte) ([]byte, error) {
+	man, err := json.MarshalIndent(exportManifest{Format: ExportFormat, Version: ExportVersion, Coworker: ex.ID,
 		Servers: ex.Servers, Inputs: ex.Inputs, LeftOut: ex.LeftOut}, "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	add := func(name string, data []byte) error {
-		w, err := zw.Create(name)
-		if err == nil {
-			_, err = w.Write(data)
-		}
-		return err
-	}
-	if err := add(exportMarker, append(man, '\n')); err != nil {
+	if err := addFile(zw, exportMarker, append(man, '\n')); err != nil {
 		return nil, err
 	}
-	if err := addBundle(zw, root, id); err != nil {
+	if err := addBundle(zw, root, ex.ID); err != nil {
 		return nil, err
 	}
 	if serversData != nil {
-		if err := add(exportServers, serversData); err != nil {
+		if err := addFile(zw, exportServers, serversData); err != nil {
 			return nil, err
 		}
 	}
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.WriteFile(out, buf.Bytes(), 0o644); err != nil {
-		return nil, fmt.Errorf("export coworker %s: %w", id, err)
+	return buf.Bytes(), nil
+}
+
+// addFile adds the file name holding data to zw.
+func addFile(zw *zip.Writer, name string, data []byte) error {
+	w, err := zw.Create(name)
+	if err == nil {
+		_, err = w.Write(data)
 	}
-	return ex, nil
+	return err
 }
 
 // addBundle adds root/coworker as <id>/coworker: folders and regular

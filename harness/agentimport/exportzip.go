@@ -75,24 +75,9 @@ func (b *builder) readExport(zipPath string) {
 		b.problem("%v", err)
 		return
 	}
-	tmp, err := os.MkdirTemp("", "openworker-export-")
-	if err != nil {
-		b.problem("%s: %v", zipPath, err)
+	dir, d, ok := b.extractExport(zipPath, &zr.Reader, man.Coworker)
+	if !ok {
 		return
-	}
-	b.cleanup = append(b.cleanup, tmp)
-	dir := filepath.Join(tmp, man.Coworker)
-	if err := extractTree(zipPath, &zr.Reader, man.Coworker+"/", dir); err != nil {
-		b.problem("%v", err)
-		return
-	}
-	d, problems, err := bundle.ReadDraft(dir)
-	if err != nil {
-		b.problem("%s: %v", zipPath, err)
-		return
-	}
-	for _, p := range problems {
-		b.problem("%s: the exported coworker does not load: %s", zipPath, strings.Replace(p.Error(), tmp+string(filepath.Separator), "", 1))
 	}
 	for _, l := range man.LeftOut {
 		src.note("not in the export: %s", l)
@@ -100,20 +85,64 @@ func (b *builder) readExport(zipPath string) {
 	for _, in := range man.Inputs {
 		src.note("%s of MCP server %q was a secret: it is asked as input %q when the server is first used", in.Field, in.Namespace, in.Input)
 	}
-	if f := zipEntry(&zr.Reader, exportServers); f != nil {
-		data, err := readZipFile(f, servers.MaxServersFileBytes)
-		if err != nil {
-			b.problem("%s: %s: %v", zipPath, exportServers, err)
-			return
-		}
-		cfg, err := servers.ParseConfig(zipPath+":"+exportServers, data, &servers.ConfigOptions{Format: servers.FormatOpenWorker})
-		if err != nil {
-			b.problem("%v", err)
-			return
-		}
-		b.cfgs = append(b.cfgs, sourceConfig{cfg, zipPath})
+	if !b.readExportServers(zipPath, &zr.Reader) {
+		return
 	}
-	ex := &exportSource{zip: zipPath, id: man.Coworker, dir: dir, draft: d}
+	b.agents = append(b.agents, exportAgent(zipPath, man.Coworker, dir, d))
+}
+
+// extractExport extracts the bundle of coworker id from the export zr to
+// a temporary folder (removed with the builder's cleanup) and reads its
+// draft, a problem for each thing that does not load; ok is false when
+// it cannot be read at all.
+func (b *builder) extractExport(zipPath string, zr *zip.Reader, id string) (dir string, d bundle.Draft, ok bool) {
+	tmp, err := os.MkdirTemp("", "openworker-export-")
+	if err != nil {
+		b.problem("%s: %v", zipPath, err)
+		return "", d, false
+	}
+	b.cleanup = append(b.cleanup, tmp)
+	dir = filepath.Join(tmp, id)
+	if err := extractTree(zipPath, zr, id+"/", dir); err != nil {
+		b.problem("%v", err)
+		return "", d, false
+	}
+	d, problems, err := bundle.ReadDraft(dir)
+	if err != nil {
+		b.problem("%s: %v", zipPath, err)
+		return "", d, false
+	}
+	for _, p := range problems {
+		b.problem("%s: the exported coworker does not load: %s", zipPath, strings.Replace(p.Error(), tmp+string(filepath.Separator), "", 1))
+	}
+	return dir, d, true
+}
+
+// readExportServers adds the servers entries of the export zr, if it has
+// any, to b's configs; false (with a problem) when they cannot be read.
+func (b *builder) readExportServers(zipPath string, zr *zip.Reader) bool {
+	f := zipEntry(zr, exportServers)
+	if f == nil {
+		return true
+	}
+	data, err := readZipFile(f, servers.MaxServersFileBytes)
+	if err != nil {
+		b.problem("%s: %s: %v", zipPath, exportServers, err)
+		return false
+	}
+	cfg, err := servers.ParseConfig(zipPath+":"+exportServers, data, &servers.ConfigOptions{Format: servers.FormatOpenWorker})
+	if err != nil {
+		b.problem("%v", err)
+		return false
+	}
+	b.cfgs = append(b.cfgs, sourceConfig{cfg, zipPath})
+	return true
+}
+
+// exportAgent is the agent source of the exported coworker id, extracted
+// to dir with draft d: its tools and whole providers map as they are.
+func exportAgent(zipPath, id, dir string, d bundle.Draft) *agentSource {
+	ex := &exportSource{zip: zipPath, id: id, dir: dir, draft: d}
 	a := &agentSource{kind: KindExport, path: zipPath, name: d.Name, description: d.Description, instructions: d.Instructions, model: d.Model, export: ex}
 	a.mapTools = func(m *mapper, c *Coworker) {
 		for _, q := range d.Tools {
@@ -132,7 +161,7 @@ func (b *builder) readExport(zipPath string) {
 			a.skills = append(a.skills, skillSource{name: n})
 		}
 	}
-	b.agents = append(b.agents, a)
+	return a
 }
 
 // readExportManifest reads and checks the marker of an export.
@@ -205,51 +234,73 @@ func extractTree(zipPath string, zr *zip.Reader, prefix, dst string) error {
 			return fmt.Errorf("%s holds more than %d files; it is refused", zipPath, MaxExportFiles)
 		}
 		clean := strings.TrimSuffix(rel, "/")
-		if strings.ContainsAny(clean, `\:`) || strings.HasPrefix(clean, "/") || clean != path.Clean(clean) ||
-			clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(clean, "\x00") {
+		if !staysInside(clean) {
 			return fmt.Errorf("%s: entry %q would land outside the coworker folder; the zip is refused", zipPath, f.Name)
 		}
-		out := filepath.Join(dst, filepath.FromSlash(clean))
-		switch mode := f.Mode(); {
-		case mode.IsDir():
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
-		case mode.IsRegular():
-			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-				return err
-			}
-			r, err := f.Open()
-			if err != nil {
-				return fmt.Errorf("%s: %s: %v", zipPath, f.Name, err)
-			}
-			w, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-			if err != nil {
-				r.Close()
-				return err
-			}
-			n, err := io.Copy(w, io.LimitReader(r, MaxExportBytes-total+1))
-			r.Close()
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-			total += n
-			if err == nil && total > MaxExportBytes {
-				err = fmt.Errorf("larger than %d MiB", MaxExportBytes>>20)
-			}
-			if err != nil {
-				if errors.Is(err, zip.ErrChecksum) || errors.Is(err, zip.ErrFormat) {
-					return fmt.Errorf("%s: %s is damaged: %v", zipPath, f.Name, err)
-				}
-				return fmt.Errorf("%s: %s: %v", zipPath, f.Name, err)
-			}
-		case mode&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s: %s is a link; links in an export are refused", zipPath, f.Name)
-		default:
-			return fmt.Errorf("%s: %s is not a regular file", zipPath, f.Name)
+		n, err := extractEntry(zipPath, f, filepath.Join(dst, filepath.FromSlash(clean)), MaxExportBytes-total)
+		if err != nil {
+			return err
 		}
+		total += n
 	}
 	return nil
+}
+
+// staysInside reports whether the slash path rel of a zip entry names a
+// place inside the folder it is extracted to: relative, clean, no "..",
+// no backslash, colon or NUL.
+func staysInside(rel string) bool {
+	return !(strings.ContainsAny(rel, `\:`) || strings.HasPrefix(rel, "/") || rel != path.Clean(rel) ||
+		rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "\x00"))
+}
+
+// extractEntry extracts the zip entry f to out: a folder, or a regular
+// file of at most limit bytes (n is the bytes written); any other kind
+// of entry is an error.
+func extractEntry(zipPath string, f *zip.File, out string, limit int64) (n int64, err error) {
+	switch mode := f.Mode(); {
+	case mode.IsDir():
+		return 0, os.MkdirAll(out, 0o755)
+	case mode.IsRegular():
+		return extractFile(zipPath, f, out, limit)
+	case mode&fs.ModeSymlink != 0:
+		return 0, fmt.Errorf("%s: %s is a link; links in an export are refused", zipPath, f.Name)
+	default:
+		return 0, fmt.Errorf("%s: %s is not a regular file", zipPath, f.Name)
+	}
+}
+
+// extractFile writes the regular file f of the zip to the new file out,
+// refusing more than limit bytes (as read, not as the zip claims); n is
+// the bytes written.
+func extractFile(zipPath string, f *zip.File, out string, limit int64) (n int64, err error) {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return 0, err
+	}
+	r, err := f.Open()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %s: %v", zipPath, f.Name, err)
+	}
+	w, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		r.Close()
+		return 0, err
+	}
+	n, err = io.Copy(w, io.LimitReader(r, limit+1))
+	r.Close()
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n > limit {
+		err = fmt.Errorf("larger than %d MiB", MaxExportBytes>>20)
+	}
+	if err != nil {
+		if errors.Is(err, zip.ErrChecksum) || errors.Is(err, zip.ErrFormat) {
+			return n, fmt.Errorf("%s: %s is damaged: %v", zipPath, f.Name, err)
+		}
+		return n, fmt.Errorf("%s: %s: %v", zipPath, f.Name, err)
+	}
+	return n, nil
 }
 
 // skillFolders lists the skill folders in dir (none when missing).

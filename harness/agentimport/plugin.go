@@ -60,35 +60,60 @@ func isPlugin(dir string) bool {
 // readPlugin reads the plugin in dir.
 func readPlugin(dir string) (*plugin, error) {
 	mpath := filepath.Join(dir, ".claude-plugin", "plugin.json")
-	data, err := readFile(mpath)
+	man, unknown, err := readPluginManifest(mpath)
 	if err != nil {
 		return nil, err
 	}
-	var man pluginManifest
-	if err := json.Unmarshal(data, &man); err != nil {
-		return nil, fmt.Errorf("%s: not valid JSON: %v", mpath, err)
-	}
-	var keys map[string]json.RawMessage
-	json.Unmarshal(data, &keys)
 	p := &plugin{name: man.Name, description: man.Description, skillFields: map[string][2]string{}}
 	if p.name == "" {
 		p.name = filepath.Base(dir)
 	}
-	var other []string
-	for k := range keys {
-		if !pluginKnown[k] {
-			other = append(other, k)
-		}
-	}
-	sort.Strings(other)
-	for _, k := range other {
+	for _, k := range unknown {
 		p.notes = append(p.notes, fmt.Sprintf("%s: %q is ignored: not a part of a plugin OpenWorker imports", mpath, k))
 	}
+	if err := p.readAgents(dir, mpath, man.Agents); err != nil {
+		return nil, err
+	}
+	if err := p.readSkills(dir, mpath, man.Skills); err != nil {
+		return nil, err
+	}
+	if err := p.noteLeftOut(dir, mpath, man); err != nil {
+		return nil, err
+	}
+	// MCP servers: .mcp.json, or plugin.json's "mcpServers".
+	if p.servers, err = pluginServers(dir, mpath, man.MCPServers); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
 
-	// Agents: agents/*.md and the paths plugin.json adds.
-	agentFiles, err := pluginFiles(dir, "agents", man.Agents, ".md")
+// readPluginManifest reads plugin.json at mpath and the keys in it that
+// are no part of a plugin OpenWorker imports, sorted.
+func readPluginManifest(mpath string) (man pluginManifest, unknown []string, err error) {
+	data, err := readFile(mpath)
 	if err != nil {
-		return nil, fmt.Errorf("%s: agents: %v", mpath, err)
+		return man, nil, err
+	}
+	if err := json.Unmarshal(data, &man); err != nil {
+		return man, nil, fmt.Errorf("%s: not valid JSON: %v", mpath, err)
+	}
+	var keys map[string]json.RawMessage
+	json.Unmarshal(data, &keys)
+	for k := range keys {
+		if !pluginKnown[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	return man, unknown, nil
+}
+
+// readAgents reads the plugin's agents: agents/*.md and the paths extra
+// (plugin.json's "agents") adds; a file that is no subagent is noted.
+func (p *plugin) readAgents(dir, mpath string, extra json.RawMessage) error {
+	agentFiles, err := pluginFiles(dir, "agents", extra, ".md")
+	if err != nil {
+		return fmt.Errorf("%s: agents: %v", mpath, err)
 	}
 	for _, f := range agentFiles {
 		a, err := readAgentFile(f)
@@ -101,11 +126,16 @@ func readPlugin(dir string) (*plugin, error) {
 			p.agents = append(p.agents, a)
 		}
 	}
+	return nil
+}
 
-	// Skills: skills/<name>/SKILL.md and the paths plugin.json adds.
-	skillDirs, err := pluginSkillDirs(dir, man.Skills)
+// readSkills reads the plugin's skills: skills/<name>/SKILL.md and the
+// paths extra (plugin.json's "skills") adds; a skill that does not check
+// is noted.
+func (p *plugin) readSkills(dir, mpath string, extra json.RawMessage) error {
+	skillDirs, err := pluginSkillDirs(dir, extra)
 	if err != nil {
-		return nil, fmt.Errorf("%s: skills: %v", mpath, err)
+		return fmt.Errorf("%s: skills: %v", mpath, err)
 	}
 	for _, sd := range skillDirs {
 		name, err := checkSkill(sd)
@@ -117,11 +147,15 @@ func readPlugin(dir string) (*plugin, error) {
 		n, d := skillFields(filepath.Join(sd, "SKILL.md"))
 		p.skillFields[name] = [2]string{n, d}
 	}
+	return nil
+}
 
-	// Commands and hooks have no counterpart.
+// noteLeftOut notes the plugin's slash commands and hooks, which have no
+// counterpart.
+func (p *plugin) noteLeftOut(dir, mpath string, man pluginManifest) error {
 	cmds, err := pluginFiles(dir, "commands", man.Commands, ".md")
 	if err != nil {
-		return nil, fmt.Errorf("%s: commands: %v", mpath, err)
+		return fmt.Errorf("%s: commands: %v", mpath, err)
 	}
 	for _, c := range cmds {
 		p.notes = append(p.notes, fmt.Sprintf("slash command /%s (%s) is left out: OpenWorker has no slash commands", strings.TrimSuffix(filepath.Base(c), ".md"), c))
@@ -129,12 +163,7 @@ func readPlugin(dir string) (*plugin, error) {
 	if len(man.Hooks) > 0 || exists(filepath.Join(dir, "hooks", "hooks.json")) {
 		p.notes = append(p.notes, "the plugin's hooks are left out: OpenWorker runs no hooks")
 	}
-
-	// MCP servers: .mcp.json, or plugin.json's "mcpServers".
-	if p.servers, err = pluginServers(dir, mpath, man.MCPServers); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return nil
 }
 
 // pluginFiles lists the files with suffix in the plugin's folder def and

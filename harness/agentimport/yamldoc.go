@@ -170,6 +170,19 @@ func (d *yamlDoc) str(key string) (string, error) {
 	return s, nil
 }
 
+// strs decodes each of keys as a string (str) into the matching dst,
+// in order; the first error stops it.
+func (d *yamlDoc) strs(keys []string, dst ...*string) error {
+	for i, k := range keys {
+		s, err := d.str(k)
+		if err != nil {
+			return err
+		}
+		*dst[i] = s
+	}
+	return nil
+}
+
 // decode decodes key into v; false (and no error) when missing.
 func (d *yamlDoc) decode(key string, v any) (bool, error) {
 	f := d.field(key)

@@ -95,6 +95,17 @@ var fieldOfKey = map[string]string{
 	"folder": FieldFolder, "requires_sandbox": FieldRequiresSandbox,
 }
 
+// draftText maps each front matter key the loader reads as text to the
+// Draft field that holds it.
+var draftText = map[string]func(*Draft) *string{
+	"id":          func(d *Draft) *string { return &d.ID },
+	"name":        func(d *Draft) *string { return &d.Name },
+	"description": func(d *Draft) *string { return &d.Description },
+	"version":     func(d *Draft) *string { return &d.Version },
+	"model":       func(d *Draft) *string { return &d.Model },
+	"folder":      func(d *Draft) *string { return &d.Folder },
+}
+
 // ReadDraft reads the bundle in dir (<coworkers>/<id>, a link to one
 // followed) as a Draft, as far as it can be read: a broken bundle still
 // gives the fields that parse, so that it can be fixed in an editor.
@@ -180,8 +191,6 @@ func readManifest(data []byte, d *Draft) {
 	if !fm.present {
 		return
 	}
-	// A field whose value does not decode stays empty: Load says why.
-	decode := func(n ast.Node, v any) { _ = yaml.NodeToValue(n, v) }
 	seen := map[string]bool{}
 	for _, e := range topEntries(fm.yaml) {
 		key := e.Key.GetToken().Value
@@ -189,36 +198,35 @@ func readManifest(data []byte, d *Draft) {
 			continue
 		}
 		seen[key] = true
-		switch key {
-		case "id":
-			decode(e.Value, &d.ID)
-		case "name":
-			decode(e.Value, &d.Name)
-		case "description":
-			decode(e.Value, &d.Description)
-		case "version":
-			decode(e.Value, &d.Version)
-		case "model":
-			decode(e.Value, &d.Model)
-		case "folder":
-			decode(e.Value, &d.Folder)
-		case "requires_sandbox":
-			decode(e.Value, &d.RequiresSandbox)
-		case "sampling":
-			decode(e.Value, &d.Sampling)
-		case "skills":
-			var s []string
-			if yaml.NodeToValue(e.Value, &s) == nil {
-				d.Skills = nonNil(s)
-			}
-		case "policy":
-			var p map[string]string
-			if yaml.NodeToValue(e.Value, &p) == nil && len(p) > 0 {
-				d.Policy = p
-			}
-		default:
-			d.OtherKeys = append(d.OtherKeys, key)
+		decodeField(d, key, e.Value)
+	}
+}
+
+// decodeField decodes v, the value of front matter key, into d's field
+// for it; a value that does not decode leaves the field as it is (Load
+// says why), a key of no field goes to d.OtherKeys.
+func decodeField(d *Draft, key string, v ast.Node) {
+	if field, ok := draftText[key]; ok {
+		_ = yaml.NodeToValue(v, field(d))
+		return
+	}
+	switch key {
+	case "requires_sandbox":
+		_ = yaml.NodeToValue(v, &d.RequiresSandbox)
+	case "sampling":
+		_ = yaml.NodeToValue(v, &d.Sampling)
+	case "skills":
+		var s []string
+		if yaml.NodeToValue(v, &s) == nil {
+			d.Skills = nonNil(s)
 		}
+	case "policy":
+		var p map[string]string
+		if yaml.NodeToValue(v, &p) == nil && len(p) > 0 {
+			d.Policy = p
+		}
+	default:
+		d.OtherKeys = append(d.OtherKeys, key)
 	}
 }
 

@@ -3,6 +3,7 @@ package bundle
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -162,60 +163,23 @@ func editFrontMatter(src []byte, d Draft, eol string) ([]byte, bool) {
 	if len(bytes.TrimSpace(src)) > 0 && entries == nil {
 		return nil, false
 	}
+	starts, ok := topEntryStarts(entries)
+	if !ok {
+		return nil, false
+	}
 	lines := splitLines(src)
-	start := make([]int, len(entries)) // 0-based line index of each key
-	for i, e := range entries {
-		tk := e.Key.GetToken()
-		if tk.Position.Column != 1 || i > 0 && tk.Position.Line <= entries[i-1].Key.GetToken().Position.Line {
-			return nil, false
-		}
-		start[i] = tk.Position.Line - 1
+	var out bytes.Buffer
+	if len(entries) == 0 {
+		writeLines(&out, lines)
+	} else {
+		writeLines(&out, lines[:starts[0]])
 	}
 	present := map[string]bool{}
-	var out bytes.Buffer
-	if len(entries) > 0 {
-		for _, l := range lines[:start[0]] {
-			out.WriteString(l)
-		}
-	}
-	for i, e := range entries {
-		end := len(lines)
-		if i+1 < len(entries) {
-			end = start[i+1]
-		}
-		// Blank and column-1 comment lines after the entry belong to the
-		// gap before the next key: they are kept wherever the entry goes.
-		last := end
-		for last > start[i]+1 && isGapLine(lines[last-1]) {
-			last--
-		}
-		key := e.Key.GetToken().Value
-		_, owned := fieldOfKey[key]
-		switch {
-		case !owned && !slices.Contains(d.OtherKeys, key): // removed from OtherKeys
-		case owned && present[key]: // a duplicate (an error): the draft holds one value
-		case !owned || unchanged(key, e.Value, d):
-			for _, l := range lines[start[i]:last] {
-				out.WriteString(l)
-			}
-		case key == "policy" && len(d.Policy) > 0:
-			if edited, ok := editPolicy(lines[start[i]:last], start[i], e.Value, d.Policy, eol); ok {
-				out.WriteString(edited)
-			} else {
-				out.WriteString(renderEntry(key, d, eol))
-			}
-		default:
-			out.WriteString(renderEntry(key, d, eol))
-		}
+	for i, sp := range entrySpans(lines, starts, isGapLine) {
+		key := entries[i].Key.GetToken().Value
+		out.WriteString(editTopEntry(key, entries[i].Value, lines[sp.start:sp.last], sp.start, d, present[key], eol))
 		present[key] = true
-		for _, l := range lines[last:end] {
-			out.WriteString(l)
-		}
-	}
-	if len(entries) == 0 {
-		for _, l := range lines {
-			out.WriteString(l)
-		}
+		writeLines(&out, lines[sp.last:sp.end])
 	}
 	if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
 		out.WriteString(eol)
@@ -226,6 +190,71 @@ func editFrontMatter(src []byte, d Draft, eol string) ([]byte, bool) {
 		}
 	}
 	return out.Bytes(), true
+}
+
+// topEntryStarts returns the 0-based line of each top-level key; ok is
+// false unless every key starts in column 1 on a line after the last.
+func topEntryStarts(entries []*ast.MappingValueNode) ([]int, bool) {
+	starts := make([]int, len(entries))
+	for i, e := range entries {
+		tk := e.Key.GetToken()
+		if tk.Position.Column != 1 || i > 0 && tk.Position.Line-1 <= starts[i-1] {
+			return nil, false
+		}
+		starts[i] = tk.Position.Line - 1
+	}
+	return starts, true
+}
+
+// editTopEntry returns what replaces the top-level entry key: v (its own
+// lines own, the first at line first): nothing when d drops it or it
+// repeats an owned key (dup), its lines when d keeps its value, else d's
+// value, written anew.
+func editTopEntry(key string, v ast.Node, own []string, first int, d Draft, dup bool, eol string) string {
+	_, owned := fieldOfKey[key]
+	switch {
+	case !owned && !slices.Contains(d.OtherKeys, key): // removed from OtherKeys
+		return ""
+	case owned && dup: // a duplicate (an error): the draft holds one value
+		return ""
+	case !owned || unchanged(key, v, d):
+		return strings.Join(own, "")
+	case key == "policy" && len(d.Policy) > 0:
+		if edited, ok := editPolicy(own, first, v, d.Policy, eol); ok {
+			return edited
+		}
+	}
+	return renderEntry(key, d, eol)
+}
+
+// entrySpan is one mapping entry's lines: [start, last) its own,
+// [last, end) the blank and comment lines of the gap before the next.
+type entrySpan struct{ start, last, end int }
+
+// entrySpans cuts lines 0..n at starts (one per entry) into entry spans;
+// an entry's trailing lines for which gap holds belong to the gap, so
+// they are kept wherever the entry goes.
+func entrySpans(lines []string, starts []int, gap func(string) bool) []entrySpan {
+	spans := make([]entrySpan, len(starts))
+	for i, start := range starts {
+		end := len(lines)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		last := end
+		for last > start+1 && gap(lines[last-1]) {
+			last--
+		}
+		spans[i] = entrySpan{start, last, end}
+	}
+	return spans
+}
+
+// writeLines writes lines to w, one after the other.
+func writeLines(w io.StringWriter, lines []string) {
+	for _, l := range lines {
+		w.WriteString(l)
+	}
 }
 
 // splitLines splits src after each "\n", keeping it.
@@ -256,30 +285,10 @@ func isGapLine(l string) bool {
 // unchanged reports whether the entry key: v already holds d's value, as
 // text where the loader wants text.
 func unchanged(key string, v ast.Node, d Draft) bool {
-	text := func(want string) bool {
-		switch v.(type) {
-		case *ast.StringNode, *ast.LiteralNode:
-		case *ast.NullNode:
-			return want == ""
-		default:
-			return false
-		}
-		var s string
-		return yaml.NodeToValue(v, &s) == nil && s == want
+	if field, ok := draftText[key]; ok {
+		return holdsText(v, *field(&d))
 	}
 	switch key {
-	case "id":
-		return text(d.ID)
-	case "name":
-		return text(d.Name)
-	case "description":
-		return text(d.Description)
-	case "version":
-		return text(d.Version)
-	case "model":
-		return text(d.Model)
-	case "folder":
-		return text(d.Folder)
 	case "requires_sandbox":
 		var b bool
 		return yaml.NodeToValue(v, &b) == nil && b == d.RequiresSandbox
@@ -296,6 +305,20 @@ func unchanged(key string, v ast.Node, d Draft) bool {
 	return false
 }
 
+// holdsText reports whether v is a text (or, for want "", null) node
+// holding want.
+func holdsText(v ast.Node, want string) bool {
+	switch v.(type) {
+	case *ast.StringNode, *ast.LiteralNode:
+	case *ast.NullNode:
+		return want == ""
+	default:
+		return false
+	}
+	var s string
+	return yaml.NodeToValue(v, &s) == nil && s == want
+}
+
 // editPolicy edits a block "policy:" entry (lines, the first of which is
 // line first of the front matter, 0-based) for policy in place: entries
 // whose value is unchanged keep their lines (and comments), a changed
@@ -303,63 +326,31 @@ func unchanged(key string, v ast.Node, d Draft) bool {
 // follow the last at its indent, sorted with "*" last. ok is false when
 // the entry is not a block mapping with one key per line.
 func editPolicy(lines []string, first int, v ast.Node, policy map[string]string, eol string) (string, bool) {
-	var entries []*ast.MappingValueNode
-	switch m := v.(type) {
-	case *ast.MappingNode:
-		if m.IsFlowStyle {
-			return "", false
-		}
-		entries = keyed(m.Values)
-	case *ast.MappingValueNode:
-		entries = keyed([]*ast.MappingValueNode{m})
-	default:
+	entries, ok := policyEntries(v)
+	if !ok {
 		return "", false
 	}
-	if len(entries) == 0 {
+	starts, names, ok := policyStarts(lines, first, entries)
+	if !ok {
 		return "", false
 	}
-	col := entries[0].Key.GetToken().Position.Column
-	starts := make([]int, len(entries)) // index into lines
-	for i, e := range entries {
-		p := e.Key.GetToken().Position
-		starts[i] = p.Line - 1 - first
-		if p.Column != col || starts[i] <= 0 || starts[i] >= len(lines) || i > 0 && starts[i] <= starts[i-1] {
-			return "", false
-		}
-	}
-	indent := strings.Repeat(" ", col-1)
+	indent := strings.Repeat(" ", entries[0].Key.GetToken().Position.Column-1)
 	var b strings.Builder
-	for _, l := range lines[:starts[0]] {
-		b.WriteString(l)
-	}
+	writeLines(&b, lines[:starts[0]])
 	seen := map[string]bool{}
-	for i, e := range entries {
-		end := len(lines)
-		if i+1 < len(entries) {
-			end = starts[i+1]
-		}
-		last := end
-		for last > starts[i]+1 && isCommentOrBlank(lines[last-1]) {
-			last--
-		}
-		var name, val string
-		if yaml.NodeToValue(e.Key, &name) != nil {
-			return "", false
-		}
+	for i, sp := range entrySpans(lines, starts, isCommentOrBlank) {
+		name := names[i]
 		want, keep := policy[name]
+		var val string
 		switch {
 		case seen[name] || !keep:
-		case yaml.NodeToValue(e.Value, &val) == nil && val == want:
-			for _, l := range lines[starts[i]:last] {
-				b.WriteString(l)
-			}
+		case yaml.NodeToValue(entries[i].Value, &val) == nil && val == want:
+			writeLines(&b, lines[sp.start:sp.last])
 		default:
 			b.WriteString(indent + yamlString(name) + ": " + yamlString(want) + eol)
 		}
 		seen[name] = true
-		for _, l := range lines[last:end] {
-			b.WriteString(l)
-		}
+		writeLines(&b, lines[sp.last:sp.end])
 	}
 	for _, n := range policyNames(policy) {
 		if !seen[n] {
@@ -367,6 +358,47 @@ func editPolicy(lines []string, first int, v ast.Node, policy map[string]string,
 		}
 	}
 	return b.String(), true
+}
+
+// policyEntries returns the keyed entries of the policy value v; ok is
+// false unless v is a non-empty block mapping.
+func policyEntries(v ast.Node) ([]*ast.MappingValueNode, bool) {
+	var entries []*ast.MappingValueNode
+	switch m := v.(type) {
+	case *ast.MappingNode:
+		if m.IsFlowStyle {
+			return nil, false
+		}
+		entries = keyed(m.Values)
+	case *ast.MappingValueNode:
+		entries = keyed([]*ast.MappingValueNode{m})
+	default:
+		return nil, false
+	}
+	return entries, len(entries) > 0
+}
+
+// policyStarts returns each policy entry's index into lines (the first
+// of which is front matter line first) and its name; ok is false unless
+// the entries share a column, each on a line of its own after the
+// "policy:" line, and every name is text.
+func policyStarts(lines []string, first int, entries []*ast.MappingValueNode) (starts []int, names []string, ok bool) {
+	col := entries[0].Key.GetToken().Position.Column
+	starts = make([]int, len(entries))
+	names = make([]string, len(entries))
+	for i, e := range entries {
+		p := e.Key.GetToken().Position
+		starts[i] = p.Line - 1 - first
+		if p.Column != col || starts[i] <= 0 || starts[i] >= len(lines) || i > 0 && starts[i] <= starts[i-1] {
+			return nil, nil, false
+		}
+	}
+	for i, e := range entries {
+		if yaml.NodeToValue(e.Key, &names[i]) != nil {
+			return nil, nil, false
+		}
+	}
+	return starts, names, true
 }
 
 // policyNames sorts the names of a policy, "*" (the default for the rest)
@@ -385,52 +417,44 @@ func policyNames(policy map[string]string) []string {
 // renderEntry renders the front matter entry of key for d, "" when d
 // leaves the key out.
 func renderEntry(key string, d Draft, eol string) string {
-	scalar := func(v string) string {
+	if field, ok := draftText[key]; ok {
+		v := *field(&d)
 		if v == "" && key != "id" && key != "name" {
 			return ""
 		}
 		return key + ": " + yamlText(v, eol) + eol
 	}
 	switch key {
-	case "id":
-		return scalar(d.ID)
-	case "name":
-		return scalar(d.Name)
-	case "description":
-		return scalar(d.Description)
-	case "version":
-		return scalar(d.Version)
-	case "model":
-		return scalar(d.Model)
-	case "folder":
-		return scalar(d.Folder)
 	case "requires_sandbox":
-		if !d.RequiresSandbox {
-			return ""
+		if d.RequiresSandbox {
+			return "requires_sandbox: true" + eol
 		}
-		return "requires_sandbox: true" + eol
 	case "skills":
-		if d.Skills == nil {
-			return ""
+		if d.Skills != nil {
+			return "skills: " + flowList(d.Skills) + eol
 		}
-		return "skills: " + flowList(d.Skills) + eol
 	case "sampling":
-		if len(d.Sampling) == 0 {
-			return ""
+		if len(d.Sampling) > 0 {
+			return "sampling: " + flowList(d.Sampling) + eol
 		}
-		return "sampling: " + flowList(d.Sampling) + eol
 	case "policy":
-		if len(d.Policy) == 0 {
-			return ""
-		}
-		var b strings.Builder
-		b.WriteString("policy:" + eol)
-		for _, n := range policyNames(d.Policy) {
-			b.WriteString("  " + yamlString(n) + ": " + yamlString(d.Policy[n]) + eol)
-		}
-		return b.String()
+		return renderPolicy(d.Policy, eol)
 	}
 	return ""
+}
+
+// renderPolicy renders a block "policy:" entry for policy, "" when it is
+// empty.
+func renderPolicy(policy map[string]string, eol string) string {
+	if len(policy) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("policy:" + eol)
+	for _, n := range policyNames(policy) {
+		b.WriteString("  " + yamlString(n) + ": " + yamlString(policy[n]) + eol)
+	}
+	return b.String()
 }
 
 func flowList(items []string) string {

@@ -171,15 +171,7 @@ func saveOrder(dir string, d Draft, m, tj target, newM, newT []byte) []step {
 	case !changedM && !changedT:
 		return nil
 	}
-	loads := func(mb, tb []byte) bool {
-		if mb == nil || tb == nil {
-			return false
-		}
-		l := &loader{dir: dir, overlay: map[string][]byte{manifestRel: mb, toolsRel: tb}}
-		l.resolveRoot()
-		_, lerr := loadSafely(l)
-		return lerr == nil
-	}
+	loads := func(mb, tb []byte) bool { return loadsWith(dir, mb, tb) }
 	switch {
 	case loads(newM, tj.old):
 		return []step{{m, newM}, {tj, newT}}
@@ -193,6 +185,18 @@ func saveOrder(dir string, d Draft, m, tj target, newM, newT []byte) []step {
 		}
 	}
 	return []step{{tj, newT}, {m, newM}} // the old bundle did not load either
+}
+
+// loadsWith reports whether the bundle in dir loads with manifest.md mb
+// and tools.json tb in place of its own (false when either is nil).
+func loadsWith(dir string, mb, tb []byte) bool {
+	if mb == nil || tb == nil {
+		return false
+	}
+	l := &loader{dir: dir, overlay: map[string][]byte{manifestRel: mb, toolsRel: tb}}
+	l.resolveRoot()
+	_, lerr := loadSafely(l)
+	return lerr == nil
 }
 
 // between returns d with only the policy and sampling entries that both

@@ -59,35 +59,11 @@ func AttachSkillWithNotices(dir, src string) (name string, notices []Notice, err
 	if st, err := os.Stat(l.root); err != nil || !st.IsDir() {
 		return "", nil, fmt.Errorf("no coworker folder %s", dir)
 	}
-	st, err := os.Stat(src)
+	from, fill, done, err := openSkillSource(src)
 	if err != nil {
-		return "", nil, fmt.Errorf("skill %s: %w", src, err)
+		return "", nil, err
 	}
-	var from string // the source's own name
-	var fill func(dst string) error
-	switch {
-	case st.IsDir():
-		real, err := filepath.EvalSymlinks(src) // a link to a skill folder: the folder
-		if err != nil {
-			return "", nil, fmt.Errorf("skill %s: %w", src, err)
-		}
-		from = filepath.Base(real)
-		fill = func(dst string) error { return copySkillFolder(real, dst) }
-	case strings.EqualFold(filepath.Ext(src), ".zip"):
-		zr, err := zip.OpenReader(src)
-		if err != nil {
-			return "", nil, fmt.Errorf("skill %s: not a readable zip: %w", src, err)
-		}
-		defer zr.Close()
-		var prefix string
-		from, prefix, err = zipLayout(src, zr.File)
-		if err != nil {
-			return "", nil, err
-		}
-		fill = func(dst string) error { return extractSkill(src, zr.File, prefix, dst) }
-	default:
-		return "", nil, fmt.Errorf("skill %s is a file; choose a skill folder (holding SKILL.md) or a .zip of one", src)
-	}
+	defer done()
 	skills := filepath.Join(l.root, "coworker", "skills")
 	if _, err := os.Lstat(skills); errors.Is(err, fs.ErrNotExist) {
 		defer func() {
@@ -96,20 +72,76 @@ func AttachSkillWithNotices(dir, src string) (name string, notices []Notice, err
 			}
 		}()
 	}
-	if err := os.MkdirAll(skills, 0o755); err != nil {
-		return "", nil, fmt.Errorf("attach skill %s: %w", src, err)
-	}
-	tmp, err := os.MkdirTemp(skills, ".attach-")
+	tmp, err := attachFolder(skills, src)
 	if err != nil {
-		return "", nil, fmt.Errorf("attach skill %s: %w", src, err)
+		return "", nil, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return "", nil, fmt.Errorf("attach skill %s: %w", src, err)
-	}
 	if err := fill(tmp); err != nil {
 		return "", nil, err
 	}
+	name, mended, err := placeSkill(l, from, src, tmp, skills)
+	if err != nil {
+		return "", nil, err
+	}
+	notices = append(notices, mended...)
+	notices = append(notices, movedNotices(l.notices, tmp, filepath.Join(skills, name))...)
+	return name, notices, nil
+}
+
+// openSkillSource opens the skill src, a folder (or a link to one) or a
+// .zip of one: its own name (the folder's, or zipLayout's), what copies
+// the skill into a folder, and what closes the source.
+func openSkillSource(src string) (from string, fill func(dst string) error, done func(), err error) {
+	st, err := os.Stat(src)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("skill %s: %w", src, err)
+	}
+	switch {
+	case st.IsDir():
+		real, err := filepath.EvalSymlinks(src) // a link to a skill folder: the folder
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("skill %s: %w", src, err)
+		}
+		return filepath.Base(real), func(dst string) error { return copySkillFolder(real, dst) }, func() {}, nil
+	case strings.EqualFold(filepath.Ext(src), ".zip"):
+		zr, err := zip.OpenReader(src)
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("skill %s: not a readable zip: %w", src, err)
+		}
+		from, prefix, err := zipLayout(src, zr.File)
+		if err != nil {
+			zr.Close()
+			return "", nil, nil, err
+		}
+		return from, func(dst string) error { return extractSkill(src, zr.File, prefix, dst) }, func() { zr.Close() }, nil
+	default:
+		return "", nil, nil, fmt.Errorf("skill %s is a file; choose a skill folder (holding SKILL.md) or a .zip of one", src)
+	}
+}
+
+// attachFolder makes a new hidden folder (mode 0755) in the skills
+// folder (made when missing) to put the skill src together in.
+func attachFolder(skills, src string) (string, error) {
+	if err := os.MkdirAll(skills, 0o755); err != nil {
+		return "", fmt.Errorf("attach skill %s: %w", src, err)
+	}
+	tmp, err := os.MkdirTemp(skills, ".attach-")
+	if err != nil {
+		return "", fmt.Errorf("attach skill %s: %w", src, err)
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("attach skill %s: %w", src, err)
+	}
+	return tmp, nil
+}
+
+// placeSkill names the skill put together in tmp (attachName), checks
+// that it is not attached already and that it loads (collecting l's
+// notices), and renames it into the skills folder; mended says how its
+// name was mended.
+func placeSkill(l *loader, from, src, tmp, skills string) (name string, mended []Notice, err error) {
 	srcMD := filepath.Join(src, "SKILL.md") // as errors name it
 	name, mended, lerr := attachName(l, from, filepath.Join(tmp, "SKILL.md"), srcMD)
 	if lerr != nil {
@@ -127,14 +159,20 @@ func AttachSkillWithNotices(dir, src string) (name string, notices []Notice, err
 	if err := rename(tmp, dst); err != nil {
 		return "", nil, fmt.Errorf("attach skill %s: %w", name, err)
 	}
-	notices = append(notices, mended...)
-	for _, n := range l.notices { // name the attached copy, not the temporary one
+	return name, mended, nil
+}
+
+// movedNotices returns notices with each file under tmp renamed to the
+// same file under dst, where the skill now is.
+func movedNotices(notices []Notice, tmp, dst string) []Notice {
+	out := make([]Notice, 0, len(notices))
+	for _, n := range notices {
 		if rel, err := filepath.Rel(tmp, n.File); err == nil && !strings.HasPrefix(rel, "..") {
 			n.File = filepath.Join(dst, rel)
 		}
-		notices = append(notices, n)
+		out = append(out, n)
 	}
-	return name, notices, nil
+	return out
 }
 
 // attachName is the folder name a skill is attached under, from the
@@ -327,38 +365,59 @@ func extractSkill(src string, files []*zip.File, prefix, dst string) error {
 			return err
 		}
 		clean := strings.TrimSuffix(rel, "/")
-		if strings.ContainsAny(clean, `\:`) || strings.HasPrefix(clean, "/") || clean != path.Clean(clean) ||
-			clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(clean, "\x00") {
+		if !staysInside(clean) {
 			return fmt.Errorf("skill %s: entry %q would land outside the skill folder; the zip is refused", src, f.Name)
 		}
-		out := filepath.Join(dst, filepath.FromSlash(clean))
-		mode := f.Mode()
-		switch {
-		case mode.IsDir():
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return fmt.Errorf("skill %s: %w", src, err)
-			}
-		case mode.IsRegular():
-			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-				return fmt.Errorf("skill %s: %w", src, err)
-			}
-			r, err := f.Open()
-			if err != nil {
-				return fmt.Errorf("skill %s: %s: %w", src, f.Name, err)
-			}
-			err = b.copyFile(out, r)
-			r.Close()
-			if err != nil {
-				if errors.Is(err, zip.ErrChecksum) || errors.Is(err, zip.ErrFormat) {
-					return fmt.Errorf("skill %s: %s is damaged: %w", src, f.Name, err)
-				}
-				return fmt.Errorf("skill %s: %s: %w", src, f.Name, err)
-			}
-		case mode&fs.ModeSymlink != 0:
-			return fmt.Errorf("skill %s: %s is a link; links in a skill zip are refused", src, f.Name)
-		default:
-			return fmt.Errorf("skill %s: %s is not a regular file", src, f.Name)
+		if err := b.extractEntry(f, filepath.Join(dst, filepath.FromSlash(clean))); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// staysInside reports whether the slash path rel of a zip entry names a
+// place inside the folder it is extracted to: relative, clean, no "..",
+// no backslash, colon or NUL.
+func staysInside(rel string) bool {
+	return !(strings.ContainsAny(rel, `\:`) || strings.HasPrefix(rel, "/") || rel != path.Clean(rel) ||
+		rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "\x00"))
+}
+
+// extractEntry extracts the zip entry f of skill b.src to out: a folder,
+// or a regular file within b's budget; any other kind is an error.
+func (b *skillBudget) extractEntry(f *zip.File, out string) error {
+	switch mode := f.Mode(); {
+	case mode.IsDir():
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return fmt.Errorf("skill %s: %w", b.src, err)
+		}
+		return nil
+	case mode.IsRegular():
+		return b.extractFile(f, out)
+	case mode&fs.ModeSymlink != 0:
+		return fmt.Errorf("skill %s: %s is a link; links in a skill zip are refused", b.src, f.Name)
+	default:
+		return fmt.Errorf("skill %s: %s is not a regular file", b.src, f.Name)
+	}
+}
+
+// extractFile writes the regular file f of skill b.src's zip to out
+// (copyFile), naming a damaged entry as such.
+func (b *skillBudget) extractFile(f *zip.File, out string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return fmt.Errorf("skill %s: %w", b.src, err)
+	}
+	r, err := f.Open()
+	if err != nil {
+		return fmt.Errorf("skill %s: %s: %w", b.src, f.Name, err)
+	}
+	err = b.copyFile(out, r)
+	r.Close()
+	if err != nil {
+		if errors.Is(err, zip.ErrChecksum) || errors.Is(err, zip.ErrFormat) {
+			return fmt.Errorf("skill %s: %s is damaged: %w", b.src, f.Name, err)
+		}
+		return fmt.Errorf("skill %s: %s: %w", b.src, f.Name, err)
 	}
 	return nil
 }
