@@ -2159,6 +2159,9 @@ export namespace servers {
 	    action: string;
 	    why: string;
 	    notices: string[];
+	    program?: string;
+	    program_missing?: string;
+	    secrets_kept?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportItem(source);
@@ -2178,6 +2181,9 @@ export namespace servers {
 	        this.action = source["action"];
 	        this.why = source["why"];
 	        this.notices = source["notices"];
+	        this.program = source["program"];
+	        this.program_missing = source["program_missing"];
+	        this.secrets_kept = source["secrets_kept"];
 	    }
 	}
 	export class ImportPlan {
