@@ -373,17 +373,30 @@ func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args 
 		return t.callAgent(cctx, rt, c, args, invID)
 	}
 	if rt.native == nil {
-		ns, _, _ := tool.SplitName(rt.Name)
-		p, err := t.s.provider(cctx, ns)
-		if err != nil {
-			return tool.Output{}, err
-		}
-		out, err := p.CallTool(cctx, rt.Remote, args, c.Progress)
-		if err != nil && cctx.Err() != nil && ctx.Err() == nil {
-			return out, context.Cause(cctx)
-		}
-		return out, err
+		return t.callMCP(ctx, cctx, rt, c, args)
 	}
+	return t.callNative(ctx, cctx, rt, c, args)
+}
+
+// callMCP calls rt's MCP provider within cctx, the call's bound: a call
+// cut by the bound (not by ctx) ends with the bound's cause.
+func (t *turn) callMCP(ctx, cctx context.Context, rt *ResolvedTool, c *tool.Call, args json.RawMessage) (tool.Output, error) {
+	ns, _, _ := tool.SplitName(rt.Name)
+	p, err := t.s.provider(cctx, ns)
+	if err != nil {
+		return tool.Output{}, err
+	}
+	out, err := p.CallTool(cctx, rt.Remote, args, c.Progress)
+	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
+		return out, context.Cause(cctx)
+	}
+	return out, err
+}
+
+// callNative calls rt's native tool within cctx, the call's bound,
+// recovering a panic; a tool still running 2 s past the bound is
+// abandoned.
+func (t *turn) callNative(ctx, cctx context.Context, rt *ResolvedTool, c *tool.Call, args json.RawMessage) (tool.Output, error) {
 	type result struct {
 		out tool.Output
 		err error
@@ -511,13 +524,8 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) strin
 	if closed {
 		return "the session was closed"
 	}
-	if !rt.skills && consent.ManifestPolicy(s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
-		return "the coworker's manifest denies " + rt.Name
-	}
-	if st := s.consent.Store; st != nil && reread && !rt.skills {
-		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, consent.ApprovalDigest(rt.Pin.Digest, rt.Placement)); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
-			return "you chose to always deny " + rt.Name + " for this coworker"
-		}
+	if why := t.policyDenies(ctx, rt, reread); why != "" {
+		return why
 	}
 	if why, err := t.catalogChanged(ctx, rt, true); err != nil || why != "" {
 		if err != nil {
@@ -527,6 +535,24 @@ func (t *turn) recheck(ctx context.Context, rt *ResolvedTool, reread bool) strin
 	}
 	if cur, err := currentPin(rt); err != nil || cur != rt.Pin.Digest {
 		return "the descriptor of " + rt.Name + " changed since the session pinned it; start a new session"
+	}
+	return ""
+}
+
+// policyDenies says why a deny policy now covers rt (the manifest's, or
+// with reread the person's saved one), or "". The skills tools have none.
+func (t *turn) policyDenies(ctx context.Context, rt *ResolvedTool, reread bool) string {
+	s := t.s
+	if rt.skills {
+		return ""
+	}
+	if consent.ManifestPolicy(s.res.Bundle.Policy, rt.Name) == consent.PolicyDeny {
+		return "the coworker's manifest denies " + rt.Name
+	}
+	if st := s.consent.Store; st != nil && reread {
+		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, consent.ApprovalDigest(rt.Pin.Digest, rt.Placement)); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
+			return "you chose to always deny " + rt.Name + " for this coworker"
+		}
 	}
 	return ""
 }

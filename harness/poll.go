@@ -48,30 +48,9 @@ func (e *PollRefusedError) Error() string { return e.Msg }
 // unknown for the person: an error that says so and what to do. reg must
 // hold the agent's entry (the servers file the call was made with).
 func PollInvocation(ctx context.Context, j *journal.Journal, reg *tool.Registry, id string) (PollResult, error) {
-	inv, err := j.Invocation(ctx, id)
-	if err != nil {
-		if errors.Is(err, journal.ErrNotFound) {
-			return PollResult{}, &PollRefusedError{Msg: err.Error()}
-		}
-		return PollResult{}, err
-	}
-	if inv.Status != journal.InvUnknown || inv.Reconciled != "" {
-		what := string(inv.Status)
-		if inv.Reconciled != "" {
-			what = "already reconciled as " + string(inv.Reconciled)
-		}
-		return PollResult{}, &PollRefusedError{Msg: fmt.Sprintf("invocation %s is %s; only an unknown invocation is reconciled", id, what)}
-	}
-	ns, ok := strings.CutPrefix(inv.Provider, ProviderA2APrefix)
-	if !ok {
-		return PollResult{}, &PollRefusedError{Msg: fmt.Sprintf("invocation %s is a call of %s (provider %q); only an A2A agent can be asked: check what happened and record whether it was applied", id, inv.Tool, inv.Provider)}
-	}
-	handle, err := j.Handle(ctx, id)
+	ns, handle, err := pollHandle(ctx, j, id)
 	if err != nil {
 		return PollResult{}, err
-	}
-	if handle == "" {
-		return PollResult{}, &PollRefusedError{Msg: fmt.Sprintf("invocation %s has no task ID: the call ended before A2A agent %q returned one, so there is nothing to ask it; the message may or may not have reached it: ask the agent's owner, then record whether it was applied", id, ns)}
 	}
 	agent, ok := reg.Agent(ns)
 	if !ok {
@@ -91,28 +70,69 @@ func PollInvocation(ctx context.Context, j *journal.Journal, reg *tool.Registry,
 		return PollResult{}, fmt.Errorf("invocation %s stays unknown: %w", id, err)
 	}
 	out := PollResult{Agent: ns, Task: handle, State: string(res.State), Message: res.Message}
-	switch res.Outcome() {
-	case a2a.OutcomeApplied:
-		out.Outcome = journal.EffectApplied
-	case a2a.OutcomeNotApplied:
-		out.Outcome = journal.EffectNotApplied
-	default:
-		if !res.Known {
-			return PollResult{}, fmt.Errorf("invocation %s stays unknown: A2A agent %q does not know task %s (it may have forgotten it); ask the agent's owner, then record whether it was applied", id, ns, handle)
-		}
-		return PollResult{}, fmt.Errorf("invocation %s stays unknown: A2A agent %q says task %s is %s%s; ask again later", id, ns, handle, res.State, Quoted(res.Message))
+	if out.Outcome, err = pollOutcome(id, ns, handle, res); err != nil {
+		return PollResult{}, err
 	}
 	var result []byte
 	if out.Outcome == journal.EffectApplied {
 		result = res.Output.Structured
 	}
 	if err := j.ReconcileResult(ctx, id, out.Outcome, PollBy, result); err != nil {
-		if errors.Is(err, journal.ErrNotFound) || errors.Is(err, journal.ErrBadTransition) {
-			return PollResult{}, &PollRefusedError{Msg: err.Error()}
-		}
-		return PollResult{}, err
+		return PollResult{}, pollRefused(err)
 	}
 	return out, nil
+}
+
+// pollRefused is err as a *PollRefusedError when the journal refused the
+// invocation (not found, or not in a state to reconcile).
+func pollRefused(err error) error {
+	if errors.Is(err, journal.ErrNotFound) || errors.Is(err, journal.ErrBadTransition) {
+		return &PollRefusedError{Msg: err.Error()}
+	}
+	return err
+}
+
+// pollHandle is the agent namespace and task ID of invocation id, which
+// must be an unknown, unreconciled call of an A2A agent with a handle.
+func pollHandle(ctx context.Context, j *journal.Journal, id string) (ns, handle string, err error) {
+	inv, err := j.Invocation(ctx, id)
+	if err != nil {
+		return "", "", pollRefused(err)
+	}
+	if inv.Status != journal.InvUnknown || inv.Reconciled != "" {
+		what := string(inv.Status)
+		if inv.Reconciled != "" {
+			what = "already reconciled as " + string(inv.Reconciled)
+		}
+		return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s is %s; only an unknown invocation is reconciled", id, what)}
+	}
+	ns, ok := strings.CutPrefix(inv.Provider, ProviderA2APrefix)
+	if !ok {
+		return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s is a call of %s (provider %q); only an A2A agent can be asked: check what happened and record whether it was applied", id, inv.Tool, inv.Provider)}
+	}
+	handle, err = j.Handle(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	if handle == "" {
+		return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s has no task ID: the call ended before A2A agent %q returned one, so there is nothing to ask it; the message may or may not have reached it: ask the agent's owner, then record whether it was applied", id, ns)}
+	}
+	return ns, handle, nil
+}
+
+// pollOutcome is the effect the agent's answer settles, or the error that
+// says why the invocation stays unknown.
+func pollOutcome(id, ns, handle string, res a2a.PollResult) (journal.Effect, error) {
+	switch res.Outcome() {
+	case a2a.OutcomeApplied:
+		return journal.EffectApplied, nil
+	case a2a.OutcomeNotApplied:
+		return journal.EffectNotApplied, nil
+	}
+	if !res.Known {
+		return "", fmt.Errorf("invocation %s stays unknown: A2A agent %q does not know task %s (it may have forgotten it); ask the agent's owner, then record whether it was applied", id, ns, handle)
+	}
+	return "", fmt.Errorf("invocation %s stays unknown: A2A agent %q says task %s is %s%s; ask again later", id, ns, handle, res.State, Quoted(res.Message))
 }
 
 // Quoted is ": "MSG"" for a message of an agent, at most 200 bytes, or ""

@@ -20,20 +20,9 @@ import (
 // fails before any I/O.
 func (t *turn) prepare(ctx context.Context) error {
 	s := t.s
-	var namespaces []string
-	for i := range s.res.Tools {
-		if s.res.Tools[i].native == nil && s.res.Tools[i].agent == nil { // MCP tools
-			ns, _, _ := tool.SplitName(s.res.Tools[i].Name)
-			namespaces = append(namespaces, ns)
-		}
-	}
+	namespaces := s.mcpNamespaces()
 	cats := s.rt.catalogs(ctx, s.gen, namespaces, useFor(s.opts.Workspace, s.res.Bundle)) // all at once, docs/mcp.md
-	t.servers = t.servers[:0]
-	for _, ns := range namespaces {
-		if c := cats[ns]; c != nil && c.p != nil && !slices.ContainsFunc(t.servers, func(p *mcp.Provider) bool { return p == c.p }) {
-			t.servers = append(t.servers, c.p)
-		}
-	}
+	t.keepServers(namespaces, cats)
 	var changed, missing []string
 	for i := range s.res.Tools {
 		rt := &s.res.Tools[i]
@@ -60,6 +49,30 @@ func (t *turn) prepare(ctx context.Context) error {
 		t.warn(ctx, "tool_missing", fmt.Sprintf("the provider no longer lists %s; calls to it are refused", strings.Join(missing, ", ")))
 	}
 	return nil
+}
+
+// mcpNamespaces is the namespace of each of the session's MCP tools, in
+// the tools' order (a namespace once per tool).
+func (s *Session) mcpNamespaces() []string {
+	var namespaces []string
+	for i := range s.res.Tools {
+		if s.res.Tools[i].native == nil && s.res.Tools[i].agent == nil { // MCP tools
+			ns, _, _ := tool.SplitName(s.res.Tools[i].Name)
+			namespaces = append(namespaces, ns)
+		}
+	}
+	return namespaces
+}
+
+// keepServers sets t.servers to the started providers of namespaces, each
+// once, in order.
+func (t *turn) keepServers(namespaces []string, cats map[string]*catalog) {
+	t.servers = t.servers[:0]
+	for _, ns := range namespaces {
+		if c := cats[ns]; c != nil && c.p != nil && !slices.ContainsFunc(t.servers, func(p *mcp.Provider) bool { return p == c.p }) {
+			t.servers = append(t.servers, c.p)
+		}
+	}
 }
 
 // prepareTool brings the session's MCP tool rt of namespace ns up to

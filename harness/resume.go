@@ -90,59 +90,25 @@ func (rt *Runtime) ResumeSession(ctx context.Context, id string, so SessionOptio
 	return s, nil
 }
 
+// resume rebuilds session id from the journal: its coworker resolved
+// again, its identity checked, its history and pending answers restored.
 func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so SessionOptions) (*Session, error) {
 	js, err := rt.journal.Session(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
-	set, err := bundles(so.Coworkers)
+	res, err := rt.resolveAgain(ctx, gen, js, &so)
 	if err != nil {
 		return nil, err
 	}
-	b, ok := set.Get(js.Coworker)
-	if !ok {
-		return nil, fmt.Errorf("session %s cannot be resumed: coworker %q is no longer in %s", id, js.Coworker, so.Coworkers)
-	}
-	so.Workspace = workspaceFor(so.Workspace, b) // the coworker's folder, docs/bundles.md#folder
-	res, err := rt.resolve(ctx, gen, b, so.Model, so.Workspace)
+	identity, parts, err := rt.sameIdentity(js, res)
 	if err != nil {
 		return nil, err
 	}
-	parts, err := rt.identityParts(res)
-	if err != nil {
+	if err := rt.notRunning(ctx, id); err != nil {
 		return nil, err
 	}
-	identity, _, err := consent.Identity(parts)
-	if err != nil {
-		return nil, err
-	}
-	if identity != js.Identity {
-		var old consent.IdentityParts
-		changed := []string{"an unknown part"}
-		if json.Unmarshal(js.IdentityParts, &old) == nil {
-			if d := old.Diff(parts); len(d) > 0 {
-				changed = d
-			}
-		}
-		return nil, &IdentityChangedError{SessionID: id, Coworker: js.Coworker, Changed: changed}
-	}
-	if _, _, err := rt.journal.Recover(ctx); err != nil {
-		return nil, fmt.Errorf("resume session %s: %w", id, err)
-	}
-	if busy, err := rt.journal.RunningElsewhere(ctx, id); err != nil {
-		return nil, err
-	} else if busy {
-		return nil, heldError(fmt.Sprintf("session %s has a turn running in another OpenWorker process; wait for it to end there (or quit that process), then try again", id))
-	}
-	msgs, err := rt.journal.Messages(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	turns, err := rt.journal.Turns(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	invs, err := rt.journal.Invocations(ctx, id)
+	msgs, turns, invs, err := rt.record(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +135,78 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 		return nil, err
 	}
 	return s, nil
+}
+
+// resolveAgain finds the session's coworker in so.Coworkers, sets
+// so.Workspace to its folder and resolves it.
+func (rt *Runtime) resolveAgain(ctx context.Context, gen *generation, js journal.Session, so *SessionOptions) (*Resolution, error) {
+	set, err := bundles(so.Coworkers)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := set.Get(js.Coworker)
+	if !ok {
+		return nil, fmt.Errorf("session %s cannot be resumed: coworker %q is no longer in %s", js.ID, js.Coworker, so.Coworkers)
+	}
+	so.Workspace = workspaceFor(so.Workspace, b) // the coworker's folder, docs/bundles.md#folder
+	return rt.resolve(ctx, gen, b, so.Model, so.Workspace)
+}
+
+// sameIdentity returns the identity of res, or an IdentityChangedError
+// naming what changed if it is not the session's.
+func (rt *Runtime) sameIdentity(js journal.Session, res *Resolution) (string, consent.IdentityParts, error) {
+	parts, err := rt.identityParts(res)
+	if err != nil {
+		return "", parts, err
+	}
+	identity, _, err := consent.Identity(parts)
+	if err != nil {
+		return "", parts, err
+	}
+	if identity == js.Identity {
+		return identity, parts, nil
+	}
+	var old consent.IdentityParts
+	changed := []string{"an unknown part"}
+	if json.Unmarshal(js.IdentityParts, &old) == nil {
+		if d := old.Diff(parts); len(d) > 0 {
+			changed = d
+		}
+	}
+	return "", parts, &IdentityChangedError{SessionID: js.ID, Coworker: js.Coworker, Changed: changed}
+}
+
+// notRunning recovers the journal and refuses a session with a turn
+// running in another process.
+func (rt *Runtime) notRunning(ctx context.Context, id string) error {
+	if _, _, err := rt.journal.Recover(ctx); err != nil {
+		return fmt.Errorf("resume session %s: %w", id, err)
+	}
+	busy, err := rt.journal.RunningElsewhere(ctx, id)
+	if err != nil {
+		return err
+	}
+	if busy {
+		return heldError(fmt.Sprintf("session %s has a turn running in another OpenWorker process; wait for it to end there (or quit that process), then try again", id))
+	}
+	return nil
+}
+
+// record reads the session's messages, turns and invocations.
+func (rt *Runtime) record(ctx context.Context, id string) ([]journal.Message, []journal.Turn, []journal.Invocation, error) {
+	msgs, err := rt.journal.Messages(ctx, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	turns, err := rt.journal.Turns(ctx, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	invs, err := rt.journal.Invocations(ctx, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return msgs, turns, invs, nil
 }
 
 // history decodes the journaled messages of session id, refusing one that

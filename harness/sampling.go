@@ -110,25 +110,62 @@ func (c *callSampler) Sample(ctx context.Context, q mcp.Sampled) (mcp.Sampling, 
 		maxTokens = MaxSamplingTokens
 	}
 	sr := c.request(q, seq, maxTokens)
+	t.sink.emit(Event{Type: EventSamplingRequested, SessionID: s.id, TurnID: t.id, CallID: c.callID, Invocation: c.inv, Tool: c.nm})
+	if code, msg := c.refusal(q, sr, seq); code != "" {
+		return mcp.Sampling{}, c.refuse(sr, id, code, msg, nil)
+	}
+	approval := c.ask(ctx, q, sr, id)
+	if approval.Decision == string(consent.Deny) {
+		return mcp.Sampling{}, c.refuse(sr, id, "denied", approval.Reason, approval)
+	}
+	inv := c.row(sr, id)
+	bg := context.WithoutCancel(ctx)
+	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
+		s.rt.opts.Logger.Error("journal sampling request", "invocation", id, "err", err)
+		return mcp.Sampling{}, errors.New("the journal failed; the sampling request was not sent")
+	}
+	out, fin, err := c.complete(ctx, sr)
+	if jerr := s.rt.journal.FinishInvocation(bg, id, fin); jerr != nil {
+		s.rt.opts.Logger.Error("journal sampling answer", "invocation", id, "err", jerr)
+	}
+	t.sink.emit(Event{Type: EventSamplingFinished, SessionID: s.id, TurnID: t.id, CallID: c.callID, Invocation: c.inv, Tool: c.nm,
+		Status: string(fin.Status), Source: approval.Source, Text: fin.Error})
+	if err != nil {
+		return mcp.Sampling{}, fmt.Errorf("the model did not answer: %v", err)
+	}
+	return out, nil
+}
+
+// refusal is the code and message of the rule the request breaks, checked
+// before anyone is asked, or "" for none. Passing the attempt budget's
+// check takes an attempt.
+func (c *callSampler) refusal(q mcp.Sampled, sr consent.SamplingRequest, seq int) (code, msg string) {
+	t, s := c.t, c.t.s
 	size := len(sr.SystemPrompt)
 	for _, m := range sr.Messages {
 		size += len(m.Text)
 	}
-	t.sink.emit(Event{Type: EventSamplingRequested, SessionID: s.id, TurnID: t.id, CallID: c.callID, Invocation: c.inv, Tool: c.nm})
 	switch {
 	case !s.res.Bundle.AllowsSampling(q.Namespace):
-		return mcp.Sampling{}, c.refuse(sr, id, "not_allowed", fmt.Sprintf("coworker %q does not allow %s to use sampling; list it under \"sampling\" in its manifest (docs/bundles.md#sampling)", s.res.Bundle.ID, q.Namespace), nil)
+		return "not_allowed", fmt.Sprintf("coworker %q does not allow %s to use sampling; list it under \"sampling\" in its manifest (docs/bundles.md#sampling)", s.res.Bundle.ID, q.Namespace)
 	case seq > MaxSamplingPerCall:
-		return mcp.Sampling{}, c.refuse(sr, id, "limit_exceeded", fmt.Sprintf("the call sent more than %d sampling requests; the rest are refused without asking", MaxSamplingPerCall), nil)
+		return "limit_exceeded", fmt.Sprintf("the call sent more than %d sampling requests; the rest are refused without asking", MaxSamplingPerCall)
 	case size > MaxSamplingBytes:
-		return mcp.Sampling{}, c.refuse(sr, id, "limit_exceeded", fmt.Sprintf("the request holds %d bytes of text; at most %d are sent to the model", size, MaxSamplingBytes), nil)
+		return "limit_exceeded", fmt.Sprintf("the request holds %d bytes of text; at most %d are sent to the model", size, MaxSamplingBytes)
 	case len(sr.Messages) == 0:
-		return mcp.Sampling{}, c.refuse(sr, id, "invalid_arguments", "the request has no messages", nil)
+		return "invalid_arguments", "the request has no messages"
 	case !t.takeAttempt():
-		return mcp.Sampling{}, c.refuse(sr, id, "over_budget", fmt.Sprintf("the turn used its budget of %d provider attempts; a sampling request counts as one", s.rt.opts.MaxAttempts), nil)
+		return "over_budget", fmt.Sprintf("the turn used its budget of %d provider attempts; a sampling request counts as one", s.rt.opts.MaxAttempts)
 	case s.opts.Prompter == nil:
-		return mcp.Sampling{}, c.refuse(sr, id, "denied", "no one can be asked to approve the sampling request (bypass mode does not approve it)", nil)
+		return "denied", "no one can be asked to approve the sampling request (bypass mode does not approve it)"
 	}
+	return "", ""
+}
+
+// ask puts the request to the person and returns the approval row of
+// their answer: any allow is once, and no answer is a denial.
+func (c *callSampler) ask(ctx context.Context, q mcp.Sampled, sr consent.SamplingRequest, id string) *journal.Approval {
+	t, s := c.t, c.t.s
 	args, _ := json.Marshal(sr)
 	req := consent.Request{SessionID: s.id, TurnID: t.id, CallID: c.callID, Coworker: s.res.Bundle.ID, CoworkerName: s.res.Bundle.Name,
 		Tool: c.nm, Description: fmt.Sprintf("%s asks your model for a completion", q.Namespace), Provider: "mcp:" + q.Namespace,
@@ -147,15 +184,13 @@ func (c *callSampler) Sample(ctx context.Context, q mcp.Sampled) (mcp.Sampling, 
 	default: // any allow is once: no grant, no saved policy
 		approval.Decision, approval.Source, approval.Reason = string(consent.AllowOnce), consent.SourcePrompt, "you allowed this sampling request"
 	}
-	if approval.Decision == string(consent.Deny) {
-		return mcp.Sampling{}, c.refuse(sr, id, "denied", approval.Reason, approval)
-	}
-	inv := c.row(sr, id)
-	bg := context.WithoutCancel(ctx)
-	if err := s.rt.journal.BeginInvocation(bg, inv, approval); err != nil {
-		s.rt.opts.Logger.Error("journal sampling request", "invocation", id, "err", err)
-		return mcp.Sampling{}, errors.New("the journal failed; the sampling request was not sent")
-	}
+	return approval
+}
+
+// complete sends the request to the session's model and returns the
+// answer for the server, the invocation's finish and the model's error.
+func (c *callSampler) complete(ctx context.Context, sr consent.SamplingRequest) (mcp.Sampling, journal.Finish, error) {
+	s := c.t.s
 	msgs := make([]model.Message, 0, len(sr.Messages))
 	for _, m := range sr.Messages {
 		role := model.User
@@ -165,7 +200,7 @@ func (c *callSampler) Sample(ctx context.Context, q mcp.Sampled) (mcp.Sampling, 
 		msgs = append(msgs, model.Message{Role: role, Text: m.Text})
 	}
 	started := time.Now()
-	resp, err := s.opts.Model.Stream(ctx, model.Request{System: sr.SystemPrompt, Messages: msgs, MaxTokens: maxTokens}, nil)
+	resp, err := s.opts.Model.Stream(ctx, model.Request{System: sr.SystemPrompt, Messages: msgs, MaxTokens: sr.MaxTokens}, nil)
 	fin := journal.Finish{DurationMS: time.Since(started).Milliseconds(), Effect: journal.EffectNotApplied}
 	out := mcp.Sampling{Text: resp.Text, Model: s.opts.Model.Describe(), StopReason: "endTurn"}
 	switch {
@@ -183,15 +218,7 @@ func (c *callSampler) Sample(ctx context.Context, q mcp.Sampled) (mcp.Sampling, 
 		fin.Result, _ = json.Marshal(map[string]any{"text": resp.Text, "model": out.Model, "stop_reason": out.StopReason,
 			"input_tokens": resp.InputTokens, "output_tokens": resp.OutputTokens})
 	}
-	if jerr := s.rt.journal.FinishInvocation(bg, id, fin); jerr != nil {
-		s.rt.opts.Logger.Error("journal sampling answer", "invocation", id, "err", jerr)
-	}
-	t.sink.emit(Event{Type: EventSamplingFinished, SessionID: s.id, TurnID: t.id, CallID: c.callID, Invocation: c.inv, Tool: c.nm,
-		Status: string(fin.Status), Source: approval.Source, Text: fin.Error})
-	if err != nil {
-		return mcp.Sampling{}, fmt.Errorf("the model did not answer: %v", err)
-	}
-	return out, nil
+	return out, fin, err
 }
 
 // takeAttempt counts one sampling request against the turn's provider

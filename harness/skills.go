@@ -125,57 +125,82 @@ func skillNames(b *bundle.Bundle) []string {
 // link that leads out of it is refused too. A refusal is a
 // *tool.ToolError that says why.
 func readSkillFile(s bundle.Skill, p string, max int) (string, error) {
-	refuse := func(code, format string, args ...any) (string, error) {
-		return "", &tool.ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
-	}
-	switch {
-	case p == "":
-		return refuse("invalid_path", "the path is empty; name a file in skill %q's folder, such as references/REFERENCE.md", s.Name)
-	case strings.HasPrefix(p, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "":
-		return refuse("invalid_path", "%q is an absolute path; give the file's path inside skill %q's folder, such as references/REFERENCE.md", p, s.Name)
-	case strings.ContainsAny(p, `\:`):
-		return refuse("invalid_path", "%q holds a backslash or a colon; write the path inside the skill's folder with / between folders, such as references/REFERENCE.md", p)
-	case slices.Contains(strings.Split(p, "/"), ".."):
-		return refuse("invalid_path", "%q leads out of skill %q's folder (\"..\"); skills.read reads only files inside it", p, s.Name)
-	case !fs.ValidPath(p):
-		return refuse("invalid_path", "%q is not a plain path inside the skill's folder (no empty, \".\" or \"..\" parts); write it like references/REFERENCE.md", p)
+	if err := checkSkillPath(s, p); err != nil {
+		return "", err
 	}
 	root, err := os.OpenRoot(s.Dir())
 	if err != nil {
-		return refuse("unreadable", "skill %q's folder cannot be opened: %v", s.Name, err)
+		return "", skillRefusal("unreadable", "skill %q's folder cannot be opened: %v", s.Name, err)
 	}
 	defer root.Close()
-	f, err := root.Open(filepath.FromSlash(p))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return refuse("not_found", "skill %q has no file %q", s.Name, p)
-	case err != nil && escapes(root, p):
-		return refuse("invalid_path", "%q is a link that leads out of skill %q's folder; skills.read reads only files inside it", p, s.Name)
-	case err != nil:
-		return refuse("unreadable", "%q of skill %q cannot be opened: %v", p, s.Name, unwrapPath(err))
+	f, err := openSkillFile(root, s, p, max)
+	if err != nil {
+		return "", err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	switch {
-	case err != nil:
-		return refuse("unreadable", "%q of skill %q cannot be read: %v", p, s.Name, unwrapPath(err))
-	case st.IsDir():
-		return refuse("is_folder", "%q is a folder of skill %q; name a file in it%s", p, s.Name, listing(f))
-	case !st.Mode().IsRegular():
-		return refuse("unreadable", "%q of skill %q is not a regular file", p, s.Name)
-	case st.Size() > int64(max):
-		return refuse("too_large", "%q of skill %q is %d bytes; skills.read returns files of at most %d bytes", p, s.Name, st.Size(), max)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	switch {
 	case err != nil:
-		return refuse("unreadable", "%q of skill %q cannot be read: %v", p, s.Name, unwrapPath(err))
+		return "", skillRefusal("unreadable", "%q of skill %q cannot be read: %v", p, s.Name, unwrapPath(err))
 	case len(data) > max: // it grew since Stat
-		return refuse("too_large", "%q of skill %q is over %d bytes; skills.read returns files of at most %d bytes", p, s.Name, max, max)
+		return "", skillRefusal("too_large", "%q of skill %q is over %d bytes; skills.read returns files of at most %d bytes", p, s.Name, max, max)
 	case !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0:
-		return refuse("not_text", "%q of skill %q is not a text file (UTF-8 without NUL bytes); skills.read reads text only", p, s.Name)
+		return "", skillRefusal("not_text", "%q of skill %q is not a text file (UTF-8 without NUL bytes); skills.read reads text only", p, s.Name)
 	}
 	return string(data), nil
+}
+
+// skillRefusal is the *tool.ToolError of a refused skills.read.
+func skillRefusal(code, format string, args ...any) error {
+	return &tool.ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// checkSkillPath refuses a path that is not relative, slash-separated and
+// inside skill s's folder.
+func checkSkillPath(s bundle.Skill, p string) error {
+	switch {
+	case p == "":
+		return skillRefusal("invalid_path", "the path is empty; name a file in skill %q's folder, such as references/REFERENCE.md", s.Name)
+	case strings.HasPrefix(p, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "":
+		return skillRefusal("invalid_path", "%q is an absolute path; give the file's path inside skill %q's folder, such as references/REFERENCE.md", p, s.Name)
+	case strings.ContainsAny(p, `\:`):
+		return skillRefusal("invalid_path", "%q holds a backslash or a colon; write the path inside the skill's folder with / between folders, such as references/REFERENCE.md", p)
+	case slices.Contains(strings.Split(p, "/"), ".."):
+		return skillRefusal("invalid_path", "%q leads out of skill %q's folder (\"..\"); skills.read reads only files inside it", p, s.Name)
+	case !fs.ValidPath(p):
+		return skillRefusal("invalid_path", "%q is not a plain path inside the skill's folder (no empty, \".\" or \"..\" parts); write it like references/REFERENCE.md", p)
+	}
+	return nil
+}
+
+// openSkillFile opens p in root, refusing what is missing, leads out of
+// root, is not a regular file or is over max bytes.
+func openSkillFile(root *os.Root, s bundle.Skill, p string, max int) (*os.File, error) {
+	f, err := root.Open(filepath.FromSlash(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, skillRefusal("not_found", "skill %q has no file %q", s.Name, p)
+	case err != nil && escapes(root, p):
+		return nil, skillRefusal("invalid_path", "%q is a link that leads out of skill %q's folder; skills.read reads only files inside it", p, s.Name)
+	case err != nil:
+		return nil, skillRefusal("unreadable", "%q of skill %q cannot be opened: %v", p, s.Name, unwrapPath(err))
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		err = skillRefusal("unreadable", "%q of skill %q cannot be read: %v", p, s.Name, unwrapPath(err))
+	case st.IsDir():
+		err = skillRefusal("is_folder", "%q is a folder of skill %q; name a file in it%s", p, s.Name, listing(f))
+	case !st.Mode().IsRegular():
+		err = skillRefusal("unreadable", "%q of skill %q is not a regular file", p, s.Name)
+	case st.Size() > int64(max):
+		err = skillRefusal("too_large", "%q of skill %q is %d bytes; skills.read returns files of at most %d bytes", p, s.Name, st.Size(), max)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // escapes reports whether p, which root could not open, is a link that

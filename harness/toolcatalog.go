@@ -88,72 +88,118 @@ func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule, namespa
 		ctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
 		defer cancel()
 	}
-	reg := g.reg
-	wanted := func(ns string) bool { return len(namespaces) == 0 || slices.Contains(namespaces, ns) }
-	byNS := map[string]*ProviderTools{}
+	c := &catalogBuild{rule: rule, namespaces: namespaces, byNS: map[string]*ProviderTools{}}
+	c.native(g.reg)
+	c.mcp(rt.catalogs(ctx, g, c.servers(g.reg), func(string) mcp.Use { return mcp.Use{Workspace: rt.opts.Workspace} }))
+	c.a2a(rt.agentCards(ctx, g.reg, c.agents(g.reg), nil))
+	c.broken(g.reg)
+	return c.sorted(), nil
+}
+
+// catalogBuild collects ToolCatalog's providers by namespace.
+type catalogBuild struct {
+	rule       model.NameRule
+	namespaces []string // the namespaces asked for; none: all
+	byNS       map[string]*ProviderTools
+}
+
+// wanted says whether the catalog lists namespace ns.
+func (c *catalogBuild) wanted(ns string) bool {
+	return len(c.namespaces) == 0 || slices.Contains(c.namespaces, ns)
+}
+
+// native adds the registry's native tools, grouped by namespace.
+func (c *catalogBuild) native(reg *tool.Registry) {
 	for _, d := range reg.Descriptors() {
 		ns, _, err := tool.SplitName(d.Name)
-		if err != nil || !wanted(ns) {
+		if err != nil || !c.wanted(ns) {
 			continue
 		}
-		p := byNS[ns]
+		p := c.byNS[ns]
 		if p == nil {
 			p = &ProviderTools{Namespace: ns, Provider: ProviderNative, Tools: []CatalogTool{}}
-			byNS[ns] = p
+			c.byNS[ns] = p
 		}
-		p.Tools = append(p.Tools, CatalogTool{Name: d.Name, Description: d.Description, Effect: riskEffect(d.Risk), Refused: nameRefused(d.Name, rule, false)})
+		p.Tools = append(p.Tools, CatalogTool{Name: d.Name, Description: d.Description, Effect: riskEffect(d.Risk), Refused: nameRefused(d.Name, c.rule, false)})
 	}
+}
+
+// servers adds an empty entry for each wanted MCP server and returns their
+// namespaces.
+func (c *catalogBuild) servers(reg *tool.Registry) []string {
 	var servers []string
 	for _, s := range reg.Servers() {
-		if !wanted(s.Namespace) {
+		if !c.wanted(s.Namespace) {
 			continue
 		}
 		servers = append(servers, s.Namespace)
-		byNS[s.Namespace] = &ProviderTools{Namespace: s.Namespace, Provider: "mcp:" + s.Namespace, Source: s.Source, Name: s.Name, Tools: []CatalogTool{}}
+		c.byNS[s.Namespace] = &ProviderTools{Namespace: s.Namespace, Provider: "mcp:" + s.Namespace, Source: s.Source, Name: s.Name, Tools: []CatalogTool{}}
 	}
-	cats := rt.catalogs(ctx, g, servers, func(string) mcp.Use { return mcp.Use{Workspace: rt.opts.Workspace} })
-	for ns, c := range cats {
-		p := byNS[ns]
-		if c.err != nil {
-			p.Error = c.err.Error()
+	return servers
+}
+
+// mcp fills the MCP servers' entries from their catalogs.
+func (c *catalogBuild) mcp(cats map[string]*catalog) {
+	for ns, cat := range cats {
+		p := c.byNS[ns]
+		if cat.err != nil {
+			p.Error = cat.err.Error()
 			continue
 		}
-		for _, t := range c.tools {
+		for _, t := range cat.tools {
 			name := ns + "." + t.Name
 			p.Tools = append(p.Tools, CatalogTool{Name: name, Title: t.Title, Description: t.Description, Effect: hintEffect(t),
-				Idempotent: t.IdempotentHint, OpenWorld: t.OpenWorldHint, Refused: nameRefused(name, rule, true)})
+				Idempotent: t.IdempotentHint, OpenWorld: t.OpenWorldHint, Refused: nameRefused(name, c.rule, true)})
 		}
 	}
+}
+
+// agents adds an empty entry for each wanted A2A agent and returns their
+// namespaces.
+func (c *catalogBuild) agents(reg *tool.Registry) []string {
 	var agents []string
 	for _, a := range reg.Agents() {
-		if !wanted(a.Namespace) {
+		if !c.wanted(a.Namespace) {
 			continue
 		}
 		agents = append(agents, a.Namespace)
-		byNS[a.Namespace] = &ProviderTools{Namespace: a.Namespace, Provider: ProviderA2APrefix + a.Namespace, Source: a.Source, Name: a.Name, Tools: []CatalogTool{}}
+		c.byNS[a.Namespace] = &ProviderTools{Namespace: a.Namespace, Provider: ProviderA2APrefix + a.Namespace, Source: a.Source, Name: a.Name, Tools: []CatalogTool{}}
 	}
-	for ns, c := range rt.agentCards(ctx, reg, agents, nil) {
-		p := byNS[ns]
-		if c.err != nil {
-			p.Error = c.err.Error()
+	return agents
+}
+
+// a2a fills the A2A agents' entries from their cards' skills.
+func (c *catalogBuild) a2a(cards map[string]*agentCard) {
+	for ns, card := range cards {
+		p := c.byNS[ns]
+		if card.err != nil {
+			p.Error = card.err.Error()
 			continue
 		}
-		for _, s := range c.agent.Skills() {
-			p.Tools = append(p.Tools, CatalogTool{Name: s.Descriptor.Name, Description: s.Descriptor.Description, Effect: EffectUnknown, Refused: nameRefused(s.Descriptor.Name, rule, true)})
+		for _, s := range card.agent.Skills() {
+			p.Tools = append(p.Tools, CatalogTool{Name: s.Descriptor.Name, Description: s.Descriptor.Description, Effect: EffectUnknown, Refused: nameRefused(s.Descriptor.Name, c.rule, true)})
 		}
 	}
+}
+
+// broken adds the servers file's broken entries not otherwise listed.
+func (c *catalogBuild) broken(reg *tool.Registry) {
 	for _, b := range reg.Broken() {
-		if b.Namespace != "" && wanted(b.Namespace) && byNS[b.Namespace] == nil {
-			byNS[b.Namespace] = &ProviderTools{Namespace: b.Namespace, Provider: "mcp:" + b.Namespace, Source: b.Source, Name: b.Name, Tools: []CatalogTool{}, Error: b.Err.Error()}
+		if b.Namespace != "" && c.wanted(b.Namespace) && c.byNS[b.Namespace] == nil {
+			c.byNS[b.Namespace] = &ProviderTools{Namespace: b.Namespace, Provider: "mcp:" + b.Namespace, Source: b.Source, Name: b.Name, Tools: []CatalogTool{}, Error: b.Err.Error()}
 		}
 	}
-	out := make([]ProviderTools, 0, len(byNS))
-	for _, p := range byNS {
+}
+
+// sorted is the providers by namespace, each with its tools by name.
+func (c *catalogBuild) sorted() []ProviderTools {
+	out := make([]ProviderTools, 0, len(c.byNS))
+	for _, p := range c.byNS {
 		sort.Slice(p.Tools, func(i, j int) bool { return p.Tools[i].Name < p.Tools[j].Name })
 		out = append(out, *p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Namespace < out[j].Namespace })
-	return out, nil
+	return out
 }
 
 // riskEffect is the Effect of a native tool's Risk.

@@ -195,22 +195,10 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink, mode sendM
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil, ErrSessionClosed
+	prompt, seq, err := s.claim(prompt, retry, cancel)
+	if err != nil {
+		return nil, err
 	}
-	if retry {
-		if s.retry == "" {
-			s.mu.Unlock()
-			return nil, ErrNothingToRetry
-		}
-		prompt = s.retry
-	}
-	s.cancel = cancel
-	s.seq++
-	seq := s.seq
-	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		s.cancel = nil
@@ -229,28 +217,7 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink, mode sendM
 		started.Status = "retry"
 	}
 	sink.emit(started)
-	var res *TurnResult
-	var err error
-	var jerr error
-	if mode == sendPrompt {
-		jerr = t.appendMessage(bg, model.Message{Role: model.User, Text: prompt})
-	}
-	inHistory := jerr == nil
-	if jerr != nil {
-		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: t.stop, Code: CodeJournalFailed}
-		err = fmt.Errorf("journal the prompt: %w", jerr)
-		sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: t.stop, Code: CodeJournalFailed})
-	} else if perr := t.prepare(ctx); perr != nil {
-		res = &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: perr.Error(), Code: CodeProviderFailed}
-		if ctx.Err() != nil {
-			res.Status, res.Reason, res.Code = TurnCancelled, "the turn was cancelled", ""
-		} else {
-			err = perr
-			sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: perr.Error(), Code: CodeProviderFailed})
-		}
-	} else {
-		res, err = t.run(ctx)
-	}
+	res, inHistory, err := t.play(ctx, prompt, mode)
 	completed := res.Status == TurnCompleted
 	if res.Status == TurnCancelled {
 		s.revokeAll()
@@ -260,47 +227,82 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink, mode sendM
 	if jerr := j.FinishTurn(bg, t.id, res.Status, res.Reason, t.attempts, t.calls); jerr != nil && err == nil {
 		err = fmt.Errorf("journal the end of the turn: %w", jerr)
 	}
+	s.remember(res, prompt, inHistory)
+	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: string(res.Status), Text: res.Text, Error: res.Reason, Code: res.Code, Attempt: t.attempts})
+	return res, err
+}
+
+// claim takes the next turn number for a turn that cancel stops and
+// returns its prompt: with retry, the last turn's (s.retry).
+func (s *Session) claim(prompt string, retry bool, cancel context.CancelFunc) (string, int, error) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return "", 0, ErrSessionClosed
+	}
+	if retry {
+		if s.retry == "" {
+			return "", 0, ErrNothingToRetry
+		}
+		prompt = s.retry
+	}
+	s.cancel = cancel
+	s.seq++
+	return prompt, s.seq, nil
+}
+
+// play journals the prompt (for a new one), prepares the turn's tools and
+// runs it; inHistory says whether the prompt is in the history.
+func (t *turn) play(ctx context.Context, prompt string, mode sendMode) (res *TurnResult, inHistory bool, err error) {
+	s := t.s
+	if mode == sendPrompt {
+		if jerr := t.appendMessage(context.WithoutCancel(ctx), model.Message{Role: model.User, Text: prompt}); jerr != nil {
+			t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: t.stop, Code: CodeJournalFailed})
+			return &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: t.stop, Code: CodeJournalFailed}, false, fmt.Errorf("journal the prompt: %w", jerr)
+		}
+	}
+	if perr := t.prepare(ctx); perr != nil {
+		if ctx.Err() != nil {
+			return &TurnResult{TurnID: t.id, Status: TurnCancelled, Reason: "the turn was cancelled"}, true, nil
+		}
+		t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: perr.Error(), Code: CodeProviderFailed})
+		return &TurnResult{TurnID: t.id, Status: TurnFailed, Reason: perr.Error(), Code: CodeProviderFailed}, true, perr
+	}
+	res, err = t.run(ctx)
+	return res, true, err
+}
+
+// remember keeps the session's failure and the prompt to retry after a
+// turn that ended with res.
+func (s *Session) remember(res *TurnResult, prompt string, inHistory bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if res.Status == TurnFailed {
 		s.failure = res.Reason
 	} else if res.Status == TurnCompleted {
 		s.failure = ""
 	}
 	s.retry = ""
-	if !completed && inHistory {
+	if res.Status != TurnCompleted && inHistory {
 		s.retry = prompt
 	}
-	s.mu.Unlock()
-	sink.emit(Event{Type: EventTurnFinished, SessionID: s.id, TurnID: t.id, Status: string(res.Status), Text: res.Text, Error: res.Reason, Code: res.Code, Attempt: t.attempts})
-	return res, err
 }
 
+// run samples the model and runs the tool calls of each reply until a
+// reply asks for none, the budget is spent or the turn stops.
 func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 	s := t.s
 	res := &TurnResult{TurnID: t.id}
-	finish := func(status journal.TurnStatus, reason string) *TurnResult {
-		res.Status, res.Reason, res.Attempts, res.Calls = status, reason, t.attempts, t.calls
-		if res.Code == "" && status != TurnCancelled {
-			res.Code = t.code
-		}
-		return res
-	}
-	specs := make([]model.ToolSpec, 0, len(s.res.Tools))
-	for _, rt := range s.res.Tools {
-		if rt.missing || !rt.Descriptor.UI.VisibleTo(tool.VisibleToModel) { // docs/mcp-apps.md#view-calls
-			continue
-		}
-		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})
-	}
+	specs := t.toolSpecs()
 	if len(s.Pending()) > 0 { // calls parked in the inbox, answered since (park.go)
 		t.settlePending(ctx)
 		if t.stop != "" {
-			return finish(TurnStopped, t.stop), nil
+			return t.finish(res, TurnStopped, t.stop), nil
 		}
 	}
 	for {
 		if t.attempts+t.sampling.count() >= s.rt.opts.MaxAttempts { // sampling requests count (sampling.go)
-			return finish(TurnStopped, fmt.Sprintf("the turn used its budget of %d provider attempts", s.rt.opts.MaxAttempts)), nil
+			return t.finish(res, TurnStopped, fmt.Sprintf("the turn used its budget of %d provider attempts", s.rt.opts.MaxAttempts)), nil
 		}
 		t.attempts++
 		req := model.Request{System: t.system(ctx), Messages: s.historyCopy(), Tools: specs}
@@ -308,56 +310,98 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 			t.sink.emit(Event{Type: EventText, SessionID: s.id, TurnID: t.id, Text: delta, Attempt: t.attempts})
 		})
 		if err != nil {
-			if ctx.Err() != nil {
-				return finish(TurnCancelled, "the turn was cancelled"), nil
-			}
-			merr := &ModelError{Provider: s.opts.Model.Describe(), Err: err}
-			t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: merr.Error(), Code: merr.Code()})
-			res.Code = merr.Code()
-			return finish(TurnFailed, merr.Error()), merr
+			return t.modelFailed(ctx, res, err)
 		}
 		res.Text = resp.Text
 		bg := context.WithoutCancel(ctx)
-		// The budget (docs/turns.md) lets at most MaxCalls-proposed calls run and
-		// one more be refused as over budget; a reply asking for more (a
-		// runaway model: 10,000 calls) keeps only those, so the history and
-		// the journal stay bounded. The rest were never going to run.
-		if keep := s.rt.opts.MaxCalls - t.proposed + 1; len(resp.ToolCalls) > keep {
-			t.warn(ctx, "tool_calls_dropped", fmt.Sprintf("the model asked for %d tool calls in one reply; the turn's budget of %d tool calls allows at most %d more, so the last %d were dropped without running",
-				len(resp.ToolCalls), s.rt.opts.MaxCalls, keep-1, len(resp.ToolCalls)-keep))
-			resp.ToolCalls = resp.ToolCalls[:keep]
-		}
+		t.capCalls(ctx, &resp)
 		if err := t.appendMessage(bg, model.Message{Role: model.Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
 			// Nothing of this reply runs: it is not in the record.
-			return finish(TurnStopped, t.stop), nil
+			return t.finish(res, TurnStopped, t.stop), nil
 		}
 		if resp.Text != "" {
 			t.sink.emit(Event{Type: EventAssistantMessage, SessionID: s.id, TurnID: t.id, Text: resp.Text, Attempt: t.attempts})
 		}
 		if len(resp.ToolCalls) == 0 {
-			return finish(TurnCompleted, ""), nil
+			return t.finish(res, TurnCompleted, ""), nil
 		}
-		for i, call := range resp.ToolCalls {
-			if t.stop == "" && ctx.Err() != nil {
-				t.stop = "the turn was cancelled"
-			}
-			if t.stop != "" {
-				t.appendAnswer(bg, model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, IsError: true,
-					Text: "not run: " + t.stop})
-				continue
-			}
-			msg := t.call(ctx, call, i)
-			if t.parkedCall == call.ID {
-				continue // no answer until the person's (park.go)
-			}
-			t.appendAnswer(bg, msg)
-		}
+		t.answerCalls(ctx, bg, resp.ToolCalls)
 		if t.stop != "" {
 			if ctx.Err() != nil {
-				return finish(TurnCancelled, t.stop), nil
+				return t.finish(res, TurnCancelled, t.stop), nil
 			}
-			return finish(TurnStopped, t.stop), nil
+			return t.finish(res, TurnStopped, t.stop), nil
 		}
+	}
+}
+
+// finish completes res with the turn's outcome and counters.
+func (t *turn) finish(res *TurnResult, status journal.TurnStatus, reason string) *TurnResult {
+	res.Status, res.Reason, res.Attempts, res.Calls = status, reason, t.attempts, t.calls
+	if res.Code == "" && status != TurnCancelled {
+		res.Code = t.code
+	}
+	return res
+}
+
+// toolSpecs is the session's tools as the model sees them: those it may
+// call, under their aliases.
+func (t *turn) toolSpecs() []model.ToolSpec {
+	specs := make([]model.ToolSpec, 0, len(t.s.res.Tools))
+	for _, rt := range t.s.res.Tools {
+		if rt.missing || !rt.Descriptor.UI.VisibleTo(tool.VisibleToModel) { // docs/mcp-apps.md#view-calls
+			continue
+		}
+		specs = append(specs, model.ToolSpec{Name: rt.Alias, Description: rt.Descriptor.Description, InputSchema: rt.Descriptor.InputSchema})
+	}
+	return specs
+}
+
+// modelFailed ends the turn after the model provider failed: cancelled if
+// ctx was, else failed with a ModelError.
+func (t *turn) modelFailed(ctx context.Context, res *TurnResult, err error) (*TurnResult, error) {
+	if ctx.Err() != nil {
+		return t.finish(res, TurnCancelled, "the turn was cancelled"), nil
+	}
+	s := t.s
+	merr := &ModelError{Provider: s.opts.Model.Describe(), Err: err}
+	t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: merr.Error(), Code: merr.Code()})
+	res.Code = merr.Code()
+	return t.finish(res, TurnFailed, merr.Error()), merr
+}
+
+// capCalls drops the tool calls of resp past the turn's budget.
+//
+// The budget (docs/turns.md) lets at most MaxCalls-proposed calls run and
+// one more be refused as over budget; a reply asking for more (a runaway
+// model: 10,000 calls) keeps only those, so the history and the journal
+// stay bounded. The rest were never going to run.
+func (t *turn) capCalls(ctx context.Context, resp *model.Response) {
+	maxCalls := t.s.rt.opts.MaxCalls
+	if keep := maxCalls - t.proposed + 1; len(resp.ToolCalls) > keep {
+		t.warn(ctx, "tool_calls_dropped", fmt.Sprintf("the model asked for %d tool calls in one reply; the turn's budget of %d tool calls allows at most %d more, so the last %d were dropped without running",
+			len(resp.ToolCalls), maxCalls, keep-1, len(resp.ToolCalls)-keep))
+		resp.ToolCalls = resp.ToolCalls[:keep]
+	}
+}
+
+// answerCalls runs a reply's tool calls in order and journals each answer;
+// once the turn stops, the rest are answered as not run.
+func (t *turn) answerCalls(ctx, bg context.Context, calls []model.ToolCall) {
+	for i, call := range calls {
+		if t.stop == "" && ctx.Err() != nil {
+			t.stop = "the turn was cancelled"
+		}
+		if t.stop != "" {
+			t.appendAnswer(bg, model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, IsError: true,
+				Text: "not run: " + t.stop})
+			continue
+		}
+		msg := t.call(ctx, call, i)
+		if t.parkedCall == call.ID {
+			continue // no answer until the person's (park.go)
+		}
+		t.appendAnswer(bg, msg)
 	}
 }
 

@@ -89,21 +89,11 @@ func (e *Engine) Decide(ctx context.Context, s Subject) Outcome {
 	return out
 }
 
+// decide decides from the policies (up is the person's saved one), the
+// session's grants and the mode, and asks the Prompter when none decides.
 func (e *Engine) decide(ctx context.Context, s Subject, up Policy) Outcome {
-	mp := ManifestPolicy(s.Policies, s.Tool)
-	switch {
-	case mp == PolicyDeny:
-		return Outcome{Deny, SourceManifest, fmt.Sprintf("the coworker's manifest denies %s", s.Tool)}
-	case up == PolicyDeny:
-		return Outcome{Deny, SourceUser, fmt.Sprintf("you chose to always deny %s for this coworker", s.Tool)}
-	case mp == PolicyAllow:
-		return Outcome{AllowOnce, SourceManifest, fmt.Sprintf("the coworker's manifest allows %s", s.Tool)}
-	case up == PolicyAllow:
-		return Outcome{AllowOnce, SourceUser, fmt.Sprintf("you chose to always allow %s for this coworker", s.Tool)}
-	case e.granted(s):
-		return Outcome{AllowOnce, SourceGrant, "allowed for this session"}
-	case e.Mode == Bypass:
-		return Outcome{AllowOnce, SourceBypass, "approval mode is bypass"}
+	if out, ok := e.standing(s, up); ok {
+		return out
 	}
 	if e.Prompter == nil {
 		return Outcome{Deny, SourceError, "no one can be asked for approval; the call is denied"}
@@ -118,6 +108,37 @@ func (e *Engine) decide(ctx context.Context, s Subject, up Policy) Outcome {
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	d, err := e.Prompter.Prompt(pctx, s.Request)
+	if err != nil || !d.Valid() {
+		return unanswered(ctx, pctx, d, err, timeout)
+	}
+	return e.answered(ctx, s, d)
+}
+
+// standing is the outcome that needs no prompt, in precedence order: a
+// deny policy, an allow policy (the manifest's before the person's), a
+// session grant, bypass mode. ok is false when none decides.
+func (e *Engine) standing(s Subject, up Policy) (out Outcome, ok bool) {
+	mp := ManifestPolicy(s.Policies, s.Tool)
+	switch {
+	case mp == PolicyDeny:
+		return Outcome{Deny, SourceManifest, fmt.Sprintf("the coworker's manifest denies %s", s.Tool)}, true
+	case up == PolicyDeny:
+		return Outcome{Deny, SourceUser, fmt.Sprintf("you chose to always deny %s for this coworker", s.Tool)}, true
+	case mp == PolicyAllow:
+		return Outcome{AllowOnce, SourceManifest, fmt.Sprintf("the coworker's manifest allows %s", s.Tool)}, true
+	case up == PolicyAllow:
+		return Outcome{AllowOnce, SourceUser, fmt.Sprintf("you chose to always allow %s for this coworker", s.Tool)}, true
+	case e.granted(s):
+		return Outcome{AllowOnce, SourceGrant, "allowed for this session"}, true
+	case e.Mode == Bypass:
+		return Outcome{AllowOnce, SourceBypass, "approval mode is bypass"}, true
+	}
+	return Outcome{}, false
+}
+
+// unanswered is the denial of a prompt that failed (err) or answered
+// something that is not a decision (d); pctx is the prompt's bound.
+func unanswered(ctx, pctx context.Context, d Decision, err error, timeout time.Duration) Outcome {
 	switch {
 	case errors.Is(err, ErrParked):
 		return Outcome{Deny, SourceParked, err.Error()}
@@ -127,9 +148,13 @@ func (e *Engine) decide(ctx context.Context, s Subject, up Policy) Outcome {
 		return Outcome{Deny, SourceError, "the turn was cancelled before an answer"}
 	case err != nil:
 		return Outcome{Deny, SourceError, err.Error()}
-	case !d.Valid():
-		return Outcome{Deny, SourceError, fmt.Sprintf("the prompter answered %q, which is not a decision; the call is denied", d)}
 	}
+	return Outcome{Deny, SourceError, fmt.Sprintf("the prompter answered %q, which is not a decision; the call is denied", d)}
+}
+
+// answered applies the person's decision d: a session grant, and for
+// always a saved allow policy.
+func (e *Engine) answered(ctx context.Context, s Subject, d Decision) Outcome {
 	switch d {
 	case AllowSession:
 		e.grant(s)

@@ -110,52 +110,73 @@ func Annotate(ctx context.Context, rep *harness.CheckReport, reg *tool.Registry,
 		byNS[e.Namespace] = i
 		exts[i].serving = e.provides(reg)
 	}
-	for i, s := range rep.BrokenServers {
-		if j, ok := byNS[s.Namespace]; ok && s.Source == exts[j].Source {
-			exts[j].Broken = s.Message
-			rep.BrokenServers[i].Label = exts[j].Label
-			continue
-		}
-		if extDir != "" && s.Source == extDir && !s.Entry {
-			rep.BrokenServers[i].Label = "extensions folder " + extDir
-		}
-	}
+	labelServers(rep.BrokenServers, exts, byNS, extDir)
 	for _, cw := range rep.OK {
 		for _, e := range ProvidersOf(exts, cw.Tools) {
 			exts[byNS[e.Namespace]].UsedBy = append(exts[byNS[e.Namespace]].UsedBy, cw.ID)
 		}
 	}
-	var runtimes map[string]string
+	rc := &runtimeCache{ctx: ctx, search: search}
 	for i, b := range rep.Broken {
 		j, ok := byNS[b.Provider]
 		if !ok || b.Provider == "" {
 			continue
 		}
-		e := &exts[j]
-		if !e.serving { // the namespace is another provider's (a clash the extension lost, or installed after reg was built)
+		if !exts[j].serving { // the namespace is another provider's (a clash the extension lost, or installed after reg was built)
 			continue
 		}
-		if b.SandboxRequired {
-			rep.Broken[i].Fix = fmt.Sprintf("give extension %s a sandbox (set its sandbox to default; in the app, its switch in Settings → Extensions), or remove requires_sandbox from manifest.md", e.Describe())
-			continue
-		}
-		if e.Broken != "" {
-			rep.Broken[i].Fix = fmt.Sprintf("extension %s cannot be used: %s; or remove %s.* from tools.json", e.Describe(), e.Broken, e.Namespace)
-			continue
-		}
-		if e.Problems == nil {
-			if runtimes == nil {
-				runtimes = FindRuntimes(ctx, search)
-			}
-			e.Problems = e.problems(runtimes)
-		}
-		if len(e.Problems) > 0 {
-			rep.Broken[i].Fix = fmt.Sprintf("extension %s cannot run on this computer: %s; then %s", e.Describe(), strings.Join(e.Problems, "; "), then)
-			continue
-		}
-		rep.Broken[i].Fix = fmt.Sprintf("extension %s did not start or list its tools (the message says why): check its settings, reinstall it, or remove %s.* from tools.json", e.Describe(), e.Namespace)
+		rep.Broken[i].Fix = exts[j].fix(b.SandboxRequired, rc, then)
 	}
 	return exts
+}
+
+// labelServers labels the broken servers records of extensions as the
+// extension (recording the message in it) and those of the extensions
+// folder as the folder.
+func labelServers(servers []harness.CheckedServer, exts []Provider, byNS map[string]int, extDir string) {
+	for i, s := range servers {
+		if j, ok := byNS[s.Namespace]; ok && s.Source == exts[j].Source {
+			exts[j].Broken = s.Message
+			servers[i].Label = exts[j].Label
+			continue
+		}
+		if extDir != "" && s.Source == extDir && !s.Entry {
+			servers[i].Label = "extensions folder " + extDir
+		}
+	}
+}
+
+// runtimeCache looks the runtimes up once, when first needed.
+type runtimeCache struct {
+	ctx    context.Context
+	search launch.Search
+	found  map[string]string
+}
+
+// get is the runtimes found on search.
+func (c *runtimeCache) get() map[string]string {
+	if c.found == nil {
+		c.found = FindRuntimes(c.ctx, c.search)
+	}
+	return c.found
+}
+
+// fix is the Fix of a bundle that did not resolve because e's provider is
+// broken or did not start; it sets e.Problems when first needed.
+func (e *Provider) fix(sandboxRequired bool, rc *runtimeCache, then string) string {
+	if sandboxRequired {
+		return fmt.Sprintf("give extension %s a sandbox (set its sandbox to default; in the app, its switch in Settings → Extensions), or remove requires_sandbox from manifest.md", e.Describe())
+	}
+	if e.Broken != "" {
+		return fmt.Sprintf("extension %s cannot be used: %s; or remove %s.* from tools.json", e.Describe(), e.Broken, e.Namespace)
+	}
+	if e.Problems == nil {
+		e.Problems = e.problems(rc.get())
+	}
+	if len(e.Problems) > 0 {
+		return fmt.Sprintf("extension %s cannot run on this computer: %s; then %s", e.Describe(), strings.Join(e.Problems, "; "), then)
+	}
+	return fmt.Sprintf("extension %s did not start or list its tools (the message says why): check its settings, reinstall it, or remove %s.* from tools.json", e.Describe(), e.Namespace)
 }
 
 // provides reports whether reg's provider of e's namespace, registered or

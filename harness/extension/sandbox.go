@@ -64,36 +64,47 @@ func addable(v, home string, dir bool) bool {
 	if !filepath.IsAbs(v) || strings.Contains(v, "${") {
 		return false
 	}
-	paths := []string{filepath.Clean(v)}
-	if real, err := filepath.EvalSymlinks(v); err == nil {
-		paths = append(paths, real)
-	}
-	realHome := home
+	paths := append([]string{filepath.Clean(v)}, resolved(v)...)
+	homes := []string{home}
 	if home != "" {
-		if h, err := filepath.EvalSymlinks(home); err == nil {
-			realHome = h
-		}
+		homes = append(homes, resolved(home)...)
 	}
 	var own []string // OpenWorker's own folder, as written and resolved
 	if cfg, err := os.UserConfigDir(); err == nil {
-		own = append(own, filepath.Join(cfg, "OpenWorker"))
-		if r, err := filepath.EvalSymlinks(own[0]); err == nil {
-			own = append(own, r)
-		}
+		o := filepath.Join(cfg, "OpenWorker")
+		own = append([]string{o}, resolved(o)...)
 	}
 	for _, p := range paths {
-		for _, h := range []string{home, realHome} {
-			if dir && tooWide(p, h) || hiddenIn(p, h) {
-				return false
-			}
-		}
-		for _, o := range own {
-			if dir && tooWide(p, o) || inside(p, o) {
-				return false
-			}
+		if withheld(p, homes, own, dir) {
+			return false
 		}
 	}
 	return true
+}
+
+// resolved is p with its links followed, or nothing when they cannot be.
+func resolved(p string) []string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return []string{r}
+	}
+	return nil
+}
+
+// withheld reports whether path p may not join the sandbox: hidden in one
+// of homes or inside OpenWorker's own folder, or for a folder a root or
+// one that holds them.
+func withheld(p string, homes, own []string, dir bool) bool {
+	for _, h := range homes {
+		if dir && tooWide(p, h) || hiddenIn(p, h) {
+			return true
+		}
+	}
+	for _, o := range own {
+		if dir && tooWide(p, o) || inside(p, o) {
+			return true
+		}
+	}
+	return false
 }
 
 // inside reports whether p is dir or inside it.

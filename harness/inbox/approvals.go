@@ -93,38 +93,19 @@ type Prompter struct {
 
 // Prompt implements consent.Prompter.
 func (p *Prompter) Prompt(ctx context.Context, r consent.Request) (consent.Decision, error) {
-	asked, err := json.Marshal(r)
+	it, err := p.post(ctx, r)
 	if err != nil {
 		return consent.Deny, err
-	}
-	it := journal.InboxItem{Kind: journal.InboxApproval, Coworker: r.Coworker, SessionID: r.SessionID, TurnID: r.TurnID,
-		CallID: r.CallID, Tool: r.Tool, Asked: asked}
-	if r.Sampling != nil {
-		it.Tool = ""
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		it.Deadline = dl
-	}
-	it, err = p.Inbox.Add(ctx, it)
-	if err != nil {
-		return consent.Deny, fmt.Errorf("the approval could not be put in the inbox, so no one was asked: %w", err)
-	}
-	if p.Show != nil {
-		p.Show(it, r)
 	}
 	if p.Ask == nil {
 		return p.decided(p.Inbox.Wait(ctx, it.ID))
 	}
 	askCtx, stopAsking := context.WithCancel(ctx)
 	defer stopAsking()
-	type reply struct {
-		d   consent.Decision
-		err error
-	}
-	answered := make(chan reply, 1)
+	answered := make(chan askReply, 1)
 	go func() {
 		d, err := p.Ask(askCtx, it.ID, r)
-		answered <- reply{d, err}
+		answered <- askReply{d, err}
 	}()
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
@@ -144,26 +125,63 @@ func (p *Prompter) Prompt(ctx context.Context, r consent.Request) (consent.Decis
 		return p.decided(p.Inbox.Wait(ctx, it.ID)) // withdraws it, unless an answer came first
 	case a := <-answered:
 		stopWatching()
-		if ctx.Err() != nil {
-			return p.decided(p.Inbox.Wait(ctx, it.ID))
-		}
-		if a.err != nil || !a.d.Valid() {
-			got, err := p.Inbox.Withdraw(context.WithoutCancel(ctx), it.ID, journal.InboxCancelled, "could not ask: "+errText(a.err))
-			if err == nil && got.Status == journal.InboxAnswered {
-				return p.decided(got, nil) // answered elsewhere meanwhile
-			}
-			return a.d, a.err
-		}
-		got, err := p.Inbox.AnswerDecision(context.WithoutCancel(ctx), it.ID, a.d, p.AskedBy)
-		var ae *journal.AnsweredError
-		if errors.As(err, &ae) {
-			return p.decided(ae.Item, nil) // someone else answered first; theirs stands
-		}
-		if err != nil {
-			return consent.Deny, err
-		}
-		return p.decided(got, nil)
+		return p.answer(ctx, it.ID, a)
 	}
+}
+
+// askReply is what Ask returned.
+type askReply struct {
+	d   consent.Decision
+	err error
+}
+
+// post writes r as an approval item (bounded by ctx's deadline) and shows
+// it.
+func (p *Prompter) post(ctx context.Context, r consent.Request) (journal.InboxItem, error) {
+	asked, err := json.Marshal(r)
+	if err != nil {
+		return journal.InboxItem{}, err
+	}
+	it := journal.InboxItem{Kind: journal.InboxApproval, Coworker: r.Coworker, SessionID: r.SessionID, TurnID: r.TurnID,
+		CallID: r.CallID, Tool: r.Tool, Asked: asked}
+	if r.Sampling != nil {
+		it.Tool = ""
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		it.Deadline = dl
+	}
+	it, err = p.Inbox.Add(ctx, it)
+	if err != nil {
+		return it, fmt.Errorf("the approval could not be put in the inbox, so no one was asked: %w", err)
+	}
+	if p.Show != nil {
+		p.Show(it, r)
+	}
+	return it, nil
+}
+
+// answer records Ask's reply a as the answer to item id: without a
+// decision the item is withdrawn; an answer given elsewhere first stands.
+func (p *Prompter) answer(ctx context.Context, id string, a askReply) (consent.Decision, error) {
+	if ctx.Err() != nil {
+		return p.decided(p.Inbox.Wait(ctx, id))
+	}
+	if a.err != nil || !a.d.Valid() {
+		got, err := p.Inbox.Withdraw(context.WithoutCancel(ctx), id, journal.InboxCancelled, "could not ask: "+errText(a.err))
+		if err == nil && got.Status == journal.InboxAnswered {
+			return p.decided(got, nil) // answered elsewhere meanwhile
+		}
+		return a.d, a.err
+	}
+	got, err := p.Inbox.AnswerDecision(context.WithoutCancel(ctx), id, a.d, p.AskedBy)
+	var ae *journal.AnsweredError
+	if errors.As(err, &ae) {
+		return p.decided(ae.Item, nil) // someone else answered first; theirs stands
+	}
+	if err != nil {
+		return consent.Deny, err
+	}
+	return p.decided(got, nil)
 }
 
 func errText(err error) string {

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -83,24 +84,9 @@ type Finish struct {
 // its terminal evidence (the write waits at most the 5 s busy timeout).
 func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) error {
 	ctx = context.WithoutCancel(ctx)
-	effect := f.Effect
-	switch f.Status {
-	case InvSucceeded:
-		if effect == "" {
-			effect = EffectApplied
-		}
-	case InvUnknown:
-		if effect == "" {
-			effect = EffectUnknown
-		}
-	case InvFailed:
-	default:
-		return fmt.Errorf("journal: FinishInvocation %s: status %q; want succeeded, failed or unknown", id, f.Status)
-	}
-	switch effect {
-	case "", EffectApplied, EffectNotApplied, EffectUnknown:
-	default:
-		return fmt.Errorf("journal: FinishInvocation %s: effect %q; want applied, not_applied or unknown", id, effect)
+	effect, err := finishEffect(id, f)
+	if err != nil {
+		return err
 	}
 	if err := checkJSON("result of invocation "+id, f.Result); err != nil {
 		return err
@@ -116,59 +102,94 @@ func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) err
 		e := v.(executingRow)
 		cached = &e
 	}
-	err := j.writeFinal(ctx, func(tx *sql.Tx) error {
-		dur := f.DurationMS
-		if dur == 0 {
-			started := time.Time{}
-			if cached != nil {
-				started = cached.started
-			} else { // begun by another Journal: read its executing commit time
-				var s sql.NullString
-				tx.QueryRowContext(ctx, `SELECT started_at FROM invocations WHERE id=?`, id).Scan(&s)
-				started = parseTime(s)
-			}
-			if !started.IsZero() {
-				dur = max(now.Sub(started).Milliseconds(), 0)
-			}
-		}
+	err = j.writeFinal(ctx, func(tx *sql.Tx) error {
+		dur := finishDuration(ctx, tx, id, f.DurationMS, cached, now)
 		args := []any{string(f.Status), jsonOrNull(f.Result), digest, f.ErrorCode, f.Error, string(effect), dur, formatTime(now), id}
-		if cached != nil {
-			// This Journal wrote the executing row: its payload is known.
-			st, err := j.stmt(ctx, tx, sqlFinishInvocation)
-			if err != nil {
-				return err
-			}
-			res, err := st.ExecContext(ctx, args...)
-			if err != nil {
-				return fmt.Errorf("journal: finish invocation %s: %w", id, err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return finishError(ctx, tx, id, f.Status)
-			}
-			p := finishedPayload(cached.payload, string(f.Status), f.Result, digest, f.ErrorCode, f.Error, string(effect), dur, formatTime(now))
-			return j.appendChain(ctx, tx, linkOf("invocations", id, p))
+		if cached == nil {
+			return j.finishReturning(ctx, tx, id, f.Status, args)
 		}
-		st, err := j.stmt(ctx, tx, sqlFinishInvocation+` RETURNING *`)
+		// This Journal wrote the executing row: its payload is known.
+		st, err := j.stmt(ctx, tx, sqlFinishInvocation)
 		if err != nil {
 			return err
 		}
-		rows, err := st.QueryContext(ctx, args...)
+		res, err := st.ExecContext(ctx, args...)
 		if err != nil {
 			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
 		}
-		_, p, err := returnedRow("invocations", rows)
-		if errors.Is(err, errNoRow) {
+		if n, _ := res.RowsAffected(); n == 0 {
 			return finishError(ctx, tx, id, f.Status)
 		}
-		if err != nil {
-			return fmt.Errorf("journal: finish invocation %s: %w", id, err)
-		}
+		p := finishedPayload(cached.payload, string(f.Status), f.Result, digest, f.ErrorCode, f.Error, string(effect), dur, formatTime(now))
 		return j.appendChain(ctx, tx, linkOf("invocations", id, p))
 	})
 	if err == nil {
 		j.executing.Delete(id)
 	}
 	return err
+}
+
+// finishEffect checks f's status and effect and returns the effect to
+// record: applied for a success and unknown for an unknown outcome when f
+// names none.
+func finishEffect(id string, f Finish) (Effect, error) {
+	effect := f.Effect
+	switch f.Status {
+	case InvSucceeded:
+		effect = cmp.Or(effect, EffectApplied)
+	case InvUnknown:
+		effect = cmp.Or(effect, EffectUnknown)
+	case InvFailed:
+	default:
+		return "", fmt.Errorf("journal: FinishInvocation %s: status %q; want succeeded, failed or unknown", id, f.Status)
+	}
+	switch effect {
+	case "", EffectApplied, EffectNotApplied, EffectUnknown:
+		return effect, nil
+	default:
+		return "", fmt.Errorf("journal: FinishInvocation %s: effect %q; want applied, not_applied or unknown", id, effect)
+	}
+}
+
+// finishDuration is dur, or when it is 0 the time since the invocation
+// started executing (from cached, else from its row), or 0 if unknown.
+func finishDuration(ctx context.Context, tx *sql.Tx, id string, dur int64, cached *executingRow, now time.Time) int64 {
+	if dur != 0 {
+		return dur
+	}
+	started := time.Time{}
+	if cached != nil {
+		started = cached.started
+	} else { // begun by another Journal: read its executing commit time
+		var s sql.NullString
+		tx.QueryRowContext(ctx, `SELECT started_at FROM invocations WHERE id=?`, id).Scan(&s)
+		started = parseTime(s)
+	}
+	if started.IsZero() {
+		return 0
+	}
+	return max(now.Sub(started).Milliseconds(), 0)
+}
+
+// finishReturning finishes an invocation another Journal began: the update
+// returns the row, whose payload the chain link needs.
+func (j *Journal) finishReturning(ctx context.Context, tx *sql.Tx, id string, status InvocationStatus, args []any) error {
+	st, err := j.stmt(ctx, tx, sqlFinishInvocation+` RETURNING *`)
+	if err != nil {
+		return err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return fmt.Errorf("journal: finish invocation %s: %w", id, err)
+	}
+	_, p, err := returnedRow("invocations", rows)
+	if errors.Is(err, errNoRow) {
+		return finishError(ctx, tx, id, status)
+	}
+	if err != nil {
+		return fmt.Errorf("journal: finish invocation %s: %w", id, err)
+	}
+	return j.appendChain(ctx, tx, linkOf("invocations", id, p))
 }
 
 const sqlFinishInvocation = `UPDATE invocations SET status=?, result=?, result_digest=?, error_code=?, error=?,

@@ -56,76 +56,117 @@ func checkRows(ctx context.Context, conn *sql.Conn, b *breaks) (rows int64, err 
 		return 0, fmt.Errorf("journal: verify: read chain: %w", err)
 	}
 	defer entries.Close()
-	opened := map[string]bool{}
-	var t *tableReader       // the table of the current entries, nil for one not chained
-	finish := func() error { // the rest of t's rows have no entry
-		if t == nil {
-			return nil
-		}
-		err := t.drain(b)
-		rows += t.count
-		t.close()
-		t = nil
-		return err
-	}
-	defer func() { t.close() }()
+	m := &rowMerge{ctx: ctx, conn: conn, b: b, opened: map[string]bool{}}
+	defer func() { m.t.close() }()
 	var kind, digest string
 	var n sql.NullInt64
 	var e entryKey
 	var seq int64
 	for entries.Next() {
 		if err := entries.Scan(&kind, &n, &e.ref, &seq, &digest); err != nil {
-			return rows, fmt.Errorf("journal: verify: read chain: %w", err)
+			return m.rows, fmt.Errorf("journal: verify: read chain: %w", err)
 		}
 		e.n = n.Int64
-		if (t == nil || t.table != kind) && !opened[kind] {
-			if err := finish(); err != nil {
-				return rows, err
-			}
-			opened[kind] = true
-			if _, ok := chainedKey(kind); ok {
-				if t, err = openTable(ctx, conn, kind, b); err != nil {
-					return rows, err
-				}
-			}
-		}
-		found, changed := false, false
-		if t != nil && t.table == kind {
-			if found, changed, err = t.match(e, digest, b); err != nil {
-				return rows, err
-			}
-		}
-		switch {
-		case !found:
-			b.row(Break{Seq: seq, Table: kind, RowID: e.ref, Reason: ReasonRowDeleted})
-		case changed:
-			b.row(Break{Seq: seq, Table: kind, RowID: e.ref, Reason: ReasonRowChanged})
+		if err := m.entry(kind, e, seq, digest); err != nil {
+			return m.rows, err
 		}
 	}
 	if err := entries.Err(); err != nil {
-		return rows, fmt.Errorf("journal: verify: read chain: %w", err)
+		return m.rows, fmt.Errorf("journal: verify: read chain: %w", err)
 	}
-	if err := finish(); err != nil {
-		return rows, err
+	if err := m.finish(); err != nil {
+		return m.rows, err
 	}
-	for _, ct := range chainedTables { // tables without a single entry
-		if !opened[ct.name] {
-			var n int // a file below the version that added the table (a test's migrate to N)
-			if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?`, ct.name).Scan(&n); err != nil {
-				return rows, fmt.Errorf("journal: verify: read %s: %w", ct.name, err)
-			}
-			if n == 0 {
-				continue
-			}
-			if t, err = openTable(ctx, conn, ct.name, b); err != nil {
-				return rows, err
-			}
-			if err := finish(); err != nil {
-				return rows, err
-			}
+	err = m.unentered()
+	return m.rows, err
+}
+
+// rowMerge is the state of checkRows's merge: the table being read and the
+// tables already opened.
+type rowMerge struct {
+	ctx    context.Context
+	conn   *sql.Conn
+	b      *breaks
+	opened map[string]bool
+	t      *tableReader // the table of the current entries, nil for one not chained
+	rows   int64        // rows read so far
+}
+
+// entry merges one chain entry: it moves to the entry's table if it is new
+// and records the entry's row as deleted or changed.
+func (m *rowMerge) entry(kind string, e entryKey, seq int64, digest string) error {
+	if (m.t == nil || m.t.table != kind) && !m.opened[kind] {
+		if err := m.open(kind); err != nil {
+			return err
 		}
 	}
-	return rows, nil
+	found, changed := false, false
+	if m.t != nil && m.t.table == kind {
+		var err error
+		if found, changed, err = m.t.match(e, digest, m.b); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !found:
+		m.b.row(Break{Seq: seq, Table: kind, RowID: e.ref, Reason: ReasonRowDeleted})
+	case changed:
+		m.b.row(Break{Seq: seq, Table: kind, RowID: e.ref, Reason: ReasonRowChanged})
+	}
+	return nil
+}
+
+// open finishes the current table and starts reading kind, if the chain
+// covers it.
+func (m *rowMerge) open(kind string) error {
+	if err := m.finish(); err != nil {
+		return err
+	}
+	m.opened[kind] = true
+	if _, ok := chainedKey(kind); !ok {
+		return nil
+	}
+	var err error
+	m.t, err = openTable(m.ctx, m.conn, kind, m.b)
+	return err
+}
+
+// finish records the rest of the current table's rows as having no entry
+// and closes it.
+func (m *rowMerge) finish() error {
+	if m.t == nil {
+		return nil
+	}
+	err := m.t.drain(m.b)
+	m.rows += m.t.count
+	m.t.close()
+	m.t = nil
+	return err
+}
+
+// unentered reads the chained tables without a single entry: each of their
+// rows is outside the chain.
+func (m *rowMerge) unentered() error {
+	for _, ct := range chainedTables {
+		if m.opened[ct.name] {
+			continue
+		}
+		var n int // a file below the version that added the table (a test's migrate to N)
+		if err := m.conn.QueryRowContext(m.ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?`, ct.name).Scan(&n); err != nil {
+			return fmt.Errorf("journal: verify: read %s: %w", ct.name, err)
+		}
+		if n == 0 {
+			continue
+		}
+		var err error
+		if m.t, err = openTable(m.ctx, m.conn, ct.name, m.b); err != nil {
+			return err
+		}
+		if err := m.finish(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tableReader reads one chained table in key order, one row ahead.

@@ -44,11 +44,9 @@ import (
 // never reach the model either, only their size does. The result bound
 // (256 KB, docs/limits.md) is the harness's.
 func normalize(res *sdk.CallToolResult, r redactor) (out tool.Output, structured json.RawMessage) {
-	if res.StructuredContent != nil {
-		if b, err := jsonenc.Marshal(res.StructuredContent); err == nil && string(b) != "null" {
-			structured = b
-			out.Structured = r.json(b)
-		}
+	structured = structuredJSON(res)
+	if structured != nil {
+		out.Structured = r.json(structured)
 	}
 	texts := redactTexts(res.Content, r)
 	var parts []string
@@ -73,14 +71,11 @@ func normalize(res *sdk.CallToolResult, r redactor) (out tool.Output, structured
 		}
 		b.Audience = aud
 		out.Content = append(out.Content, b)
-		switch {
-		case aud == tool.AudienceUser: // the person's only: the model learns that there was one
-			parts = append(parts, fmt.Sprintf("[%s content for the user only, not shown to you]", b.Type))
-		case b.Type == tool.BlockText:
-			parts = append(parts, b.Text)
-			modelTexts++
-		case b.Type != tool.BlockImage:
-			parts = append(parts, describe(b))
+		if part, ok := modelPart(b); ok {
+			parts = append(parts, part)
+			if aud != tool.AudienceUser && b.Type == tool.BlockText {
+				modelTexts++
+			}
 		}
 	}
 	if out.Structured != nil && modelTexts == 0 {
@@ -93,6 +88,34 @@ func normalize(res *sdk.CallToolResult, r redactor) (out tool.Output, structured
 		out.Text = ""
 	}
 	return out, structured
+}
+
+// structuredJSON is the result's structured content as JSON, or nil for
+// none (or a null).
+func structuredJSON(res *sdk.CallToolResult) json.RawMessage {
+	if res.StructuredContent == nil {
+		return nil
+	}
+	b, err := jsonenc.Marshal(res.StructuredContent)
+	if err != nil || string(b) == "null" {
+		return nil
+	}
+	return b
+}
+
+// modelPart is what the model reads of block b in the result's text: its
+// text, its description, or a note that the person's own block was there;
+// ok is false for an image the model gets as an image.
+func modelPart(b tool.Block) (part string, ok bool) {
+	switch {
+	case b.Audience == tool.AudienceUser: // the person's only: the model learns that there was one
+		return fmt.Sprintf("[%s content for the user only, not shown to you]", b.Type), true
+	case b.Type == tool.BlockText:
+		return b.Text, true
+	case b.Type != tool.BlockImage:
+		return describe(b), true
+	}
+	return "", false
 }
 
 // describedBlock is the block of content that reaches the model only as

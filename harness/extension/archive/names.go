@@ -44,25 +44,31 @@ func checkName(name string) string {
 	case strings.Contains(name, ":"):
 		return "the name holds a colon (:), which Windows reads as a drive or stream"
 	}
-	for _, r := range name {
-		if unicode.IsControl(r) {
-			return "the name holds a control character"
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return "the name holds a control character"
+	}
+	for _, s := range strings.Split(strings.TrimSuffix(name, "/"), "/") {
+		if why := checkSegment(s); why != "" {
+			return why
 		}
 	}
-	segs := strings.Split(strings.TrimSuffix(name, "/"), "/")
-	for _, s := range segs {
-		switch {
-		case s == "..":
-			return "the name climbs out of the folder (..)"
-		case s == "" || s == ".":
-			return "the name has an empty or \".\" segment"
-		case len(s) > MaxSegmentBytes:
-			return fmt.Sprintf("the segment %.40q… is %d bytes long, more than the %d a file or folder name may be on Linux, macOS and Windows", s, len(s), MaxSegmentBytes)
-		case strings.HasSuffix(s, ".") || strings.HasSuffix(s, " "):
-			return fmt.Sprintf("the segment %q ends in a dot or space, which Windows drops", s)
-		case reservedOnWindows(s):
-			return fmt.Sprintf("the segment %q is a device name on Windows", s)
-		}
+	return ""
+}
+
+// checkSegment says why one segment of a name is unsafe ("" when it is
+// fine).
+func checkSegment(s string) string {
+	switch {
+	case s == "..":
+		return "the name climbs out of the folder (..)"
+	case s == "" || s == ".":
+		return "the name has an empty or \".\" segment"
+	case len(s) > MaxSegmentBytes:
+		return fmt.Sprintf("the segment %.40q… is %d bytes long, more than the %d a file or folder name may be on Linux, macOS and Windows", s, len(s), MaxSegmentBytes)
+	case strings.HasSuffix(s, ".") || strings.HasSuffix(s, " "):
+		return fmt.Sprintf("the segment %q ends in a dot or space, which Windows drops", s)
+	case reservedOnWindows(s):
+		return fmt.Sprintf("the segment %q is a device name on Windows", s)
 	}
 	return ""
 }

@@ -26,15 +26,8 @@ import (
 // signature covers), its digest algorithm and its signature.
 func rawSignedAttrs(der []byte) (attrs []byte, digestOID asn1.ObjectIdentifier, sig []byte, err error) {
 	bad := errors.New("the PKCS#7 structure is not DER SignedData with one signer")
-	in := cryptobyte.String(der)
-	var ci, sd, infos, si, body cryptobyte.String
-	if !in.ReadASN1(&ci, cbasn1.SEQUENCE) || !ci.SkipASN1(cbasn1.OBJECT_IDENTIFIER) ||
-		!ci.ReadASN1(&body, cbasn1.Tag(0).Constructed().ContextSpecific()) ||
-		!body.ReadASN1(&sd, cbasn1.SEQUENCE) ||
-		!sd.SkipASN1(cbasn1.INTEGER) || !sd.SkipASN1(cbasn1.SET) || !sd.SkipASN1(cbasn1.SEQUENCE) ||
-		!sd.SkipOptionalASN1(cbasn1.Tag(0).Constructed().ContextSpecific()) ||
-		!sd.SkipOptionalASN1(cbasn1.Tag(1).Constructed().ContextSpecific()) ||
-		!sd.ReadASN1(&infos, cbasn1.SET) || !infos.ReadASN1(&si, cbasn1.SEQUENCE) || !infos.Empty() {
+	si, ok := onlySignerInfo(der)
+	if !ok {
 		return nil, nil, nil, bad
 	}
 	var alg cryptobyte.String
@@ -50,6 +43,26 @@ func rawSignedAttrs(der []byte) (attrs []byte, digestOID asn1.ObjectIdentifier, 
 	attrs = append([]byte(nil), raw...)
 	attrs[0] = byte(cbasn1.SET)
 	return attrs, digestOID, signature, nil
+}
+
+// onlySignerInfo is the body of the only SignerInfo of a DER ContentInfo
+// holding SignedData; ok is false for anything else.
+func onlySignerInfo(der []byte) (si cryptobyte.String, ok bool) {
+	in := cryptobyte.String(der)
+	var ci, sd, infos, body cryptobyte.String
+	if !in.ReadASN1(&ci, cbasn1.SEQUENCE) || !ci.SkipASN1(cbasn1.OBJECT_IDENTIFIER) ||
+		!ci.ReadASN1(&body, cbasn1.Tag(0).Constructed().ContextSpecific()) ||
+		!body.ReadASN1(&sd, cbasn1.SEQUENCE) {
+		return nil, false
+	}
+	// version, digestAlgorithms, encapContentInfo, [0] certificates, [1] crls
+	if !sd.SkipASN1(cbasn1.INTEGER) || !sd.SkipASN1(cbasn1.SET) || !sd.SkipASN1(cbasn1.SEQUENCE) ||
+		!sd.SkipOptionalASN1(cbasn1.Tag(0).Constructed().ContextSpecific()) ||
+		!sd.SkipOptionalASN1(cbasn1.Tag(1).Constructed().ContextSpecific()) {
+		return nil, false
+	}
+	ok = sd.ReadASN1(&infos, cbasn1.SET) && infos.ReadASN1(&si, cbasn1.SEQUENCE) && infos.Empty()
+	return si, ok
 }
 
 // digests maps the digest algorithms of signer infos to hashes.

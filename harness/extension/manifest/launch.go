@@ -57,23 +57,7 @@ func (m *Manifest) Launch(in LaunchInput) (Launch, error) {
 		return Launch{}, err
 	}
 	cmd, args, env := m.config(goos, in.Dir)
-	keys := map[string]bool{}
-	for _, f := range m.UserConfig {
-		keys[f.Key] = true
-	}
-	look := hostLookup(in.Host, in.Dir, func(key string) (any, bool) {
-		if !keys[key] {
-			return nil, false
-		}
-		v, ok := values[key]
-		if !ok {
-			if f := m.Field(key); f != nil && f.Multiple {
-				return []string{}, true
-			}
-			return "", true
-		}
-		return v, true
-	})
+	look := hostLookup(in.Host, in.Dir, m.userLookup(values))
 	sep := listSeparator(goos)
 	l := Launch{Dir: in.Dir}
 	if l.Command, err = expandString(cmd, look, sep); err != nil {
@@ -85,22 +69,64 @@ func (m *Manifest) Launch(in LaunchInput) (Launch, error) {
 	if l.Args, err = expandArgs(args, look, sep); err != nil {
 		return Launch{}, fmt.Errorf("server.mcp_config.args: %w", err)
 	}
-	if len(env) > 0 {
-		l.Env = make(map[string]string, len(env))
-		for k, v := range env {
-			if l.Env[k], err = expandString(v, look, sep); err != nil {
-				return Launch{}, fmt.Errorf("server.mcp_config.env.%s: %w", k, err)
+	if l.Env, err = expandEnv(env, look, sep); err != nil {
+		return Launch{}, err
+	}
+	l.Command = m.commandPath(goos, in.Dir, l.Command)
+	return l, nil
+}
+
+// userLookup resolves ${user_config.KEY} from the checked values: a
+// declared field without value is "" ([] for a multiple field); an
+// undeclared key is unknown.
+func (m *Manifest) userLookup(values map[string]any) func(key string) (any, bool) {
+	keys := map[string]bool{}
+	for _, f := range m.UserConfig {
+		keys[f.Key] = true
+	}
+	return func(key string) (any, bool) {
+		if !keys[key] {
+			return nil, false
+		}
+		v, ok := values[key]
+		if !ok {
+			if f := m.Field(key); f != nil && f.Multiple {
+				return []string{}, true
 			}
+			return "", true
+		}
+		return v, true
+	}
+}
+
+// expandEnv substitutes the variables of each value of env; nil for an
+// empty env.
+func expandEnv(env map[string]string, look lookupFunc, sep string) (map[string]string, error) {
+	if len(env) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(env))
+	for k, v := range env {
+		var err error
+		if out[k], err = expandString(v, look, sep); err != nil {
+			return nil, fmt.Errorf("server.mcp_config.env.%s: %w", k, err)
 		}
 	}
-	if !isAbsFor(goos, l.Command) && strings.ContainsAny(l.Command, `/\`) {
-		l.Command = joinFor(goos, in.Dir, l.Command)
+	return out, nil
+}
+
+// commandPath is the substituted command cmd made absolute: a relative
+// path is inside dir, and on Windows a binary server's command inside dir
+// without an extension gets ".exe".
+func (m *Manifest) commandPath(goos, dir, cmd string) string {
+	if !isAbsFor(goos, cmd) && strings.ContainsAny(cmd, `/\`) {
+		cmd = joinFor(goos, dir, cmd)
 	}
-	if goos == "windows" && m.Server.Type == TypeBinary && strings.HasPrefix(l.Command, in.Dir) &&
-		path.Ext(strings.ReplaceAll(l.Command[len(in.Dir):], `\`, "/")) == "" {
-		l.Command += ".exe"
+	if goos == "windows" && m.Server.Type == TypeBinary && strings.HasPrefix(cmd, dir) &&
+		path.Ext(strings.ReplaceAll(cmd[len(dir):], `\`, "/")) == "" {
+		cmd += ".exe"
 	}
-	return l, nil
+	return cmd
 }
 
 // config is the command, args and env for goos before substitution.

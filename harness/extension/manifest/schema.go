@@ -228,43 +228,67 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			r.add(n, fmt.Sprintf("required field %q is missing", m), fmt.Sprintf("add %q here", m))
 		}
 	case *kindAdditionalProperties:
-		allowed := r.allowedKeys(e.SchemaURL)
-		for _, p := range k.Properties {
-			fix := "remove it"
-			if len(allowed) > 0 {
-				fix = "remove it; allowed fields: " + strings.Join(allowed, ", ")
-			}
-			if f := n.Field(p); f != nil {
-				r.out = append(r.out, Problem{Line: f.Line, Col: f.Col, Path: n.Path, Msg: fmt.Sprintf("unknown field %q", p), Fix: fix})
-			} else {
-				r.add(n, fmt.Sprintf("unknown field %q", p), fix)
-			}
-		}
+		r.unknownFields(n, e.SchemaURL, k.Properties)
 	case *kindFormat:
-		switch k.Want {
-		case "uri":
-			r.add(n, fmt.Sprintf("%s is not a valid URL", display(k.Got)), "write an absolute URL such as https://example.com/page")
-		case "email":
-			r.add(n, fmt.Sprintf("%s is not a valid email address", display(k.Got)), "write an address such as name@example.com")
-		default:
-			r.add(n, fmt.Sprintf("%s is not a valid %s", display(k.Got), k.Want), "")
-		}
+		msg, fix := formatProblem(k.Got, k.Want)
+		r.add(n, msg, fix)
 	case *kindPattern:
-		fix := ""
-		switch {
-		case strings.HasSuffix(n.Path, ".size"):
-			fix = `write WIDTHxHEIGHT, for example "16x16"`
-		case strings.HasSuffix(n.Path, ".resources"):
-			fix = "include the ${locale} placeholder"
-		case strings.HasSuffix(n.Path, ".default_locale"):
-			fix = `write a BCP 47 locale such as "en-US"`
-		}
-		r.add(n, fmt.Sprintf("%s does not match the pattern %s", display(k.Got), k.Want), fix)
+		r.add(n, fmt.Sprintf("%s does not match the pattern %s", display(k.Got), k.Want), patternFix(n.Path))
 	case *kindMinLength:
 		r.add(n, "must not be empty", "write a value or remove the field")
 	default:
 		r.add(n, e.ErrorKind.LocalizedString(english), "")
 	}
+}
+
+// unknownFields reports each field of n that the schema at schemaURL does
+// not allow, at the field when n has it, naming the allowed ones.
+func (r *reporter) unknownFields(n *jsonfile.Node, schemaURL string, fields []string) {
+	allowed := r.allowedKeys(schemaURL)
+	for _, p := range fields {
+		fix := "remove it"
+		if len(allowed) > 0 {
+			fix = "remove it; allowed fields: " + strings.Join(allowed, ", ")
+		}
+		if f := n.Field(p); f != nil {
+			r.out = append(r.out, Problem{Line: f.Line, Col: f.Col, Path: n.Path, Msg: fmt.Sprintf("unknown field %q", p), Fix: fix})
+		} else {
+			r.add(n, fmt.Sprintf("unknown field %q", p), fix)
+		}
+	}
+}
+
+// formatFixes says, by format, what a valid value is and how to write one.
+var formatFixes = map[string]struct{ what, fix string }{
+	"uri":   {"a valid URL", "write an absolute URL such as https://example.com/page"},
+	"email": {"a valid email address", "write an address such as name@example.com"},
+}
+
+// formatProblem is the message and fix of value got that is not of format
+// want.
+func formatProblem(got any, want string) (msg, fix string) {
+	if f, ok := formatFixes[want]; ok {
+		return fmt.Sprintf("%s is not %s", display(got), f.what), f.fix
+	}
+	return fmt.Sprintf("%s is not a valid %s", display(got), want), ""
+}
+
+// patternFixes says, by the end of a field's path, how to write a value
+// its pattern takes.
+var patternFixes = []struct{ suffix, fix string }{
+	{".size", `write WIDTHxHEIGHT, for example "16x16"`},
+	{".resources", "include the ${locale} placeholder"},
+	{".default_locale", `write a BCP 47 locale such as "en-US"`},
+}
+
+// patternFix is the fix for a value at path its pattern refuses, or "".
+func patternFix(path string) string {
+	for _, p := range patternFixes {
+		if strings.HasSuffix(path, p.suffix) {
+			return p.fix
+		}
+	}
+	return ""
 }
 
 // allowedKeys lists the "properties" of the schema at schemaURL (the one

@@ -133,33 +133,9 @@ func checkValue(f Field, v any) (any, string) {
 		}
 		return b, ""
 	}
-	var items []string
-	if f.Multiple {
-		switch l := v.(type) {
-		case string:
-			items = []string{l}
-		case []string:
-			items = l
-		case []any:
-			for _, it := range l {
-				s, ok := it.(string)
-				if !ok {
-					return nil, fmt.Sprintf("every item must be a string, not %s", typeName(it))
-				}
-				items = append(items, s)
-			}
-		default:
-			return nil, fmt.Sprintf("must be a list of strings, not %s", typeName(v))
-		}
-		if len(items) == 0 && f.Required {
-			return nil, "a value is required (choose at least one)"
-		}
-	} else {
-		s, ok := v.(string)
-		if !ok {
-			return nil, fmt.Sprintf("must be a string, not %s", typeName(v))
-		}
-		items = []string{s}
+	items, msg := textItems(f, v)
+	if msg != "" {
+		return nil, msg
 	}
 	for _, s := range items {
 		if s == "" {
@@ -173,6 +149,40 @@ func checkValue(f Field, v any) (any, string) {
 		return slices.Clone(items), ""
 	}
 	return items[0], ""
+}
+
+// textItems is the strings of a text, directory or file value: one for a
+// single field, the list (or a lone string) for a multiple one; or what is
+// wrong with its shape.
+func textItems(f Field, v any) ([]string, string) {
+	if !f.Multiple {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Sprintf("must be a string, not %s", typeName(v))
+		}
+		return []string{s}, ""
+	}
+	var items []string
+	switch l := v.(type) {
+	case string:
+		items = []string{l}
+	case []string:
+		items = l
+	case []any:
+		for _, it := range l {
+			s, ok := it.(string)
+			if !ok {
+				return nil, fmt.Sprintf("every item must be a string, not %s", typeName(it))
+			}
+			items = append(items, s)
+		}
+	default:
+		return nil, fmt.Sprintf("must be a list of strings, not %s", typeName(v))
+	}
+	if len(items) == 0 && f.Required {
+		return nil, "a value is required (choose at least one)"
+	}
+	return items, ""
 }
 
 func rangeFix(f Field) string {

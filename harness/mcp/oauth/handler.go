@@ -309,24 +309,8 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	if err != nil {
 		return h.fail(err)
 	}
-	scopes := bearerScopes(challenges)
-	if len(scopes) == 0 {
-		scopes = d.scopes
-	}
-	scopes = withScopes(scopes, h.cfg.Scopes)
-	if prev != nil && stepUp { // a step-up keeps what was granted before
-		scopes = withScopes(scopes, prev.Scopes)
-	}
-	var oc *oauth2.Config
-	var tok *oauth2.Token
-	if h.cfg.GrantType == GrantClientCredentials {
-		oc, tok, err = h.clientCredentials(ctx, d, scopes)
-	} else {
-		oc, tok, err = h.authorizationCode(ctx, d, scopes, again)
-	}
-	if err != nil && d.noMetadata {
-		err = fmt.Errorf("%s publishes no authorization server metadata (RFC 8414), so its default endpoints /authorize, /token and /register were used (MCP 2025-03-26): %w", host(d.issuer), err)
-	}
+	scopes := h.askScopes(challenges, d, prev, stepUp)
+	oc, tok, err := h.signIn(ctx, d, scopes, again)
 	if err != nil {
 		return h.fail(err)
 	}
@@ -338,6 +322,38 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	h.loaded, h.src, h.dropped = true, &grantSource{h: h, g: *g}, false
 	h.mu.Unlock()
 	return nil
+}
+
+// askScopes is the scopes to ask for: the challenge's (else the
+// discovered ones), the configured ones, and for a step-up those of prev,
+// the grant before.
+func (h *Handler) askScopes(challenges []oauthex.Challenge, d *discovery, prev *Grant, stepUp bool) []string {
+	scopes := bearerScopes(challenges)
+	if len(scopes) == 0 {
+		scopes = d.scopes
+	}
+	scopes = withScopes(scopes, h.cfg.Scopes)
+	if prev != nil && stepUp { // a step-up keeps what was granted before
+		scopes = withScopes(scopes, prev.Scopes)
+	}
+	return scopes
+}
+
+// signIn runs the configured grant at d's authorization server; an error
+// says when d's endpoints were the defaults.
+func (h *Handler) signIn(ctx context.Context, d *discovery, scopes []string, again bool) (*oauth2.Config, *oauth2.Token, error) {
+	var oc *oauth2.Config
+	var tok *oauth2.Token
+	var err error
+	if h.cfg.GrantType == GrantClientCredentials {
+		oc, tok, err = h.clientCredentials(ctx, d, scopes)
+	} else {
+		oc, tok, err = h.authorizationCode(ctx, d, scopes, again)
+	}
+	if err != nil && d.noMetadata {
+		err = fmt.Errorf("%s publishes no authorization server metadata (RFC 8414), so its default endpoints /authorize, /token and /register were used (MCP 2025-03-26): %w", host(d.issuer), err)
+	}
+	return oc, tok, err
 }
 
 // withScopes is found with the scopes of add it lacks appended.

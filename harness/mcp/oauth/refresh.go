@@ -33,6 +33,8 @@ func (s *grantSource) grant() Grant {
 	return s.g
 }
 
+// Token returns the grant's access token, getting a new one when it
+// expires within RefreshEarly; a refused refresh drops the grant.
 func (s *grantSource) Token() (*oauth2.Token, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -42,30 +44,44 @@ func (s *grantSource) Token() (*oauth2.Token, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var tok *oauth2.Token
-	var err error
-	switch {
-	case s.g.GrantType == GrantClientCredentials: // no person: the same grant again
-		style := oauth2.AuthStyleInParams
-		if s.g.SecretInHeader {
-			style = oauth2.AuthStyleInHeader
-		}
-		tok, err = credentialsToken(ctx, s.h, clientID{id: s.g.ClientID, secret: s.g.ClientSecret, style: style, how: "pre-registered"}, s.g.TokenURL, s.g.Resource, s.g.Scopes)
-		if err == nil && !tok.Expiry.IsZero() {
-			tok.Expiry = now.Add(time.Until(tok.Expiry))
-		}
-	case s.g.RefreshToken == "":
-		s.drop()
-		return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "the sign-in expired and has no refresh token"}
-	default:
-		tok, err = refresh(ctx, s.h.s.HTTPClient, &s.g, now)
-	}
+	tok, err := s.renew(ctx, now)
 	if err != nil {
 		if re := (*oauth2.RetrieveError)(nil); errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
 			s.drop()
 		}
 		return nil, err
 	}
+	s.take(tok)
+	if err := s.h.s.Store.Save(&s.g); err != nil {
+		return nil, err
+	}
+	return s.token(), nil
+}
+
+// renew gets a new token: the client credentials grant again, or the
+// refresh token's. s.mu is held.
+func (s *grantSource) renew(ctx context.Context, now time.Time) (*oauth2.Token, error) {
+	switch {
+	case s.g.GrantType == GrantClientCredentials: // no person: the same grant again
+		style := oauth2.AuthStyleInParams
+		if s.g.SecretInHeader {
+			style = oauth2.AuthStyleInHeader
+		}
+		tok, err := credentialsToken(ctx, s.h, clientID{id: s.g.ClientID, secret: s.g.ClientSecret, style: style, how: "pre-registered"}, s.g.TokenURL, s.g.Resource, s.g.Scopes)
+		if err == nil && !tok.Expiry.IsZero() {
+			tok.Expiry = now.Add(time.Until(tok.Expiry))
+		}
+		return tok, err
+	case s.g.RefreshToken == "":
+		return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "the sign-in expired and has no refresh token"}
+	default:
+		return refresh(ctx, s.h.s.HTTPClient, &s.g, now)
+	}
+}
+
+// take keeps tok in the grant: its access token and expiry, and its type,
+// rotated refresh token and scopes when it names them. s.mu is held.
+func (s *grantSource) take(tok *oauth2.Token) {
 	s.g.AccessToken, s.g.Expiry = tok.AccessToken, tok.Expiry
 	if tok.TokenType != "" {
 		s.g.TokenType = tok.TokenType
@@ -76,10 +92,6 @@ func (s *grantSource) Token() (*oauth2.Token, error) {
 	if sc, ok := tok.Extra("scope").(string); ok && sc != "" {
 		s.g.Scopes = strings.Fields(sc)
 	}
-	if err := s.h.s.Store.Save(&s.g); err != nil {
-		return nil, err
-	}
-	return s.token(), nil
 }
 
 func (s *grantSource) token() *oauth2.Token {
@@ -104,24 +116,9 @@ const maxTokenResponse = 1 << 20
 // RFC 8707. Errors are oauth2.RetrieveError (the server's error code) or
 // name the token endpoint's host; none holds a token.
 func refresh(ctx context.Context, c *http.Client, g *Grant, now time.Time) (*oauth2.Token, error) {
-	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {g.RefreshToken}}
-	if g.Resource != "" {
-		form.Set("resource", g.Resource)
-	}
-	if !g.SecretInHeader {
-		form.Set("client_id", g.ClientID)
-		if g.ClientSecret != "" {
-			form.Set("client_secret", g.ClientSecret)
-		}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.TokenURL, strings.NewReader(form.Encode()))
+	req, err := refreshRequest(ctx, g)
 	if err != nil {
 		return nil, fmt.Errorf("refresh at %s: %w", host(g.TokenURL), err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if g.SecretInHeader {
-		req.SetBasicAuth(url.QueryEscape(g.ClientID), url.QueryEscape(g.ClientSecret))
 	}
 	resp, err := c.Do(req)
 	if err != nil {
@@ -161,6 +158,31 @@ func refresh(ctx context.Context, c *http.Client, g *Grant, now time.Time) (*oau
 		tok = tok.WithExtra(map[string]any{"scope": v.Scope})
 	}
 	return tok, nil
+}
+
+// refreshRequest is the token endpoint request of g's refresh grant, with
+// the client's secret in the form or, with SecretInHeader, in Basic auth.
+func refreshRequest(ctx context.Context, g *Grant) (*http.Request, error) {
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {g.RefreshToken}}
+	if g.Resource != "" {
+		form.Set("resource", g.Resource)
+	}
+	if !g.SecretInHeader {
+		form.Set("client_id", g.ClientID)
+		if g.ClientSecret != "" {
+			form.Set("client_secret", g.ClientSecret)
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.TokenURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if g.SecretInHeader {
+		req.SetBasicAuth(url.QueryEscape(g.ClientID), url.QueryEscape(g.ClientSecret))
+	}
+	return req, nil
 }
 
 // redactErr keeps a transport error's message without the URL's query.

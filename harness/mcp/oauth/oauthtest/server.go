@@ -303,6 +303,8 @@ func (s *AuthServer) authorize(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, back.String(), http.StatusFound)
 }
 
+// token is the token endpoint: it authenticates the client, then serves
+// the client_credentials, authorization_code and refresh_token grants.
 func (s *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
@@ -311,11 +313,58 @@ func (s *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fail := func(code, desc string) {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": code, "error_description": desc})
+	client, terr := s.authClient(r)
+	if terr != nil {
+		terr.write(w)
+		return
 	}
-	var client, resource string
-	var scopes []string
+	var tok Token
+	switch f.Get("grant_type") {
+	case "client_credentials":
+		terr = s.clientCredentials(w, f, client)
+		if terr == nil {
+			return
+		}
+	case "authorization_code":
+		tok, terr = s.codeGrant(f, client)
+	case "refresh_token":
+		tok, terr = s.refreshGrant(f, client)
+	default:
+		terr = &tokenError{http.StatusBadRequest, "unsupported_grant_type", ""}
+	}
+	if terr != nil {
+		terr.write(w)
+		return
+	}
+	at, rt := "at-"+rand.Text(), "rt-"+rand.Text()
+	tok.Expiry = s.opts.Now().Add(s.opts.Lifetime)
+	s.access[at] = tok
+	s.refresh[rt] = tok
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer", "refresh_token": rt,
+		"expires_in": int(s.opts.Lifetime / time.Second), "scope": strings.Join(tok.Scopes, " ")})
+}
+
+// tokenError is an error answer of the token endpoint.
+type tokenError struct {
+	status     int
+	code, desc string
+}
+
+// write sends e as the token endpoint's JSON error.
+func (e *tokenError) write(w http.ResponseWriter) {
+	writeJSON(w, e.status, map[string]string{"error": e.code, "error_description": e.desc})
+}
+
+// badGrant is a 400 answer of the token endpoint.
+func badGrant(code, desc string) *tokenError {
+	return &tokenError{http.StatusBadRequest, code, desc}
+}
+
+// authClient returns the request's client ID, counting the method it
+// authenticated with; a confidential client must use an advertised method
+// and its secret. s.mu is held.
+func (s *AuthServer) authClient(r *http.Request) (string, *tokenError) {
+	f := r.PostForm
 	formClient, method := f.Get("client_id"), "none"
 	if f.Get("client_secret") != "" {
 		method = "client_secret_post"
@@ -330,78 +379,70 @@ func (s *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	if want, confidential := s.opts.Secrets[formClient]; confidential {
 		switch {
 		case !slices.Contains(s.opts.AuthMethods, method):
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": method + " is not an advertised method"})
-			return
+			return "", &tokenError{http.StatusUnauthorized, "invalid_client", method + " is not an advertised method"}
 		case secret != want:
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": "wrong secret"})
-			return
+			return "", &tokenError{http.StatusUnauthorized, "invalid_client", "wrong secret"}
 		}
 	}
-	switch f.Get("grant_type") {
-	case "client_credentials":
-		if _, confidential := s.opts.Secrets[formClient]; !confidential || !s.opts.ClientCredentials {
-			fail("unauthorized_client", "client credentials are for the confidential clients")
-			return
-		}
-		if f.Get("resource") == "" {
-			fail("invalid_target", "resource missing")
-			return
-		}
-		s.counts["client_credentials"]++
-		s.Resource = f.Get("resource")
-		at := "at-" + rand.Text()
-		tok := Token{Client: formClient, Resource: f.Get("resource"), Scopes: strings.Fields(f.Get("scope")), Expiry: s.opts.Now().Add(s.opts.Lifetime)}
-		s.access[at] = tok
-		writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer",
-			"expires_in": int(s.opts.Lifetime / time.Second), "scope": strings.Join(tok.Scopes, " ")})
-		return
-	case "authorization_code":
-		c, ok := s.codes[f.Get("code")]
-		delete(s.codes, f.Get("code"))
-		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
-		switch {
-		case !ok:
-			fail("invalid_grant", "unknown code")
-			return
-		case base64.RawURLEncoding.EncodeToString(sum[:]) != c.challenge:
-			fail("invalid_grant", "PKCE verifier does not match")
-			return
-		case f.Get("redirect_uri") != c.redirect || formClient != c.client:
-			fail("invalid_grant", "redirect_uri or client_id differ")
-			return
-		case f.Get("resource") != c.resource:
-			fail("invalid_target", "resource differs")
-			return
-		}
-		s.counts["code"]++
-		client, resource, scopes = c.client, c.resource, c.scopes
-	case "refresh_token":
-		rt, ok := s.refresh[f.Get("refresh_token")]
-		switch {
-		case !ok || rt.Revoked:
-			fail("invalid_grant", "refresh token revoked")
-			return
-		case f.Get("resource") != rt.Resource:
-			fail("invalid_target", "resource differs")
-			return
-		case formClient != rt.Client:
-			fail("invalid_client", "client differs")
-			return
-		}
-		s.counts["refresh"]++
-		rt.Revoked = true // rotation
-		s.refresh[f.Get("refresh_token")] = rt
-		client, resource, scopes = rt.Client, rt.Resource, rt.Scopes
-	default:
-		fail("unsupported_grant_type", "")
-		return
+	return formClient, nil
+}
+
+// clientCredentials serves the client_credentials grant: an access token
+// and no refresh token. s.mu is held.
+func (s *AuthServer) clientCredentials(w http.ResponseWriter, f url.Values, client string) *tokenError {
+	if _, confidential := s.opts.Secrets[client]; !confidential || !s.opts.ClientCredentials {
+		return badGrant("unauthorized_client", "client credentials are for the confidential clients")
 	}
-	at, rt := "at-"+rand.Text(), "rt-"+rand.Text()
-	tok := Token{Client: client, Resource: resource, Scopes: scopes, Expiry: s.opts.Now().Add(s.opts.Lifetime)}
+	if f.Get("resource") == "" {
+		return badGrant("invalid_target", "resource missing")
+	}
+	s.counts["client_credentials"]++
+	s.Resource = f.Get("resource")
+	at := "at-" + rand.Text()
+	tok := Token{Client: client, Resource: f.Get("resource"), Scopes: strings.Fields(f.Get("scope")), Expiry: s.opts.Now().Add(s.opts.Lifetime)}
 	s.access[at] = tok
-	s.refresh[rt] = tok
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer", "refresh_token": rt,
-		"expires_in": int(s.opts.Lifetime / time.Second), "scope": strings.Join(scopes, " ")})
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer",
+		"expires_in": int(s.opts.Lifetime / time.Second), "scope": strings.Join(tok.Scopes, " ")})
+	return nil
+}
+
+// codeGrant takes an authorization code (once) and returns the token it
+// grants, checking the PKCE verifier, redirect, client and resource.
+// s.mu is held.
+func (s *AuthServer) codeGrant(f url.Values, client string) (Token, *tokenError) {
+	c, ok := s.codes[f.Get("code")]
+	delete(s.codes, f.Get("code"))
+	sum := sha256.Sum256([]byte(f.Get("code_verifier")))
+	switch {
+	case !ok:
+		return Token{}, badGrant("invalid_grant", "unknown code")
+	case base64.RawURLEncoding.EncodeToString(sum[:]) != c.challenge:
+		return Token{}, badGrant("invalid_grant", "PKCE verifier does not match")
+	case f.Get("redirect_uri") != c.redirect || client != c.client:
+		return Token{}, badGrant("invalid_grant", "redirect_uri or client_id differ")
+	case f.Get("resource") != c.resource:
+		return Token{}, badGrant("invalid_target", "resource differs")
+	}
+	s.counts["code"]++
+	return Token{Client: c.client, Resource: c.resource, Scopes: c.scopes}, nil
+}
+
+// refreshGrant revokes a refresh token (rotation) and returns the token it
+// grants anew. s.mu is held.
+func (s *AuthServer) refreshGrant(f url.Values, client string) (Token, *tokenError) {
+	rt, ok := s.refresh[f.Get("refresh_token")]
+	switch {
+	case !ok || rt.Revoked:
+		return Token{}, badGrant("invalid_grant", "refresh token revoked")
+	case f.Get("resource") != rt.Resource:
+		return Token{}, badGrant("invalid_target", "resource differs")
+	case client != rt.Client:
+		return Token{}, badGrant("invalid_client", "client differs")
+	}
+	s.counts["refresh"]++
+	rt.Revoked = true // rotation
+	s.refresh[f.Get("refresh_token")] = rt
+	return Token{Client: rt.Client, Resource: rt.Resource, Scopes: rt.Scopes}, nil
 }
 
 func (s *AuthServer) revoke(w http.ResponseWriter, r *http.Request) {
