@@ -176,6 +176,8 @@ func brokenServersSummary(bs []harness.CheckedServer) string {
 	return fmt.Sprintf("; %d entries of the servers file are broken, the first %s (%s)", n, strings.TrimPrefix(entry, "entry "), where)
 }
 
+// printCheck writes rep for people: notices, broken servers, skipped
+// files, the bundles that are ok and those that are broken.
 func printCheck(w io.Writer, rep *checkReport) {
 	for _, n := range rep.Notices {
 		fmt.Fprintf(w, "notice  %s\n", n)
@@ -196,31 +198,38 @@ func printCheck(w io.Writer, rep *checkReport) {
 		fmt.Fprintf(w, "names   %s\n", rep.NameRule)
 	}
 	for _, cw := range rep.OK {
-		fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", cw.ID, cw.Name, cw.Version, cw.ToolsFormat)
-		for _, t := range cw.Tools {
-			where := ""
-			if !tool.IsLocalPlacement(t.Placement) {
-				where = "; calls go to " + t.Placement
-			}
-			fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s%s)\n", t.Name, t.Provider, t.Remote, t.Alias, where)
-		}
-		for _, p := range programs(cw.Tools) {
-			fmt.Fprintf(w, "          %s runs %s\n", p[0], p[1])
-			if p[2] != "" {
-				fmt.Fprintf(w, "          %s %s\n", p[0], p[2]) // "runs with your full access" or "sandboxed: …"
-			}
-		}
-		for _, e := range extension.ProvidersOf(rep.Extensions, cw.Tools) {
-			fmt.Fprintf(w, "          mcp:%s is %s (%q, %s)\n", e.Namespace, e.Label, e.DisplayName, e.Source)
-		}
-		for _, l := range cw.LeftOut {
-			fmt.Fprintf(w, "          warning: %s\n", l.Message)
-		}
-		for _, n := range cw.Notices {
-			fmt.Fprintf(w, "          notice: %s\n", n)
-		}
+		printCheckedCoworker(w, cw, rep.Extensions)
 	}
 	printBroken(w, rep)
+}
+
+// printCheckedCoworker writes a bundle that loaded and resolved: its
+// tools, the programs they run, the extensions that provide them and
+// its warnings and notices.
+func printCheckedCoworker(w io.Writer, cw harness.CheckedCoworker, extensions []extension.Provider) {
+	fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", cw.ID, cw.Name, cw.Version, cw.ToolsFormat)
+	for _, t := range cw.Tools {
+		where := ""
+		if !tool.IsLocalPlacement(t.Placement) {
+			where = "; calls go to " + t.Placement
+		}
+		fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s%s)\n", t.Name, t.Provider, t.Remote, t.Alias, where)
+	}
+	for _, p := range programs(cw.Tools) {
+		fmt.Fprintf(w, "          %s runs %s\n", p[0], p[1])
+		if p[2] != "" {
+			fmt.Fprintf(w, "          %s %s\n", p[0], p[2]) // "runs with your full access" or "sandboxed: …"
+		}
+	}
+	for _, e := range extension.ProvidersOf(extensions, cw.Tools) {
+		fmt.Fprintf(w, "          mcp:%s is %s (%q, %s)\n", e.Namespace, e.Label, e.DisplayName, e.Source)
+	}
+	for _, l := range cw.LeftOut {
+		fmt.Fprintf(w, "          warning: %s\n", l.Message)
+	}
+	for _, n := range cw.Notices {
+		fmt.Fprintf(w, "          notice: %s\n", n)
+	}
 }
 
 // printBroken prints the bundles of rep that did not load or resolve,

@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -175,6 +176,8 @@ func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option)
 	return ExitFailure
 }
 
+// rootCommand is "openworker": with no command it starts the desktop app
+// (where the binary has one), else it holds the subcommands.
 func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "openworker",
@@ -186,27 +189,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 		DisableFlagParsing: true,
 		Args:               cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && !strings.HasPrefix(args[0], "-") && (c.desktop == nil || c.desktopFile == nil || !c.desktopFile(args[0])) {
-				if c.desktop != nil && c.desktopFile != nil && (strings.ContainsAny(args[0], `/\`) || filepath.Ext(args[0]) != "") {
-					// a path, not a mistyped subcommand
-					return usageErr("no file %s to open: it does not exist; the app opens .mcpb and .dxt extensions (docs/app.md#opening-an-extension)", args[0])
-				}
-				return usageErr("unknown command %q; run openworker --help", args[0])
-			}
-			for _, a := range args {
-				if a == "-h" || a == "--help" || a == "-help" {
-					cmd.SetOut(c.stdout)
-					return cmd.Help()
-				}
-			}
-			if c.desktop == nil {
-				if len(args) > 0 {
-					return usageErr("this binary has no desktop app, so it takes no flags without a command; run openworker --help")
-				}
-				cmd.SetOut(c.stdout)
-				return cmd.Usage()
-			}
-			return c.desktop(cmd.Context(), reg, args)
+			return c.runRoot(cmd, reg, args)
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
@@ -216,6 +199,39 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(reg), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.coworkerCommand(reg), c.doctorCommand(reg), c.versionCommand(), c.inboxCommand(), c.resumeCommand(reg), c.scheduleCommand(reg))
 	return root
 }
+
+// runRoot is a bare "openworker ARGS...": help, the desktop app with
+// ARGS, or a usage error for an unknown command or a missing file.
+func (c *config) runRoot(cmd *cobra.Command, reg *tool.Registry, args []string) error {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !c.opensDesktopFile(args[0]) {
+		if c.desktop != nil && c.desktopFile != nil && (strings.ContainsAny(args[0], `/\`) || filepath.Ext(args[0]) != "") {
+			// a path, not a mistyped subcommand
+			return usageErr("no file %s to open: it does not exist; the app opens .mcpb and .dxt extensions (docs/app.md#opening-an-extension)", args[0])
+		}
+		return usageErr("unknown command %q; run openworker --help", args[0])
+	}
+	if slices.ContainsFunc(args, isHelpFlag) {
+		cmd.SetOut(c.stdout)
+		return cmd.Help()
+	}
+	if c.desktop == nil {
+		if len(args) > 0 {
+			return usageErr("this binary has no desktop app, so it takes no flags without a command; run openworker --help")
+		}
+		cmd.SetOut(c.stdout)
+		return cmd.Usage()
+	}
+	return c.desktop(cmd.Context(), reg, args)
+}
+
+// opensDesktopFile reports whether the desktop app of this binary opens
+// arg as a file.
+func (c *config) opensDesktopFile(arg string) bool {
+	return c.desktop != nil && c.desktopFile != nil && c.desktopFile(arg)
+}
+
+// isHelpFlag reports whether a is a way to ask for help.
+func isHelpFlag(a string) bool { return a == "-h" || a == "--help" || a == "-help" }
 
 func (c *config) mcpCommand() *cobra.Command {
 	mcpCmd := &cobra.Command{Use: "mcp", Short: "MCP servers built into this binary"}

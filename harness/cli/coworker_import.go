@@ -18,9 +18,15 @@ import (
 // in with the library the app's import uses (harness/agentimport), and a
 // coworker exported to one .zip.
 
+// coworkerImportFlags are the flags of coworker import.
+type coworkerImportFlags struct {
+	dir, into, serversFile string
+	dryRun, asJSON         bool
+}
+
+// coworkerImportCommand is "openworker coworker import".
 func (c *config) coworkerImportCommand(reg *tool.Registry) *cobra.Command {
-	var dir, into, serversFile string
-	var dryRun, asJSON bool
+	var f coworkerImportFlags
 	cmd := &cobra.Command{
 		Use:   "import PATH... --coworkers DIR [--into ID] [--servers FILE] [--dry-run] [--json]",
 		Short: "import agents, recipes, skills, plugins and exported coworkers as coworkers",
@@ -44,68 +50,86 @@ new coworker holding it. Servers go to --servers FILE (an OpenWorker
 servers.json), else to the app's servers file.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dir == "" {
-				return usageErr("coworker import needs --coworkers DIR")
-			}
-			target, err := c.importServersTarget(reg, serversFile)
-			if err != nil {
-				return err
-			}
-			plan, err := agentimport.Preview(args, &agentimport.Options{Coworkers: dir, Into: into, Catalog: agentimport.RegistryCatalog(reg), Servers: target})
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			if !asJSON {
-				printImportPlan(c.stdout, plan)
-				printImportHints(c.stderr, plan, serversFile, into)
-			}
-			if dryRun || plan.Refused() {
-				if asJSON {
-					if err := writeJSON(c.stdout, plan); err != nil {
-						return err
-					}
-				}
-				if plan.Refused() {
-					if asJSON {
-						return badInput(fmt.Errorf("the import is refused, and nothing was written: %s", strings.Join(plan.Problems, "\n")))
-					}
-					return badInput(fmt.Errorf("the import is refused (%d problem(s) above), and nothing was written", len(plan.Problems)))
-				}
-				fmt.Fprintln(c.stderr, "nothing written (--dry-run)")
-				return nil
-			}
-			res, err := agentimport.Apply(plan)
-			if err != nil {
-				var re *agentimport.RefusedError
-				if errors.As(err, &re) {
-					return badInput(err)
-				}
-				return err
-			}
-			if asJSON {
-				if err := writeJSON(c.stdout, struct {
-					*agentimport.Plan
-					Written *agentimport.Result `json:"written"`
-				}{plan, res}); err != nil {
-					return err
-				}
-			}
-			printImportResult(c.stderr, dir, res)
-			if serversFile == "" && res.ServersAdded > 0 && target != nil && c.app {
-				if err := c.useAppServers(target); err != nil {
-					return err
-				}
-			}
-			return nil
+			return c.coworkerImport(reg, f, args)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&dir, "coworkers", "", "the coworker bundles folder to import into (created when missing)")
-	f.StringVar(&into, "into", "", "the coworker skills go into (by id); without it a skill becomes a new coworker")
-	f.StringVar(&serversFile, "servers", "", "the servers.json MCP servers the sources bring are added to (default: the app's)")
-	f.BoolVar(&dryRun, "dry-run", false, "show what would be imported, and write nothing")
-	f.BoolVar(&asJSON, "json", false, "print the preview (and what was written) as JSON")
+	fs := cmd.Flags()
+	fs.StringVar(&f.dir, "coworkers", "", "the coworker bundles folder to import into (created when missing)")
+	fs.StringVar(&f.into, "into", "", "the coworker skills go into (by id); without it a skill becomes a new coworker")
+	fs.StringVar(&f.serversFile, "servers", "", "the servers.json MCP servers the sources bring are added to (default: the app's)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "show what would be imported, and write nothing")
+	fs.BoolVar(&f.asJSON, "json", false, "print the preview (and what was written) as JSON")
 	return cmd
+}
+
+// coworkerImport previews the import of paths, shows the plan and,
+// unless it is a dry run or refused, applies it.
+func (c *config) coworkerImport(reg *tool.Registry, f coworkerImportFlags, paths []string) error {
+	if f.dir == "" {
+		return usageErr("coworker import needs --coworkers DIR")
+	}
+	target, err := c.importServersTarget(reg, f.serversFile)
+	if err != nil {
+		return err
+	}
+	plan, err := agentimport.Preview(paths, &agentimport.Options{Coworkers: f.dir, Into: f.into, Catalog: agentimport.RegistryCatalog(reg), Servers: target})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if !f.asJSON {
+		printImportPlan(c.stdout, plan)
+		printImportHints(c.stderr, plan, f.serversFile, f.into)
+	}
+	if f.dryRun || plan.Refused() {
+		return c.endImportPreview(plan, f.asJSON)
+	}
+	res, err := agentimport.Apply(plan)
+	if err != nil {
+		var re *agentimport.RefusedError
+		if errors.As(err, &re) {
+			return badInput(err)
+		}
+		return err
+	}
+	return c.reportImport(f, plan, res, target)
+}
+
+// endImportPreview ends an import that writes nothing: a dry run, or a
+// refused plan, which fails.
+func (c *config) endImportPreview(plan *agentimport.Plan, asJSON bool) error {
+	if asJSON {
+		if err := writeJSON(c.stdout, plan); err != nil {
+			return err
+		}
+	}
+	if plan.Refused() {
+		if asJSON {
+			return badInput(fmt.Errorf("the import is refused, and nothing was written: %s", strings.Join(plan.Problems, "\n")))
+		}
+		return badInput(fmt.Errorf("the import is refused (%d problem(s) above), and nothing was written", len(plan.Problems)))
+	}
+	fmt.Fprintln(c.stderr, "nothing written (--dry-run)")
+	return nil
+}
+
+// reportImport says what an applied import wrote and, when it added
+// servers to the app's file, makes the app use that file.
+func (c *config) reportImport(f coworkerImportFlags, plan *agentimport.Plan, res *agentimport.Result, target *agentimport.ServersTarget) error {
+	if f.asJSON {
+		if err := writeJSON(c.stdout, struct {
+			*agentimport.Plan
+			Written *agentimport.Result `json:"written"`
+		}{plan, res}); err != nil {
+			return err
+		}
+	}
+	printImportResult(c.stderr, f.dir, res)
+	if f.serversFile == "" && res.ServersAdded > 0 && target != nil && c.app {
+		if err := c.useAppServers(target); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // importServersTarget is where imported servers go: --servers FILE, else
@@ -147,49 +171,11 @@ var kindWords = map[agentimport.Kind]string{
 	agentimport.KindSkill: "Agent Skill", agentimport.KindClaudePlugin: "Claude Code plugin", agentimport.KindExport: "exported coworker",
 }
 
+// printImportPlan writes what an import does: each coworker, the servers
+// it brings, the sources' notes and the problems.
 func printImportPlan(w io.Writer, p *agentimport.Plan) {
 	for _, cw := range p.Coworkers {
-		if cw.Into {
-			fmt.Fprintf(w, "into    %s (%s): adds skills %s\n", cw.ID, oneLine(cw.Name, 80), strings.Join(cw.Skills, ", "))
-		} else {
-			fmt.Fprintf(w, "new     %s (%s), from the %s %s\n", cw.ID, oneLine(cw.Name, 80), kindWords[cw.Kind], cw.Source)
-		}
-		if d := oneLine(cw.Description, 160); d != "" && !cw.Into {
-			fmt.Fprintf(w, "          %s\n", d)
-		}
-		for _, m := range cw.Mapped {
-			how := "verified"
-			if !m.Verified {
-				how = "not verified"
-			}
-			to := strings.Join(m.To, ", ")
-			if to == "" {
-				to = "(tools.json version 1)"
-			}
-			fmt.Fprintf(w, "          tool    %s → %s (%s)\n", m.From, to, how)
-			if m.Note != "" {
-				fmt.Fprintf(w, "                  %s\n", m.Note)
-			}
-		}
-		for _, u := range cw.Unmapped {
-			fmt.Fprintf(w, "          not granted %s: %s\n", u.Tool, u.Reason)
-		}
-		if len(cw.Skills) > 0 && !cw.Into {
-			fmt.Fprintf(w, "          skills  %s\n", strings.Join(cw.Skills, ", "))
-		}
-		if cw.Model != "" {
-			fmt.Fprintf(w, "          model   %s\n", cw.Model)
-		}
-		for _, ig := range cw.Ignored {
-			at := ""
-			if ig.Line > 0 {
-				at = fmt.Sprintf(" (line %d)", ig.Line)
-			}
-			fmt.Fprintf(w, "          ignored %s%s: %s\n", ig.Field, at, ig.Reason)
-		}
-		for _, n := range cw.Notes {
-			fmt.Fprintf(w, "          note    %s\n", n)
-		}
+		printImportCoworker(w, cw)
 	}
 	if p.Servers != nil {
 		printImport(w, p.Servers)
@@ -201,6 +187,58 @@ func printImportPlan(w io.Writer, p *agentimport.Plan) {
 	}
 	for _, pr := range p.Problems {
 		fmt.Fprintf(w, "problem %s\n", pr)
+	}
+}
+
+// printImportCoworker writes one coworker of an import plan: made or
+// added to, its tools, skills, model, ignored fields and notes.
+func printImportCoworker(w io.Writer, cw *agentimport.Coworker) {
+	if cw.Into {
+		fmt.Fprintf(w, "into    %s (%s): adds skills %s\n", cw.ID, oneLine(cw.Name, 80), strings.Join(cw.Skills, ", "))
+	} else {
+		fmt.Fprintf(w, "new     %s (%s), from the %s %s\n", cw.ID, oneLine(cw.Name, 80), kindWords[cw.Kind], cw.Source)
+	}
+	if d := oneLine(cw.Description, 160); d != "" && !cw.Into {
+		fmt.Fprintf(w, "          %s\n", d)
+	}
+	printImportTools(w, cw)
+	if len(cw.Skills) > 0 && !cw.Into {
+		fmt.Fprintf(w, "          skills  %s\n", strings.Join(cw.Skills, ", "))
+	}
+	if cw.Model != "" {
+		fmt.Fprintf(w, "          model   %s\n", cw.Model)
+	}
+	for _, ig := range cw.Ignored {
+		at := ""
+		if ig.Line > 0 {
+			at = fmt.Sprintf(" (line %d)", ig.Line)
+		}
+		fmt.Fprintf(w, "          ignored %s%s: %s\n", ig.Field, at, ig.Reason)
+	}
+	for _, n := range cw.Notes {
+		fmt.Fprintf(w, "          note    %s\n", n)
+	}
+}
+
+// printImportTools writes a coworker's tools mapped to this OpenWorker's,
+// and those not granted with why.
+func printImportTools(w io.Writer, cw *agentimport.Coworker) {
+	for _, m := range cw.Mapped {
+		how := "verified"
+		if !m.Verified {
+			how = "not verified"
+		}
+		to := strings.Join(m.To, ", ")
+		if to == "" {
+			to = "(tools.json version 1)"
+		}
+		fmt.Fprintf(w, "          tool    %s → %s (%s)\n", m.From, to, how)
+		if m.Note != "" {
+			fmt.Fprintf(w, "                  %s\n", m.Note)
+		}
+	}
+	for _, u := range cw.Unmapped {
+		fmt.Fprintf(w, "          not granted %s: %s\n", u.Tool, u.Reason)
 	}
 }
 

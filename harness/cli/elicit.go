@@ -140,44 +140,8 @@ func fieldHint(f elicit.Field) string {
 	if f.Required {
 		h = append(h, "required")
 	}
-	switch f.Kind {
-	case elicit.KindString:
-		switch f.Format {
-		case "email":
-			h = append(h, "an email address")
-		case "uri":
-			h = append(h, "a URL")
-		case "date":
-			h = append(h, "a date, YYYY-MM-DD")
-		case "date-time":
-			h = append(h, "a date and time, YYYY-MM-DDTHH:MM:SSZ")
-		}
-		if f.MinLength != nil {
-			h = append(h, fmt.Sprintf("at least %d characters", *f.MinLength))
-		}
-		if f.MaxLength != nil {
-			h = append(h, fmt.Sprintf("at most %d characters", *f.MaxLength))
-		}
-	case elicit.KindNumber, elicit.KindInteger:
-		what := "a number"
-		if f.Kind == elicit.KindInteger {
-			what = "a whole number"
-		}
-		switch {
-		case f.Minimum != nil && f.Maximum != nil:
-			what += fmt.Sprintf(" from %v to %v", *f.Minimum, *f.Maximum)
-		case f.Minimum != nil:
-			what += fmt.Sprintf(" of at least %v", *f.Minimum)
-		case f.Maximum != nil:
-			what += fmt.Sprintf(" of at most %v", *f.Maximum)
-		}
-		h = append(h, what)
-	case elicit.KindBoolean:
-		h = append(h, "y or n")
-	case elicit.KindEnum:
-		h = append(h, "choose one by number")
-	case elicit.KindMulti:
-		h = append(h, "choose by numbers separated by commas")
+	if hints, ok := kindHints[f.Kind]; ok {
+		h = append(h, hints(f)...)
 	}
 	if len(h) == 0 {
 		return ""
@@ -185,53 +149,126 @@ func fieldHint(f elicit.Field) string {
 	return " (" + strings.Join(h, ", ") + ")"
 }
 
+// kindHints say what a field of each kind takes.
+var kindHints = map[elicit.Kind]func(elicit.Field) []string{
+	elicit.KindString:  stringHints,
+	elicit.KindNumber:  numberHints,
+	elicit.KindInteger: numberHints,
+	elicit.KindBoolean: func(elicit.Field) []string { return []string{"y or n"} },
+	elicit.KindEnum:    func(elicit.Field) []string { return []string{"choose one by number"} },
+	elicit.KindMulti:   func(elicit.Field) []string { return []string{"choose by numbers separated by commas"} },
+}
+
+// formatHints say what a string of each format is.
+var formatHints = map[string]string{
+	"email":     "an email address",
+	"uri":       "a URL",
+	"date":      "a date, YYYY-MM-DD",
+	"date-time": "a date and time, YYYY-MM-DDTHH:MM:SSZ",
+}
+
+// stringHints are a string field's format and length bounds.
+func stringHints(f elicit.Field) []string {
+	var h []string
+	if what, ok := formatHints[f.Format]; ok {
+		h = append(h, what)
+	}
+	if f.MinLength != nil {
+		h = append(h, fmt.Sprintf("at least %d characters", *f.MinLength))
+	}
+	if f.MaxLength != nil {
+		h = append(h, fmt.Sprintf("at most %d characters", *f.MaxLength))
+	}
+	return h
+}
+
+// numberHints are a number field's kind with its bounds: "a whole number
+// from 1 to 10".
+func numberHints(f elicit.Field) []string {
+	what := "a number"
+	if f.Kind == elicit.KindInteger {
+		what = "a whole number"
+	}
+	switch {
+	case f.Minimum != nil && f.Maximum != nil:
+		what += fmt.Sprintf(" from %v to %v", *f.Minimum, *f.Maximum)
+	case f.Minimum != nil:
+		what += fmt.Sprintf(" of at least %v", *f.Minimum)
+	case f.Maximum != nil:
+		what += fmt.Sprintf(" of at most %v", *f.Maximum)
+	}
+	return []string{what}
+}
+
 // fieldValue reads one typed line as the field's kind.
 func fieldValue(f elicit.Field, line string) (any, error) {
-	choose := func(s string) (string, error) {
-		s = strings.TrimSpace(s)
-		if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(f.Options) {
-			return f.Options[n-1].Value, nil
-		}
-		for _, o := range f.Options {
-			if o.Value == s {
-				return o.Value, nil
-			}
-		}
-		return "", fmt.Errorf("%q is not one of the numbers 1 to %d", s, len(f.Options))
-	}
-	switch f.Kind {
-	case elicit.KindBoolean:
-		switch strings.ToLower(line) {
-		case "y", "yes", "true":
-			return true, nil
-		case "n", "no", "false":
-			return false, nil
-		}
-		return nil, fmt.Errorf("please answer y or n")
-	case elicit.KindInteger:
-		n, err := strconv.ParseInt(line, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", line)
-		}
-		return n, nil
-	case elicit.KindNumber:
-		n, err := strconv.ParseFloat(line, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", line)
-		}
-		return n, nil
-	case elicit.KindEnum:
-		return choose(line)
-	case elicit.KindMulti:
-		var out []string
-		for _, part := range strings.Split(line, ",") {
-			v, err := choose(part)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
+	if parse, ok := kindValues[f.Kind]; ok {
+		return parse(f, line)
 	}
 	return line, nil
+}
+
+// kindValues read a typed line as a value of each kind but a string's.
+var kindValues = map[elicit.Kind]func(f elicit.Field, line string) (any, error){
+	elicit.KindBoolean: boolValue,
+	elicit.KindInteger: integerValue,
+	elicit.KindNumber:  numberValue,
+	elicit.KindEnum:    func(f elicit.Field, line string) (any, error) { return chooseOption(f, line) },
+	elicit.KindMulti:   multiValue,
+}
+
+// boolValue reads y/yes/true or n/no/false.
+func boolValue(_ elicit.Field, line string) (any, error) {
+	switch strings.ToLower(line) {
+	case "y", "yes", "true":
+		return true, nil
+	case "n", "no", "false":
+		return false, nil
+	}
+	return nil, fmt.Errorf("please answer y or n")
+}
+
+// integerValue reads a whole number.
+func integerValue(_ elicit.Field, line string) (any, error) {
+	n, err := strconv.ParseInt(line, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a whole number", line)
+	}
+	return n, nil
+}
+
+// numberValue reads a number.
+func numberValue(_ elicit.Field, line string) (any, error) {
+	n, err := strconv.ParseFloat(line, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a number", line)
+	}
+	return n, nil
+}
+
+// multiValue reads options separated by commas, each by number or value.
+func multiValue(f elicit.Field, line string) (any, error) {
+	var out []string
+	for _, part := range strings.Split(line, ",") {
+		v, err := chooseOption(f, part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// chooseOption reads one of f's options, by its number from 1 or its value.
+func chooseOption(f elicit.Field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(f.Options) {
+		return f.Options[n-1].Value, nil
+	}
+	for _, o := range f.Options {
+		if o.Value == s {
+			return o.Value, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not one of the numbers 1 to %d", s, len(f.Options))
 }

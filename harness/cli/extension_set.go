@@ -56,29 +56,11 @@ func setValues(m *manifest.Manifest, sets []string) (map[string]any, error) {
 // error naming the setting, what it takes and an example --set.
 func settingValue(f manifest.Field, v string) (any, error) {
 	if f.Multiple {
-		var out []string
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s == "" {
-				continue
-			}
-			item, err := settingItem(f, s)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, item)
-		}
-		return out, nil
+		return orNil(settingList(f, v))
 	}
 	switch f.Type {
 	case manifest.FieldNumber:
-		n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || n != n || n > 1e308 || n < -1e308 {
-			return nil, settingErr(f, fmt.Sprintf("%q is not a number", v))
-		}
-		if f.Min != nil && n < *f.Min || f.Max != nil && n > *f.Max {
-			return nil, settingErr(f, fmt.Sprintf("%v is out of range", n))
-		}
-		return n, nil
+		return orNil(settingNumber(f, v))
 	case manifest.FieldBoolean:
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
@@ -87,6 +69,44 @@ func settingValue(f manifest.Field, v string) (any, error) {
 		return b, nil
 	}
 	return settingItem(f, v)
+}
+
+// orNil is v as a setting's value, or no value with err.
+func orNil[T any](v T, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// settingList is the value of a multiple field: v split at commas, each
+// item checked, the empty ones left out.
+func settingList(f manifest.Field, v string) ([]string, error) {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		item, err := settingItem(f, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, item)
+	}
+	return out, nil
+}
+
+// settingNumber is the value of a number field: finite and within the
+// field's Min and Max.
+func settingNumber(f manifest.Field, v string) (float64, error) {
+	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || n != n || n > 1e308 || n < -1e308 {
+		return 0, settingErr(f, fmt.Sprintf("%q is not a number", v))
+	}
+	if f.Min != nil && n < *f.Min || f.Max != nil && n > *f.Max {
+		return 0, settingErr(f, fmt.Sprintf("%v is out of range", n))
+	}
+	return n, nil
 }
 
 // settingItem checks one text, folder or file value.

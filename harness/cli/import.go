@@ -18,10 +18,22 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// serversCommand is "openworker servers" with import and logout.
 func (c *config) serversCommand(reg *tool.Registry) *cobra.Command {
 	cmd := &cobra.Command{Use: "servers", Short: "MCP servers: import the config files of other MCP clients; sign out of remote ones"}
-	var to, format string
-	var write, asJSON bool
+	cmd.AddCommand(c.serversImportCommand(reg), c.logoutCommand())
+	return cmd
+}
+
+// importFlags are the flags of servers import.
+type importFlags struct {
+	to, format    string
+	write, asJSON bool
+}
+
+// serversImportCommand is "openworker servers import".
+func (c *config) serversImportCommand(reg *tool.Registry) *cobra.Command {
+	var f importFlags
 	imp := &cobra.Command{
 		Use:   "import [FILE] [--write] [--to SERVERS.JSON] [--format FORMAT] [--json]",
 		Short: "show what importing another client's MCP config does, and with --write do it",
@@ -44,75 +56,97 @@ never their values.`,
 			if len(args) == 0 {
 				return c.listClientConfigs()
 			}
-			f, err := servers.ParseConfigFormat(format)
-			if err != nil {
-				return usageErr("--format: %v", err)
-			}
-			from, err := servers.ReadConfig(args[0], &servers.ConfigOptions{Format: f, Context: cmd.Context()})
-			if err != nil {
-				return badInput(err)
-			}
-			home := serversHome{dest: to}
-			if to == "" {
-				if !c.app {
-					return usageErr("this binary has no app servers file; name the servers.json to write with --to")
-				}
-				if home, err = c.appServersHome(); err != nil {
-					return err
-				}
-			}
-			current, err := servers.ImportKept(home.current, home.dest)
-			if err != nil {
-				return badInput(err)
-			}
-			plan, err := servers.PlanImportInto(from, current, home.dest, servers.TakenNamespaces(reg))
-			if err != nil {
-				return badInput(err)
-			}
-			c.annotateImport(cmd.Context(), plan)
-			if asJSON {
-				enc := json.NewEncoder(c.stdout)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(plan); err != nil {
-					return err
-				}
-			} else {
-				printImport(c.stdout, plan)
-			}
-			switch {
-			case !write && plan.Added() > 0:
-				fmt.Fprintf(c.stderr, "nothing written; run again with --write to add %d server(s) to %s\n", plan.Added(), plan.Dest)
-				return nil
-			case !write || plan.Added() == 0:
-				fmt.Fprintf(c.stderr, "nothing to add to %s\n", plan.Dest)
-				return nil
-			}
-			_, statErr := os.Stat(plan.Dest)
-			if err := plan.Write(); err != nil {
-				return err
-			}
-			if statErr == nil {
-				fmt.Fprintf(c.stderr, "added %d server(s) to %s (the file before is %s.bak)\n", plan.Added(), plan.Dest, plan.Dest)
-			} else {
-				fmt.Fprintf(c.stderr, "added %d server(s) to the new file %s\n", plan.Added(), plan.Dest)
-			}
-			if to == "" && home.use != nil {
-				if err := home.use(plan.Dest); err != nil {
-					return fmt.Errorf("the servers were written, but the app could not be set to use %s: %w; choose it in Settings", plan.Dest, err)
-				}
-				if home.current != plan.Dest {
-					fmt.Fprintf(c.stderr, "the app now uses %s (restart it if it is running)\n", plan.Dest)
-				}
-			}
-			return nil
+			return c.serversImport(cmd.Context(), reg, f, args[0])
 		},
 	}
-	imp.Flags().StringVar(&to, "to", "", "the servers.json to write (default: the app's)")
-	imp.Flags().StringVar(&format, "format", "", "format of FILE (default: detected from its name and content; docs/servers.md)")
-	imp.Flags().BoolVar(&write, "write", false, "write the servers file (without it, nothing is written)")
-	imp.Flags().BoolVar(&asJSON, "json", false, "print the plan as JSON")
-	cmd.AddCommand(imp, c.logoutCommand())
-	return cmd
+	imp.Flags().StringVar(&f.to, "to", "", "the servers.json to write (default: the app's)")
+	imp.Flags().StringVar(&f.format, "format", "", "format of FILE (default: detected from its name and content; docs/servers.md)")
+	imp.Flags().BoolVar(&f.write, "write", false, "write the servers file (without it, nothing is written)")
+	imp.Flags().BoolVar(&f.asJSON, "json", false, "print the plan as JSON")
+	return imp
+}
+
+// serversImport plans the import of file, prints the plan and with
+// --write carries it out.
+func (c *config) serversImport(ctx context.Context, reg *tool.Registry, f importFlags, file string) error {
+	plan, home, err := c.planServersImport(ctx, reg, f, file)
+	if err != nil {
+		return err
+	}
+	c.annotateImport(ctx, plan)
+	if f.asJSON {
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(plan); err != nil {
+			return err
+		}
+	} else {
+		printImport(c.stdout, plan)
+	}
+	switch {
+	case !f.write && plan.Added() > 0:
+		fmt.Fprintf(c.stderr, "nothing written; run again with --write to add %d server(s) to %s\n", plan.Added(), plan.Dest)
+		return nil
+	case !f.write || plan.Added() == 0:
+		fmt.Fprintf(c.stderr, "nothing to add to %s\n", plan.Dest)
+		return nil
+	}
+	return c.writeServersImport(plan, home, f.to == "")
+}
+
+// planServersImport reads file and plans its import into the --to file,
+// or the app's servers file, keeping its entries and the taken
+// namespaces of reg.
+func (c *config) planServersImport(ctx context.Context, reg *tool.Registry, f importFlags, file string) (*servers.ImportPlan, serversHome, error) {
+	format, err := servers.ParseConfigFormat(f.format)
+	if err != nil {
+		return nil, serversHome{}, usageErr("--format: %v", err)
+	}
+	from, err := servers.ReadConfig(file, &servers.ConfigOptions{Format: format, Context: ctx})
+	if err != nil {
+		return nil, serversHome{}, badInput(err)
+	}
+	home := serversHome{dest: f.to}
+	if f.to == "" {
+		if !c.app {
+			return nil, serversHome{}, usageErr("this binary has no app servers file; name the servers.json to write with --to")
+		}
+		if home, err = c.appServersHome(); err != nil {
+			return nil, serversHome{}, err
+		}
+	}
+	current, err := servers.ImportKept(home.current, home.dest)
+	if err != nil {
+		return nil, serversHome{}, badInput(err)
+	}
+	plan, err := servers.PlanImportInto(from, current, home.dest, servers.TakenNamespaces(reg))
+	if err != nil {
+		return nil, serversHome{}, badInput(err)
+	}
+	return plan, home, nil
+}
+
+// writeServersImport writes plan and, for the app's file (appFile), sets
+// the app to use it.
+func (c *config) writeServersImport(plan *servers.ImportPlan, home serversHome, appFile bool) error {
+	_, statErr := os.Stat(plan.Dest)
+	if err := plan.Write(); err != nil {
+		return err
+	}
+	if statErr == nil {
+		fmt.Fprintf(c.stderr, "added %d server(s) to %s (the file before is %s.bak)\n", plan.Added(), plan.Dest, plan.Dest)
+	} else {
+		fmt.Fprintf(c.stderr, "added %d server(s) to the new file %s\n", plan.Added(), plan.Dest)
+	}
+	if appFile && home.use != nil {
+		if err := home.use(plan.Dest); err != nil {
+			return fmt.Errorf("the servers were written, but the app could not be set to use %s: %w; choose it in Settings", plan.Dest, err)
+		}
+		if home.current != plan.Dest {
+			fmt.Fprintf(c.stderr, "the app now uses %s (restart it if it is running)\n", plan.Dest)
+		}
+	}
+	return nil
 }
 
 // listClientConfigs prints the other clients' config files that exist.

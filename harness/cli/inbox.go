@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,49 +30,63 @@ func (c *config) inboxCommand() *cobra.Command {
 		},
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default: the app's journal)")
+	cmd.AddCommand(c.inboxListCommand(f), c.inboxShowCommand(f), c.inboxAnswerCommand(f))
+	return cmd
+}
+
+// inboxListCommand is "openworker inbox list".
+func (c *config) inboxListCommand(f *journalFlags) *cobra.Command {
 	var all bool
 	list := &cobra.Command{
 		Use:   "list [--all] [--json]",
 		Short: "list the open items, oldest first (--all: every item)",
 		Args:  cobra.NoArgs,
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
-			filter := journal.InboxFilter{}
-			if all {
-				filter.Statuses = []journal.InboxStatus{journal.InboxOpen, journal.InboxAnswered, journal.InboxConsumed,
-					journal.InboxCancelled, journal.InboxExpired}
-			}
-			items, err := j.Inbox(cmd.Context(), filter)
-			if err != nil {
-				return err
-			}
-			if f.asJSON {
-				if items == nil {
-					items = []journal.InboxItem{}
-				}
-				return writeJSON(c.stdout, items)
-			}
-			if len(items) == 0 {
-				fmt.Fprintf(c.stderr, "nothing waits on you in %s\n", j.Path())
-				return nil
-			}
-			for _, it := range items {
-				fmt.Fprintf(c.stdout, "%s  %-9s  %-9s  %s  %s  %s\n", it.ID, it.Kind, it.Status, it.CreatedAt.Local().Format(time.DateTime),
-					it.Coworker, oneLine(waitsFor(it), 100))
-			}
-			return nil
+			return c.inboxList(cmd.Context(), j, all, f.asJSON)
 		}),
 	}
 	list.Flags().BoolVar(&all, "all", false, "every item, answered and withdrawn ones too")
 	list.Flags().BoolVar(&f.asJSON, "json", false, "print JSON")
+	return list
+}
+
+// inboxList prints the open items of j, or with all every item, one a
+// line or as JSON.
+func (c *config) inboxList(ctx context.Context, j *journal.Journal, all, asJSON bool) error {
+	filter := journal.InboxFilter{}
+	if all {
+		filter.Statuses = []journal.InboxStatus{journal.InboxOpen, journal.InboxAnswered, journal.InboxConsumed,
+			journal.InboxCancelled, journal.InboxExpired}
+	}
+	items, err := j.Inbox(ctx, filter)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if items == nil {
+			items = []journal.InboxItem{}
+		}
+		return writeJSON(c.stdout, items)
+	}
+	if len(items) == 0 {
+		fmt.Fprintf(c.stderr, "nothing waits on you in %s\n", j.Path())
+		return nil
+	}
+	for _, it := range items {
+		fmt.Fprintf(c.stdout, "%s  %-9s  %-9s  %s  %s  %s\n", it.ID, it.Kind, it.Status, it.CreatedAt.Local().Format(time.DateTime),
+			it.Coworker, oneLine(waitsFor(it), 100))
+	}
+	return nil
+}
+
+// inboxShowCommand is "openworker inbox show".
+func (c *config) inboxShowCommand(f *journalFlags) *cobra.Command {
 	show := &cobra.Command{
 		Use:   "show ID [--json]",
 		Short: "show one item: what it asks, and its answer if it has one",
 		Args:  cobra.ExactArgs(1),
 		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
-			it, err := j.InboxItem(cmd.Context(), args[0])
-			if errors.Is(err, journal.ErrNotFound) {
-				return usageErr("no inbox item %q in %s (openworker inbox list shows the open ones)", args[0], j.Path())
-			}
+			it, err := inboxItem(cmd.Context(), j, args[0])
 			if err != nil {
 				return err
 			}
@@ -83,56 +98,81 @@ func (c *config) inboxCommand() *cobra.Command {
 		}),
 	}
 	show.Flags().BoolVar(&f.asJSON, "json", false, "print JSON")
+	return show
+}
+
+// inboxItem is the item id of j; a missing one is a usage error.
+func inboxItem(ctx context.Context, j *journal.Journal, id string) (journal.InboxItem, error) {
+	it, err := j.InboxItem(ctx, id)
+	if errors.Is(err, journal.ErrNotFound) {
+		return it, usageErr("no inbox item %q in %s (openworker inbox list shows the open ones)", id, j.Path())
+	}
+	return it, err
+}
+
+// inboxAnswerCommand is "openworker inbox answer".
+func (c *config) inboxAnswerCommand(f *journalFlags) *cobra.Command {
 	var answerJSON, by string
 	answer := &cobra.Command{
 		Use:   "answer ID allow|allow-session|allow-always|deny | answer ID continue|stop | answer ID applied|not-applied | answer ID --json ANSWER",
 		Short: "answer an open item; the first answer wins, a later one is told it was already answered",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
-			ctx := cmd.Context()
-			it, err := j.InboxItem(ctx, args[0])
-			if errors.Is(err, journal.ErrNotFound) {
-				return usageErr("no inbox item %q in %s (openworker inbox list shows the open ones)", args[0], j.Path())
-			}
+			it, err := inboxItem(cmd.Context(), j, args[0])
 			if err != nil {
 				return err
 			}
-			var raw json.RawMessage
-			switch {
-			case answerJSON != "" && len(args) == 2:
-				return usageErr("give the answer as a word or with --json, not both")
-			case answerJSON != "":
-				raw = json.RawMessage(answerJSON)
-			case len(args) == 2:
-				w, ok := answerWords[strings.ToLower(args[1])]
-				if !ok {
-					return usageErr("answer %q: use allow, allow-session, allow-always or deny (approvals), continue or stop (budgets), applied or not-applied (reconciliations), or --json ANSWER", args[1])
-				}
-				raw, _ = json.Marshal(w)
-			default:
-				return usageErr("inbox answer needs an answer: %s", answerHint(it.Kind))
-			}
-			if err := inbox.CheckAnswer(it.Kind, raw); err != nil {
-				return usageErr("inbox item %s is a %s: %v", it.ID, it.Kind, err)
-			}
-			got, err := inbox.New(j, nil).Answer(ctx, it.ID, raw, by)
-			if errors.Is(err, journal.ErrAlreadyAnswered) {
-				return &exitError{ExitFailure, err}
-			}
+			raw, err := inboxAnswerOf(it, args[1:], answerJSON)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "answered %s: %s\n", got.ID, got.Answer)
-			if got.Kind == journal.InboxApproval && got.SessionID != "" {
-				fmt.Fprintf(c.stderr, "a run parked on it continues with: openworker resume %s (the app and a waiting terminal take it at once)\n", got.SessionID)
-			}
-			return nil
+			return c.inboxAnswer(cmd.Context(), j, it, raw, by)
 		}),
 	}
 	answer.Flags().StringVar(&answerJSON, "json", "", "the answer as JSON (a question's or a sign-in's answer object)")
 	answer.Flags().StringVar(&by, "by", "cli: inbox answer", "who answers, as journaled")
-	cmd.AddCommand(list, show, answer)
-	return cmd
+	return answer
+}
+
+// inboxAnswerOf is the answer to it given as a word (words, at most one)
+// or as JSON (answerJSON), checked against the item's kind.
+func inboxAnswerOf(it journal.InboxItem, words []string, answerJSON string) (json.RawMessage, error) {
+	var raw json.RawMessage
+	switch {
+	case answerJSON != "" && len(words) == 1:
+		return nil, usageErr("give the answer as a word or with --json, not both")
+	case answerJSON != "":
+		raw = json.RawMessage(answerJSON)
+	case len(words) == 1:
+		w, ok := answerWords[strings.ToLower(words[0])]
+		if !ok {
+			return nil, usageErr("answer %q: use allow, allow-session, allow-always or deny (approvals), continue or stop (budgets), applied or not-applied (reconciliations), or --json ANSWER", words[0])
+		}
+		raw, _ = json.Marshal(w)
+	default:
+		return nil, usageErr("inbox answer needs an answer: %s", answerHint(it.Kind))
+	}
+	if err := inbox.CheckAnswer(it.Kind, raw); err != nil {
+		return nil, usageErr("inbox item %s is a %s: %v", it.ID, it.Kind, err)
+	}
+	return raw, nil
+}
+
+// inboxAnswer journals raw as by's answer to it and says how a parked
+// run goes on; a lost race to answer is a failure exit.
+func (c *config) inboxAnswer(ctx context.Context, j *journal.Journal, it journal.InboxItem, raw json.RawMessage, by string) error {
+	got, err := inbox.New(j, nil).Answer(ctx, it.ID, raw, by)
+	if errors.Is(err, journal.ErrAlreadyAnswered) {
+		return &exitError{ExitFailure, err}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "answered %s: %s\n", got.ID, got.Answer)
+	if got.Kind == journal.InboxApproval && got.SessionID != "" {
+		fmt.Fprintf(c.stderr, "a run parked on it continues with: openworker resume %s (the app and a waiting terminal take it at once)\n", got.SessionID)
+	}
+	return nil
 }
 
 // answerWords are the words inbox answer takes, by what they mean.

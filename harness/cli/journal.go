@@ -68,19 +68,24 @@ func (c *config) journalCommand(reg *tool.Registry) *cobra.Command {
 	return cmd
 }
 
+// journalListFlags are the flags of journal list.
+type journalListFlags struct {
+	limit                   pageLimitFlag
+	before                  string
+	needsAttention, unknown bool
+}
+
 // journalListCommand is "journal list": sessions, newest first, a page at
 // a time (--limit, --before, --needs-attention), or with --unknown every
 // invocation waiting for reconciliation, oldest first.
 func (c *config) journalListCommand(f *journalFlags) *cobra.Command {
-	limit := pageLimitFlag(journal.DefaultPageLimit)
-	var before string
-	var needsAttention, unknown bool
+	l := &journalListFlags{limit: pageLimitFlag(journal.DefaultPageLimit)}
 	cmd := &cobra.Command{
 		Use:   "list [--limit N] [--before CURSOR] [--needs-attention] | list --unknown",
 		Short: "list sessions, newest first, a page at a time; or with --unknown the calls waiting for reconciliation",
 		Args:  cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
-			if unknown {
+			if l.unknown {
 				for _, other := range []string{"limit", "before", "needs-attention"} {
 					if cmd.Flags().Changed(other) {
 						return usageErr("--unknown lists every invocation waiting for reconciliation; it takes no --%s", other)
@@ -90,60 +95,77 @@ func (c *config) journalListCommand(f *journalFlags) *cobra.Command {
 			return nil
 		},
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
-			if unknown {
+			if l.unknown {
 				return c.listUnknown(cmd.Context(), j, f.asJSON)
 			}
-			page, err := j.SessionPage(cmd.Context(), journal.SessionQuery{Limit: int(limit), Before: before, NeedsAttention: needsAttention})
-			if errors.Is(err, journal.ErrBadCursor) {
-				return usageErr("--before %q is not a cursor journal list printed; pass the one after \"next page:\" (with --json, \"next\"), or leave --before out for the newest sessions", before)
-			}
-			if err != nil {
-				return err
-			}
-			if f.asJSON {
-				return writeJSON(c.stdout, page)
-			}
-			if len(page.Sessions) == 0 {
-				switch {
-				case before != "":
-					fmt.Fprintf(c.stderr, "no more sessions in %s\n", j.Path())
-				case needsAttention:
-					fmt.Fprintf(c.stderr, "no session in %s needs attention: no call waits for reconciliation\n", j.Path())
-				default:
-					fmt.Fprintf(c.stderr, "no sessions in %s yet\n", j.Path())
-				}
-				return nil
-			}
-			waiting := map[string]bool{} // sessions with an open inbox item (docs/journal.md#run-status)
-			if open, err := j.Inbox(cmd.Context(), journal.InboxFilter{}); err == nil {
-				for _, it := range open {
-					waiting[it.SessionID] = true
-				}
-			}
-			if err := printSessions(c.stdout, page.Sessions, waiting); err != nil {
-				return err
-			}
-			if page.Next != "" {
-				next := []string{"openworker", "journal", "list", "--before", page.Next}
-				if cmd.Flags().Changed("limit") {
-					next = append(next, "--limit", limit.String())
-				}
-				if needsAttention {
-					next = append(next, "--needs-attention")
-				}
-				if cmd.Flags().Changed("db") {
-					next = append(next, "--db", f.db)
-				}
-				fmt.Fprintf(c.stdout, "\nnext page: %s\n", shellJoin(next))
-			}
-			return nil
+			return c.journalList(cmd, j, f, l)
 		}),
 	}
-	cmd.Flags().Var(&limit, "limit", fmt.Sprintf("sessions per page, 1 to %d", journal.MaxPageLimit))
-	cmd.Flags().StringVar(&before, "before", "", "the cursor of the next page, printed at the end of the page before (JSON: next)")
-	cmd.Flags().BoolVar(&needsAttention, "needs-attention", false, "only sessions with a call waiting for reconciliation")
-	cmd.Flags().BoolVar(&unknown, "unknown", false, "list every invocation waiting for reconciliation (status unknown), oldest first")
+	cmd.Flags().Var(&l.limit, "limit", fmt.Sprintf("sessions per page, 1 to %d", journal.MaxPageLimit))
+	cmd.Flags().StringVar(&l.before, "before", "", "the cursor of the next page, printed at the end of the page before (JSON: next)")
+	cmd.Flags().BoolVar(&l.needsAttention, "needs-attention", false, "only sessions with a call waiting for reconciliation")
+	cmd.Flags().BoolVar(&l.unknown, "unknown", false, "list every invocation waiting for reconciliation (status unknown), oldest first")
 	return cmd
+}
+
+// journalList prints one page of sessions of j and the command that
+// prints the next.
+func (c *config) journalList(cmd *cobra.Command, j *journal.Journal, f *journalFlags, l *journalListFlags) error {
+	page, err := j.SessionPage(cmd.Context(), journal.SessionQuery{Limit: int(l.limit), Before: l.before, NeedsAttention: l.needsAttention})
+	if errors.Is(err, journal.ErrBadCursor) {
+		return usageErr("--before %q is not a cursor journal list printed; pass the one after \"next page:\" (with --json, \"next\"), or leave --before out for the newest sessions", l.before)
+	}
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		return writeJSON(c.stdout, page)
+	}
+	if len(page.Sessions) == 0 {
+		c.noSessions(j, l)
+		return nil
+	}
+	waiting := map[string]bool{} // sessions with an open inbox item (docs/journal.md#run-status)
+	if open, err := j.Inbox(cmd.Context(), journal.InboxFilter{}); err == nil {
+		for _, it := range open {
+			waiting[it.SessionID] = true
+		}
+	}
+	if err := printSessions(c.stdout, page.Sessions, waiting); err != nil {
+		return err
+	}
+	if page.Next != "" {
+		fmt.Fprintf(c.stdout, "\nnext page: %s\n", shellJoin(nextPageCommand(cmd, f, l, page.Next)))
+	}
+	return nil
+}
+
+// noSessions says why a page of journal list is empty.
+func (c *config) noSessions(j *journal.Journal, l *journalListFlags) {
+	switch {
+	case l.before != "":
+		fmt.Fprintf(c.stderr, "no more sessions in %s\n", j.Path())
+	case l.needsAttention:
+		fmt.Fprintf(c.stderr, "no session in %s needs attention: no call waits for reconciliation\n", j.Path())
+	default:
+		fmt.Fprintf(c.stderr, "no sessions in %s yet\n", j.Path())
+	}
+}
+
+// nextPageCommand is the journal list command for the page after cursor
+// next, with the flags given that shape the page.
+func nextPageCommand(cmd *cobra.Command, f *journalFlags, l *journalListFlags, next string) []string {
+	args := []string{"openworker", "journal", "list", "--before", next}
+	if cmd.Flags().Changed("limit") {
+		args = append(args, "--limit", l.limit.String())
+	}
+	if l.needsAttention {
+		args = append(args, "--needs-attention")
+	}
+	if cmd.Flags().Changed("db") {
+		args = append(args, "--db", f.db)
+	}
+	return args
 }
 
 // listUnknown prints every invocation waiting for reconciliation, oldest
@@ -434,40 +456,52 @@ func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string
 		}
 	}
 	for _, t := range d.Turns {
-		fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
-		if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
-			fmt.Fprintf(w, "  ran with: %s, approval %s\n", t.Model, t.Approve) // a continued session that changed them
+		printTurn(w, d, t, byID, handles)
+	}
+}
+
+// printTurn writes one turn of d with its invocations and approvals.
+func printTurn(w io.Writer, d journal.SessionDetail, t journal.Turn, byID map[string]journal.Invocation, handles map[string]string) {
+	s := d.Session
+	fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
+	if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
+		fmt.Fprintf(w, "  ran with: %s, approval %s\n", t.Model, t.Approve) // a continued session that changed them
+	}
+	for _, inv := range d.Invocations {
+		if inv.TurnID != t.ID {
+			continue
 		}
-		for _, inv := range d.Invocations {
-			if inv.TurnID != t.ID {
-				continue
-			}
-			line := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, inv.Tool, inv.Status, inv.DurationMS)
-			switch {
-			case inv.Placement == "" || inv.Placement == tool.PlacementLocal:
-			case tool.IsLocalPlacement(inv.Placement): // sandboxed (docs/sandbox.md#in-words)
-				line += "  " + strings.TrimPrefix(inv.Placement, tool.PlacementLocal+" ")
-			default:
-				line += "  on " + inv.Placement
-			}
-			if inv.Error != "" {
-				line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
-			}
-			if inv.Reconciled != "" {
-				line += "  reconciled: " + string(inv.Reconciled)
-			}
-			if h := handles[inv.ID]; h != "" {
-				line += "  task " + h
-			}
-			fmt.Fprintln(w, strings.TrimRight(line, " "))
-			printViewLines(w, inv, byID)
-		}
-		for _, a := range d.Approvals {
-			if a.TurnID == t.ID {
-				fmt.Fprintf(w, "  approval %-30s %-13s %s: %s\n", a.Tool, a.Decision, a.Source, a.Reason)
-			}
+		fmt.Fprintln(w, strings.TrimRight(invocationLine(inv, handles[inv.ID]), " "))
+		printViewLines(w, inv, byID)
+	}
+	for _, a := range d.Approvals {
+		if a.TurnID == t.ID {
+			fmt.Fprintf(w, "  approval %-30s %-13s %s: %s\n", a.Tool, a.Decision, a.Source, a.Reason)
 		}
 	}
+}
+
+// invocationLine is one invocation of a turn: tool, status, duration,
+// where it ran, its error, reconciliation and A2A task (handle).
+func invocationLine(inv journal.Invocation, handle string) string {
+	line := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, inv.Tool, inv.Status, inv.DurationMS)
+	switch {
+	case inv.Placement == "" || inv.Placement == tool.PlacementLocal:
+	case tool.IsLocalPlacement(inv.Placement): // sandboxed (docs/sandbox.md#in-words)
+		line += "  " + strings.TrimPrefix(inv.Placement, tool.PlacementLocal+" ")
+	default:
+		line += "  on " + inv.Placement
+	}
+	if inv.Error != "" {
+		line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
+	}
+	if inv.Reconciled != "" {
+		line += "  reconciled: " + string(inv.Reconciled)
+	}
+	if handle != "" {
+		line += "  task " + handle
+	}
+	return line
 }
 
 func plural(n int, word string) string {

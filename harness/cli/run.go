@@ -73,14 +73,9 @@ func (f *runFlags) register(cmd *cobra.Command, approve string) {
 }
 
 func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt string) error {
-	promptArgs, err := parsePromptArgs(f)
-	switch {
-	case err != nil:
+	promptArgs, err := checkRunArgs(f, prompt)
+	if err != nil {
 		return err
-	case f.coworker == "":
-		return usageErr("run needs --coworker ID")
-	case prompt == "" && f.prompt == "":
-		return usageErr("run needs a PROMPT, e.g. openworker run --coworkers DIR --coworker ID \"How is my battery?\"")
 	}
 	out := &printer{w: c.stdout, errw: c.stderr}
 	// Bypass never asks about calls (the engine decides before any
@@ -110,27 +105,54 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	fmt.Fprintf(c.stderr, "session %s with %s via %s\n", s.ID(), f.coworker, provider.Describe())
 	res, err := s.Send(ctx, prompt, out.event)
 	out.finish()
-	var merr *harness.ModelError
-	switch {
-	case errors.As(err, &merr):
-		hint := ""
-		if merr.Code() == harness.CodeModelUnreachable {
-			hint = "; is the model server running at that address? Start Ollama (ollama serve) or pass --base-url and --model"
-		}
-		return fmt.Errorf("the model request failed (session %s journaled as failed): %w%s", s.ID(), err, hint)
-	case err != nil:
-		return err
+	if err != nil {
+		return sendErr(s.ID(), err)
 	}
 	if res.Code == harness.CodeParked {
 		return c.parked(ctx, rt.Journal(), s.ID())
 	}
+	return turnErr(s.ID(), res)
+}
+
+// checkRunArgs checks that run has a coworker and a prompt and returns
+// the arguments of --prompt's recipe.
+func checkRunArgs(f runFlags, prompt string) (map[string]string, error) {
+	promptArgs, err := parsePromptArgs(f)
+	switch {
+	case err != nil:
+		return nil, err
+	case f.coworker == "":
+		return nil, usageErr("run needs --coworker ID")
+	case prompt == "" && f.prompt == "":
+		return nil, usageErr("run needs a PROMPT, e.g. openworker run --coworkers DIR --coworker ID \"How is my battery?\"")
+	}
+	return promptArgs, nil
+}
+
+// sendErr is the error of a turn that failed in session id, with a hint
+// when the model could not be reached.
+func sendErr(id string, err error) error {
+	var merr *harness.ModelError
+	if !errors.As(err, &merr) {
+		return err
+	}
+	hint := ""
+	if merr.Code() == harness.CodeModelUnreachable {
+		hint = "; is the model server running at that address? Start Ollama (ollama serve) or pass --base-url and --model"
+	}
+	return fmt.Errorf("the model request failed (session %s journaled as failed): %w%s", id, err, hint)
+}
+
+// turnErr is nil for a completed turn of session id, else says how it
+// ended.
+func turnErr(id string, res *harness.TurnResult) error {
 	switch res.Status {
 	case harness.TurnCompleted:
 		return nil
 	case harness.TurnCancelled:
-		return fmt.Errorf("cancelled (session %s)", s.ID())
+		return fmt.Errorf("cancelled (session %s)", id)
 	default:
-		return fmt.Errorf("the turn %s: %s (session %s)", res.Status, res.Reason, s.ID())
+		return fmt.Errorf("the turn %s: %s (session %s)", res.Status, res.Reason, id)
 	}
 }
 
@@ -162,32 +184,10 @@ func sessionErr(err error) error {
 // provider, opens the runtime and returns the options of its sessions.
 func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags, prompter consent.Prompter) (*harness.Runtime, harness.SessionOptions, error) {
 	var none harness.SessionOptions
-	if f.coworkers == "" {
-		return nil, none, usageErr("needs --coworkers DIR")
+	if err := checkRuntimeFlags(f); err != nil {
+		return nil, none, err
 	}
-	mode := consent.Mode(f.approve)
-	if mode != consent.Ask && mode != consent.Bypass {
-		return nil, none, usageErr("--approve %q: use ask or bypass", f.approve)
-	}
-	if f.provider != "openai" && f.provider != "anthropic" {
-		return nil, none, usageErr("--provider %q: use openai or anthropic", f.provider)
-	}
-	if f.workspace != "" {
-		if st, err := os.Stat(f.workspace); err != nil || !st.IsDir() {
-			return nil, none, usageErr("--workspace %q is not a folder", f.workspace)
-		}
-	}
-	if f.servers != "" {
-		cfg, err := c.registerServers(ctx, reg, f.servers, f.format, f.askInputs)
-		var ee *exitError
-		if errors.As(err, &ee) || errors.Is(err, tool.ErrFrozen) {
-			return nil, none, err
-		}
-		c.warnServers(cfg, err)
-	} else if f.format != "" {
-		return nil, none, usageErr("--format names the format of the --servers file; give --servers FILE too")
-	}
-	if err := c.registerExtensions(reg, f.extensions); err != nil {
+	if err := c.registerRunProviders(ctx, reg, f); err != nil {
 		return nil, none, err
 	}
 	provider, err := model.New(model.FromEnv(model.Config{Provider: f.provider, BaseURL: f.baseURL, Model: f.modelName}, c.getenv))
@@ -206,11 +206,47 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 		j.Close()
 		return nil, none, badInput(err)
 	}
-	so := harness.SessionOptions{Model: provider, Approve: mode, Prompter: prompter, Workspace: f.workspace}
+	so := harness.SessionOptions{Model: provider, Approve: consent.Mode(f.approve), Prompter: prompter, Workspace: f.workspace}
 	if el, ok := prompter.(elicit.Elicitor); ok { // the terminal asks the questions of servers too (elicit.go)
 		so.Elicitor = el
 	}
 	return rt, so, nil
+}
+
+// checkRuntimeFlags checks --coworkers, --approve, --provider and
+// --workspace.
+func checkRuntimeFlags(f runFlags) error {
+	if f.coworkers == "" {
+		return usageErr("needs --coworkers DIR")
+	}
+	if mode := consent.Mode(f.approve); mode != consent.Ask && mode != consent.Bypass {
+		return usageErr("--approve %q: use ask or bypass", f.approve)
+	}
+	if f.provider != "openai" && f.provider != "anthropic" {
+		return usageErr("--provider %q: use openai or anthropic", f.provider)
+	}
+	if f.workspace != "" {
+		if st, err := os.Stat(f.workspace); err != nil || !st.IsDir() {
+			return usageErr("--workspace %q is not a folder", f.workspace)
+		}
+	}
+	return nil
+}
+
+// registerRunProviders adds the providers of --servers (warning about
+// the entries that fail) and --extensions to reg.
+func (c *config) registerRunProviders(ctx context.Context, reg *tool.Registry, f runFlags) error {
+	if f.servers != "" {
+		cfg, err := c.registerServers(ctx, reg, f.servers, f.format, f.askInputs)
+		var ee *exitError
+		if errors.As(err, &ee) || errors.Is(err, tool.ErrFrozen) {
+			return err
+		}
+		c.warnServers(cfg, err)
+	} else if f.format != "" {
+		return usageErr("--format names the format of the --servers file; give --servers FILE too")
+	}
+	return c.registerExtensions(reg, f.extensions)
 }
 
 // printer writes assistant text to stdout and tool activity to stderr.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"text/tabwriter"
 	"time"
 
@@ -30,6 +31,13 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 			return usageErr("schedule needs a command: add, list, remove or run-due")
 		},
 	}
+	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default: the app's journal)")
+	cmd.AddCommand(c.scheduleAddCommand(f), c.scheduleListCommand(f), c.scheduleRemoveCommand(f), c.runDueCommand(reg, f))
+	return cmd
+}
+
+// scheduleAddCommand is "openworker schedule add".
+func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 	var s journal.Schedule
 	var noCatchUp bool
 	add := &cobra.Command{
@@ -37,27 +45,8 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 		Short: "add a schedule",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.db == "" {
-				f.db = harness.DefaultDBPath()
-			}
-			j, err := c.openJournal(f.db, true) // the first schedule may come before the first run
-			if err != nil {
-				return err
-			}
-			defer j.Close()
 			s.CatchUp = !noCatchUp
-			if s.Coworker == "" || s.Prompt == "" || (s.Every == 0) == (s.Cron == "") {
-				return usageErr("schedule add needs --coworker ID, --prompt TEXT and one of --every D (e.g. 2h) or --cron EXPR (e.g. \"0 9 * * 1-5\")")
-			}
-			if err := schedule.Check(s); err != nil {
-				return usageErr("%v", err)
-			}
-			got, err := j.AddSchedule(cmd.Context(), s)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.stdout, "added %s\n", got.ID)
-			return nil
+			return c.scheduleAdd(cmd.Context(), f, s)
 		},
 	}
 	add.Flags().StringVar(&s.Coworker, "coworker", "", "the coworker to run")
@@ -66,29 +55,50 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 	add.Flags().StringVar(&s.Cron, "cron", "", "run at the times of a five-field cron expression (minute hour day-of-month month day-of-week)")
 	add.Flags().StringVar(&s.TimeZone, "tz", "", "the time zone of --cron, e.g. Europe/Berlin (default UTC)")
 	add.Flags().BoolVar(&noCatchUp, "no-catch-up", false, "after missed slots, wait for the next one instead of running once at once")
+	return add
+}
+
+// scheduleAdd checks s and adds it to the --db journal, made if need be.
+func (c *config) scheduleAdd(ctx context.Context, f *journalFlags, s journal.Schedule) error {
+	if f.db == "" {
+		f.db = harness.DefaultDBPath()
+	}
+	j, err := c.openJournal(f.db, true) // the first schedule may come before the first run
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	if s.Coworker == "" || s.Prompt == "" || (s.Every == 0) == (s.Cron == "") {
+		return usageErr("schedule add needs --coworker ID, --prompt TEXT and one of --every D (e.g. 2h) or --cron EXPR (e.g. \"0 9 * * 1-5\")")
+	}
+	if err := schedule.Check(s); err != nil {
+		return usageErr("%v", err)
+	}
+	got, err := j.AddSchedule(ctx, s)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "added %s\n", got.ID)
+	return nil
+}
+
+// scheduleRow is a schedule as schedule list shows it, with its last
+// runs, newest first.
+type scheduleRow struct {
+	journal.Schedule
+	Runs []journal.ScheduleRun `json:"runs"`
+}
+
+// scheduleListCommand is "openworker schedule list".
+func (c *config) scheduleListCommand(f *journalFlags) *cobra.Command {
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "list the schedules with their last run",
 		Args:  cobra.NoArgs,
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
-			all, err := j.Schedules(cmd.Context())
+			rows, err := scheduleRows(cmd.Context(), j)
 			if err != nil {
 				return err
-			}
-			type row struct {
-				journal.Schedule
-				Runs []journal.ScheduleRun `json:"runs"`
-			}
-			rows := []row{}
-			for _, s := range all {
-				runs, err := j.ScheduleRuns(cmd.Context(), s.ID, 10)
-				if err != nil {
-					return err
-				}
-				if runs == nil {
-					runs = []journal.ScheduleRun{}
-				}
-				rows = append(rows, row{s, runs})
 			}
 			if f.asJSON {
 				return writeJSON(c.stdout, rows)
@@ -97,27 +107,57 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 				fmt.Fprintf(c.stderr, "no schedules in %s\n", j.Path())
 				return nil
 			}
-			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "SCHEDULE\tCOWORKER\tWHEN\tLAST RUN\tPROMPT")
-			for _, r := range rows {
-				when := "every " + r.Every.String()
-				if r.Cron != "" {
-					when = "cron " + r.Cron
-					if r.TimeZone != "" {
-						when += " " + r.TimeZone
-					}
-				}
-				last := "never"
-				if len(r.Runs) > 0 {
-					last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + r.Runs[0].Status
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Coworker, when, oneLine(last, 80), oneLine(r.Prompt, 50))
-			}
-			return tw.Flush()
+			return printSchedules(c.stdout, rows)
 		}),
 	}
 	list.Flags().BoolVar(&f.asJSON, "json", false, "print JSON")
-	remove := &cobra.Command{
+	return list
+}
+
+// scheduleRows reads the schedules of j with their last ten runs.
+func scheduleRows(ctx context.Context, j *journal.Journal) ([]scheduleRow, error) {
+	all, err := j.Schedules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows := []scheduleRow{}
+	for _, s := range all {
+		runs, err := j.ScheduleRuns(ctx, s.ID, 10)
+		if err != nil {
+			return nil, err
+		}
+		if runs == nil {
+			runs = []journal.ScheduleRun{}
+		}
+		rows = append(rows, scheduleRow{s, runs})
+	}
+	return rows, nil
+}
+
+// printSchedules writes rows as a table: when each runs and its last run.
+func printSchedules(w io.Writer, rows []scheduleRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCHEDULE\tCOWORKER\tWHEN\tLAST RUN\tPROMPT")
+	for _, r := range rows {
+		when := "every " + r.Every.String()
+		if r.Cron != "" {
+			when = "cron " + r.Cron
+			if r.TimeZone != "" {
+				when += " " + r.TimeZone
+			}
+		}
+		last := "never"
+		if len(r.Runs) > 0 {
+			last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + r.Runs[0].Status
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Coworker, when, oneLine(last, 80), oneLine(r.Prompt, 50))
+	}
+	return tw.Flush()
+}
+
+// scheduleRemoveCommand is "openworker schedule remove".
+func (c *config) scheduleRemoveCommand(f *journalFlags) *cobra.Command {
+	return &cobra.Command{
 		Use:   "remove ID",
 		Short: "remove a schedule (its past runs stay in the journal)",
 		Args:  cobra.ExactArgs(1),
@@ -132,9 +172,6 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 			return err
 		}),
 	}
-	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default: the app's journal)")
-	cmd.AddCommand(add, list, remove, c.runDueCommand(reg, f))
-	return cmd
 }
 
 // runDueCommand is "schedule run-due": idempotent, for a systemd timer,

@@ -68,11 +68,8 @@ func (s *server) addEditTool(srv *sdk.Server) {
 }
 
 func edit(p place, in EditInput) (EditResult, error) {
-	if in.OldText == "" {
-		return EditResult{}, fmt.Errorf("old_text is empty: give the exact text to replace (to write a whole file, use file_write)")
-	}
-	if in.OldText == in.NewText {
-		return EditResult{}, fmt.Errorf("old_text and new_text are the same, so nothing would change: give the new text in new_text")
+	if err := checkEditInput(in); err != nil {
+		return EditResult{}, err
 	}
 	r, err := p.open()
 	if err != nil {
@@ -91,24 +88,9 @@ func edit(p place, in EditInput) (EditResult, error) {
 		return EditResult{}, err
 	}
 	old := string(before)
-	n := strings.Count(old, in.OldText)
-	switch {
-	case n == 0:
-		hint := "read the file again with file_read and copy the text exactly, with its spaces and line ends"
-		if strings.Contains(old, strings.ReplaceAll(in.OldText, "\n", "\r\n")) {
-			hint = `the file's lines end with "\r\n": write old_text with "\r\n" line ends`
-		}
-		return EditResult{}, fmt.Errorf("old_text was not found in %q, so nothing was changed: %s", p.shown(), hint)
-	case n > 1 && !in.ReplaceAll:
-		return EditResult{}, fmt.Errorf("old_text occurs %d times in %q (at lines %s), so nothing was changed: add the lines around it to old_text so that it occurs once, or set replace_all to change every one",
-			n, p.shown(), lineList(old, in.OldText))
-	}
-	after := strings.Replace(old, in.OldText, in.NewText, -1)
-	if !in.ReplaceAll {
-		after = strings.Replace(old, in.OldText, in.NewText, 1)
-	}
-	if len(after) > MaxWriteBytes {
-		return EditResult{}, fmt.Errorf("the edit would make %q %s, over the %s limit: nothing was changed", p.shown(), sizeText(int64(len(after))), sizeText(MaxWriteBytes))
+	after, n, err := replaceText(p, old, in)
+	if err != nil {
+		return EditResult{}, err
 	}
 	// The file was read under this server's lock; another program may
 	// still have changed it since: then nothing is written.
@@ -118,6 +100,50 @@ func edit(p place, in EditInput) (EditResult, error) {
 	if err := writeAtomic(r, p, []byte(after), st.Mode().Perm(), true); err != nil {
 		return EditResult{}, err
 	}
+	return EditResult{Path: p.shown(), Replacements: n, Bytes: len(after), Diff: editDiff(p, old, after)}, nil
+}
+
+// checkEditInput fails for an edit that has nothing to find or changes
+// nothing.
+func checkEditInput(in EditInput) error {
+	if in.OldText == "" {
+		return fmt.Errorf("old_text is empty: give the exact text to replace (to write a whole file, use file_write)")
+	}
+	if in.OldText == in.NewText {
+		return fmt.Errorf("old_text and new_text are the same, so nothing would change: give the new text in new_text")
+	}
+	return nil
+}
+
+// replaceText returns the text old of p with in's replacement made and
+// how many were made; it fails when old_text is missing, occurs more
+// than once without replace_all, or the result is over MaxWriteBytes.
+func replaceText(p place, old string, in EditInput) (string, int, error) {
+	n := strings.Count(old, in.OldText)
+	switch {
+	case n == 0:
+		hint := "read the file again with file_read and copy the text exactly, with its spaces and line ends"
+		if strings.Contains(old, strings.ReplaceAll(in.OldText, "\n", "\r\n")) {
+			hint = `the file's lines end with "\r\n": write old_text with "\r\n" line ends`
+		}
+		return "", 0, fmt.Errorf("old_text was not found in %q, so nothing was changed: %s", p.shown(), hint)
+	case n > 1 && !in.ReplaceAll:
+		return "", 0, fmt.Errorf("old_text occurs %d times in %q (at lines %s), so nothing was changed: add the lines around it to old_text so that it occurs once, or set replace_all to change every one",
+			n, p.shown(), lineList(old, in.OldText))
+	}
+	after := strings.Replace(old, in.OldText, in.NewText, -1)
+	if !in.ReplaceAll {
+		after = strings.Replace(old, in.OldText, in.NewText, 1)
+	}
+	if len(after) > MaxWriteBytes {
+		return "", 0, fmt.Errorf("the edit would make %q %s, over the %s limit: nothing was changed", p.shown(), sizeText(int64(len(after))), sizeText(MaxWriteBytes))
+	}
+	return after, n, nil
+}
+
+// editDiff is the unified diff of an edit of p, cut at maxDiff bytes at
+// a character.
+func editDiff(p place, old, after string) string {
 	diff := udiff.Unified("a/"+p.shown(), "b/"+p.shown(), old, after)
 	if len(diff) > maxDiff {
 		cut := maxDiff
@@ -126,10 +152,7 @@ func edit(p place, in EditInput) (EditResult, error) {
 		}
 		diff = diff[:cut] + "\n[the diff is cut at 32 KiB]\n"
 	}
-	if n > 1 && !in.ReplaceAll {
-		n = 1
-	}
-	return EditResult{Path: p.shown(), Replacements: n, Bytes: len(after), Diff: diff}, nil
+	return diff
 }
 
 // readSmall reads the file p for an edit: a regular file of at most

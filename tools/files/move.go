@@ -54,17 +54,8 @@ func (s *server) addMoveTool(srv *sdk.Server) {
 }
 
 func move(from, to place, overwrite bool) (MoveResult, error) {
-	switch {
-	case from.isRoot():
-		return MoveResult{}, fmt.Errorf("from is the folder this server works in, which cannot be moved: give a file or folder inside it")
-	case to.isRoot():
-		return MoveResult{}, fmt.Errorf("to is the folder this server works in: give the new path with its name, such as %q", "archive/"+pathBase(from.rel))
-	case from.f.dir != to.f.dir:
-		return MoveResult{}, fmt.Errorf("%q and %q are in two different folders (%s, %s): move within one; to copy across, read the file and write it there", from.shown(), to.shown(), from.f.dir, to.f.dir)
-	case from.rel == to.rel:
-		return MoveResult{}, fmt.Errorf("from and to are the same path %q: give the new path in to", from.shown())
-	case strings.HasPrefix(to.rel, from.rel+"/"):
-		return MoveResult{}, fmt.Errorf("%q cannot be moved into itself (%q): choose a destination outside it", from.shown(), to.shown())
+	if err := checkMovePlaces(from, to); err != nil {
+		return MoveResult{}, err
 	}
 	r, err := from.open()
 	if err != nil {
@@ -76,42 +67,21 @@ func move(from, to place, overwrite bool) (MoveResult, error) {
 		return MoveResult{}, failure(from, err)
 	}
 	res := MoveResult{From: from.shown(), To: to.shown()}
-	dst, err := r.Lstat(to.native())
-	exists := err == nil
-	caseOnly := exists && os.SameFile(src, dst) // the same file under another case (macOS, Windows)
-	switch {
-	case caseOnly:
-		exists = false
-	case exists && dst.IsDir():
-		return MoveResult{}, fmt.Errorf("%q is a folder, which is never replaced: give the full new path inside it, such as %q", to.shown(), to.rel+"/"+pathBase(from.rel))
-	case exists && src.IsDir():
-		return MoveResult{}, fmt.Errorf("%q is a file and %q a folder: a folder does not replace a file; choose another name", to.shown(), from.shown())
-	case exists && !overwrite:
-		return MoveResult{}, fmt.Errorf("%q already exists, so nothing was moved: choose another name, or read it and call file_move with overwrite: true to replace it", to.shown())
-	case exists:
-		if err := replaceable(r, to, dst); err != nil {
-			return MoveResult{}, err
-		}
-		res.Replaced = true
-	case !errors.Is(err, fs.ErrNotExist):
-		return MoveResult{}, failureIn(r, to, err)
+	dest, err := checkMoveDestination(r, from, to, src, overwrite)
+	if err != nil {
+		return MoveResult{}, err
 	}
+	res.Replaced = dest.replaced
 	if res.MadeFolders, err = makeParent(r, to); err != nil {
 		return MoveResult{}, err
 	}
-	if !exists && !caseOnly && src.Mode().IsRegular() {
-		// A file moves by a hard link, which fails when to exists, so a
-		// file made there in the meantime is never replaced.
-		err := r.Link(from.native(), to.native())
-		switch {
-		case err == nil:
-			if err := r.Remove(from.native()); err != nil {
-				return MoveResult{}, fmt.Errorf("%q was copied to %q but could not be removed (%s): both are there now", from.shown(), to.shown(), describe(err))
-			}
-			syncDir(r, pathDir(to.rel))
+	if !dest.exists && !dest.caseOnly && src.Mode().IsRegular() {
+		moved, err := linkMove(r, from, to)
+		if err != nil {
+			return MoveResult{}, err
+		}
+		if moved {
 			return res, nil
-		case errors.Is(err, fs.ErrExist):
-			return MoveResult{}, fmt.Errorf("%q was made by someone else just now, so nothing was moved: read it, then call file_move with overwrite: true to replace it", to.shown())
 		}
 		// no hard links here: rename
 	}
@@ -120,6 +90,76 @@ func move(from, to place, overwrite bool) (MoveResult, error) {
 	}
 	syncDir(r, pathDir(to.rel))
 	return res, nil
+}
+
+// checkMovePlaces fails for moves that are wrong whatever is on disk:
+// of or onto the working folder, across folders, onto itself or into
+// itself.
+func checkMovePlaces(from, to place) error {
+	switch {
+	case from.isRoot():
+		return fmt.Errorf("from is the folder this server works in, which cannot be moved: give a file or folder inside it")
+	case to.isRoot():
+		return fmt.Errorf("to is the folder this server works in: give the new path with its name, such as %q", "archive/"+pathBase(from.rel))
+	case from.f.dir != to.f.dir:
+		return fmt.Errorf("%q and %q are in two different folders (%s, %s): move within one; to copy across, read the file and write it there", from.shown(), to.shown(), from.f.dir, to.f.dir)
+	case from.rel == to.rel:
+		return fmt.Errorf("from and to are the same path %q: give the new path in to", from.shown())
+	case strings.HasPrefix(to.rel, from.rel+"/"):
+		return fmt.Errorf("%q cannot be moved into itself (%q): choose a destination outside it", from.shown(), to.shown())
+	}
+	return nil
+}
+
+// moveDestination is what a move finds at its destination.
+type moveDestination struct {
+	exists   bool // something else is there, and will be replaced
+	caseOnly bool // the source itself under another case (macOS, Windows)
+	replaced bool
+}
+
+// checkMoveDestination looks at to and fails unless the source src may
+// go there: a folder is never replaced, a file only with overwrite.
+func checkMoveDestination(r *os.Root, from, to place, src fs.FileInfo, overwrite bool) (moveDestination, error) {
+	dst, err := r.Lstat(to.native())
+	d := moveDestination{exists: err == nil}
+	d.caseOnly = d.exists && os.SameFile(src, dst)
+	switch {
+	case d.caseOnly:
+		d.exists = false
+	case d.exists && dst.IsDir():
+		return d, fmt.Errorf("%q is a folder, which is never replaced: give the full new path inside it, such as %q", to.shown(), to.rel+"/"+pathBase(from.rel))
+	case d.exists && src.IsDir():
+		return d, fmt.Errorf("%q is a file and %q a folder: a folder does not replace a file; choose another name", to.shown(), from.shown())
+	case d.exists && !overwrite:
+		return d, fmt.Errorf("%q already exists, so nothing was moved: choose another name, or read it and call file_move with overwrite: true to replace it", to.shown())
+	case d.exists:
+		if err := replaceable(r, to, dst); err != nil {
+			return d, err
+		}
+		d.replaced = true
+	case !errors.Is(err, fs.ErrNotExist):
+		return d, failureIn(r, to, err)
+	}
+	return d, nil
+}
+
+// linkMove moves a file by a hard link and removal; the link fails when
+// to exists, so a file made there in the meantime is never replaced. It
+// reports false, with no error, where hard links fail otherwise.
+func linkMove(r *os.Root, from, to place) (bool, error) {
+	err := r.Link(from.native(), to.native())
+	switch {
+	case err == nil:
+		if err := r.Remove(from.native()); err != nil {
+			return false, fmt.Errorf("%q was copied to %q but could not be removed (%s): both are there now", from.shown(), to.shown(), describe(err))
+		}
+		syncDir(r, pathDir(to.rel))
+		return true, nil
+	case errors.Is(err, fs.ErrExist):
+		return false, fmt.Errorf("%q was made by someone else just now, so nothing was moved: read it, then call file_move with overwrite: true to replace it", to.shown())
+	}
+	return false, nil
 }
 
 func describeMove(err error) string {

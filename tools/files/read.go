@@ -84,11 +84,8 @@ func openRegular(r *os.Root, p place) (*os.File, error) {
 }
 
 func read(ctx context.Context, p place, in ReadInput) (*sdk.CallToolResult, error) {
-	if in.StartLine < 0 || in.EndLine < 0 {
-		return nil, fmt.Errorf("start_line and end_line count from 1: give 1 or more, or leave them out")
-	}
-	if in.EndLine > 0 && in.StartLine > in.EndLine {
-		return nil, fmt.Errorf("start_line %d is after end_line %d: give a range such as start_line %d, end_line %d", in.StartLine, in.EndLine, in.EndLine, in.StartLine)
+	if err := checkLineRange(in); err != nil {
+		return nil, err
 	}
 	r, err := p.open()
 	if err != nil {
@@ -104,35 +101,15 @@ func read(ctx context.Context, p place, in ReadInput) (*sdk.CallToolResult, erro
 	if err != nil {
 		return nil, failure(p, err)
 	}
-	size := st.Size()
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(sniffBytes)
 	kind, mime := kindOf(head)
-	meta := ReadResult{Path: p.shown(), Size: size, MIMEType: mime, Kind: kind}
-	switch {
-	case kind == "image":
-		if size > MaxImageBytes {
-			return nil, fmt.Errorf("%q is an image (%s) of %s, over the %s that can be shown: ask the person for a smaller copy", p.shown(), mime, sizeText(size), sizeText(MaxImageBytes))
-		}
-		data, err := io.ReadAll(io.LimitReader(br, MaxImageBytes+1))
-		if err != nil {
-			return nil, failure(p, err)
-		}
-		if len(data) > MaxImageBytes {
-			return nil, fmt.Errorf("%q grew over %s while it was read: try again", p.shown(), sizeText(MaxImageBytes))
-		}
-		meta.Size = int64(len(data))
-		return &sdk.CallToolResult{
-			Content: []sdk.Content{
-				&sdk.TextContent{Text: fmt.Sprintf("%s: %s image, %s", p.shown(), mime, sizeText(int64(len(data))))},
-				&sdk.ImageContent{MIMEType: mime, Data: data},
-			},
-			StructuredContent: meta,
-		}, nil
-	case strings.HasPrefix(mime, "image/"):
-		return nil, fmt.Errorf("%q is an image of type %s (%s), which cannot be shown: file_read shows PNG and JPEG images only", p.shown(), mime, sizeText(size))
-	case kind != "text":
-		return nil, fmt.Errorf("%q is a binary file (%s, %s): file_read reads UTF-8 text and PNG or JPEG images only", p.shown(), mime, sizeText(size))
+	meta := ReadResult{Path: p.shown(), Size: st.Size(), MIMEType: mime, Kind: kind}
+	if kind == "image" {
+		return readImage(p, br, meta)
+	}
+	if err := checkText(p, meta); err != nil {
+		return nil, err
 	}
 	text, err := readLines(ctx, br, in, &meta)
 	if err != nil {
@@ -148,36 +125,98 @@ func read(ctx context.Context, p place, in ReadInput) (*sdk.CallToolResult, erro
 	}, nil
 }
 
+// checkLineRange fails for a line range that counts from 0 or ends
+// before it starts.
+func checkLineRange(in ReadInput) error {
+	if in.StartLine < 0 || in.EndLine < 0 {
+		return fmt.Errorf("start_line and end_line count from 1: give 1 or more, or leave them out")
+	}
+	if in.EndLine > 0 && in.StartLine > in.EndLine {
+		return fmt.Errorf("start_line %d is after end_line %d: give a range such as start_line %d, end_line %d", in.StartLine, in.EndLine, in.EndLine, in.StartLine)
+	}
+	return nil
+}
+
+// readImage returns the PNG or JPEG image p, of at most MaxImageBytes,
+// as an image block.
+func readImage(p place, br *bufio.Reader, meta ReadResult) (*sdk.CallToolResult, error) {
+	if meta.Size > MaxImageBytes {
+		return nil, fmt.Errorf("%q is an image (%s) of %s, over the %s that can be shown: ask the person for a smaller copy", p.shown(), meta.MIMEType, sizeText(meta.Size), sizeText(MaxImageBytes))
+	}
+	data, err := io.ReadAll(io.LimitReader(br, MaxImageBytes+1))
+	if err != nil {
+		return nil, failure(p, err)
+	}
+	if len(data) > MaxImageBytes {
+		return nil, fmt.Errorf("%q grew over %s while it was read: try again", p.shown(), sizeText(MaxImageBytes))
+	}
+	meta.Size = int64(len(data))
+	return &sdk.CallToolResult{
+		Content: []sdk.Content{
+			&sdk.TextContent{Text: fmt.Sprintf("%s: %s image, %s", p.shown(), meta.MIMEType, sizeText(int64(len(data))))},
+			&sdk.ImageContent{MIMEType: meta.MIMEType, Data: data},
+		},
+		StructuredContent: meta,
+	}, nil
+}
+
+// checkText fails unless the file described by meta is text: other
+// images and binary files are not read.
+func checkText(p place, meta ReadResult) error {
+	switch {
+	case strings.HasPrefix(meta.MIMEType, "image/"):
+		return fmt.Errorf("%q is an image of type %s (%s), which cannot be shown: file_read shows PNG and JPEG images only", p.shown(), meta.MIMEType, sizeText(meta.Size))
+	case meta.Kind != "text":
+		return fmt.Errorf("%q is a binary file (%s, %s): file_read reads UTF-8 text and PNG or JPEG images only", p.shown(), meta.MIMEType, sizeText(meta.Size))
+	}
+	return nil
+}
+
 // readLines returns the lines of in's range from br, whole lines up to
 // MaxTextBytes (a first line longer than that is cut at a character),
 // and fills meta's line fields.
 func readLines(ctx context.Context, br *bufio.Reader, in ReadInput, meta *ReadResult) (string, error) {
 	start := max(in.StartLine, 1)
+	if err := skipLines(ctx, br, in.StartLine, start); err != nil {
+		return "", err
+	}
+	meta.StartLine = start
+	return takeLines(br, start, in.EndLine, meta)
+}
+
+// skipLines reads past the lines before line start, failing when the
+// file ends first; startLine is the line asked for, for the error.
+func skipLines(ctx context.Context, br *bufio.Reader, startLine, start int) error {
 	line := 1
 	pastEnd := func() error {
-		return fmt.Errorf("start_line %d is past the end: the file has %d lines; give a smaller start_line", in.StartLine, line-1)
+		return fmt.Errorf("start_line %d is past the end: the file has %d lines; give a smaller start_line", startLine, line-1)
 	}
 	for scanned := 0; line < start; line++ {
 		_, n, err := nextLine(br, 0)
 		if err != nil && err != io.EOF {
-			return "", err
+			return err
 		}
 		if n == 0 {
-			return "", pastEnd()
+			return pastEnd()
 		}
 		if scanned += n; scanned > 1<<20 { // a long skip stops when the call is cancelled
 			scanned = 0
 			if err := ctx.Err(); err != nil {
-				return "", err
+				return err
 			}
 		}
 	}
 	if _, err := br.Peek(1); err == io.EOF && start > 1 {
-		return "", pastEnd()
+		return pastEnd()
 	}
-	meta.StartLine = start
+	return nil
+}
+
+// takeLines returns the lines from line to endLine (0: to the end) of
+// br within MaxTextBytes and fills meta's end, total and next fields.
+func takeLines(br *bufio.Reader, line, endLine int, meta *ReadResult) (string, error) {
 	var b strings.Builder
-	for in.EndLine == 0 || line <= in.EndLine {
+	for endLine == 0 || line <= endLine {
 		room := MaxTextBytes - b.Len()
 		if _, err := br.Peek(1); err == io.EOF {
 			meta.TotalLines = line - 1
@@ -188,19 +227,7 @@ func readLines(ctx context.Context, br *bufio.Reader, in ReadInput, meta *ReadRe
 			return "", err
 		}
 		if len(kept) > room {
-			if b.Len() > 0 { // the line does not fit: it starts the next read
-				meta.NextStartLine, meta.Truncated = line, true
-				return b.String(), nil
-			}
-			cut := room // one line longer than the bound: cut it at a character
-			for cut > 0 && !utf8.RuneStart(kept[cut]) {
-				cut--
-			}
-			b.Write(kept[:cut])
-			meta.EndLine, meta.Truncated = line, true
-			if err != io.EOF {
-				meta.NextStartLine = line + 1
-			}
+			overflow(&b, kept, room, line, err == io.EOF, meta)
 			return b.String(), nil
 		}
 		b.Write(kept)
@@ -211,12 +238,32 @@ func readLines(ctx context.Context, br *bufio.Reader, in ReadInput, meta *ReadRe
 		}
 		line++
 	}
-	if in.EndLine > 0 && meta.TotalLines == 0 {
+	if endLine > 0 && meta.TotalLines == 0 {
 		if _, err := br.Peek(1); err == io.EOF {
 			meta.TotalLines = meta.EndLine
 		}
 	}
 	return b.String(), nil
+}
+
+// overflow ends a read at line, which does not fit in the room left in
+// b: it starts the next read, or when it is the first line, is cut at a
+// character; last tells that it is the file's last line.
+func overflow(b *strings.Builder, kept []byte, room, line int, last bool, meta *ReadResult) {
+	meta.Truncated = true
+	if b.Len() > 0 {
+		meta.NextStartLine = line
+		return
+	}
+	cut := room
+	for cut > 0 && !utf8.RuneStart(kept[cut]) {
+		cut--
+	}
+	b.Write(kept[:cut])
+	meta.EndLine = line
+	if !last {
+		meta.NextStartLine = line + 1
+	}
 }
 
 // nextLine reads one line, with its "\n", from br: it keeps at most keep

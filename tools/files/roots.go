@@ -66,23 +66,58 @@ func (s *server) folders(req *sdk.CallToolRequest) (roots []folder, ask *sdk.Cal
 	if ss == nil {
 		return nil, nil, fmt.Errorf(noFolder + "this server was started without --root and has no client session to ask for roots; start it as `openworker mcp serve files --root DIR`")
 	}
-	s.roots.mu.Lock()
-	found, ok := s.roots.byss[ss]
-	s.roots.mu.Unlock()
-	if ok {
+	if found, ok := s.roots.cached(ss); ok {
 		return found, nil, nil
 	}
 	init := ss.InitializeParams()
 	if init == nil || init.Capabilities == nil || init.Capabilities.RootsV2 == nil {
 		return nil, nil, fmt.Errorf(noFolder + "the client offers no roots and this server was started without --root; give the chat a workspace folder (openworker run --workspace DIR), or start the server as `openworker mcp serve files --root DIR`")
 	}
-	var answer *sdk.ListRootsResult
-	if req.Params != nil {
-		answer, _ = req.Params.InputResponses[rootsRequest].(*sdk.ListRootsResult)
-	}
+	answer := rootsAnswer(req)
 	if answer == nil {
 		return nil, &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{rootsRequest: &sdk.ListRootsParams{}}}, nil
 	}
+	found, err := s.answeredFolders(answer)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.roots.remember(ss, found)
+	return found, nil, nil
+}
+
+// cached returns the session's roots, if they were asked for already.
+func (c *clientRoots) cached(ss *sdk.ServerSession) ([]folder, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	found, ok := c.byss[ss]
+	return found, ok
+}
+
+// remember keeps the session's roots until it ends, unless a concurrent
+// call kept them first.
+func (c *clientRoots) remember(ss *sdk.ServerSession, found []folder) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byss[ss]; !ok {
+		c.byss[ss] = found
+		go func() { ss.Wait(); c.forget(ss) }()
+	}
+}
+
+// rootsAnswer is the client's answer to the roots input request in the
+// call, or nil.
+func rootsAnswer(req *sdk.CallToolRequest) *sdk.ListRootsResult {
+	if req.Params == nil {
+		return nil
+	}
+	answer, _ := req.Params.InputResponses[rootsRequest].(*sdk.ListRootsResult)
+	return answer
+}
+
+// answeredFolders turns the client's roots into folders, logging those
+// that are not folders on this computer; it fails when none is left.
+func (s *server) answeredFolders(answer *sdk.ListRootsResult) ([]folder, error) {
+	var found []folder
 	var skipped []string
 	for _, r := range answer.Roots {
 		if r == nil {
@@ -104,18 +139,12 @@ func (s *server) folders(req *sdk.CallToolRequest) (roots []folder, ask *sdk.Cal
 		if len(skipped) > 0 {
 			why = "the client's roots are not folders on this computer: " + strings.Join(skipped, ", ")
 		}
-		return nil, nil, fmt.Errorf(noFolder+"%s; give the chat a workspace folder, or start the server as `openworker mcp serve files --root DIR`", why)
+		return nil, fmt.Errorf(noFolder+"%s; give the chat a workspace folder, or start the server as `openworker mcp serve files --root DIR`", why)
 	}
 	if len(skipped) > 0 {
 		s.logger.Warn("roots ignored", "roots", skipped)
 	}
-	s.roots.mu.Lock()
-	if _, ok := s.roots.byss[ss]; !ok {
-		s.roots.byss[ss] = found
-		go func() { ss.Wait(); s.roots.forget(ss) }()
-	}
-	s.roots.mu.Unlock()
-	return found, nil, nil
+	return found, nil
 }
 
 // fileURIPath turns a root's file:// URI (RFC 8089, as harness/mcp's

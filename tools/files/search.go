@@ -103,98 +103,146 @@ func newMatcher(in SearchInput) (matcher, error) {
 	return func(l []byte) bool { return bytes.Contains(bytes.ToLower(l), t) }, nil
 }
 
-func search(ctx context.Context, p place, in SearchInput) (SearchResult, error) {
+// searchQuery is a checked files_search input: the line matcher (nil
+// without text) and the bound on matches.
+type searchQuery struct {
+	in    SearchInput
+	match matcher
+	limit int
+}
+
+// newSearchQuery checks the name glob and the text of in and settles the
+// limit.
+func newSearchQuery(in SearchInput) (searchQuery, error) {
 	if in.Name == "" && in.Text == "" {
-		return SearchResult{}, fmt.Errorf("give name (a glob such as *.md), text (what a line contains), or both")
+		return searchQuery{}, fmt.Errorf("give name (a glob such as *.md), text (what a line contains), or both")
 	}
 	if err := checkName("name", in.Name); err != nil {
-		return SearchResult{}, err
+		return searchQuery{}, err
 	}
 	if _, err := path.Match(in.Name, ""); err != nil {
-		return SearchResult{}, fmt.Errorf("name %q is not a glob (%v): use * ? and [a-z], e.g. *.md", clip(in.Name), err)
+		return searchQuery{}, fmt.Errorf("name %q is not a glob (%v): use * ? and [a-z], e.g. *.md", clip(in.Name), err)
 	}
-	var match matcher
+	q := searchQuery{in: in, limit: in.Limit}
 	if in.Text != "" {
 		var err error
-		if match, err = newMatcher(in); err != nil {
-			return SearchResult{}, err
+		if q.match, err = newMatcher(in); err != nil {
+			return searchQuery{}, err
 		}
 	}
-	limit := in.Limit
-	if limit <= 0 {
-		limit = defaultSearchMatches
+	if q.limit <= 0 {
+		q.limit = defaultSearchMatches
 	}
-	limit = min(limit, maxSearchMatches)
+	q.limit = min(q.limit, maxSearchMatches)
+	return q, nil
+}
+
+// errStopSearch ends a walk once the search has enough.
+var errStopSearch = errors.New("stop")
+
+// searchWalk is the state of one walk of a searched folder.
+type searchWalk struct {
+	ctx     context.Context
+	r       *os.Root
+	p       place
+	q       searchQuery
+	res     SearchResult
+	visited int
+}
+
+func search(ctx context.Context, p place, in SearchInput) (SearchResult, error) {
+	q, err := newSearchQuery(in)
+	if err != nil {
+		return SearchResult{}, err
+	}
 	r, err := p.open()
 	if err != nil {
 		return SearchResult{}, err
 	}
 	defer r.Close()
-	st, err := r.Stat(p.native())
-	if err != nil {
-		return SearchResult{}, failure(p, err)
+	if err := checkSearchFolder(r, p); err != nil {
+		return SearchResult{}, err
 	}
-	if !st.IsDir() {
-		return SearchResult{}, fmt.Errorf("%q is a file, not a folder: search its folder, or read it with file_read", p.shown())
-	}
-	res := SearchResult{Matches: []Match{}}
-	visited := 0
-	stop := errors.New("stop")
-	err = fs.WalkDir(r.FS(), p.rel, func(name string, de fs.DirEntry, err error) error {
-		if err != nil {
-			res.Unreadable++
-			if de != nil && de.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if name == p.rel {
-			return nil
-		}
-		if visited++; visited > maxSearchEntries {
-			res.Truncated = true
-			return stop
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if de.IsDir() && de.Name() == ".git" {
-			return fs.SkipDir
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(name, p.rel), "/")
-		if p.rel == "." {
-			rel = name
-		}
-		if in.Name != "" {
-			subject := de.Name()
-			if strings.Contains(in.Name, "/") {
-				subject = rel
-			}
-			if ok, _ := path.Match(in.Name, subject); !ok {
-				return nil
-			}
-		}
-		c := p
-		c.rel = name
-		if match == nil {
-			res.Matches = append(res.Matches, Match{Path: c.shown(), Type: typeName(de.Type())})
-		} else if !de.IsDir() {
-			searchFile(r, c, match, limit, &res)
-		}
-		if len(res.Matches) >= limit {
-			res.Matches = res.Matches[:limit]
-			res.Truncated = true
-			return stop
-		}
-		return nil
-	})
-	if err != nil && err != stop {
+	w := &searchWalk{ctx: ctx, r: r, p: p, q: q, res: SearchResult{Matches: []Match{}}}
+	err = fs.WalkDir(r.FS(), p.rel, w.visit)
+	if err != nil && err != errStopSearch {
 		if ctx.Err() != nil {
 			return SearchResult{}, fmt.Errorf("the search of %q was stopped: %v", p.shown(), ctx.Err())
 		}
 		return SearchResult{}, failure(p, err)
 	}
-	return res, nil
+	return w.res, nil
+}
+
+// checkSearchFolder fails unless p is a folder.
+func checkSearchFolder(r *os.Root, p place) error {
+	st, err := r.Stat(p.native())
+	if err != nil {
+		return failure(p, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%q is a file, not a folder: search its folder, or read it with file_read", p.shown())
+	}
+	return nil
+}
+
+// visit is the fs.WalkDirFunc of a search: it counts and bounds the
+// entries, skips .git, and adds the entry or its matching lines.
+func (w *searchWalk) visit(name string, de fs.DirEntry, err error) error {
+	if err != nil {
+		w.res.Unreadable++
+		if de != nil && de.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	}
+	if name == w.p.rel {
+		return nil
+	}
+	if w.visited++; w.visited > maxSearchEntries {
+		w.res.Truncated = true
+		return errStopSearch
+	}
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if de.IsDir() && de.Name() == ".git" {
+		return fs.SkipDir
+	}
+	if !w.nameMatches(name, de) {
+		return nil
+	}
+	c := w.p
+	c.rel = name
+	if w.q.match == nil {
+		w.res.Matches = append(w.res.Matches, Match{Path: c.shown(), Type: typeName(de.Type())})
+	} else if !de.IsDir() {
+		searchFile(w.r, c, w.q.match, w.q.limit, &w.res)
+	}
+	if len(w.res.Matches) >= w.q.limit {
+		w.res.Matches = w.res.Matches[:w.q.limit]
+		w.res.Truncated = true
+		return errStopSearch
+	}
+	return nil
+}
+
+// nameMatches reports whether the entry name passes the name glob: its
+// base name, or with a / in the glob its path from the searched folder.
+func (w *searchWalk) nameMatches(name string, de fs.DirEntry) bool {
+	glob := w.q.in.Name
+	if glob == "" {
+		return true
+	}
+	subject := de.Name()
+	if strings.Contains(glob, "/") {
+		subject = strings.TrimPrefix(strings.TrimPrefix(name, w.p.rel), "/")
+		if w.p.rel == "." {
+			subject = name
+		}
+	}
+	ok, _ := path.Match(glob, subject)
+	return ok
 }
 
 // searchFile adds the lines of the file c that match, up to limit
