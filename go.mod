@@ -10,6 +10,7 @@ require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/fzipp/gocyclo v0.6.0
 	github.com/gen2brain/beeep v0.12.0
 	github.com/goccy/go-yaml v1.19.2
 	github.com/godbus/dbus/v5 v5.2.4
