@@ -135,6 +135,7 @@ func (c *Coworkers) PreviewAgentImport(paths []string) (AgentImportPreview, erro
 	if err != nil {
 		return AgentImportPreview{}, err
 	}
+	noteEditor(fmt.Sprintf("import %d", len(plan.Coworkers)))
 	return AgentImportPreview{Token: c.imports.keep(agentImportPlan{plan: plan, current: current}), Plan: plan}, nil
 }
 
