@@ -46,11 +46,11 @@ type agentImports struct {
 	applyM sync.Mutex // one apply at a time
 }
 
-// agentImportPlan is a kept plan and the servers file in use when it was
-// made.
+// agentImportPlan is a kept plan, and the coworkers folder and the servers
+// file in use when it was made.
 type agentImportPlan struct {
-	plan    *agentimport.Plan
-	current string
+	plan         *agentimport.Plan
+	dir, current string
 }
 
 const maxAgentImports = 8
@@ -122,13 +122,13 @@ func (c *Coworkers) PreviewAgentImport(paths []string) (AgentImportPreview, erro
 	if len(paths) == 0 {
 		return AgentImportPreview{}, errors.New("nothing to import: choose or drop agent files or folders")
 	}
-	current := c.settings.get().ServersPath
+	current, dir := c.settings.get().ServersPath, c.settings.coworkersDir()
 	dest, err := settings.ImportDest(current, c.paths.ConfigDir)
 	if err != nil {
 		return AgentImportPreview{}, err
 	}
 	plan, err := agentimport.Preview(paths, &agentimport.Options{
-		Coworkers: c.settings.coworkersDir(),
+		Coworkers: dir,
 		Catalog:   agentimport.RegistryCatalog(c.reg),
 		Servers:   &agentimport.ServersTarget{Current: current, Dest: dest, Taken: servers.TakenNamespaces(c.reg)},
 	})
@@ -136,7 +136,7 @@ func (c *Coworkers) PreviewAgentImport(paths []string) (AgentImportPreview, erro
 		return AgentImportPreview{}, err
 	}
 	noteEditor(fmt.Sprintf("import %d", len(plan.Coworkers)))
-	return AgentImportPreview{Token: c.imports.keep(agentImportPlan{plan: plan, current: current}), Plan: plan}, nil
+	return AgentImportPreview{Token: c.imports.keep(agentImportPlan{plan: plan, dir: dir, current: current}), Plan: plan}, nil
 }
 
 // ApplyAgentImport writes the plan PreviewAgentImport returned token for
@@ -153,6 +153,9 @@ func (c *Coworkers) ApplyAgentImport(token string) (AgentImportResult, error) {
 	if plan.Refused() {
 		_, err := agentimport.Apply(plan)
 		return AgentImportResult{}, err
+	}
+	if dir := c.settings.coworkersDir(); dir != kept.dir {
+		return AgentImportResult{}, fmt.Errorf("the coworkers folder changed since the preview (to %s); import again", dir)
 	}
 	c.imports.applyM.Lock()
 	defer c.imports.applyM.Unlock()

@@ -103,3 +103,40 @@ func TestAgentImportRefusedWritesNothing(t *testing.T) {
 		t.Fatal("no paths previewed")
 	}
 }
+
+// TestAgentImportAddsServers: a Claude Code plugin's .mcp.json server is
+// planned into the app's servers file, written with the coworkers, and
+// settings then use that file (saved too), as Import MCP servers… does.
+func TestAgentImportAddsServers(t *testing.T) {
+	e := newTestEnv(t, envOpts{})
+	plugin, _ := filepath.Abs(filepath.Join(published, "claude-plugins-official/example-plugin"))
+	p, err := e.app.Coworkers.PreviewAgentImport([]string{plugin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Plan.Refused() || p.Plan.Servers == nil || p.Plan.Servers.Added() != 1 {
+		t.Fatalf("plan = %+v (servers %+v)", p.Plan, p.Plan.Servers)
+	}
+	dest := p.Plan.Servers.Dest
+	if _, err := os.Stat(dest); err == nil {
+		t.Fatalf("the preview wrote %s", dest)
+	}
+	res, err := e.app.Coworkers.ApplyAgentImport(p.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Written.ServersAdded != 1 || res.Written.ServersFile != dest {
+		t.Fatalf("written = %+v, want 1 server in %s", res.Written, dest)
+	}
+	data, err := os.ReadFile(dest)
+	if err != nil || !strings.Contains(string(data), "https://mcp.example.com/api") {
+		t.Fatalf("servers file %s: %s %v", dest, data, err)
+	}
+	if got := e.app.settings.get().ServersPath; got != dest {
+		t.Fatalf("settings use %q, want %q", got, dest)
+	}
+	saved, err := os.ReadFile(e.app.paths.Settings)
+	if err != nil || !strings.Contains(string(saved), dest) {
+		t.Fatalf("saved settings do not name %s: %s %v", dest, saved, err)
+	}
+}
