@@ -322,7 +322,7 @@ func (a *desktop) wire(notify Notifier, examples fs.FS) {
 	w.focused.Store(true)
 	a.prompter = newModalPrompter(e.emit, notify, w.focused.Load)
 	a.elicitor = newAppElicitor(e.emit, notify, w.focused.Load, a.engine.coworkerOf, w.OpenLink)
-	c := &Coworkers{env: e, engine: a.engine, settings: a.settings, model: a.model}
+	c := &Coworkers{env: e, engine: a.engine, settings: a.settings, model: a.model, servers: a.servers, imports: &agentImports{}}
 	a.reloads = &reloads{env: e, engine: a.engine, settings: a.settings, servers: a.servers, list: c.list}
 	c.reloads = a.reloads
 	chats := &Chats{env: e, engine: a.engine, settings: a.settings, model: a.model, prompter: a.prompter, elicitor: a.elicitor}

@@ -20,8 +20,10 @@ type Coworkers struct {
 	*env
 	engine   *engine
 	settings *settingsStore
-	model    *modelState // its tool-name rule decides what resolves
-	reloads  *reloads    // watches the folder in use
+	model    *modelState   // its tool-name rule decides what resolves
+	reloads  *reloads      // watches the folder in use
+	servers  *serversFile  // an agent import's servers (agentimport.go)
+	imports  *agentImports // the agent imports previewed
 }
 
 // CoworkerList is the bundles folder as loaded: the coworkers that work and

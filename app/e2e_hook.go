@@ -105,8 +105,9 @@ func noteExtensionPreview(path string, err error) {
 // e2eEditor is what the coworker editor opened (editor.go), in order:
 // "templates" (the New coworker dialog asked for them), "new TEMPLATE"
 // (NewCoworker; "new " for blank), "edit DIR" (EditCoworker) and
-// "catalog N" (ToolCatalog listed N providers), for the script to know a
-// click reached the editor.
+// "catalog N" (ToolCatalog listed N providers), and "import N" (an import
+// of agents previewed N coworkers, agentimport.go), for the script to know
+// a click or a drop reached the editor or the import.
 var e2eEditor struct {
 	mu   sync.Mutex
 	list []string
@@ -288,7 +289,7 @@ type hookState struct {
 	Previews   []string `json:"previews"`
 	Extensions []string `json:"extensions"`
 	// Editor: what the coworker editor opened, in order (editor.go):
-	// "templates", "new TEMPLATE", "edit DIR", "catalog N".
+	// "templates", "new TEMPLATE", "edit DIR", "catalog N", "import N".
 	Editor []string `json:"editor"`
 }
 

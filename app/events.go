@@ -29,6 +29,10 @@ const (
 	// EventBundleDropped carries a BundleDropped: folders dropped on the
 	// window, for the Coworkers screen to preview (docs/app.md#adding-a-coworker).
 	EventBundleDropped EventName = "coworkers:dropped"
+	// EventAgentsDropped carries a BundleDropped: files and folders
+	// dropped on the window that are no coworker bundle, for the import
+	// of agents and skills to preview (docs/app.md#import-agents).
+	EventAgentsDropped EventName = "coworkers:agents-dropped"
 	// EventChatChanged carries a journal.Session as the chat list shows
 	// it (title, status, attention) when a chat started, was continued,
 	// got its title (its first turn started), was renamed, hidden or shown,
@@ -47,7 +51,7 @@ type BundleDropped struct {
 }
 
 // AppEvents lists every EventName, in declaration order.
-var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventChatChanged, EventExtensionOpened,
+var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventAgentsDropped, EventChatChanged, EventExtensionOpened,
 	EventElicitationAsked, EventElicitationClosed, EventSignIn, EventSignInClosed}
 
 // HarnessEvents lists the harness event types a chat receives as

@@ -198,7 +198,8 @@ func TestExtensionPreviewErrors(t *testing.T) {
 
 // TestExtensionDroppedOpensTheInstaller: a .mcpb dropped on the window is
 // an ExtensionOpened as from the command line; a folder dropped with it
-// still goes to the Coworkers screen.
+// still goes to the Coworkers screen: a bundle folder to Add coworker, a
+// file to the import of agents.
 func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
 	e := newTestEnv(t, envOpts{})
 	if _, err := e.app.Window.Info(); err != nil { // the UI listens
@@ -206,7 +207,14 @@ func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
 	}
 	file := extensiontest.Memory(t, "1.0.0", false)
 	folder := t.TempDir()
-	e.app.Window.filesDropped([]string{file, folder})
+	if err := os.MkdirAll(filepath.Join(folder, "coworker"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(folder, "coworker", "manifest.md"), []byte("---\nname: x\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agent := filepath.Join(t.TempDir(), "reviewer.md")
+	e.app.Window.filesDropped([]string{file, folder, agent})
 	got := e.rec.waitFor(t, EventExtensionOpened, nil).(ExtensionOpened)
 	if got.Path != file || got.Error != "" || got.Size == 0 {
 		t.Fatalf("opened = %+v", got)
@@ -214,6 +222,10 @@ func TestExtensionDroppedOpensTheInstaller(t *testing.T) {
 	d := e.rec.waitFor(t, EventBundleDropped, nil).(BundleDropped)
 	if len(d.Paths) != 1 || d.Paths[0] != folder {
 		t.Fatalf("dropped = %+v", d)
+	}
+	ag := e.rec.waitFor(t, EventAgentsDropped, nil).(BundleDropped)
+	if len(ag.Paths) != 1 || ag.Paths[0] != agent {
+		t.Fatalf("agents dropped = %+v", ag)
 	}
 }
 

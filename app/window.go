@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 )
 
@@ -88,21 +90,45 @@ func (w *Window) OpenLink(link string) error {
 
 // filesDropped is what a drop of files on the window does: a .mcpb or
 // .dxt file opens the extension installer as any other way in does
-// (openFiles, docs/app.md#opening-an-extension); the other paths go to
-// the UI (EventBundleDropped), which previews the first one on the
-// Coworkers screen. Nothing is read or written here.
+// (openFiles, docs/app.md#opening-an-extension); a coworker bundle folder
+// (or the coworker/ folder of one, or a folder of coworkers) goes to the
+// UI as EventBundleDropped, which previews the first one on the Coworkers
+// screen (docs/app.md#adding-a-coworker); every other path (agent files,
+// recipes, skills, plugins, exports) as EventAgentsDropped, which
+// previews their import (docs/app.md#import-agents). Only what the paths
+// are is looked at (isBundleDrop); nothing is read or written.
 func (w *Window) filesDropped(paths []string) {
-	var bundles, exts []string
+	var bundles, agents, exts []string
 	for _, p := range paths {
-		if isExtensionName(p) {
+		switch {
+		case isExtensionName(p):
 			exts = append(exts, p)
-		} else {
+		case isBundleDrop(p):
 			bundles = append(bundles, p)
+		default:
+			agents = append(agents, p)
 		}
 	}
 	w.opened.openFiles(exts)
-	if len(bundles) == 0 {
-		return
+	if len(bundles) > 0 {
+		w.emit.Emit(EventBundleDropped, BundleDropped{Paths: bundles})
 	}
-	w.emit.Emit(EventBundleDropped, BundleDropped{Paths: bundles})
+	if len(agents) > 0 {
+		w.emit.Emit(EventAgentsDropped, BundleDropped{Paths: agents})
+	}
+}
+
+// isBundleDrop reports whether the dropped path p is for Add coworker:
+// a bundle folder, the coworker/ folder of one, or a folder of coworkers.
+func isBundleDrop(p string) bool {
+	if h := bundleFolderHint(p); h != nil && h.Kind == HintCoworkerSubfolder {
+		return true
+	}
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(p, "coworker", "manifest.md")); err == nil {
+		return true
+	}
+	return looksLikeCoworkersFolder(p)
 }

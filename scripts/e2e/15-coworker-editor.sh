@@ -32,7 +32,7 @@ else
   # buttons are right-aligned: Delete, Open folder, Start chat, Close,
   # Save); x of the first card's Start chat and Edit (y varies with the
   # card: scanned); the Undo of the one toast (top right).
-  ED_NEW_X=1160 ED_NEW_Y=56 ED_HEADER_Y=42 ED_DELETE_X=830 ED_START_X=1040
+  ED_NEW_X=1160 ED_NEW_Y=40 ED_HEADER_Y=42 ED_DELETE_X=830 ED_START_X=1040
   ED_CARD_START_X=314 ED_EDIT_X=396 ED_UNDO_X=1157 ED_UNDO_Y=103
   ed="$tmp/editor"
   mkdir -p "$ed/home/Downloads" "$ed/config/Claude" "$ed/data" "$ed/bundles" "$ed/work" "$ed/src/server"

@@ -8,6 +8,7 @@ import type {
   PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, ViewToolResult, Waiting,
 } from "./types";
 import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
+import type { AgentImportPreview, AgentImportResult } from "./types_agentimport";
 import type { AppEventName } from "./events";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
@@ -66,6 +67,12 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     previewCoworker: (path: string) => call<CoworkerPreview>(() => b.Coworkers.PreviewCoworker(path)),
     /** Copies ("copy") or links ("link") the bundle in; replace for a taken name. */
     addCoworker: (path: string, mode: "copy" | "link", replace: boolean) => call<CoworkerList>(() => b.Coworkers.AddCoworker(path, mode, replace)),
+    /** The native picker for what to import: agent files ("files") or a folder; [] when cancelled. */
+    chooseAgentImport: (kind: "files" | "folder") => call<string[]>(() => b.Coworkers.ChooseAgentImport(kind)),
+    /** The plan of importing agents, recipes, skills, plugins or exports at paths; writes nothing. */
+    previewAgentImport: (paths: string[]) => call<AgentImportPreview>(() => b.Coworkers.PreviewAgentImport(paths)),
+    /** Writes the plan previewed under token (once); the live reload shows the new coworkers. */
+    applyAgentImport: (token: string) => call<AgentImportResult>(() => b.Coworkers.ApplyAgentImport(token)),
     /** Opens a file inside the coworkers or config folder in the system's program. */
     openFile: (path: string) => call<void>(() => b.Window.OpenFile(path)),
     /** Opens an http(s) or mailto link in the system's browser; rejects saying why not. */

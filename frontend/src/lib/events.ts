@@ -9,6 +9,7 @@ export const AppEvent = {
   CoworkersChanged: "coworkers:changed",
   Notice: "app:notice",
   BundleDropped: "coworkers:dropped",
+  AgentsDropped: "coworkers:agents-dropped",
   ChatChanged: "chat:changed",
   ExtensionOpened: "extension:opened",
   ElicitationAsked: "elicitation:asked",

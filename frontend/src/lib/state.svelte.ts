@@ -49,6 +49,8 @@ class AppState {
   #viewAskSeq = 0;
   /** A folder dropped on the window, for the Coworkers screen to preview. */
   dropped = $state<string | null>(null);
+  /** Files and folders dropped on the window that are no coworker bundle: agents and skills to import (docs/app.md#import-agents). */
+  droppedAgents = $state<string[] | null>(null);
   /** Extension files to show in the install dialog, first one shown
    * (docs/app.md#opening-an-extension); several open one after the other. */
   extensionQueue = $state<{ id: number; path: string }[]>([]);
@@ -431,6 +433,12 @@ export async function start() {
     const path = (p as BundleDropped).paths?.[0];
     if (!path) return;
     app.dropped = path;
+    app.view = { name: "coworkers" };
+  });
+  api.on(AppEvent.AgentsDropped, (p) => {
+    const paths = (p as BundleDropped).paths ?? [];
+    if (!paths.length) return;
+    app.droppedAgents = paths;
     app.view = { name: "coworkers" };
   });
   api.on(AppEvent.ChatChanged, (p) => app.onChatChanged(p as JournalSession));

@@ -3,9 +3,10 @@
 // only name fields that the Go structs have, as the generated Wails models
 // (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
 // field renamed or removed in Go fails svelte-check here, naming the field.
-import type { app, bundle, consent, elicit, harness, journal, servers, settings } from "../wailsjs/go/models";
+import type { agentimport, app, bundle, consent, elicit, harness, journal, servers, settings } from "../wailsjs/go/models";
 import type * as T from "./types";
 import type * as E from "./types_editor";
+import type * as A from "./types_agentimport";
 
 /** The data fields of a generated class (its methods left out). */
 type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
@@ -73,4 +74,12 @@ export const typesMatchGo: [
   Covers<app.TrashedCoworker, E.TrashedCoworker>,
   Covers<app.GaveTools, E.GaveTools>,
   Covers<app.ServerInUse, E.ServerInUse>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<agentimport.Mapping, A.AgentMapping>,
+  Covers<agentimport.Unmapped, A.AgentUnmapped>,
+  Covers<agentimport.Ignored, A.AgentIgnored>,
+  Covers<agentimport.Coworker, A.ImportedCoworker>,
+  Covers<agentimport.Source, A.AgentSource>,
+  Covers<agentimport.Plan, A.AgentImportPlan>,
+  Covers<app.AgentImportPreview, A.AgentImportPreview>,
+  Covers<app.AgentImportResult, A.AgentImportResult>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

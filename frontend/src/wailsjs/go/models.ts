@@ -1,5 +1,466 @@
+export namespace agentimport {
+	
+	export class Ignored {
+	    field: string;
+	    line?: number;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Ignored(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.field = source["field"];
+	        this.line = source["line"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class Unmapped {
+	    tool: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Unmapped(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class Mapping {
+	    from: string;
+	    to: string[];
+	    verified: boolean;
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Mapping(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.verified = source["verified"];
+	        this.note = source["note"];
+	    }
+	}
+	export class Coworker {
+	    id: string;
+	    name: string;
+	    description: string;
+	    into?: boolean;
+	    source: string;
+	    kind: string;
+	    tools: string[];
+	    mapped: Mapping[];
+	    unmapped: Unmapped[];
+	    skills: string[];
+	    model?: string;
+	    instructions?: string;
+	    ignored: Ignored[];
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Coworker(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.into = source["into"];
+	        this.source = source["source"];
+	        this.kind = source["kind"];
+	        this.tools = source["tools"];
+	        this.mapped = this.convertValues(source["mapped"], Mapping);
+	        this.unmapped = this.convertValues(source["unmapped"], Unmapped);
+	        this.skills = source["skills"];
+	        this.model = source["model"];
+	        this.instructions = source["instructions"];
+	        this.ignored = this.convertValues(source["ignored"], Ignored);
+	        this.notes = source["notes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class Source {
+	    path: string;
+	    kind: string;
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.kind = source["kind"];
+	        this.notes = source["notes"];
+	    }
+	}
+	export class Plan {
+	    coworkers: Coworker[];
+	    servers?: servers.ImportPlan;
+	    sources: Source[];
+	    problems: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.coworkers = this.convertValues(source["coworkers"], Coworker);
+	        this.servers = this.convertValues(source["servers"], servers.ImportPlan);
+	        this.sources = this.convertValues(source["sources"], Source);
+	        this.problems = source["problems"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Written {
+	    id: string;
+	    dir: string;
+	    skills: string[];
+	    into?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Written(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.dir = source["dir"];
+	        this.skills = source["skills"];
+	        this.into = source["into"];
+	    }
+	}
+	export class Result {
+	    coworkers: Written[];
+	    servers_added: number;
+	    servers_file?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.coworkers = this.convertValues(source["coworkers"], Written);
+	        this.servers_added = source["servers_added"];
+	        this.servers_file = source["servers_file"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+
+}
+
 export namespace app {
 	
+	export class AgentImportPreview {
+	    token: string;
+	    plan?: agentimport.Plan;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentImportPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
+	        this.plan = this.convertValues(source["plan"], agentimport.Plan);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FolderHint {
+	    kind: string;
+	    picked: string;
+	    bundle: string;
+	    parent: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FolderHint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.picked = source["picked"];
+	        this.bundle = source["bundle"];
+	        this.parent = source["parent"];
+	        this.message = source["message"];
+	    }
+	}
+	export class BrokenBundle {
+	    id: string;
+	    name: string;
+	    dir: string;
+	    file: string;
+	    line: number;
+	    col: number;
+	    message: string;
+	    fix: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BrokenBundle(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.dir = source["dir"];
+	        this.file = source["file"];
+	        this.line = source["line"];
+	        this.col = source["col"];
+	        this.message = source["message"];
+	        this.fix = source["fix"];
+	    }
+	}
+	export class ExtensionUse {
+	    name: string;
+	    display_name: string;
+	    version: string;
+	    namespace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtensionUse(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.display_name = source["display_name"];
+	        this.version = source["version"];
+	        this.namespace = source["namespace"];
+	    }
+	}
+	export class LeftOutInfo {
+	    tool: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LeftOutInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.message = source["message"];
+	    }
+	}
+	export class ResolvedToolInfo {
+	    name: string;
+	    provider: string;
+	    placement: string;
+	    program_path?: string;
+	    access?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResolvedToolInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.provider = source["provider"];
+	        this.placement = source["placement"];
+	        this.program_path = source["program_path"];
+	        this.access = source["access"];
+	    }
+	}
+	export class CoworkerInfo {
+	    id: string;
+	    name: string;
+	    description: string;
+	    version: string;
+	    dir: string;
+	    tools: ResolvedToolInfo[];
+	    left_out: LeftOutInfo[];
+	    extensions: ExtensionUse[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.version = source["version"];
+	        this.dir = source["dir"];
+	        this.tools = this.convertValues(source["tools"], ResolvedToolInfo);
+	        this.left_out = this.convertValues(source["left_out"], LeftOutInfo);
+	        this.extensions = this.convertValues(source["extensions"], ExtensionUse);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CoworkerList {
+	    dir: string;
+	    coworkers: CoworkerInfo[];
+	    broken: BrokenBundle[];
+	    error: string;
+	    hint?: FolderHint;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.coworkers = this.convertValues(source["coworkers"], CoworkerInfo);
+	        this.broken = this.convertValues(source["broken"], BrokenBundle);
+	        this.error = source["error"];
+	        this.hint = this.convertValues(source["hint"], FolderHint);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AgentImportResult {
+	    written?: agentimport.Result;
+	    list: CoworkerList;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.written = this.convertValues(source["written"], agentimport.Result);
+	        this.list = this.convertValues(source["list"], CoworkerList);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Notice {
 	    level: string;
 	    message: string;
@@ -68,32 +529,7 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class BrokenBundle {
-	    id: string;
-	    name: string;
-	    dir: string;
-	    file: string;
-	    line: number;
-	    col: number;
-	    message: string;
-	    fix: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new BrokenBundle(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.dir = source["dir"];
-	        this.file = source["file"];
-	        this.line = source["line"];
-	        this.col = source["col"];
-	        this.message = source["message"];
-	        this.fix = source["fix"];
-	    }
-	}
 	export class ToolInfo {
 	    name: string;
 	    description: string;
@@ -324,160 +760,8 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class ExtensionUse {
-	    name: string;
-	    display_name: string;
-	    version: string;
-	    namespace: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new ExtensionUse(source);
-	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.display_name = source["display_name"];
-	        this.version = source["version"];
-	        this.namespace = source["namespace"];
-	    }
-	}
-	export class LeftOutInfo {
-	    tool: string;
-	    message: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new LeftOutInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.tool = source["tool"];
-	        this.message = source["message"];
-	    }
-	}
-	export class ResolvedToolInfo {
-	    name: string;
-	    provider: string;
-	    placement: string;
-	    program_path?: string;
-	    access?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ResolvedToolInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.provider = source["provider"];
-	        this.placement = source["placement"];
-	        this.program_path = source["program_path"];
-	        this.access = source["access"];
-	    }
-	}
-	export class CoworkerInfo {
-	    id: string;
-	    name: string;
-	    description: string;
-	    version: string;
-	    dir: string;
-	    tools: ResolvedToolInfo[];
-	    left_out: LeftOutInfo[];
-	    extensions: ExtensionUse[];
-	
-	    static createFrom(source: any = {}) {
-	        return new CoworkerInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.description = source["description"];
-	        this.version = source["version"];
-	        this.dir = source["dir"];
-	        this.tools = this.convertValues(source["tools"], ResolvedToolInfo);
-	        this.left_out = this.convertValues(source["left_out"], LeftOutInfo);
-	        this.extensions = this.convertValues(source["extensions"], ExtensionUse);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class FolderHint {
-	    kind: string;
-	    picked: string;
-	    bundle: string;
-	    parent: string;
-	    message: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new FolderHint(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.kind = source["kind"];
-	        this.picked = source["picked"];
-	        this.bundle = source["bundle"];
-	        this.parent = source["parent"];
-	        this.message = source["message"];
-	    }
-	}
-	export class CoworkerList {
-	    dir: string;
-	    coworkers: CoworkerInfo[];
-	    broken: BrokenBundle[];
-	    error: string;
-	    hint?: FolderHint;
-	
-	    static createFrom(source: any = {}) {
-	        return new CoworkerList(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.dir = source["dir"];
-	        this.coworkers = this.convertValues(source["coworkers"], CoworkerInfo);
-	        this.broken = this.convertValues(source["broken"], BrokenBundle);
-	        this.error = source["error"];
-	        this.hint = this.convertValues(source["hint"], FolderHint);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class CoworkerPreview {
 	    source: string;
 	    id: string;

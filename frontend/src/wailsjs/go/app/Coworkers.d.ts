@@ -4,11 +4,17 @@ import {app} from '../models';
 
 export function AddCoworker(arg1:string,arg2:string,arg3:boolean):Promise<app.CoworkerList>;
 
+export function ApplyAgentImport(arg1:string):Promise<app.AgentImportResult>;
+
+export function ChooseAgentImport(arg1:string):Promise<Array<string>>;
+
 export function ChooseCoworkerBundle():Promise<string>;
 
 export function ChooseCoworkersDir():Promise<app.CoworkerList>;
 
 export function Coworkers():Promise<app.CoworkerList>;
+
+export function PreviewAgentImport(arg1:Array<string>):Promise<app.AgentImportPreview>;
 
 export function PreviewCoworker(arg1:string):Promise<app.CoworkerPreview>;
 

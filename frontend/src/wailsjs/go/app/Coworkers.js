@@ -6,6 +6,14 @@ export function AddCoworker(arg1, arg2, arg3) {
   return window['go']['app']['Coworkers']['AddCoworker'](arg1, arg2, arg3);
 }
 
+export function ApplyAgentImport(arg1) {
+  return window['go']['app']['Coworkers']['ApplyAgentImport'](arg1);
+}
+
+export function ChooseAgentImport(arg1) {
+  return window['go']['app']['Coworkers']['ChooseAgentImport'](arg1);
+}
+
 export function ChooseCoworkerBundle() {
   return window['go']['app']['Coworkers']['ChooseCoworkerBundle']();
 }
@@ -16,6 +24,10 @@ export function ChooseCoworkersDir() {
 
 export function Coworkers() {
   return window['go']['app']['Coworkers']['Coworkers']();
+}
+
+export function PreviewAgentImport(arg1) {
+  return window['go']['app']['Coworkers']['PreviewAgentImport'](arg1);
 }
 
 export function PreviewCoworker(arg1) {
