@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -178,10 +179,11 @@ func TestWriteServersFileFailureKeepsOld(t *testing.T) {
 // VS Code; its own "cwd" still wins; written as the product's form, it
 // keeps running there; a user-level file's server gets no folder.
 func TestWorkspaceServerCwd(t *testing.T) {
-	proj := t.TempDir()
+	proj, own := t.TempDir(), abs(t, t.TempDir()) // own: absolute on every OS
+	ownJSON, _ := json.Marshal(own)
 	p := writeConfig(t, filepath.Join(proj, ".vscode"), "mcp.json", `{"servers": {
   "plain": {"type": "stdio", "command": "node", "args": ["s.js"]},
-  "own": {"type": "stdio", "command": "node", "cwd": "/tmp"}
+  "own": {"type": "stdio", "command": "node", "cwd": `+string(ownJSON)+`}
 }}`)
 	cfg, err := ReadConfig(p, nil)
 	if err != nil {
@@ -191,7 +193,7 @@ func TestWorkspaceServerCwd(t *testing.T) {
 	if e := entryNamed(t, cfg, "plain"); e.Err != nil || e.Server.Dir != projAbs {
 		t.Fatalf("plain: Dir = %q, %v; want %q", e.Server.Dir, e.Err, projAbs)
 	}
-	if e := entryNamed(t, cfg, "own"); e.Err != nil || e.Server.Dir != "/tmp" {
+	if e := entryNamed(t, cfg, "own"); e.Err != nil || e.Server.Dir != own {
 		t.Fatalf("own: Dir = %q, %v", e.Server.Dir, e.Err)
 	}
 	out, err := MarshalServersFile([]ConfigEntry{entryNamed(t, cfg, "plain")})
