@@ -202,16 +202,5 @@ func (r *resolver) addResourceTool(read func(ctx context.Context, ns, uri string
 	d := rtl.Descriptor().WithDefaults()
 	t := ResolvedTool{Name: d.Name, Alias: tool.Alias(d.Name), Provider: ProviderNative, Remote: d.Name, Placement: tool.PlacementLocal,
 		Access: ReadResourceAccess, Descriptor: d, native: rtl}
-	if why := r.res.aliasProblem(t.Name, t.Alias, r.rule); why != "" {
-		return &ResolveError{Coworker: r.b.ID, Tool: t.Name, Msg: "the tool the harness gives a coworker whose MCP providers offer resources cannot be offered: " + why}
-	}
-	t.pinned, _ = json.Marshal(d)
-	pin, err := pinDescriptor(d)
-	if err != nil {
-		return &ResolveError{Coworker: r.b.ID, Tool: t.Name, Msg: err.Error()}
-	}
-	t.Pin = pin
-	r.res.byAlias[t.Alias] = len(r.res.Tools)
-	r.res.Tools = append(r.res.Tools, t)
-	return nil
+	return r.addHarnessTool(t, "a coworker whose MCP providers offer resources")
 }

@@ -253,18 +253,29 @@ func (r *resolver) addSkillTools(resultBytes int) *ResolveError {
 		d := st.Descriptor().WithDefaults()
 		t := ResolvedTool{Name: d.Name, Alias: tool.Alias(d.Name), Provider: ProviderNative, Remote: d.Name, Placement: tool.PlacementLocal,
 			Access: SkillsAccess, Descriptor: d, native: st, skills: true}
-		if why := r.res.aliasProblem(t.Name, t.Alias, r.rule); why != "" {
-			return &ResolveError{Coworker: r.b.ID, Tool: t.Name, Msg: "the tool the harness gives a coworker with skills cannot be offered: " + why}
+		if err := r.addHarnessTool(t, "a coworker with skills"); err != nil {
+			return err
 		}
-		t.pinned, _ = json.Marshal(d)
-		pin, err := pinDescriptor(d)
-		if err != nil {
-			return &ResolveError{Coworker: r.b.ID, Tool: t.Name, Msg: err.Error()}
-		}
-		t.Pin = pin
-		r.res.byAlias[t.Alias] = len(r.res.Tools)
-		r.res.Tools = append(r.res.Tools, t)
 	}
+	return nil
+}
+
+// addHarnessTool adds t, a tool the harness itself gives the coworker
+// (skills.load, openworker.read_resource), to the resolution: its alias
+// checked by the provider's rule and its descriptor pinned, as a
+// selected native tool's. given says to whom it is given, for the error.
+func (r *resolver) addHarnessTool(t ResolvedTool, given string) *ResolveError {
+	if why := r.res.aliasProblem(t.Name, t.Alias, r.rule); why != "" {
+		return &ResolveError{Coworker: r.b.ID, Tool: t.Name, Msg: "the tool the harness gives " + given + " cannot be offered: " + why}
+	}
+	t.pinned, _ = json.Marshal(t.Descriptor)
+	pin, err := pinDescriptor(t.Descriptor)
+	if err != nil {
+		return &ResolveError{Coworker: r.b.ID, Tool: t.Name, Msg: err.Error()}
+	}
+	t.Pin = pin
+	r.res.byAlias[t.Alias] = len(r.res.Tools)
+	r.res.Tools = append(r.res.Tools, t)
 	return nil
 }
 
