@@ -66,7 +66,9 @@ describe("reduce", () => {
       ev({ type: T.TurnFinished, turn_id: "t2", status: "failed", error: "still down" }),
     ], failed);
     expect(again.items.filter((i) => i.kind === "user")).toHaveLength(1);
-    expect(again.items.at(-2)).toMatchObject({ kind: "notice", key: "r:t2", level: "info", text: "Retrying…" });
+    expect(run([ev({ type: T.TurnStarted, turn_id: "t2", text: "go", status: "retry" })], failed).items.at(-1))
+      .toMatchObject({ kind: "notice", key: "r:t2", level: "info", text: "Retrying…" });
+    expect(again.items.at(-2)).toMatchObject({ kind: "notice", key: "r:t2", level: "info", text: "Retried." });
     // The earlier turn's error is not taken for this one's: it gets its own notice.
     expect(again.items.at(-1)).toMatchObject({ kind: "notice", level: "error", text: "Turn failed: still down" });
     expect(again.lastStatus).toBe("failed");
@@ -77,6 +79,9 @@ describe("reduce", () => {
     ], again);
     expect(ok.lastStatus).toBe("completed");
     expect(ok.items.at(-1)).toMatchObject({ kind: "assistant", text: "fine" });
+    // The successful retry leaves no "Retrying…" strip behind.
+    expect(ok.items.some((i) => i.kind === "notice" && i.key === "r:t3")).toBe(false);
+    expect(ok.items.filter((i) => i.kind === "notice" && i.text === "Retrying…")).toHaveLength(0);
   });
 
   it("reports a model failure once and keeps the chat usable", () => {

@@ -28,6 +28,10 @@ export interface ToolCardItem extends CardResult {
   origin?: string;
   /** The tool whose view asked for this call (from the origin's card), for "from the app view of TOOL". */
   originTool?: string;
+  /** History only: what the person recorded for an unknown call ("applied" or "not_applied"). */
+  reconciled?: string;
+  /** History only: the call's risk (journal), so a stopped read-only call is not said to need reconciliation. */
+  risk?: string;
 }
 
 export type Item =
@@ -142,6 +146,10 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
         const text = status === "cancelled" ? "Cancelled." : `Turn ${status}: ${e.error || "no reason given"}`;
         items = [...items, { kind: "notice", key: `t:${turn}`, level: status === "cancelled" ? "info" : "error", text }];
       }
+      // "Retrying…" is over once the retried turn ends: gone after a success,
+      // "Retried." before the notice of a retry that did not complete.
+      const ended = status === "stopped" || status === "cancelled" || status === "failed";
+      items = items.flatMap((it) => it.kind !== "notice" || it.key !== `r:${turn}` ? [it] : ended ? [{ ...it, text: "Retried." }] : []);
       return { ...s, items, running: false, lastStatus: status };
     }
     default:
@@ -250,6 +258,7 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
         error: inv?.error || (ans?.isError ? ans.text : undefined),
         durationMs: inv ? inv.duration_ms : undefined,
         ...journaledView(inv),
+        ...(inv ? { reconciled: inv.reconciled || undefined, risk: inv.risk } : {}),
       });
     });
   }
@@ -316,6 +325,7 @@ function historyCard(inv: Invocation, dec: { decision: string; reason: string; s
     images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
     error: inv.error || undefined, durationMs: inv.duration_ms,
     ...journaledView(inv),
+    reconciled: inv.reconciled || undefined, risk: inv.risk,
     origin: inv.origin, originTool: originTool(items, inv.origin ?? ""),
   };
 }

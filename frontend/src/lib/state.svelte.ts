@@ -212,6 +212,15 @@ class AppState {
     await this.refreshGrants(sessionId);
   }
 
+  /**
+   * setUnreconciled sets how many calls of a listed chat still wait for
+   * reconciliation (after one was reconciled in Activity), so its
+   * attention dot goes without reloading the list.
+   */
+  setUnreconciled(sessionId: string, n: number) {
+    this.chatList = this.chatList.map((s) => (s.id === sessionId ? { ...s, unreconciled: n || undefined } : s));
+  }
+
   /** loadChats reads the first page of the chat list from the journal. */
   async loadChats() {
     try {

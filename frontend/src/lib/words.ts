@@ -18,3 +18,31 @@ export function riskWords(risk: string | undefined): { text: string; title: stri
 export function coworkerName(list: CoworkerList | null | undefined, id: string): string {
   return list?.coworkers?.find((c) => c.id === id)?.name || id;
 }
+
+const needsReconciliation = /;? ?it needs reconciliation$/;
+
+/** settledReason is a stopped call's reason without "it needs reconciliation", for a call that no longer needs it. */
+export function settledReason(error: string | undefined): string {
+  return (error ?? "").replace(needsReconciliation, "");
+}
+
+/** An invocation as far as its reconciliation goes (journal.Invocation). */
+export interface Reconcilable {
+  status: string;
+  risk?: string;
+  reconciled?: string;
+}
+
+/**
+ * askApplied reports whether the person is asked "was it applied?" about a
+ * call: its outcome is unknown, nobody recorded one, and it may have changed
+ * something (a call that only reads changed nothing either way).
+ */
+export function askApplied(inv: Reconcilable): boolean {
+  return inv.status === "unknown" && !inv.reconciled && inv.risk !== "read_only";
+}
+
+/** onlyReadUnknown reports a stopped read-only call nobody recorded: nothing to ask, only to mark as checked. */
+export function onlyReadUnknown(inv: Reconcilable): boolean {
+  return inv.status === "unknown" && !inv.reconciled && inv.risk === "read_only";
+}
