@@ -111,6 +111,9 @@ type Bundle struct {
 	// docs/sandbox.md). Native tools are trusted host code and providers
 	// reached at a URL run elsewhere: neither is affected.
 	RequiresSandbox bool
+	// Limits is front matter "limits" (docs/limits.md#budgets); zero
+	// fields: the settings' defaults.
+	Limits Limits
 	// Model is front matter "model": the name of the model this
 	// coworker's chats ask the configured model provider for
 	// (docs/bundles.md#model); "" means the provider's default. The
@@ -257,9 +260,11 @@ type manifestFields struct {
 	// Model: docs/bundles.md#model; Folder: docs/bundles.md#folder.
 	Model  string `yaml:"model"`
 	Folder string `yaml:"folder"`
+	// Limits: docs/limits.md#budgets.
+	Limits Limits `yaml:"limits"`
 }
 
-var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling", "requires_sandbox", "model", "folder"}
+var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling", "requires_sandbox", "model", "folder", "limits"}
 
 // file is one hashed file of the bundle.
 type file struct {
@@ -289,7 +294,7 @@ func (l *loader) load() (*Bundle, *LoadError) {
 	if lerr != nil {
 		return nil, lerr
 	}
-	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}, RequiresSandbox: mf.RequiresSandbox, Model: mf.Model, Folder: mf.Folder}
+	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}, RequiresSandbox: mf.RequiresSandbox, Model: mf.Model, Folder: mf.Folder, Limits: mf.Limits}
 	if lerr := l.checkIdentity(mpath, m, b); lerr != nil {
 		return nil, lerr
 	}
@@ -297,6 +302,9 @@ func (l *loader) load() (*Bundle, *LoadError) {
 		return nil, lerr
 	}
 	if lerr := l.checkPolicy(mpath, m, mf.Policy, b); lerr != nil {
+		return nil, lerr
+	}
+	if lerr := l.checkLimits(mpath, m, mf.Limits); lerr != nil {
 		return nil, lerr
 	}
 	b.Instructions = strings.TrimSpace(fm.body)
