@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"crypto/ed25519"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -58,6 +59,9 @@ type Options struct {
 	// open, a reconciliation): then it runs first. A read that meets
 	// damage still degrades the journal (Explain).
 	Reading bool
+	// Checkpoints, when not nil, anchors the head outside the file after
+	// every commit (checkpoint.go, docs/journal.md#checkpoints).
+	Checkpoints *CheckpointOptions
 }
 
 // Journal is an open journal database. It is safe for concurrent use by
@@ -77,6 +81,7 @@ type Journal struct {
 	full      atomic.Bool            // a write met a full disk; see reserve.go
 	reading   atomic.Bool            // Options.Reading, until a write needs the quick_check
 	backup    UpgradeBackup          // the copy Open made before upgrading (backup.go)
+	anchor    *anchor                // nil: no checkpoints (checkpoint.go)
 }
 
 // Open opens (creating it and its parent directories if needed) the journal
@@ -131,6 +136,12 @@ func open(abs string, opts *Options) (*Journal, error) {
 	j := &Journal{path: abs, now: time.Now}
 	if opts != nil && opts.Now != nil {
 		j.now = opts.Now
+	}
+	if opts != nil && opts.Checkpoints != nil {
+		if len(opts.Checkpoints.Key) != ed25519.PrivateKeySize {
+			return nil, errors.New("journal: Options.Checkpoints needs a key (LoadCheckpointKey)")
+		}
+		j.anchor = &anchor{o: *opts.Checkpoints, pub: opts.Checkpoints.Key.Public().(ed25519.PublicKey)}
 	}
 	j.db, err = sql.Open(driverName, dsn(abs))
 	if err != nil {
@@ -356,6 +367,7 @@ func (j *Journal) commit(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return j.writeError(fmt.Errorf("journal: commit: %w", err))
 	}
+	j.checkpoint(context.WithoutCancel(ctx))
 	return nil
 }
 
