@@ -316,7 +316,13 @@ func (x *execution) finish(ctx context.Context, output tool.Output, err error, d
 	s, t, r, rtool := x.s, x.t, x.r, x.r.rtool
 	fin, done, result := x.outcome(ctx, output, err)
 	fin.DurationMS = dur.Milliseconds()
-	if jerr := s.rt.journal.FinishInvocation(x.bg, r.invID, fin); jerr != nil {
+	switch jerr := s.rt.journal.FinishInvocation(x.bg, r.invID, fin); {
+	case errors.Is(jerr, journal.ErrFinishDeferred):
+		// The journal stayed busy: the outcome is kept and written by the
+		// journal's next write or at Close (docs/journal.md#busy); the turn
+		// goes on, and its next write meets the same journal.
+		s.rt.opts.Logger.Warn("journal terminal row kept for later", "invocation", r.invID, "err", jerr)
+	case jerr != nil:
 		s.rt.opts.Logger.Error("journal terminal row", "invocation", r.invID, "err", jerr)
 		t.stop, t.code = "the journal failed: "+jerr.Error(), CodeJournalFailed
 	}

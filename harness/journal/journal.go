@@ -82,6 +82,7 @@ type Journal struct {
 	reading   atomic.Bool            // Options.Reading, until a write needs the quick_check
 	backup    UpgradeBackup          // the copy Open made before upgrading (backup.go)
 	anchor    *anchor                // nil: no checkpoints (checkpoint.go)
+	out       outbox                 // outcomes the journal was too busy to take (outbox.go)
 }
 
 // Open opens (creating it and its parent directories if needed) the journal
@@ -293,6 +294,9 @@ func dsn(path string) string {
 // invocations. Calls still executing at Close become "unknown" at the next
 // Open.
 func (j *Journal) Close() error {
+	if j.Pending() > 0 { // the outcomes kept while the journal was busy: one more try, else the files stay for the next Open
+		j.flushPending(context.Background())
+	}
 	j.stmts.close()
 	err := j.db.Close()
 	if j.owner != nil {
@@ -323,7 +327,8 @@ func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := j.refuseWhileFull(); err != nil {
 		return err
 	}
-	err := j.commit(ctx, fn)
+	j.flushPending(ctx)
+	err := j.commitRetrying(ctx, fn)
 	if isFull(err) {
 		j.full.Store(true)
 		return j.fullError(err)
@@ -336,11 +341,11 @@ func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // a full journal, and if the disk is full it gives up the reserve and
 // tries once more.
 func (j *Journal) writeFinal(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	err := j.commit(ctx, fn)
+	err := j.commitRetrying(ctx, fn)
 	if isFull(err) {
 		j.full.Store(true)
 		if j.giveUpReserve() {
-			err = j.commit(ctx, fn)
+			err = j.commitRetrying(ctx, fn)
 		}
 		if isFull(err) {
 			return j.fullError(err)
