@@ -186,7 +186,18 @@ func (d deps) withDefaults() deps {
 // for what startup recovered; a journal that cannot be opened is kept as
 // the runtime error. It runs before the parts are shared, without locks.
 func (a *desktop) loadJournal(path string) {
-	j, err := journal.Open(path, &journal.Options{DeferCheck: true})
+	opts := &journal.Options{DeferCheck: true}
+	// The head anchored outside the file after each commit
+	// (docs/journal.md#checkpoints); without a key the app still runs.
+	if key, _, err := journal.LoadCheckpointKey(path, nil); err == nil {
+		opts.Checkpoints = &journal.CheckpointOptions{Key: key}
+		if d := os.Getenv("OPENWORKER_CHECKPOINT_DIR"); d != "" {
+			opts.Checkpoints.Dirs = []string{d}
+		}
+	} else {
+		a.notices.add(Notice{Level: NoticeWarn, Message: fmt.Sprintf("The journal's checkpoints are off: %v", err)})
+	}
+	j, err := journal.Open(path, opts)
 	if err != nil {
 		a.engine.err = fmt.Errorf("the journal at %s cannot be opened: %w", path, err)
 		return

@@ -203,7 +203,7 @@ func LoadDir(dir string) (*Set, error) {
 		return nil, fmt.Errorf("bundles folder %s does not exist; pass the folder that holds one sub-folder per coworker (<id>/coworker/manifest.md)", dir)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("bundles folder %s cannot be read: %w", dir, err)
+		return nil, fmt.Errorf("bundles folder %s cannot be read: %w; %s", dir, err, unreadableFix(err))
 	}
 	set := &Set{}
 	for _, e := range entries {
@@ -359,7 +359,7 @@ func (l *loader) read(path string, limit int64, missingFix string) ([]byte, *Loa
 		e.File = path // name the file as the bundle has it, not where a link led
 		return nil, l.fromJSON(path, e)
 	}
-	return nil, l.errf(path, 0, 0, "", "cannot read: %v", err)
+	return nil, l.errf(path, 0, 0, unreadableFix(err), "cannot read: %v", err)
 }
 
 func (l *loader) checkIdentity(mpath string, m *yamlMap, b *Bundle) *LoadError {
