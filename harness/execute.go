@@ -380,9 +380,21 @@ func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args 
 		return t.callAgent(cctx, rt, c, args, invID)
 	}
 	if rt.native == nil {
-		return t.callMCP(ctx, cctx, rt, c, args)
+		return t.callMCP(ctx, t.journalTask(cctx, invID), rt, c, args)
 	}
 	return t.callNative(ctx, cctx, rt, c, args)
+}
+
+// journalTask gives ctx the hook that journals the ID of an MCP task as
+// the invocation's handle as soon as the server returns it, before the
+// call follows the task (docs/mcp.md#tasks, docs/journal.md#handles).
+func (t *turn) journalTask(ctx context.Context, invID string) context.Context {
+	j := t.s.rt.journal
+	return mcp.WithTaskHandle(ctx, func(id string) {
+		if err := j.SetHandle(ctx, invID, id); err != nil {
+			t.s.rt.opts.Logger.Error("journal the MCP task ID", "invocation", invID, "task", id, "err", err)
+		}
+	})
 }
 
 // callMCP calls rt's MCP provider within cctx, the call's bound: a call

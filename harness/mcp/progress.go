@@ -59,6 +59,7 @@ func (p *Provider) observeToken(token string) {
 
 // observeMessage counts msg if it is a progress notification.
 func (p *Provider) observeMessage(msg jsonrpc.Message) {
+	p.observeCaps(msg) // the handshake's tasks capability (tasks.go)
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok || req.Method != methodProgress || req.ID.IsValid() {
 		return

@@ -120,7 +120,9 @@ type Provider struct {
 
 	secrets redactor // the server's secrets, replaced in all it sends back
 
-	outputs outputSchemas // of the latest catalog listing (outputschema.go)
+	outputs  outputSchemas // of the latest catalog listing (outputschema.go)
+	tasks    taskTools     // the tools' execution.taskSupport (tasks.go)
+	taskCaps taskCaps      // the server's tasks capability (tasks.go)
 
 	use      Use         // what the process is for: its root, sampling (sampling.go)
 	root     Root        // the one root offered; zero when none (roots.go)
