@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/internal/termsafe"
 	"io"
 	"os"
 	"os/signal"
@@ -153,6 +154,7 @@ func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option)
 	for _, o := range opts {
 		o(c)
 	}
+	c.sanitiseOutput(args)
 	root := c.rootCommand(reg)
 	root.SetArgs(args)
 	root.SetIn(c.stdin)
@@ -174,6 +176,19 @@ func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option)
 		return ExitUsage
 	}
 	return ExitFailure
+}
+
+// sanitiseOutput passes what the CLI prints through termsafe, so no text
+// from a model, server, tool, bundle or file reaches the terminal as
+// control (docs/cli.md#sanitised-output). Standard output stays byte for
+// byte where it is a protocol or a file: `serve`, `mcp serve` and
+// `journal export`.
+func (c *config) sanitiseOutput(args []string) {
+	c.stderr = termsafe.NewWriter(c.stderr)
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "mcp" || args[0] == "journal" && slices.Contains(args, "export")) {
+		return
+	}
+	c.stdout = termsafe.NewWriter(c.stdout)
 }
 
 // rootCommand is "openworker": with no command it starts the desktop app

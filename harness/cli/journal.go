@@ -15,9 +15,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/internal/oneline"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -495,10 +495,10 @@ func printDetail(w io.Writer, d journal.SessionDetail) { printDetailHandles(w, d
 func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string]string) {
 	s := d.Session
 	byID := invocationsByID(d)
-	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
+	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, line(s.Coworker), line(s.CoworkerVersion), line(strings.TrimSpace(string(s.Status)+" "+s.Error)), line(s.Model), line(s.Identity))
 	for _, wa := range d.Warnings {
 		if wa.TurnID == "" { // the session's own, such as a tool left out at opening
-			fmt.Fprintf(w, "warning  %s: %s\n", wa.Code, clip(wa.Message, 300))
+			fmt.Fprintf(w, "warning  %s: %s\n", line(wa.Code), clip(wa.Message, 300))
 		}
 	}
 	for _, t := range d.Turns {
@@ -509,9 +509,9 @@ func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string
 // printTurn writes one turn of d with its invocations and approvals.
 func printTurn(w io.Writer, d journal.SessionDetail, t journal.Turn, byID map[string]journal.Invocation, handles map[string]string) {
 	s := d.Session
-	fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
+	fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), line(t.Reason), clip(t.Prompt, 200))
 	if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
-		fmt.Fprintf(w, "  ran with: %s, approval %s\n", t.Model, t.Approve) // a continued session that changed them
+		fmt.Fprintf(w, "  ran with: %s, approval %s\n", line(t.Model), line(string(t.Approve))) // a continued session that changed them
 	}
 	for _, inv := range d.Invocations {
 		if inv.TurnID != t.ID {
@@ -522,7 +522,7 @@ func printTurn(w io.Writer, d journal.SessionDetail, t journal.Turn, byID map[st
 	}
 	for _, a := range d.Approvals {
 		if a.TurnID == t.ID {
-			fmt.Fprintf(w, "  approval %-30s %-13s %s: %s\n", a.Tool, a.Decision, a.Source, a.Reason)
+			fmt.Fprintf(w, "  approval %-30s %-13s %s: %s\n", line(a.Tool), a.Decision, line(string(a.Source)), line(a.Reason))
 		}
 	}
 }
@@ -530,24 +530,24 @@ func printTurn(w io.Writer, d journal.SessionDetail, t journal.Turn, byID map[st
 // invocationLine is one invocation of a turn: tool, status, duration,
 // where it ran, its error, reconciliation and A2A task (handle).
 func invocationLine(inv journal.Invocation, handle string) string {
-	line := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, inv.Tool, inv.Status, inv.DurationMS)
+	out := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, line(inv.Tool), inv.Status, inv.DurationMS)
 	switch {
 	case inv.Placement == "" || inv.Placement == tool.PlacementLocal:
 	case tool.IsLocalPlacement(inv.Placement): // sandboxed (docs/sandbox.md#in-words)
-		line += "  " + strings.TrimPrefix(inv.Placement, tool.PlacementLocal+" ")
+		out += "  " + line(strings.TrimPrefix(inv.Placement, tool.PlacementLocal+" "))
 	default:
-		line += "  on " + inv.Placement
+		out += "  on " + line(inv.Placement)
 	}
 	if inv.Error != "" {
-		line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
+		out += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
 	}
 	if inv.Reconciled != "" {
-		line += "  reconciled: " + string(inv.Reconciled)
+		out += "  reconciled: " + string(inv.Reconciled)
 	}
 	if handle != "" {
-		line += "  task " + handle
+		out += "  task " + line(handle)
 	}
-	return line
+	return out
 }
 
 func plural(n int, word string) string {
@@ -557,6 +557,12 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// oneLine makes text safe and short for one cell of a terminal table
-// (oneline.Cut).
-func oneLine(text string, n int) string { return oneline.Cut(text, n) }
+// oneLine makes text safe and short for one cell of a terminal table:
+// control characters escaped visibly, cut to n runes
+// (docs/cli.md#sanitised-output).
+func oneLine(text string, n int) string { return termsafe.Cut(text, n) }
+
+// line is text from the journal (a server's error, a model's tool name,
+// a reason) as one line with every control character escaped, so it
+// cannot forge lines of the audit view.
+func line(text string) string { return termsafe.Line(text) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/internal/termsafe"
 	"io"
 	"text/tabwriter"
 	"time"
@@ -270,7 +271,7 @@ func (c *config) runDueCommand(reg *tool.Registry, jf *journalFlags) *cobra.Comm
 }
 
 func (c *config) runDue(ctx context.Context, reg *tool.Registry, f runFlags, now time.Time) error {
-	out := &printer{w: c.stdout, errw: c.stderr}
+	out := &printer{w: termsafe.NewWriter(c.stdout), errw: termsafe.NewWriter(c.stderr)}
 	quiet := &terminalPrompter{in: c.stdin, out: c.stderr, interactive: false, lock: &out.mu}
 	rt, so, err := c.openRuntime(ctx, reg, f, quiet)
 	if err != nil {
