@@ -120,7 +120,7 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, a checkArgs, rul
 	if err := c.registerExtensions(reg, extensions); err != nil {
 		return nil, err
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn(), Workspace: a.workspace})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn(), Workspace: a.workspace, StartsFile: c.startsFile()})
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -202,7 +202,7 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 	if err != nil {
 		return nil, none, err
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: f.coworkers, Journal: j, CloseJournal: true, SignIn: c.signInFor(prompter)})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: f.coworkers, Journal: j, CloseJournal: true, SignIn: c.signInFor(prompter), StartsFile: c.startsFile()})
 	if err != nil {
 		j.Close()
 		return nil, none, badInput(err)

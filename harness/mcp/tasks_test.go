@@ -150,3 +150,34 @@ func TestPollTask(t *testing.T) {
 		t.Fatalf("PollTask of an unknown task = %+v, %v", res, err)
 	}
 }
+
+// TestTaskOverStdio: over stdio the task requests go on the process's
+// stdin with their own IDs and their responses are picked out of its
+// stdout (rawcall.go); the call completes through tasks/get and
+// tasks/result, the handle is given, and the ordinary calls of the
+// session go on beside it.
+func TestTaskOverStdio(t *testing.T) {
+	p, err := Connect(context.Background(), selfServer(t, "reports", "tasks"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if !p.taskCaps.calls.Load() {
+		t.Fatal("the handshake's tasks capability was not read off stdout")
+	}
+	var handle string
+	var out tool.Output
+	within(t, hangGuard, "stdio task call", func() {
+		out, err = p.CallTool(WithTaskHandle(context.Background(), func(id string) { handle = id }), "report", json.RawMessage(`{"text":"over stdio"}`), nil)
+	})
+	if err != nil || out.ModelText() != "report done: over stdio" || !strings.HasPrefix(handle, "task-") {
+		t.Fatalf("CallTool = %+v, %v (handle %q)", out, err, handle)
+	}
+	res, err := p.PollTask(context.Background(), handle)
+	if err != nil || res.Task.Status != TaskCompleted || res.Output.ModelText() != "report done: over stdio" {
+		t.Fatalf("PollTask = %+v, %v", res, err)
+	}
+	if out, err := p.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"hi"}`), nil); err != nil || out.ModelText() != "echo: hi" || !p.Alive() {
+		t.Fatalf("echo after the task = %+v, %v", out, err)
+	}
+}

@@ -1,9 +1,12 @@
 package mcptest
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -47,10 +50,46 @@ type serverTask struct {
 
 // NewTaskServer starts a TaskServer; Close stops it.
 func NewTaskServer() *TaskServer {
-	s := &TaskServer{tasks: map[string]*serverTask{}, counts: map[string]int{}, release: make(chan struct{}), started: make(chan string, 16)}
+	s := newTaskServer()
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL + "/mcp"
 	return s
+}
+
+func newTaskServer() *TaskServer {
+	return &TaskServer{tasks: map[string]*serverTask{}, counts: map[string]int{}, release: make(chan struct{}), started: make(chan string, 1024)}
+}
+
+// ServeTasksStdio is a TaskServer over stdio (newline-delimited JSON-RPC
+// on r and w) whose tasks complete as soon as they are created (Release
+// is done), until r ends. Requests are answered concurrently, as
+// tasks/result waits.
+func ServeTasksStdio(r io.Reader, w io.Writer) error {
+	s := newTaskServer()
+	s.Release()
+	var mu sync.Mutex
+	write := func(msg map[string]any) {
+		b, _ := json.Marshal(msg)
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write(append(b, '\n'))
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	var wg sync.WaitGroup
+	for sc.Scan() {
+		var req rpcReq
+		if json.Unmarshal(sc.Bytes(), &req) != nil || len(req.ID) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			write(s.reply(context.Background(), req))
+		}()
+	}
+	wg.Wait()
+	return sc.Err()
 }
 
 // Close stops the server.
@@ -99,16 +138,7 @@ func (s *TaskServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	s.mu.Lock()
-	s.counts[req.Method]++
-	s.mu.Unlock()
-	result, rerr := s.answer(r, req)
-	msg := map[string]any{"jsonrpc": "2.0", "id": req.ID}
-	if rerr != nil {
-		msg["error"] = rerr
-	} else {
-		msg["result"] = result
-	}
+	msg := s.reply(r.Context(), req)
 	if req.Method == "initialize" {
 		w.Header().Set("Mcp-Session-Id", "task-session")
 	}
@@ -116,12 +146,27 @@ func (s *TaskServer) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(msg)
 }
 
+// reply is the response message to req.
+func (s *TaskServer) reply(ctx context.Context, req rpcReq) map[string]any {
+	s.mu.Lock()
+	s.counts[req.Method]++
+	s.mu.Unlock()
+	result, rerr := s.answer(ctx, req)
+	msg := map[string]any{"jsonrpc": "2.0", "id": req.ID}
+	if rerr != nil {
+		msg["error"] = rerr
+	} else {
+		msg["result"] = result
+	}
+	return msg
+}
+
 type rpcErr struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 }
 
-func (s *TaskServer) answer(r *http.Request, req rpcReq) (any, *rpcErr) {
+func (s *TaskServer) answer(ctx context.Context, req rpcReq) (any, *rpcErr) {
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -165,7 +210,7 @@ func (s *TaskServer) answer(r *http.Request, req rpcReq) (any, *rpcErr) {
 		}
 		select {
 		case <-t.done:
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return nil, &rpcErr{Code: -32603, Message: "gone"}
 		}
 		s.mu.Lock()
