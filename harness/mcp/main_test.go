@@ -65,6 +65,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "noisy":
 		noisyServer()
+	case "logflood": // lognotify_test.go
+		logFloodServer()
 	case "results":
 		if err := mcptest.Serve(context.Background()); err != nil {
 			fmt.Fprintln(os.Stderr, "results server:", err)

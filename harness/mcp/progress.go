@@ -40,6 +40,7 @@ type callState struct {
 	mu       sync.Mutex
 	seen     int // notifications read off the wire
 	handled  int // notifications given to the handler
+	logs     int // log notifications while it ran (lognotify.go)
 	finished bool
 	err      error // the first error progress returned
 }

@@ -221,6 +221,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 	p := &Provider{srv: srv, opts: o, use: u, calls: map[string]*callState{}, done: make(chan struct{}), secrets: newRedactor(srv.Secrets)}
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler:   p.onProgress,
+		LoggingMessageHandler:         p.onLog, // counted per call (lognotify.go)
 		ToolListChangedHandler:        func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
 		ElicitationHandler:            p.elicitationHandler(), // form and URL elicitation when opts.Elicitation is set
 		ElicitationCompleteHandler:    p.onElicitComplete,     // URL mode (elicit_url.go)
