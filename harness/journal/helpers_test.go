@@ -52,6 +52,21 @@ func crashChild(path string) {
 	must(j.StartTurn(ctx, Turn{ID: "ses_crash-t1", SessionID: "ses_crash", Prompt: "write a"}))
 	must(j.BeginInvocation(ctx, Invocation{ID: "inv_crash", SessionID: "ses_crash", TurnID: "ses_crash-t1", Tool: "files.write",
 		Arguments: json.RawMessage(`{"path":"a"}`)}, &Approval{SessionID: "ses_crash", Decision: "allow_once", Source: "prompt"}))
+	// Two more turns: one whose model reply was its last message (its work
+	// is done), one whose last message asks for a call.
+	msg := func(ses, turn, role, content string) {
+		_, err := j.AppendMessage(ctx, Message{SessionID: ses, TurnID: turn, Role: role, Content: json.RawMessage(content)})
+		must(err)
+	}
+	for _, ses := range []string{"ses_replied", "ses_asked"} {
+		must(j.CreateSession(ctx, Session{ID: ses, Coworker: "demo", Identity: "id"}))
+		must(j.StartTurn(ctx, Turn{ID: ses + "-t1", SessionID: ses, Prompt: "go"}))
+		msg(ses, ses+"-t1", "user", `{"role":"user","text":"go"}`)
+		msg(ses, ses+"-t1", "assistant", `{"role":"assistant","tool_calls":[{"id":"c1","name":"a"}]}`)
+		msg(ses, ses+"-t1", "tool", `{"role":"tool","tool_call_id":"c1","text":"ok"}`)
+	}
+	msg("ses_replied", "ses_replied-t1", "assistant", `{"role":"assistant","text":"Done."}`)
+	msg("ses_asked", "ses_asked-t1", "assistant", `{"role":"assistant","text":"Next:","tool_calls":[{"id":"c2","name":"a"}]}`)
 	w := bufio.NewWriter(os.Stdout)
 	fmt.Fprintln(w, "executing")
 	w.Flush()

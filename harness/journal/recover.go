@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -209,13 +210,21 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 				return err
 			}
 			_, reason := j.recoveredReasons(r.owner)
+			status := string(TurnFailed)
+			if done, err := endedWithReply(ctx, tx, id); err != nil {
+				return err
+			} else if done {
+				// The model's final reply is recorded: the turn's work is
+				// done, only its end was not written (docs/journal.md#recovery).
+				status, reason = string(TurnCompleted), reason+" after the model's final reply was recorded"
+			}
 			// The counts are written when a turn ends; for one that never
 			// did, count what the journal holds: the model replies and the
 			// calls that started (at least that many attempts and calls).
-			if _, err := tx.ExecContext(ctx, `UPDATE turns SET status='failed', reason=?, finished_at=?,
+			if _, err := tx.ExecContext(ctx, `UPDATE turns SET status=?, reason=?, finished_at=?,
 				attempts=max(attempts, (SELECT count(*) FROM messages WHERE turn_id=turns.id AND role='assistant')),
 				calls=max(calls, (SELECT count(*) FROM invocations WHERE turn_id=turns.id AND status IN ('succeeded','failed','unknown')))
-				WHERE id=? AND status='running'`, reason, now, id); err != nil {
+				WHERE id=? AND status='running'`, status, reason, now, id); err != nil {
 				return fmt.Errorf("journal: recover turn %s: %w", id, err)
 			}
 			if err := j.chainRow(ctx, tx, "turns", id); err != nil {
@@ -329,4 +338,21 @@ func (j *Journal) finishFromOutbox(ctx context.Context, tx *sql.Tx, id string, f
 		return fmt.Errorf("journal: write the kept outcome of invocation %s: %w", id, err)
 	}
 	return j.chainRow(ctx, tx, "invocations", id)
+}
+
+// endedWithReply reports whether the last message of turn id is the model's
+// final reply: an assistant message that asks for no tool call. A turn
+// whose process died after that message was written has done its work.
+func endedWithReply(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
+	var role string
+	var calls sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT role, json_extract(content, '$.tool_calls') FROM messages
+		WHERE turn_id=? ORDER BY rowid DESC LIMIT 1`, id).Scan(&role, &calls)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("journal: recover turn %s: read its last message: %w", id, err)
+	}
+	return role == "assistant" && (!calls.Valid || calls.String == "" || calls.String == "[]"), nil
 }

@@ -158,8 +158,19 @@ func TestCrashRecovery(t *testing.T) {
 	if d, _ := j.Detail(context.Background(), "ses_crash"); len(d.Turns) != 1 || !strings.HasSuffix(d.Turns[0].Reason, ") stopped during this turn") {
 		t.Errorf("after crash: turn %+v; want its reason to name the process", d.Turns)
 	}
-	if j.RecoveredTurns() != 1 || turnStatus(t, j, "ses_crash", "ses_crash-t1") != TurnFailed {
-		t.Errorf("after crash: RecoveredTurns()=%d turn %s; want 1, failed", j.RecoveredTurns(), turnStatus(t, j, "ses_crash", "ses_crash-t1"))
+	if j.RecoveredTurns() != 3 || turnStatus(t, j, "ses_crash", "ses_crash-t1") != TurnFailed {
+		t.Errorf("after crash: RecoveredTurns()=%d turn %s; want 3, failed", j.RecoveredTurns(), turnStatus(t, j, "ses_crash", "ses_crash-t1"))
+	}
+	// A turn that ended with the model's final reply did its work; one
+	// whose last message asks for a call did not (docs/journal.md#recovery).
+	if got := turnStatus(t, j, "ses_replied", "ses_replied-t1"); got != TurnCompleted {
+		t.Errorf("turn whose last message is the final reply: %s; want completed", got)
+	}
+	if d, _ := j.Detail(context.Background(), "ses_replied"); len(d.Turns) != 1 || !strings.HasSuffix(d.Turns[0].Reason, "after the model's final reply was recorded") {
+		t.Errorf("turn completed by recovery: %+v; want its reason to say so", d.Turns)
+	}
+	if got := turnStatus(t, j, "ses_asked", "ses_asked-t1"); got != TurnFailed {
+		t.Errorf("turn whose last message asks for a call: %s; want failed", got)
 	}
 	if s, _ := j.Session(context.Background(), "ses_crash"); s.Status != SessionOpen {
 		t.Errorf("session after crash = %s; recovery leaves sessions alone", s.Status)
