@@ -341,7 +341,8 @@ func (j *Journal) finishFromOutbox(ctx context.Context, tx *sql.Tx, id string, f
 }
 
 // endedWithReply reports whether the last message of turn id is the model's
-// final reply: an assistant message that asks for no tool call. A turn
+// final reply: an assistant message that asks for no tool call, with no
+// call of the turn left executing or unknown. A turn
 // whose process died after that message was written has done its work.
 func endedWithReply(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
 	var role string
@@ -354,5 +355,14 @@ func endedWithReply(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("journal: recover turn %s: read its last message: %w", id, err)
 	}
-	return role == "assistant" && (!calls.Valid || calls.String == "" || calls.String == "[]"), nil
+	if role != "assistant" || (calls.Valid && calls.String != "" && calls.String != "[]") {
+		return false, nil
+	}
+	// A call of the turn whose outcome is not known means the reply is not
+	// the end of it.
+	var open int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM invocations WHERE turn_id=? AND status IN ('executing','unknown')`, id).Scan(&open); err != nil {
+		return false, fmt.Errorf("journal: recover turn %s: read its calls: %w", id, err)
+	}
+	return open == 0, nil
 }
