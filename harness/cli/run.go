@@ -81,15 +81,16 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	// Bypass never asks about calls (the engine decides before any
 	// prompter), but a sampling request is still asked for on the terminal
 	// (docs/consent.md#sampling).
-	var prompter consent.Prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal() && !f.unattended, lock: &out.mu}
+	term := &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal() && !f.unattended, lock: &out.mu}
+	var prompter consent.Prompter = term
 	rt, so, err := c.openRuntime(ctx, reg, f, prompter)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
-	so.Prompter = terminalInbox(rt, prompter)
+	so.Prompter, so.Budget = terminalInbox(rt, prompter), terminalBudget(rt, term)
 	if f.unattended {
-		so.Prompter = &inbox.Parker{Inbox: inbox.New(rt.Journal(), nil)}
+		so.Prompter, so.Budget = &inbox.Parker{Inbox: inbox.New(rt.Journal(), nil)}, nil // a budget reached parks too
 	}
 	provider := so.Model
 	s, err := rt.NewSession(ctx, f.coworker, so)
