@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -48,7 +47,7 @@ func (c *config) resume(ctx context.Context, reg *tool.Registry, f runFlags, arg
 	}
 	defer rt.Close()
 	j := rt.Journal()
-	so.Prompter = &inbox.Parker{Inbox: inbox.New(j, nil)}
+	f.unattendedOptions(rt, &so)
 	ids := args
 	if len(ids) == 0 {
 		if ids, err = answeredSessions(ctx, j); err != nil {
