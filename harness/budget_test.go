@@ -164,3 +164,27 @@ func TestBudgetToolCalls(t *testing.T) {
 		t.Fatalf("items = %+v (%+v)", items, asked)
 	}
 }
+
+// TestBudgetPerDay: tokens_per_day counts every run of the coworker that
+// day: a second run parks once the two together reach the limit, before
+// its tool call; its item names tokens_per_day.
+func TestBudgetPerDay(t *testing.T) {
+	notes := &testTool{name: "notes.append", risk: tool.NonIdempotentWrite}
+	e := newEnv(t, envOpts{tools: []tool.Tool{notes}, selected: []string{"notes.append"}, mode: consent.Bypass, replies: []modeltest.Reply{
+		{Text: "First.", InputTokens: 500, OutputTokens: 100},
+		{ToolCalls: []model.ToolCall{call("c1", "notes__append", `{"text":"x"}`)}, InputTokens: 300, OutputTokens: 150},
+	}})
+	e.so.Limits = bundle.Limits{TokensPerDay: 1000}
+	if _, res, err := e.send("One."); err != nil || res.Status != harness.TurnCompleted {
+		t.Fatalf("first run = %+v, %v", res, err)
+	}
+	s, res, err := e.send("Two.")
+	if err != nil || res.Code != harness.CodeParked || notes.calls.Load() != 0 {
+		t.Fatalf("second run = %+v, %v; %d calls; want parked before the call", res, err, notes.calls.Load())
+	}
+	items, _ := e.rt.Journal().Inbox(context.Background(), journal.InboxFilter{SessionID: s.ID()})
+	var asked harness.BudgetRequest
+	if len(items) != 1 || json.Unmarshal(items[0].Asked, &asked) != nil || asked.Limit != harness.LimitTokensPerDay || asked.Used != 1050 || asked.Max != 1000 {
+		t.Fatalf("items = %+v (%+v)", items, asked)
+	}
+}
