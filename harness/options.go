@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/a2a"
+	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/elicit"
 	"github.com/openworker/desktop/harness/journal"
@@ -125,6 +126,14 @@ type SessionOptions struct {
 	// Coworkers is the bundles folder the coworker is loaded from; default
 	// Options.Coworkers.
 	Coworkers string
+	// Limits are the default budgets (the settings'): each zero field of
+	// a coworker's manifest "limits" takes this one; zero here too means
+	// no limit (docs/limits.md#budgets).
+	Limits bundle.Limits
+	// Budget asks the person, in an attended run, whether a run that
+	// reached a limit goes on (inbox.BudgetAsker); nil parks the run on a
+	// budget inbox item (unattended).
+	Budget BudgetAsker
 }
 
 func (o SessionOptions) withDefaults(rt Options) SessionOptions {

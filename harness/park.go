@@ -79,6 +79,9 @@ func (s *Session) Pending() []string {
 	for _, p := range s.pending {
 		ids = append(ids, p.item)
 	}
+	if s.budgetItem != "" {
+		ids = append(ids, s.budgetItem)
+	}
 	return ids
 }
 
@@ -95,8 +98,16 @@ func (s *Session) Continue(ctx context.Context, sink Sink) (*TurnResult, error) 
 	defer s.turnMu.Unlock()
 	s.mu.Lock()
 	pending := append([]pendingCall(nil), s.pending...)
+	budget := s.budgetItem
 	s.mu.Unlock()
-	if len(pending) == 0 {
+	items := make([]string, 0, len(pending)+1)
+	for _, p := range pending {
+		items = append(items, p.item)
+	}
+	if budget != "" {
+		items = append(items, budget)
+	}
+	if len(items) == 0 {
 		// A continuation that stopped (its process died) after a parked
 		// call was answered: the model has not replied to the last answer
 		// yet, so it goes on from there.
@@ -106,8 +117,8 @@ func (s *Session) Continue(ctx context.Context, sink Sink) (*TurnResult, error) 
 		}
 	}
 	var open []string
-	for _, p := range pending {
-		it, err := s.rt.journal.InboxItem(ctx, p.item)
+	for _, id := range items {
+		it, err := s.rt.journal.InboxItem(ctx, id)
 		if err != nil {
 			return nil, err
 		}

@@ -131,6 +131,9 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 	if err := s.answerDangling(ctx, msgs, invs, parked); err != nil {
 		return nil, err
 	}
+	if s.budgetItem, err = rt.parkedBudget(ctx, id); err != nil {
+		return nil, err
+	}
 	if err := rt.add(s); err != nil {
 		return nil, err
 	}

@@ -44,7 +44,9 @@ type Session struct {
 	// when there is nothing to retry.
 	retry   string
 	pending []pendingCall // calls parked in the inbox, found on resume (park.go)
-	done    chan struct{} // closed when Close has journaled the end
+	// budgetItem is the budget inbox item the run is parked on (budget.go), or "".
+	budgetItem string
+	done       chan struct{} // closed when Close has journaled the end
 
 	ui uiState // app views (views.go, docs/mcp-apps.md)
 }

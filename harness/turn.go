@@ -294,7 +294,8 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 	s := t.s
 	res := &TurnResult{TurnID: t.id}
 	specs := t.toolSpecs()
-	if len(s.Pending()) > 0 { // calls parked in the inbox, answered since (park.go)
+	if len(s.Pending()) > 0 { // calls parked in the inbox, or a budget item, answered since (park.go, budget.go)
+		t.settleBudget(ctx)
 		t.settlePending(ctx)
 		if t.stop != "" {
 			return t.finish(res, TurnStopped, t.stop), nil
@@ -303,6 +304,9 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 	for {
 		if t.attempts+t.sampling.count() >= s.rt.opts.MaxAttempts { // sampling requests count (sampling.go)
 			return t.finish(res, TurnStopped, fmt.Sprintf("the turn used its budget of %d provider attempts", s.rt.opts.MaxAttempts)), nil
+		}
+		if !t.checkBudget(ctx, 0) { // docs/limits.md#budgets
+			return t.finish(res, TurnStopped, t.stop), nil
 		}
 		t.attempts++
 		req := model.Request{System: t.system(ctx), Messages: s.historyCopy(), Tools: specs}
@@ -314,6 +318,7 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		}
 		res.Text = resp.Text
 		bg := context.WithoutCancel(ctx)
+		t.recordUsage(bg, resp)
 		t.capCalls(ctx, &resp)
 		if err := t.appendMessage(bg, model.Message{Role: model.Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
 			// Nothing of this reply runs: it is not in the record.
@@ -325,6 +330,7 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		if len(resp.ToolCalls) == 0 {
 			return t.finish(res, TurnCompleted, ""), nil
 		}
+		t.checkBudget(ctx, len(resp.ToolCalls)) // a limit reached: the calls are answered "not run" (budget.go)
 		t.answerCalls(ctx, bg, resp.ToolCalls)
 		if t.stop != "" {
 			if ctx.Err() != nil {

@@ -126,13 +126,13 @@ func (c *config) journalList(cmd *cobra.Command, j *journal.Journal, f *journalF
 		c.noSessions(j, l)
 		return nil
 	}
-	waiting := map[string]bool{} // sessions with an open inbox item (docs/journal.md#run-status)
-	if open, err := j.Inbox(cmd.Context(), journal.InboxFilter{}); err == nil {
-		for _, it := range open {
-			waiting[it.SessionID] = true
+	runs := map[string]string{} // where each session's run is (docs/journal.md#run-status)
+	for _, s := range page.Sessions {
+		if r, err := j.RunStatusOf(cmd.Context(), s.ID); err == nil {
+			runs[s.ID] = r.String()
 		}
 	}
-	if err := printSessions(c.stdout, page.Sessions, waiting); err != nil {
+	if err := printSessions(c.stdout, page.Sessions, runs); err != nil {
 		return err
 	}
 	if page.Next != "" {
@@ -250,16 +250,13 @@ func shellJoin(args []string) string {
 
 // printSessions writes the table of journal list: the title is the one
 // the chat list shows (a rename, else the first prompt).
-func printSessions(w io.Writer, ss []journal.Session, waiting map[string]bool) error {
+func printSessions(w io.Writer, ss []journal.Session, runs map[string]string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tTITLE")
+	fmt.Fprintln(tw, "SESSION\tSTARTED\tCOWORKER\tSTATUS\tRUN\tTITLE")
 	for _, s := range ss {
 		status := string(s.Status)
 		if s.Interrupted {
 			status = string(journal.SessionInterrupted) // open, its process gone
-		}
-		if waiting[s.ID] {
-			status += ", waiting on you" // an open inbox item: openworker inbox list
 		}
 		if s.Unreconciled > 0 {
 			status += fmt.Sprintf(", %d to reconcile", s.Unreconciled)
@@ -267,7 +264,8 @@ func printSessions(w io.Writer, ss []journal.Session, waiting map[string]bool) e
 		if s.Hidden {
 			status += ", hidden" // from the app's chat list (docs/journal.md#chat-titles)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status, oneLine(s.Title, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(s.Coworker, 30), status,
+			oneLine(runs[s.ID], 60), oneLine(s.Title, 50))
 	}
 	return tw.Flush()
 }
@@ -315,7 +313,7 @@ func (c *config) journalShowCommand(f *journalFlags) *cobra.Command {
 			fmt.Fprintf(c.stdout, "\nrun      %s\n", oneLine(run, 300))
 			switch {
 			case strings.HasPrefix(run, "waiting on you"):
-				fmt.Fprintf(c.stdout, "         answer with: openworker inbox answer ID allow|deny, then: openworker resume %s\n", id)
+				fmt.Fprintf(c.stdout, "         answer with: openworker inbox answer ID allow|deny (a budget: continue|stop), then: openworker resume %s\n", id)
 			case strings.HasPrefix(run, "answered, waiting to resume"):
 				fmt.Fprintf(c.stdout, "         continue with: openworker resume %s\n", id)
 			}

@@ -142,7 +142,7 @@ func TestUnattendedParkResumeExactlyOnce(t *testing.T) {
 				t.Fatalf("journal show of a parked run = %d\n%s\n%s\nwant %q", p.code, p.stdout, p.stderr, want)
 			}
 			cmd, out, errb = start("journal", "list", "--db", db)
-			if p := wait(cmd, out, errb); p.code != 0 || !strings.Contains(p.stdout, ", waiting on you") {
+			if p := wait(cmd, out, errb); p.code != 0 || !strings.Contains(p.stdout, "waiting on you: "+item.ID) {
 				t.Fatalf("journal list with a parked run = %d\n%s\n%s", p.code, p.stdout, p.stderr)
 			}
 		}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/spf13/cobra"
@@ -49,7 +48,7 @@ func (c *config) resume(ctx context.Context, reg *tool.Registry, f runFlags, arg
 	}
 	defer rt.Close()
 	j := rt.Journal()
-	so.Prompter = &inbox.Parker{Inbox: inbox.New(j, nil)}
+	f.unattendedOptions(rt, &so)
 	ids := args
 	if len(ids) == 0 {
 		if ids, err = answeredSessions(ctx, j); err != nil {
@@ -76,7 +75,7 @@ func (c *config) resume(ctx context.Context, reg *tool.Registry, f runFlags, arg
 		case errors.Is(err, harness.ErrNothingToContinue):
 			fmt.Fprintf(c.stderr, "session %s: %v\n", id, err)
 		case errors.As(err, &we):
-			fmt.Fprintf(c.stderr, "%v; answer with: openworker inbox answer ID allow|deny\n", err)
+			fmt.Fprintf(c.stderr, "%v; answer with: openworker inbox answer ID allow|deny (a budget: continue|stop)\n", err)
 			parked = append(parked, id)
 		case err != nil:
 			fmt.Fprintf(c.stderr, "session %s: %v\n", id, err)
@@ -125,7 +124,8 @@ func answeredSessions(ctx context.Context, j *journal.Journal) ([]string, error)
 	var ids []string
 	seen := map[string]bool{}
 	for _, it := range items {
-		if it.Kind != journal.InboxApproval || it.Open() || it.SessionID == "" || open[it.SessionID] || seen[it.SessionID] {
+		budget := it.Kind == journal.InboxBudget && it.Status == journal.InboxAnswered // a budget pause answered (docs/limits.md#budgets)
+		if it.Kind != journal.InboxApproval && !budget || it.Open() || it.SessionID == "" || open[it.SessionID] || seen[it.SessionID] {
 			continue
 		}
 		seen[it.SessionID] = true

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness"
@@ -26,6 +27,17 @@ type runFlags struct {
 	unattended                                                                                             bool     // run --unattended: approvals park in the inbox (resume.go)
 	prompt                                                                                                 string   // --prompt NS.NAME (run only, run_prompt.go)
 	args                                                                                                   []string // --arg k=v, repeatable
+	// questionWait bounds a server's question in an unattended run
+	// (inbox.UnattendedQuestions, docs/inbox.md#missed-questions).
+	questionWait time.Duration
+}
+
+// unattendedOptions makes so never wait on a person (docs/inbox.md#unattended):
+// approvals and budget pauses park, questions wait at most --question-wait.
+func (f runFlags) unattendedOptions(rt *harness.Runtime, so *harness.SessionOptions) {
+	b := inbox.New(rt.Journal(), nil)
+	so.Prompter, so.Budget = &inbox.Parker{Inbox: b}, nil
+	so.Elicitor = &inbox.UnattendedQuestions{Inbox: b, Wait: f.questionWait}
 }
 
 func (c *config) runCommand(reg *tool.Registry) *cobra.Command {
@@ -71,6 +83,7 @@ func (f *runFlags) register(cmd *cobra.Command, approve string) {
 	fl.StringVar(&f.approve, "approve", "ask", approve)
 	fl.StringVar(&f.db, "db", "", "journal file (default "+harness.DefaultDBPath()+")")
 	fl.StringVar(&f.workspace, "workspace", "", "a folder handed to the coworker's tools as their workspace (tool.Call.Workspace); tools decide what to do with it")
+	fl.DurationVar(&f.questionWait, "question-wait", inbox.DefaultQuestionWait, "unattended: how long a server's question waits in the inbox before it is declined (a missed question)")
 }
 
 func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt string) error {
@@ -82,15 +95,16 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	// Bypass never asks about calls (the engine decides before any
 	// prompter), but a sampling request is still asked for on the terminal
 	// (docs/consent.md#sampling).
-	var prompter consent.Prompter = &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal() && !f.unattended, lock: &out.mu}
+	term := &terminalPrompter{in: c.stdin, out: c.stderr, interactive: c.terminal() && !f.unattended, lock: &out.mu}
+	var prompter consent.Prompter = term
 	rt, so, err := c.openRuntime(ctx, reg, f, prompter)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
-	so.Prompter = terminalInbox(rt, prompter)
+	so.Prompter, so.Budget = terminalInbox(rt, prompter), terminalBudget(rt, term)
 	if f.unattended {
-		so.Prompter = &inbox.Parker{Inbox: inbox.New(rt.Journal(), nil)}
+		f.unattendedOptions(rt, &so) // a budget reached parks too; questions wait --question-wait
 	}
 	provider := so.Model
 	s, err := rt.NewSession(ctx, f.coworker, so)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/schedule"
 	"github.com/openworker/desktop/harness/tool"
@@ -126,7 +125,7 @@ func printSchedules(w io.Writer, rows []schedule.Listed) error {
 	for _, r := range rows {
 		last, nx := "never", "-"
 		if len(r.Runs) > 0 {
-			last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + runStatus(r.Runs[0])
+			last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + r.Runs[0].Run.String()
 		}
 		if !r.Next.IsZero() {
 			nx = r.Next.Local().Format(time.DateTime)
@@ -139,11 +138,11 @@ func printSchedules(w io.Writer, rows []schedule.Listed) error {
 	return tw.Flush()
 }
 
-// runStatus is a schedule run's status as the terminal shows it: "missed"
-// says how many slots.
+// runStatus is a schedule run's status as the terminal shows it
+// (docs/journal.md#run-status): "missed (missed N)" says how many slots.
 func runStatus(r journal.ScheduleRun) string {
 	if r.Status == schedule.StatusMissed {
-		return fmt.Sprintf("missed (%d slots)", r.Missed)
+		return journal.Run{State: journal.RunMissed, Missed: r.Missed}.String()
 	}
 	return r.Status
 }
@@ -278,7 +277,7 @@ func (c *config) runDue(ctx context.Context, reg *tool.Registry, f runFlags, now
 		return err
 	}
 	defer rt.Close()
-	so.Prompter = &inbox.Parker{Inbox: inbox.New(rt.Journal(), nil)}
+	f.unattendedOptions(rt, &so)
 	runs, err := schedule.RunDue(ctx, rt, so, now, out.event)
 	out.finish()
 	for _, r := range runs {

@@ -56,6 +56,9 @@ func (srv *Server) Serve(ctx context.Context, rt *harness.Runtime, so harness.Se
 	if so.Elicitor == nil {
 		so.Elicitor = srv
 	}
+	if so.Budget == nil {
+		so.Budget = srv // budget pauses wait for inbox.answer (budget.go)
+	}
 	srv.mu.Lock()
 	srv.rt, srv.so = rt, so
 	srv.inbox = inbox.New(rt.Journal(), nil)

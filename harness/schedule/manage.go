@@ -14,10 +14,18 @@ import (
 // next slot and its newest runs.
 type Listed struct {
 	journal.Schedule
-	When string                `json:"when"`            // Describe
-	Next time.Time             `json:"next,omitzero"`   // the next slot after now (zero: the "when" is broken)
-	Runs []journal.ScheduleRun `json:"runs"`            // newest first
-	Err  string                `json:"error,omitempty"` // why the "when" does not work, if it does not
+	When string      `json:"when"`            // Describe
+	Next time.Time   `json:"next,omitzero"`   // the next slot after now (zero: the "when" is broken)
+	Runs []ListedRun `json:"runs"`            // newest first
+	Err  string      `json:"error,omitempty"` // why the "when" does not work, if it does not
+}
+
+// ListedRun is a claimed slot with where its run is now
+// (journal.ScheduledRun: a parked run answered and resumed since reads
+// succeeded, or caught up).
+type ListedRun struct {
+	journal.ScheduleRun
+	Run journal.Run `json:"run"`
 }
 
 // List returns the schedules of j in use, oldest first, each with its
@@ -33,10 +41,14 @@ func List(ctx context.Context, j *journal.Journal, runs int, now time.Time) ([]L
 		if err != nil {
 			return nil, err
 		}
-		if rs == nil {
-			rs = []journal.ScheduleRun{}
+		l := Listed{Schedule: s, When: Describe(s), Runs: []ListedRun{}}
+		for _, r := range rs {
+			run, err := j.ScheduledRun(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			l.Runs = append(l.Runs, ListedRun{r, run})
 		}
-		l := Listed{Schedule: s, When: Describe(s), Runs: rs}
 		if nx, err := next(s); err != nil {
 			l.Err = err.Error()
 		} else {

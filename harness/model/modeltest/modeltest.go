@@ -72,6 +72,10 @@ type Reply struct {
 	// StopReason overrides the reported stop/finish reason. Defaults: OpenAI
 	// "stop" or "tool_calls"; Anthropic "end_turn" or "tool_use".
 	StopReason string
+	// InputTokens and OutputTokens, when non-zero, are the usage reported
+	// (OpenAI's prompt and completion tokens, Anthropic's input and output
+	// tokens) instead of a count from the request's and reply's length.
+	InputTokens, OutputTokens int64
 }
 
 func (r Reply) chunk() int {

@@ -38,6 +38,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := answer{Reply: reply, n: n, model: rec.Model, inTokens: int64(len(body)/4 + 1)}
+	if reply.InputTokens != 0 {
+		a.inTokens = reply.InputTokens
+	}
 	h.write(w, r.Context(), a, rec.Stream, wire.StreamOptions.IncludeUsage)
 }
 
@@ -227,6 +230,9 @@ func (a answer) callID(prefix string, i int) string {
 }
 
 func (a answer) outTokens() int64 {
+	if a.OutputTokens != 0 {
+		return a.OutputTokens
+	}
 	n := len(a.Text)
 	for _, tc := range a.ToolCalls {
 		n += len(tc.Name) + len(tc.Arguments)
