@@ -15,6 +15,7 @@ import (
 	"github.com/openworker/desktop/frontend"
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -92,6 +93,11 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	// is opened (docs/update.md#apply).
 	if applyStagedUpdate(paths.ConfigDir, logger) {
 		return nil
+	}
+	// Windows: Low labels a run that crashed left on write paths are put
+	// back (docs/sandbox.md#windows-labels).
+	if err := sandbox.RestoreLeftLabels(); err != nil {
+		logger.Warn("sandbox labels", "err", err)
 	}
 
 	// An app started from Finder, the Dock or a Linux launcher has a minimal
