@@ -83,6 +83,7 @@ type config struct {
 	Approve       string          // --approve
 	Servers       string          // --servers
 	PromptTimeout string          // --prompt-timeout (Go duration)
+	UpdateFeed    string          // --update-feed: another feed URL (docs/update.md)
 	Getenv        func(string) string
 
 	// Open: the files after the flags, absolute (extopen.go).

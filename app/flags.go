@@ -34,6 +34,7 @@ var appFlags = []appFlag{
 	{"model", "NAME", "model for this run", func(c *config) *string { return &c.Model }},
 	{"approve", "MODE", "approval mode for this run: ask | bypass", func(c *config) *string { return &c.Approve }},
 	{"servers", "FILE", "servers.json naming MCP providers, for this run", func(c *config) *string { return &c.Servers }},
+	{"update-feed", "URL", "the update feed to check (default the releases'; verified against the built-in key all the same)", func(c *config) *string { return &c.UpdateFeed }},
 	{"prompt-timeout", "DUR", "how long a consent prompt waits, a Go duration; unanswered, the call is denied (default 5m)", func(c *config) *string { return &c.PromptTimeout }},
 }
 

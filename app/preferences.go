@@ -20,6 +20,7 @@ type Preferences struct {
 	servers   *serversFile
 	reloads   *reloads
 	coworkers *Coworkers // listed anew when the folder or servers file changes
+	updates   *updater   // nil in tests that do not start one (updates.go)
 }
 
 // SettingsView is the Settings screen: the saved choices, which API keys
@@ -111,7 +112,7 @@ func (pr *Preferences) view() SettingsView {
 
 // SaveSettings validates and saves s, then applies it: new chats use the
 // new model, folder, approval mode and servers.json at once; chats already
-// open keep theirs. The theme stays as it is (SetTheme changes it). A servers.json with an error is reported in the view
+// open keep theirs. The theme and the update switch stay as they are (SetTheme, SetUpdateChecks change them). A servers.json with an error is reported in the view
 // (ServersError) and changes no provider.
 func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
@@ -120,7 +121,8 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	before, after, err := pr.settings.save(func(cur Settings) (Settings, error) {
-		s.Theme = cur.Theme // SetTheme's alone
+		s.Theme = cur.Theme           // SetTheme's alone
+		s.UpdatesOff = cur.UpdatesOff // SetUpdateChecks' alone
 		return s, nil
 	})
 	if err != nil {

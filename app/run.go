@@ -15,6 +15,7 @@ import (
 	"github.com/openworker/desktop/frontend"
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/mcp/launch"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -88,6 +89,16 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	logger, closer := newLogger(paths.LogFile)
 	defer closer.Close()
 	logger.Info("start", "version", opts.Version, "config", paths.ConfigDir)
+	// An update downloaded by an earlier run is installed before anything
+	// is opened (docs/update.md#apply).
+	if applyStagedUpdate(paths.ConfigDir, logger) {
+		return nil
+	}
+	// Windows: Low labels a run that crashed left on write paths are put
+	// back (docs/sandbox.md#windows-labels).
+	if err := sandbox.RestoreLeftLabels(); err != nil {
+		logger.Warn("sandbox labels", "err", err)
+	}
 
 	// An app started from Finder, the Dock or a Linux launcher has a minimal
 	// PATH: read the login shell's once, in the background, for finding
@@ -100,6 +111,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		return err
 	}
 	a.Window.opened.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
+	a.Preferences.updates = newUpdater(cfg.UpdateFeed, filepath.Join(paths.ConfigDir, "updates"), cfg.Version,
+		func() bool { return !a.settings.get().UpdatesOff }, logger)
+	go a.Preferences.updates.run(ctx)
 	// A second start on this config dir: show the window, open its files.
 	onLaunch := func(l secondLaunch) {
 		ui.show()

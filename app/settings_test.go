@@ -45,7 +45,7 @@ func TestFlagUsageListsEveryFlag(t *testing.T) {
 	u := FlagUsage()
 	lines := strings.Split(strings.TrimSuffix(u, "\n"), "\n")
 	want := []string{"--config-dir DIR", "--db FILE", "--coworkers DIR", "--coworker ID", "--provider NAME", "--base-url URL",
-		"--model NAME", "--approve MODE", "--servers FILE", "--prompt-timeout DUR"}
+		"--model NAME", "--approve MODE", "--servers FILE", "--update-feed URL", "--prompt-timeout DUR"}
 	if len(lines) != len(want) {
 		t.Fatalf("FlagUsage has %d lines, want %d:\n%s", len(lines), len(want), u)
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,5 +64,12 @@ func (s *stdioProcess) removeTemp() {
 	if s.sandboxTemp == "" {
 		return
 	}
-	s.cleanOnce.Do(func() { os.RemoveAll(s.sandboxTemp) })
+	s.cleanOnce.Do(func() {
+		// Windows: the Low labels given to the write paths are put back
+		// (docs/sandbox.md#windows-labels).
+		if err := sandbox.Release(s.sandboxTemp); err != nil {
+			slog.Warn("sandbox labels not put back", "err", err)
+		}
+		os.RemoveAll(s.sandboxTemp)
+	})
 }

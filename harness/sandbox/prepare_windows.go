@@ -54,8 +54,8 @@ func systemDrive() string {
 
 // Prepare makes cmd (built by exec.Command, with SysProcAttr as
 // harness/mcp's setupCommand set it: kept) run its program inside r: it
-// gives every write path the Low mandatory label (a lasting change, see
-// labelLow), and sets the restricted low-integrity token as
+// gives every write path the Low mandatory label until Release (recorded
+// and put back: labels_windows.go), and sets the restricted low-integrity token as
 // SysProcAttr.Token, so that os/exec starts the program with
 // CreateProcessAsUser. TMPDIR, TMP and TEMP are set to r.Temp. A
 // placement that cannot be enforced is refused before anything changes
@@ -69,7 +69,7 @@ func Prepare(cmd *exec.Cmd, r *Rules) error {
 		if err != nil {
 			return fmt.Errorf("sandbox path %s: %w", p, err)
 		}
-		if err := labelLow(p, st.IsDir()); err != nil {
+		if err := labelFor(p, st.IsDir(), r.Temp); err != nil {
 			return err
 		}
 	}

@@ -47,9 +47,13 @@ func ResolvePaths(configDir string) (Paths, error) {
 }
 
 // documentsDir is the person's documents folder: XDG_DOCUMENTS_DIR (from
-// the environment or ~/.config/user-dirs.dirs) on Linux, ~/Documents
-// elsewhere, falling back to the home folder.
+// the environment or ~/.config/user-dirs.dirs) on Linux, the Known Folder
+// FOLDERID_Documents on Windows (OneDrive may have moved it), ~/Documents
+// on macOS and when neither says, falling back to the home folder.
 func documentsDir() string {
+	if d := knownDocuments(); d != "" {
+		return d
+	}
 	home, _ := os.UserHomeDir()
 	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
 		if d := os.Getenv("XDG_DOCUMENTS_DIR"); d != "" {

@@ -45,6 +45,9 @@ type Settings struct {
 	// "light" or "dark" (docs/app.md#theme). In the app only SetTheme
 	// changes it; saving the other settings keeps the one in use.
 	Theme string `json:"theme"`
+	// UpdatesOff stops the app's update check at start and once a day
+	// (docs/update.md); the default, false, checks.
+	UpdatesOff bool `json:"updates_off,omitempty"`
 }
 
 // ProviderSettings say where one provider is. Empty fields take the

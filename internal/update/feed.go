@@ -81,8 +81,8 @@ func Check(ctx context.Context, client *http.Client, feedURL, current, platform 
 		return res, err
 	}
 	res.Latest, res.Notes = feed.Version, feed.Notes
-	latest, _ := semver.NewVersion(feed.Version) // FetchFeed checked it
-	cur, err := semver.NewVersion(current)
+	latest, _ := parseVersion(feed.Version) // FetchFeed checked it
+	cur, err := parseVersion(current)
 	if err != nil {
 		res.Why = fmt.Sprintf("this build's version %q is not a release version, so it is not updated", current)
 		return res, nil
@@ -110,6 +110,19 @@ func assetFor(f Feed, platform string) (Asset, bool) {
 		return a, ok
 	}
 	return Asset{}, false
+}
+
+// parseVersion reads a semantic version, "v" prefix allowed; a commit
+// hash or "dev" is none.
+func parseVersion(s string) (*semver.Version, error) {
+	return semver.StrictNewVersion(strings.TrimPrefix(s, "v"))
+}
+
+// IsRelease reports whether version is a semantic version, the only kind
+// of build that is updated (a development build is not).
+func IsRelease(version string) bool {
+	_, err := parseVersion(version)
+	return err == nil
 }
 
 // FetchFeed downloads, verifies and parses the feed at feedURL.
@@ -155,7 +168,7 @@ func VerifyFeed(name string, body, sig []byte) (Feed, error) {
 
 // validate checks the fields a client relies on.
 func (f Feed) validate() error {
-	if _, err := semver.NewVersion(f.Version); err != nil {
+	if _, err := parseVersion(f.Version); err != nil {
 		return fmt.Errorf("\"version\" %q is not a semantic version (e.g. \"1.4.0\")", f.Version)
 	}
 	for p, a := range f.Platforms {

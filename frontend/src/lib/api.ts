@@ -5,7 +5,7 @@ import { gatedBackend } from "./gate";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
   AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
-  PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, ViewToolResult, Waiting,
+  PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, UpdateStatus, ViewToolResult, Waiting,
 } from "./types";
 import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
 import type { AgentImportPreview, AgentImportResult } from "./types_agentimport";
@@ -144,6 +144,9 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     chooseServersFile: () => call<string>(() => b.Preferences.ChooseServersFile()),
     /** Saves the theme in settings.json at once (docs/app.md#theme). */
     setTheme: (t: Theme) => call<void>(() => b.Preferences.SetTheme(t)),
+    /** Settings → Updates (docs/update.md): the switch and the background check. */
+    updateStatus: () => call<UpdateStatus>(() => b.Preferences.UpdateStatus()),
+    setUpdateChecks: (on: boolean) => call<UpdateStatus>(() => b.Preferences.SetUpdateChecks(on)),
     setServerInput: (id: string, value: string) => call<SettingsView>(() => b.Servers.SetServerInput(id, value)),
     findServerConfigs: async () => (await call<FoundServerConfig[] | null>(() => b.Servers.FindServerConfigs())) ?? [],
     chooseImportFile: () => call<string>(() => b.Servers.ChooseImportFile()),

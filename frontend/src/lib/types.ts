@@ -301,6 +301,21 @@ export interface Settings {
   approval_mode: ApprovalMode;
   /** "" is "system"; only SetTheme changes it (docs/app.md#theme). */
   theme?: Theme | "";
+  /** Only SetUpdateChecks changes it (docs/update.md). */
+  updates_off?: boolean;
+}
+
+/** The update switch and the background check (Go: app.UpdateStatus; docs/update.md). */
+export interface UpdateStatus {
+  on: boolean;
+  state: "idle" | "checking" | "up_to_date" | "downloading" | "ready" | "not_updatable" | "error";
+  current: string;
+  latest?: string;
+  notes?: string;
+  done: number;
+  total: number;
+  error?: string;
+  checked?: string;
 }
 
 export interface SettingsView {

@@ -1530,6 +1530,34 @@ export namespace app {
 	        this.where = source["where"];
 	    }
 	}
+	export class UpdateStatus {
+	    on: boolean;
+	    state: string;
+	    current: string;
+	    latest?: string;
+	    notes?: string;
+	    done: number;
+	    total: number;
+	    error?: string;
+	    checked?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new UpdateStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.on = source["on"];
+	        this.state = source["state"];
+	        this.current = source["current"];
+	        this.latest = source["latest"];
+	        this.notes = source["notes"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.error = source["error"];
+	        this.checked = source["checked"];
+	    }
+	}
 	
 	export class ViewToolResult {
 	    status: string;
@@ -2539,6 +2567,7 @@ export namespace settings {
 	    servers_path: string;
 	    approval_mode: string;
 	    theme: string;
+	    updates_off?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -2553,6 +2582,7 @@ export namespace settings {
 	        this.servers_path = source["servers_path"];
 	        this.approval_mode = source["approval_mode"];
 	        this.theme = source["theme"];
+	        this.updates_off = source["updates_off"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

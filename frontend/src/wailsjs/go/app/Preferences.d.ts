@@ -21,4 +21,8 @@ export function SetAPIKey(arg1:string,arg2:string):Promise<app.SettingsView>;
 
 export function SetTheme(arg1:string):Promise<void>;
 
+export function SetUpdateChecks(arg1:boolean):Promise<app.UpdateStatus>;
+
 export function TestConnection(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.ConnectionTest>;
+
+export function UpdateStatus():Promise<app.UpdateStatus>;

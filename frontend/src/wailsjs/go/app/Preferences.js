@@ -38,6 +38,14 @@ export function SetTheme(arg1) {
   return window['go']['app']['Preferences']['SetTheme'](arg1);
 }
 
+export function SetUpdateChecks(arg1) {
+  return window['go']['app']['Preferences']['SetUpdateChecks'](arg1);
+}
+
 export function TestConnection(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Preferences']['TestConnection'](arg1, arg2, arg3, arg4);
+}
+
+export function UpdateStatus() {
+  return window['go']['app']['Preferences']['UpdateStatus']();
 }
