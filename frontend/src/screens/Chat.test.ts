@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({
   cancel: vi.fn(async () => undefined), send: vi.fn(async () => ({})), retry: vi.fn(async () => ({})),
@@ -127,8 +128,8 @@ describe("Chat scrolling", () => {
     box.dispatchEvent(new Event("input", { bubbles: true }));
     flushSync();
     target.querySelector<HTMLFormElement>("form.composer")!.requestSubmit();
-    await vi.waitFor(() => expect(fake.send).toHaveBeenCalled());
-    await vi.waitFor(() => expect(list.scrollTop).toBe(2000));
+    await eventually(() => expect(fake.send).toHaveBeenCalled());
+    await eventually(() => expect(list.scrollTop).toBe(2000));
     expect(target.querySelector(".msg.user:last-of-type .bubble")?.textContent ?? list.textContent).toContain("and now?");
   });
 });
