@@ -99,8 +99,16 @@ state | grep -q '"theme":"dark"' || fail "window round two: the dark theme did n
 r2_ask "And now?"
 r2_ring dark "#8fb0ff"
 xdotool key alt+a
-sleep 0.5
-import -window root "$shots/round2-more-dark.png"
+# More choices opens below the buttons: the window changes (waited for).
+changed=0
+for _ in $(seq 40); do
+  sleep 0.5
+  import -window root "$shots/round2-more-dark.png"
+  changed="$(compare -metric AE -fuzz 2% "$shots/round2-focus-dark.png" "$shots/round2-more-dark.png" null: 2>&1 || true)"
+  [ "${changed%% *}" -ge 2000 ] 2>/dev/null && break
+done
+echo "app-e2e: window round two: $changed pixels changed on Alt+A"
+[ "${changed%% *}" -ge 2000 ] 2>/dev/null || fail "window round two: Alt+A did not open More choices (the window did not change: $changed pixels)"
 state | grep -q '"pending":1' || fail "window round two: Alt+A answered the dialog (it should only open More choices): $(state)"
 xdotool key Escape
 wait_state '"pending":0' "window round two: Esc did not deny"
