@@ -48,6 +48,10 @@ type CoworkerPreview struct {
 	// CanLink is false where AddLink is not offered (Windows: a symbolic
 	// link needs developer mode or admin rights).
 	CanLink bool `json:"can_link"`
+	// UseInstead, with Refused, is the folder to preview instead: the
+	// bundle whose coworker/ folder was given (the window's "Use the
+	// parent folder", docs/app.md#adding-a-coworker); "" otherwise.
+	UseInstead string `json:"use_instead,omitempty"`
 }
 
 // canLink reports whether AddLink is offered on this OS.
@@ -95,6 +99,9 @@ func previewBundle(path, dir string) (CoworkerPreview, error) {
 	}
 	p := CoworkerPreview{Source: src, Tools: []string{}, Errors: []BrokenBundle{}, CanLink: canLink}
 	if p.Refused = notABundle(src); p.Refused != "" {
+		if h := bundleFolderHint(src); h != nil && h.Kind == HintCoworkerSubfolder {
+			p.UseInstead = h.Bundle
+		}
 		return p, nil
 	}
 	p.Dest = filepath.Join(dir, filepath.Base(src))

@@ -209,6 +209,19 @@ func TestAddCoworkerRefuses(t *testing.T) {
 			if _, err := e.app.Coworkers.AddCoworker(c.path, AddCopy, true); err == nil || err.Error() != p.Refused {
 				t.Errorf("add = %v, want the preview's reason", err)
 			}
+			// Only the coworker/ folder of a bundle names a folder to use instead, and that one previews as addable.
+			if c.name != "the coworker/ folder" {
+				if p.UseInstead != "" {
+					t.Errorf("use_instead = %q, want none", p.UseInstead)
+				}
+				return
+			}
+			if p.UseInstead != sub {
+				t.Fatalf("use_instead = %q, want the bundle %s", p.UseInstead, sub)
+			}
+			if q, err := e.app.Coworkers.PreviewCoworker(p.UseInstead); err != nil || q.Refused != "" || q.Source != sub || q.UseInstead != "" {
+				t.Errorf("preview of the parent = %+v, %v; want the bundle, not refused", q, err)
+			}
 		})
 	}
 	if left := leftovers(t, e.bundles); len(left) != 0 {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/openworker/desktop/harness"
@@ -40,6 +41,9 @@ func TestChatsListedFromTheJournal(t *testing.T) {
 	}
 	if ss, err := e.app.Chats.SearchChats(`linux"`, false); err != nil || len(ss) != 1 || ss[0].ID != chat.SessionID {
 		t.Errorf(`SearchChats(linux") = %v, %v; want the chat (a word of the answer)`, ss, err)
+	}
+	if sn, err := e.app.Chats.ChatSnippets(`linux"`, []string{chat.SessionID, "no-such-chat"}); err != nil || len(sn) != 1 || sn[chat.SessionID] != "You are on Linux." {
+		t.Errorf(`ChatSnippets(linux") = %v, %v; want the answer's line for the chat only`, sn, err)
 	}
 	if s, err := e.app.Chats.RenameChat(chat.SessionID, "My machine"); err != nil || s.Title != "My machine" {
 		t.Fatalf("RenameChat = %+v, %v", s, err)
@@ -88,5 +92,25 @@ func TestChatsListedFromTheJournal(t *testing.T) {
 	}
 	if _, err := a2.Chats.HideChat("ses_nope", true); err == nil {
 		t.Error("hiding a missing chat succeeded")
+	}
+}
+
+// TestSnippet: the line around the first word found (from a word's start,
+// any case), on one line, cut with "…"; nothing when no word starts a word.
+func TestSnippet(t *testing.T) {
+	long := strings.Repeat("filler ", 10) + "The Battery\nis at 80 %. " + strings.Repeat("more words ", 15)
+	for _, c := range []struct {
+		text  string
+		words []string
+		want  string
+	}{
+		{"You are on Linux.", []string{"linux"}, "You are on Linux."},
+		{"You are on Linux.", []string{"inux"}, ""},
+		{"Ünïcode ÄPFEL und Birnen", []string{"äpf"}, "Ünïcode ÄPFEL und Birnen"},
+		{long, []string{"batt"}, "…ller filler filler filler The Battery is at 80 %. more words more words more words more words more words more words more…"},
+	} {
+		if got := snippet(c.text, c.words); got != c.want {
+			t.Errorf("snippet(%q, %q) = %q, want %q", c.text, c.words, got, c.want)
+		}
 	}
 }

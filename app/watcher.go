@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/openworker/desktop/harness/bundle"
 )
 
 // watchDebounce collapses a burst of file events (an editor's save, a copied
@@ -74,7 +75,10 @@ func newWatcher(root, only string, onChange func(closed func() bool)) (*dirWatch
 // folders whose name starts with "." (the loader ignores them, and the app
 // stages a coworker being added in ".adding-…": a watch there holds a
 // handle that keeps the staged folder from going, delete pending, under
-// Wine, and can make renaming it fail on Windows). Adding a watched folder
+// Wine, and can make renaming it fail on Windows). A linked coworker (a
+// symbolic link in root, bundle.LinkTarget; docs/app.md#live-reload) is
+// watched at its target, whose tree counts from depth 1 as the link's
+// would: fsnotify and WalkDir do not follow links. Adding a watched folder
 // again is harmless. After Close it adds nothing.
 func (d *dirWatcher) addTree() error {
 	d.mu.Lock()
@@ -88,18 +92,40 @@ func (d *dirWatcher) addTree() error {
 	if d.only != "" {
 		return nil
 	}
-	_ = filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || !e.IsDir() || p == d.root {
+	for _, target := range d.addFolders(d.root, 0) {
+		if st, err := os.Stat(target); err == nil && st.IsDir() && d.w.Add(target) == nil {
+			d.addFolders(target, 1)
+		}
+	}
+	return nil
+}
+
+// addFolders watches the folders under base (at depth start plus their
+// depth under it) down to watchDepth, and returns the targets of the
+// links directly in root (start 0) for addTree to watch.
+func (d *dirWatcher) addFolders(base string, start int) (links []string) {
+	_ = filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || p == base {
 			return nil
 		}
-		rel, _ := filepath.Rel(d.root, p)
-		if depth(rel) > watchDepth || strings.HasPrefix(e.Name(), ".") {
+		rel, _ := filepath.Rel(base, p)
+		at := start + depth(rel)
+		if start == 0 && at == 1 && e.Type()&fs.ModeSymlink != 0 && !strings.HasPrefix(e.Name(), ".") {
+			if target, ok := bundle.LinkTarget(p); ok {
+				links = append(links, target)
+			}
+			return nil
+		}
+		if !e.IsDir() {
+			return nil
+		}
+		if at > watchDepth || strings.HasPrefix(e.Name(), ".") {
 			return filepath.SkipDir
 		}
 		_ = d.w.Add(p)
 		return nil
 	})
-	return nil
+	return links
 }
 
 func depth(rel string) int {

@@ -167,3 +167,61 @@ func TestWatcherSkipsDotFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestWatcherFollowsLinkedCoworkers: a coworker added as a link (a
+// symbolic link in the coworkers folder) is watched at its target: an
+// edit of its manifest, and of a file in its skills folder, reloads; a
+// link made after the watcher started is picked up after the reload its
+// creation causes.
+func TestWatcherFollowsLinkedCoworkers(t *testing.T) {
+	root, elsewhere := t.TempDir(), t.TempDir()
+	target := filepath.Join(elsewhere, "linked")
+	skill := filepath.Join(target, "coworker", "skills", "notes")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(root, "linked")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	w, err := watchDir(root, func(func() bool) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	edit := func(path string) {
+		t.Helper()
+		before := w.fired.Load()
+		if err := os.WriteFile(path, []byte("edited"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.After(hangGuard)
+		for w.fired.Load() == before {
+			select {
+			case <-deadline:
+				t.Fatalf("no reload within %v after writing %s (behind a link)", hangGuard, path)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	edit(filepath.Join(target, "coworker", "manifest.md"))
+	edit(filepath.Join(skill, "SKILL.md"))
+
+	// A second linked coworker, linked while the watcher runs.
+	later := filepath.Join(elsewhere, "later")
+	if err := os.MkdirAll(filepath.Join(later, "coworker"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := w.fired.Load()
+	if err := os.Symlink(later, filepath.Join(root, "later")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(hangGuard)
+	for w.fired.Load() == before {
+		select {
+		case <-deadline:
+			t.Fatalf("no reload within %v after linking %s", hangGuard, later)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	edit(filepath.Join(later, "coworker", "manifest.md"))
+}

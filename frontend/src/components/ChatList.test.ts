@@ -11,7 +11,7 @@ const chat = (id: string, more: Partial<JournalSession> = {}): JournalSession =>
   last_activity: "2026-12-01T11:55:00Z", title: "title of " + id, ...more,
 });
 const fake = vi.hoisted(() => ({
-  chats: vi.fn(), searchChats: vi.fn(), renameChat: vi.fn(), hideChat: vi.fn(), resumeChat: vi.fn(), sessionDetail: vi.fn(),
+  chats: vi.fn(), searchChats: vi.fn(), chatSnippets: vi.fn(async () => ({})), renameChat: vi.fn(), hideChat: vi.fn(), resumeChat: vi.fn(), sessionDetail: vi.fn(),
   closeChat: vi.fn(),
 }));
 vi.mock("../lib/api", () => ({ api: fake }));
@@ -148,6 +148,7 @@ describe("ChatList", () => {
     expect(fake.searchChats).toHaveBeenCalledTimes(1);
     expect(fake.searchChats).toHaveBeenCalledWith("linux", false);
     await eventually(() => expect(titles(root)).toEqual(["What computer am I on?"]));
+    expect(fake.chatSnippets).toHaveBeenCalledWith("linux", ["ses_a"]);
     box.value = "zebra";
     box.dispatchEvent(new Event("input", { bubbles: true }));
     advance(SEARCH_DEBOUNCE_MS);
@@ -155,6 +156,21 @@ describe("ChatList", () => {
     box.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
     flushSync();
     expect(titles(root)).toEqual(["title of ses_b", "title of ses_a"]);
+  });
+
+  it("shows the line of the message a search matched under the chat, and none outside a search", async () => {
+    fake.searchChats.mockResolvedValue([chat("ses_a", { title: "What computer am I on?" }), chat("ses_b")]);
+    fake.chatSnippets.mockResolvedValue({ ses_a: "…You are on Linux." });
+    const root = render();
+    const box = root.querySelector<HTMLInputElement>('input[type="search"]')!;
+    box.value = "linux";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    advance(SEARCH_DEBOUNCE_MS);
+    await eventually(() => expect(root.querySelector(".chat-snippet")?.textContent).toBe("…You are on Linux."));
+    expect(root.querySelectorAll(".chat-snippet")).toHaveLength(1); // ses_b matched by its title only
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    flushSync();
+    expect(root.querySelector(".chat-snippet")).toBeNull();
   });
 
   it("continues a closed chat on click, as Activity's Continue chat", async () => {

@@ -109,6 +109,9 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     /** Chats whose titles or messages hold every word of text, newest first. */
     searchChats: async (text: string, showHidden: boolean) =>
       (await call<JournalSession[] | null>(() => b.Chats.SearchChats(text, showHidden))) ?? [],
+    /** For chats a search found: the line of a message around the first word found, by chat id (none when only the title matched). */
+    chatSnippets: async (text: string, ids: string[]) =>
+      (await call<Record<string, string> | null>(() => b.Chats.ChatSnippets(text, ids))) ?? {},
     renameChat: (sessionId: string, title: string) => call<JournalSession>(() => b.Chats.RenameChat(sessionId, title)),
     /** Hides the chat from the list (true) or shows it again (false); nothing is deleted. */
     hideChat: (sessionId: string, hidden: boolean) => call<JournalSession>(() => b.Chats.HideChat(sessionId, hidden)),

@@ -154,6 +154,8 @@ class AppState {
   /** The search box's text, and the chats the journal found for it (null: no search). */
   searchText = $state("");
   searchResults = $state<JournalSession[] | null>(null);
+  /** For searchResults: the line of a message that matched, by chat id (docs/app.md#chats). */
+  searchSnippets = $state<Record<string, string>>({});
   #searchSeq = 0;
   #searchTimer: void | (() => void) = undefined;
 
@@ -278,7 +280,11 @@ class AppState {
     const run = async () => {
       try {
         const found = await api.searchChats(text, this.showHidden);
-        if (seq === this.#searchSeq) this.searchResults = found;
+        if (seq !== this.#searchSeq) return;
+        this.searchResults = found;
+        this.searchSnippets = {};
+        const snippets = found.length ? await api.chatSnippets(text, found.map((c) => c.id)) : {};
+        if (seq === this.#searchSeq) this.searchSnippets = snippets;
       } catch (e) {
         if (seq === this.#searchSeq) this.notify("error", (e as Error).message);
       }

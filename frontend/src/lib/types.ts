@@ -115,6 +115,8 @@ export interface CoworkerPreview {
   exists: boolean;
   refused: string;
   can_link: boolean;
+  /** With refused: the bundle whose coworker/ folder was given, to preview instead ("Use the parent folder"). */
+  use_instead?: string;
 }
 
 /** The payload of AppEvent.ExtensionOpened (Go's ExtensionOpened): a .mcpb or

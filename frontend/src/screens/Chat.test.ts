@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
+import { eventually } from "../testing/eventually";
 
 const fake = vi.hoisted(() => ({
   cancel: vi.fn(async () => undefined), send: vi.fn(async () => ({})), retry: vi.fn(async () => ({})),
@@ -107,5 +108,28 @@ describe("Chat header", () => {
     expect(fake.revokeChatGrant).toHaveBeenCalledWith("s1", "device.battery_status_get");
     unmount(mounted.pop()!);
     expect(render(false).querySelector(".grants")).toBeNull();
+  });
+});
+
+describe("Chat scrolling", () => {
+  it("scrolls a newly sent message into view, even after the person scrolled up", async () => {
+    const target = render(false);
+    const list = target.querySelector<HTMLElement>(".messages")!;
+    Object.defineProperty(list, "scrollHeight", { configurable: true, get: () => 2000 });
+    Object.defineProperty(list, "clientHeight", { configurable: true, get: () => 400 });
+    list.scrollTop = 100; // scrolled up to read
+    list.dispatchEvent(new Event("scroll"));
+    fake.send.mockImplementation(async () => {
+      app.chats.s1.state = { ...app.chats.s1.state, items: [...app.chats.s1.state.items, { kind: "user", key: "u2", text: "and now?" }] };
+      return {};
+    });
+    const box = target.querySelector<HTMLTextAreaElement>("textarea")!;
+    box.value = "and now?";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    flushSync();
+    target.querySelector<HTMLFormElement>("form.composer")!.requestSubmit();
+    await eventually(() => expect(fake.send).toHaveBeenCalled());
+    await eventually(() => expect(list.scrollTop).toBe(2000));
+    expect(target.querySelector(".msg.user:last-of-type .bubble")?.textContent ?? list.textContent).toContain("and now?");
   });
 });

@@ -774,6 +774,7 @@ export namespace app {
 	    exists: boolean;
 	    refused: string;
 	    can_link: boolean;
+	    use_instead?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerPreview(source);
@@ -792,6 +793,7 @@ export namespace app {
 	        this.exists = source["exists"];
 	        this.refused = source["refused"];
 	        this.can_link = source["can_link"];
+	        this.use_instead = source["use_instead"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -11,6 +11,8 @@ export function ChatGrants(arg1:string):Promise<Array<consent.Grant>>;
 
 export function ChatPrompts(arg1:string):Promise<Array<app.ChatPrompt>>;
 
+export function ChatSnippets(arg1:string,arg2:Array<string>):Promise<Record<string, string>>;
+
 export function Chats(arg1:string,arg2:boolean):Promise<journal.SessionPage>;
 
 export function CloseChat(arg1:string):Promise<void>;

@@ -14,6 +14,10 @@ export function ChatPrompts(arg1) {
   return window['go']['app']['Chats']['ChatPrompts'](arg1);
 }
 
+export function ChatSnippets(arg1, arg2) {
+  return window['go']['app']['Chats']['ChatSnippets'](arg1, arg2);
+}
+
 export function Chats(arg1, arg2) {
   return window['go']['app']['Chats']['Chats'](arg1, arg2);
 }
