@@ -128,3 +128,56 @@ func TestPrompterTwoAnswersAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestInboxNotifiesOncePerRun: while the window is not focused, the first
+// item of a run raises a native notification and the next items of that
+// run do not; once an item of the run is answered (or the window is
+// focused) its next item notifies again; another run notifies on its own.
+// The notification names the coworker and the tool, never the arguments.
+func TestInboxNotifiesOncePerRun(t *testing.T) {
+	rec := newRecorder()
+	n := &countNotifier{}
+	w := newTestInbox(t, rec)
+	w.notify, w.focused = n, func() bool { return false }
+	b, _ := w.inbox()
+	add := func(turn, args string) journal.InboxItem {
+		t.Helper()
+		raw := []byte(`{"coworker":"helper","coworker_name":"Helper","tool":"notes.append","arguments":` + args + `}`)
+		it, err := b.Add(context.Background(), journal.InboxItem{Kind: journal.InboxApproval, Coworker: "helper", TurnID: turn, Tool: "notes.append", Asked: raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
+	count := func(want int32) {
+		t.Helper()
+		deadline := time.Now().Add(hangGuard)
+		for n.n.Load() < want && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond) // no more than want
+		if got := n.n.Load(); got != want {
+			t.Fatalf("%d notifications, want %d: %v", got, want, n.all)
+		}
+	}
+	first := add("tur_1", `{"text":"secret one"}`)
+	count(1)
+	add("tur_1", `{"text":"secret two"}`)
+	add("tur_1", `{"text":"secret three"}`)
+	count(1)
+	add("tur_2", `{}`)
+	count(2)
+	if _, err := b.AnswerDecision(context.Background(), first.ID, consent.Deny, "window"); err != nil {
+		t.Fatal(err)
+	}
+	add("tur_1", `{"text":"secret four"}`)
+	count(3)
+	w.focus(true)
+	add("tur_2", `{}`)
+	count(4)
+	for _, s := range n.all {
+		if !strings.Contains(s, "Helper wants to run notes.append") || strings.Contains(s, "secret") {
+			t.Fatalf("notification %q: want who and what tool, no arguments", s)
+		}
+	}
+}
