@@ -105,8 +105,9 @@ type deps struct {
 	// nil is launch.Default. The desktop app passes launch.LoginPath
 	// (docs/mcp.md#the-login-shells-path).
 	SearchPath func(context.Context) launch.SearchPath
-	// Tokens keeps sign-ins to remote MCP servers; nil is the OS keychain
-	// (oauth.KeychainStore, docs/mcp.md#sign-in).
+	// Tokens keeps sign-ins to remote MCP servers; nil is the CLI's choice:
+	// the OS keychain, else the encrypted file in the config folder, the
+	// person told once with a banner (docs/mcp.md#without-a-keychain).
 	Tokens oauth.TokenStore
 	// ExtensionSecrets keeps the sensitive settings of installed
 	// extensions; nil is the OS keychain (extension.Keychain).
@@ -137,6 +138,11 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 	a.shared = shared{engine: &engine{}, notices: &noticeBoard{log: e.log, emit: e.emit},
 		settings: &settingsStore{file: paths.Settings, flags: cfg, defaultCoworkers: paths.DefaultCoworkers},
 		signIns:  &signIns{env: e}}
+	if e.tokens == nil { // the CLI's choice (docs/mcp.md#without-a-keychain): the OS keychain, else the encrypted file, said once
+		e.tokens = oauth.NewKeychainStore(oauth.KeychainOptions{Dir: paths.ConfigDir, Notice: func(msg string) {
+			a.notices.set(Notice{Level: "warning", Key: NoticeKeyTokensFile, Message: msg})
+		}})
+	}
 	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
 	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
 	a.wire(d.Notifier, d.Examples)
@@ -175,9 +181,6 @@ func (d deps) withDefaults() deps {
 		d.Opener = systemOpener{}
 	}
 	d.Opener = wrapOpener(d.Opener, d.Logger) // e2e builds follow a sign-in page themselves (e2e_hook.go)
-	if d.Tokens == nil {
-		d.Tokens = oauth.KeychainStore{}
-	}
 	if d.ExtensionSecrets == nil {
 		d.ExtensionSecrets = extension.Keychain{}
 	}
@@ -189,7 +192,18 @@ func (d deps) withDefaults() deps {
 // for what startup recovered; a journal that cannot be opened is kept as
 // the runtime error. It runs before the parts are shared, without locks.
 func (a *desktop) loadJournal(path string) {
-	j, err := journal.Open(path, &journal.Options{DeferCheck: true})
+	opts := &journal.Options{DeferCheck: true}
+	// The head anchored outside the file after each commit
+	// (docs/journal.md#checkpoints); without a key the app still runs.
+	if key, _, err := journal.LoadCheckpointKey(path, nil); err == nil {
+		opts.Checkpoints = &journal.CheckpointOptions{Key: key}
+		if d := os.Getenv("OPENWORKER_CHECKPOINT_DIR"); d != "" {
+			opts.Checkpoints.Dirs = []string{d}
+		}
+	} else {
+		a.notices.add(Notice{Level: NoticeWarn, Message: fmt.Sprintf("The journal's checkpoints are off: %v", err)})
+	}
+	j, err := journal.Open(path, opts)
 	if err != nil {
 		a.engine.err = fmt.Errorf("the journal at %s cannot be opened: %w", path, err)
 		return

@@ -64,7 +64,7 @@ func TestAskAgentReconcilesAnUnknownCall(t *testing.T) {
 	if inv.Reconciled != journal.EffectApplied || inv.ReconciledBy != "a2a:poll" || !strings.Contains(string(inv.Result), "echo: ping") {
 		t.Errorf("reconciled = %+v", inv)
 	}
-	if _, err := e.app.Activity.AskAgent("inv_other"); err == nil || !strings.Contains(err.Error(), "only an A2A agent can be asked") {
+	if _, err := e.app.Activity.AskAgent("inv_other"); err == nil || !strings.Contains(err.Error(), `MCP provider "helper" is not registered`) {
 		t.Errorf("AskAgent of an MCP call = %v", err)
 	}
 	if _, err := e.app.Activity.AskAgent("inv_agent"); err == nil || !strings.Contains(err.Error(), "already reconciled") {

@@ -137,6 +137,7 @@ func (e *engine) openRuntime(a *env, dir string, signIn *oauth.SignIn) {
 		SearchPath:   a.searchPath,
 		Workspace:    ws, // as sessionOptions: one provider process for check and chats
 		SignIn:       signIn,
+		StartsFile:   filepath.Join(a.paths.ConfigDir, harness.StartsFileName), // docs/mcp.md#start-bound
 	})
 	if err != nil {
 		e.err = fmt.Errorf("the harness could not start: %w", err)

@@ -74,6 +74,10 @@ type Notice struct {
 	Key     string `json:"key,omitempty"` // e.g. NoticeKeyServers; "" for a notice of its own
 }
 
+// NoticeKeyTokensFile keys the banner saying that sign-ins go to the
+// encrypted file because there is no OS keychain (docs/mcp.md#without-a-keychain).
+const NoticeKeyTokensFile = "tokens-file"
+
 // NoticeKeyServers keys the banner about the servers file in use: each
 // load of the file that changes its problem replaces it, and a load
 // without a problem removes it.

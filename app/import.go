@@ -44,10 +44,7 @@ func (sv *Servers) FindServerConfigs() ([]FoundServerConfig, error) {
 	}
 	inUse := sv.settings.get().ServersPath
 	out := []FoundServerConfig{}
-	for _, cc := range servers.ClientConfigs(runtime.GOOS, home, os.Getenv) {
-		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
-			continue
-		}
+	for _, cc := range servers.ExistingClientConfigs(runtime.GOOS, home, os.Getenv) {
 		f := FoundServerConfig{Client: cc.Client, Path: cc.Path, Format: cc.Format, InUse: cc.Path == inUse}
 		if cfg, err := servers.ReadConfig(cc.Path, &servers.ConfigOptions{Format: servers.ConfigFormat(cc.Format)}); err != nil {
 			f.Error = err.Error()

@@ -22,8 +22,9 @@ import (
 // EventSignIn carries a SignInRequest, the UI shows "Sign in to HOST for
 // NS?" with the sign-in page's URL (the link dialog); on Sign in it opens
 // the page with OpenLink and calls AnswerSignIn(id, true), on Cancel
-// AnswerSignIn(id, false). The tokens go to the OS keychain (deps.Tokens),
-// never to a file, the journal or a log.
+// AnswerSignIn(id, false). The tokens go to the OS keychain, else to the
+// encrypted file in the config folder, as the CLI's do (deps.Tokens; the
+// person is told once, NoticeKeyTokensFile); never to the journal or a log.
 
 // EventSignIn carries a SignInRequest: ask the person to sign in.
 const EventSignIn EventName = "signin:request"

@@ -29,6 +29,7 @@ func TestBadToolCallsFromTheModel(t *testing.T) {
 				call("c5", "test__echo", `{"text": 42}`),
 				call("c6", "test__echo", `{"text":"`+strings.Repeat("x", 101)+`"}`),
 				call("c7", "test__echo", `null`),
+				call("c8", "", `{}`), // an empty name: refused and journaled like the others (issue 40)
 			}},
 			{Text: "sorry"},
 		},
@@ -48,6 +49,7 @@ func TestBadToolCallsFromTheModel(t *testing.T) {
 		{"invalid_arguments", "do not match the input schema of test__echo"},
 		{"invalid_arguments", "do not match the input schema of test__echo"},
 		{"invalid_arguments", "must be a JSON object"},
+		{"not_selected", "the tool call has no name"},
 	}
 	invs := e.invocations(s.ID())
 	if len(invs) != len(want) {

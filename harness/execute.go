@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/openworker/desktop/harness/consent"
@@ -62,7 +63,7 @@ func (t *turn) call(ctx context.Context, call model.ToolCall, index int) model.M
 			t.proposed++
 			return "", ""
 		},
-		notSelected: fmt.Sprintf("there is no tool %q for this coworker; use only the tools you were given", call.Name),
+		notSelected: notSelectedText(call.Name),
 		forModel:    true,
 	})
 	return model.Message{Role: model.ToolRole, ToolCallID: call.ID, ToolName: call.Name, Text: d.text, IsError: d.isErr, Images: d.images}
@@ -316,7 +317,13 @@ func (x *execution) finish(ctx context.Context, output tool.Output, err error, d
 	s, t, r, rtool := x.s, x.t, x.r, x.r.rtool
 	fin, done, result := x.outcome(ctx, output, err)
 	fin.DurationMS = dur.Milliseconds()
-	if jerr := s.rt.journal.FinishInvocation(x.bg, r.invID, fin); jerr != nil {
+	switch jerr := s.rt.journal.FinishInvocation(x.bg, r.invID, fin); {
+	case errors.Is(jerr, journal.ErrFinishDeferred):
+		// The journal stayed busy: the outcome is kept and written by the
+		// journal's next write or at Close (docs/journal.md#busy); the turn
+		// goes on, and its next write meets the same journal.
+		s.rt.opts.Logger.Warn("journal terminal row kept for later", "invocation", r.invID, "err", jerr)
+	case jerr != nil:
 		s.rt.opts.Logger.Error("journal terminal row", "invocation", r.invID, "err", jerr)
 		t.stop, t.code = "the journal failed: "+jerr.Error(), CodeJournalFailed
 	}
@@ -373,9 +380,21 @@ func (t *turn) invoke(ctx context.Context, rt *ResolvedTool, c *tool.Call, args 
 		return t.callAgent(cctx, rt, c, args, invID)
 	}
 	if rt.native == nil {
-		return t.callMCP(ctx, cctx, rt, c, args)
+		return t.callMCP(ctx, t.journalTask(cctx, invID), rt, c, args)
 	}
 	return t.callNative(ctx, cctx, rt, c, args)
+}
+
+// journalTask gives ctx the hook that journals the ID of an MCP task as
+// the invocation's handle as soon as the server returns it, before the
+// call follows the task (docs/mcp.md#tasks, docs/journal.md#handles).
+func (t *turn) journalTask(ctx context.Context, invID string) context.Context {
+	j := t.s.rt.journal
+	return mcp.WithTaskHandle(ctx, func(id string) {
+		if err := j.SetHandle(ctx, invID, id); err != nil {
+			t.s.rt.opts.Logger.Error("journal the MCP task ID", "invocation", invID, "task", id, "err", err)
+		}
+	})
 }
 
 // callMCP calls rt's MCP provider within cctx, the call's bound: a call
@@ -618,4 +637,13 @@ func digestBytes(b []byte) string {
 
 func mustJSONString(s string) json.RawMessage {
 	return jsonenc.String(s)
+}
+
+// notSelectedText is what the model is told (and the journal keeps) of a
+// call whose name names no tool it was given; an empty name says so.
+func notSelectedText(name string) string {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Sprintf("the tool call has no name (%q); name one of the tools you were given", name)
+	}
+	return fmt.Sprintf("there is no tool %q for this coworker; use only the tools you were given", name)
 }

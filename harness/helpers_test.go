@@ -45,6 +45,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveMisbehaveEnv) != "" {
 		serveMisbehaving() // limits_mcp_test.go; exits
 	}
+	if k := os.Getenv(serveBigCatalogEnv); k != "" {
+		serveBigCatalog(k) // catalog_bounds_test.go; exits
+	}
 	if os.Getenv(serveNamesEnv) != "" {
 		serveNames() // names_test.go; exits
 	}

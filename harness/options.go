@@ -50,6 +50,11 @@ type Options struct {
 	// started again for the life of the Runtime (see
 	// mcp.Options.RememberFailedStarts); for one-shot commands like check.
 	RememberFailedStarts bool
+	// StartsFile remembers which MCP commands started once, so that the
+	// first-start bound of npx, uvx and docker run applies only until one
+	// succeeded (mcp.Options.StartsFile, docs/mcp.md#start-bound); ""
+	// remembers nothing. StartsFileName is its name in the config folder.
+	StartsFile string
 	// Executable is hashed into every execution identity; default os.Executable().
 	Executable string
 	// Limits bound every call; zero fields mean the defaults of

@@ -45,3 +45,7 @@ func DefaultExtensionsDir() string {
 	}
 	return filepath.Join(dir, "extensions")
 }
+
+// StartsFileName is the file in the config folder that remembers which
+// MCP commands started once (Options.StartsFile, docs/mcp.md#start-bound).
+const StartsFileName = "mcp-starts.json"

@@ -23,7 +23,8 @@ const pollTimeout = 30 * time.Second
 // agent's own words for it.
 type PollResult struct {
 	Outcome journal.Effect `json:"outcome"`
-	Agent   string         `json:"agent"` // the agent's namespace
+	Kind    string         `json:"kind"`  // "A2A agent" or "MCP provider"
+	Agent   string         `json:"agent"` // the agent's (provider's) namespace
 	Task    string         `json:"task"`  // the task ID (the invocation's handle)
 	State   string         `json:"state"` // the task's state, e.g. "completed"
 	Message string         `json:"message,omitempty"`
@@ -52,6 +53,9 @@ func PollInvocation(ctx context.Context, j *journal.Journal, reg *tool.Registry,
 	if err != nil {
 		return PollResult{}, err
 	}
+	if mcpNS, ok := strings.CutPrefix(ns, "mcp:"); ok {
+		return pollMCPTask(ctx, j, reg, id, mcpNS, handle)
+	}
 	agent, ok := reg.Agent(ns)
 	if !ok {
 		if b, broken := reg.BrokenMCP(ns); broken {
@@ -69,7 +73,7 @@ func PollInvocation(ctx context.Context, j *journal.Journal, reg *tool.Registry,
 	if err != nil {
 		return PollResult{}, fmt.Errorf("invocation %s stays unknown: %w", id, err)
 	}
-	out := PollResult{Agent: ns, Task: handle, State: string(res.State), Message: res.Message}
+	out := PollResult{Kind: "A2A agent", Agent: ns, Task: handle, State: string(res.State), Message: res.Message}
 	if out.Outcome, err = pollOutcome(id, ns, handle, res); err != nil {
 		return PollResult{}, err
 	}
@@ -107,12 +111,18 @@ func pollHandle(ctx context.Context, j *journal.Journal, id string) (ns, handle 
 		return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s is %s; only an unknown invocation is reconciled", id, what)}
 	}
 	ns, ok := strings.CutPrefix(inv.Provider, ProviderA2APrefix)
-	if !ok {
-		return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s is a call of %s (provider %q); only an A2A agent can be asked: check what happened and record whether it was applied", id, inv.Tool, inv.Provider)}
+	if !ok && !strings.HasPrefix(inv.Provider, "mcp:") {
+		return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s is a call of %s (provider %q); only an A2A agent or an MCP task can be asked: check what happened and record whether it was applied", id, inv.Tool, inv.Provider)}
 	}
 	handle, err = j.Handle(ctx, id)
 	if err != nil {
 		return "", "", err
+	}
+	if !ok { // an MCP call: only a task-augmented one has a handle
+		if handle == "" {
+			return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s of %s has no task ID: it was not called as an MCP task (or ended before the server returned one), so there is nothing to ask; check what happened and record whether it was applied", id, inv.Tool)}
+		}
+		return inv.Provider, handle, nil
 	}
 	if handle == "" {
 		return "", "", &PollRefusedError{Msg: fmt.Sprintf("invocation %s has no task ID: the call ended before A2A agent %q returned one, so there is nothing to ask it; the message may or may not have reached it: ask the agent's owner, then record whether it was applied", id, ns)}

@@ -79,7 +79,7 @@ func Open(ctx context.Context, reg *tool.Registry, opts Options) (*Runtime, erro
 		rt.journal, rt.ownJ = j, true
 	}
 	rt.mcp = mcp.NewManager(&mcp.Options{InstallDir: opts.InstallDir, SearchPath: opts.SearchPath, Logger: opts.Logger, RememberFailedStarts: opts.RememberFailedStarts,
-		Elicitation: &mcp.ElicitationOptions{Stray: rt.strayQuestion}, Sampling: &mcp.SamplingOptions{Stray: rt.straySampling}, SignIn: opts.SignIn})
+		StartsFile: opts.StartsFile, Elicitation: &mcp.ElicitationOptions{Stray: rt.strayQuestion}, Sampling: &mcp.SamplingOptions{Stray: rt.straySampling}, SignIn: opts.SignIn})
 	rt.install(reg)
 	return rt, nil
 }

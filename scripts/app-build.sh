@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Build the desktop app for this OS (Linux: needs libgtk-3-dev and
-# libwebkit2gtk-4.0-dev; scripts/app-run.sh installs them).
+# libwebkit2gtk-4.0-dev or, where only that is shipped (Debian 13, Ubuntu
+# 24.04), libwebkit2gtk-4.1-dev; scripts/app-run.sh installs them).
 #
 #   scripts/app-build.sh [OUTPUT]        default build/bin/openworker
 #
 # Env: TAGS adds build tags (e.g. TAGS=e2e for the end-to-end test hook).
+# On Linux, webkit2_41 is added when pkg-config finds webkit2gtk-4.1 but
+# not webkit2gtk-4.0 (docs/install.md#from-source).
 # It runs `npm ci` only when frontend/node_modules is missing or older than
 # package-lock.json, then `npm run build`, then go build with the Wails tags
 # (what `wails build` runs: desktop,production), stamping main.version,
@@ -21,6 +24,10 @@ if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/n
 fi
 (cd frontend && npm run build --silent)
 tags="desktop,production${TAGS:+,$TAGS}"
+if [ "$(go env GOOS)" = linux ] && command -v pkg-config >/dev/null &&
+  ! pkg-config --exists webkit2gtk-4.0 && pkg-config --exists webkit2gtk-4.1; then
+  tags="$tags,webkit2_41"
+fi
 # shellcheck source=scripts/release-lib.sh
 . scripts/release-lib.sh
 version="$(git describe --tags --always --dirty 2>/dev/null || echo dev)"

@@ -13,7 +13,14 @@ cd "$(dirname "$0")/.."
 
 if [ "$(uname -s)" = "Linux" ]; then
   . scripts/lib.sh
-  ensure_apt gcc pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev || { echo "app-run: the Linux build packages are missing" >&2; exit 2; }
+  # WebKitGTK 4.0 where it is installed or shipped; Debian 13 and Ubuntu
+  # 24.04 ship only 4.1, which app-build.sh then builds against (webkit2_41).
+  webkit=libwebkit2gtk-4.0-dev
+  if ! dpkg-query -W -f='${Status}' "$webkit" 2>/dev/null | grep -q "install ok installed" &&
+    ! apt-cache show "$webkit" >/dev/null 2>&1 && apt-cache show libwebkit2gtk-4.1-dev >/dev/null 2>&1; then
+    webkit=libwebkit2gtk-4.1-dev
+  fi
+  ensure_apt gcc pkg-config libgtk-3-dev "$webkit" || { echo "app-run: the Linux build packages are missing" >&2; exit 2; }
 fi
 
 command -v go >/dev/null || { echo "app-run: Go 1.26 or newer is needed (https://go.dev/dl/)" >&2; exit 2; }

@@ -111,6 +111,9 @@ type Bundle struct {
 	// docs/sandbox.md). Native tools are trusted host code and providers
 	// reached at a URL run elsewhere: neither is affected.
 	RequiresSandbox bool
+	// Limits is front matter "limits" (docs/limits.md#budgets); zero
+	// fields: the settings' defaults.
+	Limits Limits
 	// Model is front matter "model": the name of the model this
 	// coworker's chats ask the configured model provider for
 	// (docs/bundles.md#model); "" means the provider's default. The
@@ -200,7 +203,7 @@ func LoadDir(dir string) (*Set, error) {
 		return nil, fmt.Errorf("bundles folder %s does not exist; pass the folder that holds one sub-folder per coworker (<id>/coworker/manifest.md)", dir)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("bundles folder %s cannot be read: %w", dir, err)
+		return nil, fmt.Errorf("bundles folder %s cannot be read: %w; %s", dir, err, unreadableFix(err))
 	}
 	set := &Set{}
 	for _, e := range entries {
@@ -257,9 +260,11 @@ type manifestFields struct {
 	// Model: docs/bundles.md#model; Folder: docs/bundles.md#folder.
 	Model  string `yaml:"model"`
 	Folder string `yaml:"folder"`
+	// Limits: docs/limits.md#budgets.
+	Limits Limits `yaml:"limits"`
 }
 
-var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling", "requires_sandbox", "model", "folder"}
+var manifestKeys = []string{"id", "name", "description", "version", "skills", "policy", "sampling", "requires_sandbox", "model", "folder", "limits"}
 
 // file is one hashed file of the bundle.
 type file struct {
@@ -289,7 +294,7 @@ func (l *loader) load() (*Bundle, *LoadError) {
 	if lerr != nil {
 		return nil, lerr
 	}
-	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}, RequiresSandbox: mf.RequiresSandbox, Model: mf.Model, Folder: mf.Folder}
+	b := &Bundle{ID: mf.ID, Name: mf.Name, Description: mf.Description, Version: mf.Version, Dir: l.dir, Policy: map[string]string{}, RequiresSandbox: mf.RequiresSandbox, Model: mf.Model, Folder: mf.Folder, Limits: mf.Limits}
 	if lerr := l.checkIdentity(mpath, m, b); lerr != nil {
 		return nil, lerr
 	}
@@ -297,6 +302,9 @@ func (l *loader) load() (*Bundle, *LoadError) {
 		return nil, lerr
 	}
 	if lerr := l.checkPolicy(mpath, m, mf.Policy, b); lerr != nil {
+		return nil, lerr
+	}
+	if lerr := l.checkLimits(mpath, m, mf.Limits); lerr != nil {
 		return nil, lerr
 	}
 	b.Instructions = strings.TrimSpace(fm.body)
@@ -351,7 +359,7 @@ func (l *loader) read(path string, limit int64, missingFix string) ([]byte, *Loa
 		e.File = path // name the file as the bundle has it, not where a link led
 		return nil, l.fromJSON(path, e)
 	}
-	return nil, l.errf(path, 0, 0, "", "cannot read: %v", err)
+	return nil, l.errf(path, 0, 0, unreadableFix(err), "cannot read: %v", err)
 }
 
 func (l *loader) checkIdentity(mpath string, m *yamlMap, b *Bundle) *LoadError {

@@ -63,6 +63,9 @@ type Draft struct {
 	Folder string `json:"folder"`
 	// RequiresSandbox is front matter "requires_sandbox"; false means no key.
 	RequiresSandbox bool `json:"requiresSandbox"`
+	// Limits is front matter "limits" (docs/limits.md#budgets); all zero
+	// means no key.
+	Limits Limits `json:"limits"`
 	// OtherKeys are the front matter keys ReadDraft found that a Draft
 	// does not hold (a key of a newer OpenWorker, a misspelling), in file
 	// order. Save keeps the entries of exactly these, lines and comments
@@ -85,6 +88,7 @@ const (
 	FieldModel           = "model"
 	FieldFolder          = "folder"
 	FieldRequiresSandbox = "requiresSandbox"
+	FieldLimits          = "limits"
 	FieldOtherKeys       = "otherKeys"
 )
 
@@ -92,7 +96,7 @@ const (
 var fieldOfKey = map[string]string{
 	"id": FieldID, "name": FieldName, "description": FieldDescription, "version": FieldVersion,
 	"policy": FieldPolicy, "skills": FieldSkills, "sampling": FieldSampling, "model": FieldModel,
-	"folder": FieldFolder, "requires_sandbox": FieldRequiresSandbox,
+	"folder": FieldFolder, "requires_sandbox": FieldRequiresSandbox, "limits": FieldLimits,
 }
 
 // draftText maps each front matter key the loader reads as text to the
@@ -213,6 +217,8 @@ func decodeField(d *Draft, key string, v ast.Node) {
 	switch key {
 	case "requires_sandbox":
 		_ = yaml.NodeToValue(v, &d.RequiresSandbox)
+	case "limits":
+		_ = yaml.NodeToValue(v, &d.Limits)
 	case "sampling":
 		_ = yaml.NodeToValue(v, &d.Sampling)
 	case "skills":
@@ -388,6 +394,8 @@ func setAside(dir string, d Draft, field string) Draft {
 		d.Skills = []string{}
 	case FieldSampling:
 		d.Sampling = nil
+	case FieldLimits:
+		d.Limits = Limits{}
 	case FieldOtherKeys:
 		d.OtherKeys = nil
 	}

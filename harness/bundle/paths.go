@@ -44,14 +44,14 @@ func (l *loader) resolveRoot() {
 func (l *loader) confine(path string) (string, *LoadError) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", l.errf(path, 0, 0, "", "cannot resolve %s: %v", l.rel(path), err)
+		return "", l.errf(path, 0, 0, unreadableFix(err), "cannot resolve %s: %v", l.rel(path), err)
 	}
 	real, err := filepath.EvalSymlinks(abs) // absolute in, absolute out
 	if err == nil && l.inside(real) {
 		return real, nil
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", l.errf(path, 0, 0, "", "cannot resolve %s: %v", l.rel(path), err)
+		return "", l.errf(path, 0, 0, unreadableFix(err), "cannot resolve %s: %v", l.rel(path), err)
 	}
 	return l.blameLink(path, real)
 }
@@ -93,7 +93,7 @@ func (l *loader) component(cur, curAbs string) (missing bool, _ *LoadError) {
 		return true, nil
 	}
 	if err != nil {
-		return false, l.errf(cur, 0, 0, "", "cannot read %s: %v", l.rel(cur), err)
+		return false, l.errf(cur, 0, 0, unreadableFix(err), "cannot read %s: %v", l.rel(cur), err)
 	}
 	if st.Mode()&fs.ModeSymlink == 0 {
 		return false, nil
@@ -104,7 +104,7 @@ func (l *loader) component(cur, curAbs string) (missing bool, _ *LoadError) {
 		return false, l.errf(cur, 0, 0, "fix or remove the link", "%s is a link to %s, which does not exist", l.rel(cur), target)
 	}
 	if err != nil {
-		return false, l.errf(cur, 0, 0, "", "cannot resolve %s: %v", l.rel(cur), err)
+		return false, l.errf(cur, 0, 0, unreadableFix(err), "cannot resolve %s: %v", l.rel(cur), err)
 	}
 	if !l.inside(r) {
 		to := target
@@ -128,4 +128,13 @@ func (l *loader) rel(path string) string {
 		return filepath.ToSlash(r)
 	}
 	return path
+}
+
+// unreadableFix is the fix of a bundle file or folder that cannot be
+// read (issue 40: "lstat …: permission denied" said nothing to do).
+func unreadableFix(err error) string {
+	if errors.Is(err, fs.ErrPermission) {
+		return "give your user read access to it and to every folder above it (for example chmod u+rx on a folder, chmod u+r on a file), or move the bundle to a folder you own"
+	}
+	return "check that the disk is readable and the file is not held by another program, then try again"
 }

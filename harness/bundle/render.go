@@ -32,7 +32,7 @@ const (
 
 // ownedKeys are the front matter keys a Draft holds, in the order a new
 // front matter lists them.
-var ownedKeys = []string{"id", "name", "description", "version", "model", "folder", "requires_sandbox", "skills", "sampling", "policy"}
+var ownedKeys = []string{"id", "name", "description", "version", "model", "folder", "requires_sandbox", "limits", "skills", "sampling", "policy"}
 
 // renderFiles renders d as the manifest.md and tools.json of the bundle in
 // dir, over what dir holds now; keys are manifestRel and toolsRel.
@@ -292,6 +292,9 @@ func unchanged(key string, v ast.Node, d Draft) bool {
 	case "requires_sandbox":
 		var b bool
 		return yaml.NodeToValue(v, &b) == nil && b == d.RequiresSandbox
+	case "limits":
+		var l Limits
+		return yaml.NodeToValue(v, &l) == nil && l == d.Limits
 	case "skills":
 		var s []string
 		return d.Skills != nil && yaml.NodeToValue(v, &s) == nil && slices.Equal(s, d.Skills)
@@ -429,6 +432,8 @@ func renderEntry(key string, d Draft, eol string) string {
 		if d.RequiresSandbox {
 			return "requires_sandbox: true" + eol
 		}
+	case "limits":
+		return d.Limits.render(eol)
 	case "skills":
 		if d.Skills != nil {
 			return "skills: " + flowList(d.Skills) + eol

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness/internal/jsonfile"
 	"github.com/openworker/desktop/harness/tool"
@@ -74,6 +75,13 @@ const MaxToolsFileBytes = jsonfile.MaxSize
 // parseSelection reads tools.json. Every error is a *jsonfile.Error naming
 // the file, line and column.
 func parseSelection(file string, data []byte) (Selection, error) {
+	// Checked before parsing: encoding/json replaces an invalid byte with
+	// U+FFFD, whose first byte (0xef) a later message would then name.
+	if off, b := firstInvalidUTF8(data); off >= 0 {
+		line, col := jsonfile.Position(data, off)
+		return Selection{}, &jsonfile.Error{File: file, Line: line, Col: col,
+			Msg: fmt.Sprintf("invalid UTF-8: byte 0x%02x at offset %d", b, off), Fix: "save tools.json as UTF-8 text (tool names are ASCII)"}
+	}
 	root, err := jsonfile.Parse(file, data)
 	if err != nil {
 		return Selection{}, err
@@ -279,4 +287,17 @@ func withVersionHint(err error, v int) error {
 		e.Fix = `version 1 holds only "version" and "mcp" (a list of namespaces); new bundles use version 3 with "tools"`
 	}
 	return e
+}
+
+// firstInvalidUTF8 is the offset and value of the first byte of data
+// that does not start a valid UTF-8 sequence; -1 when all is valid.
+func firstInvalidUTF8(data []byte) (int, byte) {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i, data[i]
+		}
+		i += size
+	}
+	return -1, 0
 }

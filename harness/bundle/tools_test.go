@@ -72,6 +72,10 @@ func TestParseSelection(t *testing.T) {
 		{`{"version": 1, "mcp": ["acer", "acer"]}`, 1, 32, `"acer" is listed twice (first at line 1, column 24)`},
 		{`{"version": 1, "mcp": ["a.b"]}`, 1, 24, `namespace "a.b" has '.'`},
 		{`{"version": 1, "version": 3}`, 1, 16, `duplicate key "version"`},
+		// Invalid UTF-8 is named by the byte in the file (issue 40: 0xef, the
+		// first byte of U+FFFD, was named for a 0xff).
+		{"{\"version\": 3, \"tools\": [\"a.b\xffc\"]}", 1, 30, "invalid UTF-8: byte 0xff at offset 29"},
+		{"{\"version\": 3, \"tools\": [\"\u00e9.x\", \"a.\xc3\"]}", 1, 36, "byte 0xc3 at offset 36"},
 	}
 	for _, tc := range bad {
 		_, err := parseSelection("tools.json", []byte(tc.in))

@@ -120,7 +120,7 @@ func (c *config) check(ctx context.Context, reg *tool.Registry, a checkArgs, rul
 	if err := c.registerExtensions(reg, extensions); err != nil {
 		return nil, err
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn(), Workspace: a.workspace})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: dir, RememberFailedStarts: true, SignIn: c.signIn(), Workspace: a.workspace, StartsFile: c.startsFile()})
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -183,7 +183,7 @@ func printCheck(w io.Writer, rep *checkReport) {
 		fmt.Fprintf(w, "notice  %s\n", n)
 	}
 	for _, s := range rep.BrokenServers {
-		fmt.Fprintf(w, "broken  %s\n          %s\n", s.Label, s.Message)
+		fmt.Fprintf(w, "broken  %s\n          %s\n", line(s.Label), line(s.Message))
 		switch {
 		case s.Entry && s.Namespace != "":
 			fmt.Fprintf(w, "          provider %q is disabled; bundles that do not use it are checked as usual\n", s.Namespace)
@@ -207,25 +207,25 @@ func printCheck(w io.Writer, rep *checkReport) {
 // tools, the programs they run, the extensions that provide them and
 // its warnings and notices.
 func printCheckedCoworker(w io.Writer, cw harness.CheckedCoworker, extensions []extension.Provider) {
-	fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", cw.ID, cw.Name, cw.Version, cw.ToolsFormat)
+	fmt.Fprintf(w, "ok      %s (%s, v%s, tools.json v%d)\n", line(cw.ID), line(cw.Name), line(cw.Version), cw.ToolsFormat)
 	for _, t := range cw.Tools {
 		where := ""
 		if !tool.IsLocalPlacement(t.Placement) {
 			where = "; calls go to " + t.Placement
 		}
-		fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s%s)\n", t.Name, t.Provider, t.Remote, t.Alias, where)
+		fmt.Fprintf(w, "          %-40s → %-12s %s (alias %s%s)\n", line(t.Name), line(t.Provider), line(t.Remote), line(t.Alias), where)
 	}
 	for _, p := range programs(cw.Tools) {
-		fmt.Fprintf(w, "          %s runs %s\n", p[0], p[1])
+		fmt.Fprintf(w, "          %s runs %s\n", line(p[0]), line(p[1]))
 		if p[2] != "" {
-			fmt.Fprintf(w, "          %s %s\n", p[0], p[2]) // "runs with your full access" or "sandboxed: …"
+			fmt.Fprintf(w, "          %s %s\n", line(p[0]), line(p[2])) // "runs with your full access" or "sandboxed: …"
 		}
 	}
 	for _, e := range extension.ProvidersOf(extensions, cw.Tools) {
-		fmt.Fprintf(w, "          mcp:%s is %s (%q, %s)\n", e.Namespace, e.Label, e.DisplayName, e.Source)
+		fmt.Fprintf(w, "          mcp:%s is %s (%q, %s)\n", line(e.Namespace), line(e.Label), e.DisplayName, line(e.Source))
 	}
 	for _, l := range cw.LeftOut {
-		fmt.Fprintf(w, "          warning: %s\n", l.Message)
+		fmt.Fprintf(w, "          warning: %s\n", line(l.Message))
 	}
 	for _, n := range cw.Notices {
 		fmt.Fprintf(w, "          notice: %s\n", n)
@@ -240,9 +240,9 @@ func printBroken(w io.Writer, rep *checkReport) {
 		if name == "" {
 			name = filepath.Base(e.Dir)
 		}
-		fmt.Fprintf(w, "broken  %s\n          %s\n", name, e.Message)
+		fmt.Fprintf(w, "broken  %s\n          %s\n", line(name), line(e.Message))
 		if e.Fix != "" && !strings.Contains(e.Message, e.Fix) { // a load error's message holds its fix
-			fmt.Fprintf(w, "          fix: %s\n", e.Fix)
+			fmt.Fprintf(w, "          fix: %s\n", line(e.Fix))
 		}
 		if hint := sandboxHint(rep.Extensions, e.Provider); e.SandboxRequired && hint != "" {
 			fmt.Fprintf(w, "          in a terminal: %s\n", hint)

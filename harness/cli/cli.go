@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/internal/termsafe"
 	"io"
 	"os"
 	"os/signal"
@@ -153,6 +154,7 @@ func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option)
 	for _, o := range opts {
 		o(c)
 	}
+	c.sanitiseOutput(args)
 	root := c.rootCommand(reg)
 	root.SetArgs(args)
 	root.SetIn(c.stdin)
@@ -176,6 +178,19 @@ func Run(ctx context.Context, reg *tool.Registry, args []string, opts ...Option)
 	return ExitFailure
 }
 
+// sanitiseOutput passes what the CLI prints through termsafe, so no text
+// from a model, server, tool, bundle or file reaches the terminal as
+// control (docs/cli.md#sanitised-output). Standard output stays byte for
+// byte where it is a protocol or a file: `serve`, `mcp serve` and
+// `journal export`.
+func (c *config) sanitiseOutput(args []string) {
+	c.stderr = termsafe.NewWriter(c.stderr)
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "mcp" || args[0] == "journal" && slices.Contains(args, "export")) {
+		return
+	}
+	c.stdout = termsafe.NewWriter(c.stdout)
+}
+
 // rootCommand is "openworker": with no command it starts the desktop app
 // (where the binary has one), else it holds the subcommands.
 func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
@@ -196,7 +211,7 @@ func (c *config) rootCommand(reg *tool.Registry) *cobra.Command {
 	if c.desktop != nil && c.desktopUsage != "" {
 		root.Long = "OpenWorker: a desktop home for AI coworkers.\n\nWith no command it starts the desktop app, which takes these flags:\n\n" + indent(c.desktopUsage)
 	}
-	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(reg), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.coworkerCommand(reg), c.doctorCommand(reg), c.versionCommand(), c.inboxCommand(), c.resumeCommand(reg), c.scheduleCommand(reg))
+	root.AddCommand(c.runCommand(reg), c.checkCommand(reg), c.serveCommand(reg), c.journalCommand(reg), c.mcpCommand(), c.serversCommand(reg), c.extensionCommand(reg), c.coworkerCommand(reg), c.doctorCommand(reg), c.versionCommand(), c.updateCommand(), c.inboxCommand(), c.resumeCommand(reg), c.scheduleCommand(reg))
 	return root
 }
 

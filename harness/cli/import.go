@@ -156,10 +156,7 @@ func (c *config) listClientConfigs() error {
 		return err
 	}
 	n := 0
-	for _, cc := range servers.ClientConfigs(runtime.GOOS, home, c.getenv) {
-		if st, err := os.Stat(cc.Path); err != nil || !st.Mode().IsRegular() {
-			continue
-		}
+	for _, cc := range servers.ExistingClientConfigs(runtime.GOOS, home, c.getenv) {
 		if n == 0 {
 			fmt.Fprintln(c.stdout, "MCP config files of other clients on this computer:")
 		}

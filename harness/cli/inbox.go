@@ -74,7 +74,7 @@ func (c *config) inboxList(ctx context.Context, j *journal.Journal, all, asJSON 
 	}
 	for _, it := range items {
 		fmt.Fprintf(c.stdout, "%s  %-9s  %-9s  %s  %s  %s\n", it.ID, it.Kind, it.Status, it.CreatedAt.Local().Format(time.DateTime),
-			it.Coworker, oneLine(waitsFor(it), 100))
+			line(it.Coworker), oneLine(waitsFor(it), 100))
 	}
 	return nil
 }
@@ -218,12 +218,12 @@ func waitsFor(it journal.InboxItem) string {
 
 func printInboxItem(w io.Writer, it journal.InboxItem) {
 	fmt.Fprintf(w, "%s  %s  %s\n", it.ID, it.Kind, it.Status)
-	fmt.Fprintf(w, "  coworker: %s\n", it.Coworker)
+	fmt.Fprintf(w, "  coworker: %s\n", line(it.Coworker))
 	if it.SessionID != "" {
 		fmt.Fprintf(w, "  session:  %s (turn %s)\n", it.SessionID, it.TurnID)
 	}
 	if it.Tool != "" {
-		fmt.Fprintf(w, "  tool:     %s (call %s)\n", it.Tool, it.CallID)
+		fmt.Fprintf(w, "  tool:     %s (call %s)\n", line(it.Tool), line(it.CallID))
 	}
 	fmt.Fprintf(w, "  asks:     %s\n", oneLine(waitsFor(it), 500))
 	fmt.Fprintf(w, "  since:    %s\n", it.CreatedAt.Local().Format(time.DateTime))
@@ -231,7 +231,7 @@ func printInboxItem(w io.Writer, it journal.InboxItem) {
 		fmt.Fprintf(w, "  deadline: %s\n", it.Deadline.Local().Format(time.DateTime))
 	}
 	if !it.Open() {
-		fmt.Fprintf(w, "  answer:   %s by %s at %s\n", nonEmpty(string(it.Answer), "(none)"), it.AnsweredBy, it.AnsweredAt.Local().Format(time.DateTime))
+		fmt.Fprintf(w, "  answer:   %s by %s at %s\n", line(nonEmpty(string(it.Answer), "(none)")), line(it.AnsweredBy), it.AnsweredAt.Local().Format(time.DateTime))
 	} else {
 		fmt.Fprintf(w, "  answer with: openworker inbox answer %s %s\n", it.ID, answerHint(it.Kind))
 	}

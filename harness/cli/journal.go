@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,9 +15,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/internal/oneline"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -369,19 +370,24 @@ func (c *config) journalReconcileCommand(f *journalFlags, reg *tool.Registry) *c
 	return cmd
 }
 
-// journalVerifyCommand is "journal verify": the hash chain, exit 1 when it
-// is broken.
+// journalVerifyCommand is "journal verify": the file, the hash chain and
+// the checkpoints (docs/journal.md#checkpoints); exit 1 when any of them
+// shows a problem.
 func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify",
-		Short: "check the journal file (PRAGMA integrity_check) and its hash chain, and report the first problem",
+		Short: "check the journal file (PRAGMA integrity_check), its hash chain and its checkpoints, and report every problem",
 		Args:  cobra.NoArgs,
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			rep, err := j.Verify(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if err := c.printVerify(rep, f.asJSON); err != nil {
+			cps, err := c.verifyCheckpoints(cmd.Context(), j)
+			if err != nil {
+				return err
+			}
+			if err := c.printVerify(verifyOutput{rep, cps}, f.asJSON); err != nil {
 				return err
 			}
 			switch {
@@ -389,22 +395,43 @@ func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
 				return &exitError{ExitFailure, fmt.Errorf("the journal file %s is damaged (PRAGMA integrity_check); stop OpenWorker, keep a copy of the file, save what is readable with: openworker journal export --db %s --to FILE, then restore a backup of it or move it aside (docs/journal.md#verify)", j.Path(), j.Path())}
 			case !rep.OK:
 				return &exitError{ExitFailure, errors.New("the journal's hash chain is broken")}
+			case !cps.OK():
+				return &exitError{ExitFailure, fmt.Errorf("the journal does not match its checkpoints: it was truncated, rolled back or replaced, or a checkpoint was forged; keep a copy of every file named above. If you replaced the journal on purpose (a new journal, a backup put back), move those checkpoint files aside (docs/journal.md#checkpoints)")}
 			}
 			return nil
 		}),
 	}
 }
 
-// printVerify writes the report of journal verify, as JSON or as a first
-// line (ok, DAMAGED, BROKEN) followed by every problem found (at most 100
-// of each kind, as the report holds them).
-func (c *config) printVerify(rep journal.VerifyReport, asJSON bool) error {
-	if asJSON {
-		return writeJSON(c.stdout, rep)
+// verifyOutput is what journal verify reports: the chain's report with
+// the checkpoints' beside it (under "checkpoints" in JSON).
+type verifyOutput struct {
+	journal.VerifyReport
+	Checkpoints journal.CheckpointReport `json:"checkpoints"`
+}
+
+// verifyCheckpoints compares j with its checkpoint files, verified with
+// this journal's checkpoint key.
+func (c *config) verifyCheckpoints(ctx context.Context, j *journal.Journal) (journal.CheckpointReport, error) {
+	cp, where, err := c.checkpointOptions(j.Path())
+	if err != nil {
+		return journal.CheckpointReport{}, err
 	}
+	rep, err := j.VerifyCheckpoints(ctx, cp.Key.Public().(ed25519.PublicKey), cp.Dirs)
+	rep.Key = where
+	return rep, err
+}
+
+// printVerify writes the report of journal verify, as JSON or as a first
+// line (ok, DAMAGED, BROKEN, CHECKPOINT) followed by every problem found
+// (at most 100 of each kind, as the report holds them).
+func (c *config) printVerify(out verifyOutput, asJSON bool) error {
+	if asJSON {
+		return writeJSON(c.stdout, out)
+	}
+	rep := out.VerifyReport
 	if rep.OK {
 		fmt.Fprintf(c.stdout, "ok: %d chain entries and %d rows verified; head %s\n", rep.Entries, rep.Rows, rep.Head)
-		return nil
 	}
 	if len(rep.Integrity) > 0 {
 		fmt.Fprintf(c.stdout, "DAMAGED: PRAGMA integrity_check: %s (%d problems found)\n", strings.ReplaceAll(rep.Integrity[0], "\n", " "), len(rep.Integrity))
@@ -418,7 +445,26 @@ func (c *config) printVerify(rep journal.VerifyReport, asJSON bool) error {
 			fmt.Fprintf(c.stdout, "  %s\n", b)
 		}
 	}
+	printCheckpoints(c.stdout, out.Checkpoints)
 	return nil
+}
+
+// printCheckpoints writes one line per checkpoint finding: a failed one
+// as CHECKPOINT, the others as "checkpoint:".
+func printCheckpoints(w io.Writer, r journal.CheckpointReport) {
+	if r.Key != "the OS keychain" {
+		fmt.Fprintf(w, "checkpoint key: %s (no OS keychain: anyone who can read that file and change the journal can forge a checkpoint; keep a second checkpoint folder, %s, on another disk)\n", r.Key, checkpointDirEnv)
+	}
+	if r.None {
+		fmt.Fprintln(w, "checkpoint: none yet (the journal's head is anchored after its next write; docs/journal.md#checkpoints)")
+	}
+	for _, f := range r.Findings {
+		label := "checkpoint:"
+		if f.Failed() {
+			label = "CHECKPOINT:"
+		}
+		fmt.Fprintf(w, "%s %s\n", label, f.Message)
+	}
 }
 
 func sessionArg(ctx context.Context, j *journal.Journal, args []string) (string, error) {
@@ -449,10 +495,10 @@ func printDetail(w io.Writer, d journal.SessionDetail) { printDetailHandles(w, d
 func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string]string) {
 	s := d.Session
 	byID := invocationsByID(d)
-	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, s.Coworker, s.CoworkerVersion, strings.TrimSpace(string(s.Status)+" "+s.Error), s.Model, s.Identity)
+	fmt.Fprintf(w, "session  %s\ncoworker %s %s\nstatus   %s\nmodel    %s\nidentity %s\n", s.ID, line(s.Coworker), line(s.CoworkerVersion), line(strings.TrimSpace(string(s.Status)+" "+s.Error)), line(s.Model), line(s.Identity))
 	for _, wa := range d.Warnings {
 		if wa.TurnID == "" { // the session's own, such as a tool left out at opening
-			fmt.Fprintf(w, "warning  %s: %s\n", wa.Code, clip(wa.Message, 300))
+			fmt.Fprintf(w, "warning  %s: %s\n", line(wa.Code), clip(wa.Message, 300))
 		}
 	}
 	for _, t := range d.Turns {
@@ -463,9 +509,9 @@ func printDetailHandles(w io.Writer, d journal.SessionDetail, handles map[string
 // printTurn writes one turn of d with its invocations and approvals.
 func printTurn(w io.Writer, d journal.SessionDetail, t journal.Turn, byID map[string]journal.Invocation, handles map[string]string) {
 	s := d.Session
-	fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), t.Reason, clip(t.Prompt, 200))
+	fmt.Fprintf(w, "\nturn %d %s: %s (%s, %s) %s\n  prompt: %s\n", t.Seq, t.ID, t.Status, plural(t.Attempts, "attempt"), plural(t.Calls, "call"), line(t.Reason), clip(t.Prompt, 200))
 	if (t.Model != "" && t.Model != s.Model) || (t.Approve != "" && t.Approve != s.Approve) {
-		fmt.Fprintf(w, "  ran with: %s, approval %s\n", t.Model, t.Approve) // a continued session that changed them
+		fmt.Fprintf(w, "  ran with: %s, approval %s\n", line(t.Model), line(string(t.Approve))) // a continued session that changed them
 	}
 	for _, inv := range d.Invocations {
 		if inv.TurnID != t.ID {
@@ -476,7 +522,7 @@ func printTurn(w io.Writer, d journal.SessionDetail, t journal.Turn, byID map[st
 	}
 	for _, a := range d.Approvals {
 		if a.TurnID == t.ID {
-			fmt.Fprintf(w, "  approval %-30s %-13s %s: %s\n", a.Tool, a.Decision, a.Source, a.Reason)
+			fmt.Fprintf(w, "  approval %-30s %-13s %s: %s\n", line(a.Tool), a.Decision, line(string(a.Source)), line(a.Reason))
 		}
 	}
 }
@@ -484,24 +530,24 @@ func printTurn(w io.Writer, d journal.SessionDetail, t journal.Turn, byID map[st
 // invocationLine is one invocation of a turn: tool, status, duration,
 // where it ran, its error, reconciliation and A2A task (handle).
 func invocationLine(inv journal.Invocation, handle string) string {
-	line := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, inv.Tool, inv.Status, inv.DurationMS)
+	out := fmt.Sprintf("  %s %-30s %-9s %4d ms", inv.ID, line(inv.Tool), inv.Status, inv.DurationMS)
 	switch {
 	case inv.Placement == "" || inv.Placement == tool.PlacementLocal:
 	case tool.IsLocalPlacement(inv.Placement): // sandboxed (docs/sandbox.md#in-words)
-		line += "  " + strings.TrimPrefix(inv.Placement, tool.PlacementLocal+" ")
+		out += "  " + line(strings.TrimPrefix(inv.Placement, tool.PlacementLocal+" "))
 	default:
-		line += "  on " + inv.Placement
+		out += "  on " + line(inv.Placement)
 	}
 	if inv.Error != "" {
-		line += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
+		out += "  " + clip(inv.ErrorCode+": "+inv.Error, 200)
 	}
 	if inv.Reconciled != "" {
-		line += "  reconciled: " + string(inv.Reconciled)
+		out += "  reconciled: " + string(inv.Reconciled)
 	}
 	if handle != "" {
-		line += "  task " + handle
+		out += "  task " + line(handle)
 	}
-	return line
+	return out
 }
 
 func plural(n int, word string) string {
@@ -511,6 +557,12 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// oneLine makes text safe and short for one cell of a terminal table
-// (oneline.Cut).
-func oneLine(text string, n int) string { return oneline.Cut(text, n) }
+// oneLine makes text safe and short for one cell of a terminal table:
+// control characters escaped visibly, cut to n runes
+// (docs/cli.md#sanitised-output).
+func oneLine(text string, n int) string { return termsafe.Cut(text, n) }
+
+// line is text from the journal (a server's error, a model's tool name,
+// a reason) as one line with every control character escaped, so it
+// cannot forge lines of the audit view.
+func line(text string) string { return termsafe.Line(text) }

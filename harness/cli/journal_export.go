@@ -13,6 +13,51 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// exportedCheckpoints is the last line of an export when the journal has
+// checkpoint files (docs/journal.md#checkpoints): each one as stored, its
+// path in "file", or its read error.
+type exportedCheckpoints struct {
+	Checkpoints []exportedCheckpoint `json:"checkpoints"`
+}
+
+type exportedCheckpoint struct {
+	File  string          `json:"file"`
+	Data  json.RawMessage `json:"data,omitempty"`
+	Error string          `json:"error,omitempty"`
+}
+
+// exportCheckpoints writes the exportedCheckpoints line, if there are any
+// checkpoint files: as they are, unverified (journal verify checks them).
+func (c *config) exportCheckpoints(j *journal.Journal, w io.Writer) error {
+	files := journal.CheckpointFiles(j.Path(), c.checkpointDirs())
+	if len(files) == 0 {
+		return nil
+	}
+	var out exportedCheckpoints
+	for _, f := range files {
+		e := exportedCheckpoint{File: f}
+		b, err := os.ReadFile(f)
+		switch {
+		case err != nil:
+			e.Error = err.Error()
+		case json.Valid(b):
+			e.Data = json.RawMessage(bytes.TrimSpace(b))
+		default:
+			e.Error = "not JSON: not a checkpoint file"
+		}
+		out.Checkpoints = append(out.Checkpoints, e)
+	}
+	line, err := marshalLine(out)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(line); err != nil {
+		return fmt.Errorf("export: write: %w", err)
+	}
+	fmt.Fprintf(c.stderr, "exported %d checkpoint files (the last line)\n", len(files))
+	return nil
+}
+
 // journalExportCommand is "journal export [--to FILE]": every session the
 // file still yields, in full, as JSON Lines (one journal.SessionDetail per
 // line, newest first; journal.Journal.SessionIDs): what to save of a damaged journal before moving it
@@ -66,6 +111,9 @@ func (c *config) journalExportCommand(f *journalFlags) *cobra.Command {
 // session it could not read makes it an exit 1 after the rest.
 func (c *config) exportTo(cmd *cobra.Command, j *journal.Journal, ids []string, w io.Writer, to string) error {
 	n, bad, err := exportSessions(cmd, j, ids, w)
+	if err == nil {
+		err = c.exportCheckpoints(j, w)
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "no space left on device") {
 			err = fmt.Errorf("%w: the disk holding %s is full; free some space, or name a file on another disk", err, to)

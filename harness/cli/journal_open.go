@@ -17,7 +17,11 @@ func (c *config) openJournal(path string, writes bool) (*journal.Journal, error)
 	// A subcommand that only reads skips the quick_check of the whole file
 	// until it writes (journal.Options.Reading): journal show stays as
 	// fast at 20,000 sessions as at 1,000.
-	j, err := journal.Open(path, &journal.Options{Reading: !writes})
+	cp, _, err := c.checkpointOptions(path)
+	if err != nil {
+		return nil, &exitError{ExitFailure, err}
+	}
+	j, err := journal.Open(path, &journal.Options{Reading: !writes, Checkpoints: cp})
 	if err != nil {
 		return nil, &exitError{ExitFailure, err}
 	}
@@ -30,4 +34,28 @@ func (c *config) openJournal(path string, writes bool) (*journal.Journal, error)
 		fmt.Fprintf(c.stderr, "warning: %s %s\n", h, healthHint(h, j.Path()))
 	}
 	return j, nil
+}
+
+// checkpointDirEnv names an extra folder for the journal's checkpoints
+// (another disk, a synced folder; docs/journal.md#checkpoints).
+const checkpointDirEnv = "OPENWORKER_CHECKPOINT_DIR"
+
+// checkpointOptions are the checkpoints of the journal at path: its key
+// (journal.LoadCheckpointKey) and the folder OPENWORKER_CHECKPOINT_DIR
+// names, if any. Where the key is kept is said by journal verify (the
+// where string), not by every command: a file key is created once per
+// journal folder, and run's output is the model's and the tools'.
+func (c *config) checkpointOptions(path string) (*journal.CheckpointOptions, string, error) {
+	key, where, err := journal.LoadCheckpointKey(path, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	return &journal.CheckpointOptions{Key: key, Dirs: c.checkpointDirs()}, where, nil
+}
+
+func (c *config) checkpointDirs() []string {
+	if d := c.getenv(checkpointDirEnv); d != "" {
+		return []string{d}
+	}
+	return nil
 }

@@ -24,8 +24,8 @@ type pollFlags struct {
 }
 
 func (p *pollFlags) flags(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&p.on, "poll", false, "ask the A2A agent of the call for its task's state (tasks/get) and record its answer (docs/a2a.md#durable-handles)")
-	cmd.Flags().StringVar(&p.servers, "servers", "", "servers file holding the agent's entry, for --poll (docs/a2a.md)")
+	cmd.Flags().BoolVar(&p.on, "poll", false, "ask the A2A agent or MCP server of the call for its task's state (tasks/get) and record its answer (docs/a2a.md#durable-handles, docs/mcp.md#tasks)")
+	cmd.Flags().StringVar(&p.servers, "servers", "", "servers file holding the agent's or server's entry, for --poll (docs/a2a.md)")
 	cmd.Flags().StringVar(&p.format, "format", "", formatUsage())
 }
 
@@ -51,7 +51,7 @@ func (c *config) reconcilePoll(ctx context.Context, reg *tool.Registry, j *journ
 	case err != nil:
 		return errors.New(strings.ReplaceAll(err.Error(), "record whether it was applied", "record it with --outcome applied|not_applied"))
 	}
-	fmt.Fprintf(c.stdout, "invocation %s reconciled: %s (A2A agent %q says task %s is %s%s)\n", id, res.Outcome, res.Agent, res.Task, res.State, harness.Quoted(res.Message))
+	fmt.Fprintf(c.stdout, "invocation %s reconciled: %s (%s %q says task %s is %s%s)\n", id, res.Outcome, res.Kind, res.Agent, res.Task, res.State, harness.Quoted(res.Message))
 	return nil
 }
 
@@ -60,7 +60,7 @@ func (c *config) reconcilePoll(ctx context.Context, reg *tool.Registry, j *journ
 func taskHandles(ctx context.Context, j *journal.Journal, d journal.SessionDetail) map[string]string {
 	out := map[string]string{}
 	for _, inv := range d.Invocations {
-		if strings.HasPrefix(inv.Provider, harness.ProviderA2APrefix) {
+		if strings.HasPrefix(inv.Provider, harness.ProviderA2APrefix) || strings.HasPrefix(inv.Provider, "mcp:") {
 			if h, err := j.Handle(ctx, inv.ID); err == nil && h != "" {
 				out[inv.ID] = h
 			}

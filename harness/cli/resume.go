@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/internal/termsafe"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ approval parks again (exit 3).`,
 }
 
 func (c *config) resume(ctx context.Context, reg *tool.Registry, f runFlags, args []string) error {
-	out := &printer{w: c.stdout, errw: c.stderr}
+	out := &printer{w: termsafe.NewWriter(c.stdout), errw: termsafe.NewWriter(c.stderr)}
 	quiet := &terminalPrompter{in: c.stdin, out: c.stderr, interactive: false, lock: &out.mu}
 	rt, so, err := c.openRuntime(ctx, reg, f, quiet)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/internal/termsafe"
 	"io"
 	"os"
 	"strings"
@@ -77,7 +78,7 @@ func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt
 	if err != nil {
 		return err
 	}
-	out := &printer{w: c.stdout, errw: c.stderr}
+	out := &printer{w: termsafe.NewWriter(c.stdout), errw: termsafe.NewWriter(c.stderr)}
 	// Bypass never asks about calls (the engine decides before any
 	// prompter), but a sampling request is still asked for on the terminal
 	// (docs/consent.md#sampling).
@@ -201,7 +202,7 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 	if err != nil {
 		return nil, none, err
 	}
-	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: f.coworkers, Journal: j, CloseJournal: true, SignIn: c.signInFor(prompter)})
+	rt, err := harness.Open(ctx, reg, harness.Options{Coworkers: f.coworkers, Journal: j, CloseJournal: true, SignIn: c.signInFor(prompter), StartsFile: c.startsFile()})
 	if err != nil {
 		j.Close()
 		return nil, none, badInput(err)
@@ -261,20 +262,20 @@ func (p *printer) event(e harness.Event) {
 	defer p.mu.Unlock()
 	switch e.Type {
 	case harness.EventText:
-		fmt.Fprint(p.w, e.Text)
+		fmt.Fprint(p.w, e.Text) // p.w is a termsafe.Writer: escapes render visibly even split across deltas (docs/cli.md#sanitised-output)
 		p.midLine = !strings.HasSuffix(e.Text, "\n")
 		return
 	case harness.EventToolStarted:
 		p.endLine()
-		fmt.Fprintf(p.errw, "→ %s %s\n", e.Tool, clip(string(e.Arguments), 200))
+		fmt.Fprintf(p.errw, "→ %s %s\n", line(e.Tool), clip(string(e.Arguments), 200))
 	case harness.EventToolProgress:
 		fmt.Fprintf(p.errw, "  … %s\n", progressLine(e.Text, e.Data))
 	case harness.EventToolFinished:
 		p.endLine()
 		if e.Error != "" {
-			fmt.Fprintf(p.errw, "✗ %s %s: %s\n", nameOr(e.Tool, e.Alias), e.Status, oneLine(e.Error, 300))
+			fmt.Fprintf(p.errw, "✗ %s %s: %s\n", line(nameOr(e.Tool, e.Alias)), e.Status, oneLine(e.Error, 300))
 		} else {
-			fmt.Fprintf(p.errw, "✓ %s %s in %d ms\n", e.Tool, e.Status, e.DurationMS)
+			fmt.Fprintf(p.errw, "✓ %s %s in %d ms\n", line(e.Tool), e.Status, e.DurationMS)
 		}
 		if v := e.UIResource; v != nil { // docs/mcp-apps.md#resources
 			if v.Error != "" {
@@ -285,7 +286,7 @@ func (p *printer) event(e harness.Event) {
 		}
 	case harness.EventWarning:
 		p.endLine()
-		fmt.Fprintf(p.errw, "warning: %s\n", e.Text)
+		fmt.Fprintf(p.errw, "warning: %s\n", termsafe.Text(e.Text))
 	}
 }
 
@@ -310,12 +311,22 @@ func nameOr(a, b string) string {
 }
 
 func clip(s string, n int) string {
+	head, more := cutBytes(s, n)
+	if more == 0 {
+		return termsafe.Line(head)
+	}
+	return termsafe.Line(head) + fmt.Sprintf("… (%d more bytes not shown)", more)
+}
+
+// cutBytes cuts s to at most n bytes at a rune boundary and says how
+// many bytes it left out.
+func cutBytes(s string, n int) (string, int) {
 	if len(s) <= n {
-		return s
+		return s, 0
 	}
 	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s… (%d more bytes not shown)", s[:cut], len(s)-cut)
+	return s[:cut], len(s) - cut
 }

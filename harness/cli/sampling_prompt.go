@@ -32,13 +32,16 @@ func (p *terminalPrompter) promptSampling(ctx context.Context, r consent.Request
 		if shown >= maxSampledShown {
 			return
 		}
-		text = clip(text, maxSampledShown-shown)
+		text, more := cutBytes(text, maxSampledShown-shown)
+		if more > 0 {
+			text += fmt.Sprintf("… (%d more bytes not shown)", more)
+		}
 		shown += len(text)
 		fmt.Fprintf(&b, "  %s:\n", oneLine(label, 40))
 		for _, line := range strings.Split(text, "\n") {
 			// The server's text: escape codes, carriage returns and
-			// bidi controls become spaces, so it cannot redraw the
-			// prompt or hide what is sent.
+			// bidi controls are shown as \uXXXX escapes, so it cannot
+			// redraw the prompt or hide what is sent.
 			fmt.Fprintf(&b, "  | %s\n", oneLine(line, len(line)+1))
 		}
 	}

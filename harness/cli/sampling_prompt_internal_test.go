@@ -11,7 +11,8 @@ import (
 
 // A hostile server's sampling request cannot redraw the terminal's consent
 // prompt: escape codes, carriage returns and bidi controls in its server
-// name, system prompt and messages are printed as spaces, and every line
+// name, system prompt and messages are printed as visible \uXXXX escapes
+// (docs/cli.md#sanitised-output), and every line
 // of the text stays behind the "  | " gutter.
 func TestTerminalSamplingPromptPrintsNoEscapes(t *testing.T) {
 	r := consent.Request{Tool: "evil.ask", Provider: "mcp:evil", Coworker: "helper", Sampling: &consent.SamplingRequest{
@@ -34,7 +35,7 @@ func TestTerminalSamplingPromptPrintsNoEscapes(t *testing.T) {
 			t.Errorf("the prompt printed %q:\n%q", bad, s)
 		}
 	}
-	for _, want := range []string{"  | harmless", "  | line two  evil ", "  | be nice", "Evil ]0;owned  Server"} {
+	for _, want := range []string{"  | harmless", "  | line two \\u202eevil\\u202c", "  | be nice\\u001b[2J", "Evil\\u001b]0;owned\\u0007 Server"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the prompt does not show %q:\n%s", want, s)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/internal/termsafe"
 	"io"
 	"text/tabwriter"
 	"time"
@@ -32,7 +33,7 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 		},
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default: the app's journal)")
-	cmd.AddCommand(c.scheduleAddCommand(f), c.scheduleListCommand(f), c.scheduleRemoveCommand(f), c.runDueCommand(reg, f))
+	cmd.AddCommand(c.scheduleAddCommand(f), c.scheduleListCommand(f), c.scheduleEditCommand(f), c.scheduleRemoveCommand(f), c.runDueCommand(reg, f))
 	return cmd
 }
 
@@ -40,15 +41,25 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 	var s journal.Schedule
 	var noCatchUp bool
+	var when string
 	add := &cobra.Command{
-		Use:   "add --coworker ID (--every D | --cron EXPR [--tz ZONE]) --prompt TEXT [--no-catch-up]",
+		Use:   "add --coworker ID (--when WORDS | --every D | --cron EXPR) [--tz ZONE] --prompt TEXT [--no-catch-up]",
 		Short: "add a schedule",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s.CatchUp = !noCatchUp
+			if when != "" {
+				if s.Every != 0 || s.Cron != "" {
+					return usageErr("schedule add takes one of --when, --every and --cron")
+				}
+				if err := schedule.ParseWhen(when, &s); err != nil {
+					return usageErr("--when %v", err)
+				}
+			}
 			return c.scheduleAdd(cmd.Context(), f, s)
 		},
 	}
+	add.Flags().StringVar(&when, "when", "", `when in words: "weekdays at 09:00", "daily at 07:30", "mondays at 18:00", "every 2h" (times in --tz, default your time zone)`)
 	add.Flags().StringVar(&s.Coworker, "coworker", "", "the coworker to run")
 	add.Flags().StringVar(&s.Prompt, "prompt", "", "the prompt of each run")
 	add.Flags().DurationVar(&s.Every, "every", 0, "run every D (at least 1m), counted from when the schedule was added")
@@ -69,24 +80,17 @@ func (c *config) scheduleAdd(ctx context.Context, f *journalFlags, s journal.Sch
 	}
 	defer j.Close()
 	if s.Coworker == "" || s.Prompt == "" || (s.Every == 0) == (s.Cron == "") {
-		return usageErr("schedule add needs --coworker ID, --prompt TEXT and one of --every D (e.g. 2h) or --cron EXPR (e.g. \"0 9 * * 1-5\")")
+		return usageErr("schedule add needs --coworker ID, --prompt TEXT and one of --when WORDS (e.g. \"weekdays at 09:00\"), --every D (e.g. 2h) or --cron EXPR (e.g. \"0 9 * * 1-5\")")
 	}
 	if err := schedule.Check(s); err != nil {
 		return usageErr("%v", err)
 	}
-	got, err := j.AddSchedule(ctx, s)
+	got, err := schedule.Add(ctx, j, s)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "added %s\n", got.ID)
+	fmt.Fprintf(c.stdout, "added %s (%s)\n", got.ID, schedule.Describe(got))
 	return nil
-}
-
-// scheduleRow is a schedule as schedule list shows it, with its last
-// runs, newest first.
-type scheduleRow struct {
-	journal.Schedule
-	Runs []journal.ScheduleRun `json:"runs"`
 }
 
 // scheduleListCommand is "openworker schedule list".
@@ -96,7 +100,7 @@ func (c *config) scheduleListCommand(f *journalFlags) *cobra.Command {
 		Short: "list the schedules with their last run",
 		Args:  cobra.NoArgs,
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
-			rows, err := scheduleRows(cmd.Context(), j)
+			rows, err := schedule.List(cmd.Context(), j, 10, time.Now())
 			if err != nil {
 				return err
 			}
@@ -114,45 +118,107 @@ func (c *config) scheduleListCommand(f *journalFlags) *cobra.Command {
 	return list
 }
 
-// scheduleRows reads the schedules of j with their last ten runs.
-func scheduleRows(ctx context.Context, j *journal.Journal) ([]scheduleRow, error) {
-	all, err := j.Schedules(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rows := []scheduleRow{}
-	for _, s := range all {
-		runs, err := j.ScheduleRuns(ctx, s.ID, 10)
-		if err != nil {
-			return nil, err
-		}
-		if runs == nil {
-			runs = []journal.ScheduleRun{}
-		}
-		rows = append(rows, scheduleRow{s, runs})
-	}
-	return rows, nil
-}
-
-// printSchedules writes rows as a table: when each runs and its last run.
-func printSchedules(w io.Writer, rows []scheduleRow) error {
+// printSchedules writes rows as a table: when each runs, its next slot
+// and its last run.
+func printSchedules(w io.Writer, rows []schedule.Listed) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCHEDULE\tCOWORKER\tWHEN\tLAST RUN\tPROMPT")
+	fmt.Fprintln(tw, "SCHEDULE\tCOWORKER\tWHEN\tNEXT\tLAST RUN\tPROMPT")
 	for _, r := range rows {
-		when := "every " + r.Every.String()
-		if r.Cron != "" {
-			when = "cron " + r.Cron
-			if r.TimeZone != "" {
-				when += " " + r.TimeZone
-			}
-		}
-		last := "never"
+		last, nx := "never", "-"
 		if len(r.Runs) > 0 {
-			last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + r.Runs[0].Status
+			last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + runStatus(r.Runs[0])
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Coworker, when, oneLine(last, 80), oneLine(r.Prompt, 50))
+		if !r.Next.IsZero() {
+			nx = r.Next.Local().Format(time.DateTime)
+		}
+		if !r.CatchUp {
+			nx += " (no catch-up)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Coworker, r.When, nx, oneLine(last, 80), oneLine(r.Prompt, 50))
 	}
 	return tw.Flush()
+}
+
+// runStatus is a schedule run's status as the terminal shows it: "missed"
+// says how many slots.
+func runStatus(r journal.ScheduleRun) string {
+	if r.Status == schedule.StatusMissed {
+		return fmt.Sprintf("missed (%d slots)", r.Missed)
+	}
+	return r.Status
+}
+
+// scheduleEditCommand is "openworker schedule edit": the flags given
+// replace those parts of the schedule.
+func (c *config) scheduleEditCommand(f *journalFlags) *cobra.Command {
+	var e journal.Schedule
+	var when string
+	var catchUp bool
+	edit := &cobra.Command{
+		Use:   "edit ID [--coworker ID] [--prompt TEXT] [--when WORDS | --every D | --cron EXPR] [--tz ZONE] [--catch-up=false]",
+		Short: "change a schedule (its past runs stay)",
+		Args:  cobra.ExactArgs(1),
+		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
+			s, err := j.ScheduleByID(cmd.Context(), args[0])
+			if errors.Is(err, journal.ErrNotFound) {
+				return usageErr("no schedule %q in %s (openworker schedule list shows them)", args[0], j.Path())
+			} else if err != nil {
+				return err
+			}
+			fl := cmd.Flags()
+			if err := editSchedule(&s, e, when, fl.Changed("tz"), fl.Changed("catch-up"), catchUp); err != nil {
+				return err
+			}
+			if err := schedule.Edit(cmd.Context(), j, s); err != nil {
+				return usageErr("%v", err)
+			}
+			fmt.Fprintf(c.stdout, "edited %s (%s)\n", s.ID, schedule.Describe(s))
+			return nil
+		}),
+	}
+	edit.Flags().StringVar(&e.Coworker, "coworker", "", "the coworker to run")
+	edit.Flags().StringVar(&e.Prompt, "prompt", "", "the prompt of each run")
+	edit.Flags().StringVar(&when, "when", "", `when in words: "weekdays at 09:00", "every 2h", ...`)
+	edit.Flags().DurationVar(&e.Every, "every", 0, "run every D (at least 1m)")
+	edit.Flags().StringVar(&e.Cron, "cron", "", "run at the times of a five-field cron expression")
+	edit.Flags().StringVar(&e.TimeZone, "tz", "", "the time zone of the times")
+	edit.Flags().BoolVar(&catchUp, "catch-up", true, "after missed slots, run once (false: mark them missed and wait)")
+	return edit
+}
+
+// editSchedule applies the flags of schedule edit to s.
+func editSchedule(s *journal.Schedule, e journal.Schedule, when string, tz, catch, catchUp bool) error {
+	if e.Coworker != "" {
+		s.Coworker = e.Coworker
+	}
+	if e.Prompt != "" {
+		s.Prompt = e.Prompt
+	}
+	if tz {
+		s.TimeZone = e.TimeZone
+	}
+	if catch {
+		s.CatchUp = catchUp
+	}
+	n := 0
+	for _, set := range []bool{when != "", e.Every != 0, e.Cron != ""} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return usageErr("schedule edit takes one of --when, --every and --cron")
+	case when != "":
+		if err := schedule.ParseWhen(when, s); err != nil {
+			return usageErr("--when %v", err)
+		}
+	case e.Every != 0:
+		s.Every, s.Cron = e.Every, ""
+	case e.Cron != "":
+		s.Every, s.Cron = 0, e.Cron
+	}
+	return nil
 }
 
 // scheduleRemoveCommand is "openworker schedule remove".
@@ -162,7 +228,7 @@ func (c *config) scheduleRemoveCommand(f *journalFlags) *cobra.Command {
 		Short: "remove a schedule (its past runs stay in the journal)",
 		Args:  cobra.ExactArgs(1),
 		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
-			err := j.RemoveSchedule(cmd.Context(), args[0])
+			err := schedule.Remove(cmd.Context(), j, args[0])
 			if errors.Is(err, journal.ErrNotFound) {
 				return usageErr("no schedule %q in %s (openworker schedule list shows them)", args[0], j.Path())
 			}
@@ -205,7 +271,7 @@ func (c *config) runDueCommand(reg *tool.Registry, jf *journalFlags) *cobra.Comm
 }
 
 func (c *config) runDue(ctx context.Context, reg *tool.Registry, f runFlags, now time.Time) error {
-	out := &printer{w: c.stdout, errw: c.stderr}
+	out := &printer{w: termsafe.NewWriter(c.stdout), errw: termsafe.NewWriter(c.stderr)}
 	quiet := &terminalPrompter{in: c.stdin, out: c.stderr, interactive: false, lock: &out.mu}
 	rt, so, err := c.openRuntime(ctx, reg, f, quiet)
 	if err != nil {
@@ -216,7 +282,7 @@ func (c *config) runDue(ctx context.Context, reg *tool.Registry, f runFlags, now
 	runs, err := schedule.RunDue(ctx, rt, so, now, out.event)
 	out.finish()
 	for _, r := range runs {
-		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Schedule.ID, r.Slot.Local().Format(time.DateTime), r.Status, r.SessionID)
+		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Schedule.ID, r.Slot.Local().Format(time.DateTime), runStatus(r.ScheduleRun), r.SessionID)
 	}
 	if err != nil {
 		return err

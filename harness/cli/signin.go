@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -40,6 +41,15 @@ func (c *config) secretsDir() string {
 		return ""
 	}
 	return dir
+}
+
+// startsFile is the file that remembers which MCP commands started once
+// (docs/mcp.md#start-bound), in the config folder; "" when there is none.
+func (c *config) startsFile() string {
+	if dir := c.secretsDir(); dir != "" {
+		return filepath.Join(dir, harness.StartsFileName)
+	}
+	return ""
 }
 
 // keychainNotice tells the person, once, that secrets go to the

@@ -17,7 +17,7 @@ import (
 // total, "step N" without; "working…" when the numbers are unusable. The
 // app's tool card shows the same (frontend/src/lib/progress.ts).
 func progressLine(message string, data json.RawMessage) string {
-	if m := strings.TrimSpace(oneLine(message, 200)); m != "" {
+	if m := oneLine(strings.TrimSpace(message), 200); m != "" {
 		return m
 	}
 	var d struct {

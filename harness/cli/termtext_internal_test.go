@@ -18,8 +18,8 @@ func TestProgressLine(t *testing.T) {
 		{"", `{"progress":1e300}`, "working…"},
 		{"", `{}`, "working…"},
 		{"", `not json`, "working…"},
-		{"  \x1b[31mred\x1b[0m\n", `{}`, "[31mred [0m"},
-		{"\u202eevil", `{}`, "evil"},
+		{"  \x1b[31mred\x1b[0m\n", `{}`, `\u001b[31mred\u001b[0m`},
+		{"\u202eevil", `{}`, `\u202eevil`},
 	} {
 		if got := progressLine(tc.msg, json.RawMessage(tc.data)); got != tc.want {
 			t.Errorf("progressLine(%q, %s) = %q, want %q", tc.msg, tc.data, got, tc.want)

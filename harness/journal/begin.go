@@ -40,7 +40,9 @@ func (j *Journal) newInvocation(op string, inv *Invocation, want InvocationStatu
 	if inv.ID == "" || inv.SessionID == "" {
 		return fmt.Errorf("journal: %s: invocation ID %q and session ID %q must both be set", op, inv.ID, inv.SessionID)
 	}
-	if inv.Tool == "" && inv.Alias == "" {
+	// A refusal may name no tool: the model asked with an empty name, and
+	// that refusal is journaled like every other (issue 40).
+	if inv.Tool == "" && inv.Alias == "" && want != InvRefused {
 		return fmt.Errorf("journal: %s %s: tool and alias are both empty", op, inv.ID)
 	}
 	if err := checkOrigin(op, inv.ID, inv.Origin); err != nil {

@@ -20,19 +20,30 @@ func isBusy(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "database is locked")
 }
 
+// maxHolders bounds the processes a busy error lists, one per line.
+const maxHolders = 10
+
 // busyError names the file, how long the write waited and which OpenWorker
-// processes hold the journal open (their lease files say), so the person
-// knows what to wait for or stop. Other errors pass through.
+// processes hold the journal open (their lease files say), one per line
+// and at most maxHolders, so the person knows what to wait for or stop.
+// Other errors pass through.
 func (j *Journal) busyError(err error) error {
 	if !isBusy(err) {
 		return err
 	}
-	held := "no other OpenWorker has it open, so the holder is another program (a sqlite3 shell? a backup tool?)"
+	held := "No other OpenWorker has it open, so the holder is another program (a sqlite3 shell? a backup tool?)."
 	if who := j.holders(); len(who) > 0 {
-		held = "it is open in " + strings.Join(who, ", ") + ", which may hold it, unless another program (a sqlite3 shell?) does"
+		held = "It is open in these OpenWorker processes, one of which may hold it, unless another program (a sqlite3 shell?) does:"
+		for i, w := range who {
+			if i == maxHolders {
+				held += fmt.Sprintf("\n  and %d more", len(who)-maxHolders)
+				break
+			}
+			held += "\n  " + w
+		}
 	}
-	return fmt.Errorf("journal: %s is busy: another process has held its write lock for more than %.1f s (%s); wait for it to finish or stop it, then try again: %w",
-		j.path, float64(busyTimeoutMS)/1000, held, err)
+	return fmt.Errorf("journal: %s is busy: another process has held its write lock for more than %.1f s, through every try for %s (%w); wait for it to finish or stop it, then try again. %s",
+		j.path, float64(busyTimeoutMS)/1000, busyRetryFor, err, held)
 }
 
 // holders describes the other live Journals of this file: "pid 1234

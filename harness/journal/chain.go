@@ -54,6 +54,7 @@ var chainedTables = []struct {
 	{"inbox", "id", false},
 	{"schedules", "id", false},
 	{"schedule_runs", "id", true},
+	{"model_usage", "id", true},
 }
 
 const genesisHash = "0000000000000000000000000000000000000000000000000000000000000000"

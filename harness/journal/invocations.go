@@ -82,7 +82,20 @@ type Finish struct {
 //
 // Cancelling ctx does not stop this commit: a cancelled call still needs
 // its terminal evidence (the write waits at most the 5 s busy timeout).
+//
+// A journal still busy after every retry (busyretry.go) does not lose the
+// outcome: it is kept (outbox.go) and written by this Journal's next write
+// or its Close, or else by the next Open, and FinishInvocation returns an
+// error wrapping ErrFinishDeferred (docs/journal.md#busy).
 func (j *Journal) FinishInvocation(ctx context.Context, id string, f Finish) error {
+	err := j.finishInvocation(ctx, id, f)
+	if isBusy(err) {
+		return j.deferFinish(id, f, err)
+	}
+	return err
+}
+
+func (j *Journal) finishInvocation(ctx context.Context, id string, f Finish) error {
 	ctx = context.WithoutCancel(ctx)
 	effect, err := finishEffect(id, f)
 	if err != nil {

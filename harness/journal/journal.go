@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"crypto/ed25519"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -58,6 +59,9 @@ type Options struct {
 	// open, a reconciliation): then it runs first. A read that meets
 	// damage still degrades the journal (Explain).
 	Reading bool
+	// Checkpoints, when not nil, anchors the head outside the file after
+	// every commit (checkpoint.go, docs/journal.md#checkpoints).
+	Checkpoints *CheckpointOptions
 }
 
 // Journal is an open journal database. It is safe for concurrent use by
@@ -77,6 +81,8 @@ type Journal struct {
 	full      atomic.Bool            // a write met a full disk; see reserve.go
 	reading   atomic.Bool            // Options.Reading, until a write needs the quick_check
 	backup    UpgradeBackup          // the copy Open made before upgrading (backup.go)
+	anchor    *anchor                // nil: no checkpoints (checkpoint.go)
+	out       outbox                 // outcomes the journal was too busy to take (outbox.go)
 }
 
 // Open opens (creating it and its parent directories if needed) the journal
@@ -131,6 +137,12 @@ func open(abs string, opts *Options) (*Journal, error) {
 	j := &Journal{path: abs, now: time.Now}
 	if opts != nil && opts.Now != nil {
 		j.now = opts.Now
+	}
+	if opts != nil && opts.Checkpoints != nil {
+		if len(opts.Checkpoints.Key) != ed25519.PrivateKeySize {
+			return nil, errors.New("journal: Options.Checkpoints needs a key (LoadCheckpointKey)")
+		}
+		j.anchor = &anchor{o: *opts.Checkpoints, pub: opts.Checkpoints.Key.Public().(ed25519.PublicKey)}
 	}
 	j.db, err = sql.Open(driverName, dsn(abs))
 	if err != nil {
@@ -282,6 +294,9 @@ func dsn(path string) string {
 // invocations. Calls still executing at Close become "unknown" at the next
 // Open.
 func (j *Journal) Close() error {
+	if j.Pending() > 0 { // the outcomes kept while the journal was busy: one more try, else the files stay for the next Open
+		j.flushPending(context.Background())
+	}
 	j.stmts.close()
 	err := j.db.Close()
 	if j.owner != nil {
@@ -312,7 +327,8 @@ func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := j.refuseWhileFull(); err != nil {
 		return err
 	}
-	err := j.commit(ctx, fn)
+	j.flushPending(ctx)
+	err := j.commitRetrying(ctx, fn)
 	if isFull(err) {
 		j.full.Store(true)
 		return j.fullError(err)
@@ -325,11 +341,11 @@ func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // a full journal, and if the disk is full it gives up the reserve and
 // tries once more.
 func (j *Journal) writeFinal(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	err := j.commit(ctx, fn)
+	err := j.commitRetrying(ctx, fn)
 	if isFull(err) {
 		j.full.Store(true)
 		if j.giveUpReserve() {
-			err = j.commit(ctx, fn)
+			err = j.commitRetrying(ctx, fn)
 		}
 		if isFull(err) {
 			return j.fullError(err)
@@ -356,6 +372,7 @@ func (j *Journal) commit(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return j.writeError(fmt.Errorf("journal: commit: %w", err))
 	}
+	j.checkpoint(context.WithoutCancel(ctx))
 	return nil
 }
 

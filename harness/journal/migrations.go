@@ -43,6 +43,7 @@ var migrations = []migration{
 	{14, "MCP Apps: who asked each call (the model or an app view); the view of a result (URI, size, digest)", migrate14},
 	{15, "the inbox: everything that waits on the person, answered by compare-and-set", migrate15},
 	{16, "schedules and their claimed slots", migrate16},
+	{17, "model usage per response", migrate17},
 }
 
 // SchemaVersion is the newest schema this build understands.

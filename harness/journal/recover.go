@@ -2,7 +2,9 @@ package journal
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -166,6 +168,7 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 	if some, err := j.anyDeadOwned(ctx); err != nil || !some {
 		return 0, 0, j.readError(err)
 	}
+	var kept []string // invocations finished from the outbox (outbox.go)
 	err = j.writeFinal(ctx, func(tx *sql.Tx) error {
 		alive := map[string]bool{}
 		now := j.stamp()
@@ -173,10 +176,18 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 		if err != nil {
 			return fmt.Errorf("journal: find interrupted invocations: %w", err)
 		}
+		kept = kept[:0]
 		for _, r := range ids {
 			id := r.id
 			if err := j.checkUnchanged(ctx, tx, "invocations", id); err != nil {
 				return err
+			}
+			if f, ok := j.outboxFinish(id); ok { // its outcome is known: the journal was only busy
+				if err := j.finishFromOutbox(ctx, tx, id, f, now); err != nil {
+					return err
+				}
+				kept = append(kept, id)
+				continue
 			}
 			reason, _ := j.recoveredReasons(r.owner)
 			if _, err := tx.ExecContext(ctx, `UPDATE invocations SET status='unknown', effect='unknown', error_code=?,
@@ -187,7 +198,7 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 				return err
 			}
 		}
-		invocations = len(ids)
+		invocations = len(ids) - len(kept)
 		ids, err = j.deadOwned(ctx, tx, alive, `SELECT id, coalesce(owner, '') FROM turns WHERE status='running' ORDER BY rowid`)
 		if err != nil {
 			return fmt.Errorf("journal: find interrupted turns: %w", err)
@@ -216,6 +227,11 @@ func (j *Journal) recover(ctx context.Context) (invocations, turns int, err erro
 	})
 	if err != nil {
 		return 0, 0, err
+	}
+	for _, id := range kept {
+		if p, ok := outboxFile(j.path, id); ok {
+			os.Remove(p)
+		}
 	}
 	return invocations, turns, nil
 }
@@ -285,4 +301,32 @@ func (j *Journal) ownerLive(alive map[string]bool, owner string) bool {
 		alive[owner] = live
 	}
 	return live
+}
+
+// finishFromOutbox writes, inside recovery's transaction, the outcome a
+// process that is gone kept in the outbox because the journal was busy:
+// its status, result and effect as they were, with BusyCode and a note
+// saying so (a failed call keeps its own error code, the note added to
+// its error).
+func (j *Journal) finishFromOutbox(ctx context.Context, tx *sql.Tx, id string, f Finish, now string) error {
+	effect, _ := finishEffect(id, f)
+	digest := ""
+	if len(f.Result) > 0 {
+		sum := sha256.Sum256(f.Result)
+		digest = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	code, msg := f.ErrorCode, busyNote
+	if code == "" {
+		code = BusyCode
+	}
+	if f.Error != "" {
+		msg = f.Error + " (" + busyNote + ")"
+	}
+	if f.Status == InvSucceeded {
+		msg = busyNote + "; the call succeeded"
+	}
+	if _, err := tx.ExecContext(ctx, sqlFinishInvocation, string(f.Status), jsonOrNull(f.Result), digest, code, msg, string(effect), f.DurationMS, now, id); err != nil {
+		return fmt.Errorf("journal: write the kept outcome of invocation %s: %w", id, err)
+	}
+	return j.chainRow(ctx, tx, "invocations", id)
 }

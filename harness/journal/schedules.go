@@ -40,8 +40,9 @@ type ScheduleRun struct {
 	Missed     int       `json:"missed"` // slots due at once when claimed (1: on time)
 	SessionID  string    `json:"session_id,omitempty"`
 	// Status: "claimed", then the run's: "waiting on you", "succeeded",
-	// "failed: why", "skipped (missed N)"; Status says "caught up (missed
-	// N)" for a run that covered N > 1 missed slots and succeeded.
+	// "failed: why", "missed" (the schedule's catch-up is off: Missed
+	// slots passed without a run); Status says "caught up (missed N)" for
+	// a run that covered N > 1 missed slots and succeeded.
 	Status    string    `json:"status"`
 	ClaimedAt time.Time `json:"claimed_at"`
 }
@@ -50,13 +51,8 @@ type ScheduleRun struct {
 // Exactly one of Every (at least a minute) and Cron is required; the cron
 // expression is checked by the caller (harness/schedule).
 func (j *Journal) AddSchedule(ctx context.Context, s Schedule) (Schedule, error) {
-	switch {
-	case s.Coworker == "" || strings.TrimSpace(s.Prompt) == "":
-		return s, errors.New("journal: a schedule needs a coworker and a prompt")
-	case (s.Every == 0) == (s.Cron == ""):
-		return s, errors.New("journal: a schedule needs either an interval or a cron expression, not both")
-	case s.Cron == "" && s.Every < time.Minute:
-		return s, fmt.Errorf("journal: a schedule's interval %s is under a minute", s.Every)
+	if err := checkSchedule(s); err != nil {
+		return s, err
 	}
 	s.ID, s.CreatedAt = NewID("sch_"), j.now()
 	catch := 0
@@ -75,6 +71,63 @@ func (j *Journal) AddSchedule(ctx context.Context, s Schedule) (Schedule, error)
 		return j.chainRow(ctx, tx, "schedules", s.ID)
 	})
 	return s, err
+}
+
+// UpdateSchedule changes the coworker, prompt, when and catch-up of the
+// schedule s.ID in use (its ID, CreatedAt and runs stay): the slots after
+// the last one claimed follow the new "when". The same checks as
+// AddSchedule; ErrNotFound if there is no such schedule in use.
+func (j *Journal) UpdateSchedule(ctx context.Context, s Schedule) error {
+	if err := checkSchedule(s); err != nil {
+		return err
+	}
+	catch := 0
+	if s.CatchUp {
+		catch = 1
+	}
+	var every any
+	if s.Every > 0 {
+		every = int64(s.Every)
+	}
+	return j.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE schedules SET coworker=?, prompt=?, every_ns=?, cron=?, time_zone=?, catch_up=?
+			WHERE id=? AND removed_at IS NULL`, s.Coworker, s.Prompt, every, nullString(s.Cron), s.TimeZone, catch, s.ID)
+		if err != nil {
+			return fmt.Errorf("journal: edit schedule %s: %w", s.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("journal: schedule %s: %w", s.ID, ErrNotFound)
+		}
+		return j.chainRow(ctx, tx, "schedules", s.ID)
+	})
+}
+
+// checkSchedule is what AddSchedule and UpdateSchedule require.
+func checkSchedule(s Schedule) error {
+	switch {
+	case s.Coworker == "" || strings.TrimSpace(s.Prompt) == "":
+		return errors.New("journal: a schedule needs a coworker and a prompt")
+	case (s.Every == 0) == (s.Cron == ""):
+		return errors.New("journal: a schedule needs either an interval or a cron expression, not both")
+	case s.Cron == "" && s.Every < time.Minute:
+		return fmt.Errorf("journal: a schedule's interval %s is under a minute", s.Every)
+	}
+	return nil
+}
+
+// ScheduleByID returns the schedule id in use; ErrNotFound if there is
+// none.
+func (j *Journal) ScheduleByID(ctx context.Context, id string) (Schedule, error) {
+	all, err := j.Schedules(ctx)
+	if err != nil {
+		return Schedule{}, err
+	}
+	for _, s := range all {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return Schedule{}, fmt.Errorf("journal: schedule %s: %w", id, ErrNotFound)
 }
 
 // RemoveSchedule marks a schedule removed (its rows stay, for the
@@ -124,8 +177,8 @@ func (j *Journal) LastSlot(ctx context.Context, scheduleID string) (time.Time, e
 // ClaimSlot claims slot of a schedule for this process, durably: it
 // reports false (and writes nothing) when the slot, or a later one, was
 // claimed already — by another process a moment ago, say. missed is how
-// many slots were due at once; status is "claimed", or "skipped (missed
-// N)" for slots passed over without a run.
+// many slots were due at once; status is "claimed", or "missed" for
+// slots passed over without a run.
 func (j *Journal) ClaimSlot(ctx context.Context, scheduleID string, slot time.Time, missed int, status string) (ScheduleRun, bool, error) {
 	r := ScheduleRun{ScheduleID: scheduleID, Slot: slot.UTC(), Missed: missed, Status: status}
 	claimed := false

@@ -81,6 +81,16 @@ func (p *Provider) callTool(ctx context.Context, name string, args json.RawMessa
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
 	st, untrack := p.trackProgress(params, progress, cancel)
 	defer untrack()
+	if raw, ok := p.useTask(cctx, name); ok { // docs/mcp.md#tasks
+		token, _ := params.GetProgressToken().(string)
+		out, err := p.callAsTask(cctx, raw, name, args, token, progress)
+		if st != nil {
+			if perr := st.finish(ctx); perr != nil {
+				return tool.Output{}, perr
+			}
+		}
+		return out, err
+	}
 	res, err, failed := p.callAnsweringURLRequired(ctx, cctx, name, params)
 	if st != nil {
 		if perr := st.finish(ctx); perr != nil {

@@ -14,6 +14,41 @@ import (
 // returning cursors cannot hold turn preparation forever.
 const maxCatalogPages = 100
 
+// Catalog bounds (docs/limits.md#catalogs), applied where every catalog
+// is read (listTools), so that `check` and `run` refuse the same servers
+// with the same message: a descriptor (name, title, description, input
+// and output schemas) of at most MaxDescriptorBytes, and a catalog of at
+// most MaxCatalogTools tools and MaxCatalogBytes of descriptors. A larger
+// one would be sent with every model request, or make a session whose
+// identity the journal cannot hold.
+const (
+	MaxDescriptorBytes = 64 << 10
+	MaxCatalogTools    = 1000
+	MaxCatalogBytes    = 4 << 20
+)
+
+// descriptorBytes is the size a catalog bound counts of one tool.
+func (t RemoteTool) descriptorBytes() int {
+	return len(t.Name) + len(t.Title) + len(t.Description) + len(t.InputSchema) + len(t.OutputSchema)
+}
+
+// catalogBound checks one more tool against the bounds, given the tools
+// and bytes before it; the error names the server, the tool and the size.
+func (p *Provider) catalogBound(rt RemoteTool, tools, bytes int) error {
+	ns := p.srv.Namespace
+	if n := rt.descriptorBytes(); n > MaxDescriptorBytes {
+		return fmt.Errorf("mcp provider %q: tool %q has a descriptor of %d bytes (name, title, description and schemas); the limit is %d bytes per tool (docs/limits.md#catalogs): it would be sent with every model request. Ask the server's author for a shorter description",
+			ns, rt.Name, n, MaxDescriptorBytes)
+	}
+	if tools+1 > MaxCatalogTools {
+		return fmt.Errorf("mcp provider %q lists more than %d tools; the limit is %d tools per server (docs/limits.md#catalogs). Use a server with fewer tools, or one that can be configured to list only some", ns, MaxCatalogTools, MaxCatalogTools)
+	}
+	if bytes+rt.descriptorBytes() > MaxCatalogBytes {
+		return fmt.Errorf("mcp provider %q lists more than %d bytes of tool descriptors (at tool %d, %q); the limit is %d bytes per server (docs/limits.md#catalogs)", ns, MaxCatalogBytes, tools+1, rt.Name, MaxCatalogBytes)
+	}
+	return nil
+}
+
 // RemoteTool is one tool of a provider's catalog, as the server lists it.
 // The hints are the server's tool annotations (nil when it sent none); they
 // are hints only, never permissions (docs/consent.md).
@@ -59,6 +94,7 @@ func (p *Provider) listTools(ctx context.Context) ([]RemoteTool, error) {
 		out     []RemoteTool
 		outputs = map[string]json.RawMessage{} // remote name → outputSchema as sent
 		params  = &sdk.ListToolsParams{}
+		bytes   int
 	)
 	for page := 0; ; page++ {
 		if page == maxCatalogPages {
@@ -74,9 +110,13 @@ func (p *Provider) listTools(ctx context.Context) ([]RemoteTool, error) {
 		}
 		for _, t := range res.Tools {
 			rt, output, err := p.remoteTool(t)
+			if err == nil {
+				err = p.catalogBound(rt, len(out), bytes)
+			}
 			if err != nil {
 				return nil, err
 			}
+			bytes += rt.descriptorBytes()
 			if rt.UIProblem != "" {
 				p.opts.Logger.Warn("mcp tool's app view declaration", "namespace", p.srv.Namespace, "tool", rt.Name, "why", rt.UIProblem)
 			}

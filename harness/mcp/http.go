@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"net/http"
 	"net/url"
 	"strings"
@@ -22,11 +24,13 @@ import (
 // observe counts the progress notifications of event-stream responses in
 // wire order (see progress.go).
 type httpDialer struct {
-	url     string
-	base    http.RoundTripper
-	headers http.Header
-	observe func(token string)
-	oauth   *oauth.Handler // nil: no sign-in (signin.go)
+	url      string
+	base     http.RoundTripper
+	headers  http.Header
+	observe  func(token string)
+	caps     func(jsonrpc.Message) // the handshake's answer (tasks.go)
+	capsSeen func() bool
+	oauth    *oauth.Handler // nil: no sign-in (signin.go)
 }
 
 func newHTTPDialer(srv tool.MCPServer, observe func(token string)) *httpDialer {
@@ -41,7 +45,7 @@ func newHTTPDialer(srv tool.MCPServer, observe func(token string)) *httpDialer {
 // requests set when the server no longer knows the session.
 func (d *httpDialer) transport() (sdk.Transport, *staleMark) {
 	mark := &staleMark{}
-	rt := &headerTransport{base: d.base, headers: d.headers, observe: d.observe, stale: mark}
+	rt := &headerTransport{base: d.base, headers: d.headers, observe: d.observe, stale: mark, caps: d.caps, capsSeen: d.capsSeen}
 	t := &sdk.StreamableClientTransport{
 		Endpoint:   d.url,
 		HTTPClient: &http.Client{Transport: rt},
@@ -102,10 +106,12 @@ func (c *sseConn) Close() error {
 // server no longer knows the session (stale.go). It never modifies the
 // caller's request (the http.RoundTripper contract): it sends a clone.
 type headerTransport struct {
-	base    http.RoundTripper
-	headers http.Header
-	observe func(token string)
-	stale   *staleMark // nil for SSE
+	base     http.RoundTripper
+	headers  http.Header
+	observe  func(token string)
+	stale    *staleMark            // nil for SSE
+	caps     func(jsonrpc.Message) // sees the handshake's answer (tasks.go); nil for none
+	capsSeen func() bool           // true once caps saw it
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -121,6 +127,9 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	if err == nil {
 		observeSSE(resp, t.observe)
+		if t.caps != nil && r.Header.Get("Mcp-Session-Id") == "" && !t.capsSeen() {
+			observeHandshake(resp, t.caps) // no session yet: the handshake
+		}
 	}
 	return resp, err
 }
@@ -171,6 +180,7 @@ type streamableHTTPKind struct{}
 func (streamableHTTPKind) open(_ context.Context, p *Provider, _ Use, signIn *oauth.Handler) (sdk.Transport, *staleMark, error) {
 	p.http = newHTTPDialer(p.srv, p.observeToken)
 	p.http.oauth = signIn
+	p.http.caps, p.http.capsSeen = p.observeCaps, p.taskCaps.seen.Load
 	t, stale := p.http.transport()
 	return t, stale, nil
 }

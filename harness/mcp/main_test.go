@@ -50,6 +50,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "tasks": // speaks MCP tasks over stdio (tasks_test.go)
+		if err := mcptest.ServeTasksStdio(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "tasks server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "helper":
 		fmt.Fprintln(os.Stderr, "helper server starting")
 		if err := helperServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
@@ -59,6 +65,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "noisy":
 		noisyServer()
+	case "logflood": // lognotify_test.go
+		logFloodServer()
 	case "results":
 		if err := mcptest.Serve(context.Background()); err != nil {
 			fmt.Fprintln(os.Stderr, "results server:", err)

@@ -40,6 +40,7 @@ type callState struct {
 	mu       sync.Mutex
 	seen     int // notifications read off the wire
 	handled  int // notifications given to the handler
+	logs     int // log notifications while it ran (lognotify.go)
 	finished bool
 	err      error // the first error progress returned
 }
@@ -59,6 +60,7 @@ func (p *Provider) observeToken(token string) {
 
 // observeMessage counts msg if it is a progress notification.
 func (p *Provider) observeMessage(msg jsonrpc.Message) {
+	p.observeCaps(msg) // the handshake's tasks capability (tasks.go)
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok || req.Method != methodProgress || req.ID.IsValid() {
 		return

@@ -67,6 +67,11 @@ type Options struct {
 	// SignIn, when set, lets streamable HTTP providers that answer 401
 	// sign in (OAuth 2.1, docs/mcp.md#sign-in); nil sends no token.
 	SignIn *oauth.SignIn
+	// StartsFile remembers the commands that started once, so that the
+	// longer first-start bound of npx, uvx and docker run applies only
+	// until a start succeeded (start_memory.go, docs/mcp.md#start-bound);
+	// "" remembers nothing.
+	StartsFile string
 }
 
 // DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.
@@ -120,7 +125,9 @@ type Provider struct {
 
 	secrets redactor // the server's secrets, replaced in all it sends back
 
-	outputs outputSchemas // of the latest catalog listing (outputschema.go)
+	outputs  outputSchemas // of the latest catalog listing (outputschema.go)
+	tasks    taskTools     // the tools' execution.taskSupport (tasks.go)
+	taskCaps taskCaps      // the server's tasks capability (tasks.go)
 
 	use      Use         // what the process is for: its root, sampling (sampling.go)
 	root     Root        // the one root offered; zero when none (roots.go)
@@ -214,6 +221,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 	p := &Provider{srv: srv, opts: o, use: u, calls: map[string]*callState{}, done: make(chan struct{}), secrets: newRedactor(srv.Secrets)}
 	p.client = sdk.NewClient(&sdk.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &sdk.ClientOptions{
 		ProgressNotificationHandler:   p.onProgress,
+		LoggingMessageHandler:         p.onLog, // counted per call (lognotify.go)
 		ToolListChangedHandler:        func(context.Context, *sdk.ToolListChangedRequest) { p.catalog.Add(1) },
 		ElicitationHandler:            p.elicitationHandler(), // form and URL elicitation when opts.Elicitation is set
 		ElicitationCompleteHandler:    p.onElicitComplete,     // URL mode (elicit_url.go)
@@ -264,6 +272,11 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 		return nil, startRedactor(srv, p.stdio.programPath()).err(p.startError(ctx, err, time.Since(start)))
 	}
 	c, _ := p.adopt(cs, stale) // not closed yet: no one else has p
+	if downloader(srv) != "" {
+		if err := rememberStart(o.StartsFile, srv); err != nil {
+			o.Logger.Warn("remember the provider's first start", "namespace", srv.Namespace, "file", o.StartsFile, "err", err)
+		}
+	}
 	o.Logger.Info("mcp provider started", "namespace", srv.Namespace, "transport", srv.Transport,
 		"server_version", c.version, "pid", p.stdio.pid(), "duration", time.Since(start))
 	return p, nil

@@ -18,7 +18,8 @@ const DownloadStartTimeout = 120 * time.Second
 
 // startTimeout is the bound of srv's start: its own StartTimeout
 // (servers.json "startup_timeout"), else the caller's Options.StartTimeout,
-// else DownloadStartTimeout for a command that may download first, else
+// else DownloadStartTimeout for a command that may download first and has
+// not started before (Options.StartsFile, start_memory.go), else
 // DefaultStartTimeout.
 func startTimeout(srv tool.MCPServer, opts *Options) time.Duration {
 	switch {
@@ -26,10 +27,17 @@ func startTimeout(srv tool.MCPServer, opts *Options) time.Duration {
 		return srv.StartTimeout
 	case opts != nil && opts.StartTimeout > 0:
 		return opts.StartTimeout
-	case downloader(srv) != "":
+	case downloader(srv) != "" && !(opts != nil && startedBefore(opts.StartsFile, srv)):
 		return DownloadStartTimeout
 	}
 	return DefaultStartTimeout
+}
+
+// StartTimeoutOf is the bound a start of srv gets with opts (nil: the
+// defaults): what the app waits for before it calls a provider that is
+// still starting broken (docs/mcp.md#start-bound).
+func StartTimeoutOf(srv tool.MCPServer, opts *Options) time.Duration {
+	return startTimeout(srv, opts)
 }
 
 // downloader names what a stdio command may still be fetching when it is

@@ -33,6 +33,7 @@ type stdioProcess struct {
 
 	mu   sync.Mutex
 	tree *procTree
+	conn *stdioConn // once started: the raw side channel (rawcall.go)
 
 	// sandboxTemp is the private temporary folder of a sandboxed
 	// provider (${temp}, docs/sandbox.md#variables), removed once the
@@ -152,6 +153,16 @@ func (s *stdioProcess) exitedByItself() bool {
 	}
 	ps := s.cmd.ProcessState
 	return ps != nil && ps.Exited()
+}
+
+// connection is the process's connection once started, or nil.
+func (s *stdioProcess) connection() *stdioConn {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn
 }
 
 func (s *stdioProcess) procTree() *procTree {

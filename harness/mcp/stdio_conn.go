@@ -70,6 +70,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 		readDone: make(chan struct{}),
 		closed:   make(chan struct{}),
 	}
+	s.mu.Lock()
+	s.conn = c
+	s.mu.Unlock()
 	go c.readLoop(t.observe)
 	return c, nil
 }
@@ -86,6 +89,8 @@ type stdioConn struct {
 	readErr  error // why reading ended; set before readDone closes
 
 	writeMu sync.Mutex
+
+	raw rawPending // the raw side channel's requests (rawcall.go)
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -117,6 +122,9 @@ func (c *stdioConn) readLoop(observe func(jsonrpc.Message)) {
 			continue
 		}
 		for _, m := range msgs {
+			if c.raw.take(m) { // a response of the raw side channel
+				continue
+			}
 			if observe != nil {
 				observe(m)
 			}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/internal/termsafe"
 	"io"
 	"strings"
 	"sync"
@@ -357,6 +358,11 @@ func (srv *Server) event(e harness.Event) {
 func (srv *Server) respond(id json.RawMessage, result any, err *Error) {
 	if id == nil {
 		id = json.RawMessage("null")
+	}
+	if err != nil { // the one human-readable part: a client may print it as is (docs/stdio-protocol.md)
+		e := *err
+		e.Message = termsafe.Line(e.Message)
+		err = &e
 	}
 	srv.write(Response{ID: id, Result: result, Error: err})
 }

@@ -82,6 +82,10 @@ func Due(s journal.Schedule, after, now time.Time) (slot time.Time, n int, err e
 	return slot, n, nil
 }
 
+// StatusMissed is the status of slots a schedule with catch-up off passed
+// over without a run (ScheduleRun.Missed says how many).
+const StatusMissed = "missed"
+
 // Run is one due slot that RunDue claimed.
 type Run struct {
 	Schedule journal.Schedule
@@ -92,7 +96,7 @@ type Run struct {
 // schedule of rt's journal at now, unattended: so's Prompter must not
 // wait on a person (inbox.Parker). A slot another process claimed first is
 // left to it. A schedule with catch-up off that missed slots records them
-// "skipped (missed N)" and runs at its next slot. It returns the runs it
+// "missed" (with how many) and runs at its next slot. It returns the runs it
 // claimed, with their status; a run's own failure is its status, not
 // RunDue's error.
 func RunDue(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, now time.Time, sink harness.Sink) ([]Run, error) {
@@ -117,7 +121,7 @@ func RunDue(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions,
 		}
 		status := "claimed"
 		if n > 1 && !s.CatchUp {
-			status = fmt.Sprintf("skipped (missed %d)", n)
+			status = StatusMissed
 		}
 		r, claimed, err := j.ClaimSlot(ctx, s.ID, slot, n, status)
 		if err != nil {

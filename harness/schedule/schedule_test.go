@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -46,5 +47,71 @@ func TestDue(t *testing.T) {
 		if err := Check(bad); err == nil {
 			t.Errorf("Check(%+v) = nil; want an error", bad)
 		}
+	}
+}
+
+// TestParseWhen: words become an interval or a cron expression in the
+// person's time zone, Describe says them back, and bad words are refused
+// with the forms that work.
+func TestParseWhen(t *testing.T) {
+	t.Setenv("TZ", "Europe/Berlin")
+	if _, err := time.LoadLocation("Europe/Berlin"); err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	for _, c := range []struct{ words, cron, tz, describe string }{
+		{"weekdays at 09:00", "0 9 * * 1-5", "Europe/Berlin", "weekdays at 09:00 Europe/Berlin"},
+		{"Weekdays  at 9:05", "5 9 * * 1-5", "Europe/Berlin", "weekdays at 09:05 Europe/Berlin"},
+		{"daily at 07:30", "30 7 * * *", "Europe/Berlin", "daily at 07:30 Europe/Berlin"},
+		{"every day at 23:59", "59 23 * * *", "Europe/Berlin", "daily at 23:59 Europe/Berlin"},
+		{"weekends at 10:00", "0 10 * * 0,6", "Europe/Berlin", "weekends at 10:00 Europe/Berlin"},
+		{"monday at 18:00", "0 18 * * 1", "Europe/Berlin", "mondays at 18:00 Europe/Berlin"},
+		{"sundays at 00:00", "0 0 * * 0", "Europe/Berlin", "sundays at 00:00 Europe/Berlin"},
+	} {
+		var s journal.Schedule
+		if err := ParseWhen(c.words, &s); err != nil || s.Cron != c.cron || s.TimeZone != c.tz || s.Every != 0 {
+			t.Errorf("ParseWhen(%q) = %+v, %v; want cron %q in %s", c.words, s, err, c.cron, c.tz)
+			continue
+		}
+		if err := Check(s); err != nil {
+			t.Errorf("Check(%q) = %v", c.words, err)
+		}
+		if d := Describe(s); d != c.describe {
+			t.Errorf("Describe(%q) = %q; want %q", c.words, d, c.describe)
+		}
+	}
+	s := journal.Schedule{TimeZone: "America/New_York"}
+	if err := ParseWhen("weekdays at 09:00", &s); err != nil || s.TimeZone != "America/New_York" {
+		t.Errorf("a given time zone is kept: %+v, %v", s, err)
+	}
+	s = journal.Schedule{}
+	if err := ParseWhen("every 2h", &s); err != nil || s.Every != 2*time.Hour || s.Cron != "" || Describe(s) != "every 2h0m0s" {
+		t.Errorf("every 2h = %+v, %v", s, err)
+	}
+	if d := Describe(journal.Schedule{Cron: "*/5 * * * *"}); d != "cron */5 * * * * UTC" {
+		t.Errorf("Describe(cron) = %q", d)
+	}
+	for _, bad := range []string{"every 10s", "weekdays at 25:00", "weekdays at 09:60", "at nine", "fortnightly at 09:00", ""} {
+		var s journal.Schedule
+		if err := ParseWhen(bad, &s); err == nil || !strings.Contains(err.Error(), "want") && !strings.Contains(err.Error(), "not a time of day") {
+			t.Errorf("ParseWhen(%q) = %v; want an error naming the forms", bad, err)
+		}
+	}
+}
+
+// TestWeekdaysAcrossDST: "weekdays at 09:00" in Berlin stays at 09:00 on
+// the wall clock over the change to summer time (07:00 UTC after it,
+// 08:00 before).
+func TestWeekdaysAcrossDST(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	s := journal.Schedule{TimeZone: "Europe/Berlin", CreatedAt: time.Date(2026, 3, 27, 12, 0, 0, 0, time.UTC)} // a Friday
+	if err := ParseWhen("weekdays at 09:00", &s); err != nil {
+		t.Fatal(err)
+	}
+	slot, n, err := Due(s, time.Time{}, time.Date(2026, 3, 30, 7, 0, 0, 0, time.UTC)) // Monday, after the change
+	if err != nil || n != 1 || !slot.Equal(time.Date(2026, 3, 30, 9, 0, 0, 0, berlin)) || slot.UTC().Hour() != 7 {
+		t.Fatalf("Due = %v (%v UTC), %d, %v; want Monday 09:00 Berlin, 07:00 UTC", slot, slot.UTC(), n, err)
 	}
 }

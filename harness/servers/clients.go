@@ -1,7 +1,9 @@
 package servers
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ClientConfig is the default location of another MCP client's config file
@@ -9,7 +11,10 @@ import (
 type ClientConfig struct {
 	Client string // display name: "Claude Desktop", "Cursor", "VS Code", …
 	Format string // the ConfigFormat the file is read as
-	Path   string // absolute
+	// Path is absolute. A "*" in it stands for a folder name that varies
+	// from one computer to the next (the MSIX package's publisher id):
+	// ExistingClientConfigs expands it.
+	Path string
 }
 
 // ClientConfigs lists where the MCP clients people come from keep their
@@ -22,7 +27,11 @@ type ClientConfig struct {
 // claude_desktop_config.json, Cursor's ~/.cursor/mcp.json, VS Code's user
 // mcp.json (stable and Insiders), Windsurf's ~/.codeium/windsurf/mcp_config.json,
 // the Cline and Roo Code extension settings inside VS Code's folder, and
-// Amazon Q's ~/.aws/amazonq/mcp.json.
+// Amazon Q's ~/.aws/amazonq/mcp.json. On Windows, Claude Desktop installed
+// from its MSIX package (the current installer) keeps its file in the
+// package's redirected folder,
+// %LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude
+// (LOCALAPPDATA, else ~\AppData\Local).
 func ClientConfigs(goos, home string, getenv func(string) string) []ClientConfig {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -49,7 +58,7 @@ func ClientConfigs(goos, home string, getenv func(string) string) []ClientConfig
 		}
 	}
 	code := j(appData, "Code", "User")
-	return []ClientConfig{
+	out := []ClientConfig{
 		{"Claude Desktop", "claude-desktop", j(appData, "Claude", "claude_desktop_config.json")},
 		{"Cursor", "cursor", j(home, ".cursor", "mcp.json")},
 		{"VS Code", "vscode", j(code, "mcp.json")},
@@ -59,6 +68,41 @@ func ClientConfigs(goos, home string, getenv func(string) string) []ClientConfig
 		{"Roo Code", "roo", j(code, "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json")},
 		{"Amazon Q", "amazon-q", j(home, ".aws", "amazonq", "mcp.json")},
 	}
+	if goos == "windows" {
+		local := getenv("LOCALAPPDATA")
+		if local == "" {
+			local = j(home, "AppData", "Local")
+		}
+		out = append(out, ClientConfig{"Claude Desktop", "claude-desktop", j(local, "Packages", "Claude_*", "LocalCache", "Roaming", "Claude", "claude_desktop_config.json")})
+	}
+	return out
+}
+
+// ExistingClientConfigs is ClientConfigs for this computer (goos must be
+// runtime.GOOS) kept to the files that exist, with each "*" expanded to
+// the folders that match; a file reached twice is listed once.
+func ExistingClientConfigs(goos, home string, getenv func(string) string) []ClientConfig {
+	return existing(ClientConfigs(goos, home, getenv))
+}
+
+// existing keeps the files of list that exist, expanding each "*".
+func existing(list []ClientConfig) []ClientConfig {
+	var out []ClientConfig
+	seen := map[string]bool{}
+	for _, cc := range list {
+		paths := []string{cc.Path}
+		if strings.Contains(cc.Path, "*") {
+			paths, _ = filepath.Glob(cc.Path)
+		}
+		for _, p := range paths {
+			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || seen[p] {
+				continue
+			}
+			seen[p] = true
+			out = append(out, ClientConfig{Client: cc.Client, Format: cc.Format, Path: p})
+		}
+	}
+	return out
 }
 
 // winJoin joins Windows path elements with '\' whatever the host system,

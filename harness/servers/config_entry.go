@@ -49,6 +49,7 @@ type rawEntry struct {
 	headers     []kv
 	timeout     time.Duration
 	start       time.Duration  // servers.json "startup_timeout" (config_timeout.go)
+	tasks       bool           // servers.json "tasks": MCP tasks for optional tools (docs/servers.md#tasks)
 	oauth       *tool.MCPOAuth // servers.json "oauth" (config_oauth.go), its secret not substituted
 	oauthSecret *tval          // "oauth.client_secret", a reference
 	sandbox     *tool.Sandbox  // servers.json "sandbox" (config_sandbox.go)
@@ -110,7 +111,7 @@ func (rd *reader) entry(f *jsonfile.Field, seen map[string]int) ConfigEntry {
 	}
 	e.raw = raw
 	if e.Disabled {
-		e.Server.Transport, e.Server.Timeout, e.Server.StartTimeout = raw.transport, raw.timeout, raw.start
+		e.Server.Transport, e.Server.Timeout, e.Server.StartTimeout, e.Server.Tasks = raw.transport, raw.timeout, raw.start, raw.tasks
 		return e
 	}
 	if err := raw.expandInto(&e.Server); err != nil {
@@ -178,6 +179,7 @@ func (rd *reader) knownKeys() (map[string]bool, []string) {
 		known["sandbox"] = true         // config_sandbox.go
 		known["card"] = true            // an A2A agent's (config_a2a.go)
 		known["startup_timeout"] = true // config_timeout.go
+		known["tasks"] = true           // docs/servers.md#tasks
 	}
 	list := make([]string, 0, len(known))
 	for k := range known {
@@ -351,6 +353,12 @@ func (rd *reader) blocks(raw *rawEntry, e *ConfigEntry, nodes map[string]*jsonfi
 		if raw.start, err = rd.startupTimeout(e, t, name); err != nil {
 			return err
 		}
+	}
+	if t := nodes["tasks"]; t != nil {
+		if t.Value.Kind != jsonfile.Bool {
+			return t.Value.Err(fmt.Sprintf("\"tasks\" of server %q must be true or false, not %s", name, t.Value.Kind), `write "tasks": true (call the tools that allow MCP tasks as tasks) or remove the key`)
+		}
+		raw.tasks = t.Value.Bool
 	}
 	return nil
 }
@@ -604,7 +612,7 @@ func (rd *reader) inputNode(raw *rawEntry, id string) *jsonfile.Node {
 // its program or URL, arguments, environment, folder, headers, timeout and
 // secrets.
 func (raw *rawEntry) expandInto(s *tool.MCPServer) error {
-	s.Transport, s.Timeout, s.StartTimeout = raw.transport, raw.timeout, raw.start
+	s.Transport, s.Timeout, s.StartTimeout, s.Tasks = raw.transport, raw.timeout, raw.start, raw.tasks
 	sub := &substitution{raw: raw, s: s}
 	var err error
 	if raw.transport == tool.TransportStdio {

@@ -250,6 +250,9 @@ func (raw *rawEntry) blocksProduct() (ordered, error) {
 	if raw.start > 0 {
 		obj = append(obj, field{"startup_timeout", json.Number(strconv.FormatFloat(raw.start.Seconds(), 'f', -1, 64))})
 	}
+	if raw.tasks {
+		obj = append(obj, field{"tasks", true})
+	}
 	return obj, nil
 }
 

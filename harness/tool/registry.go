@@ -49,6 +49,10 @@ type MCPServer struct {
 	// handshake (servers.json "startup_timeout"); 0 lets the harness
 	// choose (docs/mcp.md#start-bound).
 	StartTimeout time.Duration `json:",omitempty"`
+	// Tasks makes calls of the tools that allow MCP tasks
+	// (execution.taskSupport "optional") task-augmented (servers.json
+	// "tasks"); tools that require them always are (docs/mcp.md#tasks).
+	Tasks bool `json:",omitempty"`
 	// Secrets are values that must never appear in errors, logs, results
 	// or the journal (docs/limits.md): the harness replaces them with
 	// "[redacted]" in everything the provider sends back.

@@ -91,17 +91,17 @@ describe("ConsentModal", () => {
     expect(fake.respondApproval).not.toHaveBeenCalled();
   });
 
-  it("keeps every button disabled and dimmed for 500 ms; Alt+A within them does nothing, after them answers Always", async () => {
+  it("keeps every button disabled and dimmed for 500 ms; Alt+A within them does nothing, after them only shows Always", async () => {
     const { target, buttons } = render();
     expect(buttons).toHaveLength(4);
     expect(buttons.every((b) => b.disabled)).toBe(true);
     expect(target.querySelector(".buttons.arming")).not.toBeNull();
     press("a", { altKey: true });
-    buttons[2].click();
+    buttons[3].click();
     await wait(499);
     press("a", { altKey: true });
     expect(buttons.every((b) => b.disabled)).toBe(true);
-    expect(fake.respondApproval).not.toHaveBeenCalled();
+    expect(target.querySelector("#consent-more")).toBeNull();
 
     await wait(1);
     expect(buttons.every((b) => !b.disabled)).toBe(true);
@@ -109,18 +109,24 @@ describe("ConsentModal", () => {
     const ev = press("a", { altKey: true });
     expect(ev.defaultPrevented).toBe(true);
     await wait(0);
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+    const always = target.querySelector<HTMLButtonElement>("#consent-more button")!;
+    expect(always.textContent).toBe("Always for Helper");
+    expect(document.activeElement).toBe(always);
+    press("Enter");
+    await wait(0);
     expect(fake.respondApproval).toHaveBeenCalledTimes(1);
     expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "allow_always");
   });
 
   it("shows Alt+letter hints, and on macOS answers ⌘+letter but not Alt+letter", async () => {
     const pc = render();
-    expect(pc.buttons.map((b) => b.querySelector("kbd")?.textContent)).toEqual(["Alt+O", "Alt+S", "Alt+A", "Alt+D"]);
+    expect(pc.buttons.map((b) => b.querySelector("kbd")?.textContent)).toEqual(["Alt+O", "Alt+S", "Alt+D", "Alt+A"]);
     expect(pc.buttons[0].getAttribute("aria-keyshortcuts")).toBe("Alt+O");
     mounted.splice(0).forEach((c) => unmount(c));
 
     const mac = render({ mac: true });
-    expect(mac.buttons.map((b) => b.querySelector("kbd")?.textContent)).toEqual(["⌘O", "⌘S", "⌘A", "⌘D"]);
+    expect(mac.buttons.map((b) => b.querySelector("kbd")?.textContent)).toEqual(["⌘O", "⌘S", "⌘D", "⌘A"]);
     await wait(500);
     press("o", { altKey: true, key: "ø" });
     press("o");
@@ -148,6 +154,82 @@ describe("ConsentModal", () => {
     await wait(0);
     expect(fake.respondApproval).toHaveBeenCalledTimes(1);
     expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "allow_session");
+  });
+
+  it("never records Always for Tab pressed 0 to 8 times then Space, from the opening focus", async () => {
+    for (let n = 0; n <= 8; n++) {
+      const { target } = render();
+      await wait(600);
+      for (let i = 0; i < n; i++) press("Tab");
+      press(" ");
+      await wait(0);
+      for (const [, d] of fake.respondApproval.mock.calls) expect(d, `Tab ×${n}, Space`).not.toBe("allow_always");
+      // Tab ×4 reaches "More choices": Space only opens it.
+      if (n % 4 === 0 && n > 0) expect(target.querySelector("#consent-more"), `Tab ×${n}`).not.toBeNull();
+      mounted.splice(0).forEach((c) => unmount(c));
+      document.body.innerHTML = "";
+    }
+    expect(fake.respondApproval.mock.calls.map(([, d]) => d)).toEqual(["allow_once", "allow_session", "deny", "allow_once", "allow_session", "deny"]);
+  });
+
+  it("does the same for Enter and Space on each button: presses it once, on keydown, not again on keyup or repeat", async () => {
+    for (const key of ["Enter", " "]) {
+      const got: string[] = [];
+      for (let n = 1; n <= 3; n++) {
+        const { target } = render();
+        await wait(600);
+        for (let i = 0; i < n; i++) press("Tab");
+        const down = press(key);
+        expect(down.defaultPrevented).toBe(true);
+        press(key, { repeat: true });
+        const up = new KeyboardEvent("keyup", { key, bubbles: true, cancelable: true });
+        document.activeElement!.dispatchEvent(up);
+        if (key === " ") expect(up.defaultPrevented).toBe(true);
+        await wait(0);
+        got.push(...fake.respondApproval.mock.calls.map(([, d]) => d as string));
+        fake.respondApproval.mockClear();
+        mounted.splice(0).forEach((c) => unmount(c));
+        document.body.innerHTML = "";
+        void target;
+      }
+      expect(got, JSON.stringify(key)).toEqual(["allow_once", "allow_session", "deny"]);
+    }
+  });
+
+  it("opens More choices by keyboard, walks into it with Tab, and closes it again", async () => {
+    const { target, buttons } = render();
+    await wait(600);
+    for (let i = 0; i < 4; i++) press("Tab");
+    const toggle = buttons[3];
+    expect(document.activeElement).toBe(toggle);
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    press(" ");
+    expect(toggle.getAttribute("aria-expanded")).toBe("true");
+    const always = target.querySelector<HTMLButtonElement>("#consent-more button")!;
+    expect(document.activeElement).toBe(always);
+    expect(target.querySelector("#consent-more")!.textContent).toContain("until you revoke it in Settings, Permissions");
+    press("Tab");
+    expect(document.activeElement).toBe(buttons[0]);
+    press("Tab", { shiftKey: true });
+    expect(document.activeElement).toBe(always);
+    toggle.focus();
+    press("Enter");
+    expect(target.querySelector("#consent-more")).toBeNull();
+    expect(fake.respondApproval).not.toHaveBeenCalled();
+  });
+
+  it("says the effect in plain words, with the meaning in a tooltip", () => {
+    const words = (risk: string) => {
+      const p = pending();
+      const { target } = render({ pending: { ...p, request: { ...p.request, risk } } });
+      const pill = target.querySelector<HTMLElement>(".facts .pill." + risk)!;
+      mounted.splice(0).forEach((c) => unmount(c));
+      document.body.innerHTML = "";
+      return [pill.textContent, pill.title.length > 20];
+    };
+    expect(words("read_only")).toEqual(["reads only", true]);
+    expect(words("idempotent_write")).toEqual(["changes data", true]);
+    expect(words("non_idempotent_write")).toEqual(["can delete data", true]);
   });
 
   it("denies on Esc once armed, and ignores Esc in the first 500 ms", async () => {

@@ -66,12 +66,40 @@ describe("external links", () => {
     fake.openLink.mockRejectedValue(new Error("no browser or editor found: xdg-open is not installed (package xdg-utils)"));
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
-    const el = put(LinkConfirm, { url: "https://example.com/", onclose: () => {} });
+    let closed = 0;
+    const el = put(LinkConfirm, { url: "https://example.com/", onclose: () => closed++ });
     button(el, "Open link").click();
     await settle(() => expect(app.notices).toHaveLength(1));
     expect(writeText).toHaveBeenCalledWith("https://example.com/");
     expect(app.notices[0].level).toBe("warning");
     expect(app.notices[0].message).toBe("Could not open https://example.com/: no browser or editor found: xdg-open is not installed (package xdg-utils). The link is copied: paste it into a browser.");
+    // The dialog stays, with the URL and a Copy link button.
+    expect(closed).toBe(0);
+    expect(el.querySelector(".link-failed")!.textContent).toContain("Your browser did not open");
+    expect(el.querySelector(".link-url")!.textContent).toBe("https://example.com/");
+    button(el, "Copy link").click();
+    await settle(() => expect(button(el, "Copied")).toBeTruthy());
+    expect(writeText).toHaveBeenCalledTimes(2);
+    button(el, "Done").click();
+    expect(closed).toBe(1);
+  });
+
+  it("a sign-in whose browser does not open still waits, and shows the URL to copy", async () => {
+    fake.openLink.mockRejectedValue(new Error("xdg-open exited with status 3"));
+    Object.defineProperty(navigator, "clipboard", { value: { writeText: vi.fn(() => Promise.reject(new Error("denied"))) }, configurable: true });
+    const answers: boolean[] = [];
+    let closed = 0;
+    const el = put(LinkConfirm, { url: "https://auth.example.com/authorize?x=1", action: "Sign in", decided: (ok: boolean) => answers.push(ok), onclose: () => closed++ });
+    button(el, "Sign in").click();
+    await settle(() => expect(el.querySelector(".link-failed")).toBeTruthy());
+    expect(answers).toEqual([true]); // the harness goes on waiting for the sign-in
+    expect(el.querySelector(".link-failed")!.textContent).toContain("OpenWorker waits for the sign-in");
+    button(el, "Copy link").click();
+    await settle(() => expect(button(el, "Copy failed: select the link above")).toBeTruthy());
+    expect(closed).toBe(0);
+    button(el, "Done").click();
+    expect(closed).toBe(1);
+    expect(answers).toEqual([true]);
   });
 
   it("says where to copy it from when the clipboard refuses too", async () => {

@@ -19,6 +19,22 @@ function render(card: ToolCardItem): HTMLElement {
 const base: ToolCardItem = { kind: "tool", key: "inv1", callId: "c1", tool: "results.blocks", args: {}, status: "succeeded", progress: [] };
 
 describe("ToolCard", () => {
+  it("says an unknown call needs reconciliation in red, a resolved or read-only one in plain muted words", () => {
+    const why = "the app stopped while this call was running; it needs reconciliation";
+    const open = render({ ...base, status: "unknown", error: why, risk: "non_idempotent_write" });
+    expect(open.querySelector(".pill")!.textContent).toBe("unknown — needs reconciliation");
+    expect(open.querySelector(".error")!.textContent).toBe(why);
+    const done = render({ ...base, status: "unknown", error: why, risk: "non_idempotent_write", reconciled: "not_applied" });
+    expect(done.querySelector(".pill")!.textContent).toBe("resolved: not applied");
+    expect(done.querySelector(".pill.resolved")).not.toBeNull();
+    expect(done.querySelector(".error")).toBeNull();
+    expect(done.textContent).not.toContain("needs reconciliation");
+    expect(done.textContent).toContain("the app stopped while this call was running");
+    const read = render({ ...base, status: "unknown", error: why, risk: "read_only" });
+    expect(read.querySelector(".pill")!.textContent).toBe("stopped — it only reads");
+    expect(read.textContent).not.toContain("needs reconciliation");
+  });
+
   it("labels a call let through by a saved always-allow as such", () => {
     const el = render({ ...base, decision: "allow_once", decisionSource: "policy:user", decisionReason: "you chose to always allow results.blocks for this coworker" });
     expect(el.textContent).toContain("Approval: allowed — always for this coworker");

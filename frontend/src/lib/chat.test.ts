@@ -66,7 +66,9 @@ describe("reduce", () => {
       ev({ type: T.TurnFinished, turn_id: "t2", status: "failed", error: "still down" }),
     ], failed);
     expect(again.items.filter((i) => i.kind === "user")).toHaveLength(1);
-    expect(again.items.at(-2)).toMatchObject({ kind: "notice", key: "r:t2", level: "info", text: "Retrying…" });
+    expect(run([ev({ type: T.TurnStarted, turn_id: "t2", text: "go", status: "retry" })], failed).items.at(-1))
+      .toMatchObject({ kind: "notice", key: "r:t2", level: "info", text: "Retrying…" });
+    expect(again.items.at(-2)).toMatchObject({ kind: "notice", key: "r:t2", level: "info", text: "Retried." });
     // The earlier turn's error is not taken for this one's: it gets its own notice.
     expect(again.items.at(-1)).toMatchObject({ kind: "notice", level: "error", text: "Turn failed: still down" });
     expect(again.lastStatus).toBe("failed");
@@ -77,6 +79,9 @@ describe("reduce", () => {
     ], again);
     expect(ok.lastStatus).toBe("completed");
     expect(ok.items.at(-1)).toMatchObject({ kind: "assistant", text: "fine" });
+    // The successful retry leaves no "Retrying…" strip behind.
+    expect(ok.items.some((i) => i.kind === "notice" && i.key === "r:t3")).toBe(false);
+    expect(ok.items.filter((i) => i.kind === "notice" && i.text === "Retrying…")).toHaveLength(0);
   });
 
   it("reports a model failure once and keeps the chat usable", () => {
@@ -312,6 +317,30 @@ describe("app views (docs/mcp-apps.md)", () => {
     expect(s.items[2]).not.toHaveProperty("ui");
   });
 
+  it("updates a view's earlier call of the same tool in place: one card per tool, however many presses", () => {
+    const show = [
+      ev({ type: T.TurnStarted, text: "show the counter" }),
+      ev({ type: T.ToolProposed, invocation_id: "inv1", call_id: "c1", tool: "apps.counter_show" }),
+      ev({ type: T.ToolFinished, invocation_id: "inv1", status: "succeeded", ui_resource: { uri: "ui://counter/view.html" } }),
+    ];
+    const press = (n: number, status = "succeeded") => [
+      ev({ type: T.ToolProposed, invocation_id: `b${n}`, call_id: `v${n}`, tool: "apps.counter_bump", origin: "view:inv1" }),
+      ev({ type: T.ToolFinished, invocation_id: `b${n}`, status, text: `Count: ${n}`, origin: "view:inv1" }),
+    ];
+    const s = run([...show, ...press(1), ...press(2), ...press(3, "refused")]);
+    expect(s.items.map((i) => i.key)).toEqual(["u:t1", "inv1", "b3"]);
+    expect(s.items[2]).toMatchObject({ origin: "view:inv1", status: "refused", calls: 3 });
+    // A press while the last is still running keeps its own card, and its events find it.
+    const t = run([...show, ...press(1),
+      ev({ type: T.ToolProposed, invocation_id: "b2", tool: "apps.counter_bump", origin: "view:inv1" }),
+      ev({ type: T.ToolProposed, invocation_id: "b3", tool: "apps.counter_bump", origin: "view:inv1" }),
+      ev({ type: T.ToolFinished, invocation_id: "b2", status: "succeeded", origin: "view:inv1" }),
+    ]);
+    expect(t.items.map((i) => i.key)).toEqual(["u:t1", "inv1", "b2", "b3"]);
+    expect(t.items[2]).toMatchObject({ status: "succeeded", calls: 2 });
+    expect(t.items[3]).toMatchObject({ status: "proposed" });
+  });
+
   it("keeps a refused read's error and no digest", () => {
     const s = run([
       ev({ type: T.ToolProposed, invocation_id: "i", tool: "apps.big_show" }),
@@ -344,9 +373,12 @@ describe("app views (docs/mcp-apps.md)", () => {
       warnings: null,
     };
     const s = historyState(d);
-    expect(s.items.map((i) => i.key)).toEqual(["u:t1", "inv1", "inv2", "inv3", "h:4"]);
+    // The view's two calls of counter_bump share one card: the latest, counted.
+    expect(s.items.map((i) => i.key)).toEqual(["u:t1", "inv1", "inv2", "h:4"]);
     expect(s.items[1]).toMatchObject({ ui: { uri: "ui://counter/view.html", size: 812, digest: "sha256:ab" }, status: "succeeded" });
-    expect(s.items[2]).toMatchObject({ origin: "view:inv1", originTool: "apps.counter_show", status: "succeeded", structured: { count: 2 }, args: { by: 1 } });
-    expect(s.items[3]).toMatchObject({ origin: "view:inv1", status: "refused", decision: "deny", error: "you denied this call" });
+    expect(s.items[2]).toMatchObject({ origin: "view:inv1", originTool: "apps.counter_show", status: "refused", decision: "deny", error: "you denied this call", calls: 2 });
+    const one = historyState({ ...d, invocations: d.invocations!.slice(0, 2) });
+    expect(one.items[2]).toMatchObject({ origin: "view:inv1", status: "succeeded", structured: { count: 2 }, args: { by: 1 } });
+    expect(one.items[2]).not.toHaveProperty("calls");
   });
 });

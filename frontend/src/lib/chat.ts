@@ -28,6 +28,12 @@ export interface ToolCardItem extends CardResult {
   origin?: string;
   /** The tool whose view asked for this call (from the origin's card), for "from the app view of TOOL". */
   originTool?: string;
+  /** A view's calls of one tool share one card (docs/mcp-apps.md#view-calls): how many it stands for, when more than one. */
+  calls?: number;
+  /** History only: what the person recorded for an unknown call ("applied" or "not_applied"). */
+  reconciled?: string;
+  /** History only: the call's risk (journal), so a stopped read-only call is not said to need reconciliation. */
+  risk?: string;
 }
 
 export type Item =
@@ -106,6 +112,12 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
         tool: e.tool || e.alias || "", args: e.arguments, status: "proposed", progress: [],
         ...(e.origin ? { origin: e.origin, originTool: originTool(s.items, e.origin) } : {}),
       };
+      const again = e.origin ? sameViewCall(s.items, card) : -1;
+      if (again >= 0) {
+        const items = s.items.slice();
+        items[again] = { ...card, calls: ((items[again] as ToolCardItem).calls ?? 1) + 1 };
+        return { ...s, items };
+      }
       return { ...s, items: [...finishStreaming(s.items), card] };
     }
     case T.ApprovalRequired:
@@ -142,6 +154,10 @@ export function reduce(s: ChatState, e: HarnessEvent, clock: () => number = Date
         const text = status === "cancelled" ? "Cancelled." : `Turn ${status}: ${e.error || "no reason given"}`;
         items = [...items, { kind: "notice", key: `t:${turn}`, level: status === "cancelled" ? "info" : "error", text }];
       }
+      // "Retrying…" is over once the retried turn ends: gone after a success,
+      // "Retried." before the notice of a retry that did not complete.
+      const ended = status === "stopped" || status === "cancelled" || status === "failed";
+      items = items.flatMap((it) => it.kind !== "notice" || it.key !== `r:${turn}` ? [it] : ended ? [{ ...it, text: "Retried." }] : []);
       return { ...s, items, running: false, lastStatus: status };
     }
     default:
@@ -250,6 +266,7 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
         error: inv?.error || (ans?.isError ? ans.text : undefined),
         durationMs: inv ? inv.duration_ms : undefined,
         ...journaledView(inv),
+        ...(inv ? { reconciled: inv.reconciled || undefined, risk: inv.risk } : {}),
       });
     });
   }
@@ -260,6 +277,11 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
     if (at < 0) at = items.length - 1;
     else while (at + 1 < items.length && items[at + 1].kind === "tool" && (items[at + 1] as ToolCardItem).origin === inv.origin) at++;
     const card = historyCard(inv, decisions.get(inv.id), items);
+    const again = sameViewCall(items, card);
+    if (again >= 0) {
+      items[again] = { ...card, key: items[again].key, calls: ((items[again] as ToolCardItem).calls ?? 1) + 1 };
+      continue;
+    }
     let key = card.key;
     for (let n = 2; keys.has(key); n++) key = `${card.key}#${n}`;
     keys.add(key);
@@ -268,6 +290,17 @@ export function historyState(d: SessionDetail, tools: { name: string }[] = []): 
   // The last turn's end decides whether Retry is offered.
   const last = (d.turns ?? []).at(-1);
   return { ...emptyChat(), items, lastStatus: last && last.status !== "running" ? last.status : "" };
+}
+
+/**
+ * sameViewCall is the index of the card a new view call updates in place
+ * (docs/mcp-apps.md#view-calls): the card of an earlier, finished call of
+ * the same tool from the same view; -1 when there is none (a call still
+ * running keeps its own card).
+ */
+export function sameViewCall(items: Item[], card: ToolCardItem): number {
+  return items.findIndex((it) => it.kind === "tool" && !!it.origin && it.origin === card.origin && it.tool === card.tool &&
+    it.status !== "proposed" && it.status !== "awaiting_approval" && it.status !== "running");
 }
 
 /** The invocation id of an origin "view:<id>" ("" for another origin). */
@@ -316,6 +349,7 @@ function historyCard(inv: Invocation, dec: { decision: string; reason: string; s
     images: jr?.images?.map((im) => ({ mime_type: im.mime_type, bytes: im.bytes })),
     error: inv.error || undefined, durationMs: inv.duration_ms,
     ...journaledView(inv),
+    reconciled: inv.reconciled || undefined, risk: inv.risk,
     origin: inv.origin, originTool: originTool(items, inv.origin ?? ""),
   };
 }

@@ -68,9 +68,9 @@ describe("selecting tools", () => {
 
 describe("words", () => {
   it("says each effect", () => {
-    expect(effectLabel("read_only").text).toBe("read-only");
+    expect(effectLabel("read_only").text).toBe("reads only");
     expect(effectLabel("changes_data").text).toBe("changes data");
-    expect(effectLabel("destructive").text).toBe("destructive");
+    expect(effectLabel("destructive").text).toBe("can delete data");
     expect(effectLabel("unknown").text).toBe("no hints");
   });
   it("heads each kind of provider", () => {

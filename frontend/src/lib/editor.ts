@@ -139,11 +139,11 @@ export function missingTools(d: Draft, catalog: ToolProvider[]): string[] {
 export function effectLabel(e: Effect): { text: string; cls: string; title: string } {
   switch (e) {
     case "read_only":
-      return { text: "read-only", cls: "read_only", title: "It says it only reads: it changes nothing." };
+      return { text: "reads only", cls: "read_only", title: "It says it only reads: it changes nothing." };
     case "changes_data":
       return { text: "changes data", cls: "idempotent_write", title: "It says it changes data, and destroys none." };
     case "destructive":
-      return { text: "destructive", cls: "non_idempotent_write", title: "It may delete or overwrite data (it says so, or says nothing against it)." };
+      return { text: "can delete data", cls: "non_idempotent_write", title: "It may delete or overwrite data (it says so, or says nothing against it)." };
     default:
       return { text: "no hints", cls: "", title: "It says nothing about what it changes: treat it as able to change anything." };
   }

@@ -1,4 +1,5 @@
 // App-wide reactive state (Svelte 5 runes) and the wiring of Go events to it.
+import { browserPage, trackWindowFocus } from "./windowfocus";
 import { api } from "./api";
 import { AppEvent, HarnessEventType } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
@@ -216,6 +217,15 @@ class AppState {
       this.notify("error", (e as Error).message);
     }
     await this.refreshGrants(sessionId);
+  }
+
+  /**
+   * setUnreconciled sets how many calls of a listed chat still wait for
+   * reconciliation (after one was reconciled in Activity), so its
+   * attention dot goes without reloading the list.
+   */
+  setUnreconciled(sessionId: string, n: number) {
+    this.chatList = this.chatList.map((s) => (s.id === sessionId ? { ...s, unreconciled: n || undefined } : s));
   }
 
   /** loadChats reads the first page of the chat list from the journal. */
@@ -469,8 +479,8 @@ export async function start() {
       app.notify(n.level, n.message, "app");
     } else app.openExtension(e.path);
   });
-  window.addEventListener("focus", () => void api.setWindowFocused(true));
-  window.addEventListener("blur", () => void api.setWindowFocused(false));
+  // A focus move into an app view's iframe is not leaving the window (lib/windowfocus.ts).
+  trackWindowFocus(browserPage(), (focused) => void api.setWindowFocused(focused));
   try {
     app.info = await api.info();
     if (app.info.theme) theme.set(asTheme(app.info.theme));

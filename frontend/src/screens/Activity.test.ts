@@ -13,6 +13,7 @@ const fake = vi.hoisted(() => ({ sessionPage: vi.fn(), needsAttention: vi.fn(), 
 vi.mock("../lib/api", () => ({ api: fake }));
 
 const { default: Activity } = await import("./Activity.svelte");
+const { app } = await import("../lib/state.svelte");
 
 const mounted: ReturnType<typeof mount>[] = [];
 afterEach(() => {
@@ -99,5 +100,62 @@ describe("Activity", () => {
     await eventually(() => expect(root.textContent).toContain("Nothing needs attention"));
     // The list is empty now, but the session stays on screen with its resolved call.
     await eventually(() => expect(root.querySelector(".pill.resolved")).not.toBeNull());
+  });
+
+  it("says a resolved call's reason without 'needs reconciliation', and clears the sidebar's attention dot", async () => {
+    const why = "the app stopped while this call was running; it needs reconciliation";
+    const one = [session("ses_r", { unreconciled: 1 })];
+    pages(one);
+    app.chatList = [session("ses_r", { unreconciled: 1 }), session("ses_other", { unreconciled: 2 })];
+    const inv = { id: "inv_r", session_id: "ses_r", turn_id: "t", call_id: "c", tool: "notes.append", alias: "notes__append", provider: "native",
+      risk: "non_idempotent_write", arguments: {}, status: "unknown", effect: "", reconciled: "", error: why, duration_ms: 0, created_at: "" };
+    let reconciled = false;
+    fake.sessionDetail.mockImplementation(async (id: string) => ({ ...detail(id), invocations: [{ ...inv, reconciled: reconciled ? "applied" : "" }] }));
+    fake.reconcile.mockImplementation(async () => {
+      reconciled = true;
+      one[0] = session("ses_r");
+    });
+    const root = await render();
+    await eventually(() => expect(root.querySelector("td .error")?.textContent).toBe(why));
+    button(root, "It was applied").click();
+    await eventually(() => expect(root.querySelector(".pill.resolved")).not.toBeNull());
+    expect(root.querySelector("td .error")).toBeNull();
+    expect(root.querySelector("td .stopped")?.textContent).toBe("the app stopped while this call was running");
+    expect(app.chatList.find((s) => s.id === "ses_r")?.unreconciled).toBeUndefined();
+    expect(app.chatList.find((s) => s.id === "ses_other")?.unreconciled).toBe(2);
+    app.chatList = [];
+  });
+
+  it("does not ask whether a read-only call was applied: it offers Mark as checked", async () => {
+    pages([session("ses_ro", { unreconciled: 1 })]);
+    const inv = { id: "inv_ro", session_id: "ses_ro", turn_id: "t", call_id: "c", tool: "notes.read", alias: "notes__read", provider: "native",
+      risk: "read_only", arguments: {}, status: "unknown", effect: "", reconciled: "", error: "the app stopped while this call was running; it needs reconciliation", duration_ms: 0, created_at: "" };
+    fake.sessionDetail.mockImplementation(async (id: string) => ({ ...detail(id), invocations: [inv] }));
+    fake.reconcile.mockResolvedValue(undefined);
+    const root = await render();
+    await eventually(() => expect(button(root, "Mark as checked")).toBeTruthy());
+    expect(root.textContent).not.toContain("Did it happen?");
+    expect(button(root, "It was applied")).toBeUndefined();
+    expect(root.textContent).not.toContain("needs reconciliation");
+    expect(root.textContent).toContain("It only reads, so nothing changed however it ended.");
+    button(root, "Mark as checked").click();
+    await eventually(() => expect(fake.reconcile).toHaveBeenCalledWith("inv_ro", "not_applied"));
+  });
+
+  it("names coworkers and a session by name and title, ids in tooltips", async () => {
+    app.coworkers = { dir: "/c", broken: null, error: "", coworkers: [
+      { id: "notes-helper", name: "Notes Helper", description: "", version: "1", dir: "/c/n", tools: null, left_out: null },
+    ] };
+    pages([session("ses_n", { title: "Plan the week" })]);
+    const root = await render();
+    await eventually(() => expect(root.querySelector(".detail h2")?.textContent).toContain("Notes Helper"));
+    const h2 = root.querySelector<HTMLElement>(".detail h2")!;
+    expect(h2.textContent).toContain("“Plan the week”");
+    expect(h2.textContent).not.toContain("ses_n");
+    expect(h2.title).toContain("ses_n");
+    const strong = rows(root)[0].querySelector<HTMLElement>("strong")!;
+    expect(strong.textContent).toBe("Notes Helper");
+    expect(strong.title).toContain("notes-helper");
+    app.coworkers = null;
   });
 });

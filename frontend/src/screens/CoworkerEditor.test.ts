@@ -54,8 +54,8 @@ describe("CoworkerEditor", () => {
     const heads = Array.from(target.querySelectorAll(".group-head strong")).map((h) => h.textContent);
     expect(heads).toEqual(["kit (MCP server from servers.json:3)", "dead (MCP server from servers.json:9)"]);
     const rows = target.querySelectorAll<HTMLLIElement>(".tool-list li");
-    expect(rows[0].textContent).toContain("read-only");
-    expect(rows[1].textContent).toContain("destructive");
+    expect(rows[0].textContent).toContain("reads only");
+    expect(rows[1].textContent).toContain("can delete data");
     expect(rows[0].querySelector<HTMLInputElement>("input")!.checked).toBe(true);
     expect(rows[0].querySelector("select")!.value).toBe("allow");
     expect(rows[1].querySelector("select")!.disabled).toBe(true);

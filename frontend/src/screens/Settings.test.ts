@@ -109,21 +109,29 @@ describe("Settings", () => {
     await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
   });
 
-  it("lists the saved always-allow answers and revokes one", async () => {
+  it("lists the saved always-allow answers by coworker name, no Version column, and revokes one", async () => {
+    app.coworkers = { dir: "/c", broken: null, error: "", coworkers: [
+      { id: "device-assistant", name: "Device Assistant", description: "", version: "1", dir: "/c/d", tools: null, left_out: null },
+    ] };
     const root = await render([saved()]);
     await eventually(() => expect(root.querySelector("table.policies")).not.toBeNull());
+    expect(Array.from(root.querySelectorAll("table.policies th")).map((th) => th.textContent)).toEqual(["Coworker", "Tool", "Answer", "Saved", ""]);
     const row = root.querySelector("table.policies tbody tr")!;
+    const cells = Array.from(row.querySelectorAll("td"));
+    expect(cells[0].textContent).toBe("Device Assistant");
+    expect(cells[0].title).toContain("device-assistant");
+    expect(cells[1].textContent).toBe("device.battery_status_get");
+    expect(cells[1].querySelector("code")!.title).toContain("sha256:0123456789abcdef");
     const text = row.textContent ?? "";
-    expect(text).toContain("device-assistant");
-    expect(text).toContain("device.battery_status_get");
     expect(text).toContain("always allow");
-    expect(text).toContain("0123456789ab");
-    expect(text).not.toContain("sha256:");
+    expect(text).not.toMatch(/[0-9a-f]{12}/);
+    expect(row.querySelector("button")!.getAttribute("aria-label")).toBe("Revoke device.battery_status_get for Device Assistant");
     fake.policies.mockResolvedValue([]); // what the journal lists after the revoke
     row.querySelector<HTMLButtonElement>("button")!.click();
     await eventually(() => expect(root.querySelector(".permissions .empty")).not.toBeNull());
     expect(fake.revokePolicy).toHaveBeenCalledWith("device-assistant", "device.battery_status_get", "sha256:0123456789abcdef0123456789abcdef");
     expect(root.querySelector("table.policies")).toBeNull();
+    app.coworkers = null;
   });
 
   it("says when there are no saved answers", async () => {

@@ -3,22 +3,10 @@
 // doctor's facts use it.
 package oneline
 
-import "unicode"
+import "github.com/openworker/desktop/internal/termsafe"
 
 // Cut returns text with its control characters (newlines, escapes) and
-// bidirectional controls as spaces, cut to at most n runes, ending in "…"
-// when cut.
-func Cut(text string, n int) string {
-	out := make([]rune, 0, n)
-	for _, r := range text {
-		if len(out) == n {
-			out[n-1] = '…'
-			break
-		}
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			r = ' '
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}
+// bidirectional controls rendered visibly as \uXXXX escapes, cut to at
+// most n runes, ending in "…" when cut (termsafe.Cut;
+// docs/cli.md#sanitised-output).
+func Cut(text string, n int) string { return termsafe.Cut(text, n) }

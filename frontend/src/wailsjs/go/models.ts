@@ -1716,6 +1716,22 @@ export namespace app {
 
 export namespace bundle {
 	
+	export class Limits {
+	    tokensPerRun: number;
+	    tokensPerDay: number;
+	    toolCallsPerRun: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Limits(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokensPerRun = source["tokensPerRun"];
+	        this.tokensPerDay = source["tokensPerDay"];
+	        this.toolCallsPerRun = source["toolCallsPerRun"];
+	    }
+	}
 	export class Draft {
 	    id: string;
 	    name: string;
@@ -1730,6 +1746,7 @@ export namespace bundle {
 	    model: string;
 	    folder: string;
 	    requiresSandbox: boolean;
+	    limits: Limits;
 	    otherKeys?: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -1751,8 +1768,27 @@ export namespace bundle {
 	        this.model = source["model"];
 	        this.folder = source["folder"];
 	        this.requiresSandbox = source["requiresSandbox"];
+	        this.limits = this.convertValues(source["limits"], Limits);
 	        this.otherKeys = source["otherKeys"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -1,0 +1,88 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openworker/desktop/harness/cli"
+	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/journal/journaltest"
+	"github.com/openworker/desktop/harness/tool"
+)
+
+// TestJournalVerifyCatchesTruncation: a journal written with checkpoints
+// (as run writes it), whose last session is then deleted with SQL as the
+// sqlite3 shell would, rows and chain entries; `journal verify` exits 1
+// and names the checkpoint that saw the lost entries, where before it said
+// ok. `journal export` carries the checkpoint files as its last line.
+func TestJournalVerifyCatchesTruncation(t *testing.T) {
+	dir := t.TempDir()
+	db, extra := filepath.Join(dir, "journal.db"), t.TempDir()
+	env := func(k string) string {
+		if k == "OPENWORKER_CHECKPOINT_DIR" {
+			return extra
+		}
+		return ""
+	}
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := cli.Run(context.Background(), tool.NewRegistry(), args, cli.WithIO(strings.NewReader(""), &out, &errb, env, func() bool { return false }))
+		return code, out.String(), errb.String()
+	}
+	key, where, err := journal.LoadCheckpointKey(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(db, &journal.Options{Checkpoints: &journal.CheckpointOptions{Key: key, Dirs: []string{extra}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, id := range []string{"ses_a", "ses_b"} { // finished turns: nothing for the verify's open to recover
+		journaltest.Chats(t, j, "prompt of "+id, id)
+		if err := j.FinishTurn(ctx, id+"-t1", journal.TurnCompleted, "", 1, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, keep, _ := j.Head(ctx)
+	keep -= 4 // ses_b: session, turn, message, turn finished
+	_, head, _ := j.Head(ctx)
+	j.Close()
+
+	code, out, _ := run("journal", "verify", "--db", db)
+	if code != 0 || !strings.Contains(out, "checkpoint from") || !strings.Contains(out, "checkpoint key: "+where) {
+		t.Fatalf("verify before truncation: exit %d\n%s", code, out)
+	}
+	for _, q := range []string{`DELETE FROM messages WHERE session_id = 'ses_b'`, `DELETE FROM turns WHERE session_id = 'ses_b'`,
+		`DELETE FROM sessions WHERE id = 'ses_b'`, `DELETE FROM chain WHERE seq > ` + itoa(keep)} {
+		journaltest.Edit(t, db, q)
+	}
+	code, out, _ = run("journal", "verify", "--db", db)
+	want := "CHECKPOINT: the journal ends at entry " + itoa(keep) + " but a checkpoint from "
+	if code != 1 || !strings.Contains(out, "ok: ") || !strings.Contains(out, want) || !strings.Contains(out, "saw entry "+itoa(head)) ||
+		!strings.Contains(out, filepath.Join(extra, "journal.db.checkpoint")) {
+		t.Fatalf("verify of a truncated journal: exit %d, want 1 with the chain ok and %q … saw entry %d, from both folders:\n%s", code, want, head, out)
+	}
+
+	code, stdout, _ := run("journal", "export", "--db", db)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var last struct {
+		Checkpoints []struct {
+			File string          `json:"file"`
+			Data json.RawMessage `json:"data"`
+		} `json:"checkpoints"`
+	}
+	if code != 0 || json.Unmarshal([]byte(lines[len(lines)-1]), &last) != nil || len(last.Checkpoints) != 2 || len(last.Checkpoints[0].Data) == 0 {
+		t.Fatalf("export: exit %d; want its last line to hold the 2 checkpoint files:\n%s", code, stdout)
+	}
+	if _, err := os.Stat(db + ".checkpoint"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
