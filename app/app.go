@@ -37,7 +37,8 @@ type shared struct {
 	servers  *serversFile   // the servers file as applied, and its banner
 	notices  *noticeBoard   // the banners Info returns
 	reloads  *reloads       // live reload of the coworkers folder and the servers file
-	prompter *modalPrompter // consent prompts waiting
+	inboxes  *inboxWatch    // the inbox: its items' events and notifications (inboxwatch.go)
+	prompter *modalPrompter // consent prompts, as inbox items
 	elicitor *appElicitor   // servers' questions waiting
 	signIns  *signIns       // sign-in questions waiting, and the runtime's SignIn
 }
@@ -55,18 +56,20 @@ type bound struct {
 	Asks        *Asks
 	Views       *Views
 	Editor      *Editor
+	Inbox       *Inbox
+	Schedules   *Schedules
 }
 
 // services lists the bound services in the order of the Gate's table and
 // the generated bindings.
 func (b bound) services() []any {
-	return []any{b.Window, b.Chats, b.Coworkers, b.Preferences, b.Servers, b.Extensions, b.Activity, b.Asks, b.Views, b.Editor}
+	return []any{b.Window, b.Chats, b.Coworkers, b.Preferences, b.Servers, b.Extensions, b.Activity, b.Asks, b.Views, b.Editor, b.Inbox, b.Schedules}
 }
 
 // emptyServices are the bound services without an app behind them: the
 // bindings build generates their TypeScript (scripts/app-bindings.sh).
 func emptyServices() []any {
-	return bound{&Window{}, &Chats{}, &Coworkers{}, &Preferences{}, &Servers{}, &Extensions{}, &Activity{}, &Asks{}, &Views{}, &Editor{}}.services()
+	return bound{&Window{}, &Chats{}, &Coworkers{}, &Preferences{}, &Servers{}, &Extensions{}, &Activity{}, &Asks{}, &Views{}, &Editor{}, &Inbox{}, &Schedules{}}.services()
 }
 
 // config is what the command line (Options.Args) and the caller decide.
@@ -207,6 +210,7 @@ func (a *desktop) loadJournal(path string) {
 		return
 	}
 	a.engine.journal = j
+	a.inboxes.open(j)
 	if b := j.Backup(); b.Path != "" { // docs/journal.md#backups-and-upgrades
 		a.notices.add(Notice{Level: NoticeInfo, Message: fmt.Sprintf("The journal was upgraded from schema v%d to v%d; a copy from before is at %s.", b.From, b.To, b.Path)})
 	}
@@ -335,8 +339,11 @@ func (a *desktop) wire(notify Notifier, examples fs.FS) {
 	e := a.env
 	w := &Window{env: e, engine: a.engine, settings: a.settings, model: a.model, notices: a.notices, opened: &openedInbox{env: e}}
 	w.focused.Store(true)
-	a.prompter = newModalPrompter(e.emit, notify, w.focused.Load)
-	a.elicitor = newAppElicitor(e.emit, notify, w.focused.Load, a.engine.coworkerOf, w.OpenLink)
+	a.inboxes = &inboxWatch{emit: e.emit, notify: notify, focused: w.focused.Load}
+	w.inboxes = a.inboxes
+	a.prompter = newModalPrompter(e.emit, a.inboxes.inbox)
+	a.elicitor = newAppElicitor(e.emit, a.inboxes.inbox, a.engine.coworkerOf, w.OpenLink)
+	a.signIns.inbox = a.inboxes.inbox
 	c := &Coworkers{env: e, engine: a.engine, settings: a.settings, model: a.model, servers: a.servers, imports: &agentImports{}}
 	a.reloads = &reloads{env: e, engine: a.engine, settings: a.settings, servers: a.servers, list: c.list}
 	c.reloads = a.reloads
@@ -350,9 +357,11 @@ func (a *desktop) wire(notify Notifier, examples fs.FS) {
 		Servers:     &Servers{env: e, settings: a.settings, servers: a.servers, reloads: a.reloads, coworkers: c, prefs: prefs, signIns: a.signIns},
 		Extensions:  &Extensions{env: e, settings: a.settings, servers: a.servers, coworkers: c},
 		Activity:    &Activity{env: e, engine: a.engine, settings: a.settings, servers: a.servers},
-		Asks:        &Asks{prompter: a.prompter, elicitor: a.elicitor, signIns: a.signIns},
+		Asks:        &Asks{prompter: a.prompter, elicitor: a.elicitor, signIns: a.signIns, engine: a.engine},
 		Views:       &Views{env: e, engine: a.engine, chats: chats, pages: &viewPages{}},
 		Editor:      &Editor{env: e, engine: a.engine, settings: a.settings, model: a.model, coworkers: c, examples: examples},
+		Inbox:       &Inbox{env: e, engine: a.engine, inboxes: a.inboxes, prompter: a.prompter, elicitor: a.elicitor, chats: chats},
+		Schedules:   &Schedules{env: e, engine: a.engine, inboxes: a.inboxes, chats: chats},
 	}
 }
 
@@ -365,6 +374,8 @@ func (a *desktop) startup() {
 	a.reloads.rewatchServers()
 	startTestHook(a)
 	go a.checkJournal()
+	go a.inboxes.poll(a.base)
+	go a.Schedules.loop(a.base) // docs/app.md#schedules
 }
 
 // shutdown closes every chat, the runtime and the journal. Running turns are

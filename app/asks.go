@@ -12,6 +12,7 @@ type Asks struct {
 	prompter *modalPrompter
 	elicitor *appElicitor
 	signIns  *signIns
+	engine   *engine
 }
 
 // RespondApproval answers a consent prompt: decision is "allow_once",
@@ -22,7 +23,7 @@ func (q *Asks) RespondApproval(id, decision string) error {
 
 // PendingApprovals lists the prompts waiting now (for a UI that reloads).
 func (q *Asks) PendingApprovals() ([]PendingApproval, error) {
-	return q.prompter.Pending(), nil
+	return q.prompter.Pending(func(id string) bool { _, err := q.engine.chat(id); return err == nil })
 }
 
 // AnswerElicitation answers a server's question shown in the dialog:

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/openworker/desktop/harness"
@@ -26,6 +27,7 @@ type Chats struct {
 	model    *modelState
 	prompter *modalPrompter // a new chat's consent prompts
 	elicitor *appElicitor   // a new chat's servers' questions
+	parked   sync.Mutex     // held while a parked run continues (unattended.go)
 }
 
 // ChatInfo describes an open chat. Model and ApprovalMode are what the
@@ -38,7 +40,8 @@ type ChatInfo struct {
 	Identity     string     `json:"identity"` // execution identity (docs/identity.md)
 	Model        string     `json:"model"`
 	ApprovalMode string     `json:"approval_mode"`
-	Running      bool       `json:"running"` // a turn is running
+	Running      bool       `json:"running"`    // a turn is running
+	Unattended   bool       `json:"unattended"` // it runs on its own: approvals park in the inbox (unattended.go)
 	Tools        []ToolInfo `json:"tools"`
 }
 
@@ -73,7 +76,7 @@ func (c *Chats) OpenChat(coworker string) (ChatInfo, error) {
 	}
 	c.log.Info("chat opened", "session", s.ID(), "coworker", coworker)
 	c.chatChanged(s.ID())
-	return chatInfo(s), nil
+	return c.info(s), nil
 }
 
 // ResumeChat continues a journaled session as a chat: an open one (left
@@ -86,7 +89,7 @@ func (c *Chats) OpenChat(coworker string) (ChatInfo, error) {
 // chat's earlier messages and tool calls are in SessionDetail.
 func (c *Chats) ResumeChat(sessionID string) (ChatInfo, error) {
 	if s, err := c.engine.chat(sessionID); err == nil {
-		return chatInfo(s), nil // open here: as it is, whatever Settings say now
+		return c.info(s), nil // open here: as it is, whatever Settings say now
 	}
 	rt, so, err := c.ready()
 	if err != nil {
@@ -110,7 +113,7 @@ func (c *Chats) ResumeChat(sessionID string) (ChatInfo, error) {
 	}
 	c.log.Info("chat resumed", "session", s.ID(), "coworker", s.Coworker())
 	c.chatChanged(s.ID())
-	return chatInfo(s), nil
+	return c.info(s), nil
 }
 
 // ready returns the runtime and the options of a new or continued chat, or

@@ -8,7 +8,8 @@ import "fmt"
 // them) and the turns still running (closing cancels them; a write call
 // in flight may end "unknown", docs/journal.md).
 func (a *desktop) closeQuestion() string {
-	waiting := len(a.prompter.Pending())
+	pend, _ := a.Asks.PendingApprovals()
+	waiting := len(pend)
 	running := 0
 	if rt := a.engine.runtime(); rt != nil {
 		for _, s := range rt.Sessions() {

@@ -223,6 +223,9 @@ func startTestHook(a *desktop) {
 		a.log.Error("e2e hook: OPENWORKER_E2E_ADDR must be a loopback host:port", "addr", addr)
 		return
 	}
+	if d, err := time.ParseDuration(os.Getenv("OPENWORKER_E2E_SCHEDULE_TICK")); err == nil && d > 0 {
+		scheduleTick = d // before the schedules' loop starts (startup)
+	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		a.log.Error("e2e hook", "err", err)
@@ -291,6 +294,10 @@ type hookState struct {
 	// Editor: what the coworker editor opened, in order (editor.go):
 	// "templates", "new TEMPLATE", "edit DIR", "catalog N", "import N".
 	Editor []string `json:"editor"`
+	// Inbox: the open inbox items; Schedules each schedule's last run,
+	// "SESSION STATUS" (inbox.go, schedules.go).
+	Inbox     int      `json:"inbox"`
+	Schedules []string `json:"schedules"`
 }
 
 // hookChat is an open chat in GET /state.
@@ -318,9 +325,19 @@ type hookSearched struct {
 // (the e2e* records), the extensions, the sign-ins, the chat list and
 // the open chats. Lists are [] rather than null when empty.
 func (a *desktop) hookState(ctx context.Context) hookState {
-	out := hookState{Pending: len(a.prompter.Pending()), Questions: len(a.elicitor.Pending()), Chats: []hookChat{}, Theme: a.settings.theme(), Listed: []hookListed{}, ListLoads: e2eListLoads.Load()}
+	pend, _ := a.Asks.PendingApprovals()
+	out := hookState{Pending: len(pend), Questions: len(a.elicitor.Pending()), Chats: []hookChat{}, Theme: a.settings.theme(), Listed: []hookListed{}, ListLoads: e2eListLoads.Load()}
 	out.PendingAccess, out.PendingOrigin = []string{}, []string{}
-	for _, p := range a.prompter.Pending() {
+	out.Inbox, _ = a.Inbox.Count()
+	out.Schedules = []string{}
+	if list, err := a.Schedules.List(); err == nil {
+		for _, sc := range list {
+			if sc.LastRun != nil {
+				out.Schedules = append(out.Schedules, sc.LastRun.SessionID+" "+sc.LastRun.Status)
+			}
+		}
+	}
+	for _, p := range pend {
 		if p.Request.Sampling != nil {
 			out.Sampling++
 		}

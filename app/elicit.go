@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/openworker/desktop/harness/elicit"
+	"github.com/openworker/desktop/harness/inbox"
+	"github.com/openworker/desktop/harness/journal"
 )
 
 // The app's side of MCP elicitation (docs/app.md#questions,
@@ -35,6 +38,7 @@ type PendingElicitation struct {
 	Coworker     string          `json:"coworker"`      // the chat's coworker id ("" when the chat is not open here)
 	CoworkerName string          `json:"coworker_name"` // its display name
 	Asked        time.Time       `json:"asked"`         // when the question (this round of it) was asked
+	Item         string          `json:"item"`          // its inbox item (docs/inbox.md#item); "" when it could not be written
 }
 
 // ElicitationClosed says a question is over: answered, expired or cancelled.
@@ -58,11 +62,10 @@ const (
 
 // appElicitor is the app's elicit.Elicitor. Safe for concurrent use.
 type appElicitor struct {
-	emit    Emitter
-	notify  Notifier
-	focused func() bool
-	who     func(sessionID string) (id, name string) // the chat's coworker; "" when unknown
-	open    func(url string) error                   // opens a URL question's page (Window.OpenLink)
+	emit  Emitter
+	inbox func() (*inbox.Inbox, error)
+	who   func(sessionID string) (id, name string) // the chat's coworker; "" when unknown
+	open  func(url string) error                   // opens a URL question's page (Window.OpenLink)
 
 	mu      sync.Mutex
 	pending map[string]*elicitWaiting
@@ -73,8 +76,8 @@ type elicitWaiting struct {
 	answer chan elicit.Answer // buffered, 1
 }
 
-func newAppElicitor(emit Emitter, notify Notifier, focused func() bool, who func(string) (string, string), open func(string) error) *appElicitor {
-	return &appElicitor{emit: emit, notify: notify, focused: focused, who: who, open: open, pending: map[string]*elicitWaiting{}}
+func newAppElicitor(emit Emitter, box func() (*inbox.Inbox, error), who func(string) (string, string), open func(string) error) *appElicitor {
+	return &appElicitor{emit: emit, inbox: box, who: who, open: open, pending: map[string]*elicitWaiting{}}
 }
 
 // Elicit implements elicit.Elicitor: it shows q and waits for the answer
@@ -85,21 +88,18 @@ func (m *appElicitor) Elicit(ctx context.Context, q elicit.Question) (elicit.Ans
 		w.p.Coworker, w.p.CoworkerName = m.who(q.SessionID)
 	}
 	m.mu.Lock()
+	if prev := m.pending[q.ID]; prev != nil {
+		w.p.Item = prev.p.Item // asked again: the same item
+	}
 	m.pending[q.ID] = w // a question asked again (q.Problem) replaces its earlier round
 	m.mu.Unlock()
-	m.emit.Emit(EventElicitationAsked, w.p)
-	if m.notify != nil && q.Problem == "" && (m.focused == nil || !m.focused()) {
-		who := w.p.CoworkerName
-		if who == "" {
-			who = q.Namespace
-		}
-		// The message stays out of the notification (a lock screen may show it).
-		go func() {
-			_ = m.notify.Notify("OpenWorker has a question for you", fmt.Sprintf("%s asks through %s.", who, q.Tool))
-		}()
+	if w.p.Item == "" {
+		w.p.Item = m.post(ctx, q, w.p.Coworker) // the native notification comes with it (inboxwatch.go)
 	}
+	m.emit.Emit(EventElicitationAsked, w.p)
 	select {
 	case a := <-w.answer:
+		m.closeItem(w.p.Item, &a, "")
 		m.emit.Emit(EventElicitationClosed, ElicitationClosed{ID: q.ID, SessionID: q.SessionID, Action: string(a.Action), Reason: "answered"})
 		return a, nil
 	case <-ctx.Done():
@@ -115,6 +115,7 @@ func (m *appElicitor) Elicit(ctx context.Context, q elicit.Question) (elicit.Ans
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			c.Action, c.Reason = string(elicit.Decline), elicitExpired
 		}
+		m.closeItem(w.p.Item, nil, c.Reason)
 		m.emit.Emit(EventElicitationClosed, c)
 		return elicit.Answer{Action: elicit.Decline}, ctx.Err()
 	}
@@ -182,4 +183,80 @@ func (m *appElicitor) Pending() []PendingElicitation {
 		return out[i].Question.ID < out[j].Question.ID
 	})
 	return out
+}
+
+// questionAsked is what a question item records (docs/inbox.md#next): the
+// server, the message and the form's field names, never a value.
+type questionAsked struct {
+	Question   string   `json:"question"` // the elicitation's ID (the dialog's)
+	Namespace  string   `json:"namespace"`
+	ServerName string   `json:"server_name,omitempty"`
+	Mode       string   `json:"mode"`
+	Host       string   `json:"host,omitempty"`
+	Message    string   `json:"message"`
+	Fields     []string `json:"fields,omitempty"`
+}
+
+// post writes q as an open question item and returns its ID ("" when the
+// journal cannot take it: the dialog still asks).
+func (m *appElicitor) post(ctx context.Context, q elicit.Question, coworker string) string {
+	if m.inbox == nil {
+		return ""
+	}
+	b, err := m.inbox()
+	if err != nil {
+		return ""
+	}
+	a := questionAsked{Question: q.ID, Namespace: q.Namespace, ServerName: q.ServerName, Mode: q.Mode, Host: q.Host, Message: q.Message}
+	for _, f := range q.Fields {
+		a.Fields = append(a.Fields, f.Name)
+	}
+	raw, _ := json.Marshal(a)
+	if coworker == "" {
+		coworker = q.Namespace
+	}
+	it, err := b.Add(ctx, journal.InboxItem{Kind: journal.InboxQuestion, Coworker: coworker, SessionID: q.SessionID, TurnID: q.TurnID,
+		InvocationID: q.Invocation, CallID: q.CallID, Tool: q.Tool, Asked: raw, Deadline: q.Deadline})
+	if err != nil {
+		return ""
+	}
+	return it.ID
+}
+
+// closeItem closes a question's item: answered by the window with the
+// action only (the values go to the waiting call, never to the journal),
+// or withdrawn with why.
+func (m *appElicitor) closeItem(id string, a *elicit.Answer, why string) {
+	if id == "" || m.inbox == nil {
+		return
+	}
+	b, err := m.inbox()
+	if err != nil {
+		return
+	}
+	ctx := context.Background()
+	if a != nil {
+		raw, _ := json.Marshal(map[string]string{"action": string(a.Action)})
+		if _, err := b.Answer(ctx, id, raw, "window"); err == nil {
+			_, _ = b.Journal().ConsumeInboxItem(ctx, id)
+		}
+		return
+	}
+	status := journal.InboxCancelled
+	if why == elicitExpired {
+		status = journal.InboxExpired
+	}
+	_, _ = b.Withdraw(ctx, id, status, why)
+}
+
+// byItem returns the question whose inbox item is id.
+func (m *appElicitor) byItem(id string) (PendingElicitation, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.pending {
+		if w.p.Item == id {
+			return w.p, true
+		}
+	}
+	return PendingElicitation{}, false
 }

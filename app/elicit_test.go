@@ -175,7 +175,7 @@ func TestElicitationWithdrawnWhenTheTurnIsCancelled(t *testing.T) {
 func TestElicitorExpiresAtItsDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newRecorder()
-		m := newAppElicitor(rec, nil, nil, nil, nil)
+		m := newAppElicitor(rec, nil, nil, nil)
 		form, err := elicit.Parse(json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
 		if err != nil {
 			t.Fatal(err)

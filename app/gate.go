@@ -26,7 +26,8 @@ import (
 // that called.
 //
 // A call names "Service.Method": one of the bound services (Window, Chats,
-// Coworkers, Preferences, Servers, Extensions, Activity, Asks, Views, Editor) and
+// Coworkers, Preferences, Servers, Extensions, Activity, Asks, Views, Editor, Inbox,
+// Schedules) and
 // one of its exported methods. The table of them is made once, by newGate.
 type Gate struct {
 	token   string

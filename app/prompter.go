@@ -2,25 +2,27 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
 	"github.com/openworker/desktop/harness/consent"
+	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/journal"
-	"github.com/openworker/desktop/harness/tool"
 )
 
-// PendingApproval is a consent prompt waiting for the person (docs/consent.md).
+// PendingApproval is a consent prompt waiting for the person
+// (docs/consent.md): ID is its inbox item's (docs/inbox.md#item).
 type PendingApproval struct {
 	ID       string          `json:"id"`
 	Request  consent.Request `json:"request"`
 	Deadline time.Time       `json:"deadline"` // when it is taken as a deny; zero if none
 }
 
-// ApprovalClosed says a prompt is over: answered, timed out or cancelled.
+// ApprovalClosed says a prompt is over: answered (here or elsewhere),
+// timed out or cancelled.
 type ApprovalClosed struct {
 	ID        string           `json:"id"`
 	SessionID string           `json:"session_id"`
@@ -28,112 +30,146 @@ type ApprovalClosed struct {
 	Reason    string           `json:"reason"`
 }
 
-// ErrNoSuchApproval is returned by Respond for an id that is not waiting
-// (already answered, timed out, or never asked).
+// ErrNoSuchApproval is returned by Respond for an id that is no inbox
+// approval. An item answered or withdrawn first is an error matching
+// journal.ErrAlreadyAnswered that says by whom and with what.
 var ErrNoSuchApproval = errors.New("this approval is no longer waiting (it was answered, timed out or cancelled)")
 
-// modalPrompter is the in-app consent.Prompter: it sends the prompt to the
-// UI as EventApprovalRequest, raises a native notification when the window
-// is not focused, and waits for Respond. When ctx ends (the engine's
-// timeout, or a cancelled turn) the prompt closes as a deny. Safe for
-// concurrent use; several prompts may wait at once.
+// modalPrompter is the in-app consent.Prompter, an inbox prompter
+// (docs/inbox.md#askers): each prompt is an approval item, written before
+// the UI is told (EventApprovalRequest with the item's ID), answered by
+// Respond (answered_by "window"), by the Inbox screen, or by anyone else
+// on the same journal (`openworker inbox answer`): the first answer wins.
+// When ctx ends (the engine's timeout, a cancelled turn) the item is
+// withdrawn and the prompt is a deny. A chat that runs on its own
+// (unattended) parks instead of asking (inbox.Parker). Safe for
+// concurrent use; it holds no question in memory but which chats run on
+// their own.
 type modalPrompter struct {
-	emit    Emitter
-	notify  Notifier
-	focused func() bool
+	emit  Emitter
+	inbox func() (*inbox.Inbox, error)
 
-	mu      sync.Mutex
-	pending map[string]*waiting
+	mu         sync.Mutex
+	unattended map[string]bool // sessions that run on their own
 }
 
-type waiting struct {
-	p      PendingApproval
-	answer chan consent.Decision // buffered, 1
+func newModalPrompter(emit Emitter, box func() (*inbox.Inbox, error)) *modalPrompter {
+	return &modalPrompter{emit: emit, inbox: box, unattended: map[string]bool{}}
 }
 
-func newModalPrompter(emit Emitter, notify Notifier, focused func() bool) *modalPrompter {
-	return &modalPrompter{emit: emit, notify: notify, focused: focused, pending: map[string]*waiting{}}
+// setUnattended marks a chat as running on its own (or not).
+func (m *modalPrompter) setUnattended(sessionID string, on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if on {
+		m.unattended[sessionID] = true
+	} else {
+		delete(m.unattended, sessionID)
+	}
+}
+
+func (m *modalPrompter) isUnattended(sessionID string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.unattended[sessionID]
 }
 
 // Prompt implements consent.Prompter.
 func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consent.Decision, error) {
-	w := &waiting{p: PendingApproval{ID: journal.NewID("apr_"), Request: req}, answer: make(chan consent.Decision, 1)}
-	if d, ok := ctx.Deadline(); ok {
-		w.p.Deadline = d.UTC()
+	b, err := m.inbox()
+	if err != nil {
+		return consent.Deny, err
 	}
-	m.mu.Lock()
-	m.pending[w.p.ID] = w
-	m.mu.Unlock()
-	m.emit.Emit(EventApprovalRequest, w.p)
-	if m.notify != nil && (m.focused == nil || !m.focused()) {
-		who := req.CoworkerName
-		if who == "" {
-			who = req.Coworker
-		}
-		// Tool arguments stay out of the notification: it may be shown on a
-		// lock screen. The window shows them.
-		// In the background: a slow notification daemon must not delay the
-		// modal, and the prompt's deadline still bounds the wait.
-		where := ""
-		if req.Placement != "" && !tool.IsLocalPlacement(req.Placement) {
-			where = " on " + req.Placement // a remote host: say so before the window is even seen
-		}
-		body := fmt.Sprintf("%s wants to run %s%s.", who, req.Tool, where)
-		if req.Sampling != nil {
-			body = samplingNotice(req) // sampling.go
-		}
-		go func() {
-			_ = m.notify.Notify("OpenWorker needs your approval", body)
-		}()
+	if m.isUnattended(req.SessionID) {
+		return (&inbox.Parker{Inbox: b}).Prompt(ctx, req)
 	}
-	select {
-	case d := <-w.answer:
-		m.emit.Emit(EventApprovalClosed, ApprovalClosed{ID: w.p.ID, SessionID: req.SessionID, Decision: d, Reason: "answered"})
-		return d, nil
-	case <-ctx.Done():
-		m.mu.Lock()
-		delete(m.pending, w.p.ID)
-		m.mu.Unlock()
-		reason := "the turn was cancelled"
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			reason = "nobody answered in time; denied"
-		}
-		m.emit.Emit(EventApprovalClosed, ApprovalClosed{ID: w.p.ID, SessionID: req.SessionID, Decision: consent.Deny, Reason: reason})
-		return consent.Deny, ctx.Err()
+	var id string
+	p := &inbox.Prompter{Inbox: b, Show: func(it journal.InboxItem, r consent.Request) {
+		id = it.ID
+		m.emit.Emit(EventApprovalRequest, PendingApproval{ID: it.ID, Request: r, Deadline: it.Deadline.UTC()})
+	}}
+	d, err := p.Prompt(ctx, req)
+	if id == "" { // never shown: the item could not be written
+		return d, err
 	}
+	c := ApprovalClosed{ID: id, SessionID: req.SessionID, Decision: d, Reason: "answered"}
+	switch {
+	case err == nil:
+		if it, ierr := b.Item(context.WithoutCancel(ctx), id); ierr == nil && it.AnsweredBy != "window" {
+			c.Reason = "answered by " + it.AnsweredBy
+		}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		c.Decision, c.Reason = consent.Deny, "nobody answered in time; denied"
+	case ctx.Err() != nil:
+		c.Decision, c.Reason = consent.Deny, "the turn was cancelled"
+	default:
+		c.Decision, c.Reason = consent.Deny, err.Error()
+	}
+	m.emit.Emit(EventApprovalClosed, c)
+	return d, err
 }
 
-// Respond answers the prompt id. It fails with ErrNoSuchApproval when the
-// prompt is not waiting, for a decision that is not one of the four
-// answers of docs/consent.md, and for allow_session or allow_always on a
-// sampling prompt (docs/consent.md#sampling; the prompt stays open).
+// Respond answers the approval item id from the window. It fails with
+// ErrNoSuchApproval when there is no such approval, with an error matching
+// journal.ErrAlreadyAnswered (saying who answered what) when it was closed
+// first, for a decision that is not one of the four answers of
+// docs/consent.md, and for allow_session or allow_always on a sampling
+// prompt (docs/consent.md#sampling; the prompt stays open).
 func (m *modalPrompter) Respond(id string, d consent.Decision) error {
 	if _, err := consent.ParseDecision(string(d)); err != nil {
 		return err
 	}
-	m.mu.Lock()
-	w, ok := m.pending[id]
-	if ok && w.p.Request.Sampling != nil && d != consent.AllowOnce && d != consent.Deny {
-		m.mu.Unlock()
-		return errSamplingOnce(d) // sampling.go
+	b, err := m.inbox()
+	if err != nil {
+		return err
 	}
-	delete(m.pending, id)
-	m.mu.Unlock()
-	if !ok {
+	ctx := context.Background()
+	it, err := b.Item(ctx, id)
+	if errors.Is(err, journal.ErrNotFound) || (err == nil && it.Kind != journal.InboxApproval) {
 		return ErrNoSuchApproval
 	}
-	w.answer <- d
-	return nil
+	if err != nil {
+		return err
+	}
+	if r, ok := askedRequest(it); ok && r.Sampling != nil && d != consent.AllowOnce && d != consent.Deny {
+		return errSamplingOnce(d) // sampling.go
+	}
+	_, err = b.AnswerDecision(ctx, id, d, "window")
+	var ae *journal.AnsweredError
+	if errors.As(err, &ae) {
+		return fmt.Errorf("this approval is no longer waiting: %w", err)
+	}
+	return err
 }
 
-// Pending returns the prompts waiting now, oldest first.
-func (m *modalPrompter) Pending() []PendingApproval {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]PendingApproval, 0, len(m.pending))
-	for _, w := range m.pending {
-		out = append(out, w.p)
+// Pending returns the prompts the window is asked now, oldest first: the
+// open approval items of chats open here that do not run on their own
+// (parked items are in the Inbox screen).
+func (m *modalPrompter) Pending(live func(sessionID string) bool) ([]PendingApproval, error) {
+	b, err := m.inbox()
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	items, err := b.Journal().Inbox(context.Background(), journal.InboxFilter{})
+	if err != nil {
+		return nil, err
+	}
+	out := []PendingApproval{}
+	for _, it := range items {
+		r, ok := askedRequest(it)
+		if !ok || it.Deadline.IsZero() || m.isUnattended(it.SessionID) || (live != nil && !live(it.SessionID)) {
+			continue
+		}
+		out = append(out, PendingApproval{ID: it.ID, Request: r, Deadline: it.Deadline.UTC()})
+	}
+	return out, nil
+}
+
+// askedRequest is an approval item's consent request.
+func askedRequest(it journal.InboxItem) (consent.Request, bool) {
+	var r consent.Request
+	if it.Kind != journal.InboxApproval || json.Unmarshal(it.Asked, &r) != nil {
+		return r, false
+	}
+	return r, true
 }

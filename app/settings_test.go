@@ -1,15 +1,11 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/openworker/desktop/harness/consent"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -69,39 +65,6 @@ func TestFlagUsageListsEveryFlag(t *testing.T) {
 		if _, err := parseArgs([]string{name + "=x"}); err != nil {
 			t.Errorf("parseArgs(%s=x) = %v", name, err)
 		}
-	}
-}
-
-func TestPrompterAnswersAndCancels(t *testing.T) {
-	rec := newRecorder()
-	m := newModalPrompter(rec, nil, nil)
-	if err := m.Respond("nope", consent.AllowOnce); err != ErrNoSuchApproval {
-		t.Fatalf("unknown id: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan consent.Decision, 1)
-	go func() {
-		d, _ := m.Prompt(ctx, consent.Request{SessionID: "s", Tool: "a.b"})
-		done <- d
-	}()
-	p := rec.waitFor(t, EventApprovalRequest, nil).(PendingApproval)
-	if err := m.Respond(p.ID, "maybe"); err == nil {
-		t.Fatal("an invalid decision was accepted")
-	}
-	cancel()
-	select {
-	case d := <-done:
-		if d != consent.Deny {
-			t.Fatalf("cancelled prompt = %s, want deny", d)
-		}
-	case <-time.After(hangGuard):
-		t.Fatal("a cancelled prompt did not return")
-	}
-	if c := rec.waitFor(t, EventApprovalClosed, nil).(ApprovalClosed); c.Reason != "the turn was cancelled" {
-		t.Fatalf("closed = %+v", c)
-	}
-	if len(m.Pending()) != 0 {
-		t.Fatal("a cancelled prompt is still pending")
 	}
 }
 

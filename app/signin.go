@@ -2,12 +2,16 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/openworker/desktop/harness/inbox"
+	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/tool"
@@ -55,6 +59,7 @@ type SignedInServer struct {
 type signIns struct {
 	*env
 	signIn *oauth.SignIn // the runtime's, shared by its providers (options)
+	inbox  func() (*inbox.Inbox, error)
 
 	mu      sync.Mutex
 	next    int
@@ -83,19 +88,29 @@ func (s *signIns) ask(ctx context.Context, p oauth.Prompt) (bool, error) {
 	}
 	s.next++
 	id := "signin_" + strconv.Itoa(s.next)
+	s.mu.Unlock()
+	if item := s.post(ctx, p); item != "" {
+		id = item // the dialog answers the inbox item (docs/inbox.md#askers)
+	}
 	ch := make(chan bool, 1)
+	s.mu.Lock()
 	s.pending[id] = ch
 	s.mu.Unlock()
+	answered := false
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, id)
 		s.mu.Unlock()
+		if !answered {
+			s.withdraw(id)
+		}
 		s.emit.Emit(EventSignInClosed, id)
 	}()
 	s.log.Info("sign-in asked", "namespace", p.Namespace, "server", p.Server, "sign_in_host", p.SignInHost)
 	s.emit.Emit(EventSignIn, SignInRequest{ID: id, Namespace: p.Namespace, Server: p.Server, SignInHost: p.SignInHost, URL: p.URL, Scopes: p.Scopes, Again: p.Again})
 	select {
 	case ok := <-ch:
+		answered = true
 		return ok, nil
 	case <-ctx.Done():
 		return false, context.Cause(ctx)
@@ -113,8 +128,44 @@ func (s *signIns) answer(id string, signIn bool) error {
 	if !ok {
 		return fmt.Errorf("the sign-in %s is no longer waiting (its call or start ended)", id)
 	}
+	if b, err := s.box(); err == nil && strings.HasPrefix(id, "inb_") {
+		raw, _ := json.Marshal(map[string]bool{"sign_in": signIn})
+		if _, err := b.Answer(context.Background(), id, raw, "window"); err == nil {
+			_, _ = b.Journal().ConsumeInboxItem(context.Background(), id)
+		}
+	}
 	ch <- signIn
 	return nil
+}
+
+// post writes the sign-in as an open inbox item and returns its ID ("":
+// the journal cannot take it; the dialog still asks). The item names the
+// server and the sign-in host, never the page's URL.
+func (s *signIns) post(ctx context.Context, p oauth.Prompt) string {
+	b, err := s.box()
+	if err != nil {
+		return ""
+	}
+	raw, _ := json.Marshal(map[string]any{"namespace": p.Namespace, "server": p.Server, "sign_in_host": p.SignInHost, "scopes": p.Scopes, "again": p.Again})
+	it, err := b.Add(ctx, journal.InboxItem{Kind: journal.InboxSignIn, Coworker: p.Namespace, Tool: p.Namespace, Asked: raw})
+	if err != nil {
+		return ""
+	}
+	return it.ID
+}
+
+// withdraw closes the item of a sign-in nobody answered.
+func (s *signIns) withdraw(id string) {
+	if b, err := s.box(); err == nil && strings.HasPrefix(id, "inb_") {
+		_, _ = b.Withdraw(context.Background(), id, journal.InboxCancelled, "the sign-in was no longer needed (its call or start ended)")
+	}
+}
+
+func (s *signIns) box() (*inbox.Inbox, error) {
+	if s.inbox == nil {
+		return nil, errNoJournal
+	}
+	return s.inbox()
 }
 
 // waiting counts the sign-ins waiting for an answer.

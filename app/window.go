@@ -20,6 +20,7 @@ type Window struct {
 	notices  *noticeBoard
 	opened   *openedInbox // extension files opened before the UI listened (extopen.go)
 	focused  atomic.Bool  // the window has the focus
+	inboxes  *inboxWatch  // told the focus: notifications again once looked at
 }
 
 // AppInfo is what the UI needs at start.
@@ -60,6 +61,9 @@ func (w *Window) Info() (AppInfo, error) {
 // native notification (docs/consent.md).
 func (w *Window) SetWindowFocused(focused bool) error {
 	w.focused.Store(focused)
+	if w.inboxes != nil {
+		w.inboxes.focus(focused)
+	}
 	return nil
 }
 

@@ -71,6 +71,8 @@ const screens = [
   { name: "elicit", query: "&chat=1&elicit=form", ready: ".modal.elicit", setup: fillChat },
   { name: "elicit-url", query: "&chat=1&elicit=url", ready: ".modal.elicit", setup: fillChat },
   { name: "settings", query: "", ready: ".card", setup: (p) => clickNav(p, "Settings", "fieldset") },
+  { name: "inbox", query: "", ready: ".card", setup: (p) => clickNav(p, "Inbox", ".inbox-item") },
+  { name: "schedules", query: "", ready: ".card", setup: (p) => clickNav(p, "Schedules", ".schedule") },
   { name: "activity", query: "", ready: ".card", setup: async (p) => { await clickNav(p, "Activity", ".row-item"); await p.click(".row-item"); await p.waitForSelector(".detail .turn, .detail table"); } },
   { name: "settings-bypass", query: "", ready: ".card", setup: async (p) => {
     await clickNav(p, "Settings", "fieldset"); await p.select('select:has(option[value="bypass"])', "bypass"); await p.waitForSelector('[aria-label="Use Bypass?"]'); } },

@@ -163,6 +163,19 @@
       { id: "notes-keeper", name: "Notes Keeper", description: "Keeps notes as Markdown files.", tools: ["files.file_write"], needs_folder: true }],
     ServersInUse: [{ namespace: "kit", name: "", source: "servers.json:3", remote: "", broken: "" },
       { namespace: "typo", name: "", source: "servers.json:9", remote: "", broken: "servers.json:9:5: unknown field \"comand\"" }],
+    // The Inbox and Schedules (docs/app.md#inbox, docs/app.md#schedules).
+    Items: [
+      { id: "inb_1", kind: "approval", coworker: "helper", session_id: "s2", tool: "notes.append", what: 'May it run notes.append {"text":"Buy milk"}?',
+        created_at: now, deadline: "", parked: true, answers: ["allow_once", "allow_session", "deny"] },
+      { id: "inb_2", kind: "question", coworker: "helper", session_id: "s-chat", tool: "ask.signup", what: "ask asks: Which plan?",
+        created_at: now, deadline: now, parked: false, answers: ["show"] },
+      { id: "inb_3", kind: "budget", coworker: "keeper", session_id: "s3", tool: "", what: "It reached a limit: continue or stop? {\"tokens_per_run\":2000}",
+        created_at: "2026-01-05T10:00:00Z", deadline: "", parked: false, answers: ["continue", "stop"] }],
+    Count: 3,
+    List: [
+      { id: "sch_1", coworker: "helper", prompt: "Check the battery", every: 0, cron: "0 9 * * 1-5", time_zone: "Europe/Berlin", catch_up: true, created_at: now,
+        when: "0 9 * * 1-5 (Europe/Berlin)", last_run: { id: 1, schedule_id: "sch_1", slot: now, missed: 3, session_id: "s2", status: "caught up (missed 3)", claimed_at: now } },
+      { id: "sch_2", coworker: "keeper", prompt: "Summarise my notes", every: 7200000000000, cron: "", catch_up: false, created_at: now, when: "every 2h0m0s", last_run: null }],
     ListModels: { provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] },
     TestConnection: { ok: true, provider: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", latency_ms: 4, via: "models",
       listed: true, models: ["llama3.2:latest", "qwen2.5:7b"], error: "", reason: "", status: 0, advice: "" },

@@ -10,6 +10,7 @@ import type {
 import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
 import type { AgentImportPreview, AgentImportResult } from "./types_agentimport";
 import type { AppEventName } from "./events";
+import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
@@ -31,6 +32,8 @@ export type Backend = {
   Asks: typeof import("../wailsjs/go/app/Asks");
   Views: typeof import("../wailsjs/go/app/Views");
   Editor: typeof import("../wailsjs/go/app/Editor");
+  Inbox: typeof import("../wailsjs/go/app/Inbox");
+  Schedules: typeof import("../wailsjs/go/app/Schedules");
 };
 
 /** The names of the services, as the Gate knows them. */
@@ -224,6 +227,17 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     serversInUse: async () => (await call<ServerInUse[] | null>(() => b.Servers.ServersInUse())) ?? [],
     /** Gives tools to the coworker in dir, or to a new one named name (dir ""). */
     giveTools: (dir: string, name: string, tools: string[]) => call<GaveTools>(() => b.Editor.GiveTools(dir, name, tools)),
+    /** The open inbox items, oldest first (docs/app.md#inbox). */
+    inboxItems: async () => (await call<InboxEntry[] | null>(() => b.Inbox.Items())) ?? [],
+    inboxCount: () => call<number>(() => b.Inbox.Count()),
+    /** Answers an item from the Inbox; rejects saying who answered first. */
+    answerInbox: (id: string, answer: string) => call<void>(() => b.Inbox.Answer(id, answer)),
+    /** Switches a chat to run on its own (approvals park in the inbox) or back. */
+    setUnattended: (sessionId: string, on: boolean) => call<ChatInfo>(() => b.Chats.SetUnattended(sessionId, on)),
+    schedules: async () => (await call<ScheduleInfo[] | null>(() => b.Schedules.List())) ?? [],
+    addSchedule: (s: ScheduleInput) => call<ScheduleInfo>(() => b.Schedules.Add(s as never)),
+    editSchedule: (id: string, s: ScheduleInput) => call<ScheduleInfo>(() => b.Schedules.Edit(id, s as never)),
+    removeSchedule: (id: string) => call<void>(() => b.Schedules.Remove(id)),
     on: subscribe,
   };
 }

@@ -16,6 +16,8 @@ export const AppEvent = {
   ElicitationClosed: "elicitation:closed",
   SignIn: "signin:request",
   SignInClosed: "signin:closed",
+  InboxChanged: "inbox:changed",
+  SchedulesChanged: "schedules:changed",
 } as const;
 export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];
 

@@ -12,7 +12,7 @@ import type { ElicitationClosed, PendingElicitation } from "./types";
 import type { CoworkerDraft } from "./types_editor";
 import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, ExtensionOpened, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval, SignInRequest } from "./types";
 
-export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" } | { name: "editor"; key: number };
+export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" } | { name: "editor"; key: number } | { name: "inbox" } | { name: "schedules" };
 
 export interface OpenChat {
   info: ChatInfo;
@@ -39,6 +39,12 @@ class AppState {
   notices = $state<ShownNotice[]>([]);
   /** Sessions with calls waiting for reconciliation (the Activity badge). */
   waiting = $state(0);
+  /** Open inbox items (the Inbox badge, docs/app.md#inbox). */
+  inboxOpen = $state(0);
+  /** Bumped on every inbox change: the Inbox screen reads its items again. */
+  inboxChanged = $state(0);
+  /** Bumped when schedules ran: the Schedules screen reads its list again. */
+  schedulesChanged = $state(0);
   /** The time source of the notices (info ones expire); tests set their own. */
   clock: Clock = realClock;
   /** An external link waiting for "Open this external link?" (LinkConfirm). */
@@ -335,6 +341,15 @@ class AppState {
     }
   }
 
+  /** countInbox refreshes the Inbox badge from the journal. */
+  async countInbox() {
+    try {
+      this.inboxOpen = await api.inboxCount();
+    } catch {
+      // the journal's own banner says why
+    }
+  }
+
   /** countWaiting refreshes the Activity badge from the journal. */
   async countWaiting() {
     try {
@@ -441,6 +456,11 @@ export async function start() {
     app.questions = closeQuestion(app.questions, c);
     if (shown && c.reason && c.reason !== "answered") app.notify("warning", c.reason, "app");
   });
+  api.on(AppEvent.InboxChanged, (p) => {
+    app.inboxOpen = (p as { open: number }).open;
+    app.inboxChanged++;
+  });
+  api.on(AppEvent.SchedulesChanged, () => app.schedulesChanged++);
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));
   api.on(AppEvent.SignIn, (p) => (app.signIns = [...app.signIns, p as SignInRequest]));
   api.on(AppEvent.SignInClosed, (p) => (app.signIns = app.signIns.filter((r) => r.id !== (p as string))));
@@ -477,6 +497,7 @@ export async function start() {
     app.approvals = await api.pendingApprovals();
     app.questions = await api.pendingElicitations();
     void app.countWaiting();
+    void app.countInbox();
     void app.loadChats();
     if (app.info.start_coworker) await app.openChat(app.info.start_coworker);
   } catch (e) {

@@ -7,6 +7,7 @@ import type { agentimport, app, bundle, consent, elicit, harness, journal, serve
 import type * as T from "./types";
 import type * as E from "./types_editor";
 import type * as A from "./types_agentimport";
+import type * as I from "./types_inbox";
 
 /** The data fields of a generated class (its methods left out). */
 type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
@@ -82,4 +83,8 @@ export const typesMatchGo: [
   Covers<agentimport.Plan, A.AgentImportPlan>,
   Covers<app.AgentImportPreview, A.AgentImportPreview>,
   Covers<app.AgentImportResult, A.AgentImportResult>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Covers<app.InboxEntry, I.InboxEntry>,
+  Covers<app.ScheduleInput, I.ScheduleInput>,
+  Covers<journal.ScheduleRun, I.ScheduleRun>,
+  Covers<app.ScheduleInfo, I.ScheduleInfo>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -150,6 +150,8 @@ export interface ChatInfo {
   model: string; // what the chat was opened with and keeps
   approval_mode: string;
   running: boolean;
+  /** It runs on its own: approvals park in the Inbox (docs/app.md#run-on-its-own). */
+  unattended: boolean;
   tools: ToolInfo[] | null;
 }
 

@@ -558,6 +558,7 @@ export namespace app {
 	    model: string;
 	    approval_mode: string;
 	    running: boolean;
+	    unattended: boolean;
 	    tools: ToolInfo[];
 	
 	    static createFrom(source: any = {}) {
@@ -573,6 +574,7 @@ export namespace app {
 	        this.model = source["model"];
 	        this.approval_mode = source["approval_mode"];
 	        this.running = source["running"];
+	        this.unattended = source["unattended"];
 	        this.tools = this.convertValues(source["tools"], ToolInfo);
 	    }
 	
@@ -1103,6 +1105,58 @@ export namespace app {
 	        this.added = source["added"];
 	    }
 	}
+	export class InboxEntry {
+	    id: string;
+	    kind: string;
+	    coworker: string;
+	    session_id: string;
+	    tool: string;
+	    what: string;
+	    asked: number[];
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    deadline: any;
+	    parked: boolean;
+	    answers: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new InboxEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.coworker = source["coworker"];
+	        this.session_id = source["session_id"];
+	        this.tool = source["tool"];
+	        this.what = source["what"];
+	        this.asked = source["asked"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.deadline = this.convertValues(source["deadline"], null);
+	        this.parked = source["parked"];
+	        this.answers = source["answers"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class InstalledExtension {
 	    name: string;
 	    display_name: string;
@@ -1198,6 +1252,7 @@ export namespace app {
 	    coworker_name: string;
 	    // Go type: time
 	    asked: any;
+	    item: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new PendingElicitation(source);
@@ -1209,6 +1264,7 @@ export namespace app {
 	        this.coworker = source["coworker"];
 	        this.coworker_name = source["coworker_name"];
 	        this.asked = this.convertValues(source["asked"], null);
+	        this.item = source["item"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1292,6 +1348,76 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ScheduleInfo {
+	    id: string;
+	    coworker: string;
+	    prompt: string;
+	    every?: number;
+	    cron?: string;
+	    time_zone?: string;
+	    catch_up: boolean;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    removed_at: any;
+	    when: string;
+	    last_run?: journal.ScheduleRun;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.coworker = source["coworker"];
+	        this.prompt = source["prompt"];
+	        this.every = source["every"];
+	        this.cron = source["cron"];
+	        this.time_zone = source["time_zone"];
+	        this.catch_up = source["catch_up"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.removed_at = this.convertValues(source["removed_at"], null);
+	        this.when = source["when"];
+	        this.last_run = this.convertValues(source["last_run"], journal.ScheduleRun);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ScheduleInput {
+	    coworker: string;
+	    prompt: string;
+	    when: string;
+	    catch_up: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.coworker = source["coworker"];
+	        this.prompt = source["prompt"];
+	        this.when = source["when"];
+	        this.catch_up = source["catch_up"];
+	    }
 	}
 	export class ServerInUse {
 	    namespace: string;
@@ -2193,6 +2319,50 @@ export namespace journal {
 	        this.role = source["role"];
 	        this.content = source["content"];
 	        this.created_at = this.convertValues(source["created_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ScheduleRun {
+	    id: number;
+	    schedule_id: string;
+	    // Go type: time
+	    slot: any;
+	    missed: number;
+	    session_id?: string;
+	    status: string;
+	    // Go type: time
+	    claimed_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.schedule_id = source["schedule_id"];
+	        this.slot = this.convertValues(source["slot"], null);
+	        this.missed = source["missed"];
+	        this.session_id = source["session_id"];
+	        this.status = source["status"];
+	        this.claimed_at = this.convertValues(source["claimed_at"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -34,3 +34,5 @@ export function RevokeChatGrant(arg1:string,arg2:string):Promise<void>;
 export function SearchChats(arg1:string,arg2:boolean):Promise<Array<journal.Session>>;
 
 export function Send(arg1:string,arg2:string):Promise<harness.TurnResult>;
+
+export function SetUnattended(arg1:string,arg2:boolean):Promise<app.ChatInfo>;

@@ -61,3 +61,7 @@ export function SearchChats(arg1, arg2) {
 export function Send(arg1, arg2) {
   return window['go']['app']['Chats']['Send'](arg1, arg2);
 }
+
+export function SetUnattended(arg1, arg2) {
+  return window['go']['app']['Chats']['SetUnattended'](arg1, arg2);
+}
