@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -53,7 +52,7 @@ func (pr *Preferences) ListModels(provider, baseURL, key string) (ModelList, err
 	if err != nil {
 		return ModelList{}, err
 	}
-	ctx, cancel := context.WithTimeout(pr.base, probeTimeout)
+	ctx, cancel := model.WithProbeTimeout(pr.base, probeTimeout)
 	defer cancel()
 	l, err := model.ListModels(ctx, c)
 	if err != nil {
@@ -74,7 +73,7 @@ func (pr *Preferences) TestConnection(provider, baseURL, modelName, key string) 
 	if err != nil {
 		return ConnectionTest{}, err
 	}
-	ctx, cancel := context.WithTimeout(pr.base, probeTimeout)
+	ctx, cancel := model.WithProbeTimeout(pr.base, probeTimeout)
 	defer cancel()
 	out := ConnectionTest{Provider: c.Provider, BaseURL: c.BaseURL, Model: c.Model}
 	conn, err := model.TestConnection(ctx, c)

@@ -165,9 +165,27 @@ func probeContext(ctx context.Context) (context.Context, time.Duration, context.
 	budget := ProbeTimeout
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < budget {
 		budget = time.Until(dl)
+		if outer, ok := ctx.Value(probeBudgetKey{}).(time.Duration); ok {
+			// A probe inside a probe (TestConnection's ListModels) names
+			// the outer bound, not what was left of it.
+			pctx, cancel := context.WithTimeout(ctx, budget)
+			return pctx, outer, cancel
+		}
 	}
 	pctx, cancel := context.WithTimeout(ctx, budget)
-	return pctx, budget.Round(time.Millisecond), cancel
+	budget = budget.Round(time.Millisecond)
+	return context.WithValue(pctx, probeBudgetKey{}, budget), budget, cancel
+}
+
+// probeBudgetKey holds the bound a probe's context was given.
+type probeBudgetKey struct{}
+
+// WithProbeTimeout bounds the probes run with the returned context by d,
+// and a timeout error names d itself, however late the probe starts on a
+// busy machine.
+func WithProbeTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(parent, d)
+	return context.WithValue(ctx, probeBudgetKey{}, d.Round(time.Millisecond)), cancel
 }
 
 // getList GETs one list and decodes it as api's shape. caller is the
