@@ -13,6 +13,7 @@ import (
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/doctor"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 	"github.com/openworker/desktop/platform"
@@ -26,6 +27,11 @@ import (
 var version, commit, date string
 
 func main() {
+	// A copy of this binary started as the watchdog of another does only
+	// that; every other start makes this process the subreaper of its
+	// providers' descendants (docs/mcp.md#process-tree).
+	mcp.RunWatchdogIfAsked()
+	_ = mcp.EnableProcessTree()
 	v := harness.BuildVersion(harness.Version{Version: version, Commit: commit, Date: date})
 	if v.Version != "" {
 		device.Version = v.Version

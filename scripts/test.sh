@@ -5,7 +5,8 @@
 # for macOS and Windows, the Go tests (harness/ and app/ once, under the
 # race detector; the D-Bus notification tests among them, each test process on
 # a private bus of its own, internal/testbus), the official MCP conformance
-# suite in client mode (scripts/conformance.sh), the desktop end-to-end test under Xvfb
+# suite in client mode (scripts/conformance.sh), the parsers' fuzz targets for a
+# few seconds each (scripts/fuzz.sh), the desktop end-to-end test under Xvfb
 # (screenshots in artifacts/screenshots/), the Windows installer build and
 # checks, and the Windows build run under Wine (scripts/test-windows-wine.sh:
 # the CLI, Windows behaviour, Windows unit tests, the installer). CI runs exactly this (.ci/run); the Windows and macOS runs are
@@ -54,6 +55,9 @@ go test -count=1 $(go list ./... | grep -Ev "$raced")
 
 step "go test -race ./harness/... ./app/..."
 go test -count=1 -race ./harness/... ./app/...
+
+step "fuzz the parsers, a short fixed time each (scripts/fuzz.sh, docs/limits.md#fuzzing)"
+bash scripts/fuzz.sh
 
 step "MCP conformance suite, client mode, against openworker run with no OS keychain (docs/mcp.md#conformance)"
 bash scripts/conformance.sh

@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openworker/desktop/harness/internal/keychain"
 	"github.com/openworker/desktop/internal/termsafe"
 	"io"
 	"os"
@@ -127,6 +128,7 @@ func WithIO(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) strin
 // MainWithRegistry runs the CLI with os.Args and exits the process with the
 // exit code (docs/cli.md).
 func MainWithRegistry(reg *tool.Registry, opts ...Option) {
+	keychain.NoAutolaunch() // no session bus: no OS keychain, and no dbus-daemon left behind (docs/mcp.md#without-a-keychain)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Run(ctx, reg, os.Args[1:], opts...)
 	stop()

@@ -63,11 +63,19 @@ func New(j *journal.Journal, o *Options) *Inbox {
 	return b
 }
 
+// ErrNoJournal is the error of an inbox with no journal to keep its items
+// in (a runtime opened without one): found by FuzzServe (harness/protocol),
+// where answering an approval crashed the server.
+var ErrNoJournal = errors.New("there is no journal, so there is no inbox")
+
 // Journal returns the journal the items live in.
 func (b *Inbox) Journal() *journal.Journal { return b.j }
 
 // Add writes an open item (journal.AddInboxItem) and returns it.
 func (b *Inbox) Add(ctx context.Context, it journal.InboxItem) (journal.InboxItem, error) {
+	if b.j == nil {
+		return it, ErrNoJournal
+	}
 	it, err := b.j.AddInboxItem(ctx, it)
 	if err == nil && b.opts.OnAdd != nil {
 		b.opts.OnAdd(it)
@@ -77,6 +85,9 @@ func (b *Inbox) Add(ctx context.Context, it journal.InboxItem) (journal.InboxIte
 
 // Item returns one item.
 func (b *Inbox) Item(ctx context.Context, id string) (journal.InboxItem, error) {
+	if b.j == nil {
+		return journal.InboxItem{}, ErrNoJournal
+	}
 	return b.j.InboxItem(ctx, id)
 }
 
@@ -85,6 +96,9 @@ func (b *Inbox) Item(ctx context.Context, id string) (journal.InboxItem, error) 
 // gets an *journal.AnsweredError (errors.Is journal.ErrAlreadyAnswered)
 // saying who answered what.
 func (b *Inbox) Answer(ctx context.Context, id string, answer json.RawMessage, by string) (journal.InboxItem, error) {
+	if b.j == nil {
+		return journal.InboxItem{}, ErrNoJournal
+	}
 	it, err := b.j.InboxItem(ctx, id)
 	if err != nil {
 		return it, err
@@ -103,6 +117,9 @@ func (b *Inbox) Answer(ctx context.Context, id string, answer json.RawMessage, b
 // or journal.InboxExpired). If an answer won the race it returns that
 // answered item and a nil error: the caller honours the answer.
 func (b *Inbox) Withdraw(ctx context.Context, id string, status journal.InboxStatus, by string) (journal.InboxItem, error) {
+	if b.j == nil {
+		return journal.InboxItem{}, ErrNoJournal
+	}
 	it, err := b.j.CloseInboxItem(ctx, id, status, by)
 	var ae *journal.AnsweredError
 	if errors.As(err, &ae) {
@@ -154,6 +171,9 @@ func (b *Inbox) Wait(ctx context.Context, id string) (journal.InboxItem, error) 
 // Watch returns the item once it is closed, or ctx's error when ctx ends
 // first (the item is left as it is).
 func (b *Inbox) Watch(ctx context.Context, id string) (journal.InboxItem, error) {
+	if b.j == nil {
+		return journal.InboxItem{}, ErrNoJournal
+	}
 	wake := make(chan struct{})
 	b.mu.Lock()
 	b.waiters[id] = append(b.waiters[id], wake)

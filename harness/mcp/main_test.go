@@ -28,9 +28,19 @@ const serverEnv = "OW_MCP_TEST_SERVER"
 const startsEnv = "OW_MCP_TEST_STARTS"
 
 func TestMain(m *testing.M) {
+	RunWatchdogIfAsked() // the copy of the test binary EnableProcessTree starts (watchdog_linux.go)
 	switch os.Getenv(serverEnv) {
 	case "":
 		os.Exit(m.Run())
+	case "treeparent": // starts a provider whose grandchild calls setsid (proc_tree_linux_test.go) and waits to be killed
+		EnableProcessTree()
+		p, err := Connect(context.Background(), setsidProvider(os.Getenv("OW_ORPHAN_PIDFILE")), &Options{StartTimeout: 10 * time.Minute})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "treeparent:", err)
+			os.Exit(1)
+		}
+		_ = p
+		select {}
 	case "parent": // starts a provider (pdeathsig_linux_test.go) and waits to be killed
 		srv := tool.MCPServer{Namespace: "orphan", Program: "sh", Args: []string{"-c", `echo $$ > "$OW_ORPHAN_PIDFILE"; exec sleep 600`},
 			Env: map[string]string{"OW_ORPHAN_PIDFILE": os.Getenv("OW_ORPHAN_PIDFILE")}}
@@ -238,4 +248,15 @@ func mustContain(t *testing.T, what, s string, subs ...string) {
 			t.Errorf("%s = %q, want it to contain %q", what, s, sub)
 		}
 	}
+}
+
+// setsidProvider is the device server started through a shell that
+// first double-forks a process which calls setsid (leaving the provider's
+// process group and session), writes its pid to pidFile and sleeps: the
+// grandchild a daemonizing server leaves behind.
+func setsidProvider(pidFile string) tool.MCPServer {
+	exe, _ := os.Executable()
+	return tool.MCPServer{Namespace: "tree", Program: "sh", Args: []string{"-c",
+		`(setsid sh -c 'echo $$ > "$OW_ORPHAN_PIDFILE"; exec sleep 600' &); exec "$OW_TREE_EXE"`},
+		Env: map[string]string{"OW_ORPHAN_PIDFILE": pidFile, "OW_TREE_EXE": exe, serverEnv: "device"}}
 }

@@ -47,8 +47,11 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 		outR.Close()
 		return nil, err
 	}
+	pid := s.cmd.Process.Pid
+	ownChildren.add(pid)
 	go func() {
 		s.waitErr = s.cmd.Wait()
+		ownChildren.remove(pid)
 		close(s.exited)
 	}()
 	tree, err := newProcTree(s.cmd)

@@ -53,7 +53,12 @@ func (srv *Server) inboxList(ctx context.Context, req Request) {
 	if p.All {
 		f.Statuses = []journal.InboxStatus{journal.InboxOpen, journal.InboxAnswered, journal.InboxConsumed, journal.InboxCancelled, journal.InboxExpired}
 	}
-	items, err := srv.box().Journal().Inbox(ctx, f)
+	j := srv.box().Journal()
+	if j == nil { // a runtime without a journal (found by FuzzServe)
+		srv.respond(req.ID, nil, &Error{CodeFailed, inbox.ErrNoJournal.Error()})
+		return
+	}
+	items, err := j.Inbox(ctx, f)
 	if err != nil {
 		srv.respond(req.ID, nil, &Error{CodeFailed, err.Error()})
 		return
