@@ -68,19 +68,18 @@ installer() {
     sleep 600 | "$wine" "$inst/openworker.exe" mcp serve device >"$tmp/old-running.log" 2>&1 &
     old_pid=$!
     pids+=("$old_pid")
-    for _ in $(seq 60); do
-      "$wine" tasklist 2>/dev/null | tr -d '\r' | grep -qi '^openworker.exe' && break
-      sleep 1
-    done
-    echo "older $old_version installed and running (tasklist: $("$wine" tasklist 2>/dev/null | tr -d '\r' | grep -ci '^openworker.exe') openworker.exe)"
+    # Running once it answers nothing yet still lives (Wine's tasklist lists
+    # nothing here, so the wine process of the exe is what is watched).
+    sleep 5
+    kill -0 "$old_pid" 2>/dev/null || fail "the older openworker.exe did not keep running: $(cat "$tmp/old-running.log")"
+    echo "older $old_version installed and running (pid $old_pid)"
   fi
   local t0=$SECONDS
   timeout 300 "$wine" "$setup" /S >"$tmp/setup.log" 2>&1 || fail "the installer exited $?: $(tail -n 20 "$tmp/setup.log")"
   if [ -n "$old_pid" ]; then
     echo "upgrade over the running $old_version took $((SECONDS - t0)) s"
-    if "$wine" tasklist 2>/dev/null | tr -d '\r' | grep -qi '^openworker.exe'; then
-      fail "openworker.exe still runs after the upgrade"
-    fi
+    for _ in $(seq 30); do kill -0 "$old_pid" 2>/dev/null || break; sleep 1; done
+    if kill -0 "$old_pid" 2>/dev/null; then fail "the older openworker.exe still runs after the upgrade"; fi
   fi
   for f in openworker.exe uninstall.exe examples/coworkers/device-assistant/coworker/manifest.md; do
     [ -f "$inst/$f" ] || fail "installed file missing: $inst/$f ($(ls "$inst" 2>&1))"
