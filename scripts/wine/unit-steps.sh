@@ -7,7 +7,16 @@
 # paths). app/ is built without the desktop tags,
 # as its unit tests always are: no window, so no WebView2 (which Wine
 # lacks, see the script's header).
+# OPENWORKER_WINE_UNIT_PKGS (space separated) runs other packages. Not in
+# the default list yet, because not yet seen to pass under Wine (their
+# first run here did not finish in time on a loaded machine, 2026-12-06):
+# ./harness/sandbox (the Low-integrity token placement), ./harness/mcp/launch
+# (Job object, PATH lookups), ./harness/extension, ./harness/cli,
+# ./harness/a2a, ./tools/device. Binaries are named by the whole package
+# path (harness_mcp_launch.test.exe), so two packages named alike do not
+# overwrite each other.
 unit_pkgs=(./harness/journal ./harness/mcp ./harness/servers ./harness/model ./harness/settings ./platform/windows ./app ./tools/files)
+if [ -n "${OPENWORKER_WINE_UNIT_PKGS:-}" ]; then read -r -a unit_pkgs <<<"$OPENWORKER_WINE_UNIT_PKGS"; fi
 
 # Tests that fail under Wine 8 for Wine's own reasons (not Windows'), each
 # with why; docs/install.md#tested-under-wine lists them too. They are
@@ -65,12 +74,12 @@ unit_tests() {
   # -trimpath as scripts/build-windows.sh: the cgo objects (SQLite) of the
   # exe's build are reused from the build cache.
   for p in "${unit_pkgs[@]}"; do
-    name=$(basename "$p")
+    name=$(tr / _ <<<"${p#./}")
     CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64 \
       nice -n 10 go test -c -trimpath "${overlay[@]}" -o "$bin/$name.test.exe" "$p" || fail "go test -c $p for windows failed"
   done
   for p in "${unit_pkgs[@]}"; do
-    name=$(basename "$p")
+    name=$(tr / _ <<<"${p#./}")
     local t=$SECONDS
     # Run in the package's folder, as go test does (testdata/). CI is unset
     # for the binary: the tests that need Node.js skip (no Windows Node in
