@@ -63,6 +63,11 @@ func main() {
 	if app.WindowAvailable {
 		opts = append(opts, cli.WithDesktop(func(ctx context.Context, reg *tool.Registry, args []string) error {
 			err := app.Run(ctx, reg, app.Options{Version: v.Version, Build: v, Args: args})
+			if errors.Is(err, app.ErrNoWebView) {
+				// Already shown, on stderr and in the log: its own exit code
+				// (docs/install.md#webview2).
+				os.Exit(app.ExitNoWebView)
+			}
 			if errors.Is(err, app.ErrUsage) {
 				return cli.UsageError(err)
 			}

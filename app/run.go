@@ -75,6 +75,10 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// Before any file is made: no WebView2, no window (webviewcheck.go).
+	if err := requireWebView(paths.LogFile); err != nil {
+		return err
+	}
 	// One instance per config folder even without Wails' D-Bus lock (Linux
 	// without a session bus): a second start says so and exits with 0.
 	lock, err := acquireInstanceLock(filepath.Join(paths.ConfigDir, lockFileName))

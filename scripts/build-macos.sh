@@ -31,6 +31,15 @@ app=build/bin/OpenWorker.app
 exe=$app/Contents/MacOS/openworker
 dmg=build/bin/OpenWorker-$VERSION-macos-universal.dmg
 
+# macOS 12 is the oldest the Go 1.26 runtime supports (the linker stamps
+# minos 12.0): the C parts (cgo: SQLite, the Wails window) are built for the
+# same, not Wails' older default minimum, and Info.plist says
+# LSMinimumSystemVersion 12.0 (docs/install.md#macos-12-or-later).
+export MACOSX_DEPLOYMENT_TARGET=12.0
+export CGO_CFLAGS="${CGO_CFLAGS:-} -mmacosx-version-min=12.0"
+export CGO_LDFLAGS="${CGO_LDFLAGS:-} -mmacosx-version-min=12.0"
+
+t=$SECONDS
 step "wails build (darwin/universal)"
 # -m / -nosyncgomod: never let wails rewrite go.mod; -skipbindings: the
 # TypeScript bindings are committed (scripts/app-bindings.sh). Wails installs
@@ -39,12 +48,15 @@ step "wails build (darwin/universal)"
 go tool -modfile=build/tools/go.mod wails build -platform darwin/universal -clean -m -nosyncgomod -skipbindings \
   -trimpath -ldflags "$(release_ldflags "$VERSION" "$COMMIT" "$DATE")"
 
+echo "wails build: $(elapsed "$t")"
+
 step "bundle: version, examples, checks"
 plist=$app/Contents/Info.plist
 /usr/libexec/PlistBuddy -c "Set :CFBundleShortVersionString $NUMERIC" -c "Set :CFBundleVersion $NUMERIC" "$plist"
 plutil -lint "$plist"
 [ "$(/usr/libexec/PlistBuddy -c 'Print :CFBundleIdentifier' "$plist")" = dev.openworker.desktop ]
-/usr/libexec/PlistBuddy -c 'Print :NSAppleEventsUsageDescription' "$plist" >/dev/null
+/usr/libexec/PlistBuddy -c 'Print :NSAppleEventsUsageDescription' -c 'Print :NSDocumentsFolderUsageDescription' "$plist" >/dev/null
+[ "$(/usr/libexec/PlistBuddy -c 'Print :LSMinimumSystemVersion' "$plist")" = 12.0 ]
 [ "$(/usr/libexec/PlistBuddy -c 'Print :CFBundleDocumentTypes:0:CFBundleTypeExtensions:0' -c 'Print :CFBundleDocumentTypes:1:CFBundleTypeExtensions:0' "$plist" | tr '\n' ' ')" = 'mcpb dxt ' ] # file associations (docs/app.md#opening-an-extension)
 # The app seeds its coworkers folder from Contents/Resources/examples/coworkers.
 mkdir -p "$app/Contents/Resources/examples"
@@ -71,7 +83,17 @@ trap 'rm -rf "$stage"' EXIT
 cp -R "$app" "$stage/"
 ln -s /Applications "$stage/Applications"
 rm -f "$dmg"
-hdiutil create -volname "OpenWorker" -srcfolder "$stage" -fs HFS+ -format UDZO -ov "$dmg"
+# hdiutil create fails now and then on CI runners ("Resource busy", a
+# volume XProtect or Spotlight still holds): retried, as electron-builder
+# and create-dmg do.
+t=$SECONDS
+for try in 1 2 3 4 5; do
+  if hdiutil create -volname "OpenWorker" -srcfolder "$stage" -fs HFS+ -format UDZO -ov "$dmg"; then break; fi
+  [ "$try" -lt 5 ] || { echo "hdiutil create failed 5 times" >&2; exit 1; }
+  echo "hdiutil create failed (try $try of 5); retrying in $((try * 5)) s"
+  sleep $((try * 5))
+done
+echo "dmg: $(elapsed "$t")"
 if [ -n "${MACOS_SIGN_IDENTITY:-}" ]; then codesign --force --timestamp --sign "$MACOS_SIGN_IDENTITY" "$dmg"; fi
 
 if [ -n "${MACOS_SIGN_IDENTITY:-}" ] && [ -n "${MACOS_NOTARY_APPLE_ID:-}" ] &&
@@ -88,3 +110,6 @@ fi
 
 step "done in $(elapsed "$start")"
 ls -l "$dmg"
+# The sizes docs/install.md#sizes quotes (TestInstallSizesDocumented).
+echo "size: dmg $(stat -f %z "$dmg") bytes"
+echo "size: macos exe $(stat -f %z "$exe") bytes"

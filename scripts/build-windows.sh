@@ -11,6 +11,8 @@
 #
 # Environment:
 #   OPENWORKER_VERSION   version to stamp (default: v* tag on HEAD, else wails.json)
+#   OPENWORKER_OUT_DIR   where the exe and installer go, relative to the checkout (default build/bin); the Wine
+#                        test builds an older-stamped installer there for the upgrade test
 #   OPENWORKER_SIGN_CERT, OPENWORKER_SIGN_KEY   PEM certificate (chain) and key: when both
 #                        are set, the exe, the uninstaller and the installer are signed
 #   OPENWORKER_SIGN_PASS password of the key (optional; passed through a 0600 file)
@@ -98,7 +100,7 @@ COMMIT=$(release_commit)
 DATE=$(release_date)
 echo "version $VERSION, commit $COMMIT, date $DATE"
 
-out=build/bin
+out=${OPENWORKER_OUT_DIR:-build/bin}
 work=$out/windows-work
 mkdir -p "$work"
 exe=$out/openworker.exe
@@ -148,3 +150,6 @@ if [ -n "$signing" ]; then step "sign the installer"; sign_file "$setup"; fi
 step "done in $(elapsed $start)"
 ls -l "$exe" "$setup"
 echo "installer: $setup ($(stat -c %s "$setup") bytes)"
+# The sizes docs/install.md#sizes quotes (TestInstallSizesDocumented).
+echo "size: windows installer $(wc -c <"$setup" | tr -d ' ') bytes"
+echo "size: windows exe $(wc -c <"$exe" | tr -d ' ') bytes"

@@ -156,6 +156,19 @@ echo "$out"
 grep -q 'device.battery_status_get .*mcp:device' <<<"$out" || fail "the device tools did not resolve through \`openworker mcp serve device\`"
 
 size=$(stat -c %s "$setup")
+step "sizes against docs/install.md#sizes (10 % at most)"
+# doc_size_close LABEL BYTES: the row "| LABEL | N bytes |" of
+# docs/install.md gives LABEL's size within 10 % of the measured BYTES.
+doc_size_close() {
+  local want diff
+  want=$(sed -n "s/^| $1 | \([0-9,]*\) bytes |.*/\1/p" docs/install.md | tr -d , | head -n 1)
+  [ -n "$want" ] || fail "docs/install.md#sizes has no row \"| $1 | N bytes |\""
+  diff=$(($2 > want ? $2 - want : want - $2))
+  [ $((diff * 10)) -le "$want" ] || fail "docs/install.md#sizes says the $1 is $want bytes; measured $2, more than 10 % off: copy the measured number there"
+  echo "$1: $2 bytes, docs $want"
+}
+doc_size_close "Windows installer" "$size"
+doc_size_close "Windows exe" "$(stat -c %s "$exe")"
 step "Windows installer OK: $setup"
 echo "installer size: $size bytes ($(( (size + 524288) / 1048576 )) MiB); exe $(stat -c %s "$exe") bytes"
 echo "build time: ${build_time}s; check total: $(elapsed "$start")"

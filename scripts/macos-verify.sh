@@ -46,8 +46,11 @@ with open("build/darwin/Info.plist", "rb") as f:
     p = plistlib.load(f)
 check(p.get("CFBundleIdentifier") == want, "build/darwin/Info.plist: CFBundleIdentifier is %r, want %r" % (p.get("CFBundleIdentifier"), want))
 check(p.get("CFBundlePackageType") == "APPL", "build/darwin/Info.plist: CFBundlePackageType is not APPL")
-for k in ("CFBundleExecutable", "CFBundleVersion", "CFBundleShortVersionString", "NSAppleEventsUsageDescription"):
+for k in ("CFBundleExecutable", "CFBundleVersion", "CFBundleShortVersionString", "NSAppleEventsUsageDescription",
+          "NSDocumentsFolderUsageDescription", "NSDesktopFolderUsageDescription", "NSDownloadsFolderUsageDescription"):
     check(p.get(k), "build/darwin/Info.plist: %s is missing or empty" % k)
+# Go 1.26 binaries need macOS 12 (docs/install.md#macos-12-or-later).
+check(p.get("LSMinimumSystemVersion") == "12.0", "build/darwin/Info.plist: LSMinimumSystemVersion is %r, want '12.0' (Go 1.26 needs macOS 12)" % p.get("LSMinimumSystemVersion"))
 with open("build/darwin/entitlements.plist", "rb") as f:
     e = plistlib.load(f)
 check(e.get("com.apple.security.automation.apple-events") is True, "build/darwin/entitlements.plist: com.apple.security.automation.apple-events is not true (osascript dialogs need it under the hardened runtime)")
@@ -79,7 +82,10 @@ plutil -lint "$plist"
 for k in CFBundleShortVersionString CFBundleVersion; do
   [ "$(pb "$k" "$plist")" = "$numeric" ] || fail "$k is \"$(pb "$k" "$plist")\", want $numeric"
 done
-[ -n "$(pb NSAppleEventsUsageDescription "$plist")" ] || fail "NSAppleEventsUsageDescription missing"
+for k in NSAppleEventsUsageDescription NSDocumentsFolderUsageDescription NSDesktopFolderUsageDescription NSDownloadsFolderUsageDescription; do
+  [ -n "$(pb "$k" "$plist")" ] || fail "$k missing from $plist"
+done
+[ "$(pb LSMinimumSystemVersion "$plist")" = 12.0 ] || fail "LSMinimumSystemVersion is \"$(pb LSMinimumSystemVersion "$plist")\", want 12.0"
 exe=$app/Contents/MacOS/$(pb CFBundleExecutable "$plist")
 [ -x "$exe" ] || fail "CFBundleExecutable $exe is not an executable"
 doc_types_ok "$(plutil -extract CFBundleDocumentTypes json -o - "$plist" 2>/dev/null || true)"
@@ -88,6 +94,12 @@ echo "$bundle_id $numeric, executable $exe"
 step "executable: universal, prints its version; bundled examples"
 archs=$(lipo -archs "$exe")
 case "$archs" in *arm64*x86_64* | *x86_64*arm64*) echo "archs: $archs" ;; *) fail "not universal: $archs" ;; esac
+# Both slices stamped for macOS 12 (LC_BUILD_VERSION minos), as Info.plist says.
+for a in arm64 x86_64; do
+  minos=$(vtool -arch "$a" -show-build "$exe" | awk '$1 == "minos" {print $2; exit}')
+  [ "$minos" = 12.0 ] || fail "the $a slice says minos ${minos:-none}, want 12.0 (build with -mmacosx-version-min=12.0)"
+done
+echo "minos 12.0 in both slices"
 got=$("$exe" version)
 case "$got" in *"$version"*) echo "$got" ;; *) fail "\`openworker version\` printed \"$got\", want $version" ;; esac
 [ -f "$app/Contents/Resources/examples/coworkers/device-assistant/coworker/manifest.md" ] || fail "the example coworkers are not in Contents/Resources/examples"

@@ -33,6 +33,15 @@ case "$mode" in
 native)
   [ "$os" != linux ] || { echo "native mode runs on macOS or Windows; on Linux run scripts/test.sh" >&2; exit 2; }
   export CGO_ENABLED=1
+  if [ "$os" = darwin ]; then
+    # $TMPDIR is /var/folders/…, and /var is a link to /private/var: a test
+    # that compares a temp path with one the system resolved (os.Getwd,
+    # filepath.EvalSymlinks, a child's cwd) would see two names for one
+    # folder. Resolved once here, t.TempDir and os.TempDir give the real one.
+    TMPDIR=$(cd "${TMPDIR:-/tmp}" && pwd -P)
+    export TMPDIR MACOSX_DEPLOYMENT_TARGET=12.0
+    echo "TMPDIR=$TMPDIR (symlinks resolved)"
+  fi
   step "frontend build (embedded by the app)"
   npm --prefix frontend ci --no-audit --no-fund --loglevel=error
   npm --prefix frontend run build --silent

@@ -33,9 +33,10 @@
 #      when `run` is killed, while a second process uses the same journal;
 #      `serve` killed in the middle of a call: the call is unknown at the
 #      next open (the lease died with the process), `journal reconcile`;
-#   3. the Windows unit tests of harness/journal, harness/mcp,
-#      harness/model, harness/settings, platform/windows, app (no
-#      window) and tools/files, cross-built with
+#   1g. the desktop app started without WebView2 (Wine has none): its own
+#      message, exit code 4, no file made (scripts/wine/webview-steps.sh);
+#   3. the Windows unit tests of the packages with Windows code (the list
+#      is unit_pkgs in scripts/wine/unit-steps.sh), cross-built with
 #      `go test -c` (cgo by mingw-w64) and run under Wine (scripts/wine/
 #      unit-steps.sh: a build overlay for Wine's answer to Go's file
 #      deletion; the Wine-only failures skipped by name, each with why);
@@ -43,7 +44,8 @@
 #      ...: Invalid function") are reported apart and do not fail the run;
 #      any other failure does;
 #   4. the installer (a 64-bit NSIS program, run by wine64: this kernel
-#      runs no 32-bit program): silent install (/S), files, shortcuts,
+#      runs no 32-bit program): an older build (0.0.1) installed and left
+#      running, upgraded by the new one (which closes it), then files, shortcuts,
 #      uninstall key, associations, `openworker.exe version` from the
 #      installed folder, silent uninstall keeping %APPDATA%\OpenWorker, and
 #      one (/REMOVEDATA) removing it. It never skips: no installer to test
@@ -187,6 +189,7 @@ run_step() {
 . scripts/wine/windows-steps.sh
 . scripts/wine/unit-steps.sh
 . scripts/wine/installer-steps.sh
+. scripts/wine/webview-steps.sh
 
 run_step "1a. version" cli_version
 run_step "1b. check: the example bundles (device provider as a Windows child)" cli_check_good
@@ -194,12 +197,13 @@ run_step "1c. check: broken bundles" cli_check_broken
 run_step "1d. run: scripted model, two device tool calls" cli_run
 run_step "1e. journal list, show, verify" cli_journal
 run_step "1f. serve --stdio: a turn with an approval" cli_serve
+run_step "1g. no WebView2: the app's own message, exit 4, no file made" win_no_webview
 run_step "2a. default paths under %APPDATA%" win_appdata
 run_step "2b. a folder with spaces and non-ASCII characters" win_odd_path
 run_step "2c. CRLF bundle files" win_crlf
 run_step "2d. run killed: the provider's process tree ends (Job object); a second process on the journal" win_job_kill
 run_step "2e. serve killed in the middle of a call: unknown, journal reconcile" win_reconcile
-run_step "3. Windows unit tests (harness/journal, harness/mcp, harness/model, harness/settings, platform/windows, app, tools/files)" unit_tests
+run_step "3. Windows unit tests (${#unit_pkgs[@]} packages)" unit_tests
 run_step "4. installer: silent install and uninstall" installer
 
 echo

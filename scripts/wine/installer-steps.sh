@@ -6,8 +6,26 @@
 # i386 packages (this kernel cannot execute 32-bit programs at all). The
 # step never skips: when there is no installer to test it fails.
 
+# old_installer: sets old_setup and old_version to an installer of the
+# same source stamped 0.0.1 (OPENWORKER_WINE_OLD_SETUP, else built into
+# build/bin/old by scripts/build-windows.sh: the Go build is cached, so
+# mostly makensis), for the upgrade over a running older version.
+old_installer() {
+  old_version=0.0.1
+  old_setup=${OPENWORKER_WINE_OLD_SETUP:-}
+  if [ -z "$old_setup" ]; then
+    local t=$SECONDS
+    OPENWORKER_VERSION=$old_version OPENWORKER_OUT_DIR=build/bin/old bash scripts/build-windows.sh >"$tmp/build-old.log" 2>&1 ||
+      { tail -n 30 "$tmp/build-old.log" >&2; fail "building the older installer failed"; }
+    old_setup=build/bin/old/OpenWorker-$old_version-windows-amd64-setup.exe
+    echo "older installer ($old_version) built in $((SECONDS - t)) s"
+  fi
+  [ -f "$old_setup" ] || fail "no older installer at $old_setup"
+}
+
 installer() {
   local setup=${OPENWORKER_WINE_SETUP:-}
+  old_installer
   if [ -z "$setup" ]; then
     [ -n "$built_version" ] || fail "no defines.nsh beside $exe, so no installer to test (build it with scripts/build-windows.sh, or set OPENWORKER_WINE_SETUP)"
     setup=$(dirname "$exe")/OpenWorker-$built_version-windows-amd64-setup.exe
@@ -38,7 +56,31 @@ installer() {
   "$wine" reg add 'HKCU\Software\Microsoft\EdgeUpdate\Clients\{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}' \
     /v pv /t REG_SZ /d 1.0.0.0 /f >/dev/null 2>&1 || fail "could not register a WebView2 version in the prefix"
   : >"$tmp/before-install"
-  timeout 180 "$wine" "$setup" /S >"$tmp/setup.log" 2>&1 || fail "the installer exited $?: $(tail -n 20 "$tmp/setup.log")"
+  # The upgrade: an older build of the same source installed first and
+  # left running, so the new installer must close it (running.nsh).
+  local old_pid=""
+  if [ -n "${old_setup:-}" ]; then
+    timeout 180 "$wine" "$old_setup" /S >"$tmp/setup-old.log" 2>&1 || fail "the older installer exited $?: $(tail -n 20 "$tmp/setup-old.log")"
+    "$wine" "$inst/openworker.exe" version >"$tmp/old-version.out" 2>&1 || fail "the older installed openworker.exe version exited $?"
+    expect "older installed version" "$old_version" "$tmp/old-version.out"
+    # A long-running process of the installed exe (the device MCP server
+    # waiting on stdin): its image is locked as the window's would be.
+    sleep 600 | "$wine" "$inst/openworker.exe" mcp serve device >"$tmp/old-running.log" 2>&1 &
+    old_pid=$!
+    pids+=("$old_pid")
+    # Running once it answers nothing yet still lives (Wine's tasklist lists
+    # nothing here, so the wine process of the exe is what is watched).
+    sleep 5
+    kill -0 "$old_pid" 2>/dev/null || fail "the older openworker.exe did not keep running: $(cat "$tmp/old-running.log")"
+    echo "older $old_version installed and running (pid $old_pid)"
+  fi
+  local t0=$SECONDS
+  timeout 300 "$wine" "$setup" /S >"$tmp/setup.log" 2>&1 || fail "the installer exited $?: $(tail -n 20 "$tmp/setup.log")"
+  if [ -n "$old_pid" ]; then
+    echo "upgrade over the running $old_version took $((SECONDS - t0)) s"
+    for _ in $(seq 30); do kill -0 "$old_pid" 2>/dev/null || break; sleep 1; done
+    if kill -0 "$old_pid" 2>/dev/null; then fail "the older openworker.exe still runs after the upgrade"; fi
+  fi
   for f in openworker.exe uninstall.exe examples/coworkers/device-assistant/coworker/manifest.md; do
     [ -f "$inst/$f" ] || fail "installed file missing: $inst/$f ($(ls "$inst" 2>&1))"
   done
@@ -69,6 +111,10 @@ installer() {
   done
   echo "installed: files, shortcuts, uninstall key, .mcpb and .dxt associations, openworker.exe version"
 
+  # The app writes its toast identity at its first notification
+  # (platform/windows, go-toast); the uninstaller must remove it.
+  "$wine" reg add 'HKCU\Software\Classes\AppUserModelId\OpenWorker' /v DisplayName /t REG_SZ /d OpenWorker /f >/dev/null 2>&1 ||
+    fail "could not write the AppUserModelId key"
   timeout 120 "$wine" "$inst/uninstall.exe" /S >"$tmp/uninst.log" 2>&1 || fail "the uninstaller exited $?"
   # It returns at once and finishes from a copy in %TEMP%.
   for _ in $(seq 120); do [ ! -e "$inst/openworker.exe" ] && [ ! -e "$startlnk" ] && break; sleep 0.5; done
@@ -85,6 +131,12 @@ installer() {
   done
   [ -f "$appdata/OpenWorker/installer-marker" ] || fail "the silent uninstall removed %APPDATA%\\OpenWorker (it must keep the journal)"
   [ -f "$appdata/OpenWorker/journal.db" ] || fail "the silent uninstall removed the journal"
+  # Nothing left of the program: no install folder, no key under
+  # HKCU\Software\Classes\AppUserModelId (the toast identity).
+  [ ! -e "$inst" ] || fail "the uninstall left $inst: $(find "$inst" | head)"
+  if "$wine" reg query 'HKCU\Software\Classes\AppUserModelId\OpenWorker' >/dev/null 2>&1; then
+    fail "HKCU\\Software\\Classes\\AppUserModelId\\OpenWorker is still there after the uninstall"
+  fi
   echo "uninstalled: files, shortcuts, key and associations gone; %APPDATA%\\OpenWorker (journal, settings) kept"
 
   # Again, and this time the silent uninstall is told to remove the data

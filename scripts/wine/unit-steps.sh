@@ -7,7 +7,19 @@
 # paths). app/ is built without the desktop tags,
 # as its unit tests always are: no window, so no WebView2 (which Wine
 # lacks, see the script's header).
-unit_pkgs=(./harness/journal ./harness/mcp ./harness/servers ./harness/model ./harness/settings ./platform/windows ./app ./tools/files)
+# harness/a2a (61 tests) and tools/device (27) passed whole under Wine on
+# their first run (2026-12-06). OPENWORKER_WINE_UNIT_PKGS (space separated)
+# runs other packages. Not in the list yet, failing under Wine on their
+# first run, causes not yet looked into: ./harness/sandbox (3 of 16:
+# TestWindowsLowIntegrity, TestExpandRefuses*), ./harness/mcp/launch (6 of
+# 27: TestFind*, TestReadLoginPathFallback), ./harness/extension (3 of 10:
+# TestHostileConcurrentInstalls, TestPlacementFor*), ./harness/cli (its
+# TestMain builds openworker with `go`, which the prefix lacks: it needs
+# the exe passed in). Binaries are named by the whole package path
+# (harness_mcp_launch.test.exe), so packages named alike do not clash.
+unit_pkgs=(./harness/journal ./harness/mcp ./harness/servers ./harness/model ./harness/settings ./platform/windows ./app ./tools/files
+  ./harness/a2a ./tools/device)
+if [ -n "${OPENWORKER_WINE_UNIT_PKGS:-}" ]; then read -r -a unit_pkgs <<<"$OPENWORKER_WINE_UNIT_PKGS"; fi
 
 # Tests that fail under Wine 8 for Wine's own reasons (not Windows'), each
 # with why; docs/install.md#tested-under-wine lists them too. They are
@@ -65,12 +77,12 @@ unit_tests() {
   # -trimpath as scripts/build-windows.sh: the cgo objects (SQLite) of the
   # exe's build are reused from the build cache.
   for p in "${unit_pkgs[@]}"; do
-    name=$(basename "$p")
+    name=$(tr / _ <<<"${p#./}")
     CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64 \
       nice -n 10 go test -c -trimpath "${overlay[@]}" -o "$bin/$name.test.exe" "$p" || fail "go test -c $p for windows failed"
   done
   for p in "${unit_pkgs[@]}"; do
-    name=$(basename "$p")
+    name=$(tr / _ <<<"${p#./}")
     local t=$SECONDS
     # Run in the package's folder, as go test does (testdata/). CI is unset
     # for the binary: the tests that need Node.js skip (no Windows Node in

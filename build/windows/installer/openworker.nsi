@@ -56,6 +56,9 @@ SetCompressor /SOLID lzma
 !include "WinVer.nsh"
 !include "FileFunc.nsh"
 !include "webview2.nsh"
+!include "running.nsh"
+!insertmacro openworker.runningcheck ""
+!insertmacro openworker.runningcheck "un."
 
 ; openworker.associate EXT DESCRIPTION: open .EXT files with the app (per user).
 !macro openworker.associate EXT DESCRIPTION
@@ -135,6 +138,8 @@ Section "${PRODUCT_NAME} (required)" SecApp
     SectionIn RO
     SetShellVarContext current
     !insertmacro openworker.webview2runtime
+    ; An upgrade over a running app: close it first (running.nsh).
+    Call openworker.closerunning
 
     SetOutPath "$INSTDIR"
     File "/oname=${EXE_NAME}" "${EXE}"
@@ -175,6 +180,7 @@ SectionEnd
 Section "un.${PRODUCT_NAME} (program files)" UnSecApp
     SectionIn RO
     SetShellVarContext current
+    Call un.openworker.closerunning
     Delete "$SMPROGRAMS\${PRODUCT_NAME}.lnk"
     Delete "$DESKTOP\${PRODUCT_NAME}.lnk"
     !insertmacro openworker.unassociate "mcpb"
@@ -186,6 +192,9 @@ Section "un.${PRODUCT_NAME} (program files)" UnSecApp
     ; Only if empty: never delete files we did not put there.
     RMDir "$INSTDIR"
     DeleteRegKey HKCU "${UNINST_KEY}"
+    ; The app's toast identity (platform/windows AppID, written at the first
+    ; notification by go-toast's SetAppData).
+    DeleteRegKey HKCU "Software\Classes\AppUserModelId\OpenWorker"
 SectionEnd
 
 ; Unticked by default, and never selected by a silent uninstall (/S).

@@ -33,7 +33,13 @@
         ExecWait '"$PLUGINSDIR\webview2bootstrapper\MicrosoftEdgeWebview2Setup.exe" /silent /install' $1
         SetDetailsPrint both
         ${If} $1 != 0
-            DetailPrint "WebView2 Runtime setup exited with $1; OpenWorker will offer to download it at first start."
+            ; Visible: a box in interactive mode, the details list and the
+            ; log otherwise. The app still installs: the CLI works without
+            ; WebView2, and the app says what to do at its start
+            ; (app/webviewcheck.go, docs/install.md#webview2).
+            DetailPrint "WebView2 Runtime setup failed (exit code $1). Install it from https://developer.microsoft.com/microsoft-edge/webview2/ (Evergreen Standalone Installer when offline)."
+            IfSilent +2
+            MessageBox MB_OK|MB_ICONEXCLAMATION "The Microsoft WebView2 Runtime could not be installed (its setup exited with $1; it needs the internet).$\r$\n$\r$\nOpenWorker Desktop cannot show its window without it. Install it from https://developer.microsoft.com/microsoft-edge/webview2/ : the Evergreen Bootstrapper when online, or the Evergreen Standalone Installer (x64) copied from a PC with internet. The command line works without it."
         ${EndIf}
     ${Else}
         DetailPrint "WebView2 Runtime $0 is already installed."
