@@ -278,6 +278,7 @@ export namespace app {
 	    col: number;
 	    message: string;
 	    fix: string;
+	    provider: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new BrokenBundle(source);
@@ -293,6 +294,7 @@ export namespace app {
 	        this.col = source["col"];
 	        this.message = source["message"];
 	        this.fix = source["fix"];
+	        this.provider = source["provider"];
 	    }
 	}
 	export class ExtensionUse {
@@ -356,6 +358,8 @@ export namespace app {
 	    tools: ResolvedToolInfo[];
 	    left_out: LeftOutInfo[];
 	    extensions: ExtensionUse[];
+	    starting: boolean;
+	    start_bound: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerInfo(source);
@@ -371,6 +375,8 @@ export namespace app {
 	        this.tools = this.convertValues(source["tools"], ResolvedToolInfo);
 	        this.left_out = this.convertValues(source["left_out"], LeftOutInfo);
 	        this.extensions = this.convertValues(source["extensions"], ExtensionUse);
+	        this.starting = source["starting"];
+	        this.start_bound = source["start_bound"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1590,6 +1596,22 @@ export namespace app {
 
 export namespace bundle {
 	
+	export class Limits {
+	    tokensPerRun: number;
+	    tokensPerDay: number;
+	    toolCallsPerRun: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Limits(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokensPerRun = source["tokensPerRun"];
+	        this.tokensPerDay = source["tokensPerDay"];
+	        this.toolCallsPerRun = source["toolCallsPerRun"];
+	    }
+	}
 	export class Draft {
 	    id: string;
 	    name: string;
@@ -1604,6 +1626,7 @@ export namespace bundle {
 	    model: string;
 	    folder: string;
 	    requiresSandbox: boolean;
+	    limits: Limits;
 	    otherKeys?: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -1625,8 +1648,27 @@ export namespace bundle {
 	        this.model = source["model"];
 	        this.folder = source["folder"];
 	        this.requiresSandbox = source["requiresSandbox"];
+	        this.limits = this.convertValues(source["limits"], Limits);
 	        this.otherKeys = source["otherKeys"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
