@@ -64,16 +64,20 @@ func (c *Coworkers) listAsync(rt *harness.Runtime, dir string, rule model.NameRu
 	go func() { done <- c.resolvedList(rt, dir, rule) }()
 	select {
 	case l := <-done:
+		noteCoworkers(l) // e2e builds only (e2e_hook.go)
 		return l
 	case <-time.After(quickWait):
 	}
 	go func() {
 		l := <-done
 		if listGen.Load() == gen {
+			noteCoworkers(l)
 			c.emit.Emit(EventCoworkersChanged, l)
 		}
 	}()
-	return startingList(c, rt.Registry(), dir)
+	l := startingList(c, rt.Registry(), dir)
+	noteCoworkers(l)
+	return l
 }
 
 // startingList is the bundles of dir as loaded, unresolved, each coworker
