@@ -1,15 +1,11 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-
-	"github.com/openworker/desktop/harness"
-	"github.com/openworker/desktop/harness/extension"
 )
 
 // Coworkers is the Coworkers screen: the bundles folder as resolved, the
@@ -53,6 +49,12 @@ type CoworkerInfo struct {
 	// Extensions are the installed extensions its tools come from, in
 	// tools order (docs/app.md#coworkers); empty when none.
 	Extensions []ExtensionUse `json:"extensions"`
+	// Starting is set while its providers are still starting (Tools is
+	// then empty); the resolved list follows as EventCoworkersChanged
+	// (docs/app.md#starting). StartBound is the longest start bound of
+	// its MCP providers in seconds (0: it names none).
+	Starting   bool `json:"starting"`
+	StartBound int  `json:"start_bound"`
 }
 
 // BrokenBundle is a bundle that did not load (ID and Name empty, File,
@@ -68,14 +70,19 @@ type BrokenBundle struct {
 	Col     int    `json:"col"`
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
+	// Provider is the MCP provider that did not start or list its tools
+	// ("" for any other failure).
+	Provider string `json:"provider"`
 }
 
 // Coworkers loads the bundles folder afresh and resolves every bundle's
 // tools with harness.Runtime.Check (cached by bundle digest) under the
 // tool-name rule of the model provider new chats use, so a bundle that
 // `openworker check --provider` reports broken is listed as broken here
-// and a chat opens with the tools listed. It may take up to checkTimeout
-// when an MCP provider starts slowly.
+// and a chat opens with the tools listed. When the check takes longer
+// than quickWait (an MCP provider starts slowly), the coworkers come back
+// as starting and the resolved list follows as EventCoworkersChanged
+// (docs/app.md#starting).
 func (c *Coworkers) Coworkers() (CoworkerList, error) {
 	return c.list(c.settings.coworkersDir()), nil
 }
@@ -87,11 +94,12 @@ func (c *Coworkers) list(dir string) CoworkerList {
 	if h := bundleFolderHint(dir); h != nil { // not "…/coworker/coworker/manifest.md is missing"
 		return CoworkerList{Dir: dir, Coworkers: []CoworkerInfo{}, Broken: []BrokenBundle{}, Hint: h}
 	}
-	var exts func(context.Context, *harness.CheckReport) []extension.Provider
-	if rt != nil {
-		exts = c.extensionAnnotator(rt)
+	var l CoworkerList
+	if rt == nil {
+		l = checkedList(c.base, nil, dir, rule, nil)
+	} else {
+		l = c.listAsync(rt, dir, rule)
 	}
-	l := checkedList(c.base, rt, dir, rule, exts)
 	sort.Slice(l.Coworkers, func(i, j int) bool { return l.Coworkers[i].Name < l.Coworkers[j].Name })
 	return l
 }

@@ -119,6 +119,31 @@ func noteEditor(what string) {
 	e2eEditor.mu.Unlock()
 }
 
+// e2eCoworkers is the newest coworker list the window got (Coworkers
+// answered or sent, coworkers_starting.go): "ID starting", "ID ready"
+// or "ID broken" each.
+var e2eCoworkers struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func noteCoworkers(l CoworkerList) {
+	out := []string{}
+	for _, c := range l.Coworkers {
+		what := " ready"
+		if c.Starting {
+			what = " starting"
+		}
+		out = append(out, c.ID+what)
+	}
+	for _, b := range l.Broken {
+		out = append(out, b.ID+" broken")
+	}
+	e2eCoworkers.mu.Lock()
+	e2eCoworkers.list = out
+	e2eCoworkers.mu.Unlock()
+}
+
 // e2eListLoads counts the window's reads of the chat list (Chats.Chats):
 // after a restart the script waits for one before it looks.
 var e2eListLoads atomic.Int64
@@ -298,6 +323,9 @@ type hookState struct {
 	// "SESSION STATUS" (inbox.go, schedules.go).
 	Inbox     int      `json:"inbox"`
 	Schedules []string `json:"schedules"`
+	// Coworkers: the newest coworker list, "ID starting|ready|broken"
+	// (docs/app.md#starting).
+	Coworkers []string `json:"coworkers"`
 }
 
 // hookChat is an open chat in GET /state.
@@ -396,6 +424,9 @@ func (out *hookState) readRecords() {
 	e2eProbes.mu.Unlock()
 	e2eEditor.mu.Lock()
 	out.Editor = append([]string{}, e2eEditor.list...)
+	e2eCoworkers.mu.Lock()
+	out.Coworkers = append([]string{}, e2eCoworkers.list...)
+	e2eCoworkers.mu.Unlock()
 	e2eEditor.mu.Unlock()
 }
 

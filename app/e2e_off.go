@@ -37,3 +37,6 @@ func noteProbe(*ModelList, *ConnectionTest) {}
 
 // noteEditor is a no-op outside e2e builds (see e2e_hook.go).
 func noteEditor(string) {}
+
+// noteCoworkers is a no-op outside e2e builds (see e2e_hook.go).
+func noteCoworkers(CoworkerList) {}

@@ -10,15 +10,19 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/mcp"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/model"
 )
 
-// checkTimeout bounds resolving one bundle for the Coworkers list: the MCP
-// providers it names must start and list their tools within it. A bundle
-// that takes longer is listed as broken with the timeout, and is tried
-// again at the next listing (timeouts are not cached).
-var checkTimeout = 8 * time.Second
+// checkTimeout bounds resolving one bundle for the Coworkers list, above
+// every provider's own start bound (mcp.StartTimeoutOf: "startup_timeout",
+// 120 s for a first npx/uvx/docker start, else 30 s), which is what
+// decides when a provider that does not start is broken
+// (docs/app.md#starting). A bundle that takes longer is listed as broken
+// with the timeout, and is tried again at the next listing (timeouts are
+// not cached).
+var checkTimeout = mcp.DownloadStartTimeout + time.Minute
 
 var errNoJournal = errors.New("the journal is not open; see the message at the top of the window")
 

@@ -101,8 +101,12 @@ func checkedList(ctx context.Context, rt *harness.Runtime, dir string, rule mode
 		providers = exts(ctx, rep)
 	}
 	for _, cb := range rep.Broken { // load errors (Reason is the message without the position) and resolve errors
-		l.Broken = append(l.Broken, BrokenBundle{ID: cb.ID, Name: cb.Name, Dir: cb.Dir, File: cb.File, Line: cb.Line, Col: cb.Col,
-			Message: cb.Reason, Fix: fixInApp(cb.Fix)})
+		bb := BrokenBundle{ID: cb.ID, Name: cb.Name, Dir: cb.Dir, File: cb.File, Line: cb.Line, Col: cb.Col,
+			Message: cb.Reason, Fix: fixInApp(cb.Fix), Provider: cb.Provider}
+		if fix := timeoutFix(rt.Registry(), cb.Provider, cb.Reason); fix != "" { // slow, not misconfigured (docs/app.md#starting)
+			bb.Fix = fix
+		}
+		l.Broken = append(l.Broken, bb)
 	}
 	for _, f := range rep.Skipped {
 		l.Broken = append(l.Broken, skippedFile(dir, f))

@@ -62,6 +62,10 @@ export interface CoworkerInfo {
   left_out: LeftOutInfo[] | null;
   /** The installed extensions its tools come from (docs/app.md#coworkers); absent from older fixtures. */
   extensions?: ExtensionUse[] | null;
+  /** Its providers are still starting: tools are not listed yet, the resolved list follows (docs/app.md#starting). */
+  starting?: boolean;
+  /** The longest start bound of its MCP providers, in seconds (0: none). */
+  start_bound?: number;
 }
 
 /** An installed .mcpb extension a coworker's tools come from (Go: app.ExtensionUse). */
@@ -82,6 +86,8 @@ export interface BrokenBundle {
   col: number;
   message: string;
   fix: string;
+  /** The MCP provider that did not start or list its tools ("" for other failures). */
+  provider?: string;
 }
 
 export interface CoworkerList {

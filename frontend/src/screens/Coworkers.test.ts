@@ -46,6 +46,26 @@ const dialog = () => document.querySelector<HTMLElement>(".add-coworker");
 const settle = async (f: () => void) => { await eventually(f); flushSync(); };
 
 describe("Coworkers", () => {
+  it("shows a coworker whose providers are still starting as starting, with a spinner, not as broken", () => {
+    const c = { id: "dev", name: "Device", description: "d", version: "1", dir: dir + "/dev", tools: [], left_out: [], starting: true, start_bound: 90 };
+    const root = render(list({ coworkers: [c] }));
+    const status = root.querySelector<HTMLElement>(".starting[role=status]");
+    expect(status?.textContent).toContain("starting…");
+    expect(status?.textContent).toContain("up to 90 s");
+    expect(status?.querySelector(".spinner")).not.toBeNull();
+    expect(root.textContent).not.toContain("Coworkers that cannot start");
+    expect(root.textContent).not.toContain(empty);
+    // The resolved list (coworkers:changed) replaces it: tools, no spinner.
+    app.coworkers = list({ coworkers: [{ ...c, starting: false, start_bound: 0, tools: [{ name: "device.system_info_get", provider: "mcp:device", placement: "on this computer" }] }] });
+    flushSync();
+    expect(root.querySelector(".starting")).toBeNull();
+    expect(root.querySelector(".spinner")).toBeNull();
+    expect(root.textContent).toContain("device.system_info_get");
+  });
+  it("says no bound for a starting coworker without MCP providers", () => {
+    const root = render(list({ coworkers: [{ id: "n", name: "N", description: "", version: "", dir: dir + "/n", tools: [], left_out: [], starting: true, start_bound: 0 }] }));
+    expect(root.querySelector(".starting")?.textContent?.trim()).toBe("starting…");
+  });
   it("says the folder is empty when it has no coworker at all", () => {
     expect(render(list()).textContent).toContain(empty);
   });

@@ -278,6 +278,7 @@ export namespace app {
 	    col: number;
 	    message: string;
 	    fix: string;
+	    provider: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new BrokenBundle(source);
@@ -293,6 +294,7 @@ export namespace app {
 	        this.col = source["col"];
 	        this.message = source["message"];
 	        this.fix = source["fix"];
+	        this.provider = source["provider"];
 	    }
 	}
 	export class ExtensionUse {
@@ -356,6 +358,8 @@ export namespace app {
 	    tools: ResolvedToolInfo[];
 	    left_out: LeftOutInfo[];
 	    extensions: ExtensionUse[];
+	    starting: boolean;
+	    start_bound: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerInfo(source);
@@ -371,6 +375,8 @@ export namespace app {
 	        this.tools = this.convertValues(source["tools"], ResolvedToolInfo);
 	        this.left_out = this.convertValues(source["left_out"], LeftOutInfo);
 	        this.extensions = this.convertValues(source["extensions"], ExtensionUse);
+	        this.starting = source["starting"];
+	        this.start_bound = source["start_bound"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
