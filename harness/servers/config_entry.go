@@ -770,6 +770,7 @@ func checkURL(raw string, n *jsonfile.Node) ([]string, error) {
 	if pw, ok := p.User.Password(); ok {
 		secrets = append(secrets, pw)
 	}
+	secrets = append(secrets, redact.PathSecrets(p.Path)...) // /mcp/s/<key>/mcp
 	for _, vs := range p.Query() {
 		secrets = append(secrets, vs...)
 	}

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -23,8 +24,8 @@ func URL(raw string) string {
 }
 
 // URLSecrets are the secrets a URL holds, for New: the password of its
-// user info, its path segments that look like keys (16 bytes or more with
-// a digit, as in Zapier's /api/mcp/s/<key>/mcp) and its query values:
+// user info, its path segments that look like keys (PathSecrets) and its
+// query values:
 // those of a key that looks secret (SecretName, or holding "SIG") and any
 // of 8 bytes or more. None for "" or a URL that does not parse.
 func URLSecrets(raw string) []string {
@@ -38,11 +39,7 @@ func URLSecrets(raw string) []string {
 			out = append(out, p)
 		}
 	}
-	for _, seg := range strings.Split(u.Path, "/") {
-		if len(seg) >= 16 && strings.ContainsAny(seg, "0123456789") {
-			out = append(out, seg)
-		}
-	}
+	out = append(out, PathSecrets(u.Path)...)
 	for k, vs := range u.Query() {
 		for _, v := range vs {
 			if SecretName(k) || strings.Contains(strings.ToUpper(k), "SIG") || len(v) >= 8 {
@@ -64,4 +61,25 @@ func ShortURL(raw string) string {
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	return u.String()
+}
+
+// keyMarkers are the path segments after which the next one is a key,
+// whatever it looks like (Zapier's /api/mcp/s/<key>/mcp).
+var keyMarkers = []string{"s", "key", "keys", "token", "tokens", "secret", "apikey", "api-key", "api_key"}
+
+// PathSecrets are the segments of a URL's (unescaped) path that look like
+// keys (docs/mcp.md#secrets): a segment that follows one named s, key,
+// keys, token, tokens, secret, apikey, api-key or api_key (any case) and
+// has MinSecret bytes or more, and any segment of 16 bytes or more with a
+// digit in it. Ordinary paths (/mcp, /v1/sse, /api/mcp) hold none.
+func PathSecrets(path string) []string {
+	var out []string
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		afterMarker := i > 0 && slices.ContainsFunc(keyMarkers, func(m string) bool { return strings.EqualFold(m, segs[i-1]) })
+		if afterMarker && len(seg) >= MinSecret || len(seg) >= 16 && strings.ContainsAny(seg, "0123456789") {
+			out = append(out, seg)
+		}
+	}
+	return out
 }
