@@ -132,7 +132,7 @@ func (srv *Server) elicitationRespond(req Request) {
 	pq, ok := srv.questions[p.ElicitationID]
 	srv.mu.Unlock()
 	if !ok {
-		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open question %q (answered already, or its call's time ran out)", p.ElicitationID)})
+		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open question %q (already answered, or its call's time ran out)", p.ElicitationID)})
 		return
 	}
 	content := p.Content
