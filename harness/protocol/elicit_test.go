@@ -148,3 +148,93 @@ func TestElicitationIsAnInboxItem(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// docs/inbox.md#askers, docs/stdio-protocol.md#sign-in: a sign-in on the
+// protocol is a signin item (server and host, never the URL);
+// signin.required carries its item_id; of signin.respond and inbox.answer
+// sent at once exactly one wins; unanswered within SignInTimeout the item
+// expires.
+func TestSignInIsAnInboxItem(t *testing.T) {
+	dir := t.TempDir()
+	rt, err := harness.Open(context.Background(), tool.NewRegistry(), harness.Options{Coworkers: dir, DBPath: filepath.Join(dir, "journal.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	out := newJSONLines()
+	srv := protocol.NewServer(out)
+	inR, inW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(context.Background(), rt, harness.SessionOptions{}, inR) }()
+	w := bufio.NewWriter(inW)
+	send := func(lines ...string) {
+		for _, l := range lines {
+			w.WriteString(l + "\n")
+		}
+		w.Flush()
+	}
+	send(`{"id":0,"method":"inbox.list"}`)
+	out.next(t)
+	type asked struct {
+		ok  bool
+		err error
+	}
+	ask := func() (chan asked, string, string) {
+		done := make(chan asked, 1)
+		go func() { ok, err := srv.AskSignIn(context.Background(), prompt); done <- asked{ok, err} }()
+		ev := event(out.next(t))
+		item, _ := ev["item_id"].(string)
+		if ev["type"] != "signin.required" || !strings.HasPrefix(item, "inb") {
+			t.Fatalf("signin.required = %v", ev)
+		}
+		return done, ev["signin_id"].(string), item
+	}
+	for round := range 4 {
+		done, sid, item := ask()
+		it, err := rt.Journal().InboxItem(context.Background(), item)
+		if err != nil || it.Kind != journal.InboxSignIn || !it.Open() || !strings.Contains(string(it.Asked), `"host":"auth.example.com"`) || strings.Contains(string(it.Asked), "authorize") {
+			t.Fatalf("item = %+v, %v", it, err)
+		}
+		respond := `{"id":1,"method":"signin.respond","params":{"signin_id":"` + sid + `","action":"opened"}}`
+		answer := `{"id":2,"method":"inbox.answer","params":{"item_id":"` + item + `","answer":{"action":"decline"}}}`
+		if round%2 == 1 {
+			send(answer, respond)
+		} else {
+			send(respond, answer)
+		}
+		res := map[float64]map[string]any{}
+		for len(res) < 2 {
+			m := out.next(t)
+			if id, ok := m["id"].(float64); ok {
+				res[id] = m
+			}
+		}
+		wins := 0
+		for _, m := range res {
+			if m["error"] == nil {
+				wins++
+			} else if e := m["error"].(map[string]any); e["code"] != "not_found" || !strings.Contains(e["message"].(string), "already answered") {
+				t.Fatalf("the losing answer = %v", m)
+			}
+		}
+		got := <-done
+		if wins != 1 || got.err != nil || got.ok != (res[1]["error"] == nil) {
+			t.Fatalf("round %d: %d won (%v); AskSignIn = %+v", round, wins, res, got)
+		}
+	}
+	srv.SignInTimeout = time.Second
+	done, _, item := ask()
+	if got := <-done; got.ok || got.err == nil {
+		t.Fatalf("AskSignIn unanswered = %+v", got)
+	}
+	if closed := event(out.next(t)); closed["type"] != "signin.closed" || closed["reason"] != "bound" {
+		t.Fatalf("signin.closed = %v", closed)
+	}
+	if it, _ := rt.Journal().InboxItem(context.Background(), item); it.Status != journal.InboxExpired {
+		t.Fatalf("item = %+v", it)
+	}
+	inW.Close()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -274,7 +274,7 @@ func (srv *Server) signInRespond(ctx context.Context, req Request) {
 	open := s.open
 	s.mu.Unlock()
 	if !ok {
-		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open sign-in %q (answered already, or its start or call ended)", p.SignInID)})
+		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open sign-in %q (already answered, or its start or call ended)", p.SignInID)})
 		return
 	}
 	if p.Action == SignInOpen {
