@@ -47,7 +47,7 @@ type pendingQuestion struct {
 }
 
 // Elicit implements elicit.Elicitor: it writes the question as a question
-// item (the server, the message, the field names; docs/inbox.md#askers),
+// item (the server, the message, the field names; docs/stdio-protocol.md#asked-items),
 // sends elicitation.required with the item's ID and waits for the item's
 // answer — elicitation.respond, or inbox.answer from any client — or for
 // ctx (the question's deadline: the item expires; a cancelled turn: it is
