@@ -30,9 +30,9 @@ type Server struct {
 	mu        sync.Mutex
 	rt        *harness.Runtime
 	so        harness.SessionOptions
-	inbox     *inbox.Inbox               // approvals asked and answered (docs/inbox.md); set by Serve
-	questions map[string]pendingQuestion // open elicitation.required (elicit.go)
-	signIn    signIns                    // open signin.required (signin.go)
+	inbox     *inbox.Inbox                // approvals asked and answered (docs/inbox.md); set by Serve
+	questions map[string]*pendingQuestion // open elicitation.required by question ID: their inbox items (elicit.go)
+	signIn    signIns                     // open signin.required (signin.go)
 	turns     sync.WaitGroup
 
 	// SignInTimeout bounds the wait for a signin.respond; 0 is

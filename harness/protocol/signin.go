@@ -2,12 +2,14 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/openworker/desktop/harness"
+	"github.com/openworker/desktop/harness/inbox"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 )
@@ -50,6 +52,7 @@ const (
 type SignInEvent struct {
 	Type      harness.EventType `json:"type"` // "signin.required"
 	SignInID  string            `json:"signin_id"`
+	ItemID    string            `json:"item_id,omitempty"`    // its signin item in the inbox (docs/inbox.md#askers); "" outside Serve
 	SessionID string            `json:"session_id,omitempty"` // the session whose start or call needs it, when known
 	Namespace string            `json:"namespace"`            // the provider
 	Server    string            `json:"server"`               // host of the MCP server
@@ -107,9 +110,12 @@ func (s *signIns) isEnding() bool {
 	}
 }
 
+// pendingSignIn is an open signin.required: the page to open on "open"
+// and its signin item, whose compare-and-set decides who answers.
 type pendingSignIn struct {
-	url string
-	ch  chan SignInAction
+	url  string
+	item string
+	ch   chan SignInAction // without a journal (no item), signin.respond answers here
 }
 
 // SetBrowser sets how the answer "open" shows the sign-in page: the
@@ -138,19 +144,30 @@ func (srv *Server) AskSignIn(ctx context.Context, p oauth.Prompt) (bool, error) 
 	id := journal.NewID("sig_")
 	ch := make(chan SignInAction, 1)
 	s := &srv.signIn
+	sid, _ := ctx.Value(sessionKey{}).(string)
+	box := srv.box()
+	item := srv.postSignIn(ctx, box, sid, p)
 	s.mu.Lock()
 	if s.pending == nil {
 		s.pending = map[string]pendingSignIn{}
 	}
-	s.pending[id] = pendingSignIn{p.URL, ch}
+	s.pending[id] = pendingSignIn{p.URL, item, ch}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, id)
 		s.mu.Unlock()
 	}()
-	sid, _ := ctx.Value(sessionKey{}).(string)
-	srv.write(EventLine{Event: SignInEvent{Type: EventSignInRequired, SignInID: id, SessionID: sid, Namespace: p.Namespace,
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	if item != "" { // the answer comes as the item's: signin.respond or inbox.answer
+		go func() {
+			if it, err := box.Watch(wctx, item); err == nil {
+				ch <- signInAnswer(it)
+			}
+		}()
+	}
+	srv.write(EventLine{Event: SignInEvent{Type: EventSignInRequired, SignInID: id, ItemID: item, SessionID: sid, Namespace: p.Namespace,
 		Server: p.Server, Host: p.SignInHost, URL: p.URL, Scopes: p.Scopes, Again: p.Again}})
 	bound := srv.SignInTimeout
 	if bound <= 0 {
@@ -165,7 +182,7 @@ func (srv *Server) AskSignIn(ctx context.Context, p oauth.Prompt) (bool, error) 
 	var err error
 	select {
 	case a := <-ch:
-		return a != SignInDecline, nil
+		return a == SignInOpen || a == SignInOpened, nil
 	case <-timer.C:
 		reason, err = SignInClosedBound, fmt.Errorf("the sign-in to %s for %s got no signin.respond within %v", p.SignInHost, p.Namespace, bound)
 	case <-ending:
@@ -177,17 +194,64 @@ func (srv *Server) AskSignIn(ctx context.Context, p oauth.Prompt) (bool, error) 
 		}
 	}
 	// No longer pending before signin.closed is sent, so an answer after
-	// it is not_found; one that came just before still counts.
+	// it is not_found; one that won the item's compare-and-set just
+	// before still counts.
 	s.mu.Lock()
 	delete(s.pending, id)
 	s.mu.Unlock()
-	select {
-	case a := <-ch:
-		return a != SignInDecline, nil
-	default:
+	if item != "" {
+		status := journal.InboxCancelled
+		if reason == SignInClosedBound {
+			status = journal.InboxExpired
+		}
+		it, werr := box.Withdraw(context.WithoutCancel(ctx), item, status, "the sign-in ended unanswered: "+reason)
+		if werr == nil && it.Status == journal.InboxAnswered {
+			a := signInAnswer(it)
+			return a == SignInOpen || a == SignInOpened, nil
+		}
 	}
 	srv.write(EventLine{Event: SignInClosedEvent{Type: EventSignInClosed, SignInID: id, Reason: reason}})
 	return false, err
+}
+
+// signInAsked is what a signin item records: the server and the sign-in
+// page's host, never its URL (docs/inbox.md#askers).
+type signInAsked struct {
+	Namespace string   `json:"namespace"`
+	Server    string   `json:"server"`
+	Host      string   `json:"host"`
+	Scopes    []string `json:"scopes,omitempty"`
+	Again     bool     `json:"again,omitempty"`
+}
+
+// postSignIn writes the sign-in as an open signin item and returns its ID
+// ("" outside Serve, or when the journal cannot take it: the event still
+// asks, and only signin.respond answers).
+func (srv *Server) postSignIn(ctx context.Context, box *inbox.Inbox, sessionID string, p oauth.Prompt) string {
+	if box == nil || box.Journal() == nil {
+		return ""
+	}
+	raw, _ := json.Marshal(signInAsked{Namespace: p.Namespace, Server: p.Server, Host: p.SignInHost, Scopes: p.Scopes, Again: p.Again})
+	it, err := box.Add(ctx, journal.InboxItem{Kind: journal.InboxSignIn, Coworker: p.Namespace, SessionID: sessionID, Tool: p.Namespace, Asked: raw})
+	if err != nil && sessionID != "" { // a session not (yet) in the journal
+		it, err = box.Add(ctx, journal.InboxItem{Kind: journal.InboxSignIn, Coworker: p.Namespace, Tool: p.Namespace, Asked: raw})
+	}
+	if err != nil {
+		return ""
+	}
+	return it.ID
+}
+
+// signInAnswer is an answered signin item's action: {"action": "open" |
+// "opened" | "decline"}; anything else is a decline.
+func signInAnswer(it journal.InboxItem) SignInAction {
+	var a struct {
+		Action SignInAction `json:"action"`
+	}
+	if it.Status != journal.InboxAnswered || json.Unmarshal(it.Answer, &a) != nil || !a.Action.Valid() {
+		return SignInDecline
+	}
+	return a.Action
 }
 
 // NoBrowser is the oauth.SignIn Open that goes with AskSignIn: the
@@ -210,7 +274,7 @@ func (srv *Server) signInRespond(ctx context.Context, req Request) {
 	open := s.open
 	s.mu.Unlock()
 	if !ok {
-		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open sign-in %q (answered already, or its start or call ended)", p.SignInID)})
+		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open sign-in %q (already answered, or its start or call ended)", p.SignInID)})
 		return
 	}
 	if p.Action == SignInOpen {
@@ -228,12 +292,23 @@ func (srv *Server) signInRespond(ctx context.Context, req Request) {
 	}
 	s.mu.Lock()
 	_, ok = s.pending[p.SignInID]
-	delete(s.pending, p.SignInID)
+	if ok && ps.item == "" {
+		delete(s.pending, p.SignInID)
+	}
 	s.mu.Unlock()
 	if !ok {
 		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("the sign-in %q ended while the browser opened", p.SignInID)})
 		return
 	}
-	ps.ch <- p.Action
-	srv.respond(req.ID, map[string]string{"signin_id": p.SignInID, "action": string(p.Action)}, nil)
+	if ps.item == "" { // a runtime without a journal: no item
+		ps.ch <- p.Action
+		srv.respond(req.ID, map[string]string{"signin_id": p.SignInID, "action": string(p.Action)}, nil)
+		return
+	}
+	raw, _ := json.Marshal(map[string]string{"action": string(p.Action)})
+	if _, err := srv.box().Answer(context.Background(), ps.item, raw, "stdio"); err != nil {
+		srv.respond(req.ID, nil, &Error{CodeNotFound, fmt.Sprintf("no open sign-in %q: %v", p.SignInID, err)})
+		return
+	}
+	srv.respond(req.ID, map[string]string{"signin_id": p.SignInID, "item_id": ps.item, "action": string(p.Action)}, nil)
 }
