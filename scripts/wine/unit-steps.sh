@@ -17,8 +17,11 @@
 # TestMain builds openworker with `go`, which the prefix lacks: it needs
 # the exe passed in). Binaries are named by the whole package path
 # (harness_mcp_launch.test.exe), so packages named alike do not clash.
+# internal/update (the staged update's apply: the exe replaced by rename,
+# the stage's checks) and harness/schedule (the schedule's times in a named
+# zone) were added 2026-12-06; see docs/ci.md#under-wine for their seconds.
 unit_pkgs=(./harness/journal ./harness/mcp ./harness/servers ./harness/model ./harness/settings ./platform/windows ./app ./tools/files
-  ./harness/a2a ./tools/device)
+  ./harness/a2a ./tools/device ./internal/update ./harness/schedule)
 if [ -n "${OPENWORKER_WINE_UNIT_PKGS:-}" ]; then read -r -a unit_pkgs <<<"$OPENWORKER_WINE_UNIT_PKGS"; fi
 
 # Tests that fail under Wine 8 for Wine's own reasons (not Windows'), each
@@ -98,9 +101,14 @@ unit_tests() {
     # docs/app.md#live-reload); the retry stays for a binary the load
     # alone may stop. A real failure is never retried, and a second run
     # without a result fails the step.
-    local try crc
+    # ZONEINFO: the binaries are built with -trimpath, so Go finds no
+    # GOROOT and with it no zone database (Windows itself has none Go
+    # reads); the build's own lib/time/zoneinfo.zip serves, through Wine's
+    # Z: drive (harness/schedule's tests load America/New_York).
+    local try crc zoneinfo
+    zoneinfo=$(winpath "$(go env GOROOT)/lib/time/zoneinfo.zip")
     for try in 1 2; do
-      (cd "$p" && env -u CI timeout 220 "$wine" "$bin/$name.test.exe" -test.v=test2json -test.count=1 -test.timeout=200s \
+      (cd "$p" && env -u CI ZONEINFO="$zoneinfo" timeout 220 "$wine" "$bin/$name.test.exe" -test.v=test2json -test.count=1 -test.timeout=200s \
         -test.skip="$unit_skip" >"$bin/$name.out" 2>&1) || true
       go tool test2json -t -p "${p#./}" <"$bin/$name.out" >"$bin/$name.json"
       crc=0
