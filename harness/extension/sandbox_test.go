@@ -3,12 +3,21 @@ package extension
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/openworker/desktop/harness/extension/manifest"
 	"github.com/openworker/desktop/harness/tool"
 )
+
+// setHome makes dir the home folder os.UserHomeDir answers: $HOME, and
+// %USERPROFILE% on Windows (the tests run there under Wine,
+// scripts/wine/unit-steps.sh).
+func setHome(t *testing.T, dir string) {
+	t.Setenv("HOME", dir)
+	t.Setenv("USERPROFILE", dir)
+}
 
 // TestPlacementForAddsChosenFolders: with the default preset, the
 // folders and files chosen in an extension's settings are added (folders
@@ -17,18 +26,22 @@ import (
 // kept as it is; no sandbox stays none.
 func TestPlacementForAddsChosenFolders(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("HOME", home)
+	setHome(t, home)
 	work := filepath.Join(home, "work")
 	m := &manifest.Manifest{UserConfig: []manifest.Field{
 		{Key: "dirs", Type: manifest.FieldDirectory}, {Key: "key", Type: manifest.FieldFile}, {Key: "name", Type: "string"},
 	}}
+	key := "/etc/ssl/cert.pem" // a file outside the home folder
+	if runtime.GOOS == "windows" {
+		key = `C:\ProgramData\ssl\cert.pem` // "/etc/..." is not absolute there
+	}
 	r := Record{Sandbox: tool.DefaultSandbox(), Values: map[string]any{
-		"dirs": []any{work, home, filepath.Dir(home), "/", "relative"},
-		"key":  "/etc/ssl/cert.pem",
+		"dirs": []any{work, home, filepath.Dir(home), "/", filepath.VolumeName(home) + `\`, "relative"},
+		"key":  key,
 		"name": "/not/a/path/field",
 	}}
 	p := placementFor(r, m)
-	if !slices.Equal(p.Write, []string{"${workspace}", "${temp}", work}) || !slices.Contains(p.Read, "/etc/ssl/cert.pem") || slices.Contains(p.Read, "/not/a/path/field") {
+	if !slices.Equal(p.Write, []string{"${workspace}", "${temp}", work}) || !slices.Contains(p.Read, key) || slices.Contains(p.Read, "/not/a/path/field") {
 		t.Fatalf("placement = %+v", p)
 	}
 	if p.Preset != "" || r.Sandbox.Preset != tool.PresetDefault || len(r.Sandbox.Write) != 2 {
@@ -54,7 +67,7 @@ func TestPlacementForAddsChosenFolders(t *testing.T) {
 // inside the home folder still is.
 func TestPlacementForNeverAddsWhatWidens(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("HOME", home)
+	setHome(t, home)
 	other := t.TempDir()
 	toRoot, toHome := filepath.Join(other, "root"), filepath.Join(other, "home")
 	if err := os.Symlink("/", toRoot); err != nil {
@@ -66,6 +79,7 @@ func TestPlacementForNeverAddsWhatWidens(t *testing.T) {
 	docs := filepath.Join(home, "Documents")
 	data := t.TempDir() // holds OpenWorker's own folder, outside home
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(data, "cfg"))
+	t.Setenv("AppData", filepath.Join(data, "cfg")) // os.UserConfigDir on Windows
 	m := &manifest.Manifest{UserConfig: []manifest.Field{{Key: "dirs", Type: manifest.FieldDirectory}, {Key: "key", Type: manifest.FieldFile}}}
 	r := Record{Sandbox: tool.DefaultSandbox(), Values: map[string]any{
 		"dirs": []any{"/${home}", "${home}", "${workspace}/..", toRoot, toHome, filepath.Join(home, ".ssh"), filepath.Join(home, ".config", "autostart"), data, filepath.Join(data, "cfg", "OpenWorker", "extensions"), docs},
