@@ -50,7 +50,15 @@ if [ -n "${OPENWORKER_WINE_UNIT_PKGS:-}" ]; then read -r -a unit_pkgs <<<"$OPENW
 #     Wine 8 links again: its links to a root and to the home folder are
 #     not followed, so they are taken for plain folders and added (its
 #     other checks, the read list among them, pass under Wine, 2026-12-06).
-unit_skip='^(TestImportWritesThroughALink|TestAddCoworkerIDClash|TestSymlinkEscapeRefused|TestSymlinkAfterListingRefused|TestPlacementForNeverAddsWhatWidens)$'
+#   TestWatcherFollowsLinkedCoworkers (app): the same Wine 8 links: the
+#     linked coworker's folder is not followed, so no change through the
+#     link is seen (no reload within 30 s under Wine, 2026-12-06).
+#   TestFiftyConcurrentRuns (harness/journal): 50 test processes at once
+#     under one wineserver, which serialises their file locks; a writer ran
+#     out of its 2-minute retry bound under Wine (2026-12-06). The same
+#     retries pass it on Linux every run; Windows runs it on the
+#     windows-latest runner (docs/ci.md).
+unit_skip='^(TestImportWritesThroughALink|TestAddCoworkerIDClash|TestSymlinkEscapeRefused|TestSymlinkAfterListingRefused|TestPlacementForNeverAddsWhatWidens|TestWatcherFollowsLinkedCoworkers|TestFiftyConcurrentRuns)$'
 
 # wine_overlay writes a `go build -overlay` file that patches one line of
 # the Go standard library for the test binaries only (never the product's
