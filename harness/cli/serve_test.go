@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(appendEnv) != "" {
 		os.Exit(serveAppend())
 	}
+	if os.Getenv(browserEnv) != "" {
+		os.Exit(browse())
+	}
 	testbin.Main(m, &binary)
 }
 
