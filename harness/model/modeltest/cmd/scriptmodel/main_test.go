@@ -206,11 +206,21 @@ func TestRecord(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			b, err := os.ReadFile(rec)
-			if err != nil {
-				t.Fatal(err)
+			// A request's line is written after its answer went out, so the
+			// client may have the answer first: wait for the line (a generous
+			// bound for a busy machine).
+			var b []byte
+			var lines []string
+			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				var err error
+				if b, err = os.ReadFile(rec); err != nil {
+					t.Fatal(err)
+				}
+				lines = strings.Split(strings.TrimSpace(string(b)), "\n")
+				if len(lines) >= 2 || time.Now().After(deadline) {
+					break
+				}
 			}
-			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 			if len(lines) != 2 {
 				t.Fatalf("%d lines recorded; want 2: %s", len(lines), b)
 			}
