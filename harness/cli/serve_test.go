@@ -69,11 +69,12 @@ func binEnv(t *testing.T) []string {
 
 // client drives `openworker serve --stdio`.
 type client struct {
-	t     *testing.T
-	in    io.WriteCloser
-	lines chan map[string]any
-	log   []string
-	next  int
+	t         *testing.T
+	in        io.WriteCloser
+	lines     chan map[string]any
+	log       []string
+	next      int
+	responses []map[string]any // responses until passed over (see until)
 }
 
 func startServe(t *testing.T, modelURL, db string) (*client, *exec.Cmd) {
@@ -179,8 +180,21 @@ func (c *client) read() map[string]any {
 // on the way are appended to seen.
 func (c *client) until(seen *[]string, f func(m map[string]any) bool) map[string]any {
 	c.t.Helper()
+	// A response passed over while waiting for something else is kept: the
+	// server may answer two requests in either order (a sign-in's answer
+	// and the request it unblocked), and each ID is answered once.
+	for i, m := range c.responses {
+		if f(m) {
+			c.responses = append(c.responses[:i:i], c.responses[i+1:]...)
+			return m
+		}
+	}
 	for {
 		m := c.read()
+		if _, isResponse := m["id"]; isResponse && !f(m) {
+			c.responses = append(c.responses, m)
+			continue
+		}
 		if ev, ok := m["event"].(map[string]any); ok && seen != nil {
 			typ, _ := ev["type"].(string)
 			if st, _ := ev["status"].(string); st != "" && (typ == "tool.finished" || typ == "turn.finished") {
