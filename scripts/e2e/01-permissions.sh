@@ -39,7 +39,11 @@ xdotool type --delay 20 "Check this computer"
 xdotool key Return
 wait_state '"pending":1' "no consent dialog for the first call"
 sleep 0.8
+# Alt+A opens "More choices" with the focus on "Always for …"; Return
+# presses it (docs/consent.md#answering-in-the-app).
 xdotool key alt+a
+sleep 0.6
+xdotool key Return
 wait_state '"turns":\["completed"\]' "the turn with the always-allowed call did not complete"
 wait_state '"grants":\["device.system_info_get"\]' "the chat holds no grant after Always"
 sleep 0.7
