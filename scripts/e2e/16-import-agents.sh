@@ -110,7 +110,9 @@ second="$(ia_recorded 2)"
 for t in skills__load skills__read; do echo "$second" | grep -q "\"$t\"" || fail "skill-creator's chat did not offer $t: $second"; done
 skill_desc="$(sed -n 's/^description: //p' "$ia_skill/SKILL.md" | cut -c1-40)"
 echo "$second" | grep -qF "$skill_desc" || fail "the system prompt does not list the skill by its description ($skill_desc): $second"
-skill_body="$(sed -n '/^---$/,/^---$/!p' "$ia_skill/SKILL.md" | grep -m1 -v '^\s*$\|^#' | cut -c1-40)"
+# (sed -n 1p, not grep -m1: a reader that stops early makes the writer die
+# of SIGPIPE, which pipefail turns into the block's exit 141.)
+skill_body="$(sed -n '/^---$/,/^---$/!p' "$ia_skill/SKILL.md" | grep -v '^\s*$\|^#' | sed -n 1p | cut -c1-40)"
 echo "$second" | grep -qF "$skill_body" && fail "the skill's body was in the first request ($skill_body)"
 sleep 1
 import -window root "$shots/import-agents-skill-chat.png"
