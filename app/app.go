@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/extension"
@@ -113,6 +114,9 @@ type deps struct {
 	// ExtensionSecrets keeps the sensitive settings of installed
 	// extensions; nil is the OS keychain (extension.Keychain).
 	ExtensionSecrets extension.SecretStore
+	// ListWait is how long the coworkers list waits for its providers'
+	// check before it shows them as starting; 0 is 2 s (docs/app.md#starting).
+	ListWait time.Duration
 }
 
 // newApp builds the app: settings, journal, servers.json, the example
@@ -146,7 +150,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 	}
 	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
 	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
-	a.wire(d.Notifier, d.Examples)
+	a.wire(d.Notifier, d.Examples, d.ListWait)
 
 	// Before anything is shared: the parts are filled without their locks.
 	s, err := LoadSettings(paths.Settings)
@@ -335,8 +339,11 @@ func plural(n int, one, many string) string {
 // wire makes the services over the parts, and the parts that call into
 // a service (the live reloads list coworkers; a question's page opens
 // through the window).
-func (a *desktop) wire(notify Notifier, examples fs.FS) {
+func (a *desktop) wire(notify Notifier, examples fs.FS, listWait time.Duration) {
 	e := a.env
+	if listWait <= 0 {
+		listWait = defaultQuickWait
+	}
 	w := &Window{env: e, engine: a.engine, settings: a.settings, model: a.model, notices: a.notices, opened: &openedInbox{env: e}}
 	w.focused.Store(true)
 	a.inboxes = &inboxWatch{emit: e.emit, notify: notify, focused: w.focused.Load}
@@ -344,7 +351,7 @@ func (a *desktop) wire(notify Notifier, examples fs.FS) {
 	a.prompter = newModalPrompter(e.emit, a.inboxes.inbox)
 	a.elicitor = newAppElicitor(e.emit, a.inboxes.inbox, a.engine.coworkerOf, w.OpenLink)
 	a.signIns.inbox = a.inboxes.inbox
-	c := &Coworkers{env: e, engine: a.engine, settings: a.settings, model: a.model, servers: a.servers, imports: &agentImports{}}
+	c := &Coworkers{env: e, engine: a.engine, settings: a.settings, model: a.model, servers: a.servers, imports: &agentImports{}, quickWait: listWait}
 	a.reloads = &reloads{env: e, engine: a.engine, settings: a.settings, servers: a.servers, list: c.list}
 	c.reloads = a.reloads
 	chats := &Chats{env: e, engine: a.engine, settings: a.settings, model: a.model, prompter: a.prompter, elicitor: a.elicitor}

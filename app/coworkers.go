@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // Coworkers is the Coworkers screen: the bundles folder as resolved, the
@@ -20,6 +21,9 @@ type Coworkers struct {
 	reloads  *reloads      // watches the folder in use
 	servers  *serversFile  // an agent import's servers (agentimport.go)
 	imports  *agentImports // the agent imports previewed
+	// quickWait is how long a list waits for the providers' check before
+	// it answers with the coworkers as starting (coworkers_starting.go).
+	quickWait time.Duration
 }
 
 // CoworkerList is the bundles folder as loaded: the coworkers that work and

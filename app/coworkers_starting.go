@@ -16,15 +16,15 @@ import (
 )
 
 // Coworkers whose MCP providers are still starting (docs/app.md#starting):
-// the list waits quickWait for the check; a check still running then is
+// the list waits Coworkers.quickWait for the check; a check still running then is
 // answered with the coworkers as "starting…" (CoworkerInfo.Starting), and
 // the resolved list follows as EventCoworkersChanged. Each provider gets
 // its own start bound (mcp.StartTimeoutOf); a bundle whose provider failed
 // to start is checked once more before it is listed as broken.
 
-// quickWait is how long Coworkers waits for the check before it answers
-// with the coworkers still starting.
-var quickWait = 2 * time.Second
+// defaultQuickWait is how long Coworkers waits for the check before it
+// answers with the coworkers still starting (deps.ListWait overrides it).
+const defaultQuickWait = 2 * time.Second
 
 // listGen numbers the lists: a background check sends its list only when
 // no newer list was asked for since.
@@ -56,7 +56,7 @@ func startFailed(l CoworkerList) bool {
 }
 
 // listAsync resolves dir in the background: the list when it is done
-// within quickWait, else the coworkers as starting, and the resolved
+// within c.quickWait, else the coworkers as starting, and the resolved
 // list later as EventCoworkersChanged (unless a newer list was asked for).
 func (c *Coworkers) listAsync(rt *harness.Runtime, dir string, rule model.NameRule) CoworkerList {
 	gen := listGen.Add(1)
@@ -66,7 +66,7 @@ func (c *Coworkers) listAsync(rt *harness.Runtime, dir string, rule model.NameRu
 	case l := <-done:
 		noteCoworkers(l) // e2e builds only (e2e_hook.go)
 		return l
-	case <-time.After(quickWait):
+	case <-time.After(c.quickWait):
 	}
 	go func() {
 		l := <-done

@@ -59,10 +59,8 @@ func startsIn(t *testing.T, log string) int {
 // its provider's own start bound), not as broken, and the resolved list
 // follows as coworkers:changed (docs/app.md#starting).
 func TestCoworkersStartingThenReady(t *testing.T) {
-	defer func(d time.Duration) { quickWait = d }(quickWait)
-	quickWait = 200 * time.Millisecond
 	servers := slowServers(t, map[string]string{startDelayEnv: "4s"}, 90)
-	e := newTestEnv(t, envOpts{cfg: config{Servers: servers}})
+	e := newTestEnv(t, envOpts{cfg: config{Servers: servers}, listWait: 200 * time.Millisecond})
 	writeBundle(t, e.bundles, "dev", "slow.battery_status_get")
 
 	l, err := e.app.Coworkers.Coworkers()

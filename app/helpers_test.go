@@ -238,6 +238,9 @@ type envOpts struct {
 	logger *slog.Logger
 	// examples are the templates of New coworker (nil: none).
 	examples fs.FS
+	// listWait is deps.ListWait; 0 is 10 min: the tests read Coworkers as
+	// resolved (TestCoworkersStartingThenReady sets a short wait).
+	listWait time.Duration
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -267,7 +270,10 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if o.extSecrets == nil {
 		o.extSecrets = &extension.MemorySecrets{}
 	}
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples})
+	if o.listWait == 0 {
+		o.listWait = 10 * time.Minute
+	}
+	a, err := newApp(ctx, reg, cfg, deps{ListWait: o.listWait, Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,8 +47,5 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	// The tests read Coworkers as resolved: they wait for the check
-	// (TestCoworkersStartingThenReady sets a short wait).
-	quickWait = 10 * time.Minute
 	os.Exit(m.Run())
 }
