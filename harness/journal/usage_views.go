@@ -64,7 +64,7 @@ func (j *Journal) UsageByCoworker(ctx context.Context, now time.Time, days int) 
 		return nil, fmt.Errorf("journal: usage over %d days; want 1 to 366", days)
 	}
 	today := now.UTC().Truncate(24 * time.Hour)
-	from, end := today.AddDate(0, 0, -(days - 1)), today.AddDate(0, 0, 1)
+	from, end := today.AddDate(0, 0, -(days-1)), today.AddDate(0, 0, 1)
 	rows, err := j.db.QueryContext(ctx, `SELECT coworker,
 			sum(CASE WHEN at >= ?1 THEN input_tokens ELSE 0 END), sum(CASE WHEN at >= ?1 THEN output_tokens ELSE 0 END), sum(at >= ?1),
 			sum(input_tokens), sum(output_tokens), count(*)
