@@ -95,34 +95,50 @@ const limitsFix = "write limits: {tokens_per_run: 200000, tokens_per_day: 100000
 // mapping of LimitKeys, each a whole number written as one; a missing or
 // empty "limits" is no limits.
 func (l *loader) checkLimitsNode(mpath string, m *yamlMap) *LoadError {
-	v := m.value("limits")
+	at, msg, fix := limitsProblem(m.value("limits"))
+	if at == nil {
+		return nil
+	}
+	line, col := pos(at)
+	return l.errf(mpath, line, col, fix, "%s", msg)
+}
+
+// limitsProblem finds what checkLimitsNode refuses in v, the value of
+// "limits": the node at fault, the message and the fix; a nil node when
+// there is none.
+func limitsProblem(v ast.Node) (at ast.Node, msg, fix string) {
 	switch v.(type) {
 	case nil, *ast.NullNode:
-		return nil
+		return nil, "", ""
 	case *ast.MappingNode, *ast.MappingValueNode:
 	default:
-		line, col := pos(v)
-		return l.errf(mpath, line, col, limitsFix, "limits must be a mapping of %s, not %s", strings.Join(LimitKeys, ", "), nodeKind(v))
+		return v, fmt.Sprintf("limits must be a mapping of %s, not %s", strings.Join(LimitKeys, ", "), nodeKind(v)), limitsFix
 	}
-	for _, e := range m.sub("limits").entries {
+	entries := []*ast.MappingValueNode{}
+	switch n := v.(type) {
+	case *ast.MappingNode:
+		entries = n.Values
+	case *ast.MappingValueNode:
+		entries = append(entries, n)
+	}
+	for _, e := range entries {
 		key := ""
 		if e.Key != nil && e.Key.GetToken() != nil {
 			key = e.Key.GetToken().Value
 		}
 		if !knownLimit(key) {
-			line, col := pos(e.Key)
-			return l.errf(mpath, line, col, didYouMean(key)+"The limits are tokens_per_run, tokens_per_day and tool_calls_per_run",
-				"limits: unknown key %s", strconv.QuoteToASCII(key))
+			return e.Key, fmt.Sprintf("limits: unknown key %s", strconv.QuoteToASCII(key)),
+				didYouMean(key) + "The limits are tokens_per_run, tokens_per_day and tool_calls_per_run"
 		}
 		if msg, fix := limitValue(key, e.Value); msg != "" {
-			line, col := pos(e.Value)
-			if _, isNull := e.Value.(*ast.NullNode); isNull || e.Value == nil {
-				line, col = pos(e.Key)
+			at := ast.Node(e.Key) // an empty value has no position of its own
+			if _, isNull := e.Value.(*ast.NullNode); !isNull && e.Value != nil {
+				at = e.Value
 			}
-			return l.errf(mpath, line, col, fix, "limits: %s", msg)
+			return at, "limits: " + msg, fix
 		}
 	}
-	return nil
+	return nil, "", ""
 }
 
 func knownLimit(key string) bool {

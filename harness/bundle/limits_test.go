@@ -114,6 +114,9 @@ func TestLimitsRefused(t *testing.T) {
 	if err != nil || len(problems) != 1 || problems[0].Field != FieldLimits {
 		t.Fatalf("ReadDraft = %+v, %v; want one problem in the limits field", problems, err)
 	}
+	if ps := Validate(dir, d); len(ps) != 0 { // left empty, it is no limit: Save drops the line
+		t.Fatalf("Validate with the limit left empty = %+v", ps)
+	}
 	d.Limits.TokensPerRun = 500
 	if err := Save(dir, d); err != nil {
 		t.Fatal(err)
