@@ -11,7 +11,7 @@ import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, S
 import type { AgentImportPreview, AgentImportResult } from "./types_agentimport";
 import type { AppEventName } from "./events";
 import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
-import type { CoworkerTokens, Limits, UsageTotal } from "./types_limits";
+import type { CoworkerTokens, Limits, UsageTotal } from "./limits";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];

@@ -314,7 +314,7 @@ export interface Settings {
   /** Only SetUpdateChecks changes it (docs/update.md). */
   updates_off?: boolean;
   /** The default limits; only SetDefaultLimits changes them (docs/limits.md#budgets). */
-  limits?: import("./types_limits").Limits;
+  limits?: import("./limits").Limits;
 }
 
 /** The update switch and the background check (Go: app.UpdateStatus; docs/update.md). */

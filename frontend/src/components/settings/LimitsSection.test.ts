@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import { eventually } from "../../testing/eventually";
-import { parseLimit, tokensShort } from "../../lib/types_limits";
+import { parseLimit, tokensShort } from "../../lib/limits";
 
 const fake = vi.hoisted(() => ({ defaultLimits: vi.fn(), setDefaultLimits: vi.fn() }));
 vi.mock("../../lib/api", () => ({ api: fake }));
