@@ -183,7 +183,7 @@ describe("Activity tokens", () => {
     expect(cells[0]).toEqual(["notes-helper", "1,472 1,240 in · 232 out · 2 responses", "53,472 51,240 in · 2,232 out · 9 responses"]);
     expect(cells[1][1]).toBe("0 0 in · 0 out · 0 responses");
     expect(root.textContent).toContain("today is 2026-12-06");
-    rows(root)[1].click(); // back to a session
+    (rows(root)[1] as HTMLButtonElement).click(); // back to a session
     await eventually(() => expect(root.querySelector("table.tokens")).toBeNull());
   });
 
