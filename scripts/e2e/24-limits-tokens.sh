@@ -22,8 +22,8 @@ echo "app-e2e: default limits and tokens"
 # card's Edit (y scanned); the Activity list's Tokens button.
 # Settings → Limits' Tokens per run once the page is scrolled down by
 # 12 wheel steps.
-LT_COWORKERS_Y=69 LT_ACTIVITY_Y=103 LT_CHAT_Y=206 LT_EDIT_X=396 LT_TOKENS_X=190 LT_TOKENS_Y=22
-LT_RUN_X=350 LT_RUN_Y=633 LT_ED_START_X=1040 LT_ED_HEADER_Y=42
+LT_COWORKERS_Y=69 LT_ACTIVITY_Y=103 LT_CHAT_Y=206 LT_EDIT_X=396 LT_TOKENS_X=374 LT_TOKENS_Y=30
+LT_RUN_X=350 LT_RUN_Y=633 LT_ED_START_X=1030 LT_ED_HEADER_Y=32
 lt="$tmp/limits"
 mkdir -p "$lt/home" "$lt/config" "$lt/data" "$lt/bundles/budget-helper/coworker"
 cat >"$lt/bundles/budget-helper/coworker/manifest.md" <<'MD'
@@ -89,7 +89,36 @@ for y in $(seq 150 12 760); do
 done
 [ "$(lt_edits)" -gt "$opened" ] || fail "Edit on Budget Helper's card did not open the editor"
 sleep 1.5
-for i in 0 1 2 3 4 5; do
-  import -window root "$lt/editor-$i.png"
-  lt_wheel 3
-done
+wait_state '"catalog ' "the editor did not list the tools"
+sleep 1
+lt_wheel 80 # the Limits fieldset is the editor's last
+sleep 0.5
+import -window root "$shots/limits-editor.png"
+
+# Start chat (the editor's header): two turns, their usage reported.
+click "$LT_ED_START_X" "$LT_ED_HEADER_Y"
+wait_state '"session_id"' "Start chat in the editor opened no chat"
+sleep 1
+xdotool type --delay 20 "Is it within budget?"
+xdotool key Return
+wait_state '"turns":\["completed"\]' "the first turn did not complete"
+sleep 0.5
+xdotool type --delay 20 "And now?"
+xdotool key Return
+wait_state '"turns":\["completed","completed"\]' "the second turn did not complete"
+lt_session="$(state | grep -o '"session_id":"[^"]*"' | head -n1 | cut -d'"' -f4)"
+if command -v sqlite3 >/dev/null; then
+  got="$(sqlite3 "$lt_db" "SELECT sum(input_tokens) || ' ' || sum(output_tokens) || ' ' || count(*) FROM model_usage WHERE session_id = '$lt_session' AND coworker = 'budget-helper'")"
+  [ "$got" = "3240 332 2" ] || fail "the journal's usage of $lt_session is \"$got\"; want 3240 in, 332 out, 2 responses"
+fi
+sleep 0.5
+
+# Activity: the run's tokens in the list and its detail; Tokens: per coworker.
+click 60 "$LT_ACTIVITY_Y"
+sleep 1.5
+import -window root "$shots/limits-activity.png"
+click "$LT_TOKENS_X" "$LT_TOKENS_Y"
+sleep 1.5
+import -window root "$shots/limits-tokens.png"
+"$tmp/openworker" journal verify --db "$lt_db" >/dev/null 2>&1 || fail "the journal does not verify after the limits block: $("$tmp/openworker" journal verify --db "$lt_db" 2>&1)"
+# --- end default limits and tokens (issue 36 item 5) ---
