@@ -10,19 +10,18 @@
 # "0.5" was refused naming the field (limits-settings-error.png,
 # limits-settings.png); the coworker's editor shows its own tokens_per_day
 # and, for the empty tokens per run, "default: 50,000 from Settings"
-# (limits-editor.png); a chat of two turns with the scripted model
-# reporting 1,240 + 232 and 2,000 + 100 tokens; Activity lists the run
-# with "3,572 tokens (3,240 in, 332 out)" (limits-activity.png) and, under
-# Tokens, the coworker's today and last 7 days (limits-tokens.png). The
-# journal (journal show --json) holds the two responses' usage.
-# Needs jq.
+# (limits-editor.png); Start chat there, two turns with the scripted model
+# reporting 1,240 + 232 and 2,000 + 100 tokens (the journal's model_usage
+# holds them, checked with sqlite3 where it is installed); Activity lists
+# the run with "3,572 tokens (3,240 in, 332 out)" (limits-activity.png)
+# and, under Tokens, the coworker's today and last 7 days
+# (limits-tokens.png). Needs jq.
 echo "app-e2e: default limits and tokens"
 # Where things are, in window coordinates (1240x820): the sidebar's
-# Coworkers, Activity and Settings, and its first chat; the Coworkers
-# card's Edit (y scanned); the Activity list's Tokens button.
-# Settings → Limits' Tokens per run once the page is scrolled down by
-# 12 wheel steps.
-LT_COWORKERS_Y=69 LT_ACTIVITY_Y=103 LT_CHAT_Y=206 LT_EDIT_X=396 LT_TOKENS_X=374 LT_TOKENS_Y=30
+# Coworkers and Activity; the Coworkers card's Edit (y scanned); the
+# Activity list's Tokens button; Settings → Limits' Tokens per run once
+# the page is scrolled down by 12 wheel steps; the editor's Start chat.
+LT_COWORKERS_Y=69 LT_ACTIVITY_Y=103 LT_EDIT_X=396 LT_TOKENS_X=374 LT_TOKENS_Y=30
 LT_RUN_X=350 LT_RUN_Y=633 LT_ED_START_X=1030 LT_ED_HEADER_Y=32
 lt="$tmp/limits"
 mkdir -p "$lt/home" "$lt/config" "$lt/data" "$lt/bundles/budget-helper/coworker"
