@@ -71,7 +71,7 @@ func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 	add.Flags().StringVar(&s.Prompt, "prompt", "", "the prompt of each run")
 	add.Flags().DurationVar(&s.Every, "every", 0, "run every D (at least 1m), counted from when the schedule was added")
 	add.Flags().StringVar(&s.Cron, "cron", "", "run at the times of a five-field cron expression (minute hour day-of-month month day-of-week)")
-	add.Flags().StringVar(&s.TimeZone, "tz", "", "the time zone of --cron, e.g. Europe/Berlin (default UTC)")
+	add.Flags().StringVar(&s.TimeZone, "tz", "", "the time zone of --cron (default UTC) or --when (default yours), e.g. Europe/Berlin; not with --every")
 	add.Flags().BoolVar(&noCatchUp, "no-catch-up", false, "after missed slots, wait for the next one instead of running once at once")
 	add.Flags().StringVar(&coworkers, "coworkers", "", "the coworker bundles folder: --coworker must name one of its coworkers")
 	return add
@@ -152,17 +152,18 @@ func (c *config) scheduleListCommand(f *journalFlags) *cobra.Command {
 }
 
 // printSchedules writes rows as a table: when each runs, its next slot
-// and its last run.
+// and its last run, in the local time zone, named (NEXT says "09:00
+// CET", not a bare UTC time).
 func printSchedules(w io.Writer, rows []schedule.Listed) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCHEDULE\tCOWORKER\tWHEN\tNEXT\tLAST RUN\tPROMPT")
 	for _, r := range rows {
 		last, nx := "never", "-"
 		if len(r.Runs) > 0 {
-			last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + r.Runs[0].Run.String()
+			last = localTime(r.Runs[0].Slot) + " " + r.Runs[0].Run.String()
 		}
 		if !r.Next.IsZero() {
-			nx = r.Next.Local().Format(time.DateTime)
+			nx = localTime(r.Next)
 		}
 		if !r.CatchUp {
 			nx += " (no catch-up)"
@@ -170,6 +171,12 @@ func printSchedules(w io.Writer, rows []schedule.Listed) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Coworker, r.When, nx, oneLine(last, 80), oneLine(r.Prompt, 50))
 	}
 	return tw.Flush()
+}
+
+// localTime is t in the local time zone with the zone's abbreviation:
+// "2026-12-07 09:00:00 CET".
+func localTime(t time.Time) string {
+	return t.Local().Format("2006-01-02 15:04:05 MST")
 }
 
 // runStatus is a schedule run's status as the terminal shows it
@@ -220,7 +227,7 @@ func (c *config) scheduleEditCommand(f *journalFlags) *cobra.Command {
 	edit.Flags().StringVar(&when, "when", "", `when in words: "weekdays at 09:00", "every 2h", ...`)
 	edit.Flags().DurationVar(&e.Every, "every", 0, "run every D (at least 1m)")
 	edit.Flags().StringVar(&e.Cron, "cron", "", "run at the times of a five-field cron expression")
-	edit.Flags().StringVar(&e.TimeZone, "tz", "", "the time zone of the times")
+	edit.Flags().StringVar(&e.TimeZone, "tz", "", "the time zone of the times (not with --every)")
 	edit.Flags().BoolVar(&catchUp, "catch-up", true, "after missed slots, run once (false: mark them missed and wait)")
 	edit.Flags().StringVar(&coworkers, "coworkers", "", "the coworker bundles folder: --coworker must name one of its coworkers")
 	return edit
@@ -327,7 +334,7 @@ func (c *config) runDue(ctx context.Context, reg *tool.Registry, f runFlags, now
 	out.finish()
 	var failed, waiting []string
 	for _, r := range runs {
-		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Schedule.ID, r.Slot.Local().Format(time.DateTime), runStatus(r.ScheduleRun), r.SessionID)
+		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Schedule.ID, localTime(r.Slot), runStatus(r.ScheduleRun), r.SessionID)
 		switch {
 		case r.Failed():
 			failed = append(failed, r.Schedule.ID)

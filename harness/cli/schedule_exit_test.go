@@ -169,3 +169,53 @@ func TestScheduleUnknownCoworker(t *testing.T) {
 		t.Fatalf("run-due whose run succeeds = exit %d\n%s\nwant exit 0", code, out)
 	}
 }
+
+// TestScheduleListWords: schedule list shows NEXT in the local time zone
+// with its abbreviation, intervals as people write them ("every 2h"),
+// UTC by one name whatever /etc/localtime or $TZ calls it; --tz with an
+// interval is bad usage naming both flags; schedule's help lists edit.
+func TestScheduleListWords(t *testing.T) {
+	if _, err := time.LoadLocation("Europe/Berlin"); err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	db := filepath.Join(t.TempDir(), "journal.db")
+	bin := func(tz string, args ...string) (string, int) {
+		cmd := exec.Command(binary, args...)
+		cmd.Env = append(binEnv(t), "TZ="+tz)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return string(out), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+	if out, code := bin("Europe/Berlin", "schedule", "add", "--coworker", "sysinfo", "--every", "2h", "--prompt", "Check.", "--db", db); code != 0 || !strings.Contains(out, "(every 2h)") {
+		t.Fatalf("schedule add --every 2h = exit %d\n%s", code, out)
+	}
+	for _, when := range [][]string{{"--every", "2h"}, {"--when", "every 2h"}} {
+		args := append([]string{"schedule", "add", "--coworker", "sysinfo", "--tz", "Europe/Berlin", "--prompt", "Check.", "--db", db}, when...)
+		if out, code := bin("Europe/Berlin", args...); code != 2 || !strings.Contains(out, "--tz does not go with "+when[0]) {
+			t.Errorf("schedule add %s %s --tz = exit %d\n%s\nwant exit 2 naming --tz and %s", when[0], when[1], code, out, when[0])
+		}
+	}
+	if out, code := bin("Etc/UTC", "schedule", "add", "--coworker", "sysinfo", "--when", "daily at 07:30", "--prompt", "Report.", "--db", db); code != 0 || !strings.Contains(out, "(daily at 07:30 UTC)") {
+		t.Fatalf("schedule add --when in Etc/UTC = exit %d\n%s\nwant the zone called UTC", code, out)
+	}
+	out, code := bin("Europe/Berlin", "schedule", "list", "--db", db)
+	if code != 0 || !strings.Contains(out, "every 2h ") || !strings.Contains(out, "daily at 07:30 UTC") || strings.Contains(out, "Etc/UTC") {
+		t.Fatalf("schedule list = exit %d\n%s", code, out)
+	}
+	for _, row := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		if !strings.Contains(row, " CET") && !strings.Contains(row, " CEST") {
+			t.Errorf("schedule list row without the zone of its NEXT time (Europe/Berlin):\n%s", row)
+		}
+	}
+	if out, _ := bin("UTC", "schedule", "--help"); !strings.Contains(out, "add, list, edit, remove, run-due") {
+		t.Errorf("schedule --help lacks edit:\n%s", out)
+	}
+	if out, code := bin("UTC", "schedule"); code != 2 || !strings.Contains(out, "add, list, edit, remove or run-due") {
+		t.Errorf("schedule with no command = exit %d\n%s", code, out)
+	}
+}
