@@ -73,6 +73,9 @@ type config struct {
 	doctor         doctor.Hooks
 	extSecrets     extension.SecretStore // nil: the OS keychain (extension.go)
 	extensionsHome func() string         // nil: no extensions without --extensions
+	// noCheckpointWarning: openJournal does not compare the journal with
+	// its newest checkpoint (journal verify compares them all).
+	noCheckpointWarning bool
 }
 
 // WithVersion sets what `version` prints.
