@@ -36,6 +36,7 @@ import (
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/update"
 	"github.com/spf13/cobra"
 )
 
@@ -301,6 +302,10 @@ func (c *config) versionCommand() *cobra.Command {
 				v.Date = "unknown"
 			}
 			fmt.Fprintf(c.stdout, "openworker %s (commit %s, built %s)\n", v.Version, v.Commit, v.Date)
+			if update.TestKeyBuild() {
+				// Never a release (docs/update.md#keys).
+				fmt.Fprintln(c.stdout, "test build: trusts the update key in OPENWORKER_UPDATE_TEST_KEY")
+			}
 		},
 	}
 }
