@@ -48,6 +48,10 @@ type Settings struct {
 	// UpdatesOff stops the app's update check at start and once a day
 	// (docs/update.md); the default, false, checks.
 	UpdatesOff bool `json:"updates_off,omitempty"`
+	// Limits are the default budgets of coworkers whose manifest sets
+	// none (Limits; docs/limits.md#budgets). In the app only
+	// SetDefaultLimits changes them.
+	Limits Limits `json:"limits,omitzero"`
 }
 
 // ProviderSettings say where one provider is. Empty fields take the
@@ -132,6 +136,9 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("approval mode %q: choose %q or %q", s.ApprovalMode, consent.Ask, consent.Bypass)
 	}
 	if err := CheckTheme(s.Theme); err != nil {
+		return err
+	}
+	if err := s.Limits.Check(); err != nil {
 		return err
 	}
 	if s.CoworkersDir != "" && !filepath.IsAbs(s.CoworkersDir) {
