@@ -123,6 +123,7 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	before, after, err := pr.settings.save(func(cur Settings) (Settings, error) {
 		s.Theme = cur.Theme           // SetTheme's alone
 		s.UpdatesOff = cur.UpdatesOff // SetUpdateChecks' alone
+		s.SetupDone = cur.SetupDone   // FinishSetup's alone
 		return s, nil
 	})
 	if err != nil {

@@ -48,6 +48,10 @@ type Settings struct {
 	// UpdatesOff stops the app's update check at start and once a day
 	// (docs/update.md); the default, false, checks.
 	UpdatesOff bool `json:"updates_off,omitempty"`
+	// SetupDone records that the first-run setup was completed or skipped
+	// (docs/app.md#first-run): it is not shown at start again. In the app
+	// only FinishSetup changes it; saving the other settings keeps it.
+	SetupDone bool `json:"setup_done,omitempty"`
 }
 
 // ProviderSettings say where one provider is. Empty fields take the
