@@ -166,6 +166,14 @@ var e2eProbes struct {
 	mu         sync.Mutex
 	models     *ModelList
 	connection *ConnectionTest
+	ollama     *OllamaFound // the first-run setup's last FindOllama (ollama.go)
+}
+
+// noteOllama records the first-run setup's Ollama probe.
+func noteOllama(f OllamaFound) {
+	e2eProbes.mu.Lock()
+	defer e2eProbes.mu.Unlock()
+	e2eProbes.ollama = &f
 }
 
 func noteProbe(list *ModelList, test *ConnectionTest) {
@@ -300,6 +308,8 @@ type hookState struct {
 	// connection of Settings (models_api.go).
 	Models     *ModelList      `json:"models,omitempty"`
 	Connection *ConnectionTest `json:"connection,omitempty"`
+	// Ollama: the first-run setup's last look for Ollama (docs/app.md#first-run).
+	Ollama *OllamaFound `json:"ollama,omitempty"`
 	// Opened: the extension files sent to the window (extopen.go).
 	Opened []ExtensionOpened `json:"opened"`
 	// Questions: the servers' questions waiting in the dialog (elicit.go).
@@ -420,7 +430,7 @@ func (out *hookState) readRecords() {
 	out.Searched = hookSearched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
 	e2eSearch.mu.Unlock()
 	e2eProbes.mu.Lock()
-	out.Models, out.Connection = e2eProbes.models, e2eProbes.connection
+	out.Models, out.Connection, out.Ollama = e2eProbes.models, e2eProbes.connection, e2eProbes.ollama
 	e2eProbes.mu.Unlock()
 	e2eEditor.mu.Lock()
 	out.Editor = append([]string{}, e2eEditor.list...)

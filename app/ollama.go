@@ -45,7 +45,9 @@ const maxOllamaList = 4 << 20
 func (pr *Preferences) FindOllama() (OllamaFound, error) {
 	ctx, cancel := context.WithTimeout(pr.base, ollamaProbeTimeout)
 	defer cancel()
-	return probeOllama(ctx, http.DefaultClient, ollamaRoot(pr.cfg.Getenv)), nil
+	f := probeOllama(ctx, http.DefaultClient, ollamaRoot(pr.cfg.Getenv))
+	noteOllama(f) // e2e builds only (e2e_hook.go)
+	return f, nil
 }
 
 // ollamaRoot is Ollama's address without /v1: the base URL the model

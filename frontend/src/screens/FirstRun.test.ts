@@ -69,7 +69,9 @@ describe("first-run setup", () => {
     await eventually(() => expect(document.activeElement).toBe(chosen));
     expect(root.textContent).toContain("Ollama answers at http://127.0.0.1:11434 with 2 models.");
 
-    await press(root, "Use this model");
+    // Enter on the chosen model takes "Use this model".
+    chosen.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+    await settle();
     await eventually(() => expect(step(root)).toBe("test"));
     expect(fake.useModel).toHaveBeenCalledWith("openai", "http://127.0.0.1:11434/v1", "llama3.2:latest", "");
     await eventually(() => expect(document.activeElement).toBe(button(root, "Test connection")));
