@@ -155,6 +155,25 @@ describe("first-run setup", () => {
     expect(fake.finishSetup).toHaveBeenCalledTimes(2);
   });
 
+  it("keeps Tab in the dialog: past the last control to the first, and back", async () => {
+    const root = await render();
+    const chosen = root.querySelector<HTMLInputElement>("input[name=ollama-model]:checked")!;
+    await eventually(() => expect(document.activeElement).toBe(chosen));
+    const last = button(root, "Use an API key instead");
+    last.focus();
+    const tab = new KeyboardEvent("keydown", { key: "Tab", bubbles: true, cancelable: true });
+    last.dispatchEvent(tab);
+    expect(tab.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(chosen); // the checked model: the group's stop
+    const back = new KeyboardEvent("keydown", { key: "Tab", shiftKey: true, bubbles: true, cancelable: true });
+    chosen.dispatchEvent(back);
+    expect(document.activeElement).toBe(last);
+    // In between, Tab is the browser's.
+    const mid = new KeyboardEvent("keydown", { key: "Tab", bubbles: true, cancelable: true });
+    button(root, "Use this model").dispatchEvent(mid);
+    expect(mid.defaultPrevented).toBe(false);
+  });
+
   it("names every control and marks the current step", async () => {
     const root = await render();
     const dialog = root.querySelector("[role=dialog]")!;
