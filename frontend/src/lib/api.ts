@@ -4,7 +4,7 @@
 import { gatedBackend } from "./gate";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
+  AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, OllamaFound, Outcome,
   PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, UpdateStatus, ViewToolResult, Waiting,
 } from "./types";
 import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
@@ -152,6 +152,13 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     /** One tiny request; resolves with the latency or the exact failure (docs/app.md#model-picker). */
     testConnection: (provider: string, baseUrl: string, model: string, key: string) =>
       call<ConnectionTest>(() => b.Preferences.TestConnection(provider, baseUrl, model, key)),
+    /** The first-run setup (docs/app.md#first-run): Ollama on this computer and its models (GET /api/tags). */
+    findOllama: () => call<OllamaFound>(() => b.Preferences.FindOllama()),
+    /** Saves the model the setup chose; a key goes to the OS keychain, never settings.json. */
+    useModel: (provider: string, baseUrl: string, model: string, key: string) =>
+      call<SettingsView>(() => b.Preferences.UseModel(provider, baseUrl, model, key)),
+    /** Marks the setup completed or skipped: it does not open at start again. */
+    finishSetup: () => call<void>(() => b.Preferences.FinishSetup()),
     chooseServersFile: () => call<string>(() => b.Preferences.ChooseServersFile()),
     /** Saves the theme in settings.json at once (docs/app.md#theme). */
     setTheme: (t: Theme) => call<void>(() => b.Preferences.SetTheme(t)),
