@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"github.com/openworker/desktop/internal/termsafe"
 	"io"
-		"strings"
+	"strings"
 	"text/tabwriter"
 	"time"
 
