@@ -189,8 +189,12 @@ func (s *Session) Coworker() string { return s.res.Bundle.ID }
 func (s *Session) CoworkerName() string { return s.res.Bundle.Name }
 
 // Options returns the settings the session was opened (or resumed) with,
-// defaults filled in. They do not change while it is open.
-func (s *Session) Options() SessionOptions { return s.opts }
+// defaults filled in. Only the model changes while it is open (SetModel).
+func (s *Session) Options() SessionOptions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts
+}
 
 // Generation returns the number of the registry generation the session
 // uses (see Runtime.SetServers).

@@ -243,8 +243,8 @@ export interface TurnResult {
   calls: number;
 }
 
-/** The four answers to a prompt (Go: consent.Decisions; docs/consent.md). */
-export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny";
+/** The five answers to a prompt (Go: consent.Decisions; docs/consent.md). */
+export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny" | "deny_always";
 
 export interface ConsentRequest {
   session_id: string;
