@@ -20,6 +20,7 @@ type Covers<Gen, Hand> = [Exclude<keyof Hand, keyof Fields<Gen>>] extends [never
 export const typesMatchGo: [
   Covers<app.Notice, T.Notice>,
   Covers<app.AppInfo, T.AppInfo>,
+  Covers<app.ChatModelList, T.ChatModelList>,
   Covers<app.ResolvedToolInfo, T.ResolvedToolInfo>,
   Covers<app.LeftOutInfo, T.LeftOutInfo>,
   Covers<app.CoworkerInfo, T.CoworkerInfo>,
