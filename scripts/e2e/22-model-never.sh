@@ -34,6 +34,10 @@ for _ in $(seq 50); do grep -q '^listening ' "$r22/model.out" 2>/dev/null && bre
 r22_model="$(sed -n 's/^listening //p' "$r22/model.out")"
 [ -n "$r22_model" ] || fail "model and never: the scripted model did not start"
 r22_db="$r22/config/OpenWorker/journal.db"
+# r22_pixels FILE COLOUR: how many pixels of COLOUR the screenshot has.
+r22_pixels() {
+  convert "$1" -fill black +opaque "$2" -fill white -opaque "$2" -format '%[fx:round(mean*w*h)]' info:
+}
 stop_shown_app
 (
   in_app_env "$r22" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" OPENWORKER_COWORKER="e2e-assistant" \
@@ -72,12 +76,32 @@ grep -q 'session setting changed: model from \\"scripted\\" to \\"second-model\\
 xdotool type --delay 20 "Check this computer"
 xdotool key Return
 wait_state '"pending":1' "model and never: no consent dialog for the first call"
+# The dialog painted (its 2 px ring on the dialog itself: waited for, as a
+# loaded machine paints late) and past its 500 ms of disarm.
+for _ in $(seq 40); do
+  import -window root "$r22/dialog.png"
+  [ "$(r22_pixels "$r22/dialog.png" "#1d4ed8")" -ge 1000 ] && break
+  sleep 0.5
+done
 sleep 1
 xdotool key alt+a
 sleep 0.6
 xdotool key Tab
-sleep 0.6
-import -window root "$shots/never-focus.png"
+# More choices opened (the window changed) and the focus ring moved from
+# the dialog to "Never for …", a red button: more red pixels than before.
+red0="$(r22_pixels "$r22/dialog.png" "#c53030")"
+red=0 changed=0 ring=0
+for _ in $(seq 40); do
+  sleep 0.5
+  import -window root "$shots/never-focus.png"
+  changed="$(compare -metric AE -fuzz 2% "$r22/dialog.png" "$shots/never-focus.png" null: 2>&1 || true)"
+  red="$(r22_pixels "$shots/never-focus.png" "#c53030")"
+  ring="$(r22_pixels "$shots/never-focus.png" "#1d4ed8")"
+  [ "${changed%% *}" -ge 2000 ] 2>/dev/null && [ "$red" -ge $((red0 + 1000)) ] && [ "$ring" -ge 300 ] && break
+done
+echo "app-e2e: model and never: $changed pixels changed on Alt+A, Tab; red pixels $red0 before, $red after; ring pixels $ring"
+[ "$red" -ge $((red0 + 1000)) ] || fail "model and never: Alt+A, Tab shows no Never button (red pixels $red0 before, $red after)"
+[ "$ring" -ge 300 ] || fail "model and never: no focus ring on Never ($ring pixels of #1d4ed8)"
 state | grep -q '"pending":1' || fail "model and never: Alt+A, Tab answered the dialog: $(state)"
 xdotool key space
 wait_state '"pending":0' "model and never: Space on Never did not answer"
