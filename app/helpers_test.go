@@ -241,6 +241,10 @@ type envOpts struct {
 	// listWait is deps.ListWait; 0 is 10 min: the tests read Coworkers as
 	// resolved (TestCoworkersStartingThenReady sets a short wait).
 	listWait time.Duration
+	// clock is deps.Clock (nil: time.Now).
+	clock func() time.Time
+	// noModel starts with no --base-url and no --model (the first-run case).
+	noModel bool
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -261,11 +265,15 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if cfg.Coworkers == "" {
 		cfg.Coworkers = e.bundles
 	}
-	if cfg.BaseURL == "" {
+	if cfg.BaseURL == "" && !o.noModel {
 		cfg.BaseURL = e.model.URL
 	}
-	cfg.Model = "scripted"
-	cfg.Getenv = func(string) string { return "" }
+	if !o.noModel {
+		cfg.Model = "scripted"
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = func(string) string { return "" }
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if o.extSecrets == nil {
 		o.extSecrets = &extension.MemorySecrets{}
@@ -273,7 +281,7 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if o.listWait == 0 {
 		o.listWait = 10 * time.Minute
 	}
-	a, err := newApp(ctx, reg, cfg, deps{ListWait: o.listWait, Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples})
+	a, err := newApp(ctx, reg, cfg, deps{ListWait: o.listWait, Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples, Clock: o.clock})
 	if err != nil {
 		t.Fatal(err)
 	}

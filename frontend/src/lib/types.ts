@@ -31,6 +31,21 @@ export interface AppInfo {
   start_coworker: string;
   /** The saved theme (docs/app.md#theme); absent from older fixtures. */
   theme?: Theme;
+  /** Show the first-run setup (docs/app.md#first-run); absent from older fixtures. */
+  first_run?: boolean;
+}
+
+/** What the first-run setup found of a local Ollama (Go: app.OllamaFound, docs/app.md#first-run). */
+export interface OllamaFound {
+  /** Something answered at url; false when nothing listens (Ollama is not running). */
+  running: boolean;
+  /** Where Ollama was asked, without /v1. */
+  url: string;
+  /** The OpenAI-compatible base URL chats use (url + "/v1"). */
+  base_url: string;
+  models: string[] | null;
+  /** Why no list came back, and what to do; "" when it did. */
+  error: string;
 }
 
 /** Where a call goes (docs/consent.md#placement): PLACEMENT_LOCAL or a remote host name. */
@@ -323,6 +338,10 @@ export interface Settings {
   theme?: Theme | "";
   /** Only SetUpdateChecks changes it (docs/update.md). */
   updates_off?: boolean;
+  /** The default limits; only SetDefaultLimits changes them (docs/limits.md#budgets). */
+  limits?: import("./types_limits").Limits;
+  /** The first-run setup was completed or skipped; only FinishSetup changes it (docs/app.md#first-run). */
+  setup_done?: boolean;
 }
 
 /** The update switch and the background check (Go: app.UpdateStatus; docs/update.md). */
