@@ -18,8 +18,9 @@ import (
 
 // Session is one conversation with one coworker. Its turns run one at a
 // time: Send from two goroutines waits, TrySend refuses with
-// ErrTurnRunning. It keeps the SessionOptions and the registry generation
-// it was opened with until Close, which revokes every grant.
+// ErrTurnRunning. It keeps the SessionOptions (but the model, which
+// SetModel changes between turns) and the registry generation it was
+// opened with until Close, which revokes every grant.
 type Session struct {
 	rt       *Runtime
 	gen      *generation
