@@ -17,6 +17,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
 )
 
 // e2eSearch is the newest chat search the window asked for (SearchChats)
@@ -347,6 +348,7 @@ type hookChat struct {
 	Running   bool     `json:"running"`
 	Turns     []string `json:"turns"`
 	Grants    []string `json:"grants"`  // tools with a session grant
+	Model     string   `json:"model"`   // the model of its next turn (docs/app.md#model-in-a-chat)
 	Results   []string `json:"results"` // each call's journaled result, "TOOL STATUS RESULT" (issue 14)
 }
 
@@ -447,7 +449,7 @@ func (out *hookState) readRecords() {
 // j when it is open, its turns' statuses and its calls' results.
 func openChat(ctx context.Context, s *harness.Session, j *journal.Journal) hookChat {
 	id := s.ID()
-	cs := hookChat{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}, Results: []string{}}
+	cs := hookChat{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}, Results: []string{}, Model: model.NameOf(s.Options().Model)}
 	for _, g := range s.Grants() {
 		cs.Grants = append(cs.Grants, g.Tool)
 	}

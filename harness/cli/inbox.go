@@ -217,7 +217,7 @@ var answerWords = map[string]string{
 	"allow": "allow_once", "allow-once": "allow_once", "allow_once": "allow_once", "once": "allow_once",
 	"allow-session": "allow_session", "allow_session": "allow_session", "session": "allow_session",
 	"allow-always": "allow_always", "allow_always": "allow_always", "always": "allow_always",
-	"deny":     "deny",
+	"deny": "deny", "never": "deny_always", "deny-always": "deny_always", "deny_always": "deny_always",
 	"continue": "continue", "stop": "stop",
 	"applied": "applied", "not-applied": "not_applied", "not_applied": "not_applied",
 }
@@ -225,7 +225,7 @@ var answerWords = map[string]string{
 func answerHint(k journal.InboxKind) string {
 	switch k {
 	case journal.InboxApproval:
-		return "allow, allow-session, allow-always or deny"
+		return "allow, allow-session, allow-always, deny or never"
 	case journal.InboxBudget:
 		return "continue or stop"
 	case journal.InboxReconcile:

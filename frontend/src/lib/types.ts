@@ -168,12 +168,22 @@ export interface ChatInfo {
   coworker: string;
   coworker_name: string;
   identity: string;
-  model: string; // what the chat was opened with and keeps
+  model: string; // what the next turn uses: opened with, or chosen by the picker (docs/app.md#model-in-a-chat)
+  /** The model name alone (the chat's model picker's value). */
+  model_name: string;
   approval_mode: string;
   running: boolean;
   /** It runs on its own: approvals park in the Inbox (docs/app.md#run-on-its-own). */
   unattended: boolean;
   tools: ToolInfo[] | null;
+}
+
+/** The chat's model picker's list (Go: app.ChatModelList, docs/app.md#model-in-a-chat). */
+export interface ChatModelList {
+  current: string;
+  models: string[] | null;
+  /** Why the server's list could not be read; models then holds current alone. */
+  error?: string;
 }
 
 /** One argument of a ChatPrompt; values are strings. */
@@ -258,8 +268,8 @@ export interface TurnResult {
   calls: number;
 }
 
-/** The four answers to a prompt (Go: consent.Decisions; docs/consent.md). */
-export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny";
+/** The five answers to a prompt (Go: consent.Decisions; docs/consent.md). */
+export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny" | "deny_always";
 
 export interface ConsentRequest {
   session_id: string;

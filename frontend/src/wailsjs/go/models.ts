@@ -564,6 +564,7 @@ export namespace app {
 	    coworker_name: string;
 	    identity: string;
 	    model: string;
+	    model_name: string;
 	    approval_mode: string;
 	    running: boolean;
 	    unattended: boolean;
@@ -580,6 +581,7 @@ export namespace app {
 	        this.coworker_name = source["coworker_name"];
 	        this.identity = source["identity"];
 	        this.model = source["model"];
+	        this.model_name = source["model_name"];
 	        this.approval_mode = source["approval_mode"];
 	        this.running = source["running"];
 	        this.unattended = source["unattended"];
@@ -603,6 +605,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ChatModelList {
+	    current: string;
+	    models: string[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatModelList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.current = source["current"];
+	        this.models = source["models"];
+	        this.error = source["error"];
+	    }
 	}
 	export class PromptArg {
 	    name: string;
