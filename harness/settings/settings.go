@@ -52,6 +52,10 @@ type Settings struct {
 	// none (Limits; docs/limits.md#budgets). In the app only
 	// SetDefaultLimits changes them.
 	Limits Limits `json:"limits,omitzero"`
+	// SetupDone records that the first-run setup was completed or skipped
+	// (docs/app.md#first-run): it is not shown at start again. In the app
+	// only FinishSetup changes it; saving the other settings keeps it.
+	SetupDone bool `json:"setup_done,omitempty"`
 }
 
 // ProviderSettings say where one provider is. Empty fields take the

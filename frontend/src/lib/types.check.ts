@@ -21,6 +21,7 @@ type Covers<Gen, Hand> = [Exclude<keyof Hand, keyof Fields<Gen>>] extends [never
 export const typesMatchGo: [
   Covers<app.Notice, T.Notice>,
   Covers<app.AppInfo, T.AppInfo>,
+  Covers<app.ChatModelList, T.ChatModelList>,
   Covers<app.ResolvedToolInfo, T.ResolvedToolInfo>,
   Covers<app.LeftOutInfo, T.LeftOutInfo>,
   Covers<app.CoworkerInfo, T.CoworkerInfo>,
@@ -88,7 +89,7 @@ export const typesMatchGo: [
   Covers<app.ScheduleInput, I.ScheduleInput>,
   Covers<journal.ScheduleRun, I.ScheduleRun>,
   Covers<app.ScheduleInfo, I.ScheduleInfo>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 // The budgets' and tokens' shapes (limits.ts).
 export const limitsTypesMatchGo: [
