@@ -6,7 +6,8 @@
 # --- default limits and tokens (issue 36 item 5) ---
 # In its own HOME, with a coworker whose manifest sets tokens_per_day but
 # not tokens_per_run: Settings → Limits takes a default tokens_per_run of
-# 50,000 (typed "50000", saved with Return; settings.json has it) after
+# 50,000 (Alt+L goes to it; typed "50000", saved with Return;
+# settings.json has it) after
 # "0.5" was refused naming the field (limits-settings-error.png,
 # limits-settings.png); the coworker's editor shows its own tokens_per_day
 # and, for the empty tokens per run, "default: 50,000 from Settings"
@@ -19,10 +20,10 @@
 echo "app-e2e: default limits and tokens"
 # Where things are, in window coordinates (1240x820): the sidebar's
 # Coworkers and Activity; the Coworkers card's Edit (y scanned); the
-# Activity list's Tokens button; Settings → Limits' Tokens per run once
-# the page is scrolled down by 12 wheel steps; the editor's Start chat.
+# Activity list's Tokens button; the editor's Start chat. (Settings →
+# Limits is reached with Alt+L, wherever the sections above put it.)
 LT_COWORKERS_Y=69 LT_ACTIVITY_Y=103 LT_EDIT_X=396 LT_TOKENS_X=374 LT_TOKENS_Y=30
-LT_RUN_X=350 LT_RUN_Y=633 LT_ED_START_X=1030 LT_ED_HEADER_Y=32
+LT_ED_START_X=1030 LT_ED_HEADER_Y=32
 lt="$tmp/limits"
 mkdir -p "$lt/home" "$lt/config" "$lt/data" "$lt/bundles/budget-helper/coworker"
 cat >"$lt/bundles/budget-helper/coworker/manifest.md" <<'MD'
@@ -61,8 +62,8 @@ lt_wheel() { xdotool mousemove --window "$(perm_win)" 700 500 click --repeat "$1
 # Settings → Limits: "0.5" is refused naming the field; 50000 saved with Return.
 xdotool key ctrl+comma
 sleep 1.5
-lt_wheel 12
-click "$LT_RUN_X" "$LT_RUN_Y"
+xdotool key alt+l
+sleep 0.8
 xdotool type --delay 40 "0.5"
 sleep 0.5
 import -window root "$shots/limits-settings-error.png"

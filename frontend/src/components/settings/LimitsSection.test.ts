@@ -69,6 +69,17 @@ describe("LimitsSection", () => {
     expect(fake.setDefaultLimits).not.toHaveBeenCalled();
   });
 
+  it("goes to the first field on Alt+L", async () => {
+    fake.defaultLimits.mockResolvedValue({ tokens_per_run: 0, tokens_per_day: 0, tool_calls_per_run: 0 });
+    await render();
+    Element.prototype.scrollIntoView ??= () => {};
+    const e = new KeyboardEvent("keydown", { code: "KeyL", key: "l", altKey: true, bubbles: true, cancelable: true });
+    window.dispatchEvent(e);
+    expect(e.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(field("tokens_per_run"));
+    expect(field("tokens_per_run").getAttribute("aria-keyshortcuts")).toBe("Alt+L");
+  });
+
   it("shows what the app refused", async () => {
     fake.defaultLimits.mockResolvedValue({ tokens_per_run: 0, tokens_per_day: 0, tool_calls_per_run: 0 });
     fake.setDefaultLimits.mockRejectedValue(new Error("the default limits were not saved: settings.json:3: bad"));
