@@ -76,6 +76,10 @@ type ImportPlan struct {
 	// Digest is "sha256:<hex>" of the bytes Write writes: a preview and a
 	// later Write agree when the digests do (the app checks it).
 	Digest string `json:"digest"`
+	// NoKeychain, set by a caller that looked, says why the secrets of
+	// Items cannot move to a keychain on this computer; "" when they can
+	// or it was not looked at.
+	NoKeychain string `json:"no_keychain,omitempty"`
 
 	data    []byte
 	entries []ConfigEntry // the servers file written: kept, then added

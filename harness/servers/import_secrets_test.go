@@ -138,3 +138,18 @@ func TestImportedSecretMissingFromKeychain(t *testing.T) {
 		}
 	}
 }
+
+// A header made of a scheme and a reference ("Bearer ${env:TOKEN}") holds
+// no secret: nothing moves.
+func TestImportSchemeBeforeReferenceStays(t *testing.T) {
+	dir := t.TempDir()
+	from := filepath.Join(dir, "mcp.json")
+	os.WriteFile(from, []byte(`{"servers": {"gh": {"type": "http", "url": "https://mcp.example.com/", "headers": {"Authorization": "Bearer ${env:GH_TOKEN}"}}}}`), 0o600)
+	p, err := PlanImport(readFixture(t, from, &ConfigOptions{Format: FormatVSCode, LookupEnv: func(string) (string, bool) { return "", false }}), nil, filepath.Join(dir, "servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.Secrets(); len(s) != 0 {
+		t.Errorf("Secrets() = %+v, want none", s)
+	}
+}

@@ -259,7 +259,7 @@ func fieldSpans(text string) []span {
 // scheme word ("Bearer x" keeps "Bearer "), else the whole value.
 func schemeSpan(text string) []span {
 	t := strings.TrimSpace(text)
-	if t == "" {
+	if t == "" || isScheme(t) { // "Bearer " before a reference holds no secret
 		return nil
 	}
 	lead := strings.Index(text, t)
