@@ -157,7 +157,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     findServerConfigs: async () => (await call<FoundServerConfig[] | null>(() => b.Servers.FindServerConfigs())) ?? [],
     chooseImportFile: () => call<string>(() => b.Servers.ChooseImportFile()),
     previewImport: (path: string) => call<ImportPlan>(() => b.Servers.PreviewImport(path)),
-    applyImport: (path: string, digest: string) => call<SettingsView>(() => b.Servers.ApplyImport(path, digest)),
+    applyImport: (path: string, digest: string, keepLiteral: string[] = []) => call<SettingsView>(() => b.Servers.ApplyImport(path, digest, keepLiteral)),
     /** The native picker for a .mcpb or .dxt file; "" when cancelled. */
     chooseExtensionFile: () => call<string>(() => b.Extensions.ChooseExtensionFile()),
     /** A picker for a directory/file field of the install form ("files": several); [] when cancelled. */

@@ -2672,6 +2672,22 @@ export namespace journal {
 
 export namespace servers {
 	
+	export class SharedInput {
+	    namespace: string;
+	    field: string;
+	    input: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SharedInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.field = source["field"];
+	        this.input = source["input"];
+	    }
+	}
 	export class ImportItem {
 	    name: string;
 	    line: number;
@@ -2688,6 +2704,7 @@ export namespace servers {
 	    program?: string;
 	    program_missing?: string;
 	    secrets_kept?: string;
+	    secrets?: SharedInput[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportItem(source);
@@ -2710,7 +2727,26 @@ export namespace servers {
 	        this.program = source["program"];
 	        this.program_missing = source["program_missing"];
 	        this.secrets_kept = source["secrets_kept"];
+	        this.secrets = this.convertValues(source["secrets"], SharedInput);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ImportPlan {
 	    from: string;
@@ -2720,6 +2756,7 @@ export namespace servers {
 	    items: ImportItem[];
 	    notices: string[];
 	    digest: string;
+	    no_keychain?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportPlan(source);
@@ -2734,6 +2771,7 @@ export namespace servers {
 	        this.items = this.convertValues(source["items"], ImportItem);
 	        this.notices = source["notices"];
 	        this.digest = source["digest"];
+	        this.no_keychain = source["no_keychain"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
