@@ -842,6 +842,89 @@ export namespace app {
 	        this.needs_folder = source["needs_folder"];
 	    }
 	}
+	export class DiagnosticsServer {
+	    namespace: string;
+	    coworkers: string[];
+	    may_download: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiagnosticsServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.coworkers = source["coworkers"];
+	        this.may_download = source["may_download"];
+	    }
+	}
+	export class DiagnosticsPlan {
+	    servers: DiagnosticsServer[];
+	    unused: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DiagnosticsPlan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.servers = this.convertValues(source["servers"], DiagnosticsServer);
+	        this.unused = source["unused"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class DiagnosticsReport {
+	    sections: doctor.Section[];
+	    text: string;
+	    took_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiagnosticsReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sections = this.convertValues(source["sections"], doctor.Section);
+	        this.text = source["text"];
+	        this.took_ms = source["took_ms"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	
 	export class ExtensionAuthor {
@@ -1964,6 +2047,59 @@ export namespace consent {
 		}
 	}
 	
+
+}
+
+export namespace doctor {
+	
+	export class Fact {
+	    key: string;
+	    status?: string;
+	    value: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Fact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.status = source["status"];
+	        this.value = source["value"];
+	    }
+	}
+	export class Section {
+	    name: string;
+	    facts: Fact[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Section(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.facts = this.convertValues(source["facts"], Fact);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

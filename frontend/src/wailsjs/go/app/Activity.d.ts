@@ -7,9 +7,15 @@ export function AskAgent(arg1:string):Promise<journal.Invocation>;
 
 export function Diagnostics():Promise<string>;
 
+export function DiagnosticsPlan():Promise<app.DiagnosticsPlan>;
+
 export function NeedsAttention():Promise<app.Waiting>;
 
 export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
+
+export function RunDiagnostics(arg1:boolean):Promise<app.DiagnosticsReport>;
+
+export function SaveDiagnostics(arg1:string):Promise<string>;
 
 export function SessionDetail(arg1:string):Promise<journal.SessionDetail>;
 

@@ -10,12 +10,24 @@ export function Diagnostics() {
   return window['go']['app']['Activity']['Diagnostics']();
 }
 
+export function DiagnosticsPlan() {
+  return window['go']['app']['Activity']['DiagnosticsPlan']();
+}
+
 export function NeedsAttention() {
   return window['go']['app']['Activity']['NeedsAttention']();
 }
 
 export function Reconcile(arg1, arg2) {
   return window['go']['app']['Activity']['Reconcile'](arg1, arg2);
+}
+
+export function RunDiagnostics(arg1) {
+  return window['go']['app']['Activity']['RunDiagnostics'](arg1);
+}
+
+export function SaveDiagnostics(arg1) {
+  return window['go']['app']['Activity']['SaveDiagnostics'](arg1);
 }
 
 export function SessionDetail(arg1) {
