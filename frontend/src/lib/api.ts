@@ -11,6 +11,7 @@ import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, S
 import type { AgentImportPreview, AgentImportResult } from "./types_agentimport";
 import type { AppEventName } from "./events";
 import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
+import type { DiagnosticsPlan, DiagnosticsReport } from "./types_diagnostics";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
@@ -137,6 +138,16 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
       const text = await call<string>(() => b.Activity.Diagnostics());
       if (!(await ClipboardSetText(text))) throw new Error("The clipboard did not take the diagnostics.");
       return text;
+    },
+    /** The servers a run of the diagnostics starts, and which may download first (docs/app.md#diagnostics). */
+    diagnosticsPlan: () => call<DiagnosticsPlan>(() => b.Activity.DiagnosticsPlan()),
+    /** Runs the diagnostics; servers that may download start only with allowDownloads. */
+    runDiagnostics: (allowDownloads: boolean) => call<DiagnosticsReport>(() => b.Activity.RunDiagnostics(allowDownloads)),
+    /** Saves a report where the save dialog says; resolves to the path, "" when cancelled. */
+    saveDiagnostics: (text: string) => call<string>(() => b.Activity.SaveDiagnostics(text)),
+    /** Puts text on the clipboard; rejects when the clipboard refused it. */
+    copyText: async (text: string) => {
+      if (!(await ClipboardSetText(text))) throw new Error("The clipboard did not take the diagnostics.");
     },
     // The generated signature wants the generated class; the JSON shape is the same.
     saveSettings: (s: Settings) => call<SettingsView>(() => b.Preferences.SaveSettings(s as unknown as Parameters<Backend["Preferences"]["SaveSettings"]>[0])),
