@@ -67,7 +67,15 @@ func (a *Activity) DiagnosticsPlan() (DiagnosticsPlan, error) {
 	if rt == nil {
 		return DiagnosticsPlan{Servers: []DiagnosticsServer{}, Unused: []string{}}, nil
 	}
-	return diagnosticsPlan(rt.Registry(), coworkerNamespaces(a.settings.coworkersDir()), a.startsFile()), nil
+	p := diagnosticsPlan(rt.Registry(), coworkerNamespaces(a.settings.coworkersDir()), a.startsFile())
+	n := 0
+	for _, s := range p.Servers {
+		if s.MayDownload != "" {
+			n++
+		}
+	}
+	noteEditor(fmt.Sprintf("diagnostics plan %d downloads", n)) // e2e builds only (e2e_hook.go)
+	return p, nil
 }
 
 func (a *Activity) startsFile() string {
@@ -173,6 +181,7 @@ func (a *Activity) RunDiagnostics(allowDownloads bool) (DiagnosticsReport, error
 			}
 		}
 	}
+	noteEditor("diagnostics report") // e2e builds only (e2e_hook.go)
 	return DiagnosticsReport{Sections: rep.Sections, Text: rep.Text(), TookMS: time.Since(start).Milliseconds()}, nil
 }
 

@@ -85,6 +85,9 @@ func (sv *Servers) ChooseImportFile() (string, error) {
 // says why it cannot when there is no keychain here.
 func (sv *Servers) PreviewImport(path string) (*servers.ImportPlan, error) {
 	plan, _, err := sv.planImport(path)
+	if err == nil {
+		noteEditor(fmt.Sprintf("servers import %d secrets", len(plan.Secrets()))) // e2e builds only (e2e_hook.go)
+	}
 	if err == nil && len(plan.Secrets()) > 0 {
 		if kerr := inputsKeychainProbe(); kerr != nil {
 			plan.NoKeychain = "there is no OS keychain on this computer (" + kerr.Error() + "); untick a secret to keep it in servers.json as written"

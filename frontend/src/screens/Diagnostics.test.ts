@@ -55,6 +55,8 @@ describe("Diagnostics", () => {
     button(root, "Copy").click();
     await eventually(() => expect(fake.copyText).toHaveBeenCalledWith(report.text));
     await eventually(() => expect(app.notices.map((n) => n.message)).toContain("Diagnostics copied"));
+    window.dispatchEvent(new KeyboardEvent("keydown", { key: "c", code: "KeyC", altKey: true, bubbles: true, cancelable: true }));
+    await eventually(() => expect(fake.copyText).toHaveBeenCalledTimes(2));
     fake.saveDiagnostics.mockResolvedValue("/home/ann/openworker-diagnostics.txt");
     button(root, "Save…").click();
     await eventually(() => expect(root.querySelector(".took")?.textContent).toContain("Saved to /home/ann/openworker-diagnostics.txt"));
