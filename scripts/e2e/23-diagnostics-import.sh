@@ -20,7 +20,7 @@
 echo "app-e2e: secrets to the keychain on import, Diagnostics"
 # Where things are, in window coordinates: the import dialog's "Import 2
 # servers" and the Diagnostics question's "Skip them".
-D39_IMPORT_X=300 D39_IMPORT_Y=600 D39_SKIP_X=330 D39_SKIP_Y=300
+D39_IMPORT_X=175 D39_IMPORT_Y=576 D39_SKIP_X=441 D39_SKIP_Y=257
 d39="$tmp/diag39"
 mkdir -p "$d39/home" "$d39/config/Claude" "$d39/config/OpenWorker" "$d39/data" "$d39/bundles" "$d39/bin" "$d39/run"
 chmod 700 "$d39/run"
