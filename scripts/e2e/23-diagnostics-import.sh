@@ -99,7 +99,7 @@ JSON
   sleep 0.8
   if command -v xclip >/dev/null; then
     clip="$(timeout 5 xclip -o -selection clipboard 2>/dev/null || true)"
-    for want in "provider device" "ok: stdio" "provider fetcher  unavailable: not started: npx may still be downloading the package" "no coworker uses crm, github, idle" "reachable  ok: yes"; do
+    for want in "provider device" "ok: stdio" "provider fetcher  unavailable: not started: npx may still be downloading the package" "no coworker uses crm, files, github, idle" "reachable  ok: yes"; do
       grep -qF -- "$want" <<<"$clip" || fail "diag39: the report lacks '$want': $clip"
     done
   fi

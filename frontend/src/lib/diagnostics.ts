@@ -1,3 +1,5 @@
+import type { DoctorFact, DoctorSection } from "./types_diagnostics";
+
 // Words of the Diagnostics screen (docs/app.md#diagnostics): the report's
 // section names and keys as people read them. Pure functions, tested
 // without a window.
@@ -39,4 +41,16 @@ export function statusLabel(status: string): string {
     default:
       return status;
   }
+}
+
+/** The sections as the screen shows them: the MCP servers and the model first (what usually goes wrong), then the report's order. */
+export function screenOrder(sections: DoctorSection[]): DoctorSection[] {
+  const first = ["providers", "model"];
+  return [...sections.filter((s) => first.includes(s.name)).sort((a, b) => first.indexOf(a.name) - first.indexOf(b.name)),
+    ...sections.filter((s) => !first.includes(s.name))];
+}
+
+/** The failed checks of the report, each with its section's title. */
+export function problems(sections: DoctorSection[]): { section: string; fact: DoctorFact }[] {
+  return sections.flatMap((s) => (s.facts ?? []).filter((f) => f.status === "failed").map((fact) => ({ section: sectionTitle(s.name), fact })));
 }
