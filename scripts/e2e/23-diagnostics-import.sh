@@ -47,7 +47,7 @@ JSON
   cat >"$d39/config/Claude/claude_desktop_config.json" <<'JSON'
 {"mcpServers": {
   "github": {"command": "github-mcp-server", "args": ["stdio"], "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_e2eSecretToken0123456789abcdefghij", "GITHUB_TOOLSETS": "repos"}},
-  "crm": {"url": "https://crm.example.com/mcp", "headers": {"Authorization": "Bearer crm-e2e-secret-9876543210", "Accept": "application/json"}}
+  "crm": {"url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer crm-e2e-secret-9876543210", "Accept": "application/json"}}
 }}
 JSON
   printf '{"servers_path": "%s", "theme": "light"}\n' "$d39/servers.json" >"$d39/config/OpenWorker/settings.json"
