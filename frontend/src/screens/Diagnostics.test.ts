@@ -51,7 +51,7 @@ describe("Diagnostics", () => {
     expect(root.querySelector('[data-section="model"] dd')?.textContent).toContain("connection refused <b>x</b>");
     expect(root.querySelector('[data-section="model"] b')).toBeNull();
     expect(root.querySelector(".took")?.textContent).toContain("1.2 s");
-    expect(root.querySelector(".summary")?.textContent).toContain("1 check failed: Model: reachable");
+    expect(root.querySelector(".summary")?.textContent?.replace(/\s+/g, " ")).toContain("1 check failed: Model: reachable");
 
     button(root, "Copy").click();
     await eventually(() => expect(fake.copyText).toHaveBeenCalledWith(report.text));
