@@ -10,7 +10,7 @@ import (
 	"github.com/openworker/desktop/harness/doctor"
 )
 
-// diagnosticsTimeout bounds "Copy diagnostics": provider starts are
+// diagnosticsTimeout bounds a run of the Diagnostics screen: provider starts are
 // bounded each (mcp.DefaultStartTimeout), and so is the whole.
 const diagnosticsTimeout = 60 * time.Second
 
@@ -28,7 +28,7 @@ func notificationBackend() string {
 }
 
 // DesktopFacts are what only the desktop binary knows for `openworker
-// doctor` and "Copy diagnostics" (docs/cli.md#doctor): the webview runtime
+// doctor` and the Diagnostics screen (docs/cli.md#doctor): the webview runtime
 // and the notification back end with its check, which need the app's
 // build tags and platform adapters. getenv reads the environment (nil:
 // os.Getenv). The product's main.go gives them to the CLI

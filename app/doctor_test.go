@@ -12,7 +12,7 @@ import (
 	"github.com/openworker/desktop/harness"
 )
 
-// Settings' "Copy diagnostics" (issue 13): the app's report names its
+// The diagnostics (issue 13): the app's report names its
 // journal, the provider of its servers file (a real stdio server, the test
 // binary) as started, and the model settings with where the key comes
 // from, and holds neither the API key kept in the keychain, nor the

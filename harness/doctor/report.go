@@ -1,5 +1,5 @@
 // Package doctor builds the report of `openworker doctor` and of the
-// app's "Copy diagnostics" (docs/cli.md#doctor): the OS, the webview
+// app's Diagnostics screen (docs/cli.md#doctor): the OS, the webview
 // runtime, the notification back end, the keychain, the PATH programs are
 // found on, the journal and its checks, each MCP provider started once
 // and each A2A agent's card, then the host's own sections, with no secret

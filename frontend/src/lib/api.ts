@@ -130,7 +130,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     askAgent: (invocationId: string) => call<Invocation>(() => b.Activity.AskAgent(invocationId)),
     getSettings: () => call<SettingsView>(() => b.Preferences.GetSettings()),
     /**
-     * Settings' "Copy diagnostics": the report of `openworker doctor`, secrets
+     * The diagnostics' text (Activity.Diagnostics, no download): the report of `openworker doctor`, secrets
      * redacted (docs/app.md#diagnostics), put on the clipboard through the
      * Wails runtime; resolves to the text, rejects when the clipboard refused it.
      */
