@@ -207,3 +207,13 @@ func inputsKeychainProbe() error {
 		return errors.New("the keychain did not answer within 5 s")
 	}
 }
+
+// inputsKeeper is where an import of agents moves the literal secrets of
+// the servers it adds: the OS keychain when it answers, else nil (they
+// are written as they are, as the preview says).
+func inputsKeeper() servers.KeepSecret {
+	if inputsKeychainProbe() != nil {
+		return nil
+	}
+	return servers.SetInput
+}

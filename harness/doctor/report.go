@@ -23,8 +23,8 @@ import (
 	"github.com/openworker/desktop/harness/mcp/launch"
 )
 
-// Report is what `openworker doctor` prints and the app's "Copy
-// diagnostics" copies: sections in a fixed order (openworker, system,
+// Report is what `openworker doctor` prints and the app's Diagnostics
+// screen shows: sections in a fixed order (openworker, system,
 // webview, notifications, keychain, path, journal, providers, then the
 // host's own), each a list of facts. Every value has passed the report's
 // redactor: it names no secret.
