@@ -67,9 +67,12 @@ func TestDiagnosticsStartsOnlyWhatCoworkersUse(t *testing.T) {
 	if err := os.WriteFile(serversPath, body, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEnv(t, envOpts{cfg: config{Servers: serversPath}})
-	writeBundle(t, e.bundles, "devhelper", "dev.battery_status_get")
-	writeBundle(t, e.bundles, "fetch", "fetcher.battery_status_get", "dev.system_info_get")
+	// The coworkers are there before the app starts: no live reload of
+	// the folder checks them (which would start their servers).
+	e := newTestEnv(t, envOpts{cfg: config{Servers: serversPath}, bundles: func(dir string) {
+		writeBundle(t, dir, "devhelper", "dev.battery_status_get")
+		writeBundle(t, dir, "fetch", "fetcher.battery_status_get", "dev.system_info_get")
+	}})
 
 	plan, err := e.app.Activity.DiagnosticsPlan()
 	if err != nil {
