@@ -244,6 +244,10 @@ type envOpts struct {
 	// bundles writes more coworkers into the bundles folder before the
 	// app starts (no live reload then starts their providers); may be nil.
 	bundles func(dir string)
+	// clock is deps.Clock (nil: time.Now).
+	clock func() time.Time
+	// noModel starts with no --base-url and no --model (the first-run case).
+	noModel bool
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -267,11 +271,15 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if cfg.Coworkers == "" {
 		cfg.Coworkers = e.bundles
 	}
-	if cfg.BaseURL == "" {
+	if cfg.BaseURL == "" && !o.noModel {
 		cfg.BaseURL = e.model.URL
 	}
-	cfg.Model = "scripted"
-	cfg.Getenv = func(string) string { return "" }
+	if !o.noModel {
+		cfg.Model = "scripted"
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = func(string) string { return "" }
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if o.extSecrets == nil {
 		o.extSecrets = &extension.MemorySecrets{}
@@ -279,7 +287,7 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if o.listWait == 0 {
 		o.listWait = 10 * time.Minute
 	}
-	a, err := newApp(ctx, reg, cfg, deps{ListWait: o.listWait, Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples})
+	a, err := newApp(ctx, reg, cfg, deps{ListWait: o.listWait, Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples, Clock: o.clock})
 	if err != nil {
 		t.Fatal(err)
 	}

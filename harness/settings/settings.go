@@ -48,6 +48,14 @@ type Settings struct {
 	// UpdatesOff stops the app's update check at start and once a day
 	// (docs/update.md); the default, false, checks.
 	UpdatesOff bool `json:"updates_off,omitempty"`
+	// Limits are the default budgets of coworkers whose manifest sets
+	// none (Limits; docs/limits.md#budgets). In the app only
+	// SetDefaultLimits changes them.
+	Limits Limits `json:"limits,omitzero"`
+	// SetupDone records that the first-run setup was completed or skipped
+	// (docs/app.md#first-run): it is not shown at start again. In the app
+	// only FinishSetup changes it; saving the other settings keeps it.
+	SetupDone bool `json:"setup_done,omitempty"`
 }
 
 // ProviderSettings say where one provider is. Empty fields take the
@@ -132,6 +140,9 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("approval mode %q: choose %q or %q", s.ApprovalMode, consent.Ask, consent.Bypass)
 	}
 	if err := CheckTheme(s.Theme); err != nil {
+		return err
+	}
+	if err := s.Limits.Check(); err != nil {
 		return err
 	}
 	if s.CoworkersDir != "" && !filepath.IsAbs(s.CoworkersDir) {

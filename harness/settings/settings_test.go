@@ -15,7 +15,8 @@ func TestLoad(t *testing.T) {
 	if err != nil || s != Default() {
 		t.Fatalf("missing file: %+v, %v; want defaults", s, err)
 	}
-	want := Settings{Provider: "anthropic", Anthropic: ProviderSettings{Model: "m"}, ApprovalMode: "bypass", CoworkersDir: dir}
+	want := Settings{Provider: "anthropic", Anthropic: ProviderSettings{Model: "m"}, ApprovalMode: "bypass", CoworkersDir: dir,
+		Limits: Limits{TokensPerRun: 50000, ToolCallsPerRun: 20}}
 	if err := Save(p, want); err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +36,9 @@ func TestLoad(t *testing.T) {
 		{`{"openai": {"base_url": "http://u:p@h/v1"}}`, "password"},
 		{`{"approval_mode": "yolo"}`, `approval mode "yolo"`},
 		{`{"coworkers_dir": "relative"}`, "absolute"},
+		{"{\n  \"limits\": {\"tokens_per_day\": -5}\n}", "default limit tokens_per_day is -5: write a whole number from 0 (no default) to 1000000000"},
+		{"{\n  \"limits\": {\n    \"tokens_per_run\": 0.5\n  }\n}", ":3: json: cannot unmarshal number 0.5 into Go struct field Limits.limits.tokens_per_run of type int"},
+		{"{\n  \"limits\": {\"tokens_per_rum\": 5}\n}", `:2: json: unknown field "tokens_per_rum"`},
 	} {
 		os.WriteFile(p, []byte(c.body), 0o600)
 		_, err := Load(p)

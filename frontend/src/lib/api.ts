@@ -4,7 +4,7 @@
 import { gatedBackend } from "./gate";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
+  AppInfo, ChatInfo, ChatModelList, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, OllamaFound, Outcome,
   PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, UpdateStatus, ViewToolResult, Waiting,
 } from "./types";
 import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
@@ -12,6 +12,7 @@ import type { AgentImportPreview, AgentImportResult } from "./types_agentimport"
 import type { AppEventName } from "./events";
 import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
 import type { DiagnosticsPlan, DiagnosticsReport } from "./types_diagnostics";
+import type { CoworkerTokens, Limits, UsageTotal } from "./types_limits";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
@@ -89,6 +90,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     chatPrompts: async (sessionId: string) => (await call<ChatPrompt[] | null>(() => b.Chats.ChatPrompts(sessionId))) ?? [],
     /** A prompt's text for the composer (not sent); rejects naming a missing argument. */
     expandPrompt: (sessionId: string, name: string, args: Record<string, string>) => call<string>(() => b.Chats.ExpandPrompt(sessionId, name, args)),
+    /** The models the chat can switch to (docs/app.md#model-in-a-chat). */
+    chatModels: (sessionId: string) => call<ChatModelList>(() => b.Chats.ChatModels(sessionId)),
+    /** The model of the chat's next turns; resolves to the chat as it is now. */
+    setChatModel: (sessionId: string, model: string) => call<ChatInfo>(() => b.Chats.SetChatModel(sessionId, model)),
     chatGrants: (sessionId: string) => call<Grant[]>(() => b.Chats.ChatGrants(sessionId)),
     revokeChatGrant: (sessionId: string, tool: string) => call<void>(() => b.Chats.RevokeChatGrant(sessionId, tool)),
     cancel: (sessionId: string) => call<void>(() => b.Chats.Cancel(sessionId)),
@@ -105,6 +110,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
       return { sessions: p.sessions ?? [], next: p.next ?? "" };
     },
     needsAttention: () => call<Waiting>(() => b.Activity.NeedsAttention()),
+    /** The tokens of each run listed, by session id (absent: none journaled). */
+    runTokens: async (ids: string[]) => (ids.length ? ((await call<Record<string, UsageTotal> | null>(() => b.Activity.RunTokens(ids))) ?? {}) : {}),
+    /** Each coworker's tokens today and over the last 7 days (UTC), most first. */
+    coworkerTokens: () => call<CoworkerTokens>(() => b.Activity.CoworkerTokens()),
     /** One page of the sidebar's chat list (docs/app.md#chats), newest first. */
     chats: async (before: string, showHidden: boolean): Promise<SessionPage> => {
       const p = await call<SessionPage>(() => b.Chats.Chats(before, showHidden));
@@ -158,9 +167,20 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     /** One tiny request; resolves with the latency or the exact failure (docs/app.md#model-picker). */
     testConnection: (provider: string, baseUrl: string, model: string, key: string) =>
       call<ConnectionTest>(() => b.Preferences.TestConnection(provider, baseUrl, model, key)),
+    /** The first-run setup (docs/app.md#first-run): Ollama on this computer and its models (GET /api/tags). */
+    findOllama: () => call<OllamaFound>(() => b.Preferences.FindOllama()),
+    /** Saves the model the setup chose; a key goes to the OS keychain, never settings.json. */
+    useModel: (provider: string, baseUrl: string, model: string, key: string) =>
+      call<SettingsView>(() => b.Preferences.UseModel(provider, baseUrl, model, key)),
+    /** Marks the setup completed or skipped: it does not open at start again. */
+    finishSetup: () => call<void>(() => b.Preferences.FinishSetup()),
     chooseServersFile: () => call<string>(() => b.Preferences.ChooseServersFile()),
     /** Saves the theme in settings.json at once (docs/app.md#theme). */
     setTheme: (t: Theme) => call<void>(() => b.Preferences.SetTheme(t)),
+    /** Settings → Limits: the default limits in use (docs/limits.md#budgets). */
+    defaultLimits: () => call<Limits>(() => b.Preferences.DefaultLimits()),
+    /** Saves the default limits at once; rejects naming a limit out of range. */
+    setDefaultLimits: (l: Limits) => call<Limits>(() => b.Preferences.SetDefaultLimits(l)),
     /** Settings → Updates (docs/update.md): the switch and the background check. */
     updateStatus: () => call<UpdateStatus>(() => b.Preferences.UpdateStatus()),
     setUpdateChecks: (on: boolean) => call<UpdateStatus>(() => b.Preferences.SetUpdateChecks(on)),

@@ -9,6 +9,7 @@ import type * as E from "./types_editor";
 import type * as A from "./types_agentimport";
 import type * as I from "./types_inbox";
 import type * as D from "./types_diagnostics";
+import type * as L from "./types_limits";
 
 /** The data fields of a generated class (its methods left out). */
 type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
@@ -21,6 +22,7 @@ type Covers<Gen, Hand> = [Exclude<keyof Hand, keyof Fields<Gen>>] extends [never
 export const typesMatchGo: [
   Covers<app.Notice, T.Notice>,
   Covers<app.AppInfo, T.AppInfo>,
+  Covers<app.ChatModelList, T.ChatModelList>,
   Covers<app.ResolvedToolInfo, T.ResolvedToolInfo>,
   Covers<app.LeftOutInfo, T.LeftOutInfo>,
   Covers<app.CoworkerInfo, T.CoworkerInfo>,
@@ -43,13 +45,6 @@ export const typesMatchGo: [
   Covers<app.FoundServerConfig, T.FoundServerConfig>,
   Covers<servers.ImportItem, T.ImportItem>,
   Covers<servers.ImportPlan, T.ImportPlan>,
-  Covers<servers.ImportItem, T.ImportItem>,
-  Covers<servers.SharedInput, T.ImportSecret>,
-  Covers<app.DiagnosticsPlan, D.DiagnosticsPlan>,
-  Covers<app.DiagnosticsServer, D.DiagnosticsServer>,
-  Covers<app.DiagnosticsReport, D.DiagnosticsReport>,
-  Covers<doctor.Section, D.DoctorSection>,
-  Covers<doctor.Fact, D.DoctorFact>,
   Covers<journal.Session, T.JournalSession>,
   Covers<journal.SessionPage, T.SessionPage>,
   Covers<app.Waiting, T.Waiting>,
@@ -95,4 +90,24 @@ export const typesMatchGo: [
   Covers<app.ScheduleInput, I.ScheduleInput>,
   Covers<journal.ScheduleRun, I.ScheduleRun>,
   Covers<app.ScheduleInfo, I.ScheduleInfo>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+
+// The budgets' and tokens' shapes (types_limits.ts).
+export const limitsTypesMatchGo: [
+  Covers<settings.Limits, L.Limits>,
+  Covers<bundle.Limits, L.DraftLimits>,
+  Covers<journal.UsageTotal, L.UsageTotal>,
+  Covers<journal.CoworkerUsage, L.CoworkerUsage>,
+  Covers<app.CoworkerTokens, L.CoworkerTokens>,
+] = [true, true, true, true, true];
+
+// The import secrets' and the Diagnostics screen's shapes (types.ts, types_diagnostics.ts).
+export const diagnosticsTypesMatchGo: [
+  Covers<servers.ImportItem, T.ImportItem>,
+  Covers<servers.SharedInput, T.ImportSecret>,
+  Covers<app.DiagnosticsPlan, D.DiagnosticsPlan>,
+  Covers<app.DiagnosticsServer, D.DiagnosticsServer>,
+  Covers<app.DiagnosticsReport, D.DiagnosticsReport>,
+  Covers<doctor.Section, D.DoctorSection>,
+  Covers<doctor.Fact, D.DoctorFact>,
+] = [true, true, true, true, true, true, true];

@@ -496,6 +496,7 @@ export namespace app {
 	    notices: Notice[];
 	    start_coworker: string;
 	    theme: string;
+	    first_run: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new AppInfo(source);
@@ -515,6 +516,7 @@ export namespace app {
 	        this.notices = this.convertValues(source["notices"], Notice);
 	        this.start_coworker = source["start_coworker"];
 	        this.theme = source["theme"];
+	        this.first_run = source["first_run"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -562,6 +564,7 @@ export namespace app {
 	    coworker_name: string;
 	    identity: string;
 	    model: string;
+	    model_name: string;
 	    approval_mode: string;
 	    running: boolean;
 	    unattended: boolean;
@@ -578,6 +581,7 @@ export namespace app {
 	        this.coworker_name = source["coworker_name"];
 	        this.identity = source["identity"];
 	        this.model = source["model"];
+	        this.model_name = source["model_name"];
 	        this.approval_mode = source["approval_mode"];
 	        this.running = source["running"];
 	        this.unattended = source["unattended"];
@@ -601,6 +605,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ChatModelList {
+	    current: string;
+	    models: string[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatModelList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.current = source["current"];
+	        this.models = source["models"];
+	        this.error = source["error"];
+	    }
 	}
 	export class PromptArg {
 	    name: string;
@@ -734,6 +754,7 @@ export namespace app {
 	    problems: DraftProblem[];
 	    skills: DraftSkill[];
 	    template: string;
+	    default_limits: settings.Limits;
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerDraft(source);
@@ -748,6 +769,7 @@ export namespace app {
 	        this.problems = this.convertValues(source["problems"], DraftProblem);
 	        this.skills = this.convertValues(source["skills"], DraftSkill);
 	        this.template = source["template"];
+	        this.default_limits = this.convertValues(source["default_limits"], settings.Limits);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -841,6 +863,40 @@ export namespace app {
 	        this.tools = source["tools"];
 	        this.needs_folder = source["needs_folder"];
 	    }
+	}
+	export class CoworkerTokens {
+	    today: string;
+	    days: number;
+	    coworkers: journal.CoworkerUsage[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerTokens(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.today = source["today"];
+	        this.days = source["days"];
+	        this.coworkers = this.convertValues(source["coworkers"], journal.CoworkerUsage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class DiagnosticsServer {
 	    namespace: string;
@@ -1300,6 +1356,26 @@ export namespace app {
 	    }
 	}
 	
+	export class OllamaFound {
+	    running: boolean;
+	    url: string;
+	    base_url: string;
+	    models: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OllamaFound(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.url = source["url"];
+	        this.base_url = source["base_url"];
+	        this.models = source["models"];
+	        this.error = source["error"];
+	    }
+	}
 	export class PendingApproval {
 	    id: string;
 	    request: consent.Request;
@@ -1603,6 +1679,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class SetupState {
+	    show: boolean;
+	    done: boolean;
+	    ollama_url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.show = source["show"];
+	        this.done = source["done"];
+	        this.ollama_url = source["ollama_url"];
+	    }
 	}
 	export class SignedInServer {
 	    namespace: string;
@@ -2350,6 +2442,56 @@ export namespace journal {
 		    return a;
 		}
 	}
+	export class UsageTotal {
+	    input_tokens: number;
+	    output_tokens: number;
+	    responses: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageTotal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input_tokens = source["input_tokens"];
+	        this.output_tokens = source["output_tokens"];
+	        this.responses = source["responses"];
+	    }
+	}
+	export class CoworkerUsage {
+	    coworker: string;
+	    today: UsageTotal;
+	    days: UsageTotal;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerUsage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.coworker = source["coworker"];
+	        this.today = this.convertValues(source["today"], UsageTotal);
+	        this.days = this.convertValues(source["days"], UsageTotal);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Invocation {
 	    id: string;
 	    session_id: string;
@@ -2803,6 +2945,7 @@ export namespace journal {
 		}
 	}
 	
+	
 
 }
 
@@ -2933,6 +3076,22 @@ export namespace servers {
 
 export namespace settings {
 	
+	export class Limits {
+	    tokens_per_run: number;
+	    tokens_per_day: number;
+	    tool_calls_per_run: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Limits(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokens_per_run = source["tokens_per_run"];
+	        this.tokens_per_day = source["tokens_per_day"];
+	        this.tool_calls_per_run = source["tool_calls_per_run"];
+	    }
+	}
 	export class ProviderSettings {
 	    base_url: string;
 	    model: string;
@@ -2956,6 +3115,8 @@ export namespace settings {
 	    approval_mode: string;
 	    theme: string;
 	    updates_off?: boolean;
+	    limits: Limits;
+	    setup_done?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -2971,6 +3132,8 @@ export namespace settings {
 	        this.approval_mode = source["approval_mode"];
 	        this.theme = source["theme"];
 	        this.updates_off = source["updates_off"];
+	        this.limits = this.convertValues(source["limits"], Limits);
+	        this.setup_done = source["setup_done"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

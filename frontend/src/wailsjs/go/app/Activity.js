@@ -6,6 +6,10 @@ export function AskAgent(arg1) {
   return window['go']['app']['Activity']['AskAgent'](arg1);
 }
 
+export function CoworkerTokens() {
+  return window['go']['app']['Activity']['CoworkerTokens']();
+}
+
 export function Diagnostics() {
   return window['go']['app']['Activity']['Diagnostics']();
 }
@@ -24,6 +28,10 @@ export function Reconcile(arg1, arg2) {
 
 export function RunDiagnostics(arg1) {
   return window['go']['app']['Activity']['RunDiagnostics'](arg1);
+}
+
+export function RunTokens(arg1) {
+  return window['go']['app']['Activity']['RunTokens'](arg1);
 }
 
 export function SaveDiagnostics(arg1) {

@@ -6,8 +6,20 @@ export function ChooseServersFile() {
   return window['go']['app']['Preferences']['ChooseServersFile']();
 }
 
+export function DefaultLimits() {
+  return window['go']['app']['Preferences']['DefaultLimits']();
+}
+
 export function DeleteAPIKey(arg1) {
   return window['go']['app']['Preferences']['DeleteAPIKey'](arg1);
+}
+
+export function FindOllama() {
+  return window['go']['app']['Preferences']['FindOllama']();
+}
+
+export function FinishSetup() {
+  return window['go']['app']['Preferences']['FinishSetup']();
 }
 
 export function GetSettings() {
@@ -34,6 +46,10 @@ export function SetAPIKey(arg1, arg2) {
   return window['go']['app']['Preferences']['SetAPIKey'](arg1, arg2);
 }
 
+export function SetDefaultLimits(arg1) {
+  return window['go']['app']['Preferences']['SetDefaultLimits'](arg1);
+}
+
 export function SetTheme(arg1) {
   return window['go']['app']['Preferences']['SetTheme'](arg1);
 }
@@ -42,10 +58,18 @@ export function SetUpdateChecks(arg1) {
   return window['go']['app']['Preferences']['SetUpdateChecks'](arg1);
 }
 
+export function SetupState() {
+  return window['go']['app']['Preferences']['SetupState']();
+}
+
 export function TestConnection(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Preferences']['TestConnection'](arg1, arg2, arg3, arg4);
 }
 
 export function UpdateStatus() {
   return window['go']['app']['Preferences']['UpdateStatus']();
+}
+
+export function UseModel(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Preferences']['UseModel'](arg1, arg2, arg3, arg4);
 }
