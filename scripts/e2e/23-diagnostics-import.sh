@@ -13,14 +13,14 @@
 # Then Alt+I opens Diagnostics: the servers file has a device server a
 # coworker uses, an npx server a coworker uses that never started (a local
 # stand-in that fails: nothing is downloaded) and one no coworker uses. The
-# screen asks before the npx one (diag39-ask.png); "Skip them" shows the
+# screen asks before the npx one (diag39-ask.png); "Skip it" shows the
 # report: device started, npx not started, the unused one named
 # (diag39-report-light.png, and after a restart in the dark theme
 # diag39-report-dark.png). Alt+C copies it.
 echo "app-e2e: secrets to the keychain on import, Diagnostics"
 # Where things are, in window coordinates: the import dialog's "Import 2
 # servers" and the Diagnostics question's "Skip them".
-D39_IMPORT_X=175 D39_IMPORT_Y=576 D39_SKIP_X=441 D39_SKIP_Y=257
+D39_IMPORT_X=175 D39_IMPORT_Y=576 D39_SKIP_X=415 D39_SKIP_Y=257
 d39="$tmp/diag39"
 mkdir -p "$d39/home" "$d39/config/Claude" "$d39/config/OpenWorker" "$d39/data" "$d39/bundles" "$d39/bin" "$d39/run"
 chmod 700 "$d39/run"
@@ -91,7 +91,7 @@ JSON
   wait_state '"diagnostics plan 1 downloads"' "diag39: Alt+I did not open Diagnostics with 1 server that may download"
   sleep 1.2
   import -window root "$shots/diag39-ask.png"
-  click "$D39_SKIP_X" "$D39_SKIP_Y" # Skip them
+  click "$D39_SKIP_X" "$D39_SKIP_Y" # Skip it
   wait_state '"diagnostics report"' "diag39: Skip them did not run the diagnostics"
   sleep 1.5
   import -window root "$shots/diag39-report-light.png"
@@ -112,7 +112,7 @@ JSON
   xdotool key alt+i
   wait_state '"diagnostics plan 1 downloads"' "diag39 (dark): Alt+I did not open Diagnostics"
   sleep 1
-  click "$D39_SKIP_X" "$D39_SKIP_Y" # Skip them
+  click "$D39_SKIP_X" "$D39_SKIP_Y" # Skip it
   for _ in $(seq 150); do [ "$(state | grep -o '"diagnostics report"' | wc -l)" -ge 1 ] && break; sleep 0.2; done
   sleep 1.5
   import -window root "$shots/diag39-report-dark.png"

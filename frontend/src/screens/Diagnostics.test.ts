@@ -75,13 +75,13 @@ describe("Diagnostics", () => {
     expect(fake.runDiagnostics).not.toHaveBeenCalled();
     expect(root.querySelector(".ask-downloads")?.textContent).toContain("1 server may download before it starts");
     expect(root.querySelector(".downloads")?.textContent).toContain("fetcher — npx may still be downloading the package; used by Fetcher, Helper");
-    button(root, "Start them too").click();
+    button(root, "Start it too").click();
     await eventually(() => expect(fake.runDiagnostics).toHaveBeenCalledWith(true));
     await eventually(() => expect(root.querySelector(".ask-downloads")).toBeNull());
 
     const again = show();
     await eventually(() => expect(again.querySelector(".ask-downloads")).not.toBeNull());
-    button(again, "Skip them").click();
+    button(again, "Skip it").click();
     await eventually(() => expect(fake.runDiagnostics).toHaveBeenLastCalledWith(false));
   });
 });
