@@ -127,13 +127,17 @@ func (c *Coworkers) PreviewAgentImport(paths []string) (AgentImportPreview, erro
 	if err != nil {
 		return AgentImportPreview{}, err
 	}
+	keeper := inputsKeeper()
 	plan, err := agentimport.Preview(paths, &agentimport.Options{
 		Coworkers: dir,
 		Catalog:   agentimport.RegistryCatalog(c.reg),
-		Servers:   &agentimport.ServersTarget{Current: current, Dest: dest, Taken: servers.TakenNamespaces(c.reg)},
+		Servers:   &agentimport.ServersTarget{Current: current, Dest: dest, Taken: servers.TakenNamespaces(c.reg), Secrets: keeper},
 	})
 	if err != nil {
 		return AgentImportPreview{}, err
+	}
+	if s := plan.Servers; s != nil && keeper == nil && len(s.Secrets()) > 0 {
+		s.NoKeychain = "there is no OS keychain on this computer: the secrets of these servers are written into servers.json as they are"
 	}
 	noteEditor(fmt.Sprintf("import %d", len(plan.Coworkers)))
 	return AgentImportPreview{Token: c.imports.keep(agentImportPlan{plan: plan, dir: dir, current: current}), Plan: plan}, nil

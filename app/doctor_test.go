@@ -12,7 +12,7 @@ import (
 	"github.com/openworker/desktop/harness"
 )
 
-// Settings' "Copy diagnostics" (issue 13): the app's report names its
+// The diagnostics (issue 13): the app's report names its
 // journal, the provider of its servers file (a real stdio server, the test
 // binary) as started, and the model settings with where the key comes
 // from, and holds neither the API key kept in the keychain, nor the
@@ -36,6 +36,7 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newTestEnv(t, envOpts{cfg: config{Servers: servers, Build: harness.Version{Version: "1.2.3", Commit: "abc1234", Date: "2026-12-01T10:00:00Z"}}})
+	writeBundle(t, e.bundles, "dev", "device.battery_status_get") // the diagnostics start only the servers a coworker uses
 	if err := e.keys.Set("openai", keychainKey); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestDiagnosticsNameNoSecret(t *testing.T) {
 	}
 	for _, want := range []string{"[openworker]", "[system]", "[webview]", "[notifications]", "[keychain]", "[path]", "[journal]", "[providers]", "[model]",
 		"path         " + tilde(filepath.Join(e.cfgDir, "journal.db")), "verify       ok:", "1.2.3 (commit abc1234, built 2026-12-01T10:00:00Z)", "provider device  ok: stdio " + tilde(exe), ": started, ",
-		"available  ok: yes", "base url  http://127.0.0.1:1/v1?…", "api key   set (OS keychain)"} {
+		"available  ok: yes", "base url   http://127.0.0.1:1/v1?…", "api key    set (OS keychain)", "reachable  failed: "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("diagnostics lack %q:\n%s", want, text)
 		}

@@ -106,9 +106,11 @@ func noteExtensionPreview(path string, err error) {
 // e2eEditor is what the coworker editor opened (editor.go), in order:
 // "templates" (the New coworker dialog asked for them), "new TEMPLATE"
 // (NewCoworker; "new " for blank), "edit DIR" (EditCoworker) and
-// "catalog N" (ToolCatalog listed N providers), and "import N" (an import
-// of agents previewed N coworkers, agentimport.go), for the script to know
-// a click or a drop reached the editor or the import.
+// "catalog N" (ToolCatalog listed N providers), "import N" (an import
+// of agents previewed N coworkers, agentimport.go), "servers import N
+// secrets" (an import of servers previewed, import.go), "diagnostics plan
+// N downloads" and "diagnostics report" (diagnostics.go), for the script
+// to know a click or a drop reached the editor, an import or Diagnostics.
 var e2eEditor struct {
 	mu   sync.Mutex
 	list []string

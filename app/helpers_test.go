@@ -241,6 +241,9 @@ type envOpts struct {
 	// listWait is deps.ListWait; 0 is 10 min: the tests read Coworkers as
 	// resolved (TestCoworkersStartingThenReady sets a short wait).
 	listWait time.Duration
+	// bundles writes more coworkers into the bundles folder before the
+	// app starts (no live reload then starts their providers); may be nil.
+	bundles func(dir string)
 	// clock is deps.Clock (nil: time.Now).
 	clock func() time.Time
 	// noModel starts with no --base-url and no --model (the first-run case).
@@ -252,6 +255,9 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	e := &testEnv{rec: newRecorder(), keys: &memKeychain{keys: map[string]string{}}, notify: &countNotifier{}, tokens: oauth.NewMemoryStore(),
 		echo: &echoTool{risk: o.risk, fail: o.fail}, bundles: t.TempDir(), cfgDir: t.TempDir()}
 	writeBundle(t, e.bundles, "helper", "test.echo")
+	if o.bundles != nil {
+		o.bundles(e.bundles)
+	}
 	e.model = modeltest.NewOpenAI(t, o.replies...)
 	reg := tool.NewRegistry()
 	if err := reg.Register(e.echo); err != nil {

@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
+
+	"github.com/zalando/go-keyring"
 
 	"github.com/openworker/desktop/harness/servers"
 	"github.com/openworker/desktop/harness/settings"
@@ -76,8 +79,20 @@ func (sv *Servers) ChooseImportFile() (string, error) {
 // (servers.PlanImportInto). Nothing is asked: an entry that needs an input or
 // an unset environment variable is imported with its reference (Settings
 // asks for inputs afterwards). Nothing is written.
+//
+// Each literal secret of an added entry's env and headers is listed
+// (ImportItem.Secrets) to move to the OS keychain on import; NoKeychain
+// says why it cannot when there is no keychain here.
 func (sv *Servers) PreviewImport(path string) (*servers.ImportPlan, error) {
 	plan, _, err := sv.planImport(path)
+	if err == nil {
+		noteEditor(fmt.Sprintf("servers import %d secrets", len(plan.Secrets()))) // e2e builds only (e2e_hook.go)
+	}
+	if err == nil && len(plan.Secrets()) > 0 {
+		if kerr := inputsKeychainProbe(); kerr != nil {
+			plan.NoKeychain = "there is no OS keychain on this computer (" + kerr.Error() + "); untick a secret to keep it in servers.json as written"
+		}
+	}
 	return plan, err
 }
 
@@ -87,7 +102,12 @@ func (sv *Servers) PreviewImport(path string) (*servers.ImportPlan, error) {
 // The servers file before is kept as DEST.bak. Settings then use the
 // written file (saved, and applied at once: new chats get its providers;
 // open chats keep theirs). A plan that adds nothing writes nothing.
-func (sv *Servers) ApplyImport(path, digest string) (SettingsView, error) {
+//
+// The secrets of the plan (ImportItem.Secrets) move to the OS keychain,
+// ${input:ID} written in their place, except those whose input ids are in
+// keepLiteral (the person unticked "moves to the keychain"); a secret that
+// cannot be kept there writes nothing (docs/servers.md#secrets-move-to-the-keychain).
+func (sv *Servers) ApplyImport(path, digest string, keepLiteral []string) (SettingsView, error) {
 	sv.servers.writeMu.Lock()
 	defer sv.servers.writeMu.Unlock()
 	plan, current, err := sv.planImport(path)
@@ -111,10 +131,14 @@ func (sv *Servers) ApplyImport(path, digest string) (SettingsView, error) {
 			if inUse.ServersPath != current {
 				return inUse, saved, errors.New("the servers file of Settings changed since the preview; look again before importing")
 			}
-			if err := plan.Write(); err != nil {
+			keep := map[string]bool{}
+			for _, id := range keepLiteral {
+				keep[id] = true
+			}
+			if err := plan.WriteMoving(keep, servers.SetInput); err != nil {
 				return inUse, saved, err
 			}
-			sv.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added())
+			sv.log.Info("servers imported", "from", plan.From, "format", plan.Format, "dest", plan.Dest, "added", plan.Added(), "secrets moved", len(plan.Secrets())-len(keep))
 			file, err := updateSettingsFile(sv.paths.Settings, func(s *Settings) { s.ServersPath = plan.Dest })
 			if inUse.ServersPath = plan.Dest; err == nil {
 				saved = file
@@ -162,4 +186,34 @@ func (sv *Servers) planImport(path string) (*servers.ImportPlan, string, error) 
 	}
 	plan, err := servers.PlanImportInto(from, kept, dest, servers.TakenNamespaces(sv.reg))
 	return plan, current, err
+}
+
+// inputsKeychainProbe reads an account of the inputs' keychain service
+// that is never written: not found means the keychain answered. It gives
+// up after 5 s (a Secret Service that never answers).
+func inputsKeychainProbe() error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := keyring.Get(servers.InputsKeychainService, "probe")
+		if errors.Is(err, keyring.ErrNotFound) {
+			err = nil
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		return errors.New("the keychain did not answer within 5 s")
+	}
+}
+
+// inputsKeeper is where an import of agents moves the literal secrets of
+// the servers it adds: the OS keychain when it answers, else nil (they
+// are written as they are, as the preview says).
+func inputsKeeper() servers.KeepSecret {
+	if inputsKeychainProbe() != nil {
+		return nil
+	}
+	return servers.SetInput
 }

@@ -204,6 +204,9 @@ func TestImportIntoTheApp(t *testing.T) {
 	if len(plan.Notices) != 1 || !strings.Contains(plan.Notices[0], `"globalShortcut" is ignored`) {
 		t.Errorf("plan notices = %q", plan.Notices)
 	}
+	if got := len(plan.Secrets()); got != 2 || dev.Secrets[0].Field != "env.DB_PASSWORD" || remote.Secrets[0].Field != "headers.Authorization" || plan.NoKeychain != "" {
+		t.Errorf("secrets to move = %+v, %+v (no keychain %q); want DB_PASSWORD and Authorization", dev.Secrets, remote.Secrets, plan.NoKeychain)
+	}
 	if js := mustJSON(t, plan); strings.Contains(js, "pa$$word") || strings.Contains(js, "hunter22") || strings.Contains(js, "s3cr3tkey") || strings.Contains(js, "tok-abcdef") {
 		t.Errorf("the preview shows a secret: %s", js)
 	}
@@ -214,7 +217,7 @@ func TestImportIntoTheApp(t *testing.T) {
 	// The file changes between the preview and the confirmation.
 	before, _ := os.ReadFile(f.claude)
 	os.WriteFile(f.claude, []byte(strings.Replace(string(before), `"no-command"`, `"other": {"command": "other-server"}, "no-command"`, 1)), 0o600)
-	if _, err := e.app.Servers.ApplyImport(f.claude, plan.Digest); err == nil || !strings.Contains(err.Error(), "changed since the preview") {
+	if _, err := e.app.Servers.ApplyImport(f.claude, plan.Digest, nil); err == nil || !strings.Contains(err.Error(), "changed since the preview") {
 		t.Fatalf("ApplyImport after a change = %v; want a refusal", err)
 	}
 	if _, err := os.Stat(dest); err == nil || savedServersPath(t, e) != "" {
@@ -222,7 +225,7 @@ func TestImportIntoTheApp(t *testing.T) {
 	}
 	os.WriteFile(f.claude, before, 0o600)
 
-	v, err := e.app.Servers.ApplyImport(f.claude, plan.Digest)
+	v, err := e.app.Servers.ApplyImport(f.claude, plan.Digest, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,12 +235,21 @@ func TestImportIntoTheApp(t *testing.T) {
 	if _, err := os.Stat(dest + ".bak"); err == nil {
 		t.Error("a .bak of a servers file that did not exist")
 	}
-	written, err := servers.ReadConfig(dest, nil)
+	// The literal secrets moved to the keychain: servers.json names inputs,
+	// and reading it with the keychain gives the servers their values.
+	if raw, _ := os.ReadFile(dest); strings.Contains(string(raw), "pa$$") || strings.Contains(string(raw), "tok-abcdef") ||
+		!strings.Contains(string(raw), "${input:core_dev-DB_PASSWORD}") || !strings.Contains(string(raw), "Bearer ${input:remote-header-Authorization}") {
+		t.Errorf("servers.json after the import:\n%s", raw)
+	}
+	written, err := servers.ReadConfig(dest, &servers.ConfigOptions{Inputs: servers.KeychainInputs(nil, nil)})
 	if err != nil || written.Format != servers.FormatOpenWorker || len(written.Entries) != 2 {
 		t.Fatalf("written file: %+v, %v", written, err)
 	}
 	if got := written.Entries[0].Server.Env["DB_PASSWORD"]; got != "pa$$word" {
-		t.Errorf("DB_PASSWORD = %q in the written file; want pa$$word, as Claude Desktop passes it", got)
+		t.Errorf("DB_PASSWORD = %q from the keychain; want pa$$word, as Claude Desktop passes it", got)
+	}
+	if got := written.Entries[1].Server.Headers["Authorization"]; got != "Bearer tok-abcdef" {
+		t.Errorf("Authorization = %q from the keychain", got)
 	}
 	chat, err := e.app.Chats.OpenChat("dev")
 	if err != nil {
@@ -264,7 +276,7 @@ func TestImportIntoTheApp(t *testing.T) {
 	}
 	inUse, _ := os.ReadFile(dest)
 	gen := e.app.engine.runtime().Generation()
-	if v, err = e.app.Servers.ApplyImport(f.vscode, plan.Digest); err != nil {
+	if v, err = e.app.Servers.ApplyImport(f.vscode, plan.Digest, nil); err != nil {
 		t.Fatal(err)
 	}
 	// The import applies the file (one registry generation), then its
@@ -279,8 +291,9 @@ func TestImportIntoTheApp(t *testing.T) {
 	if bak, _ := os.ReadFile(dest + ".bak"); string(bak) != string(inUse) {
 		t.Errorf(".bak = %q; want the file before the import", bak)
 	}
-	if len(v.ServerInputs) != 1 || v.ServerInputs[0].ID != "api-token" || v.ServerInputs[0].Answered {
-		t.Errorf("ServerInputs = %+v; want api-token, not answered", v.ServerInputs)
+	// The secrets moved by the first import are inputs answered already.
+	if len(v.ServerInputs) != 3 || v.ServerInputs[2].ID != "api-token" || v.ServerInputs[2].Answered || !v.ServerInputs[0].Answered || !v.ServerInputs[1].Answered {
+		t.Errorf("ServerInputs = %+v; want the two moved secrets answered, api-token not", v.ServerInputs)
 	}
 	if _, err := e.app.Chats.OpenChat("vsdev"); err == nil || !strings.Contains(err.Error(), `input "api-token"`) {
 		t.Errorf("vsdev before its input is answered: %v", err)
@@ -309,7 +322,7 @@ func TestImportIntoTheApp(t *testing.T) {
 		t.Fatalf("second preview: %+v, %v", plan, err)
 	}
 	now, _ := os.ReadFile(dest)
-	if _, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest); err != nil {
+	if _, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest, nil); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := os.ReadFile(dest); string(again) != string(now) {
@@ -345,7 +358,7 @@ func TestImportFromAnotherClientsFileInUse(t *testing.T) {
 	if plan.Dest != dest || plan.Kept != 2 || plan.Added() != 2 {
 		t.Fatalf("plan: dest %s, kept %d, adds %d; want the app's servers.json, 2 kept, 2 added", plan.Dest, plan.Kept, plan.Added())
 	}
-	v, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest)
+	v, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +382,7 @@ func TestImportFromAnotherClientsFileInUse(t *testing.T) {
 	if _, err := e.app.Servers.PreviewImport(f.vscode); err == nil || !strings.Contains(err.Error(), "choose "+dest+" in Settings first") {
 		t.Fatalf("PreviewImport with both files = %v; want a refusal", err)
 	}
-	if _, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest); err == nil {
+	if _, err := e.app.Servers.ApplyImport(f.vscode, plan.Digest, nil); err == nil {
 		t.Fatal("ApplyImport with both files wrote")
 	}
 	if now, _ := os.ReadFile(dest); string(now) != string(written) || savedServersPath(t, e) != f.claude {

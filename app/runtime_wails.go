@@ -95,6 +95,17 @@ func (w *wailsUI) ChooseFiles(title, start string) ([]string, error) {
 	return wruntime.OpenMultipleFilesDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start})
 }
 
+// SaveFile asks where to save a file, starting in start with name (the
+// Diagnostics screen's Save, diagnostics.go); "" when the person cancels.
+func (w *wailsUI) SaveFile(title, start, name string) (string, error) {
+	ctx := w.context()
+	if ctx == nil {
+		return "", nil
+	}
+	return wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{Title: title, DefaultDirectory: start, DefaultFilename: name,
+		CanCreateDirectories: true, Filters: []wruntime.FileFilter{{DisplayName: "Text files (*.txt)", Pattern: "*.txt"}}})
+}
+
 // onFileDrop calls f with the absolute paths of files or folders dropped
 // on the window (Wails' file drop, options.DragAndDrop.EnableFileDrop).
 func (w *wailsUI) onFileDrop(f func(paths []string)) {

@@ -44,7 +44,12 @@ func (e *RefusedError) Error() string {
 var (
 	rename       = os.Rename
 	attachSkill  = bundle.AttachSkill
-	writeServers = func(p *servers.ImportPlan) error { return p.Write() }
+	writeServers = func(p *servers.ImportPlan, secrets servers.KeepSecret) error {
+		if secrets == nil {
+			return p.Write()
+		}
+		return p.WriteMoving(nil, secrets)
+	}
 )
 
 // Apply does what p says (docs/import-agents.md#atomic), all or nothing:
@@ -57,7 +62,8 @@ var (
 //     to a hidden folder and renamed into place), and its manifest's
 //     skills list, when it has one, is saved with them;
 //  4. the servers file is written (servers.ImportPlan.Write: a copy of
-//     the old one to .bak, then one rename).
+//     the old one to .bak, then one rename; with ServersTarget.Secrets,
+//     WriteMoving, the literal secrets kept in the keychain first).
 //
 // A step that fails undoes the steps before it, so a failed import
 // leaves the coworkers folder and the servers file as they were (a
@@ -99,7 +105,11 @@ func Apply(p *Plan) (*Result, error) {
 	}
 
 	if s := p.Servers; s != nil && s.Added() > 0 {
-		if err := writeServers(s); err != nil {
+		var secrets servers.KeepSecret
+		if p.opts.Servers != nil {
+			secrets = p.opts.Servers.Secrets
+		}
+		if err := writeServers(s, secrets); err != nil {
 			return nil, errors.Join(fmt.Errorf("import: the servers file %s: %w; nothing was written", s.Dest, err), undoInto(), undoPlaced())
 		}
 		res.ServersAdded, res.ServersFile = s.Added(), s.Dest

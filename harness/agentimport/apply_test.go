@@ -159,7 +159,7 @@ func TestApplyFailureWritesNothing(t *testing.T) {
 		},
 		"writing the servers file": func(restore *[]func()) {
 			old := writeServers
-			writeServers = func(*servers.ImportPlan) error { return boom }
+			writeServers = func(*servers.ImportPlan, servers.KeepSecret) error { return boom }
 			*restore = append(*restore, func() { writeServers = old })
 		},
 	}

@@ -73,6 +73,13 @@ type ServersTarget struct {
 	// Taken are the namespaces the registry holds before any servers
 	// file (servers.TakenNamespaces), with what holds each.
 	Taken map[string]string
+	// Secrets keeps the literal secrets of the added servers' env and
+	// headers (servers.ImportItem.Secrets) in a keychain, ${input:ID}
+	// written in their place (servers.ImportPlan.WriteMoving,
+	// docs/servers.md#secrets-move-to-the-keychain); nil writes them as
+	// they are. The app passes servers.SetInput when the OS keychain
+	// answers.
+	Secrets servers.KeepSecret `json:"-"`
 }
 
 // Plan is what an import would do; nothing is written until Apply. Its

@@ -38,6 +38,11 @@ type Input struct {
 	Broken  []tool.BrokenMCP
 	// Agents are the A2A agents whose cards to read (docs/a2a.md).
 	Agents []tool.A2AAgent
+	// StartsFile is the first-start memory the providers are started
+	// with (harness.StartsFileName in the config folder): a start that
+	// succeeds is remembered, so a later start is not taken for a
+	// download (docs/mcp.md#start-bound); "" remembers nothing.
+	StartsFile string
 	// StartTimeout bounds each provider start; 0 means
 	// mcp.DefaultStartTimeout, as check and run use.
 	StartTimeout time.Duration

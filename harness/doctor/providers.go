@@ -66,14 +66,15 @@ func startProvider(ctx context.Context, srv tool.MCPServer, in Input) Fact {
 	key := "provider " + srv.Namespace
 	what := describeServer(srv)
 	start := time.Now()
-	o := &mcp.Options{StartTimeout: in.StartTimeout, InstallDir: in.InstallDir, SearchPath: func(context.Context) launch.SearchPath { return in.searchPath }, ClientVersion: in.Version.Version}
+	o := &mcp.Options{StartTimeout: in.StartTimeout, StartsFile: in.StartsFile, InstallDir: in.InstallDir, SearchPath: func(context.Context) launch.SearchPath { return in.searchPath }, ClientVersion: in.Version.Version}
 	if in.Tokens != nil { // stored sign-ins only: doctor never opens a browser
 		o.SignIn = &oauth.SignIn{Store: in.Tokens, Open: func(context.Context, string) error { return oauth.ErrSignInNeeded }}
 		ctx = oauth.NoAsk(ctx)
 	}
 	p, err := mcp.Connect(ctx, srv, o)
 	if err != nil {
-		return Fact{Key: key, Status: Failed, Value: what + ": " + oneline.Cut(err.Error(), maxLine)}
+		took := time.Since(start).Round(10 * time.Millisecond)
+		return Fact{Key: key, Status: Failed, Value: fmt.Sprintf("%s: %s (after %s)", what, oneline.Cut(err.Error(), maxLine), took)}
 	}
 	defer p.Close()
 	// Listing has the start's bound too: a server that answers initialize

@@ -1,5 +1,5 @@
 // Package doctor builds the report of `openworker doctor` and of the
-// app's "Copy diagnostics" (docs/cli.md#doctor): the OS, the webview
+// app's Diagnostics screen (docs/cli.md#doctor): the OS, the webview
 // runtime, the notification back end, the keychain, the PATH programs are
 // found on, the journal and its checks, each MCP provider started once
 // and each A2A agent's card, then the host's own sections, with no secret
@@ -23,8 +23,8 @@ import (
 	"github.com/openworker/desktop/harness/mcp/launch"
 )
 
-// Report is what `openworker doctor` prints and the app's "Copy
-// diagnostics" copies: sections in a fixed order (openworker, system,
+// Report is what `openworker doctor` prints and the app's Diagnostics
+// screen shows: sections in a fixed order (openworker, system,
 // webview, notifications, keychain, path, journal, providers, then the
 // host's own), each a list of facts. Every value has passed the report's
 // redactor: it names no secret.

@@ -79,3 +79,16 @@ func startTimeoutHint(srv tool.MCPServer) string {
 	}
 	return "; if the server is slow to start, " + set
 }
+
+// MayDownload says why starting srv may download something first ("npx
+// may still be downloading the package"): its command fetches what it
+// runs (npx, bunx, pnpm dlx, uvx, pipx run, uv tool run, docker or podman
+// run) and startsFile (the first-start memory, start_memory.go) has no
+// successful start of it. "" when a start only runs what is there.
+func MayDownload(srv tool.MCPServer, startsFile string) string {
+	why := downloader(srv)
+	if why == "" || startedBefore(startsFile, srv) {
+		return ""
+	}
+	return why
+}

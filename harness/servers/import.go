@@ -57,6 +57,11 @@ type ImportItem struct {
 	// caller that knows ("the OS keychain", an encrypted file's path);
 	// "" when not said.
 	SecretsKept string `json:"secrets_kept,omitempty"`
+	// Secrets are the values of an added entry's "env" and "headers"
+	// that look like credentials and are written literally: WriteMoving
+	// moves each to the keychain, in its place an input ${input:ID}
+	// (docs/servers.md#secrets-move-to-the-keychain). Never their values.
+	Secrets []SharedInput `json:"secrets,omitempty"`
 }
 
 // ImportPlan is what importing a file into the product's servers.json
@@ -71,9 +76,18 @@ type ImportPlan struct {
 	// Digest is "sha256:<hex>" of the bytes Write writes: a preview and a
 	// later Write agree when the digests do (the app checks it).
 	Digest string `json:"digest"`
+	// NoKeychain, set by a caller that looked, says why the secrets of
+	// Items cannot move to a keychain on this computer; "" when they can
+	// or it was not looked at.
+	NoKeychain string `json:"no_keychain,omitempty"`
 
-	data []byte
+	data    []byte
+	entries []ConfigEntry // the servers file written: kept, then added
+	added   []addedAt
 }
+
+// addedAt is an added entry: its item and its place in entries.
+type addedAt struct{ item, entry int }
 
 // Added is the number of entries Write adds.
 func (p *ImportPlan) Added() int {
@@ -170,6 +184,7 @@ func PlanImportInto(from, current *Config, dest string, taken map[string]string)
 			}
 		default:
 			it.Action = ImportAdd
+			p.added = append(p.added, addedAt{item: len(p.Items), entry: len(out)})
 			out = append(out, e)
 			byNS[e.Server.Namespace] = e
 		}
@@ -180,7 +195,8 @@ func PlanImportInto(from, current *Config, dest string, taken map[string]string)
 		return nil, err
 	}
 	sum := sha256.Sum256(data)
-	p.data, p.Digest = data, "sha256:"+hex.EncodeToString(sum[:])
+	p.data, p.Digest, p.entries = data, "sha256:"+hex.EncodeToString(sum[:]), out
+	p.planSecrets()
 	return p, nil
 }
 
@@ -392,6 +408,11 @@ func (p *ImportPlan) Write() error {
 	if p.Added() == 0 {
 		return nil
 	}
+	return p.write(p.data)
+}
+
+// write writes data as Write does.
+func (p *ImportPlan) write(data []byte) error {
 	dest := p.Dest
 	if real, err := filepath.EvalSymlinks(dest); err == nil {
 		dest = real // a servers.json that is a link: write where it points, keep the link
@@ -408,5 +429,5 @@ func (p *ImportPlan) Write() error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("read %s before importing: %w", p.Dest, err)
 	}
-	return atomicfile.WriteFile(dest, p.data, 0o600)
+	return atomicfile.WriteFile(dest, data, 0o600)
 }

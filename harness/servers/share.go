@@ -16,6 +16,8 @@ type SharedInput struct {
 	Namespace string `json:"namespace"` // the entry's
 	Field     string `json:"field"`     // where it was: "env.GITHUB_TOKEN", "headers.Authorization", "args[3]", "url", "command"
 	Input     string `json:"input"`     // the id of the input that replaces it
+
+	description, value string // the input's description; the literal it replaces (import only)
 }
 
 // harmlessHeaders are headers whose values say how to talk, never who
@@ -87,11 +89,15 @@ type sharer struct {
 	used   map[string]bool // input ids of the whole file
 	inputs []ConfigInput   // made for this entry
 	shared []SharedInput
+	// keep, when set, names inputs whose literal stays as written (an
+	// import whose person unticked "moves to the keychain"): the id is
+	// still taken, so that the others keep theirs.
+	keep map[string]bool
 }
 
 // input makes a new input for the value at field (named what, for the
 // id) and returns its part.
-func (sh *sharer) input(field, what string) part {
+func (sh *sharer) input(field, what, value string) part {
 	base := sh.ns + "-" + strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' {
 			return r
@@ -113,8 +119,10 @@ func (sh *sharer) input(field, what string) part {
 	if n > 1 {
 		desc += fmt.Sprintf(" (secret %d)", n)
 	}
-	sh.inputs = append(sh.inputs, ConfigInput{ID: id, Description: desc, Password: true})
-	sh.shared = append(sh.shared, SharedInput{Namespace: sh.ns, Field: field, Input: id})
+	if !sh.keep[id] {
+		sh.inputs = append(sh.inputs, ConfigInput{ID: id, Description: desc, Password: true})
+	}
+	sh.shared = append(sh.shared, SharedInput{Namespace: sh.ns, Field: field, Input: id, description: desc, value: value})
 	return part{kind: partInput, text: id}
 }
 
@@ -138,8 +146,11 @@ func (sh *sharer) replace(tv tval, field, what string, find func(text string) []
 			v := p.text[s.from:s.to]
 			in, ok := inputs[v]
 			if !ok {
-				in = sh.input(field, what)
+				in = sh.input(field, what, v)
 				inputs[v] = in
+			}
+			if sh.keep[in.text] {
+				in = part{kind: partLit, text: v}
 			}
 			out = append(out, in)
 			at = s.to
@@ -248,7 +259,7 @@ func fieldSpans(text string) []span {
 // scheme word ("Bearer x" keeps "Bearer "), else the whole value.
 func schemeSpan(text string) []span {
 	t := strings.TrimSpace(text)
-	if t == "" {
+	if t == "" || isScheme(t) { // "Bearer " before a reference holds no secret
 		return nil
 	}
 	lead := strings.Index(text, t)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestMarshalSharedHidesSecrets: every credential written literally in a
@@ -52,16 +53,16 @@ func TestMarshalSharedHidesSecrets(t *testing.T) {
 		}
 	}
 	want := []SharedInput{
-		{"github", "args[3]", "github-arg-3"},
-		{"github", "env.GITHUB_TOKEN", "github-GITHUB_TOKEN"},
-		{"github", "env.DATABASE_URL", "github-DATABASE_URL"},
-		{"remote", "headers.Authorization", "remote-header-Authorization"},
-		{"remote", "headers.X-Api-Key", "remote-header-X-Api-Key"},
-		{"remote", "url", "remote-url"},
-		{"remote", "url", "remote-url-2"},
-		{"oneline", "command", "oneline-command"},
+		{Namespace: "github", Field: "args[3]", Input: "github-arg-3"},
+		{Namespace: "github", Field: "env.GITHUB_TOKEN", Input: "github-GITHUB_TOKEN"},
+		{Namespace: "github", Field: "env.DATABASE_URL", Input: "github-DATABASE_URL"},
+		{Namespace: "remote", Field: "headers.Authorization", Input: "remote-header-Authorization"},
+		{Namespace: "remote", Field: "headers.X-Api-Key", Input: "remote-header-X-Api-Key"},
+		{Namespace: "remote", Field: "url", Input: "remote-url"},
+		{Namespace: "remote", Field: "url", Input: "remote-url-2"},
+		{Namespace: "oneline", Field: "command", Input: "oneline-command"},
 	}
-	if diff := cmp.Diff(want, shared); diff != "" {
+	if diff := cmp.Diff(want, shared, cmpopts.IgnoreUnexported(SharedInput{})); diff != "" {
 		t.Errorf("shared inputs (-want +got):\n%s", diff)
 	}
 

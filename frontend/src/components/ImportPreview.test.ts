@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import ImportPreview from "./ImportPreview.svelte";
+import { reactiveProps } from "./testprops.svelte";
 import type { ImportItem, ImportPlan } from "../lib/types";
 
 const mounted: ReturnType<typeof mount>[] = [];
@@ -72,5 +73,34 @@ describe("ImportPreview", () => {
     expect(el.textContent).toContain("The 2 servers already in it stay as they are.");
     el = render({ ...plan, items: plan.items!.filter((it) => it.action !== "add") }, plan.dest);
     expect(el.textContent).toContain("Nothing to add");
+  });
+});
+
+describe("ImportPreview secrets", () => {
+  const withSecrets: ImportPlan = {
+    ...plan,
+    items: [item({ name: "github", namespace: "github", env_keys: ["GITHUB_TOKEN"], secrets: [{ namespace: "github", field: "env.GITHUB_TOKEN", input: "github-GITHUB_TOKEN" }] })],
+  };
+
+  it("ticks each literal secret to move to the keychain, and unticking keeps it as written", () => {
+    const target = document.createElement("div");
+    const state = reactiveProps({ keep: {} as Record<string, boolean> });
+    const props = { plan: withSecrets, current: "", get keep() { return state.keep; }, set keep(v) { state.keep = v; } };
+    mounted.push(mount(ImportPreview, { target, props }));
+    flushSync();
+    const box = target.querySelector<HTMLInputElement>("li.secret input[type=checkbox]")!;
+    expect(box.checked).toBe(true);
+    expect(target.querySelector("li.secret")?.textContent).toContain("GITHUB_TOKEN (environment) moves to the keychain");
+    expect(target.querySelector("li.secret")?.textContent).toContain("${input:github-GITHUB_TOKEN}");
+    box.checked = false;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+    flushSync();
+    expect(state.keep).toEqual({ "github-GITHUB_TOKEN": true });
+    expect(target.querySelector("li.secret .warning-text")?.textContent).toContain("Kept in servers.json as written");
+  });
+
+  it("says when there is no keychain", () => {
+    const el = render({ ...withSecrets, no_keychain: "there is no OS keychain on this computer (no Secret Service)" });
+    expect(el.querySelector(".no-keychain")?.textContent).toContain("The secrets cannot move: there is no OS keychain");
   });
 });

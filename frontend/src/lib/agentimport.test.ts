@@ -36,7 +36,7 @@ describe("agent import preview", () => {
   });
 
   it("adds only the servers the servers import adds", () => {
-    expect(serversAdded(plan({ servers: serversPlan }))).toEqual([{ namespace: "github", name: "github" }]);
+    expect(serversAdded(plan({ servers: serversPlan }))).toEqual([{ namespace: "github", name: "github", secrets: [] }]);
     expect(serversAdded(plan())).toEqual([]);
   });
 

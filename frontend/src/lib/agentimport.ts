@@ -2,6 +2,7 @@
 // (Go: agentimport.Plan, docs/import-agents.md). Pure functions, so the
 // words the dialog shows are tested without a window.
 import type { AgentImportPlan, AgentSourceKind, ImportedCoworker } from "./types_agentimport";
+import type { ImportSecret } from "./types";
 
 /** The kind of a source as people name it. */
 export function kindLabel(k: AgentSourceKind): string {
@@ -31,8 +32,8 @@ export function madeCoworkers(p: AgentImportPlan): ImportedCoworker[] {
 }
 
 /** The servers entries the import adds to the servers file. */
-export function serversAdded(p: AgentImportPlan): { namespace: string; name: string }[] {
-  return (p.servers?.items ?? []).filter((it) => it.action === "add").map((it) => ({ namespace: it.namespace, name: it.name }));
+export function serversAdded(p: AgentImportPlan): { namespace: string; name: string; secrets: ImportSecret[] }[] {
+  return (p.servers?.items ?? []).filter((it) => it.action === "add").map((it) => ({ namespace: it.namespace, name: it.name, secrets: it.secrets ?? [] }));
 }
 
 /** Whether Import may be pressed: no problem, and something to write. */

@@ -39,7 +39,7 @@ describe("api wrappers", () => {
     const b = { Servers: { ApplyImport: vi.fn(async () => ({ settings: { servers_path: "/s.json" } })) } } as unknown as Backend;
     const api = makeApi(b, () => () => {});
     await expect(api.applyImport("/c.json", "sha256:ab")).resolves.toEqual({ settings: { servers_path: "/s.json" } });
-    expect(b.Servers.ApplyImport).toHaveBeenCalledWith("/c.json", "sha256:ab");
+    expect(b.Servers.ApplyImport).toHaveBeenCalledWith("/c.json", "sha256:ab", []);
   });
 
   it("copies the diagnostics to the clipboard, and says when the clipboard refuses", async () => {

@@ -12,6 +12,7 @@ import type { AgentImportPreview, AgentImportResult } from "./types_agentimport"
 import type { AppEventName } from "./events";
 import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
 import type { CoworkerTokens, Limits, UsageTotal } from "./limits";
+import type { DiagnosticsPlan, DiagnosticsReport } from "./types_diagnostics";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
@@ -138,7 +139,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     askAgent: (invocationId: string) => call<Invocation>(() => b.Activity.AskAgent(invocationId)),
     getSettings: () => call<SettingsView>(() => b.Preferences.GetSettings()),
     /**
-     * Settings' "Copy diagnostics": the report of `openworker doctor`, secrets
+     * The diagnostics' text (Activity.Diagnostics, no download): the report of `openworker doctor`, secrets
      * redacted (docs/app.md#diagnostics), put on the clipboard through the
      * Wails runtime; resolves to the text, rejects when the clipboard refused it.
      */
@@ -146,6 +147,16 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
       const text = await call<string>(() => b.Activity.Diagnostics());
       if (!(await ClipboardSetText(text))) throw new Error("The clipboard did not take the diagnostics.");
       return text;
+    },
+    /** The servers a run of the diagnostics starts, and which may download first (docs/app.md#diagnostics). */
+    diagnosticsPlan: () => call<DiagnosticsPlan>(() => b.Activity.DiagnosticsPlan()),
+    /** Runs the diagnostics; servers that may download start only with allowDownloads. */
+    runDiagnostics: (allowDownloads: boolean) => call<DiagnosticsReport>(() => b.Activity.RunDiagnostics(allowDownloads)),
+    /** Saves a report where the save dialog says; resolves to the path, "" when cancelled. */
+    saveDiagnostics: (text: string) => call<string>(() => b.Activity.SaveDiagnostics(text)),
+    /** Puts text on the clipboard; rejects when the clipboard refused it. */
+    copyText: async (text: string) => {
+      if (!(await ClipboardSetText(text))) throw new Error("The clipboard did not take the diagnostics.");
     },
     // The generated signature wants the generated class; the JSON shape is the same.
     saveSettings: (s: Settings) => call<SettingsView>(() => b.Preferences.SaveSettings(s as unknown as Parameters<Backend["Preferences"]["SaveSettings"]>[0])),
@@ -177,7 +188,7 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     findServerConfigs: async () => (await call<FoundServerConfig[] | null>(() => b.Servers.FindServerConfigs())) ?? [],
     chooseImportFile: () => call<string>(() => b.Servers.ChooseImportFile()),
     previewImport: (path: string) => call<ImportPlan>(() => b.Servers.PreviewImport(path)),
-    applyImport: (path: string, digest: string) => call<SettingsView>(() => b.Servers.ApplyImport(path, digest)),
+    applyImport: (path: string, digest: string, keepLiteral: string[] = []) => call<SettingsView>(() => b.Servers.ApplyImport(path, digest, keepLiteral)),
     /** The native picker for a .mcpb or .dxt file; "" when cancelled. */
     chooseExtensionFile: () => call<string>(() => b.Extensions.ChooseExtensionFile()),
     /** A picker for a directory/file field of the install form ("files": several); [] when cancelled. */

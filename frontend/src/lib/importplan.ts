@@ -52,5 +52,18 @@ export function baseName(path: string): string {
 
 /** True when the item has more to say than its row: why, inputs, values, notes. */
 export function hasDetails(it: ImportItem): boolean {
-  return !!it.why || (it.inputs?.length ?? 0) > 0 || (it.env_keys?.length ?? 0) > 0 || (it.notices?.length ?? 0) > 0;
+  return !!it.why || (it.inputs?.length ?? 0) > 0 || (it.secrets?.length ?? 0) > 0 || (it.env_keys?.length ?? 0) > 0 || (it.notices?.length ?? 0) > 0;
+}
+
+/** A secret's place in words: "GITHUB_TOKEN (environment)", "Authorization (header)". */
+export function secretLabel(field: string): string {
+  if (field.startsWith("env.")) return `${field.slice(4)} (environment)`;
+  if (field.startsWith("headers.")) return `${field.slice(8)} (header)`;
+  return field;
+}
+
+/** Input ids of the secrets ticked to move while there is no keychain: the import cannot write them. */
+export function blockedSecrets(p: ImportPlan, keep: Record<string, boolean>): string[] {
+  if (!p.no_keychain) return [];
+  return (p.items ?? []).flatMap((it) => (it.secrets ?? []).map((s) => s.input)).filter((id) => !keep[id]);
 }

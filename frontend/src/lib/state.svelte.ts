@@ -12,7 +12,7 @@ import type { ElicitationClosed, PendingElicitation } from "./types";
 import type { CoworkerDraft } from "./types_editor";
 import type { ApprovalClosed, AppInfo, BundleDropped, ChatInfo, ExtensionOpened, Grant, CoworkerList, HarnessEvent, JournalSession, Notice, PendingApproval, SignInRequest } from "./types";
 
-export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" } | { name: "editor"; key: number } | { name: "inbox" } | { name: "schedules" };
+export type View = { name: "coworkers" } | { name: "chat"; sessionId: string } | { name: "activity" } | { name: "settings" } | { name: "editor"; key: number } | { name: "inbox" } | { name: "schedules" } | { name: "diagnostics" };
 
 export interface OpenChat {
   info: ChatInfo;

@@ -3,12 +3,13 @@
 // only name fields that the Go structs have, as the generated Wails models
 // (../wailsjs/go/models.ts, from scripts/app-bindings.sh) declare them. A
 // field renamed or removed in Go fails svelte-check here, naming the field.
-import type { agentimport, app, bundle, consent, elicit, harness, journal, servers, settings } from "../wailsjs/go/models";
+import type { agentimport, app, bundle, consent, doctor, elicit, harness, journal, servers, settings } from "../wailsjs/go/models";
 import type * as T from "./types";
 import type * as E from "./types_editor";
 import type * as A from "./types_agentimport";
 import type * as I from "./types_inbox";
 import type * as L from "./limits";
+import type * as D from "./types_diagnostics";
 
 /** The data fields of a generated class (its methods left out). */
 type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
@@ -99,3 +100,14 @@ export const limitsTypesMatchGo: [
   Covers<journal.CoworkerUsage, L.CoworkerUsage>,
   Covers<app.CoworkerTokens, L.CoworkerTokens>,
 ] = [true, true, true, true, true];
+
+// The import secrets' and the Diagnostics screen's shapes (types.ts, types_diagnostics.ts).
+export const diagnosticsTypesMatchGo: [
+  Covers<servers.ImportItem, T.ImportItem>,
+  Covers<servers.SharedInput, T.ImportSecret>,
+  Covers<app.DiagnosticsPlan, D.DiagnosticsPlan>,
+  Covers<app.DiagnosticsServer, D.DiagnosticsServer>,
+  Covers<app.DiagnosticsReport, D.DiagnosticsReport>,
+  Covers<doctor.Section, D.DoctorSection>,
+  Covers<doctor.Fact, D.DoctorFact>,
+] = [true, true, true, true, true, true, true];

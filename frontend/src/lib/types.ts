@@ -461,6 +461,8 @@ export interface ImportItem {
   disabled: boolean;
   /** Ids of the ${input:ID} it asks for (in Settings, after the import). */
   inputs: string[] | null;
+  /** Values of its env and headers written literally that look like secrets: they move to the keychain (never their values). */
+  secrets?: ImportSecret[] | null;
   action: ImportAction;
   /** For "skip": the reason and the fix. */
   why: string;
@@ -478,6 +480,17 @@ export interface ImportPlan {
   notices: string[] | null;
   /** Passed back to ApplyImport: it writes only the plan previewed. */
   digest: string;
+  /** Why secrets cannot move to a keychain on this computer; absent when they can. */
+  no_keychain?: string;
+}
+
+/** A literal secret an import moves to the OS keychain, ${input:ID} in its place (Go: servers.SharedInput). */
+export interface ImportSecret {
+  namespace: string;
+  /** Where it is: "env.GITHUB_TOKEN", "headers.Authorization". */
+  field: string;
+  /** The input that replaces it; ApplyImport's keepLiteral names it to keep the value as written. */
+  input: string;
 }
 
 export interface JournalSession {

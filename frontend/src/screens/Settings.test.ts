@@ -313,24 +313,23 @@ describe("Settings and run flags", () => {
   });
 });
 
-describe("Settings' Copy diagnostics", () => {
-  const button = (root: HTMLElement) => [...root.querySelectorAll("button")].find((b) => b.textContent === "Copy diagnostics")!;
-  it("copies the report and says so; a refusal is shown as an error", async () => {
+describe("Settings' Diagnostics", () => {
+  const button = (root: HTMLElement) => root.querySelector<HTMLButtonElement>("button.open-diagnostics")!;
+  it("opens the Diagnostics screen, which starts nothing by itself", async () => {
     const root = await render();
-    fake.copyDiagnostics.mockResolvedValueOnce("[openworker]\n");
+    expect(button(root).textContent).toBe("Diagnostics…");
     button(root).click();
-    await eventually(() => expect(app.notices.map((n) => n.message)).toContain("Diagnostics copied"));
-    expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1);
-    fake.copyDiagnostics.mockRejectedValueOnce(new Error("The clipboard did not take the diagnostics."));
-    button(root).click();
-    await eventually(() => expect(app.notices.find((n) => n.message === "The clipboard did not take the diagnostics.")?.level).toBe("error"));
+    expect(app.view).toEqual({ name: "diagnostics" });
+    expect(fake.copyDiagnostics).not.toHaveBeenCalled();
+    app.view = { name: "settings" };
   });
-  it("copies on Alt+I from anywhere in Settings", async () => {
+  it("opens it on Alt+I from anywhere in Settings", async () => {
     await render();
-    fake.copyDiagnostics.mockResolvedValueOnce("[openworker]\n");
     const e = new KeyboardEvent("keydown", { key: "i", code: "KeyI", altKey: true, bubbles: true, cancelable: true });
     window.dispatchEvent(e);
     expect(e.defaultPrevented).toBe(true);
-    await eventually(() => expect(fake.copyDiagnostics).toHaveBeenCalledTimes(1));
+    expect(app.view).toEqual({ name: "diagnostics" });
+    app.view = { name: "settings" };
   });
 });
+

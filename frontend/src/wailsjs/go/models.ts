@@ -898,6 +898,89 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class DiagnosticsServer {
+	    namespace: string;
+	    coworkers: string[];
+	    may_download: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiagnosticsServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.coworkers = source["coworkers"];
+	        this.may_download = source["may_download"];
+	    }
+	}
+	export class DiagnosticsPlan {
+	    servers: DiagnosticsServer[];
+	    unused: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DiagnosticsPlan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.servers = this.convertValues(source["servers"], DiagnosticsServer);
+	        this.unused = source["unused"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class DiagnosticsReport {
+	    sections: doctor.Section[];
+	    text: string;
+	    took_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiagnosticsReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sections = this.convertValues(source["sections"], doctor.Section);
+	        this.text = source["text"];
+	        this.took_ms = source["took_ms"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	
 	export class ExtensionAuthor {
@@ -2059,6 +2142,59 @@ export namespace consent {
 
 }
 
+export namespace doctor {
+	
+	export class Fact {
+	    key: string;
+	    status?: string;
+	    value: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Fact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.status = source["status"];
+	        this.value = source["value"];
+	    }
+	}
+	export class Section {
+	    name: string;
+	    facts: Fact[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Section(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.facts = this.convertValues(source["facts"], Fact);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace elicit {
 	
 	export class Option {
@@ -2815,6 +2951,22 @@ export namespace journal {
 
 export namespace servers {
 	
+	export class SharedInput {
+	    namespace: string;
+	    field: string;
+	    input: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SharedInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.namespace = source["namespace"];
+	        this.field = source["field"];
+	        this.input = source["input"];
+	    }
+	}
 	export class ImportItem {
 	    name: string;
 	    line: number;
@@ -2831,6 +2983,7 @@ export namespace servers {
 	    program?: string;
 	    program_missing?: string;
 	    secrets_kept?: string;
+	    secrets?: SharedInput[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportItem(source);
@@ -2853,7 +3006,26 @@ export namespace servers {
 	        this.program = source["program"];
 	        this.program_missing = source["program_missing"];
 	        this.secrets_kept = source["secrets_kept"];
+	        this.secrets = this.convertValues(source["secrets"], SharedInput);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ImportPlan {
 	    from: string;
@@ -2863,6 +3035,7 @@ export namespace servers {
 	    items: ImportItem[];
 	    notices: string[];
 	    digest: string;
+	    no_keychain?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportPlan(source);
@@ -2877,6 +3050,7 @@ export namespace servers {
 	        this.items = this.convertValues(source["items"], ImportItem);
 	        this.notices = source["notices"];
 	        this.digest = source["digest"];
+	        this.no_keychain = source["no_keychain"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

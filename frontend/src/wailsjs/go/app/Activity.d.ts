@@ -9,11 +9,17 @@ export function CoworkerTokens():Promise<app.CoworkerTokens>;
 
 export function Diagnostics():Promise<string>;
 
+export function DiagnosticsPlan():Promise<app.DiagnosticsPlan>;
+
 export function NeedsAttention():Promise<app.Waiting>;
 
 export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
 
+export function RunDiagnostics(arg1:boolean):Promise<app.DiagnosticsReport>;
+
 export function RunTokens(arg1:Array<string>):Promise<Record<string, journal.UsageTotal>>;
+
+export function SaveDiagnostics(arg1:string):Promise<string>;
 
 export function SessionDetail(arg1:string):Promise<journal.SessionDetail>;
 

@@ -14,6 +14,10 @@ export function Diagnostics() {
   return window['go']['app']['Activity']['Diagnostics']();
 }
 
+export function DiagnosticsPlan() {
+  return window['go']['app']['Activity']['DiagnosticsPlan']();
+}
+
 export function NeedsAttention() {
   return window['go']['app']['Activity']['NeedsAttention']();
 }
@@ -22,8 +26,16 @@ export function Reconcile(arg1, arg2) {
   return window['go']['app']['Activity']['Reconcile'](arg1, arg2);
 }
 
+export function RunDiagnostics(arg1) {
+  return window['go']['app']['Activity']['RunDiagnostics'](arg1);
+}
+
 export function RunTokens(arg1) {
   return window['go']['app']['Activity']['RunTokens'](arg1);
+}
+
+export function SaveDiagnostics(arg1) {
+  return window['go']['app']['Activity']['SaveDiagnostics'](arg1);
 }
 
 export function SessionDetail(arg1) {

@@ -3,7 +3,7 @@
 import {app} from '../models';
 import {servers} from '../models';
 
-export function ApplyImport(arg1:string,arg2:string):Promise<app.SettingsView>;
+export function ApplyImport(arg1:string,arg2:string,arg3:Array<string>):Promise<app.SettingsView>;
 
 export function ChooseImportFile():Promise<string>;
 
