@@ -30,6 +30,8 @@ export function sameView(a: View, b: View): boolean {
 class AppState {
   #view = $state<View>({ name: "coworkers" });
   info = $state<AppInfo | null>(null);
+  /** The section Settings shows (components/settings/sections.ts); kept while other screens are shown. */
+  settingsSection = $state("model");
   coworkers = $state<CoworkerList | null>(null);
   chats = $state<Record<string, OpenChat>>({});
   chatOrder = $state<string[]>([]);
