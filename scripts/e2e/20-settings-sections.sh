@@ -1,0 +1,155 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # the variables are the sourcing script's
+# A block of scripts/app-e2e.sh, sourced by it in file-name order: it uses
+# the helpers and variables defined there (start_e2e_app, click, wait_state,
+# state, fail, $tmp, $shots, $db, ...).
+# --- Settings in sections, the window at 800×600, the splash (issue 39 items 6, 8, 9) ---
+# In its own HOME: the window cannot be made smaller than 800×600 (asked
+# for 640×480, it stays at least that); at 800×600 every screen is shot
+# (small-*.png). Settings opens on Model; a click on the first entry of its
+# navigation list, then Right arrows walk every section by keyboard
+# (sections-NN-ID-light.png), the focus ring of the entry visible (more
+# pixels of the ring colour than with the mouse focus, sections-focus-*.png).
+# Coworkers' folder is typed and saved with Enter: settings.json has it
+# and nothing else changed; the "Saved." line goes after 6 s, and the
+# window before and after differs only within that line (content does not
+# move). Then the same walk in the dark theme. Last, a start with the
+# script bundle held back 4 s (OPENWORKER_E2E_SLOW_START) shows the splash
+# of index.html (splash.png), found within the first shots after the
+# window appears; a normal start's paint timings come from the e2e hook.
+# docs/app.md#settings, docs/app.md#window-size-and-splash.
+echo "app-e2e: settings sections at 800x600"
+ss="$tmp/sections"
+mkdir -p "$ss/home" "$ss/config/OpenWorker" "$ss/data" "$ss/folder"
+ss_ids=(model coworkers servers extensions permissions notifications appearance diagnostics about)
+# ss_start [VAR=VALUE...]: the app on this block's HOME, no chat open; waits for its coworker list.
+ss_start() {
+  stop_shown_app
+  (
+    in_app_env "$ss" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" \
+      OPENWORKER_SERVERS="$tmp/servers.json" OPENWORKER_E2E_ADDR="$hook" "$@" \
+      "$tmp/openworker" --base-url "$model_url" --model scripted >>"$ss/app.log" 2>&1
+  ) &
+  pids+=($!)
+}
+ss_ready() {
+  wait_state '"painted"' "settings sections: the window did not report its paint (app log: $(tail -n 5 "$ss/app.log"))"
+  sleep 1
+}
+ss_shot() { import -window "$(perm_win)" "$1"; }
+# ss_pixels FILE COLOUR: how many pixels of COLOUR the shot has.
+ss_pixels() { convert "$1" -fill black +opaque "$2" -fill white -opaque "$2" -format '%[fx:round(mean*w*h)]' info:; }
+# ss_walk THEME RING: Settings at 800×600, each section shot, by keyboard.
+ss_walk() {
+  local win i n before after
+  win="$(perm_win)"
+  xdotool windowsize "$win" 800 600
+  sleep 0.8
+  click 60 137 # Settings in the sidebar
+  sleep 1
+  ss_shot "$shots/sections-00-model-$1.png"
+  click "$ss_nav_x" "$ss_nav_y" # the first entry, Model: focused by the mouse (no ring)
+  sleep 0.5
+  ss_shot "$ss/mouse-$1.png"
+  before="$(ss_pixels "$ss/mouse-$1.png" "$2")"
+  n=0
+  for i in "${ss_ids[@]:1}"; do
+    n=$((n + 1))
+    xdotool key Right
+    sleep 0.8
+    ss_shot "$shots/sections-0$n-$i-$1.png"
+  done
+  xdotool key Home
+  sleep 0.8
+  ss_shot "$shots/sections-focus-$1.png"
+  after="$(ss_pixels "$shots/sections-focus-$1.png" "$2")"
+  echo "app-e2e: settings sections ($1): ring pixels $before by the mouse, $after by the keyboard"
+  [ "$after" -ge $((before + 100)) ] || fail "settings sections ($1): no visible focus ring on the nav entry after Home ($before pixels of $2 before, $after after)"
+  # Each section looks different from the one before.
+  for n in $(seq 1 8); do
+    local a b d
+    a="$(ls "$shots"/sections-0$((n - 1))-*-"$1".png)"; b="$(ls "$shots"/sections-0$n-*-"$1".png)"
+    d="$(compare -metric AE "$a" "$b" null: 2>&1 || true)"
+    [ "${d%% *}" -ge 500 ] 2>/dev/null || fail "settings sections ($1): $(basename "$b") looks as $(basename "$a") ($d pixels differ): the Right arrow did not change the section"
+  done
+}
+
+ss_nav_x="${SS_NAV_X:-268}"; ss_nav_y="${SS_NAV_Y:-84}"
+ss_start
+ss_ready
+grep -o '"painted":{[^}]*}' <<<"$(state)" | sed 's/^/app-e2e: paint timings of a normal start: /'
+# The smallest window: 800×600 (app/run.go MinWidth, MinHeight).
+xdotool windowsize "$(perm_win)" 640 480
+sleep 1
+eval "$(xdotool getwindowgeometry --shell "$(perm_win)")"
+echo "app-e2e: asked for 640x480, the window is ${WIDTH}x${HEIGHT}"
+[ "$WIDTH" -ge 800 ] && [ "$HEIGHT" -ge 600 ] || fail "settings sections: the window went below 800x600 (${WIDTH}x${HEIGHT})"
+xdotool windowsize "$(perm_win)" 800 600
+sleep 1
+# Every screen at 800×600 (looked at, not asserted).
+for sc in "coworkers:69" "activity:103" "settings:137"; do
+  click 60 "${sc##*:}"
+  sleep 1
+  ss_shot "$shots/small-${sc%%:*}.png"
+done
+ss_walk light "#1d4ed8"
+
+# Save one section: Coworkers' folder, with Enter. Only that field is written.
+click 60 137
+sleep 0.5
+click "$ss_nav_x" "$ss_nav_y"
+xdotool key Right
+sleep 1
+click "${SS_FIELD_X:-500}" "${SS_FIELD_Y:-190}" # the Folder field
+xdotool key ctrl+a
+xdotool type --delay 10 "$ss/folder"
+xdotool key Return
+for _ in $(seq 50); do grep -q "\"coworkers_dir\": *\"$ss/folder\"" "$ss/config/OpenWorker/settings.json" 2>/dev/null && break; sleep 0.2; done
+grep -q "\"coworkers_dir\": *\"$ss/folder\"" "$ss/config/OpenWorker/settings.json" || fail "settings sections: Enter in the folder field did not save it: $(cat "$ss/config/OpenWorker/settings.json" 2>/dev/null)"
+grep -q '"approval_mode": *"ask"' "$ss/config/OpenWorker/settings.json" || fail "settings sections: saving Coworkers changed another field: $(cat "$ss/config/OpenWorker/settings.json")"
+sleep 0.5
+xdotool mousemove --window "$(perm_win)" 790 590
+sleep 0.3
+ss_shot "$shots/sections-saved.png"
+# The "Saved." line goes after 6 s: nothing else moves.
+sleep 7
+ss_shot "$shots/sections-saved-gone.png"
+compare -metric AE "$shots/sections-saved.png" "$shots/sections-saved-gone.png" "$ss/saved-diff.png" 2>/dev/null || true
+box="$(convert "$shots/sections-saved.png" "$shots/sections-saved-gone.png" -compose difference -composite -threshold 5% -trim -format '%w %h %X %Y' info: 2>/dev/null || true)"
+echo "app-e2e: settings sections: the status line's going changed only the box (w h x y) $box"
+read -r bw bh _ _ <<<"$box"
+[ -n "$bh" ] && [ "$bh" -gt 1 ] || fail "settings sections: the Saved line did not go (no change: $box)"
+[ "$bh" -le 40 ] || fail "settings sections: more than the status line moved when it went ($box)"
+
+# The dark theme: the same walk.
+python3 - "$ss/config/OpenWorker/settings.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+s["theme"] = "dark"
+json.dump(s, open(p, "w"))
+PY
+ss_start
+ss_ready
+ss_walk dark "#8fb0ff"
+
+# The splash: index.html is served with it, and a start whose script is held back 4 s shows it.
+grep -q 'id="splash"' frontend/dist/index.html || fail "settings sections: index.html has no splash"
+stop_shown_app
+t0="$(date +%s%N)"
+ss_start OPENWORKER_E2E_SLOW_START=4s
+for _ in $(seq 300); do xdotool search --onlyvisible --name '^OpenWorker$' >/dev/null 2>&1 && break; sleep 0.05; done
+t1="$(date +%s%N)"
+found=""
+for k in $(seq 20); do
+  import -window root "$ss/splash-$k.png"
+  if [ "$(ss_pixels "$ss/splash-$k.png" "#2f62e8")" -ge 50 ]; then found="$k"; break; fi
+done
+t2="$(date +%s%N)"
+[ -n "$found" ] || fail "settings sections: no splash in the 20 shots after the window appeared"
+cp "$ss/splash-$found.png" "$shots/splash.png"
+echo "app-e2e: splash: window up $(((t1 - t0) / 1000000)) ms after the start, splash seen in shot $found, $(((t2 - t1) / 1000000)) ms after the window appeared"
+ss_ready
+grep -o '"painted":{[^}]*}' <<<"$(state)" | sed 's/^/app-e2e: paint timings of the slowed start: /'
+stop_shown_app
+# --- end Settings in sections ---
