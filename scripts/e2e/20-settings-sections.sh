@@ -4,8 +4,8 @@
 # the helpers and variables defined there (start_e2e_app, click, wait_state,
 # state, fail, $tmp, $shots, $db, ...).
 # --- Settings in sections, the window at 800×600, the splash (issue 39 items 6, 8, 9) ---
-# In its own HOME: the window cannot be made smaller than 800×600 (asked
-# for 640×480, it stays at least that); at 800×600 every screen is shot
+# In its own HOME: the window asks for at least 800×600 (its
+# WM_NORMAL_HINTS' minimum size); at 800×600 every screen is shot
 # (small-*.png). Settings opens on Model; a click on the first entry of its
 # navigation list, then Right arrows walk every section by keyboard
 # (sections-NN-ID-light.png), the focus ring of the entry visible (more
@@ -78,12 +78,11 @@ ss_nav_x="${SS_NAV_X:-268}"; ss_nav_y="${SS_NAV_Y:-84}"
 ss_start
 ss_ready
 grep -o '"painted":{[^}]*}' <<<"$(state)" | sed 's/^/app-e2e: paint timings of a normal start: /'
-# The smallest window: 800×600 (app/run.go MinWidth, MinHeight).
-xdotool windowsize "$(perm_win)" 640 480
-sleep 1
-eval "$(xdotool getwindowgeometry --shell "$(perm_win)")"
-echo "app-e2e: asked for 640x480, the window is ${WIDTH}x${HEIGHT}"
-[ "$WIDTH" -ge 800 ] && [ "$HEIGHT" -ge 600 ] || fail "settings sections: the window went below 800x600 (${WIDTH}x${HEIGHT})"
+# The smallest window: 800×600 (app/run.go MinWidth, MinHeight), as the
+# window asks its window manager (Xvfb has none to enforce it).
+hints="$(xprop -id "$(perm_win)" WM_NORMAL_HINTS)"
+echo "app-e2e: window size hints: $(grep -i 'minimum size' <<<"$hints" | xargs)"
+grep -qi 'minimum size: 800 by 600' <<<"$hints" || fail "settings sections: the window does not ask for a minimum of 800x600: $hints"
 xdotool windowsize "$(perm_win)" 800 600
 sleep 1
 # Every screen at 800×600 (looked at, not asserted).

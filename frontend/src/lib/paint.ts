@@ -5,7 +5,8 @@ import type { WindowPaint } from "./types_settings";
 /** paintTimings reads the browser's paint entries; mounted is performance.now() after the app's first frame. */
 export function paintTimings(perf: Pick<Performance, "getEntriesByType">, mounted: number): WindowPaint {
   const at = (name: string) => Math.round(perf.getEntriesByType("paint").find((e) => e.name === name)?.startTime ?? 0);
-  return { first_paint_ms: at("first-paint"), first_contentful_paint_ms: at("first-contentful-paint"), mounted_ms: Math.round(mounted) };
+  const nav = perf.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+  return { html_parsed_ms: Math.round(nav?.domInteractive ?? 0), first_paint_ms: at("first-paint"), first_contentful_paint_ms: at("first-contentful-paint"), mounted_ms: Math.round(mounted) };
 }
 
 /**

@@ -7,6 +7,8 @@ export type SettingsSectionId = "model" | "coworkers" | "servers" | "permissions
 
 /** Milliseconds since the page's navigation start; 0 when the browser did not say. */
 export interface WindowPaint {
+  /** index.html parsed (domInteractive): the splash can be painted from then on. */
+  html_parsed_ms: number;
   first_paint_ms: number;
   first_contentful_paint_ms: number;
   mounted_ms: number;

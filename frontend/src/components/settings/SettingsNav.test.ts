@@ -137,8 +137,10 @@ describe("Settings sections", () => {
 
 describe("paint timings", () => {
   it("reads the browser's paint entries, 0 for those it lacks", () => {
-    const perf = { getEntriesByType: () => [{ name: "first-contentful-paint", startTime: 87.6 }] as PerformanceEntry[] };
-    expect(paintTimings(perf, 240.2)).toEqual({ first_paint_ms: 0, first_contentful_paint_ms: 88, mounted_ms: 240 });
+    const entries: Record<string, unknown[]> = { paint: [{ name: "first-contentful-paint", startTime: 87.6 }], navigation: [{ domInteractive: 31.2 }] };
+    const perf = { getEntriesByType: (t: string) => (entries[t] ?? []) as PerformanceEntry[] };
+    expect(paintTimings(perf, 240.2)).toEqual({ html_parsed_ms: 31, first_paint_ms: 0, first_contentful_paint_ms: 88, mounted_ms: 240 });
+    expect(paintTimings({ getEntriesByType: () => [] }, 5).html_parsed_ms).toBe(0);
   });
   it("removes the splash after a frame and reports once", async () => {
     const splash = document.createElement("div");

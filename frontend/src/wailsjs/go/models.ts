@@ -1748,6 +1748,7 @@ export namespace app {
 	    }
 	}
 	export class WindowPaint {
+	    html_parsed_ms: number;
 	    first_paint_ms: number;
 	    first_contentful_paint_ms: number;
 	    mounted_ms: number;
@@ -1758,6 +1759,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.html_parsed_ms = source["html_parsed_ms"];
 	        this.first_paint_ms = source["first_paint_ms"];
 	        this.first_contentful_paint_ms = source["first_contentful_paint_ms"];
 	        this.mounted_ms = source["mounted_ms"];
