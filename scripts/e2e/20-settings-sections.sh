@@ -36,19 +36,23 @@ ss_ready() {
   wait_state '"painted"' "settings sections: the window did not report its paint (app log: $(tail -n 5 "$ss/app.log"))"
   sleep 1
 }
-ss_shot() { import -window "$(perm_win)" "$1"; }
+# ss_win: the app's shown window (perm_win's first match can be GTK's
+# unmapped leader window).
+ss_win() { xdotool search --onlyvisible --name '^OpenWorker$' | head -n1; }
+ss_shot() { import -window "$(ss_win)" "$1"; }
+ss_click() { xdotool mousemove --window "$(ss_win)" "$1" "$2" sleep 0.2 click 1; }
 # ss_pixels FILE COLOUR: how many pixels of COLOUR the shot has.
 ss_pixels() { convert "$1" -fill black +opaque "$2" -fill white -opaque "$2" -format '%[fx:round(mean*w*h)]' info:; }
 # ss_walk THEME RING: Settings at 800×600, each section shot, by keyboard.
 ss_walk() {
   local win i n before after
-  win="$(perm_win)"
+  win="$(ss_win)"
   xdotool windowsize "$win" 800 600
   sleep 0.8
-  click 60 137 # Settings in the sidebar
+  ss_click 60 137 # Settings in the sidebar
   sleep 1
   ss_shot "$shots/sections-00-model-$1.png"
-  click "$ss_nav_x" "$ss_nav_y" # the first entry, Model: focused by the mouse (no ring)
+  ss_click "$ss_nav_x" "$ss_nav_y" # the first entry, Model: focused by the mouse (no ring)
   sleep 0.5
   ss_shot "$ss/mouse-$1.png"
   before="$(ss_pixels "$ss/mouse-$1.png" "$2")"
@@ -74,32 +78,33 @@ ss_walk() {
   done
 }
 
-ss_nav_x="${SS_NAV_X:-268}"; ss_nav_y="${SS_NAV_Y:-84}"
+ss_nav_x=272; ss_nav_y=119 # Model, in window coordinates at 800×600
 ss_start
 ss_ready
 grep -o '"painted":{[^}]*}' <<<"$(state)" | sed 's/^/app-e2e: paint timings of a normal start: /'
 # The smallest window: 800×600 (app/run.go MinWidth, MinHeight), as the
 # window asks its window manager (Xvfb has none to enforce it).
-hints="$(xprop -id "$(perm_win)" WM_NORMAL_HINTS)"
+hints="$(xprop -id "$(ss_win)" WM_NORMAL_HINTS)"
 echo "app-e2e: window size hints: $(grep -i 'minimum size' <<<"$hints" | xargs)"
 grep -qi 'minimum size: 800 by 600' <<<"$hints" || fail "settings sections: the window does not ask for a minimum of 800x600: $hints"
-xdotool windowsize "$(perm_win)" 800 600
+xdotool windowsize "$(ss_win)" 800 600
 sleep 1
 # Every screen at 800×600 (looked at, not asserted).
-for sc in "coworkers:69" "activity:103" "settings:137"; do
-  click 60 "${sc##*:}"
+for sc in "coworkers:69" "activity:103" "settings:137" "inbox:476" "schedules:510"; do
+  ss_click 60 "${sc##*:}"
   sleep 1
   ss_shot "$shots/small-${sc%%:*}.png"
 done
 ss_walk light "#1d4ed8"
 
-# Save one section: Coworkers' folder, with Enter. Only that field is written.
-click 60 137
+# Save one section: Coworkers' folder, with Enter. Only that field is
+# written. The list is one Tab stop: Tab goes from it to the folder field.
+ss_click 60 137
 sleep 0.5
-click "$ss_nav_x" "$ss_nav_y"
+ss_click "$ss_nav_x" "$ss_nav_y"
 xdotool key Right
 sleep 1
-click "${SS_FIELD_X:-500}" "${SS_FIELD_Y:-190}" # the Folder field
+xdotool key Tab
 xdotool key ctrl+a
 xdotool type --delay 10 "$ss/folder"
 xdotool key Return
@@ -107,7 +112,7 @@ for _ in $(seq 50); do grep -q "\"coworkers_dir\": *\"$ss/folder\"" "$ss/config/
 grep -q "\"coworkers_dir\": *\"$ss/folder\"" "$ss/config/OpenWorker/settings.json" || fail "settings sections: Enter in the folder field did not save it: $(cat "$ss/config/OpenWorker/settings.json" 2>/dev/null)"
 grep -q '"approval_mode": *"ask"' "$ss/config/OpenWorker/settings.json" || fail "settings sections: saving Coworkers changed another field: $(cat "$ss/config/OpenWorker/settings.json")"
 sleep 0.5
-xdotool mousemove --window "$(perm_win)" 790 590
+xdotool mousemove --window "$(ss_win)" 790 590
 sleep 0.3
 ss_shot "$shots/sections-saved.png"
 # The "Saved." line goes after 6 s: nothing else moves.

@@ -61,6 +61,8 @@ describe("Settings sections", () => {
     expect(sections.map((s) => s.id)).toContain("diagnostics");
     const current = navButtons(root).filter((b) => b.getAttribute("aria-current") === "true");
     expect(current.map((b) => b.textContent)).toEqual(["Model"]);
+    // One Tab stop: the entry shown.
+    expect(navButtons(root).map((b) => b.tabIndex)).toEqual([0, -1, -1, -1, -1, -1, -1, -1, -1]);
     expect(root.querySelector(".settings-section h2")?.textContent).toBe("Model");
   });
 
