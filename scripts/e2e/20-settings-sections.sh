@@ -21,13 +21,14 @@
 echo "app-e2e: settings sections at 800x600"
 ss="$tmp/sections"
 mkdir -p "$ss/home" "$ss/config/OpenWorker" "$ss/data" "$ss/folder"
+echo '{"servers": {}}' >"$ss/servers.json"
 ss_ids=(model coworkers servers extensions permissions notifications appearance diagnostics about)
 # ss_start [VAR=VALUE...]: the app on this block's HOME, no chat open; waits for its coworker list.
 ss_start() {
   stop_shown_app
   (
     in_app_env "$ss" OPENAI_API_KEY="scripted-test-key" OPENWORKER_COWORKERS="$tmp/bundles" \
-      OPENWORKER_SERVERS="$tmp/servers.json" OPENWORKER_E2E_ADDR="$hook" "$@" \
+      OPENWORKER_SERVERS="$ss/servers.json" OPENWORKER_E2E_ADDR="$hook" "$@" \
       "$tmp/openworker" --base-url "$model_url" --model scripted >>"$ss/app.log" 2>&1
   ) &
   pids+=($!)
@@ -52,6 +53,7 @@ ss_walk() {
   ss_click 60 137 # Settings in the sidebar
   sleep 1
   ss_shot "$shots/sections-00-model-$1.png"
+  ss_nav_locate "$shots/sections-00-model-$1.png"
   ss_click "$ss_nav_x" "$ss_nav_y" # the first entry, Model: focused by the mouse (no ring)
   sleep 0.5
   ss_shot "$ss/mouse-$1.png"
@@ -78,7 +80,17 @@ ss_walk() {
   done
 }
 
-ss_nav_x=272; ss_nav_y=119 # Model, in window coordinates at 800×600
+# ss_nav_locate SHOT: sets ss_nav_x, ss_nav_y to the middle of the list's
+# current entry in SHOT (window coordinates): its accent bar (3 px of
+# #2f62e8, the only accent between x 226 and 380 at 800×600).
+ss_nav_locate() {
+  local g w h x y
+  g="$(convert "$1" -crop 154x560+226+40 +repage -fill black +opaque "#2f62e8" -trim -format '%w %h %X %Y' info: 2>/dev/null || true)"
+  read -r w h x y <<<"$g"
+  [ -n "$h" ] && [ "$h" -ge 10 ] || fail "settings sections: no current entry in the list of $(basename "$1") ($g)"
+  ss_nav_x=$((226 + ${x#+} + 50)); ss_nav_y=$((40 + ${y#+} + h / 2))
+  echo "app-e2e: settings sections: the current entry is at $ss_nav_x,$ss_nav_y"
+}
 ss_start
 ss_ready
 grep -o '"painted":{[^}]*}' <<<"$(state)" | sed 's/^/app-e2e: paint timings of a normal start: /'
