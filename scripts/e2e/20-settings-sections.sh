@@ -123,9 +123,10 @@ xdotool key Return
 for _ in $(seq 50); do grep -q "\"coworkers_dir\": *\"$ss/folder\"" "$ss/config/OpenWorker/settings.json" 2>/dev/null && break; sleep 0.2; done
 grep -q "\"coworkers_dir\": *\"$ss/folder\"" "$ss/config/OpenWorker/settings.json" || fail "settings sections: Enter in the folder field did not save it: $(cat "$ss/config/OpenWorker/settings.json" 2>/dev/null)"
 grep -q '"approval_mode": *"ask"' "$ss/config/OpenWorker/settings.json" || fail "settings sections: saving Coworkers changed another field: $(cat "$ss/config/OpenWorker/settings.json")"
-sleep 0.5
+# The focus leaves the field (its blinking caret would differ between the shots).
+xdotool key Tab
 xdotool mousemove --window "$(ss_win)" 790 590
-sleep 0.3
+sleep 0.5
 ss_shot "$shots/sections-saved.png"
 # The "Saved." line goes after 6 s: nothing else moves.
 sleep 7
