@@ -74,7 +74,7 @@ ss_walk() {
   # Each section looks different from the one before.
   for n in $(seq 1 8); do
     local a b d
-    a="$(ls "$shots"/sections-0$((n - 1))-*-"$1".png)"; b="$(ls "$shots"/sections-0$n-*-"$1".png)"
+    a="$(ls "$shots"/sections-0$((n - 1))-*-"$1".png)"; b="$(ls "$shots"/sections-0"$n"-*-"$1".png)"
     d="$(compare -metric AE "$a" "$b" null: 2>&1 || true)"
     [ "${d%% *}" -ge 500 ] 2>/dev/null || fail "settings sections ($1): $(basename "$b") looks as $(basename "$a") ($d pixels differ): the Right arrow did not change the section"
   done
@@ -84,9 +84,9 @@ ss_walk() {
 # current entry in SHOT (window coordinates): its accent bar (3 px of
 # #2f62e8, the only accent between x 226 and 380 at 800×600).
 ss_nav_locate() {
-  local g w h x y
+  local g h x y
   g="$(convert "$1" -crop 154x560+226+40 +repage -fill black +opaque "#2f62e8" -trim -format '%w %h %X %Y' info: 2>/dev/null || true)"
-  read -r w h x y <<<"$g"
+  read -r _ h x y <<<"$g"
   [ -n "$h" ] && [ "$h" -ge 10 ] || fail "settings sections: no current entry in the list of $(basename "$1") ($g)"
   ss_nav_x=$((226 + ${x#+} + 50)); ss_nav_y=$((40 + ${y#+} + h / 2))
   echo "app-e2e: settings sections: the current entry is at $ss_nav_x,$ss_nav_y"
@@ -134,7 +134,7 @@ ss_shot "$shots/sections-saved-gone.png"
 compare -metric AE "$shots/sections-saved.png" "$shots/sections-saved-gone.png" "$ss/saved-diff.png" 2>/dev/null || true
 box="$(convert "$shots/sections-saved.png" "$shots/sections-saved-gone.png" -compose difference -composite -threshold 5% -trim -format '%w %h %X %Y' info: 2>/dev/null || true)"
 echo "app-e2e: settings sections: the status line's going changed only the box (w h x y) $box"
-read -r bw bh _ _ <<<"$box"
+read -r _ bh _ _ <<<"$box"
 [ -n "$bh" ] && [ "$bh" -gt 1 ] || fail "settings sections: the Saved line did not go (no change: $box)"
 [ "$bh" -le 40 ] || fail "settings sections: more than the status line moved when it went ($box)"
 
