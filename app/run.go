@@ -144,6 +144,12 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			Middleware: func(next http.Handler) http.Handler { return e2eSlowAssets(a.Views.pages.middleware(next)) },
 		},
 		BackgroundColour: windowBackground(a.settings.theme()),
+		// The window appears when its page paints the splash (index.html's
+		// splash-theme.js calls WindowShow), not seconds earlier as an
+		// empty rectangle while the webview starts; OnDomReady shows it
+		// should that call be lost (docs/app.md#window-size-and-splash).
+		StartHidden: true,
+		OnDomReady:  func(context.Context) { ui.showWindow() },
 		Windows:          &windows.Options{Theme: windowsTheme(a.settings.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
