@@ -150,7 +150,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		// should that call be lost (docs/app.md#window-size-and-splash).
 		StartHidden: true,
 		OnDomReady:  func(context.Context) { ui.showWindow() },
-		Windows:          &windows.Options{Theme: windowsTheme(a.settings.theme())},
+		Windows:     &windows.Options{Theme: windowsTheme(a.settings.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()
