@@ -342,6 +342,8 @@ type hookState struct {
 	// Coworkers: the newest coworker list, "ID starting|ready|broken"
 	// (docs/app.md#starting).
 	Coworkers []string `json:"coworkers"`
+	// Painted: the window's paint timings (window_paint.go).
+	Painted *WindowPaint `json:"painted,omitempty"`
 }
 
 // hookChat is an open chat in GET /state.
@@ -390,6 +392,7 @@ func (a *desktop) hookState(ctx context.Context) hookState {
 		out.PendingOrigin = append(out.PendingOrigin, p.Request.Origin)
 	}
 	out.readRecords()
+	out.Painted = paintRecord()
 	out.SignIns = a.signIns.waiting()
 	out.Followed, out.SignedIn = e2eFollowed.Load(), []string{}
 	out.Extensions = []string{}

@@ -4,6 +4,7 @@ package app
 
 import (
 	"log/slog"
+	"net/http"
 
 	"github.com/openworker/desktop/harness/journal"
 )
@@ -43,3 +44,9 @@ func noteEditor(string) {}
 
 // noteCoworkers is a no-op outside e2e builds (see e2e_hook.go).
 func noteCoworkers(CoworkerList) {}
+
+// notePainted is a no-op outside e2e builds (see e2e_paint.go).
+func notePainted(WindowPaint) {}
+
+// e2eSlowAssets returns next outside e2e builds (see e2e_paint.go).
+func e2eSlowAssets(next http.Handler) http.Handler { return next }

@@ -130,6 +130,13 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, err
 	}
+	pr.applySaved(before, after)
+	return pr.view(), nil
+}
+
+// applySaved applies the settings saved (after; before them, before):
+// the model, and the servers file and coworkers folder when they changed.
+func (pr *Preferences) applySaved(before, after Settings) {
 	dirChanged := coworkersDirOf(before, pr.paths.DefaultCoworkers) != after.CoworkersDir && after.CoworkersDir != ""
 	pr.model.apply()
 	if after.ServersPath != before.ServersPath {
@@ -141,7 +148,6 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 		pr.reloads.rewatchCoworkers()
 		pr.coworkers.relist(pr.settings.coworkersDir())
 	}
-	return pr.view(), nil
 }
 
 // SetAPIKey stores the API key of provider ("openai" or "anthropic") in the

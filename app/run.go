@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 
@@ -134,15 +135,22 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		Title:     "OpenWorker",
 		Width:     1240,
 		Height:    820,
-		MinWidth:  860,
-		MinHeight: 560,
+		MinWidth:  800,
+		MinHeight: 600,
 		AssetServer: &assetserver.Options{
 			Assets: frontend.Dist(),
 			// The app views' documents (viewpages.go, docs/mcp-apps.md#sandbox).
-			Middleware: a.Views.pages.middleware,
+			// e2eSlowAssets: a slowed start in e2e builds only (e2e_paint.go).
+			Middleware: func(next http.Handler) http.Handler { return e2eSlowAssets(a.Views.pages.middleware(next)) },
 		},
 		BackgroundColour: windowBackground(a.settings.theme()),
-		Windows:          &windows.Options{Theme: windowsTheme(a.settings.theme())},
+		// The window appears when its page paints the splash (index.html's
+		// splash-theme.js calls WindowShow), not seconds earlier as an
+		// empty rectangle while the webview starts; OnDomReady shows it
+		// should that call be lost (docs/app.md#window-size-and-splash).
+		StartHidden: true,
+		OnDomReady:  func(context.Context) { ui.showWindow() },
+		Windows:     &windows.Options{Theme: windowsTheme(a.settings.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()

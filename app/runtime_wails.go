@@ -122,6 +122,13 @@ func (w *wailsUI) show() {
 	}
 }
 
+// showWindow shows the window (started hidden until its page paints).
+func (w *wailsUI) showWindow() {
+	if ctx := w.context(); ctx != nil {
+		wruntime.WindowShow(ctx)
+	}
+}
+
 // confirmQuit asks question in a native dialog and reports whether the
 // person chose to quit. Wails gives Linux's GTK dialog Yes and No, other
 // systems the named buttons; anything else (an error, the dialog closed)

@@ -70,19 +70,21 @@ const screens = [
   { name: "consent", query: "&chat=1&consent=1", ready: ".modal", setup: async (p) => { await fillChat(p); await new Promise((r) => setTimeout(r, 700)); } },
   { name: "elicit", query: "&chat=1&elicit=form", ready: ".modal.elicit", setup: fillChat },
   { name: "elicit-url", query: "&chat=1&elicit=url", ready: ".modal.elicit", setup: fillChat },
-  { name: "settings", query: "", ready: ".card", setup: (p) => clickNav(p, "Settings", "fieldset") },
+  // Settings: each section of its navigation list (components/settings/sections.ts).
+  ...["model", "coworkers", "servers", "extensions", "permissions", "notifications", "appearance", "diagnostics", "about"].map((id) => (
+    { name: `settings-${id}`, query: "", ready: ".card", setup: (p) => clickSection(p, id) })),
   { name: "inbox", query: "", ready: ".card", setup: (p) => clickNav(p, "Inbox", ".inbox-item") },
   { name: "schedules", query: "", ready: ".card", setup: (p) => clickNav(p, "Schedules", ".schedule") },
   { name: "activity", query: "", ready: ".card", setup: async (p) => { await clickNav(p, "Activity", ".row-item"); await p.click(".row-item"); await p.waitForSelector(".detail .turn, .detail table"); } },
   { name: "settings-bypass", query: "", ready: ".card", setup: async (p) => {
-    await clickNav(p, "Settings", "fieldset"); await p.select('select:has(option[value="bypass"])', "bypass"); await p.waitForSelector('[aria-label="Use Bypass?"]'); } },
+    await clickSection(p, "permissions"); await p.select('select:has(option[value="bypass"])', "bypass"); await p.waitForSelector('[aria-label="Use Bypass?"]'); } },
   { name: "extension-install", query: "", ready: ".card", setup: async (p) => {
-    await clickNav(p, "Settings", ".extensions table"); await clickButton(p, "Install extension"); await p.waitForSelector(".modal.ext-install .fields"); } },
+    await clickSection(p, "extensions", ".extensions table"); await clickButton(p, "Install extension"); await p.waitForSelector(".modal.ext-install .fields"); } },
   { name: "add-coworker", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "Add coworker"); await p.waitForSelector(".modal.add-coworker"); } },
   { name: "new-coworker", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "New coworker"); await p.waitForSelector(".modal.new-coworker .choice"); } },
   { name: "editor", query: "", ready: ".card", setup: async (p) => { await clickButton(p, "Edit"); await p.waitForSelector(".editor .tool-list"); } },
   { name: "give-tools", query: "", ready: ".card", setup: async (p) => {
-    await clickNav(p, "Settings", ".servers-in-use"); await clickButton(p, "Give tools to"); await p.waitForSelector(".modal.give .give-tools"); } },
+    await clickSection(p, "servers", ".servers-in-use"); await clickButton(p, "Give tools to"); await p.waitForSelector(".modal.give .give-tools"); } },
   { name: "app-view", query: "&chat=1", ready: ".chat .composer", setup: async (p) => {
     await fillChat(p);
     await p.evaluate(() => {
@@ -102,6 +104,14 @@ async function clickButton(page, label) {
 async function clickNav(page, label, ready) {
   await page.evaluate((l) => [...document.querySelectorAll("nav button")].find((b) => b.textContent.trim().startsWith(l))?.click(), label);
   await page.waitForSelector(ready);
+}
+
+/** clickSection opens Settings, then its section id; ready (default: the section shown) is waited for. */
+async function clickSection(page, id, ready = `.settings-section[data-section="${id}"] h2`) {
+  await clickNav(page, "Settings", 'nav[aria-label="Settings sections"]');
+  await page.click(`nav[aria-label="Settings sections"] button[data-section="${id}"]`);
+  await page.waitForSelector(ready);
+  await new Promise((r) => setTimeout(r, 300)); // what the section loads (lists, the update status)
 }
 
 /** fillChat plays one turn into the open chat: prompt, tool calls, answer with code. */

@@ -139,7 +139,7 @@
     ToolView: { session_id: "s-chat", invocation_id: "i3", tool: "apps.counter_show", uri: "ui://counter/view.html", digest: "sha256:00", size: 180,
       html: '<body style="font:14px sans-serif;margin:8px"><p>Count: <b>3</b></p><button>Bump</button><script>window.open("https://example.com/pop-up")</script></body>',
       csp: { connect: ["https://api.example.com"], resource: ["https://cdn.example.com"], frame: [], base_uri: [] }, permissions: ["camera"], prefers_border: true },
-    GetSettings: view, SaveSettings: view,
+    GetSettings: view, SaveSettings: view, SaveSection: view,
     // The coworker editor (docs/app.md#coworker-editor): a linked coworker
     // with a problem marked, tools of each kind of provider, a skill.
     EditCoworker: { dir: "/home/u/OpenWorker Coworkers/helper", new: false, linked_to: "/home/u/dev/helper", template: "",

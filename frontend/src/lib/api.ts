@@ -13,6 +13,7 @@ import type { AppEventName } from "./events";
 import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
 import type { CoworkerTokens, Limits, UsageTotal } from "./limits";
 import type { DiagnosticsPlan, DiagnosticsReport } from "./types_diagnostics";
+import type { SettingsSectionId, WindowPaint } from "./types_settings";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
@@ -103,6 +104,8 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     answerElicitation: (id: string, action: "accept" | "decline" | "cancel", content: Record<string, unknown> | null) =>
       call<void>(() => b.Asks.AnswerElicitation(id, action, content ?? {})),
     pendingElicitations: async () => (await call<PendingElicitation[] | null>(() => b.Asks.PendingElicitations())) ?? [],
+    /** The window's paint timings, for the log (docs/app.md#window-size-and-splash). */
+    painted: (p: WindowPaint) => call<void>(() => b.Window.Painted(p)),
     setWindowFocused: (focused: boolean) => call<void>(() => b.Window.SetWindowFocused(focused)),
     sessions: async () => (await call<JournalSession[] | null>(() => b.Activity.Sessions())) ?? [],
     sessionPage: async (before: string, needsAttention: boolean): Promise<SessionPage> => {
@@ -160,6 +163,9 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     },
     // The generated signature wants the generated class; the JSON shape is the same.
     saveSettings: (s: Settings) => call<SettingsView>(() => b.Preferences.SaveSettings(s as unknown as Parameters<Backend["Preferences"]["SaveSettings"]>[0])),
+    /** Saves only the fields Settings' section owns ("model", "coworkers", "servers", "permissions"; docs/app.md#settings). */
+    saveSection: (section: SettingsSectionId, s: Settings) =>
+      call<SettingsView>(() => b.Preferences.SaveSection(section, s as unknown as Parameters<Backend["Preferences"]["SaveSection"]>[1])),
     setApiKey: (provider: string, key: string) => call<SettingsView>(() => b.Preferences.SetAPIKey(provider, key)),
     deleteApiKey: (provider: string) => call<SettingsView>(() => b.Preferences.DeleteAPIKey(provider)),
     /** The models of provider's server at baseUrl ("" = default); key "" uses the stored key. */

@@ -32,6 +32,8 @@ class AppState {
   info = $state<AppInfo | null>(null);
   /** The first-run setup is open (docs/app.md#first-run): at a first start, or from Settings. */
   setup = $state(false);
+  /** The section Settings shows (components/settings/sections.ts); kept while other screens are shown. */
+  settingsSection = $state("model");
   coworkers = $state<CoworkerList | null>(null);
   chats = $state<Record<string, OpenChat>>({});
   chatOrder = $state<string[]>([]);

@@ -18,7 +18,7 @@ const view = (): SettingsView => ({
   run_flags: ["--coworkers /tmp/b"],
 });
 const fake = vi.hoisted(() => ({
-  getSettings: vi.fn(), saveSettings: vi.fn(), setServerInput: vi.fn(), setApiKey: vi.fn(), info: vi.fn(),
+  getSettings: vi.fn(), saveSettings: vi.fn(), saveSection: vi.fn(), info: vi.fn(), signedIn: vi.fn(), serversInUse: vi.fn(), setServerInput: vi.fn(), setApiKey: vi.fn(),
   policies: vi.fn(), revokePolicy: vi.fn(), listModels: vi.fn(), testConnection: vi.fn(), copyDiagnostics: vi.fn(),
 }));
 const ollama = (): ModelList => ({ provider: "openai", base_url: "http://127.0.0.1:11434/v1", api: "ollama", models: ["llama3.2:latest", "qwen2.5:7b"] });
@@ -37,19 +37,23 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-async function render(policies: SavedPolicy[] = [], models: ModelList | Error = ollama()): Promise<HTMLElement> {
+async function render(policies: SavedPolicy[] = [], models: ModelList | Error = ollama(), section = "model"): Promise<HTMLElement> {
+  app.settingsSection = section;
+  fake.info.mockResolvedValue({});
+  fake.signedIn.mockResolvedValue([]);
+  fake.serversInUse.mockResolvedValue([]);
   fake.policies.mockResolvedValue(policies);
   if (models instanceof Error) fake.listModels.mockRejectedValue(models);
   else fake.listModels.mockResolvedValue(models);
   fake.revokePolicy.mockResolvedValue(undefined);
   fake.getSettings.mockResolvedValue(view());
-  fake.saveSettings.mockResolvedValue(view());
+  fake.saveSection.mockResolvedValue(view());
   fake.setServerInput.mockResolvedValue(view());
   fake.setApiKey.mockResolvedValue(view());
   const target = document.createElement("div");
   document.body.append(target);
   mounted.push(mount(Settings, { target }));
-  await eventually(() => expect(target.querySelector("form")).not.toBeNull());
+  await eventually(() => expect(target.querySelector(".settings-section fieldset, .settings-section .support")).not.toBeNull());
   flushSync();
   return target;
 }
@@ -71,26 +75,26 @@ const field = (root: HTMLElement, label: string) =>
   [...root.querySelectorAll("label")].find((l) => l.textContent?.includes(label))!.querySelector("input")!;
 
 describe("Settings", () => {
-  it("saves an input's answer on Enter, not the Settings form", async () => {
-    const root = await render();
+  it("saves an input's answer on Enter, not the Servers section", async () => {
+    const root = await render([], ollama(), "servers");
     const answer = field(root, "(input memory-file)");
     type(answer, "notes.json");
     const e = enter(answer);
     await tick();
     expect(e.defaultPrevented).toBe(true); // the browser does not submit the form
     expect(fake.setServerInput).toHaveBeenCalledWith("memory-file", "notes.json");
-    expect(fake.saveSettings).not.toHaveBeenCalled();
+    expect(fake.saveSection).not.toHaveBeenCalled();
   });
 
   it("does nothing on Enter in an empty answer field", async () => {
-    const root = await render();
+    const root = await render([], ollama(), "servers");
     const e = enter(field(root, "(input memory-file)"));
     expect(e.defaultPrevented).toBe(true);
     expect(fake.setServerInput).not.toHaveBeenCalled();
-    expect(fake.saveSettings).not.toHaveBeenCalled();
+    expect(fake.saveSection).not.toHaveBeenCalled();
   });
 
-  it("saves an API key on Enter, not the Settings form", async () => {
+  it("saves an API key on Enter, not the Model section", async () => {
     const root = await render();
     const key = root.querySelectorAll<HTMLInputElement>('input[type="password"]')[1]; // Anthropic's
     type(key, "sk-ant-test");
@@ -98,24 +102,27 @@ describe("Settings", () => {
     await tick();
     expect(e.defaultPrevented).toBe(true);
     expect(fake.setApiKey).toHaveBeenCalledWith("anthropic", "sk-ant-test");
-    expect(fake.saveSettings).not.toHaveBeenCalled();
+    expect(fake.saveSection).not.toHaveBeenCalled();
   });
 
-  it("leaves Enter in the other fields to the form, which saves the settings", async () => {
-    const root = await render();
-    const e = enter(field(root, "Coworkers folder"));
-    expect(e.defaultPrevented).toBe(false);
-    root.querySelector("form")!.requestSubmit();
-    await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+  it("saves the Coworkers section on Enter in its folder field, with that field only", async () => {
+    const root = await render([], ollama(), "coworkers");
+    type(field(root, "Folder"), "/home/ann/Coworkers");
+    const e = enter(field(root, "Folder"));
+    expect(e.defaultPrevented).toBe(true);
+    await eventually(() => expect(fake.saveSection).toHaveBeenCalledTimes(1));
+    expect(fake.saveSection.mock.calls[0][0]).toBe("coworkers");
+    expect(fake.saveSection.mock.calls[0][1].coworkers_dir).toBe("/home/ann/Coworkers");
+    await eventually(() => expect(root.querySelector(".save-status")?.textContent).toContain("Saved."));
   });
 
   it("lists the saved always-allow answers by coworker name, no Version column, and revokes one", async () => {
     app.coworkers = { dir: "/c", broken: null, error: "", coworkers: [
       { id: "device-assistant", name: "Device Assistant", description: "", version: "1", dir: "/c/d", tools: null, left_out: null },
     ] };
-    const root = await render([saved()]);
+    const root = await render([saved()], ollama(), "permissions");
     await eventually(() => expect(root.querySelector("table.policies")).not.toBeNull());
-    expect(Array.from(root.querySelectorAll("table.policies th")).map((th) => th.textContent)).toEqual(["Coworker", "Tool", "Answer", "Saved", ""]);
+    expect(Array.from(root.querySelectorAll("table.policies th")).map((th) => th.textContent)).toEqual(["Coworker", "Tool", "Answer", "Saved", "Revoke"]);
     const row = root.querySelector("table.policies tbody tr")!;
     const cells = Array.from(row.querySelectorAll("td"));
     expect(cells[0].textContent).toBe("Device Assistant");
@@ -135,7 +142,7 @@ describe("Settings", () => {
   });
 
   it("lists a Never answer as Never, with Revoke", async () => {
-    const root = await render([{ ...saved(), tool: "files.delete", policy: "deny" }]);
+    const root = await render([{ ...saved(), tool: "files.delete", policy: "deny" }], ollama(), "permissions");
     await eventually(() => expect(root.querySelector("table.policies tbody tr.never")).not.toBeNull());
     const row = root.querySelector("table.policies tbody tr.never")!;
     expect(row.querySelector(".never-word")!.textContent).toBe("Never");
@@ -146,12 +153,12 @@ describe("Settings", () => {
   });
 
   it("says when there are no saved answers", async () => {
-    const root = await render();
+    const root = await render([], ollama(), "permissions");
     await eventually(() => expect(root.querySelector(".permissions .empty")?.textContent).toContain("No saved answers"));
   });
 
   it("asks before switching to Bypass; Keep asking leaves ask, Use Bypass saves bypass", async () => {
-    const root = await render();
+    const root = await render([], ollama(), "permissions");
     const select = [...root.querySelectorAll("select")].find((s) => s.querySelector('option[value="bypass"]'))!;
     const choose = (v: string) => {
       select.value = v;
@@ -161,9 +168,11 @@ describe("Settings", () => {
     const dialog = () => root.querySelector('[role="alertdialog"]');
     const button = (label: string) => [...root.querySelectorAll("button")].find((b) => b.textContent === label)!;
     const save = async () => {
-      root.querySelector("form")!.requestSubmit();
-      await eventually(() => expect(fake.saveSettings).toHaveBeenCalled());
-      return fake.saveSettings.mock.calls.at(-1)![0].approval_mode;
+      const b = root.querySelector<HTMLButtonElement>(".save-bar button")!;
+      await eventually(() => expect(b.disabled).toBe(false)); // the save before is over
+      b.click();
+      await eventually(() => expect(fake.saveSection).toHaveBeenCalled());
+      return fake.saveSection.mock.calls.at(-1)![1].approval_mode;
     };
 
     choose("bypass");
@@ -181,7 +190,7 @@ describe("Settings", () => {
     flushSync();
     expect(dialog()).toBeNull();
     expect(select.value).toBe("bypass");
-    fake.saveSettings.mockClear();
+    fake.saveSection.mockClear();
     expect(await save()).toBe("bypass");
   });
 
@@ -264,27 +273,29 @@ describe("Settings", () => {
       await eventually(() => expect(modelSelect(root)).not.toBeNull());
       type(field(root, "Model"), "llama3");
       expect(root.querySelector(".unlisted")?.textContent).toContain('"llama3" is not among the models this server lists.');
-      root.querySelector("form")!.requestSubmit();
+      root.querySelector<HTMLButtonElement>(".save-bar button")!.click();
       await tick();
       const dialog = root.querySelector('[role="alertdialog"]')!;
       expect(dialog.textContent).toContain('"llama3" is not a model the server lists.');
       expect(dialog.textContent).toContain("llama3.2:latest, qwen2.5:7b");
-      expect(fake.saveSettings).not.toHaveBeenCalled();
+      expect(fake.saveSection).not.toHaveBeenCalled();
       button(root, "Save anyway").click();
-      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
-      expect(fake.saveSettings.mock.calls[0][0].openai.model).toBe("llama3");
+      await eventually(() => expect(fake.saveSection).toHaveBeenCalledTimes(1));
+      expect(fake.saveSection.mock.calls[0][0]).toBe("model");
+      expect(fake.saveSection.mock.calls[0][1].openai.model).toBe("llama3");
+      await eventually(() => expect(root.querySelector(".save-status")?.textContent).toContain("Saved."));
       // A listed name (Ollama's tag left out) saves at once.
       type(field(root, "Model"), "qwen2.5:7b");
-      root.querySelector("form")!.requestSubmit();
-      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(2));
+      root.querySelector<HTMLButtonElement>(".save-bar button")!.click();
+      await eventually(() => expect(fake.saveSection).toHaveBeenCalledTimes(2));
     });
 
     it("saves any name when the list cannot be fetched (an offline server)", async () => {
       const root = await render([], new Error("could not list the models: GET http://127.0.0.1:11434/v1/models: connection refused: nothing listens at 127.0.0.1:11434"));
       await eventually(() => expect(root.querySelector(".model-status")?.textContent).toContain("connection refused"));
       type(field(root, "Model"), "whatever-model");
-      root.querySelector("form")!.requestSubmit();
-      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+      root.querySelector<HTMLButtonElement>(".save-bar button")!.click();
+      await eventually(() => expect(fake.saveSection).toHaveBeenCalledTimes(1));
       expect(root.querySelector('[role="alertdialog"]')).toBeNull();
     });
 
@@ -299,8 +310,8 @@ describe("Settings", () => {
       expect(modelSelect(root)).toBeNull();
       expect(fake.listModels).toHaveBeenCalledTimes(1); // remote: not asked without a click
       type(field(root, "Model"), "anything");
-      root.querySelector("form")!.requestSubmit();
-      await eventually(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+      root.querySelector<HTMLButtonElement>(".save-bar button")!.click();
+      await eventually(() => expect(fake.saveSection).toHaveBeenCalledTimes(1));
     });
   });
 });
@@ -316,7 +327,7 @@ describe("Settings and run flags", () => {
 describe("Settings' Diagnostics", () => {
   const button = (root: HTMLElement) => root.querySelector<HTMLButtonElement>("button.open-diagnostics")!;
   it("opens the Diagnostics screen, which starts nothing by itself", async () => {
-    const root = await render();
+    const root = await render([], ollama(), "diagnostics");
     expect(button(root).textContent).toBe("Diagnostics…");
     button(root).click();
     expect(app.view).toEqual({ name: "diagnostics" });

@@ -1922,6 +1922,24 @@ export namespace app {
 	        this.calls = source["calls"];
 	    }
 	}
+	export class WindowPaint {
+	    html_parsed_ms: number;
+	    first_paint_ms: number;
+	    first_contentful_paint_ms: number;
+	    mounted_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new WindowPaint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.html_parsed_ms = source["html_parsed_ms"];
+	        this.first_paint_ms = source["first_paint_ms"];
+	        this.first_contentful_paint_ms = source["first_contentful_paint_ms"];
+	        this.mounted_ms = source["mounted_ms"];
+	    }
+	}
 
 }
 

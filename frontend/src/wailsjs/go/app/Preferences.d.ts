@@ -21,6 +21,8 @@ export function Policies():Promise<Array<app.SavedPolicy>>;
 
 export function RevokePolicy(arg1:string,arg2:string,arg3:string):Promise<void>;
 
+export function SaveSection(arg1:string,arg2:settings.Settings):Promise<app.SettingsView>;
+
 export function SaveSettings(arg1:settings.Settings):Promise<app.SettingsView>;
 
 export function SetAPIKey(arg1:string,arg2:string):Promise<app.SettingsView>;

@@ -38,6 +38,10 @@ export function RevokePolicy(arg1, arg2, arg3) {
   return window['go']['app']['Preferences']['RevokePolicy'](arg1, arg2, arg3);
 }
 
+export function SaveSection(arg1, arg2) {
+  return window['go']['app']['Preferences']['SaveSection'](arg1, arg2);
+}
+
 export function SaveSettings(arg1) {
   return window['go']['app']['Preferences']['SaveSettings'](arg1);
 }
