@@ -88,6 +88,7 @@ type config struct {
 	Servers       string          // --servers
 	PromptTimeout string          // --prompt-timeout (Go duration)
 	UpdateFeed    string          // --update-feed: another feed URL (docs/update.md)
+	Background    bool            // --background: start with the window hidden (docs/app.md#running-in-the-background)
 	Getenv        func(string) string
 
 	// Open: the files after the flags, absolute (extopen.go).
@@ -100,7 +101,8 @@ type deps struct {
 	Dialogs  Dialogs
 	Keychain Keychain
 	Notifier Notifier
-	Opener   Opener // nil: the system's (xdg-open, open, rundll32)
+	Shell    windowShell // nil: none (noShell); Run passes the Wails window
+	Opener   Opener      // nil: the system's (xdg-open, open, rundll32)
 	Logger   *slog.Logger
 	Examples fs.FS
 	// SearchPath is where MCP programs are found (harness.Options.SearchPath);
@@ -151,6 +153,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
 	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
 	a.wire(d.Notifier, d.Examples, d.ListWait)
+	a.Window.shell = d.Shell
 
 	// Before anything is shared: the parts are filled without their locks.
 	s, err := LoadSettings(paths.Settings)
@@ -181,6 +184,9 @@ func (d deps) withDefaults() deps {
 	}
 	if d.Keychain == nil {
 		d.Keychain = osKeychain{}
+	}
+	if d.Shell == nil {
+		d.Shell = noShell{}
 	}
 	if d.Opener == nil {
 		d.Opener = systemOpener{}
@@ -383,6 +389,7 @@ func (a *desktop) startup() {
 	go a.checkJournal()
 	go a.inboxes.poll(a.base)
 	go a.Schedules.loop(a.base) // docs/app.md#schedules
+	go a.Preferences.refreshAutostart()
 }
 
 // shutdown closes every chat, the runtime and the journal. Running turns are

@@ -112,7 +112,7 @@ func (pr *Preferences) view() SettingsView {
 
 // SaveSettings validates and saves s, then applies it: new chats use the
 // new model, folder, approval mode and servers.json at once; chats already
-// open keep theirs. The theme and the update switch stay as they are (SetTheme, SetUpdateChecks change them). A servers.json with an error is reported in the view
+// open keep theirs. The theme, the update switch and the background section stay as they are (SetTheme, SetUpdateChecks, SetBackground change them). A servers.json with an error is reported in the view
 // (ServersError) and changes no provider.
 func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
@@ -121,8 +121,9 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	before, after, err := pr.settings.save(func(cur Settings) (Settings, error) {
-		s.Theme = cur.Theme           // SetTheme's alone
-		s.UpdatesOff = cur.UpdatesOff // SetUpdateChecks' alone
+		s.Theme = cur.Theme                                                                                               // SetTheme's alone
+		s.UpdatesOff = cur.UpdatesOff                                                                                     // SetUpdateChecks' alone
+		s.KeepRunning, s.StartAtLogin, s.QuestionWaitSeconds = cur.KeepRunning, cur.StartAtLogin, cur.QuestionWaitSeconds // SetBackground's alone
 		return s, nil
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
@@ -109,7 +110,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	// MCP programs such as npx (docs/mcp.md#the-login-shells-path).
 	launch.StartLoginPath()
 	ui := &wailsUI{}
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Logger: logger, Examples: examples.Coworkers(), Notifier: defaultNotifier(),
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Shell: ui, Logger: logger, Examples: examples.Coworkers(), Notifier: defaultNotifier(),
 		SearchPath: launch.LoginPath})
 	if err != nil {
 		return err
@@ -119,8 +120,11 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		func() bool { return !a.settings.get().UpdatesOff }, logger)
 	go a.Preferences.updates.run(ctx)
 	// A second start on this config dir: show the window, open its files.
+	// One with --background (a login entry) leaves a hidden window hidden.
 	onLaunch := func(l secondLaunch) {
-		ui.show()
+		if !slices.Contains(l.Args, "--background") {
+			ui.show()
+		}
 		a.Window.opened.openFiles(launchFiles(l.Args, l.WorkingDirectory))
 	}
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
@@ -154,9 +158,18 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			ui.onFileDrop(a.Window.filesDropped)
 			go a.checkNotifications()
 		},
-		// Closing with a call waiting for an answer or a turn running asks
-		// first (closeQuestion); true keeps the window open.
+		// --background: the login entry's start (docs/app.md#running-in-the-background).
+		StartHidden: cfg.Background,
+		// With "keep running" on, closing hides the window and the app
+		// goes on (closeHides). Otherwise closing with a call waiting for
+		// an answer or a turn running asks first (closeQuestion); true
+		// keeps the window open.
 		OnBeforeClose: func(context.Context) bool {
+			if a.closeHides() {
+				ui.hide()
+				logger.Info("window hidden: the app keeps running")
+				return true
+			}
 			q := a.closeQuestion()
 			return q != "" && !ui.confirmQuit(q)
 		},

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoad(t *testing.T) {
@@ -15,7 +16,8 @@ func TestLoad(t *testing.T) {
 	if err != nil || s != Default() {
 		t.Fatalf("missing file: %+v, %v; want defaults", s, err)
 	}
-	want := Settings{Provider: "anthropic", Anthropic: ProviderSettings{Model: "m"}, ApprovalMode: "bypass", CoworkersDir: dir}
+	want := Settings{Provider: "anthropic", Anthropic: ProviderSettings{Model: "m"}, ApprovalMode: "bypass", CoworkersDir: dir,
+		KeepRunning: true, StartAtLogin: true, QuestionWaitSeconds: 300}
 	if err := Save(p, want); err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +37,8 @@ func TestLoad(t *testing.T) {
 		{`{"openai": {"base_url": "http://u:p@h/v1"}}`, "password"},
 		{`{"approval_mode": "yolo"}`, `approval mode "yolo"`},
 		{`{"coworkers_dir": "relative"}`, "absolute"},
+		{`{"question_wait_seconds": 9}`, "question_wait_seconds 9: choose 10 to 3600"},
+		{`{"question_wait_seconds": 3601}`, "question_wait_seconds 3601"},
 	} {
 		os.WriteFile(p, []byte(c.body), 0o600)
 		_, err := Load(p)
@@ -53,6 +57,17 @@ func TestResolvePathsUnderConfigDir(t *testing.T) {
 	for _, f := range []string{p.Settings, p.Journal, p.LogFile} {
 		if !strings.HasPrefix(f, dir) {
 			t.Errorf("%s is outside the config dir %s", f, dir)
+		}
+	}
+}
+
+func TestQuestionWait(t *testing.T) {
+	for _, c := range []struct {
+		secs int
+		want time.Duration
+	}{{0, time.Minute}, {10, 10 * time.Second}, {3600, time.Hour}} {
+		if got := (Settings{QuestionWaitSeconds: c.secs}).QuestionWait(); got != c.want {
+			t.Errorf("QuestionWait(%d) = %v, want %v", c.secs, got, c.want)
 		}
 	}
 }
