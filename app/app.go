@@ -352,7 +352,7 @@ func (a *desktop) wire(notify Notifier, examples fs.FS, listWait time.Duration) 
 	}
 	w := &Window{env: e, engine: a.engine, settings: a.settings, model: a.model, notices: a.notices, opened: &openedInbox{env: e}}
 	w.focused.Store(true)
-	a.inboxes = &inboxWatch{emit: e.emit, notify: notify, focused: w.focused.Load}
+	a.inboxes = &inboxWatch{emit: e.emit, notify: notify, focused: w.focused.Load, show: func() { w.shell.show() }}
 	w.inboxes = a.inboxes
 	a.prompter = newModalPrompter(e.emit, a.inboxes.inbox)
 	a.elicitor = newAppElicitor(e.emit, a.inboxes.inbox, a.engine.coworkerOf, w.OpenLink)
