@@ -119,6 +119,9 @@ type deps struct {
 	// ListWait is how long the coworkers list waits for its providers'
 	// check before it shows them as starting; 0 is 2 s (docs/app.md#starting).
 	ListWait time.Duration
+	// Clock is the time the journal stamps its rows with and Activity's
+	// "today" (tokens per coworker); nil is time.Now. Tests set it.
+	Clock func() time.Time
 }
 
 // newApp builds the app: settings, journal, servers.json, the example
@@ -139,7 +142,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 	}
 	d = d.withDefaults()
 	e := &env{cfg: cfg, paths: paths, log: d.Logger, reg: reg, emit: d.Emitter, dialogs: d.Dialogs, keys: d.Keychain, opener: d.Opener,
-		searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets}
+		searchPath: d.SearchPath, tokens: d.Tokens, extSecrets: d.ExtensionSecrets, now: d.Clock}
 	a := &desktop{env: e}
 	e.base, a.cancel = context.WithCancel(ctx)
 	a.shared = shared{engine: &engine{}, notices: &noticeBoard{log: e.log, emit: e.emit},
@@ -182,6 +185,9 @@ func (d deps) withDefaults() deps {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
+	if d.Clock == nil {
+		d.Clock = time.Now
+	}
 	if d.Keychain == nil {
 		d.Keychain = osKeychain{}
 	}
@@ -203,7 +209,7 @@ func (d deps) withDefaults() deps {
 // for what startup recovered; a journal that cannot be opened is kept as
 // the runtime error. It runs before the parts are shared, without locks.
 func (a *desktop) loadJournal(path string) {
-	opts := &journal.Options{DeferCheck: true}
+	opts := &journal.Options{DeferCheck: true, Now: a.now}
 	// The head anchored outside the file after each commit
 	// (docs/journal.md#checkpoints); without a key the app still runs.
 	if key, _, err := journal.LoadCheckpointKey(path, nil); err == nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness/bundle"
+	"github.com/openworker/desktop/harness/settings"
 )
 
 // Editor is the coworker editor (docs/app.md#coworker-editor): a new
@@ -42,6 +43,9 @@ type CoworkerDraft struct {
 	Problems []DraftProblem `json:"problems"`
 	Skills   []DraftSkill   `json:"skills"`   // its skill folders on disk, by name
 	Template string         `json:"template"` // the template it was made from, "" otherwise
+	// DefaultLimits are Settings' default limits: what each limit the
+	// draft leaves at 0 takes (docs/app.md#coworker-editor).
+	DefaultLimits settings.Limits `json:"default_limits"`
 }
 
 // DraftProblem is one problem of a draft: where it is (File, Line, Col,
@@ -204,7 +208,7 @@ func (ed *Editor) NewCoworker(template string) (CoworkerDraft, error) {
 		d.ID = bundle.NewID(d.ID, taken(dir))
 	}
 	noteEditor("new " + template)
-	return CoworkerDraft{Draft: d, New: true, Problems: []DraftProblem{}, Skills: []DraftSkill{}, Template: template}, nil
+	return CoworkerDraft{Draft: d, New: true, Problems: []DraftProblem{}, Skills: []DraftSkill{}, Template: template, DefaultLimits: ed.settings.get().Limits}, nil
 }
 
 // EditCoworker reads the coworker in dir (a folder of the coworkers folder
@@ -220,7 +224,7 @@ func (ed *Editor) EditCoworker(dir string) (CoworkerDraft, error) {
 		return CoworkerDraft{}, err
 	}
 	noteEditor("edit " + abs)
-	out := CoworkerDraft{Draft: d, Dir: abs, Problems: problems(ps), Skills: skillsOf(abs)}
+	out := CoworkerDraft{Draft: d, Dir: abs, Problems: problems(ps), Skills: skillsOf(abs), DefaultLimits: ed.settings.get().Limits}
 	if target, linked := bundle.LinkTarget(abs); linked {
 		out.LinkedTo = target
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/launch"
@@ -30,6 +31,7 @@ type env struct {
 	tokens     oauth.TokenStore      // sign-ins to remote MCP servers (signin.go)
 	extSecrets extension.SecretStore // sensitive settings of extensions (extensions.go)
 	base       context.Context       // cancelled at shutdown: stops running turns
+	now        func() time.Time      // deps.Clock: the journal's clock, and Activity's "today"
 }
 
 // extensionsDir is the app's folder of installed MCP extensions,

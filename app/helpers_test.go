@@ -241,6 +241,8 @@ type envOpts struct {
 	// listWait is deps.ListWait; 0 is 10 min: the tests read Coworkers as
 	// resolved (TestCoworkersStartingThenReady sets a short wait).
 	listWait time.Duration
+	// clock is deps.Clock (nil: time.Now).
+	clock func() time.Time
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -273,7 +275,7 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if o.listWait == 0 {
 		o.listWait = 10 * time.Minute
 	}
-	a, err := newApp(ctx, reg, cfg, deps{ListWait: o.listWait, Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples})
+	a, err := newApp(ctx, reg, cfg, deps{ListWait: o.listWait, Emitter: e.rec, Keychain: e.keys, Notifier: e.notify, SearchPath: o.searchPath, Tokens: e.tokens, ExtensionSecrets: o.extSecrets, Logger: o.logger, Examples: o.examples, Clock: o.clock})
 	if err != nil {
 		t.Fatal(err)
 	}

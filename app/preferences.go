@@ -112,7 +112,7 @@ func (pr *Preferences) view() SettingsView {
 
 // SaveSettings validates and saves s, then applies it: new chats use the
 // new model, folder, approval mode and servers.json at once; chats already
-// open keep theirs. The theme, the update switch and the background section stay as they are (SetTheme, SetUpdateChecks, SetBackground change them). A servers.json with an error is reported in the view
+// open keep theirs. The theme, the update switch, the default limits and the background section stay as they are (SetTheme, SetUpdateChecks, SetDefaultLimits, SetBackground change them). A servers.json with an error is reported in the view
 // (ServersError) and changes no provider.
 func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
@@ -123,6 +123,7 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	before, after, err := pr.settings.save(func(cur Settings) (Settings, error) {
 		s.Theme = cur.Theme                                                                                               // SetTheme's alone
 		s.UpdatesOff = cur.UpdatesOff                                                                                     // SetUpdateChecks' alone
+		s.Limits = cur.Limits                                                                                             // SetDefaultLimits' alone
 		s.KeepRunning, s.StartAtLogin, s.QuestionWaitSeconds = cur.KeepRunning, cur.StartAtLogin, cur.QuestionWaitSeconds // SetBackground's alone
 		return s, nil
 	})

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -151,11 +152,8 @@ func TestInboxNotifiesOncePerRun(t *testing.T) {
 	}
 	count := func(want int32) {
 		t.Helper()
-		deadline := time.Now().Add(hangGuard)
-		for n.n.Load() < want && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		time.Sleep(100 * time.Millisecond) // no more than want
+		eventually(t, fmt.Sprintf("%d notifications", want), func() bool { return n.n.Load() >= want })
+		time.Sleep(100 * time.Millisecond) // a moment for one too many to show
 		if got := n.n.Load(); got != want {
 			t.Fatalf("%d notifications, want %d: %v", got, want, n.all)
 		}

@@ -168,7 +168,7 @@ func applyStagedUpdate(configDir string, logger *slog.Logger) bool {
 		logger.Warn("update: cannot find this program", "err", err)
 		return false
 	}
-	a, ok, err := update.ApplyStaged(filepath.Join(configDir, "updates"), update.Target{Exe: exe, Platform: update.Platform()})
+	a, ok, err := update.ApplyStaged(filepath.Join(configDir, "updates"), update.Target{Exe: exe, Platform: update.Platform(), Restart: true})
 	if !ok {
 		return false
 	}

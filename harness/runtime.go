@@ -97,6 +97,10 @@ func (rt *Runtime) install(reg *tool.Registry) *generation {
 // Journal returns the runtime's journal.
 func (rt *Runtime) Journal() *journal.Journal { return rt.journal }
 
+// Coworkers returns the bundles folder sessions load their coworker from
+// unless SessionOptions.Coworkers names another (Options.Coworkers).
+func (rt *Runtime) Coworkers() string { return rt.opts.Coworkers }
+
 // Registry returns the frozen registry of the newest generation.
 func (rt *Runtime) Registry() *tool.Registry {
 	rt.mu.Lock()

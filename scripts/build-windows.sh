@@ -17,6 +17,10 @@
 #                        are set, the exe, the uninstaller and the installer are signed
 #   OPENWORKER_SIGN_PASS password of the key (optional; passed through a 0600 file)
 #   OPENWORKER_SIGN_TIMESTAMP_URL  RFC 3161 timestamp server (optional; needs network)
+#   OPENWORKER_UPDATE_TEST_BUILD=1 a test build that trusts the update key in
+#                        $OPENWORKER_UPDATE_TEST_KEY (build tag updatetestkey,
+#                        internal/update/key_testhook.go; the Wine update step's
+#                        builds only, never signed or released: docs/update.md#keys)
 #   OPENWORKER_SIGNED_COPY_DIR     test hook: keep a copy of every file signed (the check
 #                        script uses it to verify the uninstaller, which 7z cannot extract)
 #
@@ -64,6 +68,11 @@ if [ -n "${OPENWORKER_SIGN_CERT:-}" ] || [ -n "${OPENWORKER_SIGN_KEY:-}" ]; then
     echo "set both OPENWORKER_SIGN_CERT and OPENWORKER_SIGN_KEY to readable PEM files" >&2; exit 2
   fi
   signing=1
+fi
+tags=desktop,production
+[ "${OPENWORKER_UPDATE_TEST_BUILD:-}" != 1 ] || tags=$tags,updatetestkey # OPENWORKER_UPDATE_TEST_BUILD: test builds only
+if [ "${OPENWORKER_UPDATE_TEST_BUILD:-}" = 1 ] && [ -n "$signing" ]; then
+  echo "a test build (OPENWORKER_UPDATE_TEST_BUILD) trusts another update key: it is never signed" >&2; exit 2
 fi
 
 # native PATH prints PATH as Windows programs (go, makensis) read it: D:/a/b
@@ -125,7 +134,7 @@ echo "resources: $(elapsed $t)"
 t=$SECONDS
 step "go build (windows/amd64, mingw-w64 cgo)"
 CGO_ENABLED=1 CC=$cc CXX=$cxx GOOS=windows GOARCH=amd64 \
-  go build -trimpath -tags desktop,production \
+  go build -trimpath -tags "$tags" \
   -ldflags "-H windowsgui -s -w $(release_ldflags "$VERSION" "$COMMIT" "$DATE")" -o "$exe" .
 rm -f "$syso"
 go -C build/windows/winbuild run . check-exe -version "$VERSION" "$root/$exe"

@@ -12,6 +12,8 @@
 #                         builds it and the installer first
 #   OPENWORKER_WINE_SETUP the installer to test in step 4 (default: the one
 #                         beside the exe, named from defines.nsh)
+#   OPENWORKER_WINE_UPDATE_OLD_SETUP  the test-key installer step 5 installs
+#                         first (default: built into build/bin/update-old)
 #   OPENWORKER_WINE_KEEP=1 keep the temporary folder (prefix, logs) for a look
 #   OPENWORKER_WINE_STEPS  run only the steps whose number matches this
 #                         extended regexp: "1|2" runs all of steps 1 and 2
@@ -49,7 +51,14 @@
 #      uninstall key, associations, `openworker.exe version` from the
 #      installed folder, silent uninstall keeping %APPDATA%\OpenWorker, and
 #      one (/REMOVEDATA) removing it. It never skips: no installer to test
-#      is a failure.
+#      is a failure;
+#   5. an update applied under Wine (scripts/wine/update-steps.sh): an
+#      older build made with the test-key hook installed, a feed signed
+#      with a throwaway key served on 127.0.0.1 pointing at the installer
+#      under test; a feed changed after signing and one the release key
+#      did not sign are refused with nothing staged or changed; `update
+#      check`, `update download` and `update apply` (the staged installer,
+#      silently) replace the installed exe with the new version.
 # The prefix's Desktop, Documents and the other user folders are folders of
 # its own, not Wine's links into $HOME, so nothing here writes to the home
 # folder of the user running it.
@@ -190,6 +199,7 @@ run_step() {
 . scripts/wine/unit-steps.sh
 . scripts/wine/installer-steps.sh
 . scripts/wine/webview-steps.sh
+. scripts/wine/update-steps.sh
 
 run_step "1a. version" cli_version
 run_step "1b. check: the example bundles (device provider as a Windows child)" cli_check_good
@@ -205,6 +215,7 @@ run_step "2d. run killed: the provider's process tree ends (Job object); a secon
 run_step "2e. serve killed in the middle of a call: unknown, journal reconcile" win_reconcile
 run_step "3. Windows unit tests (${#unit_pkgs[@]} packages)" unit_tests
 run_step "4. installer: silent install and uninstall" installer
+run_step "5. update: signed feed on 127.0.0.1, refused feeds, download, apply (the installer, silently)" update_apply
 
 echo
 echo "==> summary (test-windows-wine.sh)"

@@ -289,6 +289,11 @@ func (l *loader) load() (*Bundle, *LoadError) {
 	if !fm.present {
 		return nil, l.errf(mpath, 1, 1, `begin it with a line "---", then "id:" and "name:" lines, then a line "---"`, "manifest.md does not start with YAML front matter")
 	}
+	if pm, _, lerr := l.parseYAML(mpath, fm.yaml, manifestKeys); lerr == nil {
+		if lerr := l.checkLimitsNode(mpath, pm); lerr != nil { // before decoding, which misreads them
+			return nil, lerr
+		}
+	}
 	var mf manifestFields
 	m, lerr := l.decodeYAML(mpath, fm.yaml, &mf, manifestKeys, "id", "name", "description", "version", "model", "folder")
 	if lerr != nil {

@@ -292,9 +292,10 @@ func unchanged(key string, v ast.Node, d Draft) bool {
 	case "requires_sandbox":
 		var b bool
 		return yaml.NodeToValue(v, &b) == nil && b == d.RequiresSandbox
-	case "limits":
+	case "limits": // as written only when well formed: 0.5 reads as 0, but is not 0 (limitsProblem)
 		var l Limits
-		return yaml.NodeToValue(v, &l) == nil && l == d.Limits
+		at, _, _ := limitsProblem(v)
+		return at == nil && yaml.NodeToValue(v, &l) == nil && l == d.Limits
 	case "skills":
 		var s []string
 		return d.Skills != nil && yaml.NodeToValue(v, &s) == nil && slices.Equal(s, d.Skills)

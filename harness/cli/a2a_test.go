@@ -1,20 +1,16 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -110,46 +106,11 @@ func TestRunA2AKilledThenPoll(t *testing.T) {
 		modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "helper__slow", Arguments: `{"text":"the long job"}`}}},
 		modeltest.Reply{Text: "never reached"})
 	db := filepath.Join(dir, "journal.db")
-	cmd := exec.Command(binary, "run", "--coworkers", bundles, "--coworker", "delegate", "--servers", servers, "--db", db,
+	// The task ID is journaled before the first status update is
+	// forwarded (docs/a2a.md#durable-handles).
+	task := runThenKill(t, ag.Started(), "slow task started",
+		"run", "--coworkers", bundles, "--coworker", "delegate", "--servers", servers, "--db", db,
 		"--base-url", m.URL, "--model", "test", "--approve", "bypass", "Start the long job.")
-	cmd.Env = append(binEnv(t), "ANTHROPIC_API_KEY=", "ANTHROPIC_BASE_URL=")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	progress := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		closed := false
-		for sc.Scan() {
-			// The task ID is journaled before the first status update is
-			// forwarded (docs/a2a.md#durable-handles).
-			if strings.Contains(sc.Text(), "slow task started") && !closed {
-				close(progress)
-				closed = true
-			}
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	var task string
-	select {
-	case task = <-ag.Started():
-	case <-time.After(hangGuard):
-		t.Fatal("the slow task never started")
-	}
-	select {
-	case <-progress:
-	case <-time.After(hangGuard):
-		t.Fatalf("run never showed the agent's progress")
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
 	sends := ag.Requests("/a2a")
 
 	// Which invocation: the only one of the journal.

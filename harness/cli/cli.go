@@ -36,6 +36,7 @@ import (
 	"github.com/openworker/desktop/harness/extension"
 	"github.com/openworker/desktop/harness/mcp/oauth"
 	"github.com/openworker/desktop/harness/tool"
+	"github.com/openworker/desktop/internal/update"
 	"github.com/spf13/cobra"
 )
 
@@ -73,6 +74,9 @@ type config struct {
 	doctor         doctor.Hooks
 	extSecrets     extension.SecretStore // nil: the OS keychain (extension.go)
 	extensionsHome func() string         // nil: no extensions without --extensions
+	// noCheckpointWarning: openJournal does not compare the journal with
+	// its newest checkpoint (journal verify compares them all).
+	noCheckpointWarning bool
 }
 
 // WithVersion sets what `version` prints.
@@ -298,6 +302,10 @@ func (c *config) versionCommand() *cobra.Command {
 				v.Date = "unknown"
 			}
 			fmt.Fprintf(c.stdout, "openworker %s (commit %s, built %s)\n", v.Version, v.Commit, v.Date)
+			if update.TestKeyBuild() {
+				// Never a release (docs/update.md#keys).
+				fmt.Fprintln(c.stdout, "test build: trusts the update key in OPENWORKER_UPDATE_TEST_KEY")
+			}
 		},
 	}
 }

@@ -114,7 +114,8 @@ func TestExportSkipsADamagedValue(t *testing.T) {
 }
 
 // TestVerifyListsEveryBreak: journal verify's text names every break it
-// found, not only the first, and exits 1.
+// found, not only the first, counted in words that fit the number ("1
+// break", "2 breaks"), after a first line that says FAILED, and exits 1.
 func TestVerifyListsEveryBreak(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "journal.db")
@@ -128,9 +129,14 @@ func TestVerifyListsEveryBreak(t *testing.T) {
 		}
 	}
 	j.Close()
-	journaltest.Edit(t, db, `UPDATE sessions SET coworker = 'someone else'`)
+	journaltest.Edit(t, db, `UPDATE sessions SET coworker = 'someone else' WHERE id = 'ses_a'`)
 	code, out, _ := runCLISplit(t, "journal", "verify", "--db", db)
-	if code != 1 || !strings.Contains(out, "BROKEN: first broken link: chain entry 1 (sessions row ses_a)") ||
+	if code != 1 || !strings.HasPrefix(out, "FAILED: the hash chain is broken\n") || !strings.Contains(out, "(1 break found)") {
+		t.Errorf("verify of one changed row: exit %d\n%s", code, out)
+	}
+	journaltest.Edit(t, db, `UPDATE sessions SET coworker = 'someone else'`)
+	code, out, _ = runCLISplit(t, "journal", "verify", "--db", db)
+	if code != 1 || !strings.Contains(out, "BROKEN: first broken link: chain entry 1 (sessions row ses_a)") || !strings.Contains(out, "(2 breaks found)") ||
 		!strings.Contains(out, "\n  chain entry 2 (sessions row ses_b): row changed after it was written") {
 		t.Errorf("verify of two changed rows: exit %d\n%s", code, out)
 	}

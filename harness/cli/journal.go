@@ -376,6 +376,9 @@ func (c *config) journalVerifyCommand(f *journalFlags) *cobra.Command {
 		Use:   "verify",
 		Short: "check the journal file (PRAGMA integrity_check), its hash chain and its checkpoints, and report every problem",
 		Args:  cobra.NoArgs,
+		PreRun: func(*cobra.Command, []string) {
+			c.noCheckpointWarning = true // verify compares every checkpoint itself
+		},
 		RunE: f.withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			rep, err := j.Verify(cmd.Context())
 			if err != nil {
@@ -421,24 +424,42 @@ func (c *config) verifyCheckpoints(ctx context.Context, j *journal.Journal) (jou
 }
 
 // printVerify writes the report of journal verify, as JSON or as a first
-// line (ok, DAMAGED, BROKEN, CHECKPOINT) followed by every problem found
-// (at most 100 of each kind, as the report holds them).
+// line that sums it all up — "ok: …" only when the file, the chain and
+// the checkpoints all pass, else "FAILED: " and what failed — followed
+// by every problem found (at most 100 of each kind, as the report holds
+// them).
 func (c *config) printVerify(out verifyOutput, asJSON bool) error {
 	if asJSON {
 		return writeJSON(c.stdout, out)
 	}
 	rep := out.VerifyReport
-	if rep.OK {
-		fmt.Fprintf(c.stdout, "ok: %d chain entries and %d rows verified; head %s\n", rep.Entries, rep.Rows, rep.Head)
+	counted := fmt.Sprintf("%d chain entries and %d rows verified; head %s", rep.Entries, rep.Rows, rep.Head)
+	var failed []string
+	if len(rep.Integrity) > 0 {
+		failed = append(failed, "the journal file is damaged")
+	}
+	if rep.First != nil {
+		failed = append(failed, "the hash chain is broken")
+	}
+	if !out.Checkpoints.OK() {
+		failed = append(failed, "the journal does not match its checkpoints")
+	}
+	if len(failed) == 0 {
+		fmt.Fprintf(c.stdout, "ok: %s\n", counted)
+	} else {
+		fmt.Fprintf(c.stdout, "FAILED: %s\n", strings.Join(failed, "; "))
+		if rep.OK {
+			fmt.Fprintf(c.stdout, "chain ok: %s\n", counted)
+		}
 	}
 	if len(rep.Integrity) > 0 {
-		fmt.Fprintf(c.stdout, "DAMAGED: PRAGMA integrity_check: %s (%d problems found)\n", strings.ReplaceAll(rep.Integrity[0], "\n", " "), len(rep.Integrity))
+		fmt.Fprintf(c.stdout, "DAMAGED: PRAGMA integrity_check: %s (%s found)\n", strings.ReplaceAll(rep.Integrity[0], "\n", " "), plural(len(rep.Integrity), "problem"))
 		for _, line := range rep.Integrity[1:] {
 			fmt.Fprintf(c.stdout, "  %s\n", strings.ReplaceAll(line, "\n", " "))
 		}
 	}
 	if rep.First != nil {
-		fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%d breaks found)\n", rep.First, len(rep.Breaks))
+		fmt.Fprintf(c.stdout, "BROKEN: first broken link: %s (%s found)\n", rep.First, plural(len(rep.Breaks), "break"))
 		for _, b := range rep.Breaks[1:] {
 			fmt.Fprintf(c.stdout, "  %s\n", b)
 		}

@@ -19,7 +19,10 @@ import (
 // (as run writes it), whose last session is then deleted with SQL as the
 // sqlite3 shell would, rows and chain entries; `journal verify` exits 1
 // and names the checkpoint that saw the lost entries, where before it said
-// ok. `journal export` carries the checkpoint files as its last line.
+// ok — and its first line says FAILED, not ok, though the chain that is
+// left is sound. `journal list` and `journal show` warn once on stderr
+// that the newest checkpoint does not match. `journal export` carries the
+// checkpoint files as its last line.
 func TestJournalVerifyCatchesTruncation(t *testing.T) {
 	dir := t.TempDir()
 	db, extra := filepath.Join(dir, "journal.db"), t.TempDir()
@@ -55,18 +58,32 @@ func TestJournalVerifyCatchesTruncation(t *testing.T) {
 	j.Close()
 
 	code, out, _ := run("journal", "verify", "--db", db)
-	if code != 0 || !strings.Contains(out, "checkpoint from") || !strings.Contains(out, "checkpoint key: "+where) {
+	if code != 0 || !strings.HasPrefix(out, "ok: ") || !strings.Contains(out, "checkpoint from") || !strings.Contains(out, "checkpoint key: "+where) {
 		t.Fatalf("verify before truncation: exit %d\n%s", code, out)
+	}
+	if code, _, errb := run("journal", "list", "--db", db); code != 0 || strings.Contains(errb, "checkpoint") {
+		t.Fatalf("journal list before truncation: exit %d, stderr:\n%s\nwant no checkpoint warning", code, errb)
 	}
 	for _, q := range []string{`DELETE FROM messages WHERE session_id = 'ses_b'`, `DELETE FROM turns WHERE session_id = 'ses_b'`,
 		`DELETE FROM sessions WHERE id = 'ses_b'`, `DELETE FROM chain WHERE seq > ` + itoa(keep)} {
 		journaltest.Edit(t, db, q)
 	}
-	code, out, _ = run("journal", "verify", "--db", db)
+	code, out, errb := run("journal", "verify", "--db", db)
 	want := "CHECKPOINT: the journal ends at entry " + itoa(keep) + " but a checkpoint from "
-	if code != 1 || !strings.Contains(out, "ok: ") || !strings.Contains(out, want) || !strings.Contains(out, "saw entry "+itoa(head)) ||
+	if !strings.HasPrefix(out, "FAILED: the journal does not match its checkpoints\nchain ok: ") || strings.Contains(out, "\nok: ") || strings.Contains(errb, "warning:") {
+		t.Fatalf("verify of a truncated journal, first lines:\n%s\nstderr:\n%s\nwant FAILED first, the chain ok after, no warning", out, errb)
+	}
+	if code != 1 || !strings.Contains(out, "chain ok: ") || !strings.Contains(out, want) || !strings.Contains(out, "saw entry "+itoa(head)) ||
 		!strings.Contains(out, filepath.Join(extra, "journal.db.checkpoint")) {
 		t.Fatalf("verify of a truncated journal: exit %d, want 1 with the chain ok and %q … saw entry %d, from both folders:\n%s", code, want, head, out)
+	}
+
+	warning := "warning: the journal does not match its newest checkpoint: the journal ends at entry " + itoa(keep)
+	for _, args := range [][]string{{"journal", "list", "--db", db}, {"journal", "show", "ses_a", "--db", db}} {
+		code, _, errb := run(args...)
+		if code != 0 || strings.Count(errb, "warning:") != 1 || !strings.Contains(errb, warning) || !strings.Contains(errb, "(and 1 more checkpoint file)") {
+			t.Fatalf("%s of a truncated journal: exit %d, stderr:\n%s\nwant one warning: %q", strings.Join(args, " "), code, errb, warning)
+		}
 	}
 
 	code, stdout, _ := run("journal", "export", "--db", db)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"crypto/ed25519"
 	"fmt"
 
 	"github.com/openworker/desktop/harness/journal"
@@ -33,7 +35,26 @@ func (c *config) openJournal(path string, writes bool) (*journal.Journal, error)
 		}
 		fmt.Fprintf(c.stderr, "warning: %s %s\n", h, healthHint(h, j.Path()))
 	}
+	if !c.noCheckpointWarning {
+		c.warnCheckpoint(j, cp)
+	}
 	return j, nil
+}
+
+// warnCheckpoint says once on stderr when the journal does not match its
+// newest checkpoint (journal.CheckLatestCheckpoint: cheap, the latest
+// only); journal verify, which checks every checkpoint, does not ask
+// (docs/journal.md#checkpoints).
+func (c *config) warnCheckpoint(j *journal.Journal, cp *journal.CheckpointOptions) {
+	failed, err := j.CheckLatestCheckpoint(context.Background(), cp.Key.Public().(ed25519.PublicKey), cp.Dirs)
+	if err != nil || len(failed) == 0 {
+		return // a read error is the command's to meet and report
+	}
+	more := ""
+	if len(failed) > 1 {
+		more = fmt.Sprintf(" (and %d more checkpoint file)", len(failed)-1)
+	}
+	fmt.Fprintf(c.stderr, "warning: the journal does not match its newest checkpoint: %s%s; openworker journal verify --db %s checks it all (docs/journal.md#checkpoints)\n", failed[0].Message, more, j.Path())
 }
 
 // checkpointDirEnv names an extra folder for the journal's checkpoints

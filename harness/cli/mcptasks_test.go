@@ -1,17 +1,12 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/mcp/mcptest"
@@ -79,45 +74,10 @@ func TestRunMCPTaskKilledThenPoll(t *testing.T) {
 		modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "reports__report", Arguments: `{"text":"the long report"}`}}},
 		modeltest.Reply{Text: "never reached"})
 	db := filepath.Join(dir, "journal.db")
-	cmd := exec.Command(binary, "run", "--coworkers", bundles, "--coworker", "writer", "--servers", servers, "--db", db,
+	// The task ID is journaled before its first status is shown.
+	task := runThenKill(t, s.Started(), "step 1 of 2",
+		"run", "--coworkers", bundles, "--coworker", "writer", "--servers", servers, "--db", db,
 		"--base-url", m.URL, "--model", "test", "--approve", "bypass", "Write the long report.")
-	cmd.Env = append(binEnv(t), "ANTHROPIC_API_KEY=", "ANTHROPIC_BASE_URL=")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	progress := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		closed := false
-		for sc.Scan() {
-			// The task ID is journaled before its first status is shown.
-			if strings.Contains(sc.Text(), "step 1 of 2") && !closed {
-				close(progress)
-				closed = true
-			}
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	var task string
-	select {
-	case task = <-s.Started():
-	case <-time.After(hangGuard):
-		t.Fatal("the task never started")
-	}
-	select {
-	case <-progress:
-	case <-time.After(hangGuard):
-		t.Fatal("run never showed the task's status")
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
 
 	j := openJournalAt(t, db)
 	unknown, err := j.Unreconciled(context.Background())

@@ -30,6 +30,7 @@ type runFlags struct {
 	// questionWait bounds a server's question in an unattended run
 	// (inbox.UnattendedQuestions, docs/inbox.md#missed-questions).
 	questionWait time.Duration
+	limits       limitFlags // --limit-* (limits.go)
 }
 
 // unattendedOptions makes so never wait on a person (docs/inbox.md#unattended):
@@ -84,6 +85,7 @@ func (f *runFlags) register(cmd *cobra.Command, approve string) {
 	fl.StringVar(&f.db, "db", "", "journal file (default "+harness.DefaultDBPath()+")")
 	fl.StringVar(&f.workspace, "workspace", "", "a folder handed to the coworker's tools as their workspace (tool.Call.Workspace); tools decide what to do with it")
 	fl.DurationVar(&f.questionWait, "question-wait", inbox.DefaultQuestionWait, "unattended: how long a server's question waits in the inbox before it is declined (a missed question)")
+	f.limits.register(fl)
 }
 
 func (c *config) run(ctx context.Context, reg *tool.Registry, f runFlags, prompt string) error {
@@ -221,7 +223,7 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 		j.Close()
 		return nil, none, badInput(err)
 	}
-	so := harness.SessionOptions{Model: provider, Approve: consent.Mode(f.approve), Prompter: prompter, Workspace: f.workspace}
+	so := harness.SessionOptions{Model: provider, Approve: consent.Mode(f.approve), Prompter: prompter, Workspace: f.workspace, Limits: c.defaultLimits(f.limits)}
 	if el, ok := prompter.(elicit.Elicitor); ok { // the terminal asks the questions of servers too (elicit.go)
 		so.Elicitor = el
 	}
@@ -239,6 +241,9 @@ func checkRuntimeFlags(f runFlags) error {
 	}
 	if f.provider != "openai" && f.provider != "anthropic" {
 		return usageErr("--provider %q: use openai or anthropic", f.provider)
+	}
+	if err := f.limits.check(); err != nil {
+		return err
 	}
 	if f.workspace != "" {
 		if st, err := os.Stat(f.workspace); err != nil || !st.IsDir() {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"github.com/openworker/desktop/internal/termsafe"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,19 +18,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// scheduleCommand is "openworker schedule" with add, list, remove and
-// run-due (docs/schedules.md).
+// scheduleCommand is "openworker schedule" with add, list, edit, remove
+// and run-due (docs/schedules.md).
 func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 	f := &journalFlags{c: c}
 	cmd := &cobra.Command{
 		Use:   "schedule",
-		Short: "run coworkers on a schedule, unattended (add, list, remove, run-due)",
+		Short: "run coworkers on a schedule, unattended (add, list, edit, remove, run-due)",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErr("unknown schedule command %q; use add, list, remove or run-due", args[0])
+				return usageErr("unknown schedule command %q; use add, list, edit, remove or run-due", args[0])
 			}
-			return usageErr("schedule needs a command: add, list, remove or run-due")
+			return usageErr("schedule needs a command: add, list, edit, remove or run-due")
 		},
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", "journal file (default: the app's journal)")
@@ -40,9 +42,9 @@ func (c *config) scheduleCommand(reg *tool.Registry) *cobra.Command {
 func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 	var s journal.Schedule
 	var noCatchUp bool
-	var when string
+	var when, coworkers string
 	add := &cobra.Command{
-		Use:   "add --coworker ID (--when WORDS | --every D | --cron EXPR) [--tz ZONE] --prompt TEXT [--no-catch-up]",
+		Use:   "add --coworker ID (--when WORDS | --every D | --cron EXPR) [--tz ZONE] --prompt TEXT [--no-catch-up] [--coworkers DIR]",
 		Short: "add a schedule",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -55,6 +57,12 @@ func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 					return usageErr("--when %v", err)
 				}
 			}
+			if err := checkTZ(s, cmd.Flags().Changed("tz"), when); err != nil {
+				return err
+			}
+			if err := checkCoworker(coworkers, s.Coworker); err != nil {
+				return err
+			}
 			return c.scheduleAdd(cmd.Context(), f, s)
 		},
 	}
@@ -63,9 +71,35 @@ func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 	add.Flags().StringVar(&s.Prompt, "prompt", "", "the prompt of each run")
 	add.Flags().DurationVar(&s.Every, "every", 0, "run every D (at least 1m), counted from when the schedule was added")
 	add.Flags().StringVar(&s.Cron, "cron", "", "run at the times of a five-field cron expression (minute hour day-of-month month day-of-week)")
-	add.Flags().StringVar(&s.TimeZone, "tz", "", "the time zone of --cron, e.g. Europe/Berlin (default UTC)")
+	add.Flags().StringVar(&s.TimeZone, "tz", "", "the time zone of --cron (default UTC) or --when (default yours), e.g. Europe/Berlin; not with --every")
 	add.Flags().BoolVar(&noCatchUp, "no-catch-up", false, "after missed slots, wait for the next one instead of running once at once")
+	add.Flags().StringVar(&coworkers, "coworkers", "", "the coworker bundles folder: --coworker must name one of its coworkers")
 	return add
+}
+
+// checkTZ refuses --tz on a schedule that runs every D: its slots are
+// counted from when it was added, in no time zone.
+func checkTZ(s journal.Schedule, tz bool, when string) error {
+	if !tz || s.Every == 0 {
+		return nil
+	}
+	every := "--every"
+	if when != "" {
+		every = "--when " + strconv.Quote(when)
+	}
+	return usageErr("--tz does not go with %s: an interval is counted from when the schedule was added, in no time zone; use --tz with --cron or --when \"weekdays at 09:00\"", every)
+}
+
+// checkCoworker refuses a coworker id the bundles folder dir does not
+// hold, when dir is given (docs/schedules.md).
+func checkCoworker(dir, id string) error {
+	if dir == "" || id == "" {
+		return nil
+	}
+	if err := schedule.CheckCoworker(dir, id); err != nil {
+		return usageErr("--coworker %s: %v", id, err)
+	}
+	return nil
 }
 
 // scheduleAdd checks s and adds it to the --db journal, made if need be.
@@ -118,17 +152,18 @@ func (c *config) scheduleListCommand(f *journalFlags) *cobra.Command {
 }
 
 // printSchedules writes rows as a table: when each runs, its next slot
-// and its last run.
+// and its last run, in the local time zone, named (NEXT says "09:00
+// CET", not a bare UTC time).
 func printSchedules(w io.Writer, rows []schedule.Listed) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCHEDULE\tCOWORKER\tWHEN\tNEXT\tLAST RUN\tPROMPT")
 	for _, r := range rows {
 		last, nx := "never", "-"
 		if len(r.Runs) > 0 {
-			last = r.Runs[0].Slot.Local().Format(time.DateTime) + " " + r.Runs[0].Run.String()
+			last = localTime(r.Runs[0].Slot) + " " + r.Runs[0].Run.String()
 		}
 		if !r.Next.IsZero() {
-			nx = r.Next.Local().Format(time.DateTime)
+			nx = localTime(r.Next)
 		}
 		if !r.CatchUp {
 			nx += " (no catch-up)"
@@ -136,6 +171,12 @@ func printSchedules(w io.Writer, rows []schedule.Listed) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Coworker, r.When, nx, oneLine(last, 80), oneLine(r.Prompt, 50))
 	}
 	return tw.Flush()
+}
+
+// localTime is t in the local time zone with the zone's abbreviation:
+// "2026-12-07 09:00:00 CET".
+func localTime(t time.Time) string {
+	return t.Local().Format("2006-01-02 15:04:05 MST")
 }
 
 // runStatus is a schedule run's status as the terminal shows it
@@ -151,10 +192,10 @@ func runStatus(r journal.ScheduleRun) string {
 // replace those parts of the schedule.
 func (c *config) scheduleEditCommand(f *journalFlags) *cobra.Command {
 	var e journal.Schedule
-	var when string
+	var when, coworkers string
 	var catchUp bool
 	edit := &cobra.Command{
-		Use:   "edit ID [--coworker ID] [--prompt TEXT] [--when WORDS | --every D | --cron EXPR] [--tz ZONE] [--catch-up=false]",
+		Use:   "edit ID [--coworker ID] [--prompt TEXT] [--when WORDS | --every D | --cron EXPR] [--tz ZONE] [--catch-up=false] [--coworkers DIR]",
 		Short: "change a schedule (its past runs stay)",
 		Args:  cobra.ExactArgs(1),
 		RunE: f.withJournal(func(cmd *cobra.Command, args []string, j *journal.Journal) error {
@@ -166,6 +207,12 @@ func (c *config) scheduleEditCommand(f *journalFlags) *cobra.Command {
 			}
 			fl := cmd.Flags()
 			if err := editSchedule(&s, e, when, fl.Changed("tz"), fl.Changed("catch-up"), catchUp); err != nil {
+				return err
+			}
+			if err := checkTZ(s, fl.Changed("tz"), when); err != nil {
+				return err
+			}
+			if err := checkCoworker(coworkers, e.Coworker); err != nil {
 				return err
 			}
 			if err := schedule.Edit(cmd.Context(), j, s); err != nil {
@@ -180,8 +227,9 @@ func (c *config) scheduleEditCommand(f *journalFlags) *cobra.Command {
 	edit.Flags().StringVar(&when, "when", "", `when in words: "weekdays at 09:00", "every 2h", ...`)
 	edit.Flags().DurationVar(&e.Every, "every", 0, "run every D (at least 1m)")
 	edit.Flags().StringVar(&e.Cron, "cron", "", "run at the times of a five-field cron expression")
-	edit.Flags().StringVar(&e.TimeZone, "tz", "", "the time zone of the times")
+	edit.Flags().StringVar(&e.TimeZone, "tz", "", "the time zone of the times (not with --every)")
 	edit.Flags().BoolVar(&catchUp, "catch-up", true, "after missed slots, run once (false: mark them missed and wait)")
+	edit.Flags().StringVar(&coworkers, "coworkers", "", "the coworker bundles folder: --coworker must name one of its coworkers")
 	return edit
 }
 
@@ -269,6 +317,10 @@ func (c *config) runDueCommand(reg *tool.Registry, jf *journalFlags) *cobra.Comm
 	return cmd
 }
 
+// runDue runs the due slots at now and exits as run --unattended does
+// (docs/schedules.md#exit): 1 when a run failed or a slot could not run,
+// 3 when a run waits on the person (parked or held) and none failed, 0
+// otherwise.
 func (c *config) runDue(ctx context.Context, reg *tool.Registry, f runFlags, now time.Time) error {
 	out := &printer{w: termsafe.NewWriter(c.stdout), errw: termsafe.NewWriter(c.stderr)}
 	quiet := &terminalPrompter{in: c.stdin, out: c.stderr, interactive: false, lock: &out.mu}
@@ -280,13 +332,25 @@ func (c *config) runDue(ctx context.Context, reg *tool.Registry, f runFlags, now
 	f.unattendedOptions(rt, &so)
 	runs, err := schedule.RunDue(ctx, rt, so, now, out.event)
 	out.finish()
+	var failed, waiting []string
 	for _, r := range runs {
-		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Schedule.ID, r.Slot.Local().Format(time.DateTime), runStatus(r.ScheduleRun), r.SessionID)
+		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Schedule.ID, localTime(r.Slot), runStatus(r.ScheduleRun), r.SessionID)
+		switch {
+		case r.Failed():
+			failed = append(failed, r.Schedule.ID)
+		case r.Waiting():
+			waiting = append(waiting, r.Schedule.ID)
+		}
 	}
 	if err != nil {
 		return err
 	}
-	if len(runs) == 0 {
+	switch {
+	case len(failed) > 0:
+		return &exitError{ExitFailure, fmt.Errorf("%s failed or could not run: %s (the lines above say why; a slot not run stays due)", plural(len(failed), "scheduled run"), strings.Join(failed, ", "))}
+	case len(waiting) > 0:
+		return &exitError{ExitParked, fmt.Errorf("%s waiting on you: %s (openworker inbox list shows what; once answered, openworker resume continues the run)", plural(len(waiting), "scheduled run"), strings.Join(waiting, ", "))}
+	case len(runs) == 0:
 		fmt.Fprintln(c.stderr, "no schedule is due")
 	}
 	return nil

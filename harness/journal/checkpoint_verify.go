@@ -110,6 +110,37 @@ func (j *Journal) VerifyCheckpoints(ctx context.Context, pub ed25519.PublicKey, 
 	return rep, nil
 }
 
+// CheckLatestCheckpoint compares the database with its newest checkpoint
+// only — <name>.checkpoint beside it and in dirs, not the files set
+// aside — verified with pub: a read of each file, a signature check and
+// one query, cheap enough for every command that opens the journal. It
+// returns the findings that failed (nil: they match, or there are none
+// yet); VerifyCheckpoints is the whole check.
+func (j *Journal) CheckLatestCheckpoint(ctx context.Context, pub ed25519.PublicKey, dirs []string) ([]CheckpointFinding, error) {
+	var failed []CheckpointFinding
+	head := int64(-1)
+	for _, file := range checkpointPaths(j.path, dirs) {
+		if _, err := os.Stat(file); err != nil {
+			continue
+		}
+		if head < 0 {
+			_, h, err := j.Head(ctx)
+			if err != nil {
+				return nil, err
+			}
+			head = h
+		}
+		f, err := j.checkFile(ctx, file, pub, head)
+		if err != nil {
+			return nil, err
+		}
+		if f.Failed() {
+			failed = append(failed, f)
+		}
+	}
+	return failed, nil
+}
+
 // checkFile is the finding of one checkpoint file.
 func (j *Journal) checkFile(ctx context.Context, file string, pub ed25519.PublicKey, head int64) (CheckpointFinding, error) {
 	f := CheckpointFinding{File: file}

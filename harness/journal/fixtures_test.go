@@ -362,3 +362,29 @@ func compareSnapshots(before, after dbSnapshot, mayChange map[string][]string) s
 	}
 	return b.String()
 }
+
+// upgradeFixture opens a copy of testdata/journal-v<from>.db with Open:
+// the fixture has schema from, the copy has the newest schema afterwards,
+// and every row is kept (only recoveredColumns may change). It returns
+// the upgraded journal and the rows before and after.
+func upgradeFixture(t *testing.T, from int) (*Journal, dbSnapshot, dbSnapshot) {
+	t.Helper()
+	ctx := context.Background()
+	name := fmt.Sprintf("journal-v%d.db", from)
+	path := copyFixture(t, filepath.Join("testdata", name))
+	raw := readOnly(t, path)
+	before := snapshot(t, raw)
+	if v, err := schemaVersion(ctx, raw); err != nil || v != from {
+		t.Fatalf("%s has schema %d (%v), want %d", name, v, err, from)
+	}
+	raw.Close()
+	j := openAt(t, path)
+	if got, _ := schemaVersion(ctx, j.db); got != SchemaVersion() {
+		t.Fatalf("schema after Open = %d, want %d (the newest)", got, SchemaVersion())
+	}
+	after := snapshot(t, j.db)
+	if diff := compareSnapshots(before, after, recoveredColumns); diff != "" {
+		t.Fatal(diff)
+	}
+	return j, before, after
+}

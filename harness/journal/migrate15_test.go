@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 )
 
@@ -13,22 +12,7 @@ import (
 // afterwards is chained and read back.
 func TestMigrate15(t *testing.T) {
 	ctx := context.Background()
-	path := copyFixture(t, filepath.Join("testdata", "journal-v14.db"))
-	raw := readOnly(t, path)
-	before := snapshot(t, raw)
-	if v, err := schemaVersion(ctx, raw); err != nil || v != 14 {
-		t.Fatalf("journal-v14.db has schema %d (%v), want 14", v, err)
-	}
-	raw.Close()
-
-	j := openAt(t, path)
-	if got, _ := schemaVersion(ctx, j.db); got != SchemaVersion() {
-		t.Fatalf("schema after Open = %d, want %d (the newest)", got, SchemaVersion())
-	}
-	after := snapshot(t, j.db)
-	if diff := compareSnapshots(before, after, recoveredColumns); diff != "" {
-		t.Fatal(diff)
-	}
+	j, _, after := upgradeFixture(t, 14)
 	if n := len(after["inbox"]); n != 0 {
 		t.Fatalf("inbox has %d rows after the upgrade; want 0", n)
 	}

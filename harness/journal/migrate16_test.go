@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,20 +12,7 @@ import (
 // afterwards is chained and read back.
 func TestMigrate16(t *testing.T) {
 	ctx := context.Background()
-	path := copyFixture(t, filepath.Join("testdata", "journal-v15.db"))
-	raw := readOnly(t, path)
-	before := snapshot(t, raw)
-	if v, err := schemaVersion(ctx, raw); err != nil || v != 15 {
-		t.Fatalf("journal-v15.db has schema %d (%v), want 15", v, err)
-	}
-	raw.Close()
-	j := openAt(t, path)
-	if got, _ := schemaVersion(ctx, j.db); got != SchemaVersion() {
-		t.Fatalf("schema after Open = %d, want %d (the newest)", got, SchemaVersion())
-	}
-	if diff := compareSnapshots(before, snapshot(t, j.db), recoveredColumns); diff != "" {
-		t.Fatal(diff)
-	}
+	j, _, _ := upgradeFixture(t, 15)
 	rep := mustVerify(t, j)
 	if !rep.OK {
 		t.Fatalf("Verify after the upgrade: %+v", rep.First)

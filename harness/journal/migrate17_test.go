@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -12,20 +11,7 @@ import (
 // per run and per coworker per day.
 func TestMigrate17(t *testing.T) {
 	ctx := context.Background()
-	path := copyFixture(t, filepath.Join("testdata", "journal-v16.db"))
-	raw := readOnly(t, path)
-	before := snapshot(t, raw)
-	if v, err := schemaVersion(ctx, raw); err != nil || v != 16 {
-		t.Fatalf("journal-v16.db has schema %d (%v), want 16", v, err)
-	}
-	raw.Close()
-	j := openAt(t, path)
-	if got, _ := schemaVersion(ctx, j.db); got != SchemaVersion() {
-		t.Fatalf("schema after Open = %d, want %d (the newest)", got, SchemaVersion())
-	}
-	if diff := compareSnapshots(before, snapshot(t, j.db), recoveredColumns); diff != "" {
-		t.Fatal(diff)
-	}
+	j, _, _ := upgradeFixture(t, 16)
 	rep := mustVerify(t, j)
 	if !rep.OK {
 		t.Fatalf("Verify after the upgrade: %+v", rep.First)

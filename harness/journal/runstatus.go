@@ -26,6 +26,7 @@ const (
 	RunCancelled       RunState = "cancelled"
 	RunMissed          RunState = "missed"    // a schedule's slots passed without a run (catch-up off)
 	RunCaughtUp        RunState = "caught up" // a scheduled run that covered Missed slots and succeeded
+	RunHeld            RunState = "held"      // a schedule's slots passed without a run: its last run waited on you (Detail)
 )
 
 // Run is where a run is: its State, and Detail (what it waits on, why
@@ -45,11 +46,19 @@ func (r Run) String() string {
 	case r.State == RunCaughtUp:
 		return fmt.Sprintf("caught up (missed %d)", r.Missed)
 	case r.State == RunMissed && r.Missed > 0:
-		return fmt.Sprintf("missed (%d slots)", r.Missed)
+		return fmt.Sprintf("missed (%s)", slots(r.Missed))
 	case r.Detail != "":
 		return string(r.State) + ": " + r.Detail
 	}
 	return string(r.State)
+}
+
+// slots is "1 slot" or "N slots".
+func slots(n int) string {
+	if n == 1 {
+		return "1 slot"
+	}
+	return fmt.Sprintf("%d slots", n)
 }
 
 // RunOf says where the run of a session is, from its turns (oldest
@@ -144,6 +153,8 @@ func (j *Journal) ScheduledRun(ctx context.Context, r ScheduleRun) (Run, error) 
 	switch {
 	case r.Status == string(RunMissed):
 		return Run{State: RunMissed, Missed: r.Missed}, nil
+	case strings.HasPrefix(r.Status, string(RunHeld)+": "):
+		return Run{State: RunHeld, Detail: strings.TrimPrefix(r.Status, string(RunHeld)+": "), Missed: r.Missed}, nil
 	case r.SessionID == "" && r.Status == "claimed":
 		return Run{State: RunRunning}, nil
 	case r.SessionID == "":

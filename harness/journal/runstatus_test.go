@@ -80,6 +80,13 @@ func TestScheduledRun(t *testing.T) {
 	if got, _ := j.ScheduledRun(ctx, m); got.String() != "missed (4 slots)" {
 		t.Fatalf("missed = %+v", got)
 	}
+	if got, _ := j.ScheduledRun(ctx, ScheduleRun{Status: "missed", Missed: 1}); got.String() != "missed (1 slot)" {
+		t.Fatalf("one missed = %+v", got)
+	}
+	h := ScheduleRun{Status: "held: the last run is waiting on you — inbox item inb_1", Missed: 1}
+	if got, _ := j.ScheduledRun(ctx, h); got.State != RunHeld || got.Missed != 1 || got.String() != h.Status {
+		t.Fatalf("held = %+v (%s)", got, got)
+	}
 	f := ScheduleRun{Status: "failed: coworker \"x\" is not in the folder"}
 	if got, _ := j.ScheduledRun(ctx, f); got.State != RunFailed || got.Detail != "coworker \"x\" is not in the folder" {
 		t.Fatalf("failed = %+v", got)

@@ -41,8 +41,10 @@ type ScheduleRun struct {
 	SessionID  string    `json:"session_id,omitempty"`
 	// Status: "claimed", then the run's: "waiting on you", "succeeded",
 	// "failed: why", "missed" (the schedule's catch-up is off: Missed
-	// slots passed without a run); Status says "caught up (missed N)" for
-	// a run that covered N > 1 missed slots and succeeded.
+	// slots passed without a run), "held: the last run is waiting on you
+	// — inbox item N" (Missed slots passed without a run because the
+	// schedule's previous run was parked); Status says "caught up (missed
+	// N)" for a run that covered N > 1 missed slots and succeeded.
 	Status    string    `json:"status"`
 	ClaimedAt time.Time `json:"claimed_at"`
 }
@@ -172,6 +174,19 @@ func (j *Journal) LastSlot(ctx context.Context, scheduleID string) (time.Time, e
 	var slot sql.NullString
 	err := j.db.QueryRowContext(ctx, `SELECT max(slot) FROM schedule_runs WHERE schedule_id=?`, scheduleID).Scan(&slot)
 	return parseTime(slot), err
+}
+
+// LastScheduledSession returns the session of the newest run of a
+// schedule that opened one ("": none yet), passing over the slots held,
+// missed or left without a session.
+func (j *Journal) LastScheduledSession(ctx context.Context, scheduleID string) (string, error) {
+	var id sql.NullString
+	err := j.db.QueryRowContext(ctx, `SELECT session_id FROM schedule_runs WHERE schedule_id=? AND session_id IS NOT NULL
+		ORDER BY slot DESC LIMIT 1`, scheduleID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id.String, j.Explain(err)
 }
 
 // ClaimSlot claims slot of a schedule for this process, durably: it

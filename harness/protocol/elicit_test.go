@@ -84,29 +84,7 @@ func TestElicitationIsAnInboxItem(t *testing.T) {
 		// Two answers at once; the order they are taken in is the race.
 		respond := `{"id":1,"method":"elicitation.respond","params":{"elicitation_id":"` + qid + `","action":"accept","content":{"name":"Ada Secret"}}}`
 		answer := `{"id":2,"method":"inbox.answer","params":{"item_id":"` + item + `","answer":{"action":"decline"}}}`
-		if round%2 == 1 {
-			send(answer, respond)
-		} else {
-			send(respond, answer)
-		}
-		res := map[float64]map[string]any{}
-		for len(res) < 2 {
-			m := out.next(t)
-			if id, ok := m["id"].(float64); ok {
-				res[id] = m
-			}
-		}
-		wins := 0
-		for _, m := range res {
-			if m["error"] == nil {
-				wins++
-			} else if e := m["error"].(map[string]any); e["code"] != "not_found" || !strings.Contains(e["message"].(string), "already answered") {
-				t.Fatalf("the losing answer = %v", m)
-			}
-		}
-		if wins != 1 {
-			t.Fatalf("round %d: %d answers won: %v", round, wins, res)
-		}
+		res := twoAnswers(t, out, send, round, respond, answer)
 		got := <-done
 		if got.err != nil {
 			t.Fatal(got.err)
@@ -197,29 +175,10 @@ func TestSignInIsAnInboxItem(t *testing.T) {
 		}
 		respond := `{"id":1,"method":"signin.respond","params":{"signin_id":"` + sid + `","action":"opened"}}`
 		answer := `{"id":2,"method":"inbox.answer","params":{"item_id":"` + item + `","answer":{"action":"decline"}}}`
-		if round%2 == 1 {
-			send(answer, respond)
-		} else {
-			send(respond, answer)
-		}
-		res := map[float64]map[string]any{}
-		for len(res) < 2 {
-			m := out.next(t)
-			if id, ok := m["id"].(float64); ok {
-				res[id] = m
-			}
-		}
-		wins := 0
-		for _, m := range res {
-			if m["error"] == nil {
-				wins++
-			} else if e := m["error"].(map[string]any); e["code"] != "not_found" || !strings.Contains(e["message"].(string), "already answered") {
-				t.Fatalf("the losing answer = %v", m)
-			}
-		}
+		res := twoAnswers(t, out, send, round, respond, answer)
 		got := <-done
-		if wins != 1 || got.err != nil || got.ok != (res[1]["error"] == nil) {
-			t.Fatalf("round %d: %d won (%v); AskSignIn = %+v", round, wins, res, got)
+		if got.err != nil || got.ok != (res[1]["error"] == nil) {
+			t.Fatalf("round %d: %v; AskSignIn = %+v", round, res, got)
 		}
 	}
 	srv.SignInTimeout = time.Second
@@ -237,4 +196,36 @@ func TestSignInIsAnInboxItem(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// twoAnswers sends the asker's own answer (respond, id 1) and
+// inbox.answer (id 2) at once, in an order that alternates with round,
+// and checks that exactly one wins and the other is told it was already
+// answered. It returns the two responses by id.
+func twoAnswers(t *testing.T, out *jsonLines, send func(...string), round int, respond, answer string) map[float64]map[string]any {
+	t.Helper()
+	if round%2 == 1 {
+		send(answer, respond)
+	} else {
+		send(respond, answer)
+	}
+	res := map[float64]map[string]any{}
+	for len(res) < 2 {
+		m := out.next(t)
+		if id, ok := m["id"].(float64); ok {
+			res[id] = m
+		}
+	}
+	wins := 0
+	for _, m := range res {
+		if m["error"] == nil {
+			wins++
+		} else if e := m["error"].(map[string]any); e["code"] != "not_found" || !strings.Contains(e["message"].(string), "already answered") {
+			t.Fatalf("the losing answer = %v", m)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("round %d: %d answers won: %v", round, wins, res)
+	}
+	return res
 }

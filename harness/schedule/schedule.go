@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/openworker/desktop/harness"
@@ -86,25 +87,57 @@ func Due(s journal.Schedule, after, now time.Time) (slot time.Time, n int, err e
 // over without a run (ScheduleRun.Missed says how many).
 const StatusMissed = "missed"
 
-// Run is one due slot that RunDue claimed.
+// Run is one due slot that RunDue claimed, or left due (NotRun).
 type Run struct {
 	Schedule journal.Schedule
 	journal.ScheduleRun
+	// NotRun says why a due slot was neither claimed nor run — its
+	// coworker cannot be loaded — so it stays due for the next run-due
+	// (ScheduleRun.ID is 0); nil for a claimed slot.
+	NotRun error `json:"-"`
 }
+
+// Failed reports whether the slot failed: not run (NotRun), or its run
+// failed.
+func (r Run) Failed() bool {
+	return r.NotRun != nil || strings.HasPrefix(r.Status, "failed")
+}
+
+// Waiting reports whether the slot waits on the person: its run parked,
+// or it was held because the run before it had.
+func (r Run) Waiting() bool {
+	return r.Status == StatusWaiting || strings.HasPrefix(r.Status, StatusHeld)
+}
+
+// StatusWaiting is the status of a run that parked (an inbox item waits
+// on the person); StatusHeld starts the status of slots held back because
+// the schedule's previous run still waits ("held: the last run is waiting
+// on you — inbox item inb_…").
+const (
+	StatusWaiting = "waiting on you"
+	StatusHeld    = "held: "
+)
 
 // RunDue claims and runs, one after the other, the due slot of each
 // schedule of rt's journal at now, unattended: so's Prompter must not
 // wait on a person (inbox.Parker). A slot another process claimed first is
 // left to it. A schedule with catch-up off that missed slots records them
-// "missed" (with how many) and runs at its next slot. It returns the runs it
-// claimed, with their status; a run's own failure is its status, not
-// RunDue's error.
+// "missed" (with how many) and runs at its next slot. A schedule whose
+// previous run still waits on the person (an open inbox item) records its
+// due slots "held" instead of starting another run, so items do not pile
+// up; its next run counts the held slots as missed. A schedule whose
+// coworker cannot be loaded (from so.Coworkers, else rt.Coworkers) is not
+// claimed: its slot stays due and the Run says why (NotRun). The
+// coworkers folder itself missing is RunDue's error, before any slot is
+// claimed. It returns the runs it claimed, with their status; a run's own
+// failure is its status, not RunDue's error.
 func RunDue(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, now time.Time, sink harness.Sink) ([]Run, error) {
 	j := rt.Journal()
 	all, err := j.Schedules(ctx)
 	if err != nil {
 		return nil, err
 	}
+	var cw *coworkers
 	var out []Run
 	for _, s := range all {
 		last, err := j.LastSlot(ctx, s.ID)
@@ -119,28 +152,98 @@ func RunDue(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions,
 		if n == 0 {
 			continue
 		}
-		status := "claimed"
-		if n > 1 && !s.CatchUp {
-			status = StatusMissed
+		if cw == nil {
+			if cw, err = loadCoworkers(so.Coworkers, rt.Coworkers()); err != nil {
+				return out, err
+			}
 		}
-		r, claimed, err := j.ClaimSlot(ctx, s.ID, slot, n, status)
+		if err := cw.problem(s.Coworker); err != nil {
+			out = append(out, Run{Schedule: s, ScheduleRun: journal.ScheduleRun{ScheduleID: s.ID, Slot: slot, Missed: n, Status: "not run (the slot stays due): " + err.Error()}, NotRun: err})
+			continue
+		}
+		r, ok, err := claimAndRun(ctx, rt, so, s, slot, n, sink)
 		if err != nil {
 			return out, err
 		}
-		if !claimed {
-			continue // another process has it
+		if ok {
+			out = append(out, r)
 		}
-		if status != "claimed" {
-			out = append(out, Run{s, r})
-			continue
-		}
-		r.SessionID, r.Status = run(ctx, rt, so, s, n, sink)
-		if err := j.SetScheduleRun(ctx, r.ID, r.SessionID, r.Status); err != nil {
-			return out, err
-		}
-		out = append(out, Run{s, r})
 	}
 	return out, nil
+}
+
+// claimAndRun claims slot of s (n slots due) and runs it, or records it
+// missed or held; false when another process claimed it first.
+func claimAndRun(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, s journal.Schedule, slot time.Time, n int, sink harness.Sink) (Run, bool, error) {
+	j := rt.Journal()
+	status := "claimed"
+	held, err := heldBy(ctx, j, s.ID)
+	if err != nil {
+		return Run{}, false, err
+	}
+	switch {
+	case held != "":
+		status = StatusHeld + held
+	case n > 1 && !s.CatchUp:
+		status = StatusMissed
+	}
+	missed := n
+	if status == "claimed" && s.CatchUp {
+		h, err := heldSlots(ctx, j, s.ID)
+		if err != nil {
+			return Run{}, false, err
+		}
+		missed += h
+	}
+	r, claimed, err := j.ClaimSlot(ctx, s.ID, slot, missed, status)
+	if err != nil || !claimed || status != "claimed" {
+		return Run{s, r, nil}, claimed, err // another process has it, or nothing runs
+	}
+	r.SessionID, r.Status = run(ctx, rt, so, s, missed, sink)
+	if err := j.SetScheduleRun(ctx, r.ID, r.SessionID, r.Status); err != nil {
+		return Run{}, false, err
+	}
+	return Run{s, r, nil}, true, nil
+}
+
+// heldBy says what the previous run of schedule id waits on — "the last
+// run is waiting on you — inbox item inb_…" — or "" when it does not
+// wait (docs/schedules.md#held).
+func heldBy(ctx context.Context, j *journal.Journal, id string) (string, error) {
+	sess, err := j.LastScheduledSession(ctx, id)
+	if err != nil || sess == "" {
+		return "", err
+	}
+	items, err := j.Inbox(ctx, journal.InboxFilter{SessionID: sess})
+	if err != nil || len(items) == 0 {
+		return "", err
+	}
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
+	}
+	word := "item"
+	if len(ids) > 1 {
+		word = "items"
+	}
+	return fmt.Sprintf("the last run is waiting on you — inbox %s %s", word, strings.Join(ids, ", ")), nil
+}
+
+// heldSlots is how many slots were held since the schedule's last run
+// (the held records newest first, up to the first that is not).
+func heldSlots(ctx context.Context, j *journal.Journal, id string) (int, error) {
+	rs, err := j.ScheduleRuns(ctx, id, 100)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range rs {
+		if !strings.HasPrefix(r.Status, StatusHeld) {
+			break
+		}
+		n += r.Missed
+	}
+	return n, nil
 }
 
 // run runs one slot of s and returns its session and status.
@@ -158,7 +261,7 @@ func run(ctx context.Context, rt *harness.Runtime, so harness.SessionOptions, s 
 	case err != nil:
 		return sess.ID(), "failed: " + err.Error()
 	case res.Code == harness.CodeParked:
-		return sess.ID(), "waiting on you"
+		return sess.ID(), StatusWaiting
 	case res.Status != harness.TurnCompleted:
 		return sess.ID(), fmt.Sprintf("failed: the turn %s: %s", res.Status, res.Reason)
 	case missed > 1:

@@ -84,11 +84,27 @@ func TestParseWhen(t *testing.T) {
 		t.Errorf("a given time zone is kept: %+v, %v", s, err)
 	}
 	s = journal.Schedule{}
-	if err := ParseWhen("every 2h", &s); err != nil || s.Every != 2*time.Hour || s.Cron != "" || Describe(s) != "every 2h0m0s" {
+	if err := ParseWhen("every 2h", &s); err != nil || s.Every != 2*time.Hour || s.Cron != "" || Describe(s) != "every 2h" {
 		t.Errorf("every 2h = %+v, %v", s, err)
 	}
 	if d := Describe(journal.Schedule{Cron: "*/5 * * * *"}); d != "cron */5 * * * * UTC" {
 		t.Errorf("Describe(cron) = %q", d)
+	}
+	for d, want := range map[time.Duration]string{2 * time.Hour: "2h", 90 * time.Minute: "1h30m", 45 * time.Minute: "45m",
+		90 * time.Second: "1m30s", 26 * time.Hour: "26h", time.Hour + 30*time.Second: "1h0m30s"} {
+		if got := Interval(d); got != want {
+			t.Errorf("Interval(%v) = %q; want %q", d, got, want)
+		}
+	}
+	// UTC has one name, however the zone was given or found.
+	for _, tz := range []string{"", "UTC", "Etc/UTC", "Zulu"} {
+		if d := Describe(journal.Schedule{Cron: "0 9 * * 1-5", TimeZone: tz}); d != "weekdays at 09:00 UTC" {
+			t.Errorf("Describe(weekdays at 09:00 in %q) = %q; want UTC", tz, d)
+		}
+	}
+	t.Setenv("TZ", "Etc/UTC")
+	if z := LocalZone(); z != "UTC" {
+		t.Errorf("LocalZone with TZ=Etc/UTC = %q; want UTC", z)
 	}
 	for _, bad := range []string{"every 10s", "weekdays at 25:00", "weekdays at 09:60", "at nine", "fortnightly at 09:00", ""} {
 		var s journal.Schedule

@@ -65,16 +65,14 @@ func ParseWhen(words string, s *journal.Schedule) error {
 }
 
 // Describe says when s runs, in words where words made it ("weekdays at
-// 09:00 Europe/Berlin", "every 2h0m0s"), else the cron expression ("cron
-// 0 */4 * * * UTC").
+// 09:00 Europe/Berlin", "every 2h", "every 1h30m"), else the cron
+// expression ("cron 0 */4 * * * UTC"). UTC is called UTC whatever its
+// name in the zone database (ZoneName).
 func Describe(s journal.Schedule) string {
 	if s.Cron == "" {
-		return "every " + s.Every.String()
+		return "every " + Interval(s.Every)
 	}
-	tz := s.TimeZone
-	if tz == "" {
-		tz = "UTC"
-	}
+	tz := ZoneName(s.TimeZone)
 	if m := cronAt.FindStringSubmatch(s.Cron); m != nil {
 		mi, _ := strconv.Atoi(m[1])
 		h, _ := strconv.Atoi(m[2])
@@ -90,20 +88,47 @@ func Describe(s journal.Schedule) string {
 	return "cron " + s.Cron + " " + tz
 }
 
+// Interval writes d as people write an interval: "2h", "1h30m", "45m",
+// "1m30s" (time.Duration.String without its zero minutes and seconds).
+func Interval(d time.Duration) string {
+	out := d.String()
+	if strings.HasSuffix(out, "m0s") {
+		out = strings.TrimSuffix(out, "0s")
+	}
+	if strings.HasSuffix(out, "h0m") {
+		out = strings.TrimSuffix(out, "0m")
+	}
+	return out
+}
+
+// utcNames are the zone database's other names of UTC.
+var utcNames = map[string]bool{"": true, "UTC": true, "Etc/UTC": true, "Etc/UCT": true, "UCT": true, "Etc/Universal": true,
+	"Universal": true, "Etc/Zulu": true, "Zulu": true}
+
+// ZoneName is the name a schedule's time zone is shown with: "UTC" for
+// "" and every other name of UTC (Etc/UTC, Zulu, ...), else tz.
+func ZoneName(tz string) string {
+	if utcNames[tz] {
+		return "UTC"
+	}
+	return tz
+}
+
 // LocalZone is the person's time zone as an IANA name: $TZ when it names
 // one, else the zone /etc/localtime links to, else "Local" (the system's
-// zone, whatever its name; time.LoadLocation reads it).
+// zone, whatever its name; time.LoadLocation reads it). UTC by any of
+// its names is "UTC" (ZoneName).
 func LocalZone() string {
 	if tz := os.Getenv("TZ"); tz != "" {
 		if _, err := time.LoadLocation(tz); err == nil {
-			return tz
+			return ZoneName(tz)
 		}
 	}
 	if target, err := filepath.EvalSymlinks("/etc/localtime"); err == nil {
 		if i := strings.Index(target, "zoneinfo/"); i >= 0 {
 			name := target[i+len("zoneinfo/"):]
 			if _, err := time.LoadLocation(name); err == nil {
-				return name
+				return ZoneName(name)
 			}
 		}
 	}

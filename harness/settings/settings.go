@@ -49,6 +49,10 @@ type Settings struct {
 	// UpdatesOff stops the app's update check at start and once a day
 	// (docs/update.md); the default, false, checks.
 	UpdatesOff bool `json:"updates_off,omitempty"`
+	// Limits are the default budgets of coworkers whose manifest sets
+	// none (Limits; docs/limits.md#budgets). In the app only
+	// SetDefaultLimits changes them.
+	Limits Limits `json:"limits,omitzero"`
 	// KeepRunning keeps the app running with its window closed: closing
 	// the window hides it, and schedules keep running
 	// (docs/app.md#running-in-the-background).
@@ -167,6 +171,9 @@ func (s Settings) Validate() error {
 	}
 	if w := s.QuestionWaitSeconds; w != 0 && (w < MinQuestionWait || w > MaxQuestionWait) {
 		return fmt.Errorf("question_wait_seconds %d: choose %d to %d seconds (or leave it out for %d)", w, MinQuestionWait, MaxQuestionWait, DefaultQuestionWait)
+	}
+	if err := s.Limits.Check(); err != nil {
+		return err
 	}
 	if s.CoworkersDir != "" && !filepath.IsAbs(s.CoworkersDir) {
 		return fmt.Errorf("coworkers folder %q must be an absolute path", s.CoworkersDir)

@@ -17,6 +17,7 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("missing file: %+v, %v; want defaults", s, err)
 	}
 	want := Settings{Provider: "anthropic", Anthropic: ProviderSettings{Model: "m"}, ApprovalMode: "bypass", CoworkersDir: dir,
+		Limits:      Limits{TokensPerRun: 50000, ToolCallsPerRun: 20},
 		KeepRunning: true, StartAtLogin: true, QuestionWaitSeconds: 300}
 	if err := Save(p, want); err != nil {
 		t.Fatal(err)
@@ -39,6 +40,9 @@ func TestLoad(t *testing.T) {
 		{`{"coworkers_dir": "relative"}`, "absolute"},
 		{`{"question_wait_seconds": 9}`, "question_wait_seconds 9: choose 10 to 3600"},
 		{`{"question_wait_seconds": 3601}`, "question_wait_seconds 3601"},
+		{"{\n  \"limits\": {\"tokens_per_day\": -5}\n}", "default limit tokens_per_day is -5: write a whole number from 0 (no default) to 1000000000"},
+		{"{\n  \"limits\": {\n    \"tokens_per_run\": 0.5\n  }\n}", ":3: json: cannot unmarshal number 0.5 into Go struct field Limits.limits.tokens_per_run of type int"},
+		{"{\n  \"limits\": {\"tokens_per_rum\": 5}\n}", `:2: json: unknown field "tokens_per_rum"`},
 	} {
 		os.WriteFile(p, []byte(c.body), 0o600)
 		_, err := Load(p)

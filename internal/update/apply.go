@@ -17,6 +17,10 @@ type Target struct {
 	Exe string
 	// Platform is Platform() unless a test says otherwise.
 	Platform string
+	// Restart asks the Windows installer to start the app once it has
+	// installed (its /START option): the app's own update at its start
+	// does; `openworker update apply` does not.
+	Restart bool
 }
 
 // Applied says what ApplyStaged did.
@@ -51,7 +55,7 @@ func ApplyStaged(dir string, t Target) (a Applied, ok bool, err error) {
 	}
 	switch {
 	case strings.HasPrefix(t.Platform, "windows-"):
-		err = startInstaller(path)
+		err = startInstaller(path, t.Restart)
 		a.Installer = err == nil
 		// The installer holds its file open: forget the record now and
 		// remove the file at a later start (removeLeftovers).
@@ -88,9 +92,14 @@ func replaceExecutable(path, sha string, exe string) error {
 }
 
 // startInstaller runs the Windows installer silently (/S), detached: it
-// waits for this program to exit, then installs over it.
-func startInstaller(path string) error {
-	cmd := exec.Command(path, "/S")
+// waits for this program to exit, then installs over it, and with restart
+// (/START) starts the app again.
+func startInstaller(path string, restart bool) error {
+	args := []string{"/S"}
+	if restart {
+		args = append(args, "/START")
+	}
+	cmd := exec.Command(path, args...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the update installer %s: %w", path, err)
 	}

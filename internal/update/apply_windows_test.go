@@ -34,6 +34,7 @@ func init() {
 }
 
 // On Windows the staged installer is started silently (/S) and detached,
+// told to start the app again (/START) when the app applies it,
 // the installed exe is left to it, the stage's record is forgotten at
 // once, and the installer's file is removed at a later start once it has
 // exited (docs/update.md#apply). Runs under Wine in CI
@@ -54,7 +55,7 @@ func TestApplyStagedStartsTheInstaller(t *testing.T) {
 	exe := filepath.Join(t.TempDir(), "openworker.exe")
 	os.WriteFile(exe, []byte("old"), 0o755)
 
-	a, ok, err := update.ApplyStaged(stage, update.Target{Exe: exe, Platform: "windows-amd64"})
+	a, ok, err := update.ApplyStaged(stage, update.Target{Exe: exe, Platform: "windows-amd64", Restart: true})
 	if err != nil || !ok || !a.Installer || a.Version != "1.4.0" {
 		t.Fatalf("ApplyStaged = %+v %v %v", a, ok, err)
 	}
@@ -66,8 +67,8 @@ func TestApplyStagedStartsTheInstaller(t *testing.T) {
 		args, err = os.ReadFile(marker)
 		return err == nil
 	})
-	if string(args) != "/S" {
-		t.Errorf("the installer's arguments = %q; want /S", args)
+	if string(args) != "/S /START" {
+		t.Errorf("the installer's arguments = %q; want /S /START", args)
 	}
 	if b, _ := os.ReadFile(exe); string(b) != "old" {
 		t.Errorf("the installed exe = %q; the installer, not ApplyStaged, replaces it", b)

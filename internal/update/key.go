@@ -9,15 +9,21 @@ import (
 )
 
 // releaseKey is OpenWorker's update public key (minisign, Ed25519). Every
-// feed is verified against it, whichever URL it came from; only a test can
-// swap it (SwapKeyForTest). The private half is kept by whoever signs
-// releases, never in this repository (docs/update.md#keys).
+// feed is verified against it, whichever URL it came from; only a Go test
+// (SwapKeyForTest) or a build with the tag updatetestkey
+// (key_testhook.go, never a release) can swap it. The private half is kept
+// by whoever signs releases, never in this repository
+// (docs/update.md#keys).
 const releaseKey = "RWR7C7JubVrQRO6yomFOab9Q3CCNglRg26VjFiaqBKkwcapxVNvA/VMX"
 
 var (
 	keyMu   sync.Mutex
 	keyText = releaseKey
 )
+
+// TestKeyBuild reports whether this program was built with the test-key
+// hook (the build tag updatetestkey), so `openworker version` can say so.
+func TestKeyBuild() bool { return testKeyHook }
 
 // trustedKey is the key feeds are verified against.
 func trustedKey() (minisign.PublicKey, error) {

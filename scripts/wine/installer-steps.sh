@@ -23,6 +23,22 @@ old_installer() {
   [ -f "$old_setup" ] || fail "no older installer at $old_setup"
 }
 
+# installer_prefix: makes the prefix one the installer runs in silently
+# (Windows 10, a WebView2 runtime registered); step 5 uses it too.
+installer_prefix() {
+  # The installer refuses Windows before 10 (exit 64); a new prefix says
+  # Windows 7, Wine 8's default.
+  "$wine" winecfg /v win10 >/dev/null 2>&1 || fail "winecfg /v win10 failed"
+  # The installer runs Microsoft's WebView2 bootstrapper when no runtime is
+  # registered, and the bootstrapper downloads it from the internet. This
+  # test sends nothing off the machine, so it registers a runtime version
+  # first (the key the installer reads, build/windows/installer/webview2.nsh)
+  # and the installer says "already installed". The GUI cannot run under
+  # Wine anyway (the script's header).
+  "$wine" reg add 'HKCU\Software\Microsoft\EdgeUpdate\Clients\{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}' \
+    /v pv /t REG_SZ /d 1.0.0.0 /f >/dev/null 2>&1 || fail "could not register a WebView2 version in the prefix"
+}
+
 installer() {
   local setup=${OPENWORKER_WINE_SETUP:-}
   old_installer
@@ -44,17 +60,7 @@ installer() {
   [ -f "$appdata/OpenWorker/journal.db" ] || : >"$appdata/OpenWorker/journal.db"
   echo keep >"$appdata/OpenWorker/installer-marker"
 
-  # The installer refuses Windows before 10 (exit 64); a new prefix says
-  # Windows 7, Wine 8's default.
-  "$wine" winecfg /v win10 >/dev/null 2>&1 || fail "winecfg /v win10 failed"
-  # The installer runs Microsoft's WebView2 bootstrapper when no runtime is
-  # registered, and the bootstrapper downloads it from the internet. This
-  # test sends nothing off the machine, so it registers a runtime version
-  # first (the key the installer reads, build/windows/installer/webview2.nsh)
-  # and the installer says "already installed". The GUI cannot run under
-  # Wine anyway (the script's header).
-  "$wine" reg add 'HKCU\Software\Microsoft\EdgeUpdate\Clients\{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}' \
-    /v pv /t REG_SZ /d 1.0.0.0 /f >/dev/null 2>&1 || fail "could not register a WebView2 version in the prefix"
+  installer_prefix
   : >"$tmp/before-install"
   # The upgrade: an older build of the same source installed first and
   # left running, so the new installer must close it (running.nsh).

@@ -205,6 +205,17 @@ Section /o "un.Also remove my journal and settings" UnSecData
     RMDir /r "$APPDATA\${EXE_NAME}"
 SectionEnd
 
+; `/S /START`: the app's own update (docs/update.md#apply) starts the app
+; again once it is installed; a plain /S does not.
+Function .onInstSuccess
+    ${GetParameters} $R0
+    ClearErrors
+    ${GetOptions} $R0 "/START" $R1
+    ${IfNot} ${Errors}
+        Exec '"$INSTDIR\${EXE_NAME}"'
+    ${EndIf}
+FunctionEnd
+
 ; `uninstall.exe /S /REMOVEDATA` also removes the journal and settings: the
 ; silent way to tick "Also remove my journal and settings" (docs/install.md).
 Function un.onInit

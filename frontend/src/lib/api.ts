@@ -11,6 +11,7 @@ import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, S
 import type { AgentImportPreview, AgentImportResult } from "./types_agentimport";
 import type { AppEventName } from "./events";
 import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
+import type { CoworkerTokens, Limits, UsageTotal } from "./types_limits";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
@@ -104,6 +105,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
       return { sessions: p.sessions ?? [], next: p.next ?? "" };
     },
     needsAttention: () => call<Waiting>(() => b.Activity.NeedsAttention()),
+    /** The tokens of each run listed, by session id (absent: none journaled). */
+    runTokens: async (ids: string[]) => (ids.length ? ((await call<Record<string, UsageTotal> | null>(() => b.Activity.RunTokens(ids))) ?? {}) : {}),
+    /** Each coworker's tokens today and over the last 7 days (UTC), most first. */
+    coworkerTokens: () => call<CoworkerTokens>(() => b.Activity.CoworkerTokens()),
     /** One page of the sidebar's chat list (docs/app.md#chats), newest first. */
     chats: async (before: string, showHidden: boolean): Promise<SessionPage> => {
       const p = await call<SessionPage>(() => b.Chats.Chats(before, showHidden));
@@ -150,6 +155,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     chooseServersFile: () => call<string>(() => b.Preferences.ChooseServersFile()),
     /** Saves the theme in settings.json at once (docs/app.md#theme). */
     setTheme: (t: Theme) => call<void>(() => b.Preferences.SetTheme(t)),
+    /** Settings → Limits: the default limits in use (docs/limits.md#budgets). */
+    defaultLimits: () => call<Limits>(() => b.Preferences.DefaultLimits()),
+    /** Saves the default limits at once; rejects naming a limit out of range. */
+    setDefaultLimits: (l: Limits) => call<Limits>(() => b.Preferences.SetDefaultLimits(l)),
     /** Settings → Updates (docs/update.md): the switch and the background check. */
     updateStatus: () => call<UpdateStatus>(() => b.Preferences.UpdateStatus()),
     setUpdateChecks: (on: boolean) => call<UpdateStatus>(() => b.Preferences.SetUpdateChecks(on)),

@@ -8,6 +8,7 @@ import type * as T from "./types";
 import type * as E from "./types_editor";
 import type * as A from "./types_agentimport";
 import type * as I from "./types_inbox";
+import type * as L from "./types_limits";
 
 /** The data fields of a generated class (its methods left out). */
 type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
@@ -88,3 +89,12 @@ export const typesMatchGo: [
   Covers<journal.ScheduleRun, I.ScheduleRun>,
   Covers<app.ScheduleInfo, I.ScheduleInfo>,
 ] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+
+// The budgets' and tokens' shapes (types_limits.ts).
+export const limitsTypesMatchGo: [
+  Covers<settings.Limits, L.Limits>,
+  Covers<bundle.Limits, L.DraftLimits>,
+  Covers<journal.UsageTotal, L.UsageTotal>,
+  Covers<journal.CoworkerUsage, L.CoworkerUsage>,
+  Covers<app.CoworkerTokens, L.CoworkerTokens>,
+] = [true, true, true, true, true];

@@ -313,6 +313,8 @@ export interface Settings {
   theme?: Theme | "";
   /** Only SetUpdateChecks changes it (docs/update.md). */
   updates_off?: boolean;
+  /** The default limits; only SetDefaultLimits changes them (docs/limits.md#budgets). */
+  limits?: import("./types_limits").Limits;
 }
 
 /** The update switch and the background check (Go: app.UpdateStatus; docs/update.md). */

@@ -2,6 +2,8 @@
 // app/editor_tools.go, harness/bundle.Draft; docs/app.md#coworker-editor).
 // types.check.ts checks their fields against the generated models.
 
+import type { DraftLimits, Limits } from "./types_limits";
+
 /** A consent policy of a tool: the editor's Ask / Allow / Never. */
 export type ToolPolicy = "ask" | "allow" | "deny";
 
@@ -24,6 +26,8 @@ export interface Draft {
   model: string;
   folder: string;
   requiresSandbox: boolean;
+  /** Front matter "limits"; 0 (or absent): the default of Settings (docs/limits.md#budgets). */
+  limits?: DraftLimits;
   /** Front matter keys a Draft does not hold (a misspelling, a newer key); Save keeps exactly these. */
   otherKeys?: string[] | null;
 }
@@ -60,6 +64,8 @@ export interface CoworkerDraft {
   skills: DraftSkill[] | null;
   /** The template it was made from ("" for blank or an existing coworker). */
   template: string;
+  /** Settings' default limits: what each limit left at 0 takes. */
+  default_limits?: Limits;
 }
 
 /** A starting point of "New coworker" (Go: app.CoworkerTemplate): an example bundle. */

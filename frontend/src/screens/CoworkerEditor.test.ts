@@ -150,3 +150,44 @@ describe("CoworkerEditor", () => {
     await eventually(() => expect(fake.checkCoworker.mock.calls.at(-1)?.[1].otherKeys).toEqual([]));
   });
 });
+
+describe("CoworkerEditor limits", () => {
+  const input = (root: HTMLElement, key: string) => root.querySelector<HTMLInputElement>(`#ed-limit-${key}`)!;
+  const hint = (root: HTMLElement, key: string) => root.querySelector(`#ed-limit-${key}-d`)!.textContent?.trim();
+  function type(el: HTMLInputElement, value: string) {
+    el.value = value;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    flushSync();
+  }
+
+  it("shows the coworker's limits and the default of Settings that applies to each one left empty", async () => {
+    const { target } = await render(cw({
+      draft: draft({ limits: { tokensPerRun: 0, tokensPerDay: 200000, toolCallsPerRun: 0 } }),
+      default_limits: { tokens_per_run: 50000, tokens_per_day: 1000000, tool_calls_per_run: 0 },
+    }));
+    expect(input(target, "tokens_per_run").value).toBe("");
+    expect(input(target, "tokens_per_run").placeholder).toBe("default: 50,000 from Settings");
+    expect(hint(target, "tokens_per_run")).toBe("Empty: default: 50,000 from Settings");
+    expect(input(target, "tokens_per_day").value).toBe("200,000");
+    expect(hint(target, "tokens_per_day")).toBe("Its own; the default of Settings (1,000,000) does not apply");
+    expect(input(target, "tool_calls_per_run").placeholder).toBe("no limit");
+    expect(hint(target, "tool_calls_per_run")).toBe("Empty: no limit (none set in Settings)");
+  });
+
+  it("saves the limits typed, and refuses a fraction naming the field", async () => {
+    const { target, button } = await render(cw({ default_limits: { tokens_per_run: 50000, tokens_per_day: 0, tool_calls_per_run: 0 } }));
+    type(input(target, "tokens_per_run"), "0.5");
+    expect(hint(target, "tokens_per_run")).toContain('Tokens per run: "0.5" is not a whole number.');
+    expect(input(target, "tokens_per_run").getAttribute("aria-invalid")).toBe("true");
+    expect(button("Save").disabled).toBe(true);
+    type(input(target, "tokens_per_run"), "20,000");
+    type(input(target, "tool_calls_per_run"), "12");
+    await eventually(() => expect(button("Save").disabled).toBe(false));
+    fake.saveCoworker.mockResolvedValue({ dir: "/c/notes", id: "notes", name: "Notes", written: "/c/notes" });
+    fake.editCoworker.mockResolvedValue(cw({ draft: draft({ limits: { tokensPerRun: 20000, tokensPerDay: 0, toolCallsPerRun: 12 } }) }));
+    button("Save").click();
+    await eventually(() => expect(fake.saveCoworker).toHaveBeenCalled());
+    expect(fake.saveCoworker.mock.calls[0][1].limits).toEqual({ tokensPerRun: 20000, tokensPerDay: 0, toolCallsPerRun: 12 });
+    await eventually(() => expect(input(target, "tokens_per_run").value).toBe("20,000"));
+  });
+});

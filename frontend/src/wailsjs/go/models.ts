@@ -734,6 +734,7 @@ export namespace app {
 	    problems: DraftProblem[];
 	    skills: DraftSkill[];
 	    template: string;
+	    default_limits: settings.Limits;
 	
 	    static createFrom(source: any = {}) {
 	        return new CoworkerDraft(source);
@@ -748,6 +749,7 @@ export namespace app {
 	        this.problems = this.convertValues(source["problems"], DraftProblem);
 	        this.skills = this.convertValues(source["skills"], DraftSkill);
 	        this.template = source["template"];
+	        this.default_limits = this.convertValues(source["default_limits"], settings.Limits);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -841,6 +843,40 @@ export namespace app {
 	        this.tools = source["tools"];
 	        this.needs_folder = source["needs_folder"];
 	    }
+	}
+	export class CoworkerTokens {
+	    today: string;
+	    days: number;
+	    coworkers: journal.CoworkerUsage[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerTokens(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.today = source["today"];
+	        this.days = source["days"];
+	        this.coworkers = this.convertValues(source["coworkers"], journal.CoworkerUsage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	
@@ -2214,6 +2250,56 @@ export namespace journal {
 		    return a;
 		}
 	}
+	export class UsageTotal {
+	    input_tokens: number;
+	    output_tokens: number;
+	    responses: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageTotal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input_tokens = source["input_tokens"];
+	        this.output_tokens = source["output_tokens"];
+	        this.responses = source["responses"];
+	    }
+	}
+	export class CoworkerUsage {
+	    coworker: string;
+	    today: UsageTotal;
+	    days: UsageTotal;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoworkerUsage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.coworker = source["coworker"];
+	        this.today = this.convertValues(source["today"], UsageTotal);
+	        this.days = this.convertValues(source["days"], UsageTotal);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Invocation {
 	    id: string;
 	    session_id: string;
@@ -2667,6 +2753,7 @@ export namespace journal {
 		}
 	}
 	
+	
 
 }
 
@@ -2759,6 +2846,22 @@ export namespace servers {
 
 export namespace settings {
 	
+	export class Limits {
+	    tokens_per_run: number;
+	    tokens_per_day: number;
+	    tool_calls_per_run: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Limits(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokens_per_run = source["tokens_per_run"];
+	        this.tokens_per_day = source["tokens_per_day"];
+	        this.tool_calls_per_run = source["tool_calls_per_run"];
+	    }
+	}
 	export class ProviderSettings {
 	    base_url: string;
 	    model: string;
@@ -2782,6 +2885,7 @@ export namespace settings {
 	    approval_mode: string;
 	    theme: string;
 	    updates_off?: boolean;
+	    limits: Limits;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -2797,6 +2901,7 @@ export namespace settings {
 	        this.approval_mode = source["approval_mode"];
 	        this.theme = source["theme"];
 	        this.updates_off = source["updates_off"];
+	        this.limits = this.convertValues(source["limits"], Limits);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

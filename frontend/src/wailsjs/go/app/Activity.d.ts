@@ -5,11 +5,15 @@ import {app} from '../models';
 
 export function AskAgent(arg1:string):Promise<journal.Invocation>;
 
+export function CoworkerTokens():Promise<app.CoworkerTokens>;
+
 export function Diagnostics():Promise<string>;
 
 export function NeedsAttention():Promise<app.Waiting>;
 
 export function Reconcile(arg1:string,arg2:string):Promise<journal.Invocation>;
+
+export function RunTokens(arg1:Array<string>):Promise<Record<string, journal.UsageTotal>>;
 
 export function SessionDetail(arg1:string):Promise<journal.SessionDetail>;
 

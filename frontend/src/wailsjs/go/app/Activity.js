@@ -6,6 +6,10 @@ export function AskAgent(arg1) {
   return window['go']['app']['Activity']['AskAgent'](arg1);
 }
 
+export function CoworkerTokens() {
+  return window['go']['app']['Activity']['CoworkerTokens']();
+}
+
 export function Diagnostics() {
   return window['go']['app']['Activity']['Diagnostics']();
 }
@@ -16,6 +20,10 @@ export function NeedsAttention() {
 
 export function Reconcile(arg1, arg2) {
   return window['go']['app']['Activity']['Reconcile'](arg1, arg2);
+}
+
+export function RunTokens(arg1) {
+  return window['go']['app']['Activity']['RunTokens'](arg1);
 }
 
 export function SessionDetail(arg1) {

@@ -6,6 +6,10 @@ export function ChooseServersFile() {
   return window['go']['app']['Preferences']['ChooseServersFile']();
 }
 
+export function DefaultLimits() {
+  return window['go']['app']['Preferences']['DefaultLimits']();
+}
+
 export function DeleteAPIKey(arg1) {
   return window['go']['app']['Preferences']['DeleteAPIKey'](arg1);
 }
@@ -32,6 +36,10 @@ export function SaveSettings(arg1) {
 
 export function SetAPIKey(arg1, arg2) {
   return window['go']['app']['Preferences']['SetAPIKey'](arg1, arg2);
+}
+
+export function SetDefaultLimits(arg1) {
+  return window['go']['app']['Preferences']['SetDefaultLimits'](arg1);
 }
 
 export function SetTheme(arg1) {
