@@ -535,6 +535,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class BackgroundSettings {
+	    keep_running: boolean;
+	    start_at_login: boolean;
+	    question_wait_seconds: number;
+	    autostart_entry: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackgroundSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.keep_running = source["keep_running"];
+	        this.start_at_login = source["start_at_login"];
+	        this.question_wait_seconds = source["question_wait_seconds"];
+	        this.autostart_entry = source["autostart_entry"];
+	    }
+	}
 	
 	export class ToolInfo {
 	    name: string;
@@ -2886,6 +2904,9 @@ export namespace settings {
 	    theme: string;
 	    updates_off?: boolean;
 	    limits: Limits;
+	    keep_running?: boolean;
+	    start_at_login?: boolean;
+	    question_wait_seconds?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -2902,6 +2923,9 @@ export namespace settings {
 	        this.theme = source["theme"];
 	        this.updates_off = source["updates_off"];
 	        this.limits = this.convertValues(source["limits"], Limits);
+	        this.keep_running = source["keep_running"];
+	        this.start_at_login = source["start_at_login"];
+	        this.question_wait_seconds = source["question_wait_seconds"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

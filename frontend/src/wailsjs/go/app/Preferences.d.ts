@@ -9,6 +9,8 @@ export function DefaultLimits():Promise<settings.Limits>;
 
 export function DeleteAPIKey(arg1:string):Promise<app.SettingsView>;
 
+export function GetBackground():Promise<app.BackgroundSettings>;
+
 export function GetSettings():Promise<app.SettingsView>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<app.ModelList>;
@@ -20,6 +22,8 @@ export function RevokePolicy(arg1:string,arg2:string,arg3:string):Promise<void>;
 export function SaveSettings(arg1:settings.Settings):Promise<app.SettingsView>;
 
 export function SetAPIKey(arg1:string,arg2:string):Promise<app.SettingsView>;
+
+export function SetBackground(arg1:app.BackgroundSettings):Promise<app.BackgroundSettings>;
 
 export function SetDefaultLimits(arg1:settings.Limits):Promise<settings.Limits>;
 

@@ -14,6 +14,10 @@ export function DeleteAPIKey(arg1) {
   return window['go']['app']['Preferences']['DeleteAPIKey'](arg1);
 }
 
+export function GetBackground() {
+  return window['go']['app']['Preferences']['GetBackground']();
+}
+
 export function GetSettings() {
   return window['go']['app']['Preferences']['GetSettings']();
 }
@@ -36,6 +40,10 @@ export function SaveSettings(arg1) {
 
 export function SetAPIKey(arg1, arg2) {
   return window['go']['app']['Preferences']['SetAPIKey'](arg1, arg2);
+}
+
+export function SetBackground(arg1) {
+  return window['go']['app']['Preferences']['SetBackground'](arg1);
 }
 
 export function SetDefaultLimits(arg1) {

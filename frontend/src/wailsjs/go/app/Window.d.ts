@@ -8,4 +8,6 @@ export function OpenFile(arg1:string):Promise<void>;
 
 export function OpenLink(arg1:string):Promise<void>;
 
+export function Quit():Promise<void>;
+
 export function SetWindowFocused(arg1:boolean):Promise<void>;

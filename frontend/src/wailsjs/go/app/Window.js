@@ -14,6 +14,10 @@ export function OpenLink(arg1) {
   return window['go']['app']['Window']['OpenLink'](arg1);
 }
 
+export function Quit() {
+  return window['go']['app']['Window']['Quit']();
+}
+
 export function SetWindowFocused(arg1) {
   return window['go']['app']['Window']['SetWindowFocused'](arg1);
 }
