@@ -65,6 +65,8 @@ func (pr *Preferences) SetBackground(b BackgroundSettings) (BackgroundSettings, 
 	if wait == settings.DefaultQuestionWait {
 		wait = 0 // the default: left out of settings.json
 	}
+	pr.autostartMu.Lock() // the entry and the switch change together (refreshAutostart)
+	defer pr.autostartMu.Unlock()
 	if b.StartAtLogin != pr.settings.get().StartAtLogin {
 		if err := pr.applyAutostart(b.StartAtLogin); err != nil {
 			return BackgroundSettings{}, err
@@ -103,6 +105,8 @@ func (pr *Preferences) applyAutostart(on bool) error {
 // login" is on, so it names this program (an update or a move changes
 // its path).
 func (pr *Preferences) refreshAutostart() {
+	pr.autostartMu.Lock()
+	defer pr.autostartMu.Unlock()
 	if !pr.settings.get().StartAtLogin {
 		return
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/openworker/desktop/harness/model"
 )
@@ -21,6 +22,8 @@ type Preferences struct {
 	reloads   *reloads
 	coworkers *Coworkers // listed anew when the folder or servers file changes
 	updates   *updater   // nil in tests that do not start one (updates.go)
+
+	autostartMu sync.Mutex // held while the login entry and its switch change (background.go)
 }
 
 // SettingsView is the Settings screen: the saved choices, which API keys

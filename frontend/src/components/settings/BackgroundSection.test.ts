@@ -33,7 +33,7 @@ describe("BackgroundSection", () => {
     expect(document.body.textContent).toContain("/home/me/.config/autostart/openworker.desktop");
     byId("keep-running").click();
     await eventually(() => expect(fake.setBackground).toHaveBeenCalledWith({ ...initial, keep_running: true }));
-    expect(notify).toHaveBeenCalledWith("info", expect.stringContaining("hides it"));
+    await eventually(() => expect(notify).toHaveBeenCalledWith("info", expect.stringContaining("hides it")));
     await eventually(() => expect(byId("start-at-login").disabled).toBe(false));
     byId("start-at-login").click();
     await eventually(() => expect(fake.setBackground).toHaveBeenLastCalledWith({ ...initial, keep_running: true, start_at_login: true }));
@@ -64,8 +64,8 @@ describe("BackgroundSection", () => {
     await render();
     byId("start-at-login").click();
     await eventually(() => expect(notify).toHaveBeenCalledWith("error", "start at login was not changed: permission denied"));
-    await eventually(() => expect(fake.background).toHaveBeenCalledTimes(2));
-    expect(byId("start-at-login").checked).toBe(false);
+    await eventually(() => expect(byId("start-at-login").checked).toBe(false));
+    expect(fake.background).toHaveBeenCalledTimes(2);
   });
 
   it("quits through the window service", async () => {
