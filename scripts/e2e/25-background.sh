@@ -17,7 +17,7 @@
 echo "app-e2e: running in the background"
 # Where things are, in window coordinates (1240x820): the Settings page's
 # "Keep running with the window closed" checkbox (below Appearance and Updates).
-BG_KEEP_X=${BG_KEEP_X:-248} BG_KEEP_Y=${BG_KEEP_Y:-323}
+BG_KEEP_X=${BG_KEEP_X:-258} BG_KEEP_Y=${BG_KEEP_Y:-333}
 bg="$tmp/background"
 mkdir -p "$bg/home" "$bg/config/OpenWorker" "$bg/data" "$bg/bundles"
 cp -r "$tmp/bundles/e2e-assistant" "$bg/bundles/"
