@@ -116,6 +116,9 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		return err
 	}
 	a.Window.opened.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
+	if cfg.Background {
+		_ = a.Window.SetWindowFocused(false) // started hidden: the inbox notifies (inboxwatch.go)
+	}
 	a.Preferences.updates = newUpdater(cfg.UpdateFeed, filepath.Join(paths.ConfigDir, "updates"), cfg.Version,
 		func() bool { return !a.settings.get().UpdatesOff }, logger)
 	go a.Preferences.updates.run(ctx)
@@ -167,6 +170,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		OnBeforeClose: func(context.Context) bool {
 			if a.closeHides() {
 				ui.hide()
+				_ = a.Window.SetWindowFocused(false) // hidden: the inbox notifies again
 				logger.Info("window hidden: the app keeps running")
 				return true
 			}
