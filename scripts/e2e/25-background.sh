@@ -64,7 +64,8 @@ sleep 0.8
 import -window root "$shots/settings-background-light.png"
 
 # Close the window as a window manager would: hidden, the process stays.
-python3 "$root/scripts/e2e/wm-close.py" "$(perm_win)" || fail "wm-close.py could not ask the window to close"
+# (the visible toplevel: perm_win's first match is GTK's 10x10 leader window)
+python3 "$root/scripts/e2e/wm-close.py" "$(xdotool search --onlyvisible --name '^OpenWorker$' | head -n1)" || fail "wm-close.py could not ask the window to close"
 for _ in $(seq 100); do [ -z "$(xdotool search --onlyvisible --name '^OpenWorker$' 2>/dev/null)" ] && break; sleep 0.2; done
 [ -z "$(xdotool search --onlyvisible --name '^OpenWorker$' 2>/dev/null)" ] || fail "closing the window with keep running on did not hide it"
 sleep 2
