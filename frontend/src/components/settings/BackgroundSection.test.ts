@@ -53,7 +53,7 @@ describe("BackgroundSection", () => {
     f.value = "300";
     f.dispatchEvent(new Event("input", { bubbles: true }));
     flushSync();
-    button("Save wait").click();
+    f.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true })); // Enter saves, as the button does
     await eventually(() => expect(fake.setBackground).toHaveBeenCalledWith({ ...initial, question_wait_seconds: 300 }));
   });
 
