@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/openworker/desktop/harness/settings"
 	"github.com/openworker/desktop/platform/autostart"
@@ -145,4 +147,25 @@ func (w *Window) Quit() error {
 // running" is on and the person did not choose Quit.
 func (a *desktop) closeHides() bool {
 	return a.settings.get().KeepRunning && !a.Window.quitting.Load()
+}
+
+// quitOnSignal quits the app on SIGINT or SIGTERM (a logout, `kill`),
+// "keep running" or not: Wails turns the signal into a window close,
+// which with "keep running" on would only hide the window. It returns
+// the function that stops listening.
+func quitOnSignal(w *Window) (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			_ = w.Quit()
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }

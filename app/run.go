@@ -130,6 +130,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		}
 		a.Window.opened.openFiles(launchFiles(l.Args, l.WorkingDirectory))
 	}
+	defer quitOnSignal(a.Window)() // a signal quits even with "keep running" on (background.go)
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
 	var wake io.Closer // the wake socket (wake_socket_unix.go)
 	// Wails' own notifications API (runtime.SendNotification, since v2.11)
