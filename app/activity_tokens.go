@@ -6,7 +6,7 @@ import (
 	"github.com/openworker/desktop/harness/journal"
 )
 
-// Tokens in Activity (docs/app.md#activity): each run's tokens next to it
+// Tokens in Activity (docs/app.md#tokens): each run's tokens next to it
 // in the list, and each coworker's tokens today and over the last 7 days,
 // read from the journal's model_usage (docs/journal.md#usage). Days are
 // UTC, the days tokens_per_day counts (docs/limits.md#budgets).

@@ -54,7 +54,9 @@ func TestActivityTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := func(in, out, n int) journal.UsageTotal { return journal.UsageTotal{InputTokens: in, OutputTokens: out, Responses: n} }
+	u := func(in, out, n int) journal.UsageTotal {
+		return journal.UsageTotal{InputTokens: in, OutputTokens: out, Responses: n}
+	}
 	for id, want := range map[string]journal.UsageTotal{old: u(5000, 5000, 1), week: u(300, 30, 1), now: u(1040, 202, 2), other: u(2500, 100, 1)} {
 		if runs[id] != want {
 			t.Errorf("RunTokens[%s] = %+v; want %+v", id, runs[id], want)

@@ -31,14 +31,15 @@ type Chats struct {
 }
 
 // ChatInfo describes an open chat. Model and ApprovalMode are what the
-// chat was opened (or continued) with and keeps until it closes, whatever
-// Settings say now; AppInfo says what new chats use.
+// chat was opened (or continued) with, whatever Settings say now, the
+// model as changed by SetChatModel since; AppInfo says what new chats use.
 type ChatInfo struct {
 	SessionID    string     `json:"session_id"`
 	Coworker     string     `json:"coworker"`
 	CoworkerName string     `json:"coworker_name"`
 	Identity     string     `json:"identity"` // execution identity (docs/identity.md)
 	Model        string     `json:"model"`
+	ModelName    string     `json:"model_name"` // the model the next turn asks for (the picker's value)
 	ApprovalMode string     `json:"approval_mode"`
 	Running      bool       `json:"running"`    // a turn is running
 	Unattended   bool       `json:"unattended"` // it runs on its own: approvals park in the inbox (unattended.go)
@@ -100,6 +101,7 @@ func (c *Chats) ResumeChat(sessionID string) (ChatInfo, error) {
 			if so.Model, err = c.modelFor(js.Coworker, so.Model); err != nil {
 				return ChatInfo{}, err
 			}
+			so.Model = c.lastChosenModel(sessionID, so.Model) // docs/app.md#model-in-a-chat
 		}
 	}
 	s, err := rt.ResumeSession(c.base, sessionID, so)
@@ -182,7 +184,7 @@ func (c *Chats) modelFor(coworker string, def model.Provider) (model.Provider, e
 func chatInfo(s *harness.Session) ChatInfo {
 	o := s.Options()
 	info := ChatInfo{SessionID: s.ID(), Coworker: s.Coworker(), CoworkerName: s.CoworkerName(), Identity: s.Identity(),
-		Model: o.Model.Describe(), ApprovalMode: string(o.Approve), Running: s.Running(), Tools: []ToolInfo{}}
+		Model: o.Model.Describe(), ModelName: model.NameOf(o.Model), ApprovalMode: string(o.Approve), Running: s.Running(), Tools: []ToolInfo{}}
 	for _, t := range s.Tools() {
 		info.Tools = append(info.Tools, ToolInfo{Name: t.Name, Description: t.Descriptor.Description, Provider: t.Provider,
 			Risk: string(t.Descriptor.Risk), Classification: string(t.Descriptor.Classification)})

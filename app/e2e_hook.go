@@ -17,6 +17,7 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
+	"github.com/openworker/desktop/harness/model"
 )
 
 // e2eSearch is the newest chat search the window asked for (SearchChats)
@@ -166,6 +167,16 @@ var e2eProbes struct {
 	mu         sync.Mutex
 	models     *ModelList
 	connection *ConnectionTest
+	ollama     *OllamaFound // the first-run setup's last FindOllama (ollama.go)
+	ollamas    int          // how many times it looked
+}
+
+// noteOllama records the first-run setup's Ollama probe.
+func noteOllama(f OllamaFound) {
+	e2eProbes.mu.Lock()
+	defer e2eProbes.mu.Unlock()
+	e2eProbes.ollama = &f
+	e2eProbes.ollamas++
 }
 
 func noteProbe(list *ModelList, test *ConnectionTest) {
@@ -300,6 +311,9 @@ type hookState struct {
 	// connection of Settings (models_api.go).
 	Models     *ModelList      `json:"models,omitempty"`
 	Connection *ConnectionTest `json:"connection,omitempty"`
+	// Ollama: the first-run setup's last look for Ollama (docs/app.md#first-run).
+	Ollama       *OllamaFound `json:"ollama,omitempty"`
+	OllamaProbes int          `json:"ollama_probes"`
 	// Opened: the extension files sent to the window (extopen.go).
 	Opened []ExtensionOpened `json:"opened"`
 	// Questions: the servers' questions waiting in the dialog (elicit.go).
@@ -336,6 +350,7 @@ type hookChat struct {
 	Running   bool     `json:"running"`
 	Turns     []string `json:"turns"`
 	Grants    []string `json:"grants"`  // tools with a session grant
+	Model     string   `json:"model"`   // the model of its next turn (docs/app.md#model-in-a-chat)
 	Results   []string `json:"results"` // each call's journaled result, "TOOL STATUS RESULT" (issue 14)
 }
 
@@ -423,7 +438,7 @@ func (out *hookState) readRecords() {
 	out.Searched = hookSearched{e2eSearch.Text, append([]string{}, e2eSearch.Found...)}
 	e2eSearch.mu.Unlock()
 	e2eProbes.mu.Lock()
-	out.Models, out.Connection = e2eProbes.models, e2eProbes.connection
+	out.Models, out.Connection, out.Ollama, out.OllamaProbes = e2eProbes.models, e2eProbes.connection, e2eProbes.ollama, e2eProbes.ollamas
 	e2eProbes.mu.Unlock()
 	e2eEditor.mu.Lock()
 	out.Editor = append([]string{}, e2eEditor.list...)
@@ -437,7 +452,7 @@ func (out *hookState) readRecords() {
 // j when it is open, its turns' statuses and its calls' results.
 func openChat(ctx context.Context, s *harness.Session, j *journal.Journal) hookChat {
 	id := s.ID()
-	cs := hookChat{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}, Results: []string{}}
+	cs := hookChat{SessionID: id, Running: s.Running(), Turns: []string{}, Grants: []string{}, Results: []string{}, Model: model.NameOf(s.Options().Model)}
 	for _, g := range s.Grants() {
 		cs.Grants = append(cs.Grants, g.Tool)
 	}

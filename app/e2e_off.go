@@ -35,6 +35,9 @@ func noteViewRefused(string, string, string) {}
 // noteProbe is a no-op outside e2e builds (see e2e_hook.go).
 func noteProbe(*ModelList, *ConnectionTest) {}
 
+// noteOllama is a no-op outside e2e builds (see e2e_hook.go).
+func noteOllama(OllamaFound) {}
+
 // noteEditor is a no-op outside e2e builds (see e2e_hook.go).
 func noteEditor(string) {}
 

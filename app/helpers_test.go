@@ -243,6 +243,8 @@ type envOpts struct {
 	listWait time.Duration
 	// clock is deps.Clock (nil: time.Now).
 	clock func() time.Time
+	// noModel starts with no --base-url and no --model (the first-run case).
+	noModel bool
 }
 
 func newTestEnv(t *testing.T, o envOpts) *testEnv {
@@ -263,11 +265,15 @@ func newTestEnv(t *testing.T, o envOpts) *testEnv {
 	if cfg.Coworkers == "" {
 		cfg.Coworkers = e.bundles
 	}
-	if cfg.BaseURL == "" {
+	if cfg.BaseURL == "" && !o.noModel {
 		cfg.BaseURL = e.model.URL
 	}
-	cfg.Model = "scripted"
-	cfg.Getenv = func(string) string { return "" }
+	if !o.noModel {
+		cfg.Model = "scripted"
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = func(string) string { return "" }
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if o.extSecrets == nil {
 		o.extSecrets = &extension.MemorySecrets{}

@@ -127,6 +127,7 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 		s.Theme = cur.Theme                                                                                               // SetTheme's alone
 		s.UpdatesOff = cur.UpdatesOff                                                                                     // SetUpdateChecks' alone
 		s.Limits = cur.Limits                                                                                             // SetDefaultLimits' alone
+		s.SetupDone = cur.SetupDone                                                                                       // FinishSetup's alone
 		s.KeepRunning, s.StartAtLogin, s.QuestionWaitSeconds = cur.KeepRunning, cur.StartAtLogin, cur.QuestionWaitSeconds // SetBackground's alone
 		return s, nil
 	})

@@ -112,7 +112,7 @@ func (m *modalPrompter) Prompt(ctx context.Context, req consent.Request) (consen
 // Respond answers the approval item id from the window. It fails with
 // ErrNoSuchApproval when there is no such approval, with an error matching
 // journal.ErrAlreadyAnswered (saying who answered what) when it was closed
-// first, for a decision that is not one of the four answers of
+// first, for a decision that is not one of the five answers of
 // docs/consent.md, and for allow_session or allow_always on a sampling
 // prompt (docs/consent.md#sampling; the prompt stays open).
 func (m *modalPrompter) Respond(id string, d consent.Decision) error {

@@ -185,10 +185,10 @@ func localZone() string {
 // whenOf writes a schedule's when as the screen shows it.
 func whenOf(s journal.Schedule) string {
 	if s.Cron == "" {
-		return "every " + s.Every.String()
+		return "every " + schedule.Interval(s.Every)
 	}
 	if s.TimeZone != "" {
-		return s.Cron + " (" + s.TimeZone + ")"
+		return s.Cron + " (" + schedule.ZoneName(s.TimeZone) + ")"
 	}
 	return s.Cron + " (UTC)"
 }

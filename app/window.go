@@ -39,6 +39,9 @@ type AppInfo struct {
 	Notices       []Notice `json:"notices"`
 	StartCoworker string   `json:"start_coworker"` // open a chat with it at start
 	Theme         string   `json:"theme"`          // "system", "light" or "dark" (docs/app.md#theme)
+	// FirstRun says the window shows the first-run setup (docs/app.md#first-run):
+	// no model is configured and the setup was never completed or skipped.
+	FirstRun bool `json:"first_run"`
 }
 
 // Info returns what the UI shows at start: paths, the model in use and
@@ -48,7 +51,7 @@ func (w *Window) Info() (AppInfo, error) {
 	s, m := w.settings.get(), w.model.current()
 	info := AppInfo{Version: w.cfg.Version, ConfigDir: w.paths.ConfigDir, JournalPath: w.paths.Journal, LogFile: w.paths.LogFile,
 		CoworkersDir: coworkersDirOf(s, w.paths.DefaultCoworkers), ApprovalMode: s.ApprovalMode, Notices: w.notices.all(),
-		StartCoworker: w.cfg.OpenCoworker, Theme: w.settings.theme(), Model: m.description}
+		StartCoworker: w.cfg.OpenCoworker, Theme: w.settings.theme(), Model: m.description, FirstRun: setupDue(s, w.env)}
 	if m.err != nil {
 		info.ModelError = m.err.Error()
 	}

@@ -67,7 +67,7 @@ func (s *Session) limits() bundle.Limits {
 func (t *turn) recordUsage(ctx context.Context, resp model.Response) {
 	s := t.s
 	_, err := s.rt.journal.RecordUsage(ctx, journal.Usage{SessionID: s.id, TurnID: t.id, Coworker: s.Coworker(),
-		Model: s.opts.Model.Describe(), Attempt: t.attempts, InputTokens: int(max(resp.InputTokens, 0)), OutputTokens: int(max(resp.OutputTokens, 0))})
+		Model: s.model().Describe(), Attempt: t.attempts, InputTokens: int(max(resp.InputTokens, 0)), OutputTokens: int(max(resp.OutputTokens, 0))})
 	if err != nil {
 		t.warn(ctx, "usage_not_journaled", "the tokens of a model response could not be journaled, so the budgets do not count them: "+err.Error())
 	}

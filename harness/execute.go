@@ -570,7 +570,7 @@ func (t *turn) policyDenies(ctx context.Context, rt *ResolvedTool, reread bool) 
 	}
 	if st := s.consent.Store; st != nil && reread {
 		if p, ok, err := st.UserPolicy(ctx, s.res.Bundle.ID, rt.Name, consent.ApprovalDigest(rt.Pin.Digest, rt.Placement)); err == nil && ok && consent.Policy(p) == consent.PolicyDeny {
-			return "you chose to always deny " + rt.Name + " for this coworker"
+			return "you chose Never for " + rt.Name + " in chats with this coworker"
 		}
 	}
 	return ""

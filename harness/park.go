@@ -226,12 +226,28 @@ func (x *execution) consentFromInbox() (code, msg string) {
 	a := *r.answered
 	a.SessionID, a.TurnID, a.InvocationID, a.CallID, a.Tool, a.Identity = s.id, t.id, r.invID, r.callID, r.rtool.Name, s.identity
 	x.approval = &a
+	if consent.Decision(a.Decision) == consent.DenyAlways {
+		x.never(&a)
+	}
 	t.sink.emit(Event{Type: EventApprovalDecided, SessionID: s.id, TurnID: t.id, CallID: r.callID, Invocation: r.invID, Tool: r.rtool.Name,
 		Status: a.Decision, Text: a.Reason, Source: a.Source, Origin: r.origin})
 	if !consent.Decision(a.Decision).Allows() {
 		return "denied", "you denied this call (" + a.Reason + ")"
 	}
 	return "", ""
+}
+
+// never applies a "Never" answered in the inbox (docs/consent.md#never):
+// the deny policy is saved as the consent engine saves it, and the
+// approval is journaled as deny.
+func (x *execution) never(a *journal.Approval) {
+	rt := x.r.rtool
+	a.Decision = string(consent.Deny)
+	a.Reason = fmt.Sprintf("you chose Never for %s in chats with this coworker (%s)", rt.Name, a.Reason)
+	err := x.s.rt.journal.SaveUserPolicy(x.bg, x.s.res.Bundle.ID, rt.Name, consent.ApprovalDigest(rt.Pin.Digest, rt.Placement), string(consent.PolicyDeny))
+	if err != nil {
+		a.Reason += "; saving it failed: " + err.Error()
+	}
 }
 
 // park reports a call parked in the inbox; nothing of it is journaled but

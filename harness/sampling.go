@@ -200,12 +200,12 @@ func (c *callSampler) complete(ctx context.Context, sr consent.SamplingRequest) 
 		msgs = append(msgs, model.Message{Role: role, Text: m.Text})
 	}
 	started := time.Now()
-	resp, err := s.opts.Model.Stream(ctx, model.Request{System: sr.SystemPrompt, Messages: msgs, MaxTokens: sr.MaxTokens}, nil)
+	resp, err := s.model().Stream(ctx, model.Request{System: sr.SystemPrompt, Messages: msgs, MaxTokens: sr.MaxTokens}, nil)
 	fin := journal.Finish{DurationMS: time.Since(started).Milliseconds(), Effect: journal.EffectNotApplied}
-	out := mcp.Sampling{Text: resp.Text, Model: s.opts.Model.Describe(), StopReason: "endTurn"}
+	out := mcp.Sampling{Text: resp.Text, Model: s.model().Describe(), StopReason: "endTurn"}
 	switch {
 	case err != nil:
-		merr := &ModelError{Provider: s.opts.Model.Describe(), Err: err}
+		merr := &ModelError{Provider: s.model().Describe(), Err: err}
 		fin.Status, fin.ErrorCode, fin.Error = StatusFailed, merr.Code(), merr.Error()
 	case len(resp.ToolCalls) > 0:
 		err = errors.New("the model asked for a tool, but a sampling request has none")
@@ -236,7 +236,7 @@ func (t *turn) takeAttempt() bool {
 
 func (c *callSampler) request(q mcp.Sampled, seq, maxTokens int) consent.SamplingRequest {
 	sr := consent.SamplingRequest{Namespace: q.Namespace, ServerName: q.ServerName, SystemPrompt: q.SystemPrompt, MaxTokens: maxTokens,
-		AskedMaxTokens: q.MaxTokens, Model: c.t.s.opts.Model.Describe(), Invocation: c.inv, Seq: seq}
+		AskedMaxTokens: q.MaxTokens, Model: c.t.s.model().Describe(), Invocation: c.inv, Seq: seq}
 	for _, m := range q.Messages {
 		sr.Messages = append(sr.Messages, consent.SamplingMessage{Role: m.Role, Text: m.Text})
 	}

@@ -18,8 +18,9 @@ import (
 
 // Session is one conversation with one coworker. Its turns run one at a
 // time: Send from two goroutines waits, TrySend refuses with
-// ErrTurnRunning. It keeps the SessionOptions and the registry generation
-// it was opened with until Close, which revokes every grant.
+// ErrTurnRunning. It keeps the SessionOptions (but the model, which
+// SetModel changes between turns) and the registry generation it was
+// opened with until Close, which revokes every grant.
 type Session struct {
 	rt       *Runtime
 	gen      *generation
@@ -189,8 +190,12 @@ func (s *Session) Coworker() string { return s.res.Bundle.ID }
 func (s *Session) CoworkerName() string { return s.res.Bundle.Name }
 
 // Options returns the settings the session was opened (or resumed) with,
-// defaults filled in. They do not change while it is open.
-func (s *Session) Options() SessionOptions { return s.opts }
+// defaults filled in. Only the model changes while it is open (SetModel).
+func (s *Session) Options() SessionOptions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts
+}
 
 // Generation returns the number of the registry generation the session
 // uses (see Runtime.SetServers).

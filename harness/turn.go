@@ -209,7 +209,7 @@ func (s *Session) send(ctx context.Context, prompt string, sink Sink, mode sendM
 	j := s.rt.journal
 	bg := context.WithoutCancel(ctx)
 	if err := j.StartTurn(bg, journal.Turn{ID: t.id, SessionID: s.id, Seq: seq, Prompt: prompt,
-		Model: s.opts.Model.Describe(), Approve: string(s.opts.Approve)}); err != nil {
+		Model: s.model().Describe(), Approve: string(s.opts.Approve)}); err != nil {
 		return nil, &JournalError{"journal the turn", err}
 	}
 	started := Event{Type: EventTurnStarted, SessionID: s.id, TurnID: t.id, Text: prompt}
@@ -310,7 +310,7 @@ func (t *turn) run(ctx context.Context) (*TurnResult, error) {
 		}
 		t.attempts++
 		req := model.Request{System: t.system(ctx), Messages: s.historyCopy(), Tools: specs}
-		resp, err := s.opts.Model.Stream(ctx, req, func(delta string) {
+		resp, err := s.model().Stream(ctx, req, func(delta string) {
 			t.sink.emit(Event{Type: EventText, SessionID: s.id, TurnID: t.id, Text: delta, Attempt: t.attempts})
 		})
 		if err != nil {
@@ -370,7 +370,7 @@ func (t *turn) modelFailed(ctx context.Context, res *TurnResult, err error) (*Tu
 		return t.finish(res, TurnCancelled, "the turn was cancelled"), nil
 	}
 	s := t.s
-	merr := &ModelError{Provider: s.opts.Model.Describe(), Err: err}
+	merr := &ModelError{Provider: s.model().Describe(), Err: err}
 	t.sink.emit(Event{Type: EventError, SessionID: s.id, TurnID: t.id, Error: merr.Error(), Code: merr.Code()})
 	res.Code = merr.Code()
 	return t.finish(res, TurnFailed, merr.Error()), merr

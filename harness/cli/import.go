@@ -174,7 +174,11 @@ func (c *config) listClientConfigs() error {
 func printImport(w io.Writer, p *servers.ImportPlan) {
 	fmt.Fprintf(w, "%s (%s) → %s", p.From, p.Format, p.Dest)
 	if p.Kept > 0 {
-		fmt.Fprintf(w, " (its %d entries are kept)", p.Kept)
+		kept := fmt.Sprintf("its %d entries are kept", p.Kept)
+		if p.Kept == 1 {
+			kept = "its 1 entry is kept"
+		}
+		fmt.Fprintf(w, " (%s)", kept)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

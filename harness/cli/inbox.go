@@ -153,9 +153,46 @@ func inboxAnswerOf(it journal.InboxItem, words []string, answerJSON string) (jso
 		return nil, usageErr("inbox answer needs an answer: %s", answerHint(it.Kind))
 	}
 	if err := inbox.CheckAnswer(it.Kind, raw); err != nil {
-		return nil, usageErr("inbox item %s is a %s: %v", it.ID, it.Kind, err)
+		return nil, usageErr("inbox item %s is %s: %v; %s", it.ID, withArticle(string(it.Kind)), err, answerExample(it))
 	}
 	return raw, nil
+}
+
+// withArticle is "an approval", "a question".
+func withArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}
+
+// answerExample says what answer the item takes, with an example to copy:
+// for a question, its fields by name.
+func answerExample(it journal.InboxItem) string {
+	switch it.Kind {
+	case journal.InboxApproval:
+		return fmt.Sprintf(`answer with a word, e.g. openworker inbox answer %s allow (or --json '"allow_once"')`, it.ID)
+	case journal.InboxBudget:
+		return fmt.Sprintf(`answer with a word, e.g. openworker inbox answer %s continue (or --json '"continue"')`, it.ID)
+	case journal.InboxReconcile:
+		return fmt.Sprintf(`answer with a word, e.g. openworker inbox answer %s applied (or --json '"applied"')`, it.ID)
+	case journal.InboxSignIn:
+		return fmt.Sprintf(`the answer is {"action": "opened"|"open"|"decline"}, e.g. openworker inbox answer %s --json '{"action":"opened"}'`, it.ID)
+	case journal.InboxQuestion:
+		var asked inbox.QuestionAsked
+		_ = json.Unmarshal(it.Asked, &asked)
+		content := map[string]string{}
+		for _, f := range asked.Fields {
+			content[f] = "…"
+		}
+		example, _ := json.Marshal(map[string]any{"action": "accept", "content": content})
+		fields := "it asks for no fields"
+		if len(asked.Fields) > 0 {
+			fields = "its fields: " + strings.Join(asked.Fields, ", ")
+		}
+		return fmt.Sprintf(`the answer is {"action": "accept"|"decline"|"cancel", "content": {field: value, ...}} (%s), e.g. openworker inbox answer %s --json '%s', or --json '{"action":"decline"}'`, fields, it.ID, example)
+	}
+	return "answer with " + answerHint(it.Kind)
 }
 
 // inboxAnswer journals raw as by's answer to it and says how a parked
@@ -180,7 +217,7 @@ var answerWords = map[string]string{
 	"allow": "allow_once", "allow-once": "allow_once", "allow_once": "allow_once", "once": "allow_once",
 	"allow-session": "allow_session", "allow_session": "allow_session", "session": "allow_session",
 	"allow-always": "allow_always", "allow_always": "allow_always", "always": "allow_always",
-	"deny":     "deny",
+	"deny": "deny", "never": "deny_always", "deny-always": "deny_always", "deny_always": "deny_always",
 	"continue": "continue", "stop": "stop",
 	"applied": "applied", "not-applied": "not_applied", "not_applied": "not_applied",
 }
@@ -188,7 +225,7 @@ var answerWords = map[string]string{
 func answerHint(k journal.InboxKind) string {
 	switch k {
 	case journal.InboxApproval:
-		return "allow, allow-session, allow-always or deny"
+		return "allow, allow-session, allow-always, deny or never"
 	case journal.InboxBudget:
 		return "continue or stop"
 	case journal.InboxReconcile:

@@ -433,7 +433,11 @@ func (c *config) printVerify(out verifyOutput, asJSON bool) error {
 		return writeJSON(c.stdout, out)
 	}
 	rep := out.VerifyReport
-	counted := fmt.Sprintf("%d chain entries and %d rows verified; head %s", rep.Entries, rep.Rows, rep.Head)
+	entries := fmt.Sprintf("%d chain entries", rep.Entries)
+	if rep.Entries == 1 {
+		entries = "1 chain entry"
+	}
+	counted := fmt.Sprintf("%s and %s verified; head %s", entries, plural(int(rep.Rows), "row"), rep.Head)
 	var failed []string
 	if len(rep.Integrity) > 0 {
 		failed = append(failed, "the journal file is damaged")

@@ -14,7 +14,7 @@ func (c *config) policyCommands(withJournal func(func(*cobra.Command, []string, 
 	var coworker string
 	list := &cobra.Command{
 		Use:   "policies [--coworker ID]",
-		Short: "list the saved answers (always allow / deny) per coworker and tool",
+		Short: "list the saved answers (always allow / never) per coworker and tool",
 		Args:  cobra.NoArgs,
 		RunE: withJournal(func(cmd *cobra.Command, _ []string, j *journal.Journal) error {
 			rows, err := j.UserPolicies(cmd.Context(), coworker)
@@ -41,7 +41,7 @@ func (c *config) policyCommands(withJournal func(func(*cobra.Command, []string, 
 				fmt.Fprintln(c.stdout, "no saved policies")
 			}
 			for _, r := range out {
-				fmt.Fprintf(c.stdout, "%-20s %-32s %-5s %s (saved %s)\n", r.Coworker, r.Tool, r.Policy, r.DescriptorDigest, r.UpdatedAt.Local().Format("2006-01-02 15:04"))
+				fmt.Fprintf(c.stdout, "%-20s %-32s %-12s %s (saved %s)\n", r.Coworker, r.Tool, policyWords(r.Policy), r.DescriptorDigest, r.UpdatedAt.Local().Format("2006-01-02 15:04"))
 				if r.Ignored != "" {
 					fmt.Fprintf(c.stdout, "    IGNORED: %s\n", r.Ignored)
 				}
@@ -84,4 +84,16 @@ func (c *config) policyCommands(withJournal func(func(*cobra.Command, []string, 
 		}),
 	}
 	return []*cobra.Command{list, revoke}
+}
+
+// policyWords names a saved policy as the app does: "always allow",
+// "never" (a saved deny, docs/consent.md#never) or "ask" (taken back).
+func policyWords(p string) string {
+	switch consent.Policy(p) {
+	case consent.PolicyAllow:
+		return "always allow"
+	case consent.PolicyDeny:
+		return "never"
+	}
+	return p
 }

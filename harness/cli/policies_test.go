@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -39,11 +40,21 @@ func TestPoliciesListAndRevoke(t *testing.T) {
 	if err := j.SaveUserPolicy(ctx, "helper", "device.system_info_get", "sha256:aa", "allow"); err != nil {
 		t.Fatal(err)
 	}
+	// A "Never" answer is a saved deny (docs/consent.md#never).
+	if err := j.SaveUserPolicy(ctx, "helper", "notification.show", "sha256:bb", "deny"); err != nil {
+		t.Fatal(err)
+	}
 	j.Close()
 
 	code, out := runCLI(t, "journal", "policies", "--db", db)
-	if code != 0 || !strings.Contains(out, "helper") || !strings.Contains(out, "device.system_info_get") || !strings.Contains(out, "allow") {
+	if code != 0 || !strings.Contains(out, "helper") || !strings.Contains(out, "device.system_info_get") || !strings.Contains(out, "always allow") {
 		t.Fatalf("policies: exit %d\n%s", code, out)
+	}
+	if !regexp.MustCompile(`helper +notification\.show +never +sha256:bb`).MatchString(out) {
+		t.Fatalf("policies: the Never answer is not listed as never:\n%s", out)
+	}
+	if code, out := runCLI(t, "journal", "revoke", "helper", "notification.show", "--db", db); code != 0 || !strings.Contains(out, "revoked 1") {
+		t.Fatalf("revoke never: exit %d\n%s", code, out)
 	}
 	code, out = runCLI(t, "journal", "revoke", "helper", "device.system_info_get", "--db", db)
 	if code != 0 || !strings.Contains(out, "revoked 1") {

@@ -57,12 +57,13 @@ func (p *terminalPrompter) Prompt(ctx context.Context, r consent.Request) (conse
 	}
 	fmt.Fprintf(p.out, "  arguments: %s\n", clip(visibleJSON(string(r.Arguments)), 500))
 	p.lock.Unlock()
-	return p.choose(ctx, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny: ",
-		"  please answer o, s, a or d\n", "the terminal closed before an answer; denied", map[string]consent.Decision{
+	return p.choose(ctx, "  [o] allow once  [s] allow for this session  [a] always allow for this coworker  [d] deny  [never] never for this coworker: ",
+		"  please answer o, s, a, d or never\n", "the terminal closed before an answer; denied", map[string]consent.Decision{
 			"o": consent.AllowOnce, "once": consent.AllowOnce, "y": consent.AllowOnce, "yes": consent.AllowOnce,
 			"s": consent.AllowSession, "session": consent.AllowSession,
 			"a": consent.AllowAlways, "always": consent.AllowAlways,
 			"d": consent.Deny, "deny": consent.Deny, "n": consent.Deny, "no": consent.Deny,
+			"never": consent.DenyAlways, // spelled out: a deliberate choice (docs/consent.md#never)
 		})
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/openworker/desktop/internal/termsafe"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -60,7 +59,7 @@ func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 			if err := checkTZ(s, cmd.Flags().Changed("tz"), when); err != nil {
 				return err
 			}
-			if err := checkCoworker(coworkers, s.Coworker); err != nil {
+			if err := c.checkCoworker(coworkers, s.Coworker); err != nil {
 				return err
 			}
 			return c.scheduleAdd(cmd.Context(), f, s)
@@ -75,31 +74,6 @@ func (c *config) scheduleAddCommand(f *journalFlags) *cobra.Command {
 	add.Flags().BoolVar(&noCatchUp, "no-catch-up", false, "after missed slots, wait for the next one instead of running once at once")
 	add.Flags().StringVar(&coworkers, "coworkers", "", "the coworker bundles folder: --coworker must name one of its coworkers")
 	return add
-}
-
-// checkTZ refuses --tz on a schedule that runs every D: its slots are
-// counted from when it was added, in no time zone.
-func checkTZ(s journal.Schedule, tz bool, when string) error {
-	if !tz || s.Every == 0 {
-		return nil
-	}
-	every := "--every"
-	if when != "" {
-		every = "--when " + strconv.Quote(when)
-	}
-	return usageErr("--tz does not go with %s: an interval is counted from when the schedule was added, in no time zone; use --tz with --cron or --when \"weekdays at 09:00\"", every)
-}
-
-// checkCoworker refuses a coworker id the bundles folder dir does not
-// hold, when dir is given (docs/schedules.md).
-func checkCoworker(dir, id string) error {
-	if dir == "" || id == "" {
-		return nil
-	}
-	if err := schedule.CheckCoworker(dir, id); err != nil {
-		return usageErr("--coworker %s: %v", id, err)
-	}
-	return nil
 }
 
 // scheduleAdd checks s and adds it to the --db journal, made if need be.
@@ -212,7 +186,7 @@ func (c *config) scheduleEditCommand(f *journalFlags) *cobra.Command {
 			if err := checkTZ(s, fl.Changed("tz"), when); err != nil {
 				return err
 			}
-			if err := checkCoworker(coworkers, e.Coworker); err != nil {
+			if err := c.checkCoworker(coworkers, e.Coworker); err != nil {
 				return err
 			}
 			if err := schedule.Edit(cmd.Context(), j, s); err != nil {

@@ -1,6 +1,8 @@
 package cli_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/harness/cli"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // scheduleBin runs the real binary and returns its combined output and
@@ -219,3 +223,30 @@ func TestScheduleListWords(t *testing.T) {
 		t.Errorf("schedule with no command = exit %d\n%s", code, out)
 	}
 }
+
+// TestScheduleAddChecksTheAppsCoworkers: in the desktop app's binary the
+// coworkers folder is known without --coworkers (the app's settings), so
+// schedule add refuses an id it does not hold, listing the ones it does.
+func TestScheduleAddChecksTheAppsCoworkers(t *testing.T) {
+	cfg := t.TempDir()
+	bundles := writeCoworker(t)
+	if err := os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(`{"coworkers_dir": `+strconvQuote(bundles)+`}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "journal.db")
+	run := func(args ...string) (int, string) {
+		var out bytes.Buffer
+		code := cli.Run(context.Background(), tool.NewRegistry(), args, cli.WithAppSettings(cfg),
+			cli.WithIO(strings.NewReader(""), &out, &out, func(string) string { return "" }, func() bool { return false }))
+		return code, out.String()
+	}
+	if code, out := run("schedule", "add", "--coworker", "sysinf", "--every", "1h", "--prompt", "Check.", "--db", db); code != 2 ||
+		!strings.Contains(out, "--coworker sysinf: no coworker \"sysinf\" in "+bundles+" (found: sysinfo)") {
+		t.Fatalf("schedule add of an unknown coworker in the app's binary = exit %d\n%s", code, out)
+	}
+	if code, out := run("schedule", "add", "--coworker", "sysinfo", "--every", "1h", "--prompt", "Check.", "--db", db); code != 0 {
+		t.Fatalf("schedule add = exit %d\n%s", code, out)
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -32,13 +32,19 @@ const (
 	AllowSession Decision = "allow_session" // this tool for the rest of the session
 	AllowAlways  Decision = "allow_always"  // saved as a user policy for this coworker and descriptor digest
 	Deny         Decision = "deny"
+	// DenyAlways ("Never") refuses this call and saves a deny policy for
+	// this coworker and descriptor digest: later calls are refused without
+	// asking, until the person revokes it (docs/consent.md#never). The
+	// call's approval is journaled as Deny; the saved policy is the
+	// journal's user_policies row.
+	DenyAlways Decision = "deny_always"
 )
 
 // Allows reports whether d lets the call run.
 func (d Decision) Allows() bool { return d == AllowOnce || d == AllowSession || d == AllowAlways }
 
-// Valid reports whether d is one of the four answers.
-func (d Decision) Valid() bool { return d.Allows() || d == Deny }
+// Valid reports whether d is one of the five answers.
+func (d Decision) Valid() bool { return d.Allows() || d == Deny || d == DenyAlways }
 
 // Request is what the person is asked about: who wants to run what, where,
 // with which arguments.

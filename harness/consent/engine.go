@@ -123,7 +123,7 @@ func (e *Engine) standing(s Subject, up Policy) (out Outcome, ok bool) {
 	case mp == PolicyDeny:
 		return Outcome{Deny, SourceManifest, fmt.Sprintf("the coworker's manifest denies %s", s.Tool)}, true
 	case up == PolicyDeny:
-		return Outcome{Deny, SourceUser, fmt.Sprintf("you chose to always deny %s for this coworker", s.Tool)}, true
+		return Outcome{Deny, SourceUser, fmt.Sprintf("you chose Never for %s in chats with this coworker (revoke it in Settings, Permissions)", s.Tool)}, true
 	case mp == PolicyAllow:
 		return Outcome{AllowOnce, SourceManifest, fmt.Sprintf("the coworker's manifest allows %s", s.Tool)}, true
 	case up == PolicyAllow:
@@ -167,8 +167,25 @@ func (e *Engine) answered(ctx context.Context, s Subject, d Decision) Outcome {
 		}
 	case Deny:
 		return Outcome{Deny, SourcePrompt, "you denied this call"}
+	case DenyAlways:
+		return e.never(ctx, s)
 	}
 	return Outcome{d, SourcePrompt, "you allowed this call"}
+}
+
+// never applies a "Never" answer: the call is denied and a deny policy is
+// saved for the coworker, tool and digest, so later calls are refused
+// without a prompt (standing: a user deny). The outcome is Deny: the
+// model gets the refusal as any denied call.
+func (e *Engine) never(ctx context.Context, s Subject) Outcome {
+	why := fmt.Sprintf("you chose Never for %s in chats with this coworker", s.Tool)
+	if e.Store == nil {
+		return Outcome{Deny, SourcePrompt, why + "; it could not be saved (no policy store), so it asks again next time"}
+	}
+	if err := e.Store.SaveUserPolicy(ctx, s.Coworker, s.Tool, s.Digest, string(PolicyDeny)); err != nil {
+		return Outcome{Deny, SourcePrompt, why + "; saving it failed: " + err.Error()}
+	}
+	return Outcome{Deny, SourcePrompt, why}
 }
 
 func (e *Engine) granted(s Subject) bool {

@@ -11,9 +11,11 @@ import (
 // TypeScript unions of the window against these lists
 // (docs/architecture.md#where-to-add).
 
-// Decisions lists the four answers to a prompt, in the order a prompt
+// Decisions lists the five answers to a prompt, in the order a prompt
 // offers them.
-func Decisions() []Decision { return []Decision{AllowOnce, AllowSession, AllowAlways, Deny} }
+func Decisions() []Decision {
+	return []Decision{AllowOnce, AllowSession, AllowAlways, Deny, DenyAlways}
+}
 
 // Policies lists the standing answers a manifest or the person can give a
 // tool; PolicyAsk is the default.

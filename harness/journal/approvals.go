@@ -65,8 +65,10 @@ func (j *Journal) checkApproval(op string, a *Approval) error {
 	if a.SessionID == "" {
 		return fmt.Errorf("journal: %s: empty session ID", op)
 	}
-	if !consent.Decision(a.Decision).Valid() {
-		return fmt.Errorf("journal: %s: decision %q; want %s", op, a.Decision, consent.OneOf(consent.Decisions()))
+	// A "Never" answer is journaled as deny (its saved policy is the
+	// user_policies row): the table's CHECK knows the four decisions.
+	if d := consent.Decision(a.Decision); !d.Valid() || d == consent.DenyAlways {
+		return fmt.Errorf("journal: %s: decision %q; want %s", op, a.Decision, consent.OneOf(consent.Decisions()[:4]))
 	}
 	if a.Source == "" {
 		return fmt.Errorf("journal: %s: empty source (who decided: prompt, policy:user, grant, ...)", op)

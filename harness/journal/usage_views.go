@@ -8,7 +8,7 @@ import (
 )
 
 // What the Activity screen shows of model usage (docs/journal.md#usage,
-// docs/app.md#activity): the tokens of each run listed, and each
+// docs/app.md#tokens): the tokens of each run listed, and each
 // coworker's tokens today and over the last days. Days are UTC, as
 // tokens_per_day counts them (docs/limits.md#budgets).
 

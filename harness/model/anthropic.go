@@ -49,6 +49,9 @@ func newAnthropic(c Config) *anthropicProvider {
 
 func (p *anthropicProvider) Name() string { return ProviderAnthropic }
 
+// ModelName is the model requests ask for (Config.Model).
+func (p *anthropicProvider) ModelName() string { return p.cfg.Model }
+
 func (p *anthropicProvider) Describe() string {
 	return fmt.Sprintf("anthropic %s model %s", RedactURL(p.cfg.BaseURL), p.cfg.Model)
 }

@@ -120,3 +120,12 @@ type Provider interface {
 	CheckToolName(alias string) error
 	Stream(ctx context.Context, req Request, onText func(delta string)) (Response, error)
 }
+
+// NameOf is the model p asks for (Config.Model) when p says it (the
+// providers of New do), else its Describe text.
+func NameOf(p Provider) string {
+	if n, ok := p.(interface{ ModelName() string }); ok {
+		return n.ModelName()
+	}
+	return p.Describe()
+}

@@ -50,6 +50,9 @@ func newOpenAI(c Config) *openAIProvider {
 
 func (p *openAIProvider) Name() string { return ProviderOpenAI }
 
+// ModelName is the model requests ask for (Config.Model).
+func (p *openAIProvider) ModelName() string { return p.cfg.Model }
+
 func (p *openAIProvider) Describe() string {
 	return fmt.Sprintf("openai-compatible %s model %s", RedactURL(p.cfg.BaseURL), p.cfg.Model)
 }

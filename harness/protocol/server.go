@@ -273,7 +273,7 @@ func (srv *Server) approvalRespond(req Request) {
 	var p ApprovalRespondParams
 	err := strictParams(req.Params, &p)
 	if err == nil && p.ApprovalID != "" && !p.Decision.Valid() {
-		err = fmt.Errorf("decision %q is not one of the four answers", p.Decision)
+		err = fmt.Errorf("decision %q is not one of the five answers", p.Decision)
 	}
 	if err != nil || p.ApprovalID == "" {
 		srv.bad(req, "%sapproval.respond needs {\"approval_id\": ID, \"decision\": %s}", why(err), strings.Join(decisionNames, "|"))

@@ -24,7 +24,7 @@ func loadCoworkers(dir, def string) (*coworkers, error) {
 		dir = def
 	}
 	if dir == "" {
-		return nil, errors.New("no coworkers folder is set (--coworkers DIR); no slot was claimed, the due ones stay due")
+		return nil, errors.New("no coworkers folder is set; no slot was claimed, the due ones stay due")
 	}
 	set, err := bundle.LoadDir(dir)
 	if err != nil {

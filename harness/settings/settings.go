@@ -2,8 +2,8 @@
 // keychain, and the rules to read and change it: settings.json (the
 // person's non-secret choices), the config folder and the paths under it,
 // the API keys in the keychain, and which servers file the app uses. The
-// app and the CLI (`openworker doctor`, `openworker servers import`) use
-// it alike, so the CLI needs nothing of the app
+// app and the CLI (`openworker doctor`, `openworker servers import`, and
+// the default limits of the commands that run coworkers) use it alike, so the CLI needs nothing of the app
 // (docs/cli.md#the-desktop-app). It knows nothing of the window: no Wails,
 // no platform adapters.
 package settings
@@ -53,6 +53,10 @@ type Settings struct {
 	// none (Limits; docs/limits.md#budgets). In the app only
 	// SetDefaultLimits changes them.
 	Limits Limits `json:"limits,omitzero"`
+	// SetupDone records that the first-run setup was completed or skipped
+	// (docs/app.md#first-run): it is not shown at start again. In the app
+	// only FinishSetup changes it; saving the other settings keeps it.
+	SetupDone bool `json:"setup_done,omitempty"`
 	// KeepRunning keeps the app running with its window closed: closing
 	// the window hides it, and schedules keep running
 	// (docs/app.md#running-in-the-background).

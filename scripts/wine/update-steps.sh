@@ -133,13 +133,20 @@ update_apply() {
   expect "updated version" "openworker $built_version " "$tmp/upd-new-version.out"
   if grep -q 'test build' "$tmp/upd-new-version.out"; then fail "the updated exe is still the test-key build"; fi
   [ ! -e "$appdata/OpenWorker/updates/staged.json" ] || fail "the stage was not cleared after the update was applied"
-  # Nothing staged now; the installer's file goes at this next apply (or
-  # the app's next start).
-  rc=0
-  "$wine" "$upd_inst/openworker.exe" update apply >"$tmp/upd-apply2.out" 2>&1 || rc=$?
-  [ "$rc" = 1 ] || fail "a second update apply exited $rc, want 1 (nothing staged)"
-  expect "nothing staged" 'no update is staged' "$tmp/upd-apply2.out"
-  [ -z "$(ls -A "$appdata/OpenWorker/updates")" ] || fail "the applied installer was left in the update folder: $(ls "$appdata/OpenWorker/updates")"
+  # Nothing staged now; the installer's file goes at the next apply (or
+  # the app's next start) once the installer has exited: it may still be
+  # running for a moment after it wrote the uninstall key.
+  local left=""
+  for _ in $(seq 30); do
+    rc=0
+    "$wine" "$upd_inst/openworker.exe" update apply >"$tmp/upd-apply2.out" 2>&1 || rc=$?
+    [ "$rc" = 1 ] || fail "a second update apply exited $rc, want 1 (nothing staged): $(cat "$tmp/upd-apply2.out")"
+    expect "nothing staged" 'no update is staged' "$tmp/upd-apply2.out"
+    left=$(ls -A "$appdata/OpenWorker/updates")
+    [ -n "$left" ] || break
+    sleep 1
+  done
+  [ -z "$left" ] || fail "the applied installer was left in the update folder: $left"
 
   timeout 120 "$wine" "$upd_inst/uninstall.exe" /S >"$tmp/upd-uninst.log" 2>&1 || fail "the uninstaller exited $?"
   for _ in $(seq 120); do [ ! -e "$upd_inst/openworker.exe" ] && break; sleep 0.5; done

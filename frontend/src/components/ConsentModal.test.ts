@@ -163,7 +163,10 @@ describe("ConsentModal", () => {
       for (let i = 0; i < n; i++) press("Tab");
       press(" ");
       await wait(0);
-      for (const [, d] of fake.respondApproval.mock.calls) expect(d, `Tab ×${n}, Space`).not.toBe("allow_always");
+      for (const [, d] of fake.respondApproval.mock.calls) {
+        expect(d, `Tab ×${n}, Space`).not.toBe("allow_always");
+        expect(d, `Tab ×${n}, Space`).not.toBe("deny_always");
+      }
       // Tab ×4 reaches "More choices": Space only opens it.
       if (n % 4 === 0 && n > 0) expect(target.querySelector("#consent-more"), `Tab ×${n}`).not.toBeNull();
       mounted.splice(0).forEach((c) => unmount(c));
@@ -196,6 +199,20 @@ describe("ConsentModal", () => {
     }
   });
 
+  it("answers Never only by a deliberate choice: More choices, then Tab to Never, then Space", async () => {
+    const { target } = render();
+    await wait(600);
+    press("a", { altKey: true });
+    const never = target.querySelector<HTMLButtonElement>("#consent-more button.never")!;
+    expect(never.textContent).toBe("Never for Helper");
+    press("Tab");
+    expect(document.activeElement).toBe(never);
+    press(" ");
+    await wait(0);
+    expect(fake.respondApproval).toHaveBeenCalledTimes(1);
+    expect(fake.respondApproval).toHaveBeenCalledWith("ap1", "deny_always");
+  });
+
   it("opens More choices by keyboard, walks into it with Tab, and closes it again", async () => {
     const { target, buttons } = render();
     await wait(600);
@@ -208,8 +225,13 @@ describe("ConsentModal", () => {
     const always = target.querySelector<HTMLButtonElement>("#consent-more button")!;
     expect(document.activeElement).toBe(always);
     expect(target.querySelector("#consent-more")!.textContent).toContain("until you revoke it in Settings, Permissions");
+    const never = target.querySelector<HTMLButtonElement>("#consent-more button.never")!;
+    press("Tab");
+    expect(document.activeElement).toBe(never);
     press("Tab");
     expect(document.activeElement).toBe(buttons[0]);
+    press("Tab", { shiftKey: true });
+    expect(document.activeElement).toBe(never);
     press("Tab", { shiftKey: true });
     expect(document.activeElement).toBe(always);
     toggle.focus();

@@ -4,14 +4,14 @@
 import { gatedBackend } from "./gate";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, BackgroundSettings, ChatInfo, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, Outcome,
+  AppInfo, BackgroundSettings, ChatInfo, ChatModelList, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, OllamaFound, Outcome,
   PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, UpdateStatus, ViewToolResult, Waiting,
 } from "./types";
 import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
 import type { AgentImportPreview, AgentImportResult } from "./types_agentimport";
 import type { AppEventName } from "./events";
 import type { InboxEntry, ScheduleInfo, ScheduleInput } from "./types_inbox";
-import type { CoworkerTokens, Limits, UsageTotal } from "./types_limits";
+import type { CoworkerTokens, Limits, UsageTotal } from "./limits";
 
 /** The generated signature wants the generated class; the JSON shape is the same. */
 type GoDraft = Parameters<typeof import("../wailsjs/go/app/Editor").SaveCoworker>[1];
@@ -89,6 +89,10 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     chatPrompts: async (sessionId: string) => (await call<ChatPrompt[] | null>(() => b.Chats.ChatPrompts(sessionId))) ?? [],
     /** A prompt's text for the composer (not sent); rejects naming a missing argument. */
     expandPrompt: (sessionId: string, name: string, args: Record<string, string>) => call<string>(() => b.Chats.ExpandPrompt(sessionId, name, args)),
+    /** The models the chat can switch to (docs/app.md#model-in-a-chat). */
+    chatModels: (sessionId: string) => call<ChatModelList>(() => b.Chats.ChatModels(sessionId)),
+    /** The model of the chat's next turns; resolves to the chat as it is now. */
+    setChatModel: (sessionId: string, model: string) => call<ChatInfo>(() => b.Chats.SetChatModel(sessionId, model)),
     chatGrants: (sessionId: string) => call<Grant[]>(() => b.Chats.ChatGrants(sessionId)),
     revokeChatGrant: (sessionId: string, tool: string) => call<void>(() => b.Chats.RevokeChatGrant(sessionId, tool)),
     cancel: (sessionId: string) => call<void>(() => b.Chats.Cancel(sessionId)),
@@ -152,6 +156,13 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     /** One tiny request; resolves with the latency or the exact failure (docs/app.md#model-picker). */
     testConnection: (provider: string, baseUrl: string, model: string, key: string) =>
       call<ConnectionTest>(() => b.Preferences.TestConnection(provider, baseUrl, model, key)),
+    /** The first-run setup (docs/app.md#first-run): Ollama on this computer and its models (GET /api/tags). */
+    findOllama: () => call<OllamaFound>(() => b.Preferences.FindOllama()),
+    /** Saves the model the setup chose; a key goes to the OS keychain, never settings.json. */
+    useModel: (provider: string, baseUrl: string, model: string, key: string) =>
+      call<SettingsView>(() => b.Preferences.UseModel(provider, baseUrl, model, key)),
+    /** Marks the setup completed or skipped: it does not open at start again. */
+    finishSetup: () => call<void>(() => b.Preferences.FinishSetup()),
     chooseServersFile: () => call<string>(() => b.Preferences.ChooseServersFile()),
     /** Saves the theme in settings.json at once (docs/app.md#theme). */
     setTheme: (t: Theme) => call<void>(() => b.Preferences.SetTheme(t)),

@@ -235,7 +235,7 @@ describe("card text", () => {
   });
   it("says a call let through by a saved always-allow is always allowed, not allowed once", () => {
     expect(decisionLabel("allow_once", "policy:user")).toBe("allowed — always for this coworker");
-    expect(decisionLabel("deny", "policy:user")).toBe("denied — always for this coworker");
+    expect(decisionLabel("deny", "policy:user")).toBe("denied — Never for this coworker");
     expect(decisionLabel("allow_once", "prompt")).toBe("allowed once");
     expect(decisionLabel("allow_once")).toBe("allowed once");
     // The live event and the journal both carry the source to the card.

@@ -387,7 +387,7 @@ export const SourceUserPolicy = "policy:user";
 export function decisionLabel(d: string, source?: string): string {
   if (source === SourceUserPolicy) {
     if (d === "allow_once") return "allowed — always for this coworker";
-    if (d === "deny") return "denied — always for this coworker";
+    if (d === "deny") return "denied — Never for this coworker";
   }
   const words: Record<string, string> = {
     allow_once: "allowed once", allow_session: "allowed for this session",

@@ -30,6 +30,8 @@ export function sameView(a: View, b: View): boolean {
 class AppState {
   #view = $state<View>({ name: "coworkers" });
   info = $state<AppInfo | null>(null);
+  /** The first-run setup is open (docs/app.md#first-run): at a first start, or from Settings. */
+  setup = $state(false);
   coworkers = $state<CoworkerList | null>(null);
   chats = $state<Record<string, OpenChat>>({});
   chatOrder = $state<string[]>([]);
@@ -498,9 +500,11 @@ export async function start() {
   try {
     app.info = await api.info();
     if (app.info.theme) theme.set(asTheme(app.info.theme));
-    for (const n of app.info.notices ?? []) app.notify(n.level, n.message, "app", n.key);
+    // On a first start the setup says what to do about the model, not a warning.
+    if (app.info.first_run) app.setup = true;
+    for (const n of app.info.notices ?? []) if (!(app.info.first_run && n.key === "model")) app.notify(n.level, n.message, "app", n.key);
     if (app.info.runtime_error) app.notify("error", app.info.runtime_error, "app");
-    else if (app.info.model_error) app.notify("warning", app.info.model_error, "app", "model"); // Go's NoticeKeyModel
+    else if (app.info.model_error && !app.info.first_run) app.notify("warning", app.info.model_error, "app", "model"); // Go's NoticeKeyModel
     app.coworkers = await api.coworkers();
     app.approvals = await api.pendingApprovals();
     app.questions = await api.pendingElicitations();

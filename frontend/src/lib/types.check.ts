@@ -8,7 +8,7 @@ import type * as T from "./types";
 import type * as E from "./types_editor";
 import type * as A from "./types_agentimport";
 import type * as I from "./types_inbox";
-import type * as L from "./types_limits";
+import type * as L from "./limits";
 
 /** The data fields of a generated class (its methods left out). */
 type Fields<C> = { [K in keyof C as C[K] extends (...args: never[]) => unknown ? never : K]: C[K] };
@@ -21,6 +21,7 @@ type Covers<Gen, Hand> = [Exclude<keyof Hand, keyof Fields<Gen>>] extends [never
 export const typesMatchGo: [
   Covers<app.Notice, T.Notice>,
   Covers<app.AppInfo, T.AppInfo>,
+  Covers<app.ChatModelList, T.ChatModelList>,
   Covers<app.ResolvedToolInfo, T.ResolvedToolInfo>,
   Covers<app.LeftOutInfo, T.LeftOutInfo>,
   Covers<app.CoworkerInfo, T.CoworkerInfo>,
@@ -88,9 +89,9 @@ export const typesMatchGo: [
   Covers<app.ScheduleInput, I.ScheduleInput>,
   Covers<journal.ScheduleRun, I.ScheduleRun>,
   Covers<app.ScheduleInfo, I.ScheduleInfo>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
-// The budgets' and tokens' shapes (types_limits.ts).
+// The budgets' and tokens' shapes (limits.ts).
 export const limitsTypesMatchGo: [
   Covers<settings.Limits, L.Limits>,
   Covers<bundle.Limits, L.DraftLimits>,

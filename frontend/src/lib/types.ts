@@ -31,6 +31,21 @@ export interface AppInfo {
   start_coworker: string;
   /** The saved theme (docs/app.md#theme); absent from older fixtures. */
   theme?: Theme;
+  /** Show the first-run setup (docs/app.md#first-run); absent from older fixtures. */
+  first_run?: boolean;
+}
+
+/** What the first-run setup found of a local Ollama (Go: app.OllamaFound, docs/app.md#first-run). */
+export interface OllamaFound {
+  /** Something answered at url; false when nothing listens (Ollama is not running). */
+  running: boolean;
+  /** Where Ollama was asked, without /v1. */
+  url: string;
+  /** The OpenAI-compatible base URL chats use (url + "/v1"). */
+  base_url: string;
+  models: string[] | null;
+  /** Why no list came back, and what to do; "" when it did. */
+  error: string;
 }
 
 /** Where a call goes (docs/consent.md#placement): PLACEMENT_LOCAL or a remote host name. */
@@ -153,12 +168,22 @@ export interface ChatInfo {
   coworker: string;
   coworker_name: string;
   identity: string;
-  model: string; // what the chat was opened with and keeps
+  model: string; // what the next turn uses: opened with, or chosen by the picker (docs/app.md#model-in-a-chat)
+  /** The model name alone (the chat's model picker's value). */
+  model_name: string;
   approval_mode: string;
   running: boolean;
   /** It runs on its own: approvals park in the Inbox (docs/app.md#run-on-its-own). */
   unattended: boolean;
   tools: ToolInfo[] | null;
+}
+
+/** The chat's model picker's list (Go: app.ChatModelList, docs/app.md#model-in-a-chat). */
+export interface ChatModelList {
+  current: string;
+  models: string[] | null;
+  /** Why the server's list could not be read; models then holds current alone. */
+  error?: string;
 }
 
 /** One argument of a ChatPrompt; values are strings. */
@@ -243,8 +268,8 @@ export interface TurnResult {
   calls: number;
 }
 
-/** The four answers to a prompt (Go: consent.Decisions; docs/consent.md). */
-export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny";
+/** The five answers to a prompt (Go: consent.Decisions; docs/consent.md). */
+export type Decision = "allow_once" | "allow_session" | "allow_always" | "deny" | "deny_always";
 
 export interface ConsentRequest {
   session_id: string;
@@ -314,7 +339,9 @@ export interface Settings {
   /** Only SetUpdateChecks changes it (docs/update.md). */
   updates_off?: boolean;
   /** The default limits; only SetDefaultLimits changes them (docs/limits.md#budgets). */
-  limits?: import("./types_limits").Limits;
+  limits?: import("./limits").Limits;
+  /** The first-run setup was completed or skipped; only FinishSetup changes it (docs/app.md#first-run). */
+  setup_done?: boolean;
   /** Only SetBackground changes these three (docs/app.md#running-in-the-background). */
   keep_running?: boolean;
   start_at_login?: boolean;

@@ -2,7 +2,7 @@
 // app/editor_tools.go, harness/bundle.Draft; docs/app.md#coworker-editor).
 // types.check.ts checks their fields against the generated models.
 
-import type { DraftLimits, Limits } from "./types_limits";
+import type { DraftLimits, Limits } from "./limits";
 
 /** A consent policy of a tool: the editor's Ask / Allow / Never. */
 export type ToolPolicy = "ask" | "allow" | "deny";

@@ -57,6 +57,7 @@ export const answerLabel: Record<string, string> = {
   allow_session: "Allow for this chat",
   allow_always: "Always allow",
   deny: "Deny",
+  deny_always: "Never",
   continue: "Continue",
   stop: "Stop",
   applied: "It was applied",

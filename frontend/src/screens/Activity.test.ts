@@ -9,7 +9,7 @@ const session = (id: string, more: Partial<JournalSession> = {}): JournalSession
   model: "m", approve: "ask", status: "closed", error: "", created_at: "2026-11-30T10:00:00Z", updated_at: "", first_prompt: "note " + id, ...more,
 });
 const detail = (id: string): SessionDetail => ({ ...session(id), turns: [], messages: [], invocations: [], approvals: [], warnings: [] });
-const fake = vi.hoisted(() => ({ sessionPage: vi.fn(), needsAttention: vi.fn(), sessionDetail: vi.fn(), reconcile: vi.fn() }));
+const fake = vi.hoisted(() => ({ sessionPage: vi.fn(), needsAttention: vi.fn(), sessionDetail: vi.fn(), reconcile: vi.fn(), runTokens: vi.fn(), coworkerTokens: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
 
 const { default: Activity } = await import("./Activity.svelte");
@@ -157,5 +157,42 @@ describe("Activity", () => {
     expect(strong.textContent).toBe("Notes Helper");
     expect(strong.title).toContain("notes-helper");
     app.coworkers = null;
+  });
+});
+
+describe("Activity tokens", () => {
+  it("shows each run's tokens and each coworker's today and over 7 days", async () => {
+    const all = [session("ses_a"), session("ses_b", { coworker: "mailer" }), session("ses_c")];
+    pages(all);
+    fake.runTokens.mockResolvedValue({ ses_a: { input_tokens: 1240, output_tokens: 232, responses: 2 }, ses_b: { input_tokens: 90, output_tokens: 10, responses: 1 } });
+    fake.coworkerTokens.mockResolvedValue({ today: "2026-12-06", days: 7, coworkers: [
+      { coworker: "notes-helper", today: { input_tokens: 1240, output_tokens: 232, responses: 2 }, days: { input_tokens: 51240, output_tokens: 2232, responses: 9 } },
+      { coworker: "mailer", today: { input_tokens: 0, output_tokens: 0, responses: 0 }, days: { input_tokens: 90, output_tokens: 10, responses: 1 } },
+    ] });
+    const root = await render();
+    await eventually(() => expect(rows(root)[0].textContent).toContain("1,472 tokens (1,240 in, 232 out)"));
+    expect(fake.runTokens).toHaveBeenCalledWith(["ses_a", "ses_b", "ses_c"]);
+    expect(rows(root)[1].textContent).toContain("100 tokens (90 in, 10 out)");
+    expect(rows(root)[2].querySelector(".run-tokens")).toBeNull(); // none reported
+    await eventually(() => expect(root.querySelector(".detail")!.textContent?.replace(/\s+/g, " ")).toContain("approval ask · 1,472 tokens (1,240 in, 232 out)"));
+    const tokens = button(root, "Tokens");
+    tokens.click();
+    await eventually(() => expect(root.querySelector("table.tokens")).not.toBeNull());
+    expect(tokens.getAttribute("aria-pressed")).toBe("true");
+    const cells = [...root.querySelectorAll("table.tokens tbody tr")].map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent?.replace(/\s+/g, " ").trim()));
+    expect(cells[0]).toEqual(["notes-helper", "1,472 1,240 in · 232 out · 2 responses", "53,472 51,240 in · 2,232 out · 9 responses"]);
+    expect(cells[1][1]).toBe("0 0 in · 0 out · 0 responses");
+    expect(root.textContent).toContain("today is 2026-12-06");
+    (rows(root)[1] as HTMLButtonElement).click(); // back to a session
+    await eventually(() => expect(root.querySelector("table.tokens")).toBeNull());
+  });
+
+  it("says when no coworker used tokens", async () => {
+    pages([session("ses_a")]);
+    fake.runTokens.mockResolvedValue({});
+    fake.coworkerTokens.mockResolvedValue({ today: "2026-12-06", days: 7, coworkers: [] });
+    const root = await render();
+    button(root, "Tokens").click();
+    await eventually(() => expect(root.textContent).toContain("No tokens in the last 7 days."));
   });
 });

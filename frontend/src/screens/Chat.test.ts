@@ -5,6 +5,8 @@ import { eventually } from "../testing/eventually";
 const fake = vi.hoisted(() => ({
   cancel: vi.fn(async () => undefined), send: vi.fn(async () => ({})), retry: vi.fn(async () => ({})),
   revokeChatGrant: vi.fn(async () => undefined), chatGrants: vi.fn(async () => []),
+  chatModels: vi.fn(async () => ({ current: "m", models: ["m", "other"] })),
+  setChatModel: vi.fn(async (id: string, model: string) => ({ session_id: id, coworker: "helper", coworker_name: "Helper", model: `openai-compatible x model ${model}`, model_name: model, approval_mode: "ask", tools: [] })),
 }));
 vi.mock("../lib/api", () => ({ api: fake }));
 
@@ -24,7 +26,7 @@ function render(running: boolean, o: { lastStatus?: string; mode?: string; grant
   const state = emptyChat();
   app.chats = {
     s1: {
-      info: { session_id: "s1", coworker: "helper", coworker_name: "Helper", model: "m", approval_mode: o.mode ?? "ask", tools: [] } as never,
+      info: { session_id: "s1", coworker: "helper", coworker_name: "Helper", model: "m", model_name: "m", approval_mode: o.mode ?? "ask", tools: [] } as never,
       state: { ...state, running, lastStatus: o.lastStatus ?? "", items: [{ kind: "user", key: "u1", text: "what is my battery?" }] },
       error: "",
       grants: o.grants ?? [],
@@ -36,6 +38,35 @@ function render(running: boolean, o: { lastStatus?: string; mode?: string; grant
   flushSync();
   return target;
 }
+
+describe("Chat model picker", () => {
+  it("lists the provider's models by the composer and switches this chat's next turn", async () => {
+    const root = render(false);
+    const sel = root.querySelector<HTMLSelectElement>(".composer select")!;
+    expect(root.querySelector<HTMLLabelElement>(".composer label")!.textContent).toContain("Model");
+    await eventually(() => expect([...sel.options].map((o) => o.value)).toEqual(["m", "other"]));
+    expect(sel.value).toBe("m");
+    sel.value = "other";
+    sel.dispatchEvent(new Event("change", { bubbles: true }));
+    await eventually(() => expect(app.chats.s1.info.model_name).toBe("other"));
+    expect(fake.setChatModel).toHaveBeenCalledWith("s1", "other");
+    flushSync();
+    expect(sel.value).toBe("other");
+  });
+
+  it("is disabled while a turn runs, and keeps the model when the change is refused", async () => {
+    expect(render(true).querySelector<HTMLSelectElement>(".composer select")!.disabled).toBe(true);
+    unmount(mounted.pop()!);
+    fake.setChatModel.mockRejectedValueOnce(new Error("a turn is already running"));
+    const sel = render(false).querySelector<HTMLSelectElement>(".composer select")!;
+    await eventually(() => expect(sel.options.length).toBe(2));
+    sel.value = "other";
+    sel.dispatchEvent(new Event("change", { bubbles: true }));
+    await eventually(() => expect(sel.title).toContain("a turn is already running"));
+    expect(sel.value).toBe("m");
+    expect(app.chats.s1.info.model_name).toBe("m");
+  });
+});
 
 const esc = () => window.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", cancelable: true }));
 

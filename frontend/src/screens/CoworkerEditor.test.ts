@@ -166,12 +166,12 @@ describe("CoworkerEditor limits", () => {
       default_limits: { tokens_per_run: 50000, tokens_per_day: 1000000, tool_calls_per_run: 0 },
     }));
     expect(input(target, "tokens_per_run").value).toBe("");
-    expect(input(target, "tokens_per_run").placeholder).toBe("default: 50,000 from Settings");
-    expect(hint(target, "tokens_per_run")).toBe("Empty: default: 50,000 from Settings");
+    expect(input(target, "tokens_per_run").placeholder).toBe("default 50,000");
+    expect(hint(target, "tokens_per_run")).toBe("default: 50,000 from Settings");
     expect(input(target, "tokens_per_day").value).toBe("200,000");
     expect(hint(target, "tokens_per_day")).toBe("Its own; the default of Settings (1,000,000) does not apply");
     expect(input(target, "tool_calls_per_run").placeholder).toBe("no limit");
-    expect(hint(target, "tool_calls_per_run")).toBe("Empty: no limit (none set in Settings)");
+    expect(hint(target, "tool_calls_per_run")).toBe("no limit (none set in Settings)");
   });
 
   it("saves the limits typed, and refuses a fraction naming the field", async () => {

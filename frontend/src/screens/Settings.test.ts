@@ -134,6 +134,17 @@ describe("Settings", () => {
     app.coworkers = null;
   });
 
+  it("lists a Never answer as Never, with Revoke", async () => {
+    const root = await render([{ ...saved(), tool: "files.delete", policy: "deny" }]);
+    await eventually(() => expect(root.querySelector("table.policies tbody tr.never")).not.toBeNull());
+    const row = root.querySelector("table.policies tbody tr.never")!;
+    expect(row.querySelector(".never-word")!.textContent).toBe("Never");
+    expect(row.textContent).not.toContain("always");
+    fake.policies.mockResolvedValue([]);
+    row.querySelector<HTMLButtonElement>("button")!.click();
+    await eventually(() => expect(fake.revokePolicy).toHaveBeenCalledWith("device-assistant", "files.delete", "sha256:0123456789abcdef0123456789abcdef"));
+  });
+
   it("says when there are no saved answers", async () => {
     const root = await render();
     await eventually(() => expect(root.querySelector(".permissions .empty")?.textContent).toContain("No saved answers"));

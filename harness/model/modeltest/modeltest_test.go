@@ -22,7 +22,7 @@ import (
 
 func TestParseScript(t *testing.T) {
 	script := `{"replies": [
-		{"text": "hi", "delay": "250ms", "chunk": 5},
+		{"text": "hi", "delay": "250ms", "chunk": 5, "input_tokens": 1200, "output_tokens": 300},
 		{"tool_calls": [
 			{"name": "a__b", "arguments": {"x": [1, 2]}},
 			{"id": "c2", "name": "a__c", "arguments": "{\"broken\":"}
@@ -34,7 +34,7 @@ func TestParseScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Reply{
-		{Text: "hi", Delay: 250 * time.Millisecond, Chunk: 5},
+		{Text: "hi", Delay: 250 * time.Millisecond, Chunk: 5, InputTokens: 1200, OutputTokens: 300},
 		{ToolCalls: []model.ToolCall{{Name: "a__b", Arguments: `{"x": [1, 2]}`}, {ID: "c2", Name: "a__c", Arguments: `{"broken":`}}, StopReason: "tool_calls"},
 		{Err: 503, ErrMessage: "busy", Delay: 20 * time.Millisecond},
 	}
@@ -55,6 +55,7 @@ func TestParseScriptErrors(t *testing.T) {
 		{`[{"tool_calls":[{"arguments":{}}]}]`, "replies[0]: tool_calls[0]: no name"},
 		{`{"reply":[]}`, `unknown field "reply"`},
 		{`nope`, "want an array of replies"},
+		{`[{"input_tokens":-1}]`, "replies[0]: input_tokens -1, output_tokens 0: a count is never negative"},
 	}
 	for _, tt := range tests {
 		_, err := ParseScript([]byte(tt.script))

@@ -21,7 +21,9 @@ reply per model request, in order. Each reply has the optional fields
   "err_message": "shown to the client",
   "delay":       "250ms",              Go duration, or a number of milliseconds
   "chunk":       3,                    bytes per streamed piece
-  "stop_reason": "stop"
+  "stop_reason": "stop",
+  "input_tokens": 1200,                the usage reported (default: counted from
+  "output_tokens": 300                 the request's and reply's length)
 A tool call's "name" is the tool's alias: every "." of NAMESPACE.TOOL becomes
 "__". "arguments" may be JSON or a string sent verbatim. Example:
   [{"tool_calls": [{"name": "device__battery_status_get", "arguments": {}}]},
@@ -79,11 +81,17 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 		Delay      json.RawMessage `json:"delay"`
 		Chunk      int             `json:"chunk"`
 		StopReason string          `json:"stop_reason"`
+		// The usage reported (Reply.InputTokens, Reply.OutputTokens).
+		InputTokens  int64 `json:"input_tokens"`
+		OutputTokens int64 `json:"output_tokens"`
 	}
 	if err := strictUnmarshal(data, &w); err != nil {
 		return err
 	}
-	*r = Reply{Text: w.Text, Err: w.Err, ErrMessage: w.ErrMessage, Chunk: w.Chunk, StopReason: w.StopReason}
+	*r = Reply{Text: w.Text, Err: w.Err, ErrMessage: w.ErrMessage, Chunk: w.Chunk, StopReason: w.StopReason, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens}
+	if w.InputTokens < 0 || w.OutputTokens < 0 {
+		return fmt.Errorf("input_tokens %d, output_tokens %d: a count is never negative", w.InputTokens, w.OutputTokens)
+	}
 	if w.Err != 0 && (w.Err < 400 || w.Err > 599) {
 		return fmt.Errorf("err %d is not an HTTP error status (400-599)", w.Err)
 	}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import { eventually } from "../../testing/eventually";
-import { parseLimit, tokensShort } from "../../lib/types_limits";
+import { parseLimit, tokensShort } from "../../lib/limits";
 
 const fake = vi.hoisted(() => ({ defaultLimits: vi.fn(), setDefaultLimits: vi.fn() }));
 vi.mock("../../lib/api", () => ({ api: fake }));
@@ -28,7 +28,7 @@ describe("LimitsSection", () => {
 
   async function render() {
     comp = mount(LimitsSection, { target: document.body });
-    await eventually(() => expect(field("tokens_per_run").disabled).toBe(false));
+    await eventually(() => expect(field("tokens_per_run")).not.toBeNull());
   }
 
   it("shows the saved defaults and saves the changed ones", async () => {
@@ -67,6 +67,17 @@ describe("LimitsSection", () => {
     field("tool_calls_per_run").form!.requestSubmit();
     flushSync();
     expect(fake.setDefaultLimits).not.toHaveBeenCalled();
+  });
+
+  it("goes to the first field on Alt+L", async () => {
+    fake.defaultLimits.mockResolvedValue({ tokens_per_run: 0, tokens_per_day: 0, tool_calls_per_run: 0 });
+    await render();
+    Element.prototype.scrollIntoView ??= () => {};
+    const e = new KeyboardEvent("keydown", { code: "KeyL", key: "l", altKey: true, bubbles: true, cancelable: true });
+    window.dispatchEvent(e);
+    expect(e.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(field("tokens_per_run"));
+    expect(field("tokens_per_run").getAttribute("aria-keyshortcuts")).toBe("Alt+L");
   });
 
   it("shows what the app refused", async () => {

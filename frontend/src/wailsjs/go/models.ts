@@ -496,6 +496,7 @@ export namespace app {
 	    notices: Notice[];
 	    start_coworker: string;
 	    theme: string;
+	    first_run: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new AppInfo(source);
@@ -515,6 +516,7 @@ export namespace app {
 	        this.notices = this.convertValues(source["notices"], Notice);
 	        this.start_coworker = source["start_coworker"];
 	        this.theme = source["theme"];
+	        this.first_run = source["first_run"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -580,6 +582,7 @@ export namespace app {
 	    coworker_name: string;
 	    identity: string;
 	    model: string;
+	    model_name: string;
 	    approval_mode: string;
 	    running: boolean;
 	    unattended: boolean;
@@ -596,6 +599,7 @@ export namespace app {
 	        this.coworker_name = source["coworker_name"];
 	        this.identity = source["identity"];
 	        this.model = source["model"];
+	        this.model_name = source["model_name"];
 	        this.approval_mode = source["approval_mode"];
 	        this.running = source["running"];
 	        this.unattended = source["unattended"];
@@ -619,6 +623,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ChatModelList {
+	    current: string;
+	    models: string[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatModelList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.current = source["current"];
+	        this.models = source["models"];
+	        this.error = source["error"];
+	    }
 	}
 	export class PromptArg {
 	    name: string;
@@ -1271,6 +1291,26 @@ export namespace app {
 	    }
 	}
 	
+	export class OllamaFound {
+	    running: boolean;
+	    url: string;
+	    base_url: string;
+	    models: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OllamaFound(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.url = source["url"];
+	        this.base_url = source["base_url"];
+	        this.models = source["models"];
+	        this.error = source["error"];
+	    }
+	}
 	export class PendingApproval {
 	    id: string;
 	    request: consent.Request;
@@ -1574,6 +1614,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class SetupState {
+	    show: boolean;
+	    done: boolean;
+	    ollama_url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.show = source["show"];
+	        this.done = source["done"];
+	        this.ollama_url = source["ollama_url"];
+	    }
 	}
 	export class SignedInServer {
 	    namespace: string;
@@ -2904,6 +2960,7 @@ export namespace settings {
 	    theme: string;
 	    updates_off?: boolean;
 	    limits: Limits;
+	    setup_done?: boolean;
 	    keep_running?: boolean;
 	    start_at_login?: boolean;
 	    question_wait_seconds?: number;
@@ -2923,6 +2980,7 @@ export namespace settings {
 	        this.theme = source["theme"];
 	        this.updates_off = source["updates_off"];
 	        this.limits = this.convertValues(source["limits"], Limits);
+	        this.setup_done = source["setup_done"];
 	        this.keep_running = source["keep_running"];
 	        this.start_at_login = source["start_at_login"];
 	        this.question_wait_seconds = source["question_wait_seconds"];

@@ -9,6 +9,8 @@ export function Cancel(arg1:string):Promise<void>;
 
 export function ChatGrants(arg1:string):Promise<Array<consent.Grant>>;
 
+export function ChatModels(arg1:string):Promise<app.ChatModelList>;
+
 export function ChatPrompts(arg1:string):Promise<Array<app.ChatPrompt>>;
 
 export function ChatSnippets(arg1:string,arg2:Array<string>):Promise<Record<string, string>>;
@@ -34,5 +36,7 @@ export function RevokeChatGrant(arg1:string,arg2:string):Promise<void>;
 export function SearchChats(arg1:string,arg2:boolean):Promise<Array<journal.Session>>;
 
 export function Send(arg1:string,arg2:string):Promise<harness.TurnResult>;
+
+export function SetChatModel(arg1:string,arg2:string):Promise<app.ChatInfo>;
 
 export function SetUnattended(arg1:string,arg2:boolean):Promise<app.ChatInfo>;

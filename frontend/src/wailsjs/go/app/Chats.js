@@ -10,6 +10,10 @@ export function ChatGrants(arg1) {
   return window['go']['app']['Chats']['ChatGrants'](arg1);
 }
 
+export function ChatModels(arg1) {
+  return window['go']['app']['Chats']['ChatModels'](arg1);
+}
+
 export function ChatPrompts(arg1) {
   return window['go']['app']['Chats']['ChatPrompts'](arg1);
 }
@@ -60,6 +64,10 @@ export function SearchChats(arg1, arg2) {
 
 export function Send(arg1, arg2) {
   return window['go']['app']['Chats']['Send'](arg1, arg2);
+}
+
+export function SetChatModel(arg1, arg2) {
+  return window['go']['app']['Chats']['SetChatModel'](arg1, arg2);
 }
 
 export function SetUnattended(arg1, arg2) {

@@ -9,6 +9,10 @@ export function DefaultLimits():Promise<settings.Limits>;
 
 export function DeleteAPIKey(arg1:string):Promise<app.SettingsView>;
 
+export function FindOllama():Promise<app.OllamaFound>;
+
+export function FinishSetup():Promise<void>;
+
 export function GetBackground():Promise<app.BackgroundSettings>;
 
 export function GetSettings():Promise<app.SettingsView>;
@@ -31,6 +35,10 @@ export function SetTheme(arg1:string):Promise<void>;
 
 export function SetUpdateChecks(arg1:boolean):Promise<app.UpdateStatus>;
 
+export function SetupState():Promise<app.SetupState>;
+
 export function TestConnection(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.ConnectionTest>;
 
 export function UpdateStatus():Promise<app.UpdateStatus>;
+
+export function UseModel(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.SettingsView>;

@@ -14,6 +14,14 @@ export function DeleteAPIKey(arg1) {
   return window['go']['app']['Preferences']['DeleteAPIKey'](arg1);
 }
 
+export function FindOllama() {
+  return window['go']['app']['Preferences']['FindOllama']();
+}
+
+export function FinishSetup() {
+  return window['go']['app']['Preferences']['FinishSetup']();
+}
+
 export function GetBackground() {
   return window['go']['app']['Preferences']['GetBackground']();
 }
@@ -58,10 +66,18 @@ export function SetUpdateChecks(arg1) {
   return window['go']['app']['Preferences']['SetUpdateChecks'](arg1);
 }
 
+export function SetupState() {
+  return window['go']['app']['Preferences']['SetupState']();
+}
+
 export function TestConnection(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Preferences']['TestConnection'](arg1, arg2, arg3, arg4);
 }
 
 export function UpdateStatus() {
   return window['go']['app']['Preferences']['UpdateStatus']();
+}
+
+export function UseModel(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Preferences']['UseModel'](arg1, arg2, arg3, arg4);
 }

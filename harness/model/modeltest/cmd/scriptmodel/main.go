@@ -3,7 +3,7 @@
 // process.
 //
 //	scriptmodel -script replies.json [-addr 127.0.0.1:0] [-kind openai|anthropic]
-//	            [-models scripted,other] [-models-status 401] [-record requests.jsonl]
+//	            [-models scripted,other] [-models-status 401] [-record requests.jsonl] [-ollama]
 //
 // It prints one line to stdout once it accepts connections:
 //
@@ -20,7 +20,9 @@
 // appended to the file as one JSON line once it is answered, what the
 // model was offered (Recorded): an end-to-end test reads which tools and
 // which system prompt a chat sent. Only loopback addresses are
-// accepted. Exit status 2 means bad flags or a bad script.
+// accepted. With -ollama it also answers GET /api/tags with the -models
+// names as Ollama lists its models, so it stands in for a local Ollama
+// (the app's first-run setup finds one there). Exit status 2 means bad flags or a bad script.
 package main
 
 import (
@@ -89,6 +91,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer f.Close()
 		handler = &recorder{h: h, out: f}
 	}
+	if o.ollama {
+		handler = withOllamaTags(handler, o.models)
+	}
 	srv := &http.Server{Handler: handler}
 	go func() {
 		<-ctx.Done()
@@ -111,6 +116,7 @@ type options struct {
 	models       []string // non-empty names
 	modelsStatus int      // 0 or 400-599
 	record       string   // -record: the file requests are appended to; "" none
+	ollama       bool     // -ollama: GET /api/tags lists the models too
 }
 
 // parseFlags reads and checks the flags; every error is a usageError.
@@ -128,13 +134,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	models := fs.String("models", "scripted", "comma-separated model `names` GET /v1/models lists")
 	modelsStatus := fs.Int("models-status", 0, "HTTP `status` (400-599) GET /v1/models fails with; 0 lists the models")
 	record := fs.String("record", "", "append each model request to this `file` as a JSON line (Recorded)")
+	ollama := fs.Bool("ollama", false, "also answer GET /api/tags with the models, as a local Ollama does")
 	if err := fs.Parse(args); err != nil {
 		return options{}, usageError{err}
 	}
 	if *script == "" || fs.NArg() > 0 {
 		return options{}, usageError{errors.New("usage: scriptmodel -script FILE [-addr 127.0.0.1:0] [-kind openai|anthropic]")}
 	}
-	o := options{script: *script, addr: *addr, kind: modeltest.Kind(*kind), modelsStatus: *modelsStatus, record: *record}
+	o := options{script: *script, addr: *addr, kind: modeltest.Kind(*kind), modelsStatus: *modelsStatus, record: *record, ollama: *ollama}
 	for _, m := range strings.Split(*models, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			o.models = append(o.models, m)

@@ -1,6 +1,7 @@
 // The shapes of budgets and token counts (docs/limits.md#budgets): the
 // default limits of Settings → Limits, a coworker's own limits in the
-// editor, and the tokens Activity shows. types.check.ts holds them to the Go structs.
+// editor, and the tokens Activity shows, with how they are read and
+// written. types.check.ts holds the shapes to the Go structs.
 
 /** Settings' default limits, each 0 for none (Go: settings.Limits, settings.json "limits"). */
 export interface Limits {
@@ -88,4 +89,10 @@ export function tokensShort(n: number): string {
 
 function trim1(x: number): string {
   return (x >= 100 ? Math.round(x).toString() : x.toFixed(1).replace(/\.0$/, ""));
+}
+
+/** The tokens of a run or a day in words: "1,472 tokens (1,240 in, 232 out)". */
+export function tokensLine(u: UsageTotal): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `${n(u.input_tokens + u.output_tokens)} tokens (${n(u.input_tokens)} in, ${n(u.output_tokens)} out)`;
 }
