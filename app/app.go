@@ -88,6 +88,7 @@ type config struct {
 	Servers       string          // --servers
 	PromptTimeout string          // --prompt-timeout (Go duration)
 	UpdateFeed    string          // --update-feed: another feed URL (docs/update.md)
+	Background    bool            // --background: start with the window hidden (docs/app.md#running-in-the-background)
 	Getenv        func(string) string
 
 	// Open: the files after the flags, absolute (extopen.go).
@@ -100,7 +101,8 @@ type deps struct {
 	Dialogs  Dialogs
 	Keychain Keychain
 	Notifier Notifier
-	Opener   Opener // nil: the system's (xdg-open, open, rundll32)
+	Shell    windowShell // nil: none (noShell); Run passes the Wails window
+	Opener   Opener      // nil: the system's (xdg-open, open, rundll32)
 	Logger   *slog.Logger
 	Examples fs.FS
 	// SearchPath is where MCP programs are found (harness.Options.SearchPath);
@@ -154,6 +156,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 	a.model = &modelState{env: e, settings: a.settings, notices: a.notices}
 	a.servers = &serversFile{env: e, engine: a.engine, settings: a.settings}
 	a.wire(d.Notifier, d.Examples, d.ListWait)
+	a.Window.shell = d.Shell
 
 	// Before anything is shared: the parts are filled without their locks.
 	s, err := LoadSettings(paths.Settings)
@@ -187,6 +190,9 @@ func (d deps) withDefaults() deps {
 	}
 	if d.Keychain == nil {
 		d.Keychain = osKeychain{}
+	}
+	if d.Shell == nil {
+		d.Shell = noShell{}
 	}
 	if d.Opener == nil {
 		d.Opener = systemOpener{}
@@ -352,7 +358,7 @@ func (a *desktop) wire(notify Notifier, examples fs.FS, listWait time.Duration) 
 	}
 	w := &Window{env: e, engine: a.engine, settings: a.settings, model: a.model, notices: a.notices, opened: &openedInbox{env: e}}
 	w.focused.Store(true)
-	a.inboxes = &inboxWatch{emit: e.emit, notify: notify, focused: w.focused.Load}
+	a.inboxes = &inboxWatch{emit: e.emit, notify: notify, focused: w.focused.Load, show: func() { w.shell.show() }}
 	w.inboxes = a.inboxes
 	a.prompter = newModalPrompter(e.emit, a.inboxes.inbox)
 	a.elicitor = newAppElicitor(e.emit, a.inboxes.inbox, a.engine.coworkerOf, w.OpenLink)
@@ -389,6 +395,7 @@ func (a *desktop) startup() {
 	go a.checkJournal()
 	go a.inboxes.poll(a.base)
 	go a.Schedules.loop(a.base) // docs/app.md#schedules
+	go a.Preferences.refreshAutostart()
 }
 
 // shutdown closes every chat, the runtime and the journal. Running turns are

@@ -145,13 +145,17 @@ func (c *Chats) sessionOptions(provider model.Provider, s Settings) harness.Sess
 		Model:         provider,
 		Approve:       consent.Mode(s.ApprovalMode),
 		Prompter:      c.prompter,
-		Elicitor:      c.elicitor,
+		Elicitor:      &questionWait{inner: c.elicitor, unattended: c.prompter.isUnattended, wait: c.questionWait},
 		PromptTimeout: timeout,
 		Workspace:     filepath.Join(c.paths.ConfigDir, "workspace"),
 		Coworkers:     coworkersDirOf(s, c.paths.DefaultCoworkers),
 		Limits:        s.Limits.Bundle(), // a coworker's manifest wins per key (docs/limits.md#budgets)
 	}
 }
+
+// questionWait is how long a question in an unattended run waits
+// (Settings.QuestionWaitSeconds, questionwait.go).
+func (c *Chats) questionWait() time.Duration { return c.settings.get().QuestionWait() }
 
 // modelFor is the model provider a chat with coworker uses: def (the
 // one new chats use), or, when the coworker's manifest names a model

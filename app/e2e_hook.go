@@ -339,6 +339,8 @@ type hookState struct {
 	// "SESSION STATUS" (inbox.go, schedules.go).
 	Inbox     int      `json:"inbox"`
 	Schedules []string `json:"schedules"`
+	// KeepRunning: Settings → Background's switch as saved (background.go).
+	KeepRunning bool `json:"keep_running"`
 	// Coworkers: the newest coworker list, "ID starting|ready|broken"
 	// (docs/app.md#starting).
 	Coworkers []string `json:"coworkers"`
@@ -377,6 +379,7 @@ func (a *desktop) hookState(ctx context.Context) hookState {
 	out.PendingAccess, out.PendingOrigin = []string{}, []string{}
 	out.Inbox, _ = a.Inbox.Count()
 	out.Schedules = []string{}
+	out.KeepRunning = a.settings.get().KeepRunning
 	if list, err := a.Schedules.List(); err == nil {
 		for _, sc := range list {
 			if sc.LastRun != nil {

@@ -52,7 +52,7 @@ type BundleDropped struct {
 
 // AppEvents lists every EventName, in declaration order.
 var AppEvents = []EventName{EventHarness, EventApprovalRequest, EventApprovalClosed, EventCoworkersChanged, EventNotice, EventBundleDropped, EventAgentsDropped, EventChatChanged, EventExtensionOpened,
-	EventElicitationAsked, EventElicitationClosed, EventSignIn, EventSignInClosed, EventInboxChanged, EventSchedulesChanged}
+	EventElicitationAsked, EventElicitationClosed, EventSignIn, EventSignInClosed, EventInboxChanged, EventInboxOpen, EventSchedulesChanged}
 
 // HarnessEvents lists the harness event types a chat receives as
 // EventHarness: harness.EventTypes, mirrored in TypeScript.

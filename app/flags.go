@@ -51,6 +51,7 @@ func FlagUsage() string {
 	for _, f := range appFlags {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, "--"+f.name+" "+f.value, f.help)
 	}
+	fmt.Fprintf(&b, "  %-*s  %s\n", width, "--background", backgroundHelp)
 	return b.String()
 }
 
@@ -60,8 +61,11 @@ func flagList() string {
 	for i, f := range appFlags {
 		parts[i] = "--" + f.name + " " + f.value
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(append(parts, "--background"), ", ")
 }
+
+// backgroundHelp is the help of --background, the one flag without a value.
+const backgroundHelp = "start with the window hidden (the login entry of \"start at login\" passes it); launching the app again shows it"
 
 // usageError is a command-line error; it wraps ErrUsage.
 type usageError struct{ msg string }
@@ -116,6 +120,7 @@ func newFlagSet(c *config) (*flag.FlagSet, *config) {
 	for _, f := range appFlags {
 		fl.StringVar(f.dest(c), f.name, "", f.help)
 	}
+	fl.BoolVar(&c.Background, "background", false, backgroundHelp)
 	return fl, c
 }
 

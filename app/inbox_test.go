@@ -112,7 +112,7 @@ func TestScheduleParksAndContinuesInTheInbox(t *testing.T) {
 		t.Fatal("a schedule of a coworker that does not exist was added")
 	}
 	s, err := e.app.Schedules.Add(ScheduleInput{Coworker: "helper", Prompt: "check", When: "every 1m", CatchUp: true})
-	if err != nil || s.When != "every 1m0s" {
+	if err != nil || s.When != "every 1m" {
 		t.Fatalf("Add = %+v, %v", s, err)
 	}
 	at := s.CreatedAt.Add(61 * time.Second)

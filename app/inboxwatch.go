@@ -32,6 +32,16 @@ const EventInboxChanged EventName = "inbox:changed"
 // by other processes.
 var inboxPoll = 2 * time.Second
 
+// EventInboxOpen carries an InboxOpen: the person clicked the
+// notification of an item; the window shows the Inbox at that item
+// (docs/app.md#notifications).
+const EventInboxOpen EventName = "inbox:open"
+
+// InboxOpen is EventInboxOpen's payload.
+type InboxOpen struct {
+	Item string `json:"item"` // the inbox item's ID
+}
+
 // InboxCount is EventInboxChanged's payload: how many items are open.
 type InboxCount struct {
 	Open int `json:"open"`
@@ -42,6 +52,7 @@ type inboxWatch struct {
 	emit    Emitter
 	notify  Notifier
 	focused func() bool
+	show    func() // brings the window up (a notification was clicked)
 	box     atomic.Pointer[inbox.Inbox]
 
 	mu       sync.Mutex
@@ -86,7 +97,20 @@ func (w *inboxWatch) added(it journal.InboxItem) {
 		return
 	}
 	title, body := inboxNotice(it)
+	if c, ok := w.notify.(clickNotifier); ok {
+		_ = c.NotifyOpen(title, body, func() { w.openItem(it.ID) })
+		return
+	}
 	_ = w.notify.Notify(title, body)
+}
+
+// openItem shows the window at the Inbox, on item id: its notification
+// was clicked.
+func (w *inboxWatch) openItem(id string) {
+	if w.show != nil {
+		w.show()
+	}
+	w.emit.Emit(EventInboxOpen, InboxOpen{Item: id})
 }
 
 // runOf is the run an item belongs to, for one notification per run: its

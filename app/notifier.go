@@ -19,5 +19,12 @@ func (p platformNotifier) Notify(title, body string) error {
 	return p.a.Notify(ctx, platform.NotifyRequest{Title: title, Body: body})
 }
 
-// defaultNotifier returns the native notification adapter of this OS.
-func defaultNotifier() Notifier { return platformNotifier{platform.Default()} }
+// clickNotifier is a Notifier whose notifications say when they are
+// clicked (Linux and BSD: D-Bus actions, notifier_freedesktop.go): open
+// runs once on a click. On macOS and Windows the app's notifications go
+// through beeep and the project's toast, which report no click
+// (docs/app.md#notifications).
+type clickNotifier interface {
+	Notifier
+	NotifyOpen(title, body string, open func()) error
+}

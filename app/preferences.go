@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/openworker/desktop/harness/model"
 )
@@ -21,6 +22,8 @@ type Preferences struct {
 	reloads   *reloads
 	coworkers *Coworkers // listed anew when the folder or servers file changes
 	updates   *updater   // nil in tests that do not start one (updates.go)
+
+	autostartMu sync.Mutex // held while the login entry and its switch change (background.go)
 }
 
 // SettingsView is the Settings screen: the saved choices, which API keys
@@ -112,7 +115,7 @@ func (pr *Preferences) view() SettingsView {
 
 // SaveSettings validates and saves s, then applies it: new chats use the
 // new model, folder, approval mode and servers.json at once; chats already
-// open keep theirs. The theme, the update switch and the default limits stay as they are (SetTheme, SetUpdateChecks, SetDefaultLimits change them). A servers.json with an error is reported in the view
+// open keep theirs. The theme, the update switch, the default limits and the background section stay as they are (SetTheme, SetUpdateChecks, SetDefaultLimits, SetBackground change them). A servers.json with an error is reported in the view
 // (ServersError) and changes no provider.
 func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 	s.OpenAI.BaseURL = strings.TrimSpace(s.OpenAI.BaseURL)
@@ -121,10 +124,11 @@ func (pr *Preferences) SaveSettings(s Settings) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	before, after, err := pr.settings.save(func(cur Settings) (Settings, error) {
-		s.Theme = cur.Theme           // SetTheme's alone
-		s.UpdatesOff = cur.UpdatesOff // SetUpdateChecks' alone
-		s.Limits = cur.Limits         // SetDefaultLimits' alone
-		s.SetupDone = cur.SetupDone   // FinishSetup's alone
+		s.Theme = cur.Theme                                                                                               // SetTheme's alone
+		s.UpdatesOff = cur.UpdatesOff                                                                                     // SetUpdateChecks' alone
+		s.Limits = cur.Limits                                                                                             // SetDefaultLimits' alone
+		s.SetupDone = cur.SetupDone                                                                                       // FinishSetup's alone
+		s.KeepRunning, s.StartAtLogin, s.QuestionWaitSeconds = cur.KeepRunning, cur.StartAtLogin, cur.QuestionWaitSeconds // SetBackground's alone
 		return s, nil
 	})
 	if err != nil {

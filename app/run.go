@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/openworker/desktop/examples"
 	"github.com/openworker/desktop/frontend"
@@ -110,20 +111,27 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	// MCP programs such as npx (docs/mcp.md#the-login-shells-path).
 	launch.StartLoginPath()
 	ui := &wailsUI{}
-	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Logger: logger, Examples: examples.Coworkers(), Notifier: defaultNotifier(),
+	a, err := newApp(ctx, reg, cfg, deps{Emitter: ui, Dialogs: ui, Shell: ui, Logger: logger, Examples: examples.Coworkers(), Notifier: defaultNotifier(),
 		SearchPath: launch.LoginPath})
 	if err != nil {
 		return err
 	}
 	a.Window.opened.openFiles(cfg.Open) // sent once the UI listens (extopen.go)
+	if cfg.Background {
+		_ = a.Window.SetWindowFocused(false) // started hidden: the inbox notifies (inboxwatch.go)
+	}
 	a.Preferences.updates = newUpdater(cfg.UpdateFeed, filepath.Join(paths.ConfigDir, "updates"), cfg.Version,
 		func() bool { return !a.settings.get().UpdatesOff }, logger)
 	go a.Preferences.updates.run(ctx)
 	// A second start on this config dir: show the window, open its files.
+	// One with --background (a login entry) leaves a hidden window hidden.
 	onLaunch := func(l secondLaunch) {
-		ui.show()
+		if !slices.Contains(l.Args, "--background") {
+			ui.show()
+		}
 		a.Window.opened.openFiles(launchFiles(l.Args, l.WorkingDirectory))
 	}
+	defer quitOnSignal(a.Window)() // a signal quits even with "keep running" on (background.go)
 	icon, _ := fs.ReadFile(frontend.Dist(), "icon.png")
 	var wake io.Closer // the wake socket (wake_socket_unix.go)
 	// Wails' own notifications API (runtime.SendNotification, since v2.11)
@@ -141,16 +149,25 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			Assets: frontend.Dist(),
 			// The app views' documents (viewpages.go, docs/mcp-apps.md#sandbox).
 			// e2eSlowAssets: a slowed start in e2e builds only (e2e_paint.go).
-			Middleware: func(next http.Handler) http.Handler { return e2eSlowAssets(a.Views.pages.middleware(next)) },
+			// startMode: a --background start keeps the window hidden (startmode.go).
+			Middleware: func(next http.Handler) http.Handler {
+				return startMode(cfg.Background, e2eSlowAssets(a.Views.pages.middleware(next)))
+			},
 		},
 		BackgroundColour: windowBackground(a.settings.theme()),
 		// The window appears when its page paints the splash (index.html's
 		// splash-theme.js calls WindowShow), not seconds earlier as an
 		// empty rectangle while the webview starts; OnDomReady shows it
 		// should that call be lost (docs/app.md#window-size-and-splash).
+		// --background (the login entry's start) leaves it hidden
+		// (docs/app.md#running-in-the-background).
 		StartHidden: true,
-		OnDomReady:  func(context.Context) { ui.showWindow() },
-		Windows:     &windows.Options{Theme: windowsTheme(a.settings.theme())},
+		OnDomReady: func(context.Context) {
+			if !cfg.Background {
+				ui.showWindow()
+			}
+		},
+		Windows: &windows.Options{Theme: windowsTheme(a.settings.theme())},
 		OnStartup: func(wctx context.Context) {
 			ui.setContext(wctx)
 			a.startup()
@@ -162,9 +179,17 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 			ui.onFileDrop(a.Window.filesDropped)
 			go a.checkNotifications()
 		},
-		// Closing with a call waiting for an answer or a turn running asks
-		// first (closeQuestion); true keeps the window open.
+		// With "keep running" on, closing hides the window and the app
+		// goes on (closeHides). Otherwise closing with a call waiting for
+		// an answer or a turn running asks first (closeQuestion); true
+		// keeps the window open.
 		OnBeforeClose: func(context.Context) bool {
+			if a.closeHides() {
+				ui.hide()
+				_ = a.Window.SetWindowFocused(false) // hidden: the inbox notifies again
+				logger.Info("window hidden: the app keeps running")
+				return true
+			}
 			q := a.closeQuestion()
 			return q != "" && !ui.confirmQuit(q)
 		},

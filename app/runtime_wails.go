@@ -129,6 +129,20 @@ func (w *wailsUI) showWindow() {
 	}
 }
 
+// hide hides the window; the app goes on (docs/app.md#running-in-the-background).
+func (w *wailsUI) hide() {
+	if ctx := w.context(); ctx != nil {
+		wruntime.WindowHide(ctx)
+	}
+}
+
+// quit ends the app through Wails, which asks OnBeforeClose first.
+func (w *wailsUI) quit() {
+	if ctx := w.context(); ctx != nil {
+		wruntime.Quit(ctx)
+	}
+}
+
 // confirmQuit asks question in a native dialog and reports whether the
 // person chose to quit. Wails gives Linux's GTK dialog Yes and No, other
 // systems the named buttons; anything else (an error, the dialog closed)

@@ -19,13 +19,13 @@ import (
 
 // Schedules is the Schedules screen (docs/app.md#schedules): a coworker,
 // a prompt and when (harness/schedule, docs/schedules.md), kept in the
-// journal. While the app runs it runs the due schedules at start and then
+// journal. While the app runs (its window open, or hidden with "keep running"
+// on, background.go) it runs the due schedules at start and then
 // every scheduleTick, unattended: a call that needs approval parks in the
 // inbox, and answering it in the Inbox continues the run. Catch-up is the
 // harness's: a schedule that missed slots runs once, "caught up (missed
 // N)". Two processes on one journal never run one slot twice (the
-// journal's claim). The app does not start at login nor keep running
-// with its window closed (not yet).
+// journal's claim). It starts at login when the person chose so.
 type Schedules struct {
 	*env
 	engine  *engine
@@ -207,6 +207,7 @@ func (x *Schedules) runDue(ctx context.Context, now time.Time) ([]schedule.Run, 
 		return nil, err
 	}
 	so.Prompter = &inbox.Parker{Inbox: b}
+	so.Elicitor = &questionWait{inner: x.chats.elicitor, wait: x.chats.questionWait} // every scheduled run is unattended
 	runs, err := schedule.RunDue(ctx, rt, so, now, func(e harness.Event) {
 		x.emit.Emit(EventHarness, chatEvent(e))
 		if chatEventChanges(e) {

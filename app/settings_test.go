@@ -31,7 +31,7 @@ func TestParseArgs(t *testing.T) {
 		if !strings.HasPrefix(msg, c.want) && !strings.Contains(msg, c.want) {
 			t.Errorf("parseArgs(%q) = %q, want it to contain %q", c.args, msg, c.want)
 		}
-		if strings.Contains(msg, "openworker:") || strings.Contains(msg, "(desktop)") || !strings.HasSuffix(msg, "--prompt-timeout DUR (openworker --help)") {
+		if strings.Contains(msg, "openworker:") || strings.Contains(msg, "(desktop)") || !strings.HasSuffix(msg, "--prompt-timeout DUR, --background (openworker --help)") {
 			t.Errorf("parseArgs(%q) = %q: want no program prefix and the full flag list", c.args, msg)
 		}
 	}
@@ -42,6 +42,13 @@ func TestFlagUsageListsEveryFlag(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(u, "\n"), "\n")
 	want := []string{"--config-dir DIR", "--db FILE", "--coworkers DIR", "--coworker ID", "--provider NAME", "--base-url URL",
 		"--model NAME", "--approve MODE", "--servers FILE", "--update-feed URL", "--prompt-timeout DUR"}
+	if len(lines) != len(want)+1 || !strings.HasPrefix(lines[len(want)], "  --background  ") {
+		t.Fatalf("FlagUsage has %d lines, want %d and --background last:\n%s", len(lines), len(want)+1, u)
+	}
+	lines = lines[:len(want)]
+	if c, err := parseArgs([]string{"--background"}); err != nil || !c.Background {
+		t.Errorf("parseArgs(--background) = %+v, %v; want Background", c, err)
+	}
 	if len(lines) != len(want) {
 		t.Fatalf("FlagUsage has %d lines, want %d:\n%s", len(lines), len(want), u)
 	}

@@ -21,6 +21,8 @@ type Window struct {
 	opened   *openedInbox // extension files opened before the UI listened (extopen.go)
 	focused  atomic.Bool  // the window has the focus
 	inboxes  *inboxWatch  // told the focus: notifications again once looked at
+	shell    windowShell  // shows, hides and quits the window (background.go)
+	quitting atomic.Bool  // Quit was chosen: closing quits even with "keep running" on
 }
 
 // AppInfo is what the UI needs at start.

@@ -14,9 +14,10 @@
   if (t !== "light" && t !== "dark") t = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   document.documentElement.setAttribute("data-theme", t);
   // The window starts hidden (app/run.go): it appears now, with the
-  // splash below this script about to be painted.
+  // splash below this script about to be painted; not when the app was
+  // started hidden on purpose (--background; start-mode.js).
   try {
-    if (window.runtime && window.runtime.WindowShow) window.runtime.WindowShow();
+    if (!window.openworkerStartHidden && window.runtime && window.runtime.WindowShow) window.runtime.WindowShow();
   } catch (e) {
     // the Go side shows it when the page is ready
   }

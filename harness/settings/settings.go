@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/openworker/desktop/harness/consent"
 	"github.com/openworker/desktop/harness/model"
@@ -56,6 +57,36 @@ type Settings struct {
 	// (docs/app.md#first-run): it is not shown at start again. In the app
 	// only FinishSetup changes it; saving the other settings keeps it.
 	SetupDone bool `json:"setup_done,omitempty"`
+	// KeepRunning keeps the app running with its window closed: closing
+	// the window hides it, and schedules keep running
+	// (docs/app.md#running-in-the-background).
+	KeepRunning bool `json:"keep_running,omitempty"`
+	// StartAtLogin starts the app, hidden, when the person logs in: an
+	// autostart entry of the OS runs `openworker --background`
+	// (docs/app.md#running-in-the-background).
+	StartAtLogin bool `json:"start_at_login,omitempty"`
+	// QuestionWaitSeconds is how long a server's question in an
+	// unattended run of the app (a schedule, a chat that runs on its own)
+	// waits in the inbox before it is declined, in seconds,
+	// MinQuestionWait to MaxQuestionWait; 0 means 60
+	// (docs/inbox.md#missed-questions).
+	QuestionWaitSeconds int `json:"question_wait_seconds,omitempty"`
+}
+
+// Bounds of Settings.QuestionWaitSeconds, in seconds.
+const (
+	MinQuestionWait     = 10
+	MaxQuestionWait     = 3600
+	DefaultQuestionWait = 60
+)
+
+// QuestionWait is QuestionWaitSeconds as a duration, DefaultQuestionWait
+// seconds when unset.
+func (s Settings) QuestionWait() time.Duration {
+	if s.QuestionWaitSeconds == 0 {
+		return DefaultQuestionWait * time.Second
+	}
+	return time.Duration(s.QuestionWaitSeconds) * time.Second
 }
 
 // ProviderSettings say where one provider is. Empty fields take the
@@ -141,6 +172,9 @@ func (s Settings) Validate() error {
 	}
 	if err := CheckTheme(s.Theme); err != nil {
 		return err
+	}
+	if w := s.QuestionWaitSeconds; w != 0 && (w < MinQuestionWait || w > MaxQuestionWait) {
+		return fmt.Errorf("question_wait_seconds %d: choose %d to %d seconds (or leave it out for %d)", w, MinQuestionWait, MaxQuestionWait, DefaultQuestionWait)
 	}
 	if err := s.Limits.Check(); err != nil {
 		return err

@@ -4,7 +4,7 @@
 import { gatedBackend } from "./gate";
 import { ClipboardSetText, EventsOn } from "../wailsjs/runtime/runtime";
 import type {
-  AppInfo, ChatInfo, ChatModelList, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, OllamaFound, Outcome,
+  AppInfo, BackgroundSettings, ChatInfo, ChatModelList, ExtensionInstalled, ExtensionPreview, InstalledExtension, ChatPrompt, ConnectionTest, CoworkerList, CoworkerPreview, Decision, FoundServerConfig, Grant, ImportPlan, Invocation, JournalSession, ModelList, OllamaFound, Outcome,
   PendingApproval, PendingElicitation, SavedPolicy, SessionDetail, SessionPage, Settings, SettingsView, SignedInServer, Theme, ToolView, TurnResult, UpdateStatus, ViewToolResult, Waiting,
 } from "./types";
 import type { CoworkerDraft, CoworkerTemplate, Draft, DraftProblem, GaveTools, SavedCoworker, ServerInUse, ToolProvider, TrashedCoworker } from "./types_editor";
@@ -187,6 +187,12 @@ export function makeApi(b: Backend, subscribe: Subscribe) {
     defaultLimits: () => call<Limits>(() => b.Preferences.DefaultLimits()),
     /** Saves the default limits at once; rejects naming a limit out of range. */
     setDefaultLimits: (l: Limits) => call<Limits>(() => b.Preferences.SetDefaultLimits(l)),
+    /** Settings → Background (docs/app.md#running-in-the-background). */
+    background: () => call<BackgroundSettings>(() => b.Preferences.GetBackground()),
+    /** Saves the section; rejects naming what failed (the wait's bounds, the login entry). */
+    setBackground: (s: BackgroundSettings) => call<BackgroundSettings>(() => b.Preferences.SetBackground(s)),
+    /** Ends the app even with "keep running" on (it asks first when something would stop). */
+    quit: () => call<void>(() => b.Window.Quit()),
     /** Settings → Updates (docs/update.md): the switch and the background check. */
     updateStatus: () => call<UpdateStatus>(() => b.Preferences.UpdateStatus()),
     setUpdateChecks: (on: boolean) => call<UpdateStatus>(() => b.Preferences.SetUpdateChecks(on)),

@@ -17,6 +17,7 @@ export const AppEvent = {
   SignIn: "signin:request",
   SignInClosed: "signin:closed",
   InboxChanged: "inbox:changed",
+  InboxOpen: "inbox:open",
   SchedulesChanged: "schedules:changed",
 } as const;
 export type AppEventName = (typeof AppEvent)[keyof typeof AppEvent];

@@ -47,6 +47,8 @@ class AppState {
   inboxOpen = $state(0);
   /** Bumped on every inbox change: the Inbox screen reads its items again. */
   inboxChanged = $state(0);
+  /** The inbox item whose notification was clicked: the Inbox shows it first ("" none). */
+  inboxItem = $state("");
   /** Bumped when schedules ran: the Schedules screen reads its list again. */
   schedulesChanged = $state(0);
   /** The time source of the notices (info ones expire); tests set their own. */
@@ -463,6 +465,12 @@ export async function start() {
   api.on(AppEvent.InboxChanged, (p) => {
     app.inboxOpen = (p as { open: number }).open;
     app.inboxChanged++;
+  });
+  // A click on an item's notification (docs/app.md#notifications): the
+  // Inbox, at that item.
+  api.on(AppEvent.InboxOpen, (p) => {
+    app.inboxItem = (p as { item: string }).item;
+    app.view = { name: "inbox" };
   });
   api.on(AppEvent.SchedulesChanged, () => app.schedulesChanged++);
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));

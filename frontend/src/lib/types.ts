@@ -342,6 +342,20 @@ export interface Settings {
   limits?: import("./limits").Limits;
   /** The first-run setup was completed or skipped; only FinishSetup changes it (docs/app.md#first-run). */
   setup_done?: boolean;
+  /** Only SetBackground changes these three (docs/app.md#running-in-the-background). */
+  keep_running?: boolean;
+  start_at_login?: boolean;
+  question_wait_seconds?: number;
+}
+
+/** Settings → Background (Go: app.BackgroundSettings; docs/app.md#running-in-the-background). */
+export interface BackgroundSettings {
+  keep_running: boolean;
+  start_at_login: boolean;
+  /** 10 to 3600; reads 60 when unset. */
+  question_wait_seconds: number;
+  /** Where the login entry is: a file, or on Windows a registry value. */
+  autostart_entry: string;
 }
 
 /** The update switch and the background check (Go: app.UpdateStatus; docs/update.md). */

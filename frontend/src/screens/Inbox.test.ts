@@ -74,4 +74,14 @@ describe("Inbox", () => {
     app.inboxChanged++;
     await eventually(() => expect(root.querySelectorAll(".inbox-item")).toHaveLength(1));
   });
+
+  it("marks and focuses the item whose notification was clicked (inbox:open)", async () => {
+    fake.inboxItems.mockImplementation(async () => [item("inb_1"), item("inb_2")]);
+    app.inboxItem = "inb_2";
+    const root = await render();
+    await eventually(() => expect(root.querySelector(".inbox-item.opened")?.getAttribute("data-item")).toBe("inb_2"));
+    expect(root.querySelector('[data-item="inb_1"]')?.classList.contains("opened")).toBe(false);
+    await eventually(() => expect(document.activeElement?.closest(".inbox-item")?.getAttribute("data-item")).toBe("inb_2"));
+    expect(app.inboxItem).toBe("");
+  });
 });

@@ -118,6 +118,13 @@ func (s *Server) FailNotify(errName string) {
 	s.h.fail = errName
 }
 
+// Invoke emits ActionInvoked(id, key), as a server does when the person
+// clicks notification id (key "default") or one of its buttons; id is
+// the Notify call's number, counted from 1 (Calls()[id-1]).
+func (s *Server) Invoke(id uint32, key string) error {
+	return s.conn.Emit(path, iface+".ActionInvoked", id, key)
+}
+
 // Notify implements org.freedesktop.Notifications.Notify.
 func (h *handler) Notify(sender dbus.Sender, appName string, replacesID uint32, appIcon, summary, body string, actions []string, hints map[string]dbus.Variant, expireTimeout int32) (uint32, *dbus.Error) {
 	n := Notification{string(sender), appName, replacesID, appIcon, summary, body, actions, hints, expireTimeout}

@@ -12,6 +12,7 @@ import NotificationsSection from "./NotificationsSection.svelte";
 import AppearanceSection from "./AppearanceSection.svelte";
 import AboutSection from "./AboutSection.svelte";
 import LimitsSection from "./LimitsSection.svelte";
+import BackgroundSection from "./BackgroundSection.svelte";
 
 export interface SectionEntry {
   id: string;
@@ -29,6 +30,7 @@ export const sections: ReadonlyArray<SectionEntry> = [
   { id: "extensions", label: "Extensions", hint: "Installed .mcpb extensions.", component: ExtensionsSection },
   { id: "permissions", label: "Permissions", hint: "When tools ask you first, and your saved answers.", component: PermissionsSection },
   { id: "limits", label: "Limits", hint: "Default budgets of coworkers whose manifest sets none.", component: LimitsSection },
+  { id: "background", label: "Background", hint: "Keep running with the window closed, start at login, and how long a run on its own waits for an answer.", component: BackgroundSection },
   { id: "notifications", label: "Notifications", hint: "When the app tells you something while you are elsewhere.", component: NotificationsSection },
   { id: "appearance", label: "Appearance", hint: "Colours and keyboard shortcuts.", component: AppearanceSection },
   { id: "diagnostics", label: "Diagnostics", hint: "A report for a bug, and where the app keeps its files.", component: null },

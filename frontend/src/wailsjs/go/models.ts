@@ -537,6 +537,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class BackgroundSettings {
+	    keep_running: boolean;
+	    start_at_login: boolean;
+	    question_wait_seconds: number;
+	    autostart_entry: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackgroundSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.keep_running = source["keep_running"];
+	        this.start_at_login = source["start_at_login"];
+	        this.question_wait_seconds = source["question_wait_seconds"];
+	        this.autostart_entry = source["autostart_entry"];
+	    }
+	}
 	
 	export class ToolInfo {
 	    name: string;
@@ -3135,6 +3153,9 @@ export namespace settings {
 	    updates_off?: boolean;
 	    limits: Limits;
 	    setup_done?: boolean;
+	    keep_running?: boolean;
+	    start_at_login?: boolean;
+	    question_wait_seconds?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -3152,6 +3173,9 @@ export namespace settings {
 	        this.updates_off = source["updates_off"];
 	        this.limits = this.convertValues(source["limits"], Limits);
 	        this.setup_done = source["setup_done"];
+	        this.keep_running = source["keep_running"];
+	        this.start_at_login = source["start_at_login"];
+	        this.question_wait_seconds = source["question_wait_seconds"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

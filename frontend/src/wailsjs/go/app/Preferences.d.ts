@@ -13,6 +13,8 @@ export function FindOllama():Promise<app.OllamaFound>;
 
 export function FinishSetup():Promise<void>;
 
+export function GetBackground():Promise<app.BackgroundSettings>;
+
 export function GetSettings():Promise<app.SettingsView>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<app.ModelList>;
@@ -26,6 +28,8 @@ export function SaveSection(arg1:string,arg2:settings.Settings):Promise<app.Sett
 export function SaveSettings(arg1:settings.Settings):Promise<app.SettingsView>;
 
 export function SetAPIKey(arg1:string,arg2:string):Promise<app.SettingsView>;
+
+export function SetBackground(arg1:app.BackgroundSettings):Promise<app.BackgroundSettings>;
 
 export function SetDefaultLimits(arg1:settings.Limits):Promise<settings.Limits>;
 

@@ -22,6 +22,10 @@ export function FinishSetup() {
   return window['go']['app']['Preferences']['FinishSetup']();
 }
 
+export function GetBackground() {
+  return window['go']['app']['Preferences']['GetBackground']();
+}
+
 export function GetSettings() {
   return window['go']['app']['Preferences']['GetSettings']();
 }
@@ -48,6 +52,10 @@ export function SaveSettings(arg1) {
 
 export function SetAPIKey(arg1, arg2) {
   return window['go']['app']['Preferences']['SetAPIKey'](arg1, arg2);
+}
+
+export function SetBackground(arg1) {
+  return window['go']['app']['Preferences']['SetBackground'](arg1);
 }
 
 export function SetDefaultLimits(arg1) {

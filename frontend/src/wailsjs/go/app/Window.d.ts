@@ -10,4 +10,6 @@ export function OpenLink(arg1:string):Promise<void>;
 
 export function Painted(arg1:app.WindowPaint):Promise<void>;
 
+export function Quit():Promise<void>;
+
 export function SetWindowFocused(arg1:boolean):Promise<void>;

@@ -18,6 +18,10 @@ export function Painted(arg1) {
   return window['go']['app']['Window']['Painted'](arg1);
 }
 
+export function Quit() {
+  return window['go']['app']['Window']['Quit']();
+}
+
 export function SetWindowFocused(arg1) {
   return window['go']['app']['Window']['SetWindowFocused'](arg1);
 }
