@@ -122,7 +122,7 @@ func TestImagesWithheldWhenConsentNoLongerHolds(t *testing.T) {
 		if seen := imagesSeen(e.model.Requests()[1]); len(seen) != 0 {
 			t.Fatalf("the model saw %d images after the user denied the tool", len(seen))
 		}
-		assertWithheld(t, e, s, "always deny test.shot")
+		assertWithheld(t, e, s, "you chose Never for test.shot")
 	})
 	t.Run("turn cancelled during the call", func(t *testing.T) {
 		png := fakePNG(t)
