@@ -71,8 +71,15 @@ const screens = [
   { name: "elicit", query: "&chat=1&elicit=form", ready: ".modal.elicit", setup: fillChat },
   { name: "elicit-url", query: "&chat=1&elicit=url", ready: ".modal.elicit", setup: fillChat },
   // Settings: each section of its navigation list (components/settings/sections.ts).
-  ...["model", "coworkers", "servers", "extensions", "permissions", "notifications", "appearance", "diagnostics", "about"].map((id) => (
+  ...["model", "coworkers", "servers", "extensions", "permissions", "limits", "background", "notifications", "appearance", "diagnostics", "about"].map((id) => (
     { name: `settings-${id}`, query: "", ready: ".card", setup: (p) => clickSection(p, id) })),
+  { name: "diagnostics-screen", query: "", ready: ".card", setup: async (p) => {
+    await clickSection(p, "diagnostics", ".open-diagnostics"); await p.click(".open-diagnostics"); await new Promise((r) => setTimeout(r, 800)); } },
+  { name: "diagnostics-report", query: "", ready: ".card", setup: async (p) => {
+    await clickSection(p, "diagnostics", ".open-diagnostics"); await p.click(".open-diagnostics"); await new Promise((r) => setTimeout(r, 500));
+    await clickButton(p, "Skip it"); await new Promise((r) => setTimeout(r, 800)); } },
+  { name: "first-run", query: "", ready: ".card", setup: async (p) => {
+    await clickSection(p, "model", ".run-setup"); await p.click(".run-setup"); await new Promise((r) => setTimeout(r, 800)); } },
   { name: "inbox", query: "", ready: ".card", setup: (p) => clickNav(p, "Inbox", ".inbox-item") },
   { name: "schedules", query: "", ready: ".card", setup: (p) => clickNav(p, "Schedules", ".schedule") },
   { name: "activity", query: "", ready: ".card", setup: async (p) => { await clickNav(p, "Activity", ".row-item"); await p.click(".row-item"); await p.waitForSelector(".detail .turn, .detail table"); } },

@@ -102,7 +102,21 @@
       messages: [{ id: 1, turn_id: "t1", role: "user", content: { role: "user", text: "What is my battery level?" } },
         { id: 2, turn_id: "t1", role: "assistant", content: { role: "assistant", text: "It is at 82%." } }],
       invocations, approvals: [{ invocation_id: "i1", call_id: "c1", tool: "device.battery", decision: "allow", source: "prompt", reason: "" }], warnings: [] },
-    Policies: [{ coworker: "helper", tool: "device.battery", descriptor_digest: "sha256:0123456789abcdef", policy: "allow", created_at: now, updated_at: now }],
+    Policies: [{ coworker: "helper", tool: "device.battery", descriptor_digest: "sha256:0123456789abcdef", policy: "allow", created_at: now, updated_at: now },
+      { coworker: "helper", tool: "files.write", descriptor_digest: "sha256:89abcdef01234567", policy: "deny", created_at: now, updated_at: now }],
+    // Settings → Limits and Background (docs/app.md#limits, #running-in-the-background).
+    DefaultLimits: { tokens_per_run: 50000, tokens_per_day: 0, tool_calls_per_run: 0 },
+    GetBackground: { keep_running: true, start_at_login: false, question_wait_seconds: 60, autostart_entry: "/home/u/.config/autostart/openworker.desktop" },
+    // The first-run setup's model step (docs/app.md#first-run).
+    FindOllama: { running: true, url: "http://127.0.0.1:11434", base_url: "http://127.0.0.1:11434/v1", models: ["llama3.2", "qwen2.5"], error: "" },
+    // The Diagnostics screen (docs/app.md#diagnostics): one server that may download, one unused.
+    DiagnosticsPlan: { servers: [{ namespace: "device", coworkers: ["Device Helper"], may_download: "" },
+      { namespace: "fetcher", coworkers: ["Device Helper"], may_download: "npx may still be downloading the package" }], unused: ["old-notes"] },
+    RunDiagnostics: { took_ms: 1840, text: "[openworker]\nversion: 1.2.3\n", sections: [
+      { name: "openworker", facts: [{ key: "version", value: "1.2.3" }, { key: "os", value: "linux/amd64" }] },
+      { name: "providers", facts: [{ key: "device", status: "ok", value: "started: 12 tools (0.4 s)" },
+        { key: "fetcher", status: "failed", value: "did not start within 30 s: npx could not reach the registry; check the network" }] },
+      { name: "model", facts: [{ key: "reachable", status: "ok", value: "yes (120 ms)" }] }] },
     // Add coworker…: the picked folder and its preview, one load error and a taken name.
     ChooseCoworkerBundle: "/home/u/Downloads/notes-keeper",
     PreviewCoworker: { source: "/home/u/Downloads/notes-keeper", id: "notes-keeper", name: "Notes Keeper", description: "Keeps notes.", version: "0.3.0",
