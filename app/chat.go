@@ -150,6 +150,7 @@ func (c *Chats) sessionOptions(provider model.Provider, s Settings) harness.Sess
 		Workspace:     filepath.Join(c.paths.ConfigDir, "workspace"),
 		Coworkers:     coworkersDirOf(s, c.paths.DefaultCoworkers),
 		Limits:        s.Limits.Bundle(), // a coworker's manifest wins per key (docs/limits.md#budgets)
+		Budget:        chatBudget{prompter: c.prompter},
 	}
 }
 

@@ -20,8 +20,10 @@ import (
 // takes them: its model reports 120 tokens over a default tokens_per_run
 // of 100, so the turn parks on a budget inbox item before the tool call.
 func TestDefaultLimits(t *testing.T) {
-	e := newTestEnv(t, envOpts{replies: []modeltest.Reply{
+	e := newTestEnv(t, envOpts{cfg: config{Approve: "bypass"}, replies: []modeltest.Reply{
 		{ToolCalls: []model.ToolCall{{Name: "test__echo", Arguments: `{"text":"hi"}`}}, InputTokens: 100, OutputTokens: 20},
+		{Text: "hi"},
+		{ToolCalls: []model.ToolCall{{Name: "test__echo", Arguments: `{"text":"again"}`}}, InputTokens: 100, OutputTokens: 20},
 	}})
 	pr := e.app.Preferences
 	if _, err := pr.SetDefaultLimits(settings.Limits{TokensPerRun: 100, ToolCallsPerRun: -2}); err == nil ||
@@ -62,20 +64,46 @@ func TestDefaultLimits(t *testing.T) {
 		t.Fatalf("NewCoworker defaults = %+v, %v", n.DefaultLimits, err)
 	}
 
+	// A chat the person watches waits at its budget for the answer of its
+	// item (here the Inbox screen's), and goes on after "continue".
 	chat, err := e.app.Chats.OpenChat("helper")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := waitResult(t, sendAsync(e.app, chat.SessionID, "Say hi"))
-	if res.Code != harness.CodeParked {
-		t.Fatalf("turn = %+v; want it parked at the default tokens_per_run", res)
-	}
+	done := sendAsync(e.app, chat.SessionID, "Say hi")
 	j, _ := e.app.engine.openJournal()
-	items, err := j.Inbox(e.app.base, journal.InboxFilter{SessionID: chat.SessionID})
-	if err != nil || len(items) != 1 || items[0].Kind != journal.InboxBudget || !strings.Contains(string(items[0].Asked), `"limit":"tokens_per_run"`) {
-		t.Fatalf("inbox = %+v, %v; want one budget item for tokens_per_run", items, err)
+	var items []journal.InboxItem
+	eventually(t, "a budget item for the chat", func() bool {
+		items, err = j.Inbox(e.app.base, journal.InboxFilter{SessionID: chat.SessionID})
+		return err == nil && len(items) == 1
+	})
+	if items[0].Kind != journal.InboxBudget || !strings.Contains(string(items[0].Asked), `"limit":"tokens_per_run"`) {
+		t.Fatalf("inbox = %+v; want one budget item for tokens_per_run", items)
 	}
 	if e.echo.calls.Load() != 0 {
 		t.Errorf("the tool ran %d times past the budget", e.echo.calls.Load())
+	}
+	select {
+	case res := <-done:
+		t.Fatalf("the watched chat ended at its budget (%+v); want it waiting for the answer", res)
+	default:
+	}
+	if err := e.app.Inbox.Answer(items[0].ID, "continue"); err != nil {
+		t.Fatal(err)
+	}
+	if res := waitResult(t, done); res.Code != "" || e.echo.calls.Load() != 1 {
+		t.Fatalf("after continue: turn %+v, %d tool calls; want it completed with 1 call", res, e.echo.calls.Load())
+	}
+
+	// A chat that runs on its own parks on its item instead.
+	chat2, err := e.app.Chats.OpenChat("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.Chats.SetUnattended(chat2.SessionID, true); err != nil {
+		t.Fatal(err)
+	}
+	if res := waitResult(t, sendAsync(e.app, chat2.SessionID, "Say hi again")); res.Code != harness.CodeParked {
+		t.Fatalf("turn on its own = %+v; want it parked at the default tokens_per_run", res)
 	}
 }

@@ -208,6 +208,7 @@ func (x *Schedules) runDue(ctx context.Context, now time.Time) ([]schedule.Run, 
 	}
 	so.Prompter = &inbox.Parker{Inbox: b}
 	so.Elicitor = &questionWait{inner: x.chats.elicitor, wait: x.chats.questionWait} // every scheduled run is unattended
+	so.Budget = nil                                                                  // a budget parks (docs/limits.md#budgets)
 	runs, err := schedule.RunDue(ctx, rt, so, now, func(e harness.Event) {
 		x.emit.Emit(EventHarness, chatEvent(e))
 		if chatEventChanges(e) {

@@ -56,6 +56,11 @@ func (c *Chats) continueParked(ctx context.Context, sessionID string) (harness.T
 	if len(open) > 0 {
 		return harness.TurnResult{}, &harness.WaitingError{SessionID: sessionID, Items: []string{open[0].ID}}
 	}
+	if s, err := c.engine.chat(sessionID); err == nil && s.Running() {
+		// A watched chat waiting at its budget took the answer itself
+		// (chatBudget): it did not park, so nothing is continued.
+		return harness.TurnResult{}, harness.ErrNothingToContinue
+	}
 	rt, so, err := c.ready()
 	if err != nil {
 		return harness.TurnResult{}, err

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -51,10 +52,16 @@ type BudgetRequest struct {
 
 // BudgetAsker asks the person about a budget item in an attended run: it
 // returns the item once it is closed (answered "continue" or "stop" here
-// or elsewhere, or withdrawn). inbox.BudgetAsker is one; nil parks.
+// or elsewhere, or withdrawn). inbox.BudgetAsker is one; nil parks. An
+// asker whose session runs on its own now (a chat switched to "run on its
+// own") returns ErrParkBudget: the run parks as with nil.
 type BudgetAsker interface {
 	AskBudget(ctx context.Context, it journal.InboxItem) (journal.InboxItem, error)
 }
+
+// ErrParkBudget is a BudgetAsker's answer for a run that is not attended
+// after all: the run parks on the item, which stays open.
+var ErrParkBudget = errors.New("the run parks on its budget item")
 
 // limits is the session's limits in force: the bundle's, zero fields
 // from the settings' defaults.
@@ -187,14 +194,17 @@ func (t *turn) checkBudget(ctx context.Context, calls int) bool {
 		return false
 	}
 	t.sink.emit(Event{Type: EventWarning, SessionID: s.id, TurnID: t.id, Status: "budget", Code: "budget", Text: r.Text + " (inbox item " + it.ID + ")"})
-	if s.opts.Budget == nil {
+	var closed journal.InboxItem
+	if s.opts.Budget != nil {
+		closed, err = s.opts.Budget.AskBudget(ctx, it)
+	}
+	if s.opts.Budget == nil || errors.Is(err, ErrParkBudget) {
 		s.mu.Lock()
 		s.budgetItem = it.ID
 		s.mu.Unlock()
 		t.stop, t.code = fmt.Sprintf("waiting on you: the run reached its %s budget (%d of %d); inbox item %s asks whether to continue", r.Limit, r.Used, r.Max, it.ID), CodeParked
 		return false
 	}
-	closed, err := s.opts.Budget.AskBudget(ctx, it)
 	if err != nil && BudgetAnswer(closed) == "" {
 		t.stop, t.code = fmt.Sprintf("stopped at budget: %s (%d of %d); no answer: %v", r.Limit, r.Used, r.Max, err), CodeStoppedAtBudget
 		return false
