@@ -16,7 +16,12 @@ xdotool mousemove --window "$win" 700 400
 xdotool key ctrl+comma
 sleep 0.8
 import -window root "$shots/settings-shortcut.png"
-xdotool mousemove --window "$win" 450 112 click 1
+# Settings shows the section chosen last: Appearance is an entry of its
+# navigation list.
+xdotool mousemove --window "$win" 308 378 sleep 0.2 click 1
+sleep 0.8
+import -window root "$shots/settings-appearance.png"
+xdotool mousemove --window "$win" 642 175 sleep 0.2 click 1 # Dark
 for _ in $(seq 25); do state | grep -q '"theme":"dark"' && break; sleep 0.2; done
 state | grep -q '"theme":"dark"' || fail "Ctrl+, then Dark did not save the dark theme: $(state)"
 settings_file="$tmp/config/OpenWorker/settings.json"
