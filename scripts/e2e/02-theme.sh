@@ -4,8 +4,8 @@
 # the helpers and variables defined there (start_e2e_app, click, wait_state,
 # state, fail, $tmp, $shots, $db, ...).
 # --- theme and shortcuts (issue 12) ---
-# Ctrl+, opens Settings; a click on "Dark" in its Appearance section (at the
-# top of the page) saves the theme (GET /state says "dark"); Ctrl+Tab goes
+# Ctrl+, opens Settings; a click on its Appearance entry, then on "Dark",
+# saves the theme (GET /state says "dark"); Ctrl+Tab goes
 # back to the chat and Ctrl+N opens a second chat with its coworker
 # (docs/app.md#keys, docs/app.md#theme).
 echo "app-e2e: theme and shortcuts"
