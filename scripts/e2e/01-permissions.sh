@@ -50,15 +50,16 @@ sleep 0.7
 import -window root "$shots/grants.png"
 "$tmp/openworker" journal policies --db "$db" >"$tmp/policies.txt" 2>&1 || fail "journal policies failed: $(cat "$tmp/policies.txt")"
 grep -q "device.system_info_get" "$tmp/policies.txt" || fail "Always saved no policy: $(cat "$tmp/policies.txt")"
-# Settings → Permissions (the last section: scrolled to the bottom) lists
+# Settings → Permissions (its entry in Settings' navigation list) lists
 # the answer; Revoke takes it back and ends the open chat's grant.
 click 60 137
 sleep 1
+click 302 242 # Permissions, in the navigation list
+sleep 1
 xdotool mousemove --window "$(perm_win)" 700 500
-xdotool click --repeat 40 --delay 20 5
 sleep 0.8
 import -window root "$shots/permissions.png"
-click 1145 770
+click 1136 463 # Revoke, in the saved answers table
 for _ in $(seq 50); do "$tmp/openworker" journal policies --db "$db" 2>/dev/null | grep -q ' ask ' && break; sleep 0.2; done
 "$tmp/openworker" journal policies --db "$db" | grep -q ' ask ' || fail "Revoke in Permissions did not take the answer back: $("$tmp/openworker" journal policies --db "$db")"
 wait_state '"grants":\[\]' "Revoke left the open chat's grant"

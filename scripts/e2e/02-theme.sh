@@ -4,8 +4,8 @@
 # the helpers and variables defined there (start_e2e_app, click, wait_state,
 # state, fail, $tmp, $shots, $db, ...).
 # --- theme and shortcuts (issue 12) ---
-# Ctrl+, opens Settings; a click on "Dark" in its Appearance section (at the
-# top of the page) saves the theme (GET /state says "dark"); Ctrl+Tab goes
+# Ctrl+, opens Settings; a click on its Appearance entry, then on "Dark",
+# saves the theme (GET /state says "dark"); Ctrl+Tab goes
 # back to the chat and Ctrl+N opens a second chat with its coworker
 # (docs/app.md#keys, docs/app.md#theme).
 echo "app-e2e: theme and shortcuts"
@@ -16,7 +16,12 @@ xdotool mousemove --window "$win" 700 400
 xdotool key ctrl+comma
 sleep 0.8
 import -window root "$shots/settings-shortcut.png"
-xdotool mousemove --window "$win" 450 112 click 1
+# Settings shows the section chosen last: Appearance is an entry of its
+# navigation list.
+xdotool mousemove --window "$win" 308 378 sleep 0.2 click 1
+sleep 0.8
+import -window root "$shots/settings-appearance.png"
+xdotool mousemove --window "$win" 642 175 sleep 0.2 click 1 # Dark
 for _ in $(seq 25); do state | grep -q '"theme":"dark"' && break; sleep 0.2; done
 state | grep -q '"theme":"dark"' || fail "Ctrl+, then Dark did not save the dark theme: $(state)"
 settings_file="$tmp/config/OpenWorker/settings.json"

@@ -12,6 +12,10 @@ echo "app-e2e: Settings model picker and Test connection"
 win="$(xdotool search --name '^OpenWorker$' | head -n1 || true)"
 [ -n "$win" ] || fail "no OpenWorker window for the model picker"
 xdotool mousemove --window "$win" 60 137 click 1
+sleep 0.8
+# Settings shows the section chosen last: Model is the first entry of its
+# navigation list.
+xdotool mousemove --window "$win" 282 106 sleep 0.2 click 1
 for _ in $(seq 50); do state | grep -q '"models":{[^}]*"models":\["scripted"\]' && break; sleep 0.2; done
 state | grep -q '"models":{[^}]*"models":\["scripted"\]' || fail "Settings did not list the scripted model: $(state)"
 sleep 0.7
