@@ -131,7 +131,7 @@ func (s *Store) Get(name string) (Record, error) {
 		return Record{}, err
 	}
 	path := filepath.Join(s.Dir, name, RecordFile)
-	f, err := os.Open(path)
+	f, err := atomicfile.Open(path) // a concurrent install replacing it is waited for (Windows)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, &NotInstalledError{Name: name, Dir: s.Dir}
 	}

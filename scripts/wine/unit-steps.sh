@@ -20,9 +20,11 @@
 # the stage's checks) and harness/schedule (the schedule's times in a named
 # zone) were added 2026-12-06, and harness/extension (its tests set the
 # home and config folders Windows' way too: USERPROFILE, AppData); see
-# docs/ci.md#under-wine for their seconds.
+# docs/ci.md#under-wine for their seconds. harness/internal/atomicfile
+# (a file replaced while another process opens it: the sharing violation
+# Windows gives for that moment is waited out) was added 2026-12-06.
 unit_pkgs=(./harness/journal ./harness/mcp ./harness/servers ./harness/model ./harness/settings ./platform/windows ./app ./tools/files
-  ./harness/a2a ./tools/device ./internal/update ./harness/schedule ./harness/extension)
+  ./harness/a2a ./tools/device ./internal/update ./harness/schedule ./harness/extension ./harness/internal/atomicfile)
 if [ -n "${OPENWORKER_WINE_UNIT_PKGS:-}" ]; then read -r -a unit_pkgs <<<"$OPENWORKER_WINE_UNIT_PKGS"; fi
 
 # Tests that fail under Wine 8 for Wine's own reasons (not Windows'), each

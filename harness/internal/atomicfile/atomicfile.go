@@ -32,7 +32,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := os.Chmod(tmp.Name(), perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := retry(func() error { return os.Rename(tmp.Name(), path) }); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
