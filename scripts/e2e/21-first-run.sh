@@ -158,7 +158,7 @@ grep -q 'device-assistant' "$fr/journal.json" || fail "first run: the chat is no
 xdotool key ctrl+comma
 sleep 1.2
 import -window root "$shots/first-run-settings.png"
-click "${FR_AGAIN_X:-515}" "${FR_AGAIN_Y:-263}"
+click "${FR_AGAIN_X:-525}" "${FR_AGAIN_Y:-273}"
 wait_state '"ollama_probes":2' "first run: Run setup again did not open the setup"
 sleep 1
 import -window root "$shots/first-run-again.png"
