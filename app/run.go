@@ -156,7 +156,7 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 		},
 		BackgroundColour: windowBackground(a.settings.theme()),
 		// The window appears when its page paints the splash (index.html's
-		// splash-show.js calls WindowShow), not seconds earlier as an
+		// splash-theme.js calls WindowShow), not seconds earlier as an
 		// empty rectangle while the webview starts; OnDomReady shows it
 		// should that call be lost (docs/app.md#window-size-and-splash).
 		// --background (the login entry's start) leaves it hidden

@@ -3,7 +3,7 @@ package app
 import "net/http"
 
 // startModeScript is /start-mode.js as served when the app was started
-// hidden (--background): splash-show.js then does not show the window
+// hidden (--background): splash-theme.js then does not show the window
 // when its page paints (docs/app.md#running-in-the-background). A normal
 // start serves the file as built (frontend/public/start-mode.js).
 const startModeScript = "window.openworkerStartHidden = true;\n"
