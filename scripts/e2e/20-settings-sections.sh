@@ -22,7 +22,7 @@ echo "app-e2e: settings sections at 800x600"
 ss="$tmp/sections"
 mkdir -p "$ss/home" "$ss/config/OpenWorker" "$ss/data" "$ss/folder"
 echo '{"servers": {}}' >"$ss/servers.json"
-ss_ids=(model coworkers servers extensions permissions notifications appearance diagnostics about)
+ss_ids=(model coworkers servers extensions permissions limits background notifications appearance diagnostics about)
 # ss_start [VAR=VALUE...]: the app on this block's HOME, no chat open; waits for its coworker list.
 ss_start() {
   stop_shown_app
@@ -63,7 +63,7 @@ ss_walk() {
     n=$((n + 1))
     xdotool key Right
     sleep 0.8
-    ss_shot "$shots/sections-0$n-$i-$1.png"
+    ss_shot "$shots/sections-$(printf %02d "$n")-$i-$1.png"
   done
   xdotool key Home
   sleep 0.8
@@ -72,9 +72,9 @@ ss_walk() {
   echo "app-e2e: settings sections ($1): ring pixels $before by the mouse, $after by the keyboard"
   [ "$after" -ge $((before + 100)) ] || fail "settings sections ($1): no visible focus ring on the nav entry after Home ($before pixels of $2 before, $after after)"
   # Each section looks different from the one before.
-  for n in $(seq 1 8); do
+  for n in $(seq 1 $((${#ss_ids[@]} - 1))); do
     local a b d
-    a="$(ls "$shots"/sections-0$((n - 1))-*-"$1".png)"; b="$(ls "$shots"/sections-0"$n"-*-"$1".png)"
+    a="$(ls "$shots"/sections-"$(printf %02d $((n - 1)))"-*-"$1".png)"; b="$(ls "$shots"/sections-"$(printf %02d "$n")"-*-"$1".png)"
     d="$(compare -metric AE "$a" "$b" null: 2>&1 || true)"
     [ "${d%% *}" -ge 500 ] 2>/dev/null || fail "settings sections ($1): $(basename "$b") looks as $(basename "$a") ($d pixels differ): the Right arrow did not change the section"
   done

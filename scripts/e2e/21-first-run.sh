@@ -153,12 +153,12 @@ sleep 1
 import -window root "$shots/first-run-reply.png"
 "$tmp/openworker" journal show --db "$fr/light/config/OpenWorker/journal.db" --json >"$fr/journal.json" || fail "first run: journal show failed"
 grep -q 'device-assistant' "$fr/journal.json" || fail "first run: the chat is not the Device Assistant's: $(head -c 400 "$fr/journal.json")"
-# Settings → Model provider → "Run setup again" opens it again (it looks
-# for Ollama a second time); Esc closes it.
+# Settings → Model (its first section) → Model provider → "Run setup
+# again" opens it again (it looks for Ollama a second time); Esc closes it.
 xdotool key ctrl+comma
 sleep 1.2
 import -window root "$shots/first-run-settings.png"
-click 326 435
+click "${FR_AGAIN_X:-525}" "${FR_AGAIN_Y:-273}"
 wait_state '"ollama_probes":2' "first run: Run setup again did not open the setup"
 sleep 1
 import -window root "$shots/first-run-again.png"

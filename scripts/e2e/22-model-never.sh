@@ -124,14 +124,15 @@ grep -q 'policy:user' "$r22/journal2.json" || fail "model and never: the second 
 sleep 0.7
 import -window root "$shots/never-denied.png"
 
-# Settings → Permissions (the last section: scrolled to the bottom) lists Never with Revoke.
+# Settings → Permissions (its entry in the navigation list) lists Never with Revoke.
 click 60 137
 sleep 1
-xdotool mousemove --window "$(perm_win)" 700 500
-xdotool click --repeat 40 --delay 20 5
-sleep 0.8
+click "${R22_PERMS_X:-300}" "${R22_PERMS_Y:-241}"
+sleep 1
+xdotool mousemove --window "$(perm_win)" 700 700
+sleep 0.5
 import -window root "$shots/permissions-never.png"
-click "${R22_REVOKE_X:-1145}" "${R22_REVOKE_Y:-770}"
+click "${R22_REVOKE_X:-1147}" "${R22_REVOKE_Y:-463}"
 for _ in $(seq 50); do "$tmp/openworker" journal policies --db "$r22_db" 2>/dev/null | grep -q ' ask ' && break; sleep 0.2; done
 "$tmp/openworker" journal policies --db "$r22_db" | grep -q ' ask ' || fail "model and never: Revoke in Permissions did not take Never back: $("$tmp/openworker" journal policies --db "$r22_db")"
 sleep 0.5

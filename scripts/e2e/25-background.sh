@@ -15,9 +15,11 @@
 # background-reopened.png). Then the dark theme: Settings → Background
 # again (settings-background-dark.png). docs/app.md#running-in-the-background.
 echo "app-e2e: running in the background"
-# Where things are, in window coordinates (1240x820): the Settings page's
-# "Keep running with the window closed" checkbox (below Appearance and Updates).
-BG_KEEP_X=${BG_KEEP_X:-258} BG_KEEP_Y=${BG_KEEP_Y:-333}
+# Where things are, in window coordinates (1240x820): Settings' navigation
+# list entry "Background", and that section's "Keep running with the
+# window closed" checkbox.
+BG_NAV_X=${BG_NAV_X:-300} BG_NAV_Y=${BG_NAV_Y:-309}
+BG_KEEP_X=${BG_KEEP_X:-445} BG_KEEP_Y=${BG_KEEP_Y:-178}
 bg="$tmp/background"
 mkdir -p "$bg/home" "$bg/config/OpenWorker" "$bg/data" "$bg/bundles"
 cp -r "$tmp/bundles/e2e-assistant" "$bg/bundles/"
@@ -39,11 +41,13 @@ bg_start() {
   ) &
   pids+=($!)
 }
-# bg_settings NAME: Settings at its top, screenshot $shots/NAME.png.
+# bg_settings NAME: Settings → Background at its top, screenshot $shots/NAME.png.
 bg_settings() {
   xdotool mousemove --window "$(perm_win)" 700 400
   xdotool key ctrl+comma
   sleep 1
+  click "$BG_NAV_X" "$BG_NAV_Y"
+  sleep 0.8
   xdotool mousemove --window "$(perm_win)" 700 400
   xdotool click --repeat 20 --delay 20 4 # the page's top
   sleep 0.8
