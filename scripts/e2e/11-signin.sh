@@ -73,11 +73,13 @@ JSON
   import -window root "$shots/signin-called.png"
   click 60 137
   sleep 1.5
+  click 288 174 # Settings → Servers (its navigation list): it lists the sign-in
+  sleep 1
   xdotool mousemove --window "$(perm_win)" 700 500
-  xdotool click --repeat 40 --delay 20 5 # to the bottom: Tools and approvals lists the sign-in
+  xdotool click --repeat 40 --delay 20 5 # to the bottom of the section
   sleep 0.8
   import -window root "$shots/signin-settings.png"
-  click 941 124 # its Sign out (this HOME has no extensions and no saved answers below it)
+  click 1139 442 # its Sign out (Inputs and sign-ins, the last group of Servers)
   wait_state '"signed_in":\[\]' "Sign out did not delete the sign-in"
   sleep 0.8
   import -window root "$shots/signin-signed-out.png"

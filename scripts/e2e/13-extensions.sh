@@ -158,13 +158,13 @@ JSON
   sleep 0.8
   # The Sandbox switch of the row ("Sandboxed"), off: the record loses its
   # sandbox. (The window perm_win finds is at 10,10 of the screen.)
-  click 947 469
+  click 976 263 # (Settings opens on Extensions again: the section chosen last)
   for _ in $(seq 25); do grep -q '"sandbox"' "$ex/config/OpenWorker/extensions/echo/installed.json" || break; sleep 0.2; done
   ! grep -q '"sandbox"' "$ex/config/OpenWorker/extensions/echo/installed.json" ||
     fail "the Sandbox switch in Settings did not turn the sandbox off (app log: $(grep -i sandbox "$ex/config/OpenWorker/logs/openworker.log" | tail -n 5))"
   sleep 0.5
   import -window root "$shots/extensions-settings-full-access.png"
-  click 1130 472 # Remove of the one row
+  click 1141 267 # Remove of the one row
   sleep 0.5
   import -window root "$shots/extension-remove.png"
   xdotool key Return # Yes, remove (it has the focus)

@@ -213,7 +213,12 @@ JSON
   # its tools given to a new coworker in the same dialog. In the dark theme.
   xdotool key ctrl+comma
   sleep 1
-  click 450 112 # Appearance: Dark
+  click 304 378 # Settings → Appearance (its navigation list)
+  sleep 1
+  for _ in 1 2 3; do # Appearance: Dark (its radio; a press that comes with the motion can be dropped: again)
+    click 611 175
+    for _ in $(seq 10); do state | grep -q '"theme":"dark"' && break 2; sleep 0.2; done
+  done
   wait_state '"theme":"dark"' "Dark did not switch the theme"
   (in_app_env "$ed" timeout 20 "$tmp/openworker" "$ed/home/Downloads/echo.mcpb") >"$ed/second.log" 2>&1 || fail "the second start with echo.mcpb failed: $(cat "$ed/second.log")"
   wait_state "\"previews\":\[[^]]*$ed/home/Downloads/echo.mcpb" "the install dialog did not show echo.mcpb"

@@ -46,7 +46,12 @@ sleep 1.5
 for _ in 1 2 3; do click 1208 103; sleep 0.3; done # the start's notices go
 xdotool key ctrl+comma
 sleep 1
-click 450 112 # Appearance: Dark
+click 304 378 # Settings → Appearance (its navigation list)
+sleep 1
+for _ in 1 2 3; do # Appearance: Dark (its radio; a press that comes with the motion can be dropped: again)
+  click 611 175
+  for _ in $(seq 10); do state | grep -q '"theme":"dark"' && break 2; sleep 0.2; done
+done
 wait_state '"theme":"dark"' "Dark did not switch the theme (import block)"
 click 60 69 # Coworkers
 sleep 0.8
