@@ -124,12 +124,20 @@ wait_state() {
 # stop_shown_app: quit the app whose window is up (whatever its flags), and
 # wait until it is gone.
 stop_shown_app() {
-  local pid
-  pid="$(xdotool search --onlyvisible --name '^OpenWorker$' getwindowpid 2>/dev/null | head -n1 || true)"
-  [ -n "$pid" ] || return 0
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  fail "the app (pid $pid) did not stop within 10 s"
+  local pid w found=()
+  # Every app with a window, shown or hidden (a window starts hidden until
+  # its splash paints, and "keep running" hides it on close): one left
+  # running would take the next start as its second launch.
+  for w in $(xdotool search --name '^OpenWorker$' 2>/dev/null || true); do
+    pid="$(xdotool getwindowpid "$w" 2>/dev/null || true)"
+    if [ -n "$pid" ]; then found+=("$pid"); fi
+  done
+  [ "${#found[@]}" -gt 0 ] || return 0
+  for pid in $(printf '%s\n' "${found[@]}" | sort -u); do
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || continue 2; sleep 0.1; done
+    fail "the app (pid $pid) did not stop within 10 s"
+  done
 }
 # in_app_env ROOT [VAR=VALUE...] CMD...: runs CMD (in $tmp, replacing the
 # shell: call it in a subshell) as every start of the app here: HOME and
