@@ -2,17 +2,13 @@ package harness
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
-	"github.com/gowebpki/jcs"
 	"github.com/openworker/desktop/harness/a2a"
 	"github.com/openworker/desktop/harness/bundle"
 	"github.com/openworker/desktop/harness/consent"
@@ -91,120 +87,6 @@ func (r *Resolution) ByAlias(alias string) (*ResolvedTool, bool) {
 		return nil, false
 	}
 	return &r.Tools[i], true
-}
-
-// ResolveError reports a selection that cannot be resolved. File, Line and
-// Col say where the name stands in tools.json (0 when unknown).
-type ResolveError struct {
-	Coworker  string
-	Tool      string
-	Msg       string
-	File      string
-	Line, Col int
-	// Provider is the MCP namespace whose provider did not start or list
-	// its tools, when that is the problem (the selection itself may be
-	// right); "" otherwise.
-	Provider string
-	// Fix is what to change, when the resolver knows better than the
-	// generic advice (a name the model cannot take); "" otherwise.
-	Fix string
-	// StartFailed is set when Provider is registered but did not start or
-	// list its tools: a runtime failure (`openworker run` exits 1), not a
-	// bad bundle or servers-file entry (docs/cli.md#exit-codes).
-	StartFailed bool
-	// SandboxRequired is set when the coworker's requires_sandbox refused
-	// Provider, an unsandboxed stdio provider (docs/bundles.md#requires-sandbox).
-	SandboxRequired bool
-
-	cause error // the provider's start error (StartFailed), for errors.As
-	// folder is set when the coworker's folder is missing or not a
-	// folder (workspace.go): Check does not cache it, as the folder may
-	// be made at any time.
-	folder bool
-}
-
-// Unwrap is the provider's start error when StartFailed (a
-// *launch.NotFoundError for a program found nowhere), else nil.
-func (e *ResolveError) Unwrap() error { return e.cause }
-
-// nameFix is the advice for an explicitly selected name that cannot be
-// given a model alias under the rule.
-const nameFix = "remove the name from tools.json (a model cannot be offered a tool under it), or have the tool renamed in its provider"
-
-func (e *ResolveError) Error() string {
-	where := ""
-	if e.File != "" && e.Line > 0 {
-		where = fmt.Sprintf("%s:%d:%d: ", e.File, e.Line, e.Col)
-	}
-	if e.Tool == "" {
-		return fmt.Sprintf("%scoworker %q: %s", where, e.Coworker, e.Msg)
-	}
-	return fmt.Sprintf("%scoworker %q selects %q: %s", where, e.Coworker, e.Tool, e.Msg)
-}
-
-// resolveErr builds a ResolveError positioned at name in tools.json.
-func resolveErr(b *bundle.Bundle, name, msg string) *ResolveError {
-	p := b.Tools.At(name)
-	if p.Line == 0 { // a tool of a v1 provider: point at the provider
-		if ns, _, err := tool.SplitName(name); err == nil {
-			p = b.Tools.At(ns)
-		}
-	}
-	return &ResolveError{Coworker: b.ID, Tool: name, Msg: msg, File: b.Tools.File, Line: p.Line, Col: p.Col}
-}
-
-// leftOut builds the LeftOut of a whole-provider tool from the error that
-// rules out its name.
-func leftOut(b *bundle.Bundle, name string, e *ResolveError) LeftOut {
-	ns, _, _ := strings.Cut(name, ".")
-	where := ""
-	if e.File != "" && e.Line > 0 {
-		where = fmt.Sprintf("%s:%d:%d: ", e.File, e.Line, e.Col)
-	}
-	return LeftOut{Tool: name, Provider: "mcp:" + ns, Reason: e.Msg, File: e.File, Line: e.Line, Col: e.Col,
-		Message: fmt.Sprintf("%scoworker %q leaves out %q of MCP provider %q: %s; the other tools of the provider are selected", where, b.ID, name, ns, e.Msg)}
-}
-
-// listNames renders up to 12 names for an error message.
-func listNames(names []string) string {
-	sort.Strings(names)
-	if len(names) > 12 {
-		return strings.Join(names[:12], ", ") + fmt.Sprintf(", … (%d in all)", len(names))
-	}
-	return strings.Join(names, ", ")
-}
-
-// knownNamespaces lists the native and MCP namespaces of a registry.
-func knownNamespaces(reg *tool.Registry) string {
-	seen := map[string]bool{}
-	var out []string
-	for _, d := range reg.Descriptors() {
-		if ns, _, err := tool.SplitName(d.Name); err == nil && !seen[ns] {
-			seen[ns] = true
-			out = append(out, ns)
-		}
-	}
-	for _, s := range reg.Servers() {
-		out = append(out, s.Namespace)
-	}
-	for _, a := range reg.Agents() {
-		out = append(out, a.Namespace)
-	}
-	if len(out) == 0 {
-		return "none"
-	}
-	return listNames(out)
-}
-
-// nativeTools lists the native tools of one namespace.
-func nativeTools(reg *tool.Registry, ns string) []string {
-	var out []string
-	for _, d := range reg.Descriptors() {
-		if strings.HasPrefix(d.Name, ns+".") {
-			out = append(out, d.Name)
-		}
-	}
-	return out
 }
 
 // Resolve resolves a bundle's tools.json against the newest registry
@@ -559,106 +441,4 @@ func providersOf(reg *tool.Registry, whole, names []string) []string {
 		}
 	}
 	return out
-}
-
-// pinDescriptor computes the digests a session pins for one descriptor: each
-// schema's, and the whole descriptor's (RFC 8785 canonical JSON, SHA-256).
-func pinDescriptor(d tool.Descriptor) (consent.PinnedDesc, error) {
-	in, err := tool.SchemaDigest(d.InputSchema)
-	if err != nil {
-		return consent.PinnedDesc{}, fmt.Errorf("input schema: %w", err)
-	}
-	var out string
-	if len(d.OutputSchema) > 0 {
-		if out, err = tool.SchemaDigest(d.OutputSchema); err != nil {
-			return consent.PinnedDesc{}, fmt.Errorf("output schema: %w", err)
-		}
-	}
-	raw, err := json.Marshal(d)
-	if err != nil {
-		return consent.PinnedDesc{}, err
-	}
-	canon, err := jcs.Transform(raw)
-	if err != nil {
-		return consent.PinnedDesc{}, fmt.Errorf("canonicalize descriptor: %w", err)
-	}
-	sum := sha256.Sum256(canon)
-	return consent.PinnedDesc{Version: d.Version, Input: in, Output: out, Digest: "sha256:" + hex.EncodeToString(sum[:])}, nil
-}
-
-// pinFor is the pin of rt with the descriptor d: d's digests
-// (pinDescriptor), except that an A2A skill's descriptor digest is its
-// card's, so that a changed card is a changed descriptor
-// (docs/a2a.md#identity).
-func pinFor(rt *ResolvedTool, d tool.Descriptor) (consent.PinnedDesc, error) {
-	pin, err := pinDescriptor(d)
-	if err != nil {
-		return consent.PinnedDesc{}, err
-	}
-	if rt.agent != nil {
-		pin.Digest = rt.agent.Digest()
-	}
-	return pin, nil
-}
-
-// identityParts builds what the session's execution identity covers.
-func (rt *Runtime) identityParts(res *Resolution) (consent.IdentityParts, error) {
-	exe, err := rt.executableDigest()
-	if err != nil {
-		return consent.IdentityParts{}, err
-	}
-	p := consent.IdentityParts{
-		Bundle:      res.Bundle.Digest,
-		Policies:    map[string]string{},
-		Selection:   map[string]consent.Selected{},
-		Descriptors: map[string]consent.PinnedDesc{},
-		Executable:  exe,
-	}
-	for k, v := range res.Bundle.Policy {
-		p.Policies[k] = v
-	}
-	for _, t := range res.Tools {
-		sel := consent.Selected{Provider: t.Provider, Remote: t.Remote, Sandbox: t.sandbox}
-		if !tool.IsLocalPlacement(t.Placement) {
-			sel.Placement = t.Placement
-		}
-		p.Selection[t.Name] = sel
-		p.Descriptors[t.Name] = t.Pin
-	}
-	return p, nil
-}
-
-// sandboxesRequired is the error for the first selected tool (or whole
-// provider) of an unsandboxed stdio provider when the coworker's manifest
-// says requires_sandbox (docs/bundles.md#requires-sandbox); nil otherwise.
-func sandboxesRequired(reg *tool.Registry, b *bundle.Bundle, whole, names []string) *ResolveError {
-	if !b.RequiresSandbox {
-		return nil
-	}
-	for _, name := range append(append([]string{}, names...), whole...) {
-		ns := name
-		if n, _, err := tool.SplitName(name); err == nil {
-			ns = n
-		}
-		if srv, ok := reg.Server(ns); ok && !reg.IsNative(ns) {
-			if e := sandboxRequired(b, name, srv); e != nil {
-				return e
-			}
-		}
-	}
-	return nil
-}
-
-func sandboxRequired(b *bundle.Bundle, name string, srv tool.MCPServer) *ResolveError {
-	if srv.Sandbox != nil || (srv.Transport != "" && srv.Transport != tool.TransportStdio) {
-		return nil
-	}
-	e := resolveErr(b, name, fmt.Sprintf("the coworker requires sandboxed providers (requires_sandbox: true in manifest.md), but MCP provider %q runs with your full access", srv.Namespace))
-	e.Provider, e.SandboxRequired = srv.Namespace, true
-	if srv.Source == "" {
-		e.Fix = fmt.Sprintf(`MCP provider %q is registered by this program, not by a servers.json entry, so it cannot be given a sandbox: select the tools of a sandboxed servers.json entry instead (docs/sandbox.md), or remove requires_sandbox from manifest.md`, srv.Namespace)
-		return e
-	}
-	e.Fix = fmt.Sprintf(`add "sandbox": "default" (or a placement of its own, docs/sandbox.md) to its entry at %s, or remove requires_sandbox from manifest.md`, srv.Source)
-	return e
 }
