@@ -62,8 +62,8 @@ func TestVocabulariesMirroredInTypeScript(t *testing.T) {
 	}{
 		{"Decision", "types.ts", `export type Decision =([^;]*);`, strs(consent.Decisions()), false},
 		{"ApprovalMode", "types.ts", `export type ApprovalMode =([^;]*);`, strs(consent.Modes()), false},
-		{"SavedPolicy.policy", "types.ts", `(?s)interface SavedPolicy \{.*?\bpolicy:([^;]*);`, savedPolicies, false},
-		{"Outcome", "types.ts", `export type Outcome =([^;]*);`, []string{string(journal.OutcomeApplied), string(journal.OutcomeNotApplied)}, false},
+		{"SavedPolicy.policy", "types_journal.ts", `(?s)interface SavedPolicy \{.*?\bpolicy:([^;]*);`, savedPolicies, false},
+		{"Outcome", "types_journal.ts", `export type Outcome =([^;]*);`, []string{string(journal.OutcomeApplied), string(journal.OutcomeNotApplied)}, false},
 		{"journalStatuses", "chat.ts", `const journalStatuses: ToolStatus\[\] = \[([^\]]*)\]`, finished, false},
 		{"ToolStatus", "chat.ts", `(?s)export type ToolStatus =(.*?);`, finished, true},
 		{"ToolPolicy", "types_editor.ts", `export type ToolPolicy =([^;]*);`, strs(consent.Policies()), false},
