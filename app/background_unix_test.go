@@ -5,7 +5,8 @@ package app
 import (
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/openworker/desktop/internal/testwait"
 )
 
 // SIGTERM (a logout, kill) quits the app even with "keep running" on.
@@ -21,10 +22,8 @@ func TestSignalQuitsWithKeepRunning(t *testing.T) {
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(hangGuard)
-	for sh.quits.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond) // the signal arrives on its own goroutine: polled, bounded
-	}
+	// The signal arrives on its own goroutine.
+	testwait.For(hangGuard, func() bool { return sh.quits.Load() != 0 })
 	if sh.quits.Load() != 1 || a.closeHides() {
 		t.Fatalf("after SIGTERM: quit %d times, closeHides %v; want quit once and closing to quit", sh.quits.Load(), a.closeHides())
 	}

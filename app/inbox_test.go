@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/internal/testwait"
+
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model/modeltest"
@@ -15,13 +17,7 @@ import (
 // eventually waits up to hangGuard for ok, failing with what.
 func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(hangGuard)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", hangGuard, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.Until(t, hangGuard, what, ok)
 }
 
 // lastTurn is the status of the session's newest turn in the journal.

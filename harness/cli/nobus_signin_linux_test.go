@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/internal/testwait"
+
 	"github.com/openworker/desktop/harness/mcp/oauth/oauthtest"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
@@ -87,12 +89,8 @@ func TestSignInRunWithoutBusLeavesNoProcess(t *testing.T) {
 	}
 	// What the run started has ended when it did; give the kernel a
 	// generous moment to reap on a busy machine.
-	deadline := time.Now().Add(30 * time.Second)
-	after := countProcs(t, mark)
-	for after > before && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-		after = countProcs(t, mark)
-	}
+	var after int
+	testwait.For(30*time.Second, func() bool { after = countProcs(t, mark); return after <= before })
 	t.Logf("%d processes carried the test's mark before the run, %d after", before, after)
 	if after > before {
 		t.Errorf("%d processes before the run, %d after: the run left some behind", before, after)

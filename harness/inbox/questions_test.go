@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/internal/testwait"
+
 	"github.com/openworker/desktop/harness/elicit"
 	"github.com/openworker/desktop/harness/journal"
 )
@@ -20,15 +22,16 @@ func TestUnattendedQuestionAnswered(t *testing.T) {
 	a, b := open(t)
 	u := &UnattendedQuestions{Inbox: a, Wait: 2 * time.Minute}
 	go func() {
-		for {
-			items, _ := b.Journal().Inbox(context.Background(), journal.InboxFilter{})
-			if len(items) == 1 {
-				if _, err := b.Answer(context.Background(), items[0].ID, json.RawMessage(`{"action":"accept","content":{"name":"Ada"}}`), "cli: inbox answer"); err != nil {
-					t.Error(err)
-				}
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
+		var items []journal.InboxItem
+		testwait.For(2*time.Minute, func() bool {
+			items, _ = b.Journal().Inbox(context.Background(), journal.InboxFilter{})
+			return len(items) == 1
+		})
+		if len(items) != 1 {
+			return // Elicit's own wait ends the test
+		}
+		if _, err := b.Answer(context.Background(), items[0].ID, json.RawMessage(`{"action":"accept","content":{"name":"Ada"}}`), "cli: inbox answer"); err != nil {
+			t.Error(err)
 		}
 	}()
 	ans, err := u.Elicit(context.Background(), question)

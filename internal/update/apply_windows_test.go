@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/internal/testwait"
+
 	"github.com/openworker/desktop/internal/update"
 )
 
@@ -85,9 +87,5 @@ func TestApplyStagedStartsTheInstaller(t *testing.T) {
 // process), failing the test with what it waited for.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for end := time.Now().Add(120 * time.Second); !cond(); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("waited 120 s for %s", what)
-		}
-	}
+	testwait.Until(t, 120*time.Second, what, cond)
 }

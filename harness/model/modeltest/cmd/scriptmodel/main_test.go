@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openworker/desktop/internal/testwait"
+
 	"github.com/openworker/desktop/harness/model"
 )
 
@@ -211,16 +213,14 @@ func TestRecord(t *testing.T) {
 			// bound for a busy machine).
 			var b []byte
 			var lines []string
-			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			testwait.For(60*time.Second, func() bool {
 				var err error
 				if b, err = os.ReadFile(rec); err != nil {
 					t.Fatal(err)
 				}
 				lines = strings.Split(strings.TrimSpace(string(b)), "\n")
-				if len(lines) >= 2 || time.Now().After(deadline) {
-					break
-				}
-			}
+				return len(lines) >= 2
+			})
 			if len(lines) != 2 {
 				t.Fatalf("%d lines recorded; want 2: %s", len(lines), b)
 			}
