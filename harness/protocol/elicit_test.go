@@ -29,24 +29,7 @@ type elicited struct {
 // other is not_found saying it was already answered, and the values go
 // only to the waiting call. A question whose deadline passes expires.
 func TestElicitationIsAnInboxItem(t *testing.T) {
-	dir := t.TempDir()
-	rt, err := harness.Open(context.Background(), tool.NewRegistry(), harness.Options{Coworkers: dir, DBPath: filepath.Join(dir, "journal.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	out := newJSONLines()
-	srv := protocol.NewServer(out)
-	inR, inW := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(context.Background(), rt, harness.SessionOptions{}, inR) }()
-	w := bufio.NewWriter(inW)
-	send := func(lines ...string) {
-		for _, l := range lines {
-			w.WriteString(l + "\n")
-		}
-		w.Flush()
-	}
+	rt, srv, out, send, end := servePipe(t)
 	form, err := elicit.Parse(json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -121,10 +104,7 @@ func TestElicitationIsAnInboxItem(t *testing.T) {
 	if it, _ := rt.Journal().InboxItem(context.Background(), ev["item_id"].(string)); it.Status != journal.InboxExpired {
 		t.Fatalf("expired item = %+v", it)
 	}
-	inW.Close()
-	if err := <-served; err != nil {
-		t.Fatal(err)
-	}
+	end()
 }
 
 // docs/inbox.md#askers, docs/stdio-protocol.md#sign-in: a sign-in on the
@@ -133,24 +113,7 @@ func TestElicitationIsAnInboxItem(t *testing.T) {
 // sent at once exactly one wins; unanswered within SignInTimeout the item
 // expires.
 func TestSignInIsAnInboxItem(t *testing.T) {
-	dir := t.TempDir()
-	rt, err := harness.Open(context.Background(), tool.NewRegistry(), harness.Options{Coworkers: dir, DBPath: filepath.Join(dir, "journal.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	out := newJSONLines()
-	srv := protocol.NewServer(out)
-	inR, inW := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(context.Background(), rt, harness.SessionOptions{}, inR) }()
-	w := bufio.NewWriter(inW)
-	send := func(lines ...string) {
-		for _, l := range lines {
-			w.WriteString(l + "\n")
-		}
-		w.Flush()
-	}
+	rt, srv, out, send, end := servePipe(t)
 	send(`{"id":0,"method":"inbox.list"}`)
 	out.next(t)
 	type asked struct {
@@ -192,10 +155,7 @@ func TestSignInIsAnInboxItem(t *testing.T) {
 	if it, _ := rt.Journal().InboxItem(context.Background(), item); it.Status != journal.InboxExpired {
 		t.Fatalf("item = %+v", it)
 	}
-	inW.Close()
-	if err := <-served; err != nil {
-		t.Fatal(err)
-	}
+	end()
 }
 
 // twoAnswers sends the asker's own answer (respond, id 1) and
@@ -228,4 +188,37 @@ func twoAnswers(t *testing.T, out *jsonLines, send func(...string), round int, r
 		t.Fatalf("round %d: %d answers won: %v", round, wins, res)
 	}
 	return res
+}
+
+// servePipe serves the stdio protocol on a pipe over a new runtime with
+// its journal in a temporary folder: send writes lines to it, out reads
+// what it answers, end closes the input and checks Serve ended cleanly.
+func servePipe(t *testing.T) (rt *harness.Runtime, srv *protocol.Server, out *jsonLines, send func(...string), end func()) {
+	t.Helper()
+	dir := t.TempDir()
+	rt, err := harness.Open(context.Background(), tool.NewRegistry(), harness.Options{Coworkers: dir, DBPath: filepath.Join(dir, "journal.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	out = newJSONLines()
+	srv = protocol.NewServer(out)
+	inR, inW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(context.Background(), rt, harness.SessionOptions{}, inR) }()
+	w := bufio.NewWriter(inW)
+	send = func(lines ...string) {
+		for _, l := range lines {
+			w.WriteString(l + "\n")
+		}
+		w.Flush()
+	}
+	end = func() {
+		t.Helper()
+		inW.Close()
+		if err := <-served; err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rt, srv, out, send, end
 }
