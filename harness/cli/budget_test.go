@@ -22,11 +22,7 @@ import (
 func TestBudgetUnattendedCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "journal.db")
-	bundles := writeCoworker(t)
-	manifest := filepath.Join(bundles, "sysinfo", "coworker", "manifest.md")
-	if err := os.WriteFile(manifest, []byte("---\nid: sysinfo\nname: System Info\nlimits: {tokens_per_run: 1000}\n---\nAnswer with the system facts.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bundles := writeBudgetedCoworker(t)
 	m := modeltest.NewOpenAI(t,
 		modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "device__system_info_get", Arguments: `{}`}}, InputTokens: 1200, OutputTokens: 300},
 		modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c2", Name: "device__system_info_get", Arguments: `{}`}}, InputTokens: 100, OutputTokens: 10},
@@ -148,4 +144,16 @@ func TestBudgetDefaultsCLI(t *testing.T) {
 		t.Fatalf("run with an unreadable settings file = exit %d\n%s\nwant a warning naming the file, and the run", code, out)
 	}
 	requests(4)
+}
+
+// writeBudgetedCoworker is writeCoworker's sysinfo coworker with
+// tokens_per_run: 1000 in its manifest; it returns the bundles folder.
+func writeBudgetedCoworker(t *testing.T) string {
+	t.Helper()
+	bundles := writeCoworker(t)
+	manifest := filepath.Join(bundles, "sysinfo", "coworker", "manifest.md")
+	if err := os.WriteFile(manifest, []byte("---\nid: sysinfo\nname: System Info\nlimits: {tokens_per_run: 1000}\n---\nAnswer with the system facts.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return bundles
 }

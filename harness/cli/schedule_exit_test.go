@@ -67,11 +67,7 @@ func listSchedules(t *testing.T, bin func(...string) (string, int), db string) [
 func TestScheduleRunDueParkedHoldsNextSlot(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "journal.db")
-	bundles := writeCoworker(t)
-	manifest := filepath.Join(bundles, "sysinfo", "coworker", "manifest.md")
-	if err := os.WriteFile(manifest, []byte("---\nid: sysinfo\nname: System Info\nlimits: {tokens_per_run: 1000}\n---\nAnswer with the system facts.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bundles := writeBudgetedCoworker(t)
 	m := modeltest.NewOpenAI(t,
 		modeltest.Reply{ToolCalls: []model.ToolCall{{ID: "c1", Name: "device__system_info_get", Arguments: `{}`}}, InputTokens: 1200, OutputTokens: 300},
 		modeltest.Reply{Text: "Checked.", InputTokens: 10, OutputTokens: 10},
