@@ -20,10 +20,10 @@ func (p platformNotifier) Notify(title, body string) error {
 }
 
 // clickNotifier is a Notifier whose notifications say when they are
-// clicked (Linux and BSD: D-Bus actions, notifier_freedesktop.go): open
-// runs once on a click. On macOS and Windows the app's notifications go
-// through beeep and the project's toast, which report no click
-// (docs/app.md#notifications).
+// clicked (Linux and BSD: D-Bus actions, notifier_freedesktop.go; macOS:
+// the user notification center, notifier_darwin.go): open runs once on a
+// click. On Windows the project's toast reports no click, and neither does
+// beeep, macOS's fallback (docs/app.md#notifications).
 type clickNotifier interface {
 	Notifier
 	NotifyOpen(title, body string, open func()) error

@@ -1,12 +1,13 @@
 // Package darwin is the macOS platform adapter (docs/platform.md):
-// notifications through github.com/gen2brain/beeep (the user notification
-// center, NSUserNotificationCenter, reached through purego without cgo),
-// and dialogs, and the notifications beeep cannot carry safely, through
-// /usr/bin/osascript.
+// notifications through UNUserNotificationCenter when the process is an
+// .app allowed to use it (usercenter.go, docs/platform.md#macos-user-notifications),
+// else through github.com/gen2brain/beeep (NSUserNotificationCenter,
+// reached through purego without cgo), and dialogs, and the notifications
+// beeep cannot carry safely, through /usr/bin/osascript.
 //
 // # Notifications
 //
-// Notify calls beeep.Notify(title, body, icon) when ViaBeeep is true
+// Where the user notification center is not used, Notify calls beeep.Notify(title, body, icon) when ViaBeeep is true
 // (docs/platform.md, "Notification back ends"); beeep reads the icon file
 // into the notification's image. beeep delivers through the notification
 // center and, when that fails (no
@@ -46,6 +47,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -182,6 +184,9 @@ type Options struct {
 	// Beeep replaces beeep.Notify (tests record the call); it is used only
 	// with Program.
 	Beeep func(title, message string, icon any) error
+	// Center replaces the user notification center (tests); with Program
+	// and no Center the adapter has none.
+	Center UserCenter
 }
 
 // Adapter is the macOS adapter. It is safe for concurrent use.
@@ -189,15 +194,54 @@ type Adapter struct {
 	program string
 	enabled bool
 	beeep   func(title, message string, icon any) error // nil: every notification through osascript argv
+
+	openCenter func() (UserCenter, error) // the user notification center, opened at the first notification
+	centerOnce sync.Once
+	center     *userNotifier // nil: none in this process (centerWhy says why)
+	centerWhy  error
 }
 
 // New returns the macOS adapter; opts may be nil.
 func New(opts *Options) *Adapter {
-	a := &Adapter{program: Osascript, enabled: supported, beeep: beeepNotify}
+	a := &Adapter{program: Osascript, enabled: supported, beeep: beeepNotify, openCenter: openSystemCenter}
 	if opts != nil && opts.Program != "" {
 		a.program, a.enabled, a.beeep = opts.Program, true, opts.Beeep
+		a.openCenter = func() (UserCenter, error) { return nil, errors.New("no user notification center in this test") }
+	}
+	if opts != nil && opts.Center != nil {
+		a.openCenter = func() (UserCenter, error) { return opts.Center, nil }
 	}
 	return a
+}
+
+// userCenter returns the user notification center, opened once, or nil.
+func (a *Adapter) userCenter() *userNotifier {
+	a.centerOnce.Do(func() {
+		c, err := a.openCenter()
+		if err != nil {
+			a.centerWhy = err
+			return
+		}
+		a.center = newUserNotifier(c)
+	})
+	return a.center
+}
+
+// NotificationBackend names what carries the adapter's notifications now,
+// for the Diagnostics report: the user notification center, or beeep and
+// why not the center.
+func (a *Adapter) NotificationBackend() string {
+	if !a.enabled {
+		return "none (not macOS)"
+	}
+	c := a.userCenter()
+	if c == nil {
+		return fmt.Sprintf("beeep (%v)", a.centerWhy)
+	}
+	if err := c.refused(); err != nil {
+		return fmt.Sprintf("beeep (%v)", err)
+	}
+	return "UNUserNotificationCenter"
 }
 
 var errNotMac = fmt.Errorf("the osascript adapter works only on macOS: %w", errors.ErrUnsupported)
@@ -210,18 +254,30 @@ func (a *Adapter) Capabilities() core.Capabilities {
 	return core.Capabilities{Notify: true, Ask: true}
 }
 
-// Notify shows a notification through beeep.Notify(req.Title, req.Body,
-// req.Icon) when ViaBeeep(req), else with the NotifyCommand argv. beeep
-// takes no context: when ctx ends first Notify returns ctx.Err() and
-// leaves beeep's call (at most its 2 s delivery wait and the osascript
-// fallback) behind.
+// Notify shows a notification through the user notification center when
+// the app may use it (docs/platform.md#macos-user-notifications), else
+// through beeep.Notify(req.Title, req.Body, req.Icon) when ViaBeeep(req),
+// else with the NotifyCommand argv. beeep takes no context: when ctx ends
+// first Notify returns ctx.Err() and leaves beeep's call (at most its 2 s
+// delivery wait and the osascript fallback) behind.
 func (a *Adapter) Notify(ctx context.Context, req core.NotifyRequest) error {
+	return a.NotifyClick(ctx, req, nil)
+}
+
+// NotifyClick is Notify whose onClick (may be nil) runs once, in a
+// goroutine of its own, when the person clicks the notification. Only the
+// user notification center reports clicks: through beeep or osascript
+// the notification shows and onClick never runs.
+func (a *Adapter) NotifyClick(ctx context.Context, req core.NotifyRequest, onClick func()) error {
 	argv, err := NotifyCommand(req)
 	if err != nil {
 		return err
 	}
 	if !a.enabled {
 		return errNotMac
+	}
+	if c := a.userCenter(); c != nil && c.notify(ctx, req, onClick) == nil {
+		return nil
 	}
 	if a.beeep != nil && ViaBeeep(req) {
 		done := make(chan error, 1)

@@ -19,6 +19,9 @@ import (
 // TestMain lets the test binary play osascript: with FAKE_OSASCRIPT set it
 // records its argv and answers like the dialog script would.
 func TestMain(m *testing.M) {
+	if os.Getenv(probeEnv) != "" {
+		os.Exit(userCenterProbe())
+	}
 	if mode := os.Getenv("FAKE_OSASCRIPT"); mode != "" {
 		os.Exit(fakeOsascript(mode, os.Args[1:]))
 	}
