@@ -28,3 +28,17 @@ type clickNotifier interface {
 	Notifier
 	NotifyOpen(title, body string, open func()) error
 }
+
+// clickingNotifier is a clickNotifier over a platform's notify-with-click
+// call (freedesktop.Clicker.Notify, darwin.Adapter.NotifyClick).
+type clickingNotifier struct {
+	platformNotifier
+	notifyClick func(ctx context.Context, req platform.NotifyRequest, onClick func()) error
+}
+
+// NotifyOpen implements clickNotifier.
+func (n clickingNotifier) NotifyOpen(title, body string, open func()) error {
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+	defer cancel()
+	return n.notifyClick(ctx, platform.NotifyRequest{Title: title, Body: body}, open)
+}

@@ -31,7 +31,7 @@ func TestNotificationClickOpensTheItem(t *testing.T) {
 	a.Window.shell = sh
 	click := &freedesktop.Clicker{}
 	defer click.Close()
-	a.inboxes.notify = freedesktopNotifier{platformNotifier{platform.Default()}, click}
+	a.inboxes.notify = clickingNotifier{platformNotifier{platform.Default()}, click.Notify}
 	if err := a.Window.SetWindowFocused(false); err != nil {
 		t.Fatal(err)
 	}
