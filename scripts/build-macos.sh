@@ -35,7 +35,8 @@ if [ -n "$test_build" ] && [ -n "${MACOS_SIGN_IDENTITY:-}" ]; then
 fi
 out=${OPENWORKER_OUT_DIR:-build/bin}
 out=${out%/}
-case "$out" in build/bin/* | ./build/bin/*) fail "OPENWORKER_OUT_DIR=$out is inside build/bin, which wails build -clean empties: choose another folder" ;; esac
+case "$out" in ./*) out=${out#./} ;; "$PWD"/*) out=${out#"$PWD"/} ;; esac
+case "$out" in build/bin/*) fail "OPENWORKER_OUT_DIR=$out is inside build/bin, which wails build -clean empties: choose another folder" ;; esac
 
 start=$SECONDS
 VERSION=$(release_version)
