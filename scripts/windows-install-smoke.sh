@@ -148,7 +148,7 @@ fi
 step "older version: $old_setup /S, left running"
 "$old_setup" /S || fail "the older installer exited with $?"
 got=$("$instdir/$exe_name" version) || fail "the older \"$instdir/$exe_name\" version failed"
-case "$got" in *"$old_version"*) echo "$got" ;; *) fail "the older installed \`$exe_name version\` printed \"$got\", want $old_version" ;; esac
+case "$got" in *"openworker $old_version "*) echo "$got" ;; *) fail "the older installed \`$exe_name version\` printed \"$got\", want $old_version" ;; esac
 # A long-running process of the installed exe: the device MCP server,
 # answering an initialize request and then waiting on stdin (the feeder
 # sleeps; its pid is kept to end it). Running once it has answered.
@@ -163,11 +163,17 @@ for _ in $(seq 120); do
   sleep 0.5
 done
 grep -q '"id": *1' "$tmp/old-running.out" || fail "the older $exe_name mcp serve device did not answer initialize in 60 s: $(cat "$tmp/old-running.err")"
-# Its Windows process id (MSYS keeps it in /proc/PID/winpid), for tasklist.
+# Its Windows process id (MSYS keeps it in /proc/PID/winpid): whether it
+# runs is Windows' answer (tasklist), else Git Bash's (kill -0).
 winpid=$(cat "/proc/$old_pid/winpid" 2>/dev/null || true)
-# running_win: the Windows process $winpid is an $exe_name.
-running_win() { [ -n "$winpid" ] && tasklist /FI "PID eq $winpid" /FO CSV /NH 2>/dev/null | grep -qi "\"$exe_name\""; }
-[ -z "$winpid" ] || running_win || fail "tasklist does not show the older $exe_name (pid $winpid)"
+old_running() {
+  if [ -n "$winpid" ]; then
+    tasklist /FI "PID eq $winpid" /FO CSV /NH 2>/dev/null | grep -qi "\"$exe_name\""
+  else
+    kill -0 "$old_pid" 2>/dev/null
+  fi
+}
+old_running || fail "tasklist does not show the older $exe_name (pid $old_pid, Windows pid $winpid)"
 echo "older $old_version installed and running (pid $old_pid, Windows pid ${winpid:-unknown})"
 
 step "upgrade: $setup /S over the running $old_version"
@@ -175,10 +181,10 @@ t=$SECONDS
 "$setup" /S || fail "the installer exited with $? (5: the running $exe_name kept its file locked)"
 echo "upgrade over the running $old_version took $((SECONDS - t)) s"
 for _ in $(seq 60); do
-  kill -0 "$old_pid" 2>/dev/null || running_win || break
+  old_running || break
   sleep 0.5
 done
-if kill -0 "$old_pid" 2>/dev/null || running_win; then fail "the older $exe_name (pid $old_pid) still runs 30 s after the upgrade"; fi
+if old_running; then fail "the older $exe_name (pid $old_pid) still runs 30 s after the upgrade"; fi
 kill "$(cat "$tmp/feeder.pid")" 2>/dev/null || true
 echo "the upgrade closed the running $old_version"
 for f in "$exe_name" uninstall.exe "${examples[@]}"; do
