@@ -224,7 +224,7 @@ updated() {
 mac_update() {
   local new_app=${OPENWORKER_MACOS_NEW_APP:-build/bin/OpenWorker.app} v
   [ -x "$new_app/Contents/MacOS/openworker" ] || fail "no $new_app: run scripts/build-macos.sh first (or set OPENWORKER_MACOS_NEW_APP)"
-  v=$(version_of "$new_app/Contents/MacOS/openworker")
+  v=$(version_of "$new_app/Contents/MacOS/openworker") || fail "$new_app/Contents/MacOS/openworker version failed"
   [ -n "$v" ] || fail "$new_app/Contents/MacOS/openworker version printed no version"
   [ "$v" != "$old_version" ] || fail "$new_app is $old_version, the older version: the update needs a newer one"
   if "$new_app/Contents/MacOS/openworker" version | grep -q 'test build'; then fail "$new_app is a test build: the update is a release build"; fi
