@@ -8,6 +8,13 @@
 #
 # Environment (all optional):
 #   OPENWORKER_VERSION     version to stamp (default: v* tag on HEAD, else wails.json)
+#   OPENWORKER_OUT_DIR     where OpenWorker.app and the .dmg go (default build/bin; not inside
+#                          it). wails builds in build/bin: its earlier content is put back after,
+#                          so the update smoke test builds an older app aside of the release one
+#   OPENWORKER_UPDATE_TEST_BUILD=1 a test build that trusts the update key in
+#                          $OPENWORKER_UPDATE_TEST_KEY (build tag updatetestkey,
+#                          internal/update/key_testhook.go; scripts/macos-update-smoke.sh's
+#                          older app only, docs/update.md#keys): ad-hoc signed, no .dmg
 #   MACOS_SIGN_IDENTITY    codesign identity, e.g. "Developer ID Application: Name (TEAMID)",
 #                          in an unlocked keychain; unset: ad-hoc signature (runs locally only)
 #   MACOS_NOTARY_APPLE_ID, MACOS_NOTARY_TEAM_ID, MACOS_NOTARY_PASSWORD (app-specific password):
@@ -20,6 +27,17 @@ step() { printf '\n==> %s\n' "$*"; }
 
 [ "$(uname -s)" = Darwin ] || { echo "build-macos.sh runs on macOS only (see docs/install.md)" >&2; exit 2; }
 
+fail() { echo "build-macos.sh: $*" >&2; exit 2; }
+test_build=""
+[ "${OPENWORKER_UPDATE_TEST_BUILD:-}" != 1 ] || test_build=updatetestkey # OPENWORKER_UPDATE_TEST_BUILD: test builds only
+if [ -n "$test_build" ] && [ -n "${MACOS_SIGN_IDENTITY:-}" ]; then
+  fail "a test build (OPENWORKER_UPDATE_TEST_BUILD) trusts another update key: it is never signed (unset MACOS_SIGN_IDENTITY)"
+fi
+out=${OPENWORKER_OUT_DIR:-build/bin}
+out=${out%/}
+case "$out" in ./*) out=${out#./} ;; "$PWD"/*) out=${out#"$PWD"/} ;; esac
+case "$out" in build/bin/*) fail "OPENWORKER_OUT_DIR=$out is inside build/bin, which wails build -clean empties: choose another folder" ;; esac
+
 start=$SECONDS
 VERSION=$(release_version)
 COMMIT=$(release_commit)
@@ -27,9 +45,28 @@ DATE=$(release_date)
 NUMERIC=${VERSION%%[-+]*}          # CFBundle*Version take digits and dots only
 echo "version $VERSION ($NUMERIC), commit $COMMIT, date $DATE"
 
-app=build/bin/OpenWorker.app
+app=$out/OpenWorker.app
 exe=$app/Contents/MacOS/openworker
-dmg=build/bin/OpenWorker-$VERSION-macos-universal.dmg
+dmg=$out/OpenWorker-$VERSION-macos-universal.dmg
+
+# wails builds in build/bin (and -clean empties it): for another
+# OPENWORKER_OUT_DIR what is there is put aside and back after (restore_bin,
+# also when the build fails).
+kept="" stage=""
+if [ "$out" != build/bin ] && [ -e build/bin ]; then
+  kept=build/.bin-kept-$$
+  mv build/bin "$kept"
+fi
+restore_bin() {
+  [ "$out" != build/bin ] || return 0
+  rm -rf build/bin
+  if [ -n "$kept" ]; then mv "$kept" build/bin; kept=""; fi
+}
+cleanup() {
+  if [ -n "$stage" ]; then rm -rf "$stage"; fi
+  restore_bin
+}
+trap cleanup EXIT
 
 # macOS 12 is the oldest the Go 1.26 runtime supports (the linker stamps
 # minos 12.0): the C parts (cgo: SQLite, the Wails window) are built for the
@@ -45,8 +82,15 @@ step "wails build (darwin/universal)"
 # TypeScript bindings are committed (scripts/app-bindings.sh). Wails installs
 # and builds the frontend (wails.json), builds arm64 and amd64 with cgo, joins
 # them with lipo and writes the bundle from build/darwin/Info.plist.
+# shellcheck disable=SC2086 # ${test_build:+…}: -tags and the tag, two words, or none
 go tool -modfile=build/tools/go.mod wails build -platform darwin/universal -clean -m -nosyncgomod -skipbindings \
-  -trimpath -ldflags "$(release_ldflags "$VERSION" "$COMMIT" "$DATE")"
+  -trimpath ${test_build:+-tags $test_build} -ldflags "$(release_ldflags "$VERSION" "$COMMIT" "$DATE")"
+if [ "$out" != build/bin ]; then
+  mkdir -p "$out"
+  rm -rf "$app"
+  mv build/bin/OpenWorker.app "$app"
+  restore_bin
+fi
 
 echo "wails build: $(elapsed "$t")"
 
@@ -66,6 +110,9 @@ case "$archs" in *arm64*x86_64* | *x86_64*arm64*) ;; *) echo "not universal: $ar
 got=$("$exe" version)
 echo "$got"
 case "$got" in *"$VERSION"*"$COMMIT"*) ;; *) echo "openworker version printed \"$got\"" >&2; exit 1 ;; esac
+if [ -n "$test_build" ]; then
+  case "$got" in *"test build"*) ;; *) echo "a test build's openworker version does not say \"test build\": \"$got\"" >&2; exit 1 ;; esac
+fi
 
 step "codesign"
 if [ -n "${MACOS_SIGN_IDENTITY:-}" ]; then
@@ -77,9 +124,13 @@ else
 fi
 codesign --verify --strict --verbose=2 "$app"
 
+if [ -n "$test_build" ]; then
+  step "done in $(elapsed "$start"): a test build ($app), no .dmg"
+  exit 0
+fi
+
 step "dmg"
 stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
 cp -R "$app" "$stage/"
 ln -s /Applications "$stage/Applications"
 rm -f "$dmg"

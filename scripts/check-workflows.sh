@@ -13,6 +13,6 @@ go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 -no-color .github/work
 step "shellcheck (release and CI scripts)"
 shellcheck -x scripts/release-lib.sh scripts/build-windows.sh scripts/build-macos.sh \
   scripts/check-windows-installer.sh scripts/check-workflows.sh \
-  scripts/test-go-native.sh scripts/windows-install-smoke.sh scripts/macos-verify.sh \
+  scripts/test-go-native.sh scripts/windows-install-smoke.sh scripts/macos-verify.sh scripts/macos-update-smoke.sh \
   scripts/test-windows-wine.sh scripts/conformance.sh scripts/conformance/client.sh
 echo "workflows, release and CI scripts OK"

@@ -1,6 +1,8 @@
 # shellcheck shell=bash
-# Release helpers shared by scripts/build-windows.sh and scripts/build-macos.sh.
-# Source it from the repository root; do not run it. Works with bash 3.2
+# Release helpers shared by scripts/build-windows.sh and scripts/build-macos.sh,
+# and the builds of an older version the upgrade and update tests install
+# first (scripts/wine/*-steps.sh, scripts/windows-install-smoke.sh,
+# scripts/macos-update-smoke.sh). Source it from the repository root; do not run it. Works with bash 3.2
 # (macOS) and GNU or BSD date.
 
 # release_version prints the version to stamp, without a leading "v":
@@ -34,6 +36,30 @@ release_date() {
 # (`openworker version` prints them).
 release_ldflags() {
   echo "-X main.version=$1 -X main.commit=$2 -X main.date=$3"
+}
+
+# release_build_at OS VERSION OUT_DIR LOG builds this source again, stamped
+# VERSION, into OUT_DIR with scripts/build-OS.sh (windows or macos), its
+# output in LOG (the last lines on stderr when it fails), and prints what
+# the upgrade tests install: the installer
+# (OUT_DIR/OpenWorker-VERSION-windows-amd64-setup.exe) or the app
+# (OUT_DIR/OpenWorker.app). The Go build is cached, so it is mostly the
+# packaging. The environment passes through: OPENWORKER_UPDATE_TEST_BUILD=1
+# makes a build that trusts a test update key (docs/update.md#keys).
+release_build_at() {
+  local os=$1 version=$2 out=$3 log=$4 made
+  case "$os" in
+  windows) made=$out/OpenWorker-$version-windows-amd64-setup.exe ;;
+  macos) made=$out/OpenWorker.app ;;
+  *) echo "release_build_at: OS is windows or macos, not \"$os\"" >&2; return 2 ;;
+  esac
+  if ! OPENWORKER_VERSION=$version OPENWORKER_OUT_DIR=$out bash "scripts/build-$os.sh" >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "building $version into $out failed (scripts/build-$os.sh; log: $log)" >&2
+    return 1
+  fi
+  [ -e "$made" ] || { echo "scripts/build-$os.sh made no $made (log: $log)" >&2; return 1; }
+  echo "$made"
 }
 
 # elapsed START prints seconds since START (a $SECONDS value).

@@ -8,7 +8,7 @@
 # suite in client mode (scripts/conformance.sh), the parsers' fuzz targets for a
 # few seconds each (scripts/fuzz.sh), the desktop end-to-end test under Xvfb
 # (screenshots in artifacts/screenshots/), the Windows installer build and
-# checks, and the Windows build run under Wine (scripts/test-windows-wine.sh:
+# checks, the rehearsal of the macOS update smoke test, and the Windows build run under Wine (scripts/test-windows-wine.sh:
 # the CLI, Windows behaviour, Windows unit tests, the installer). CI runs exactly this (.ci/run); the Windows and macOS runs are
 # docs/ci.md.
 #
@@ -71,6 +71,10 @@ bash scripts/macos-verify.sh
 if [ -z "${QUICK:-}" ]; then
   step "desktop app end-to-end under Xvfb"
   bash scripts/app-e2e.sh
+
+  # After the e2e build: the rehearsal's go build reuses its cgo packages.
+  step "macOS update smoke test: its rehearsal without a Mac (feed, serving, refusals; docs/ci.md#macos-update-smoke)"
+  bash scripts/macos-update-smoke.sh
 
   step "Windows installer: build, sign, check"
   bash scripts/check-windows-installer.sh

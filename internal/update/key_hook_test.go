@@ -12,8 +12,8 @@ import (
 // A release build trusts the built-in key alone: the test-key hook
 // (key_testhook.go) is compiled only with the build tag updatetestkey, this
 // test binary (built without it) ignores the hook's environment variable,
-// and no release workflow or the release path of scripts/build-windows.sh
-// sets the tag (docs/update.md#keys). The package's files are read with
+// and no workflow or the release path of scripts/build-windows.sh or
+// scripts/build-macos.sh sets the tag (docs/update.md#keys). The package's files are read with
 // go/build, so this runs where no `go` command is (under Wine).
 func TestReleaseBuildHasNoTestKeyHook(t *testing.T) {
 	files := func(tags ...string) []string {
@@ -72,7 +72,7 @@ func TestReleaseBuildHasNoTestKeyHook(t *testing.T) {
 		}
 		for i, line := range strings.Split(string(b), "\n") {
 			if strings.Contains(line, "OPENWORKER_UPDATE_TEST_BUILD") && strings.HasSuffix(f, ".yml") {
-				t.Errorf("%s:%d sets OPENWORKER_UPDATE_TEST_BUILD: only the Wine update step may", f, i+1)
+				t.Errorf("%s:%d sets OPENWORKER_UPDATE_TEST_BUILD: only the update tests' scripts may (scripts/wine/update-steps.sh, scripts/macos-update-smoke.sh)", f, i+1)
 			}
 			if strings.Contains(line, "updatetestkey") && !strings.Contains(line, "OPENWORKER_UPDATE_TEST_BUILD") && !strings.HasPrefix(strings.TrimSpace(line), "#") {
 				t.Errorf("%s:%d names the tag updatetestkey outside the OPENWORKER_UPDATE_TEST_BUILD switch", f, i+1)

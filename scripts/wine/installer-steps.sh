@@ -6,18 +6,20 @@
 # i386 packages (this kernel cannot execute 32-bit programs at all). The
 # step never skips: when there is no installer to test it fails.
 
+# shellcheck source=scripts/release-lib.sh
+. scripts/release-lib.sh
+
 # old_installer: sets old_setup and old_version to an installer of the
 # same source stamped 0.0.1 (OPENWORKER_WINE_OLD_SETUP, else built into
-# build/bin/old by scripts/build-windows.sh: the Go build is cached, so
-# mostly makensis), for the upgrade over a running older version.
+# build/bin/old by release_build_at, scripts/release-lib.sh: the Go build is
+# cached, so mostly makensis), for the upgrade over a running older version.
+# scripts/windows-install-smoke.sh does the same on Windows.
 old_installer() {
   old_version=0.0.1
   old_setup=${OPENWORKER_WINE_OLD_SETUP:-}
   if [ -z "$old_setup" ]; then
     local t=$SECONDS
-    OPENWORKER_VERSION=$old_version OPENWORKER_OUT_DIR=build/bin/old bash scripts/build-windows.sh >"$tmp/build-old.log" 2>&1 ||
-      { tail -n 30 "$tmp/build-old.log" >&2; fail "building the older installer failed"; }
-    old_setup=build/bin/old/OpenWorker-$old_version-windows-amd64-setup.exe
+    old_setup=$(release_build_at windows "$old_version" build/bin/old "$tmp/build-old.log") || fail "building the older installer failed"
     echo "older installer ($old_version) built in $((SECONDS - t)) s"
   fi
   [ -f "$old_setup" ] || fail "no older installer at $old_setup"

@@ -15,17 +15,16 @@
 
 # update_old_installer: sets upd_old_setup to the test-key installer
 # stamped $upd_old_version (OPENWORKER_WINE_UPDATE_OLD_SETUP, else built into
-# build/bin/update-old: the Go build is cached but for the packages the
-# tag changes, then makensis).
+# build/bin/update-old by release_build_at, scripts/release-lib.sh: the Go
+# build is cached but for the packages the tag changes, then makensis).
+# scripts/macos-update-smoke.sh does the same for the macOS app.
 update_old_installer() {
   upd_old_version=0.0.9
   upd_old_setup=${OPENWORKER_WINE_UPDATE_OLD_SETUP:-}
   if [ -z "$upd_old_setup" ]; then
     local t=$SECONDS
-    OPENWORKER_UPDATE_TEST_BUILD=1 OPENWORKER_VERSION=$upd_old_version OPENWORKER_OUT_DIR=build/bin/update-old \
-      bash scripts/build-windows.sh >"$tmp/build-update-old.log" 2>&1 ||
-      { tail -n 30 "$tmp/build-update-old.log" >&2; fail "building the older test-key installer failed"; }
-    upd_old_setup=build/bin/update-old/OpenWorker-$upd_old_version-windows-amd64-setup.exe
+    upd_old_setup=$(OPENWORKER_UPDATE_TEST_BUILD=1 release_build_at windows "$upd_old_version" build/bin/update-old "$tmp/build-update-old.log") ||
+      fail "building the older test-key installer failed"
     echo "older test-key installer ($upd_old_version) built in $((SECONDS - t)) s"
   fi
   [ -f "$upd_old_setup" ] || fail "no older test-key installer at $upd_old_setup"
