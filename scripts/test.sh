@@ -8,8 +8,9 @@
 # suite in client mode (scripts/conformance.sh), the parsers' fuzz targets for a
 # few seconds each (scripts/fuzz.sh), the desktop end-to-end test under Xvfb
 # (screenshots in artifacts/screenshots/), the Windows installer build and
-# checks, the rehearsal of the macOS update smoke test, and the Windows build run under Wine (scripts/test-windows-wine.sh:
-# the CLI, Windows behaviour, Windows unit tests, the installer). CI runs exactly this (.ci/run); the Windows and macOS runs are
+# checks, the rehearsal of the macOS update smoke test, and the Windows build
+# run under Wine (scripts/test-windows-wine.sh: the CLI, Windows behaviour,
+# Windows unit tests, the installer). CI runs exactly this (.ci/run); the Windows and macOS runs are
 # docs/ci.md.
 #
 #   scripts/test.sh            everything
