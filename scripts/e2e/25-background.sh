@@ -13,13 +13,18 @@
 # window is hidden: its run succeeds and the journal holds the model's
 # answer. Launching the app again shows the window (the wake socket;
 # background-reopened.png). Then the dark theme: Settings → Background
-# again (settings-background-dark.png). docs/app.md#running-in-the-background.
+# again (settings-background-dark.png), and Shift+Tab from the wait's field
+# onto "Start at login" shows the box's focus ring
+# (settings-background-focus.png: box first, text beside it, ring whole).
+# docs/app.md#running-in-the-background, docs/app.md#settings.
 echo "app-e2e: running in the background"
 # Where things are, in window coordinates (1240x820): Settings' navigation
-# list entry "Background", and that section's "Keep running with the
-# window closed" checkbox.
+# list entry "Background", that section's "Keep running with the window
+# closed" checkbox (the box, before its text on the same line), and the
+# "Unattended question wait" field.
 BG_NAV_X=${BG_NAV_X:-300} BG_NAV_Y=${BG_NAV_Y:-309}
-BG_KEEP_X=${BG_KEEP_X:-445} BG_KEEP_Y=${BG_KEEP_Y:-178}
+BG_KEEP_X=${BG_KEEP_X:-448} BG_KEEP_Y=${BG_KEEP_Y:-179}
+BG_WAIT_X=${BG_WAIT_X:-498} BG_WAIT_Y=${BG_WAIT_Y:-330}
 bg="$tmp/background"
 mkdir -p "$bg/home" "$bg/config/OpenWorker" "$bg/data" "$bg/bundles"
 cp -r "$tmp/bundles/e2e-assistant" "$bg/bundles/"
@@ -103,6 +108,10 @@ wait_state '"keep_running":true' "the app did not start again for the dark Backg
 sleep 1.5
 for _ in 1 2 3; do click 1208 103; sleep 0.3; done
 bg_settings settings-background-dark
+click "$BG_WAIT_X" "$BG_WAIT_Y"
+xdotool key shift+Tab
+sleep 0.5
+import -window root "$shots/settings-background-focus.png"
 "$tmp/openworker" journal verify --db "$bg_db" >/dev/null 2>&1 || fail "the journal does not verify after the background block: $("$tmp/openworker" journal verify --db "$bg_db" 2>&1)"
 # keep running is on here: the next block's stop_shown_app kills the process, which quits it all the same.
 # --- end running in the background (issue 36) ---

@@ -38,6 +38,7 @@ describe("Updates", () => {
       return b!;
     });
     expect(box.checked).toBe(true);
+    expect(box.parentElement!.matches("label.check")).toBe(true); // the switch layout of every Settings checkbox (app.css)
     box.click();
     flushSync();
     await eventually(() => expect(fake.setUpdateChecks).toHaveBeenCalledWith(false));

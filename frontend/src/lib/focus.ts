@@ -3,9 +3,13 @@
 // that leaves the dialog for nothing (the page body: a press outside, a
 // native dialog that took the window) comes back to it, so its keys
 // (Alt+letter, Esc) keep working. Focus taken by another element, such as
-// a second dialog on top, is left there.
+// a second dialog on top, is left there. Every modal dialog uses it, so it
+// also counts the dialog open (lib/modals.svelte.ts: the toasts wait).
+import { modals } from "./modals.svelte";
+
 export function holdFocus(node: HTMLElement) {
   const overlay = node.parentElement;
+  modals.open++;
   const down = (e: MouseEvent) => {
     if (e.target === overlay) {
       e.preventDefault();
@@ -24,6 +28,7 @@ export function holdFocus(node: HTMLElement) {
   node.addEventListener("focusout", out);
   return {
     destroy() {
+      modals.open--;
       overlay?.removeEventListener("mousedown", down);
       node.removeEventListener("focusout", out);
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, MAX_NOTICES, MAX_VISIBLE, visibleNotices, type ShownNotice } from "./notices";
+import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, MAX_NOTICES, MAX_VISIBLE, retimeNotices, visibleNotices, type ShownNotice } from "./notices";
 
 const t0 = 1_000_000;
 
@@ -36,6 +36,17 @@ describe("notices", () => {
     expect(expireNotices(l, t0 + INFO_TTL_MS - 1)).toHaveLength(3);
     expect(expireNotices(l, t0 + INFO_TTL_MS).map((m) => m.message)).toEqual(["w", "e"]);
     expect(expireNotices(l, t0 + 3_600_000)).toHaveLength(2);
+  });
+
+  it("gives held info notices their full time from when they are shown; warnings and errors still stay", () => {
+    let l: ShownNotice[] = [];
+    l = addNotice(l, { level: "info", message: "Installed." }, "app", t0);
+    l = addNotice(l, { level: "warning", message: "w" }, "app", t0);
+    const shown = t0 + 60_000; // a dialog held them a minute
+    l = retimeNotices(l, shown);
+    expect(expireNotices(l, shown + INFO_TTL_MS - 1).map((m) => m.message)).toEqual(["Installed.", "w"]);
+    expect(expireNotices(l, shown + INFO_TTL_MS).map((m) => m.message)).toEqual(["w"]);
+    expect(l[1].expires).toBe(0);
   });
 
   it("shows at most MAX_NOTICES, dropping the oldest", () => {

@@ -77,6 +77,15 @@ export function addNotice(list: ShownNotice[], n: Notice & { action?: NoticeActi
   return [...rest, shown].slice(-MAX_NOTICES);
 }
 
+/**
+ * retimeNotices gives each info notice of list a full INFO_TTL_MS from now:
+ * they were held while a modal dialog was open (lib/modals.svelte.ts), so
+ * they go only after having been shown that long.
+ */
+export function retimeNotices(list: ShownNotice[], now: number): ShownNotice[] {
+  return list.map((m) => (m.level === "info" && m.expires > 0 ? { ...m, expires: now + INFO_TTL_MS } : m));
+}
+
 /** dismissNotice removes the notice with id. */
 export function dismissNotice(list: ShownNotice[], id: number): ShownNotice[] {
   return list.filter((m) => m.id !== id);

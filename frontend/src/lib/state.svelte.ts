@@ -3,9 +3,10 @@ import { browserPage, trackWindowFocus } from "./windowfocus";
 import { api } from "./api";
 import { AppEvent, HarnessEventType } from "./events";
 import { addApproval, closeApproval, emptyChat, historyState, reduce, type ChatState } from "./chat";
-import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, type Clock, type NoticeAction, type NoticeScope, type ShownNotice } from "./notices";
+import { addNotice, clearViewNotices, dismissNotice, expireNotices, INFO_TTL_MS, realClock, retimeNotices, type Clock, type NoticeAction, type NoticeScope, type ShownNotice } from "./notices";
 import { appendPage, chatTitle, SEARCH_DEBOUNCE_MS, upsertChat } from "./chatlist";
 import { asTheme, theme } from "./theme";
+import { modals } from "./modals.svelte";
 import { extensionNotice } from "./extension";
 import { addQuestion, closeQuestion } from "./elicit";
 import type { ElicitationClosed, PendingElicitation } from "./types";
@@ -185,11 +186,20 @@ class AppState {
    * screen failed or succeeded) goes when the screen changes; "app" stays
    * until dismissed or, keyed, until a notice with its key and no message
    * removes it (its cause is gone). Info toasts go by themselves after
-   * INFO_TTL_MS.
+   * INFO_TTL_MS of being seen: while a modal dialog is open they wait
+   * (lib/modals.svelte.ts, releaseNotices).
    */
   notify(level: Notice["level"], message: string, scope: NoticeScope = "view", key?: string, action?: NoticeAction) {
     this.notices = addNotice(this.notices, { level, message, key, action }, scope, this.clock.now());
-    if (level === "info" && message) this.clock.after(INFO_TTL_MS, () => (this.notices = expireNotices(this.notices, this.clock.now())));
+    if (level === "info" && message) this.clock.after(INFO_TTL_MS, this.#expire);
+  }
+  #expire = () => {
+    if (modals.open === 0) this.notices = expireNotices(this.notices, this.clock.now());
+  };
+  /** releaseNotices: the last modal dialog closed (Notices.svelte); the held info toasts get their INFO_TTL_MS from now. */
+  releaseNotices() {
+    this.notices = retimeNotices(this.notices, this.clock.now());
+    this.clock.after(INFO_TTL_MS, this.#expire);
   }
 
   dismiss(id: number) {

@@ -100,6 +100,22 @@ describe("first-run setup", () => {
     expect(fake.openChat).toHaveBeenCalledWith("notes-keeper");
   });
 
+  it("keeps a failed finish as a toast past the setup and the chat it opens (app scope)", async () => {
+    app.notices = [];
+    const root = await render();
+    await press(root, "Use this model");
+    await press(root, "Test connection");
+    await press(root, "Continue");
+    await press(root, "Continue");
+    await eventually(() => expect(step(root)).toBe("chat"));
+    fake.finishSetup.mockRejectedValueOnce(new Error("cannot write settings.json: disk full"));
+    await press(root, "Start chat");
+    await eventually(() => expect(closed).toBe(1));
+    expect(app.view).toEqual({ name: "chat", sessionId: "s1" });
+    expect(app.notices.map((n) => [n.level, n.message, n.scope])).toEqual([["error", "cannot write settings.json: disk full", "app"]]);
+    app.notices = [];
+  });
+
   it("says Ollama is not running and offers the API-key path; the key goes to useModel, not kept in the form", async () => {
     const root = await render(notRunning());
     expect(root.querySelector(".ollama-error")?.textContent).toContain("Ollama is not running on this computer");

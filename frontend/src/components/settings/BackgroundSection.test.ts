@@ -1,4 +1,6 @@
+/// <reference types="vite/client" />
 import { afterEach, describe, expect, it, vi } from "vitest";
+import css from "../../app.css?raw";
 import { flushSync, mount, unmount } from "svelte";
 import { eventually } from "../../testing/eventually";
 
@@ -6,6 +8,10 @@ const fake = vi.hoisted(() => ({ background: vi.fn(), setBackground: vi.fn(), qu
 vi.mock("../../lib/api", () => ({ api: fake }));
 const { default: BackgroundSection, parseWait } = await import("./BackgroundSection.svelte");
 const { app } = await import("../../lib/state.svelte");
+
+const style = document.createElement("style");
+style.textContent = css; // the shipped stylesheet: the computed layout is the window's
+document.head.append(style);
 
 const byId = (id: string) => document.getElementById(id) as HTMLInputElement;
 const button = (text: string) => [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === text) as HTMLButtonElement;
@@ -74,6 +80,27 @@ describe("BackgroundSection", () => {
     await render();
     button("Quit OpenWorker").click();
     await eventually(() => expect(fake.quit).toHaveBeenCalled());
+  });
+
+  it("lays each switch out as box then text on one line, the whole label a target (label.check)", async () => {
+    fake.background.mockResolvedValue(initial);
+    fake.setBackground.mockImplementation(async (b) => b);
+    await render();
+    for (const id of ["keep-running", "start-at-login"]) {
+      const box = byId(id);
+      const label = box.parentElement!;
+      expect(label.tagName).toBe("LABEL");
+      expect(label.classList.contains("check")).toBe(true);
+      expect(label.firstElementChild).toBe(box); // the box first, then its text
+      // Not the global label column (box above text): a block whose box hangs in its padding.
+      expect(getComputedStyle(label).display).toBe("block");
+      expect(getComputedStyle(box).position).toBe("absolute");
+      expect(getComputedStyle(label).paddingLeft).toBe("25px");
+    }
+    // A click on the text toggles the box.
+    const label = byId("keep-running").parentElement!;
+    label.click();
+    await eventually(() => expect(fake.setBackground).toHaveBeenCalledWith({ ...initial, keep_running: true }));
   });
 
   it("parses the wait", () => {
