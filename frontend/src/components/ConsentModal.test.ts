@@ -58,6 +58,13 @@ async function wait(ms: number) {
 }
 
 describe("ConsentModal", () => {
+  it("says how many more wait, after a space (Svelte trims a block's leading space)", () => {
+    const { target, props } = render();
+    props.waiting = 3;
+    flushSync();
+    expect(target.querySelector(".foot")!.textContent).toMatch(/Esc denies\. 2 more waiting\./);
+  });
+
   it("opens with the focus on the labelled dialog itself, not on a button", () => {
     const { dialog } = render();
     expect(document.activeElement).toBe(dialog);

@@ -6,6 +6,7 @@ import { eventually } from "../testing/eventually";
 const fake = vi.hoisted(() => ({ answerElicitation: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
 const { default: ElicitDialog } = await import("./ElicitDialog.svelte");
+const { app } = await import("../lib/state.svelte");
 
 const form = (): PendingElicitation => ({
   coworker: "helper", coworker_name: "Helper", asked: "",
@@ -33,16 +34,31 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-function render(pending: PendingElicitation) {
+function render(pending: PendingElicitation, waiting = 1) {
   const target = document.createElement("div");
   document.body.append(target);
-  mounted.push(mount(ElicitDialog, { target, props: { pending, waiting: 1 } }));
+  mounted.push(mount(ElicitDialog, { target, props: { pending, waiting } }));
   flushSync();
   const button = (label: string) => Array.from(target.querySelectorAll("button")).find((b) => b.textContent?.trim() === label)!;
   return { target, dialog: target.querySelector<HTMLElement>("[role=dialog]")!, button };
 }
 
 describe("ElicitDialog", () => {
+  it("says how many more wait, after a space", () => {
+    const { target } = render(form(), 3);
+    expect(target.querySelector(".foot")!.textContent).toMatch(/Esc cancels\. 2 more waiting\./);
+  });
+
+  it("names the chat with a space before it (Svelte trims a block's leading space)", () => {
+    app.chatList = [{ id: "s1", title: "Plans" } as (typeof app.chatList)[number]];
+    try {
+      const { target } = render(form());
+      expect(target.querySelector("#elicit-desc")!.textContent).toBe("Helper is running signup.signup in the chat “Plans”; the server asks:");
+    } finally {
+      app.chatList = [];
+    }
+  });
+
   it("names the server, the coworker and the call, shows the message as text, and enables Accept once valid", async () => {
     const { target, dialog, button } = render(form());
     expect(dialog.textContent).toContain("signup (Signup Server)");
