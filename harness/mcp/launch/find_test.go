@@ -57,9 +57,9 @@ func TestFindUnixRules(t *testing.T) {
 
 // The install folder: a bare name there wins over the search PATH; a
 // relative path with a separator resolves against it; an absolute path is
-// used as is.
-// The folders are real ones, so the rules are this system's: on Windows
-// the program is acer-mcp.exe (PATHEXT) and the absolute path C:\opt\….
+// used as is. The folders are real ones, so the rules are this system's:
+// on Windows the program is acer-mcp.exe (PATHEXT), the absolute path
+// C:\opt\….
 func TestFindInstallFolder(t *testing.T) {
 	install, bin := t.TempDir(), t.TempDir()
 	exe := ""
