@@ -5,6 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -45,7 +48,11 @@ func TestCoworkerNewThenCheck(t *testing.T) {
 		t.Errorf("coworker new printed %q, want %q", out, want)
 	}
 	manifest, _ := os.ReadFile(filepath.Join(bdir, "coworker", "manifest.md"))
-	wantM := "---\nid: sysinfo\nname: System helper\ndescription: Reads system facts.\nmodel: gpt-4.1-mini\nfolder: " + folder + "\n---\n# System helper\n\nAnswer with the system's facts.\n"
+	wantFolder := folder
+	if runtime.GOOS == "windows" {
+		wantFolder = strconv.Quote(folder) // C:\… is written quoted, a YAML string that reads back as written
+	}
+	wantM := "---\nid: sysinfo\nname: System helper\ndescription: Reads system facts.\nmodel: gpt-4.1-mini\nfolder: " + wantFolder + "\n---\n# System helper\n\nAnswer with the system's facts.\n"
 	if string(manifest) != wantM {
 		t.Errorf("manifest.md = %q\nwant %q", manifest, wantM)
 	}
@@ -149,9 +156,7 @@ func TestCoworkerList(t *testing.T) {
 	if _, e, code := ow(t, "", "coworker", "new", "linked", "--coworkers", filepath.Dir(target), "--name", "Linked"); code != 0 {
 		t.Fatal(e)
 	}
-	if err := os.Symlink(target, filepath.Join(dir, "linked")); err != nil {
-		t.Skip(err)
-	}
+	linked := linkFollowed(t, target, filepath.Join(dir, "linked"))
 	os.MkdirAll(filepath.Join(dir, ".trash", "old-20200101T000000.000000000Z", "coworker"), 0o755)
 
 	out, errOut, code := ow(t, "", "coworker", "list", "--coworkers", dir, "--json")
@@ -176,8 +181,15 @@ func TestCoworkerList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(list) != 3 || list[0].ID != "broken" || list[1].ID != "good" || list[2].ID != "linked" {
-		t.Fatalf("list = %+v", list)
+	wantIDs, gotIDs := []string{"broken", "good"}, []string{}
+	if linked {
+		wantIDs = append(wantIDs, "linked")
+	}
+	for _, c := range list {
+		gotIDs = append(gotIDs, c.ID)
+	}
+	if !slices.Equal(gotIDs, wantIDs) {
+		t.Fatalf("list = %+v; want %v", list, wantIDs)
 	}
 	p := list[0].Problems
 	if len(p) != 1 || p[0].File != filepath.Join(broken, "manifest.md") || p[0].Line != 5 || p[0].Col != 13 || p[0].Field != "policy" ||
@@ -187,16 +199,42 @@ func TestCoworkerList(t *testing.T) {
 	if g := list[1]; g.Name != "Good one" || g.ToolCount != 1 || g.Tools[0] != "device.system_info_get" || len(g.Problems) != 0 || g.Link != "" {
 		t.Errorf("good = %+v", g)
 	}
-	if l := list[2]; l.Link != target || len(l.Problems) != 0 {
-		t.Errorf("linked = %+v; want its target %s", l, target)
+	if linked {
+		if l := list[2]; l.Link != target || len(l.Problems) != 0 {
+			t.Errorf("linked = %+v; want its target %s", l, target)
+		}
 	}
 
 	out, _, code = ow(t, "", "coworker", "list", "--coworkers", dir)
 	want := "broken  broken (Broken): 1 tool\n" +
 		"          " + filepath.Join(broken, "manifest.md") + `:5:13: policy for "device.x" is "maybe"; use ask, allow or deny` + "\n" +
-		"ok      good (Good one): 1 tool\n          Works.\n" +
-		"ok      linked (Linked): 0 tools\n          linked to " + target + "\n"
+		"ok      good (Good one): 1 tool\n          Works.\n"
+	if linked {
+		want += "ok      linked (Linked): 0 tools\n          linked to " + target + "\n"
+	}
 	if code != 0 || out != want {
 		t.Errorf("list = exit %d\n%s\nwant\n%s", code, out, want)
 	}
+}
+
+// linkFollowed links link to the folder target and reports whether the
+// link works: false when this system cannot make it (Windows without the
+// right to make links) or makes one it does not follow (Wine 8: the link
+// os.Symlink makes there is neither followed nor seen by Lstat;
+// docs/install.md#tested-under-wine). A test then checks the rest without
+// the link.
+func linkFollowed(t *testing.T, target, link string) bool {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Logf("no link: %v; checked without it", err)
+		return false
+	}
+	a, errA := os.Stat(target)
+	b, errB := os.Stat(link)
+	if errA != nil || errB != nil || !os.SameFile(a, b) {
+		t.Logf("the link %s is not followed (%v); checked without it", link, errB)
+		os.Remove(link)
+		return false
+	}
+	return true
 }

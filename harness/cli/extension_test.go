@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestExtensionListAndRemove(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "notes  1.0.0    notes      self-signed (CN=Ada)") || !strings.Contains(stderr, filepath.Join("broken", "installed.json")) {
 		t.Fatalf("list = %d\n%s\n%s", code, stdout, stderr)
 	}
-	if code, out := runCLI(t, "extension", "list", "--extensions", dir, "--json"); code != 0 || !strings.Contains(out, `"dir": "`+filepath.Join(dir, "notes", "1.0.0")+`"`) || !strings.Contains(out, `"problems"`) {
+	if code, out := runCLI(t, "extension", "list", "--extensions", dir, "--json"); code != 0 || !strings.Contains(out, `"dir": `+jsonText(t, filepath.Join(dir, "notes", "1.0.0"))) || !strings.Contains(out, `"problems"`) {
 		t.Fatalf("list --json = %d %s", code, out)
 	}
 	if code, out := runCLI(t, "extension", "remove", "notes", "--extensions", dir); code != 0 || !strings.Contains(out, "removed notes 1.0.0") {
@@ -44,4 +45,14 @@ func TestExtensionListAndRemove(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("the extensions folder is gone: %v", err)
 	}
+}
+
+// jsonText is s as a JSON string ("C:\\Users\\…" for a Windows path).
+func jsonText(t *testing.T, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -10,9 +10,11 @@ import (
 	"testing"
 )
 
-// importEnv is the environment of `servers import` runs: HOME and
-// XDG_CONFIG_HOME in temporary folders (the app's config dir is then
-// XDG/OpenWorker), no OPENWORKER_CONFIG_DIR from the caller.
+// importEnv is the environment of `servers import` runs: the home and
+// config folders in temporary folders (homeEnv: the app's config dir is
+// then xdg/OpenWorker, and the other clients' files are looked for in
+// home and xdg, %APPDATA% on Windows), no OPENWORKER_CONFIG_DIR from the
+// caller.
 func importEnv(home, xdg string, extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -20,7 +22,7 @@ func importEnv(home, xdg string, extra ...string) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(append(env, "HOME="+home, "XDG_CONFIG_HOME="+xdg, "GORACE=atexit_sleep_ms=0"), extra...)
+	return append(append(append(env, homeEnv(home, xdg)...), "GORACE=atexit_sleep_ms=0"), extra...)
 }
 
 // runImport runs `openworker servers import ARGS...` and returns its exit
@@ -82,6 +84,7 @@ func TestServersImport(t *testing.T) {
 	if err := os.Chmod(filepath.Join(bin, "uvx"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	writeTestFile(t, filepath.Join(bin, "uvx.cmd"), "@echo off\r\n") // Windows finds it by PATHEXT
 	env := importEnv(home, xdg, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	appDir := filepath.Join(xdg, "OpenWorker")
 	dest := filepath.Join(appDir, "servers.json")
@@ -187,7 +190,7 @@ func TestServersImport(t *testing.T) {
 	refuse("--to another client's file", claude+" is a claude-desktop file", vscode, "--to", claude, "--write")
 	// The app uses Claude Desktop's file, and its own servers.json exists.
 	settings, _ := os.ReadFile(filepath.Join(appDir, "settings.json"))
-	writeTestFile(t, filepath.Join(appDir, "settings.json"), strings.Replace(string(settings), dest, claude, 1))
+	writeTestFile(t, filepath.Join(appDir, "settings.json"), strings.Replace(string(settings), jsonText(t, dest), jsonText(t, claude), 1))
 	refuse("both files", "the app uses "+claude+", and "+dest+" exists too", vscode, "--write")
 	writeTestFile(t, filepath.Join(appDir, "settings.json"), string(settings))
 	// An entry of the servers file in use that cannot be kept.

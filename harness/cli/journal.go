@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/journal"
@@ -225,27 +223,6 @@ func (l *pageLimitFlag) Set(s string) error {
 	}
 	*l = pageLimitFlag(n)
 	return nil
-}
-
-// shellJoin joins args into a command line a POSIX shell reads back as
-// args: words with anything but letters, digits and -_./=:@% are quoted.
-func shellJoin(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		safe := a != ""
-		for _, r := range a {
-			if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:@%+,", r))) {
-				safe = false
-				break
-			}
-		}
-		if safe {
-			out[i] = a
-		} else {
-			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // printSessions writes the table of journal list: the title is the one

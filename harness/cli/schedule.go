@@ -148,9 +148,17 @@ func printSchedules(w io.Writer, rows []schedule.Listed) error {
 }
 
 // localTime is t in the local time zone with the zone's abbreviation:
-// "2026-12-07 09:00:00 CET".
+// "2026-12-07 09:00:00 CET". The local zone is the one schedule add takes
+// as the person's (schedule.LocalZone: $TZ first), which Go's time.Local
+// is too except on Windows, where Go ignores $TZ.
 func localTime(t time.Time) string {
-	return t.Local().Format("2006-01-02 15:04:05 MST")
+	loc := time.Local
+	if z := schedule.LocalZone(); z != "Local" {
+		if l, err := time.LoadLocation(z); err == nil {
+			loc = l
+		}
+	}
+	return t.In(loc).Format("2006-01-02 15:04:05 MST")
 }
 
 // runStatus is a schedule run's status as the terminal shows it

@@ -9,8 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -63,8 +63,24 @@ func writeCoworker(t *testing.T) string {
 	return dir
 }
 
+// binEnv is the environment of the binary's runs: this one with a home
+// and config folder of the test's own (homeEnv) and no model settings.
 func binEnv(t *testing.T) []string {
-	return append(os.Environ(), "HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "GORACE=atexit_sleep_ms=0")
+	return append(append(os.Environ(), homeEnv(t.TempDir(), t.TempDir())...), "OPENAI_API_KEY=", "OPENAI_BASE_URL=", "GORACE=atexit_sleep_ms=0")
+}
+
+// homeEnv makes home the home folder and cfg the user config folder
+// (where OpenWorker's folder is, cfg/OpenWorker) of a child, the way its
+// system reads them: HOME and XDG_CONFIG_HOME, and on Windows
+// USERPROFILE, APPDATA and LOCALAPPDATA (home\AppData\Local), which Go
+// and the app read there instead: without them a run on Windows would
+// use the person's own %APPDATA%\OpenWorker.
+func homeEnv(home, cfg string) []string {
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + cfg}
+	if runtime.GOOS == "windows" {
+		env = append(env, "USERPROFILE="+home, "APPDATA="+cfg, "LOCALAPPDATA="+filepath.Join(home, "AppData", "Local"))
+	}
+	return env
 }
 
 // client drives `openworker serve --stdio`.
@@ -359,6 +375,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	interruptible(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +383,9 @@ func TestRunInterrupted(t *testing.T) {
 	if _, err := io.ReadAtLeast(stdout, buf, 1); err != nil {
 		t.Fatalf("no assistant text: %v; stderr: %s", err, stderr.String())
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := interrupt(cmd); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
 		t.Fatal(err)
 	}
 	go io.Copy(io.Discard, stdout)

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -18,8 +19,7 @@ import (
 // workspace is not affected.
 func TestExpandRefusesAWorkspaceThatHoldsHome(t *testing.T) {
 	home := t.TempDir()
-	cfg := filepath.Join(t.TempDir(), "cfg")
-	t.Setenv("XDG_CONFIG_HOME", cfg)
+	cfg := userConfigIn(t, filepath.Join(t.TempDir(), "cfg"))
 	proj := filepath.Join(home, "proj")
 	for _, d := range []string{proj, filepath.Join(cfg, "OpenWorker")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -28,7 +28,7 @@ func TestExpandRefusesAWorkspaceThatHoldsHome(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	vars := func(ws string) Vars { return Vars{Workspace: ws, Temp: tmp, Home: home} }
-	for _, ws := range []string{home, filepath.Dir(home), "/", cfg, filepath.Join(cfg, "OpenWorker")} {
+	for _, ws := range []string{home, filepath.Dir(home), rootOf(home), cfg, filepath.Join(cfg, "OpenWorker")} {
 		_, err := Expand(tool.DefaultSandbox(), vars(ws))
 		if err == nil || !strings.Contains(err.Error(), "choose a project folder") {
 			t.Errorf("workspace %s: %v; want refused", ws, err)
@@ -48,12 +48,11 @@ func TestExpandRefusesAWorkspaceThatHoldsHome(t *testing.T) {
 // a folder inside home is fine.
 func TestExpandRefusesWideWritePaths(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	os.MkdirAll(filepath.Join(home, ".config", "OpenWorker"), 0o700)
+	cfg := userConfigIn(t, filepath.Join(home, ".config"))
+	os.MkdirAll(filepath.Join(cfg, "OpenWorker"), 0o700)
 	os.MkdirAll(filepath.Join(home, ".npm"), 0o700)
 	v := Vars{Home: home, Temp: t.TempDir()}
-	for _, w := range []string{"/", "${home}", "${home}/.config", filepath.Dir(home)} {
+	for _, w := range []string{rootOf(home), "${home}", "${home}/.config", filepath.Dir(home)} {
 		_, err := Expand(&tool.Sandbox{Write: []string{w}}, v)
 		if err == nil || !strings.Contains(err.Error(), "no sandbox may write") {
 			t.Errorf("write %s = %v; want refused", w, err)
@@ -62,6 +61,33 @@ func TestExpandRefusesWideWritePaths(t *testing.T) {
 	if _, err := Expand(&tool.Sandbox{Write: []string{"${home}/.npm", "${temp}"}}, v); err != nil {
 		t.Errorf("write ~/.npm = %v", err)
 	}
+}
+
+// userConfigIn makes os.UserConfigDir, where OpenWorker's own folder is,
+// a folder in base for this test and returns it: base itself on Linux
+// ($XDG_CONFIG_HOME) and Windows (%AppData%), base/Library/Application
+// Support on macOS ($HOME).
+func userConfigIn(t *testing.T, base string) string {
+	t.Helper()
+	switch runtime.GOOS {
+	case "windows":
+		t.Setenv("AppData", base)
+	case "darwin", "ios":
+		t.Setenv("HOME", base)
+	default:
+		t.Setenv("XDG_CONFIG_HOME", base)
+	}
+	cfg, err := os.UserConfigDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// rootOf is the root of the file system path is on: "/", or its drive's
+// root on Windows (C:\).
+func rootOf(path string) string {
+	return filepath.VolumeName(path) + string(filepath.Separator)
 }
 
 // TestEveryVariableHasWords: each variable a path template may use

@@ -331,13 +331,15 @@ func (s Search) refuseUnrunnable(prog string) error {
 	return fmt.Errorf("program %q is a %s file, which Windows cannot start (only .com, .exe, .bat and .cmd files can); name the program that runs it (such as node.exe) in \"command\" and the file in \"args\"", prog, ext)
 }
 
-// entryFold returns the name of the regular file (or link to one) in dir
-// whose name equals name without case, as Windows file systems compare.
-// On a case-sensitive file system (the Windows rules tested on Linux) it
-// reads the folder; on Windows a Stat already ignores case.
+// entryFold returns the name, as the file system keeps it, of the
+// regular file (or link to one) in dir whose name equals name without
+// case, as Windows file systems compare: npx.CMD for "npx.cmd". On a
+// case-sensitive file system (the Windows rules tested on Linux) it reads
+// the folder; on Windows a Stat already ignores case and diskName gives
+// the stored spelling.
 func entryFold(dir, name string) (string, bool) {
 	if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() {
-		return name, true // exact name: the common case, no folder read
+		return diskName(dir, name), true
 	}
 	if runtime.GOOS == "windows" {
 		return "", false

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,13 @@ func file(t *testing.T, dir, name string, mode os.FileMode) string {
 // bit; files without one and folders of the name are skipped, and so are
 // empty and relative PATH entries.
 func TestFindUnixRules(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		// Not Wine's doing: Windows keeps no executable bit (every file
+		// Stats as 0666) and its folders start with a drive letter, which
+		// a ":"-separated PATH splits. TestFindWindowsRules covers the
+		// rules Windows uses.
+		t.Skip("the Unix rules need a Unix file system: executable bits and \"/\"-rooted folders")
+	}
 	a, b, c := t.TempDir(), t.TempDir(), t.TempDir()
 	file(t, a, "npx", 0o644) // not executable
 	os.Mkdir(filepath.Join(a, "uvx"), 0o755)
@@ -49,20 +57,27 @@ func TestFindUnixRules(t *testing.T) {
 
 // The install folder: a bare name there wins over the search PATH; a
 // relative path with a separator resolves against it; an absolute path is
-// used as is.
+// used as is. The folders are real ones, so the rules are this system's:
+// on Windows the program is acer-mcp.exe (PATHEXT), the absolute path
+// C:\opt\….
 func TestFindInstallFolder(t *testing.T) {
 	install, bin := t.TempDir(), t.TempDir()
-	local := file(t, install, "acer-mcp", 0o755)
-	file(t, bin, "acer-mcp", 0o755)
-	s := Search{Path: bin, GOOS: "linux", InstallDir: install}
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	local := file(t, install, "acer-mcp"+exe, 0o755)
+	file(t, bin, "acer-mcp"+exe, 0o755)
+	s := Search{Path: bin, InstallDir: install}
 	if got, err := s.Find("acer-mcp"); err != nil || got != local {
 		t.Errorf("Find(acer-mcp) = %q, %v; want the install folder's %q", got, err, local)
 	}
 	if got, err := s.Find("bin/acer-mcp"); err != nil || got != filepath.Join(install, "bin", "acer-mcp") {
 		t.Errorf("Find(bin/acer-mcp) = %q, %v", got, err)
 	}
-	if got, err := s.Find("/opt/x/server"); err != nil || got != "/opt/x/server" {
-		t.Errorf("Find(/opt/x/server) = %q, %v", got, err)
+	abs := filepath.Join(filepath.VolumeName(install)+string(filepath.Separator), "opt", "x", "server")
+	if got, err := s.Find(abs); err != nil || got != abs {
+		t.Errorf("Find(%s) = %q, %v", abs, got, err)
 	}
 	s.InstallDir = ""
 	if _, err := s.Find("bin/acer-mcp"); err == nil || !strings.Contains(err.Error(), "give an absolute path") {
@@ -77,7 +92,8 @@ func TestFindInstallFolder(t *testing.T) {
 // folder of the PATH searched and where that PATH came from, and what to do.
 func TestFindNotFoundNamesThePATH(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	s := Search{Path: a + ":" + b, Source: "the login shell /bin/zsh", GOOS: "darwin", InstallDir: "/Applications/OpenWorker.app/Contents/MacOS"}
+	// This system's rules and PATH separator: the folders are real ones.
+	s := Search{Path: a + string(os.PathListSeparator) + b, Source: "the login shell /bin/zsh", InstallDir: "/Applications/OpenWorker.app/Contents/MacOS"}
 	_, err := s.Find("uvx")
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || nf.Program != "uvx" || len(nf.Folders) != 2 {

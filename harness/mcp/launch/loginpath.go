@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"path"
 	"runtime"
 	"strings"
 	"sync"
@@ -142,7 +142,7 @@ func fallback(o LoginOptions, reason string) SearchPath {
 			if o.Home == "" {
 				continue
 			}
-			dir = filepath.Join(o.Home, dir[2:])
+			dir = path.Join(o.Home, dir[2:]) // a Unix path on any system, as MergePath wants
 		}
 		if o.IsDir(dir) {
 			extra = append(extra, dir)
