@@ -77,6 +77,11 @@ func Run(ctx context.Context, reg *tool.Registry, opts Options) error {
 	if err != nil {
 		return err
 	}
+	if cfg.ConfigDir != "" {
+		// The folder moved by --config-dir is OpenWorker's own to the
+		// sandboxes too (sandbox.OwnFolders, docs/sandbox.md#variables).
+		os.Setenv(sandbox.ConfigDirEnv, paths.ConfigDir)
+	}
 	// Before any file is made: no WebView2, no window (webviewcheck.go).
 	if err := requireWebView(paths.LogFile); err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/openworker/desktop/harness/mcp/launch"
@@ -131,5 +132,13 @@ func homeTilde(s string) string {
 	if err != nil || len(home) < 2 {
 		return s
 	}
-	return strings.ReplaceAll(s, home, "~")
+	return tildeFor(home, s)
+}
+
+// tildeFor writes home as ~ where it is a whole folder in s: followed by
+// a separator, the end, or a character no name goes on with (/home/ann
+// in /home/ann/x and "(/home/ann)", never in /home/anna).
+func tildeFor(home, s string) string {
+	re := regexp.MustCompile(regexp.QuoteMeta(strings.TrimRight(home, `/\`)) + `([/\\]|$|[^\w.\-])`)
+	return re.ReplaceAllString(s, "~$1")
 }

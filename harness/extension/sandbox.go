@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openworker/desktop/harness/extension/manifest"
+	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
 )
 
@@ -69,10 +70,9 @@ func addable(v, home string, dir bool) bool {
 	if home != "" {
 		homes = append(homes, resolved(home)...)
 	}
-	var own []string // OpenWorker's own folder, as written and resolved
-	if cfg, err := os.UserConfigDir(); err == nil {
-		o := filepath.Join(cfg, "OpenWorker")
-		own = append([]string{o}, resolved(o)...)
+	var own []string // OpenWorker's own folders, as written and resolved
+	for _, o := range sandbox.OwnFolders() {
+		own = append(append(own, o), resolved(o)...)
 	}
 	for _, p := range paths {
 		if withheld(p, homes, own, dir) {

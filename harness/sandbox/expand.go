@@ -170,8 +170,8 @@ func (v Vars) checkWorkspace() error {
 		real = ws
 	}
 	held := map[string]string{v.Home: "your home folder"}
-	if cfg, err := os.UserConfigDir(); err == nil {
-		held[filepath.Join(cfg, "OpenWorker")] = "OpenWorker's own folder"
+	for _, own := range OwnFolders() {
+		held[own] = "OpenWorker's own folder"
 	}
 	for _, w := range []string{ws, real} {
 		if filepath.Dir(w) == w {
@@ -201,8 +201,8 @@ func (v Vars) holds(w string) string {
 		}
 	}
 	held := map[string]string{v.Home: "your home folder"}
-	if cfg, err := os.UserConfigDir(); err == nil {
-		held[filepath.Join(cfg, "OpenWorker")] = "OpenWorker's own folder"
+	for _, own := range OwnFolders() {
+		held[own] = "OpenWorker's own folder"
 	}
 	for p, what := range held {
 		if p == "" {

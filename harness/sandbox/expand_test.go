@@ -107,3 +107,27 @@ func TestEveryVariableHasWords(t *testing.T) {
 		t.Error("CheckTemplate(${nope}) = nil; want the unknown variable named")
 	}
 }
+
+// TestExpandRefusesMovedOwnFolder: with OpenWorker's folder moved
+// (OPENWORKER_CONFIG_DIR, the app's --config-dir), a workspace or write
+// path holding the folder in use is refused as the default one is.
+func TestExpandRefusesMovedOwnFolder(t *testing.T) {
+	home := t.TempDir()
+	userConfigIn(t, filepath.Join(home, ".config"))
+	projects := t.TempDir()
+	moved := filepath.Join(projects, "ow-config")
+	os.MkdirAll(moved, 0o700)
+	t.Setenv(ConfigDirEnv, moved)
+	v := Vars{Home: home, Temp: t.TempDir(), Workspace: projects}
+	_, err := Expand(&tool.Sandbox{Write: []string{"${workspace}"}}, v)
+	if err == nil || !strings.Contains(err.Error(), "OpenWorker's own folder") || !strings.Contains(err.Error(), moved) {
+		t.Errorf("a workspace holding the moved folder = %v; want refused, naming %s", err, moved)
+	}
+	if _, err := Expand(&tool.Sandbox{Write: []string{projects}}, Vars{Home: home, Temp: t.TempDir()}); err == nil {
+		t.Errorf("write %s (holds the moved folder) = nil; want refused", projects)
+	}
+	t.Setenv(ConfigDirEnv, "")
+	if _, err := Expand(&tool.Sandbox{Write: []string{"${workspace}"}}, v); err != nil {
+		t.Errorf("the same workspace without the move = %v; want allowed", err)
+	}
+}
