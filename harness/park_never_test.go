@@ -7,34 +7,20 @@ import (
 
 	"github.com/openworker/desktop/harness"
 	"github.com/openworker/desktop/harness/consent"
-	"github.com/openworker/desktop/harness/inbox"
-	"github.com/openworker/desktop/harness/journal"
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
-	"github.com/openworker/desktop/harness/tool"
 )
 
 // A parked call answered "Never" in the inbox (docs/consent.md#never) is
 // refused, journaled as deny, and saves the deny policy as the dialog's
 // Never does: the next call is refused without parking.
 func TestParkedCallAnsweredNever(t *testing.T) {
-	notes := &testTool{name: "notes.append", risk: tool.NonIdempotentWrite}
-	e := newEnv(t, envOpts{tools: []tool.Tool{notes}, selected: []string{"notes.append"}, mode: consent.Ask,
-		replies: []modeltest.Reply{
-			{ToolCalls: []model.ToolCall{call("c1", "notes__append", `{"text":"hi"}`)}}, {Text: "Not noted."},
-			{ToolCalls: []model.ToolCall{call("c2", "notes__append", `{"text":"again"}`)}}, {Text: "Still not."},
-		}})
+	e, notes := notesEnv(t,
+		modeltest.Reply{ToolCalls: []model.ToolCall{call("c1", "notes__append", `{"text":"hi"}`)}}, modeltest.Reply{Text: "Not noted."},
+		modeltest.Reply{ToolCalls: []model.ToolCall{call("c2", "notes__append", `{"text":"again"}`)}}, modeltest.Reply{Text: "Still not."})
 	ctx := context.Background()
 	j := e.rt.Journal()
-	e.so.Prompter = &inbox.Parker{Inbox: inbox.New(j, nil)}
-	s, res, err := e.send("Note hi.")
-	if err != nil || res.Code != harness.CodeParked {
-		t.Fatalf("Send = %+v, %v; want parked", res, err)
-	}
-	items, _ := j.Inbox(ctx, journal.InboxFilter{SessionID: s.ID()})
-	if len(items) != 1 {
-		t.Fatalf("items = %+v, want one", items)
-	}
+	s, items := parkNote(t, e, notes)
 	if _, err := j.AnswerInboxItem(ctx, items[0].ID, json.RawMessage(`"deny_always"`), "test"); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +31,7 @@ func TestParkedCallAnsweredNever(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err = rs.Continue(ctx, e.sink); err != nil || res.Status != harness.TurnCompleted || notes.calls.Load() != 0 {
+	if res, err := rs.Continue(ctx, e.sink); err != nil || res.Status != harness.TurnCompleted || notes.calls.Load() != 0 {
 		t.Fatalf("Continue = %+v, %v (%d calls); want completed, nothing run", res, err, notes.calls.Load())
 	}
 	if as := e.approvals(s.ID()); len(as) != 1 || as[0].Decision != "deny" || as[0].Source != "inbox" || !contains(as[0].Reason, "Never") {
@@ -54,7 +40,7 @@ func TestParkedCallAnsweredNever(t *testing.T) {
 	if pols, _ := j.UserPolicies(ctx, "tester"); len(pols) != 1 || pols[0].Policy != "deny" {
 		t.Fatalf("policies = %+v; want the saved Never", pols)
 	}
-	if res, err = rs.Send(ctx, "Note again.", e.sink); err != nil || res.Status != harness.TurnCompleted {
+	if res, err := rs.Send(ctx, "Note again.", e.sink); err != nil || res.Status != harness.TurnCompleted {
 		t.Fatalf("Send = %+v, %v; want completed without parking", res, err)
 	}
 	if as := e.approvals(s.ID()); len(as) != 2 || as[1].Source != consent.SourceUser || as[1].Decision != "deny" {

@@ -22,20 +22,10 @@ import (
 // open, and once it is answered runs the call once (its approval from
 // the inbox, the item consumed in the same commit) and the model goes on.
 func TestParkAndContinue(t *testing.T) {
-	notes := &testTool{name: "notes.append", risk: tool.NonIdempotentWrite}
-	e := newEnv(t, envOpts{tools: []tool.Tool{notes}, selected: []string{"notes.append"}, mode: consent.Ask,
-		replies: []modeltest.Reply{{ToolCalls: []model.ToolCall{call("c1", "notes__append", `{"text":"hi"}`)}}, {Text: "Noted."}}})
+	e, notes := notesEnv(t, modeltest.Reply{ToolCalls: []model.ToolCall{call("c1", "notes__append", `{"text":"hi"}`)}}, modeltest.Reply{Text: "Noted."})
 	ctx := context.Background()
 	j := e.rt.Journal()
-	e.so.Prompter = &inbox.Parker{Inbox: inbox.New(j, nil)}
-	s, res, err := e.send("Note hi.")
-	if err != nil || res.Status != harness.TurnStopped || res.Code != harness.CodeParked {
-		t.Fatalf("Send = %+v, %v; want stopped, waiting on you", res, err)
-	}
-	items, _ := j.Inbox(ctx, journal.InboxFilter{SessionID: s.ID()})
-	if len(items) != 1 || items[0].Tool != "notes.append" || items[0].CallID != "c1" || notes.calls.Load() != 0 || len(e.invocations(s.ID())) != 0 {
-		t.Fatalf("items %+v, %d calls, %d invocations; want one open item and nothing run or refused", items, notes.calls.Load(), len(e.invocations(s.ID())))
-	}
+	s, items := parkNote(t, e, notes)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +46,7 @@ func TestParkAndContinue(t *testing.T) {
 	if _, err := j.AnswerInboxItem(ctx, items[0].ID, json.RawMessage(`"allow_once"`), "test"); err != nil {
 		t.Fatal(err)
 	}
-	res, err = rs.Continue(ctx, e.sink)
+	res, err := rs.Continue(ctx, e.sink)
 	if err != nil || res.Status != harness.TurnCompleted || res.Text != "Noted." || notes.calls.Load() != 1 {
 		t.Fatalf("Continue = %+v, %v (%d calls)", res, err, notes.calls.Load())
 	}
@@ -73,4 +63,30 @@ func TestParkAndContinue(t *testing.T) {
 	if _, err := rs.Continue(ctx, e.sink); !errors.Is(err, harness.ErrNothingToContinue) {
 		t.Fatalf("Continue again = %v; want ErrNothingToContinue", err)
 	}
+}
+
+// notesEnv is a runtime whose one tool, notes.append, needs approval
+// (consent.Ask), whose model gives replies, and whose prompter parks
+// every question in the inbox.
+func notesEnv(t *testing.T, replies ...modeltest.Reply) (*env, *testTool) {
+	t.Helper()
+	notes := &testTool{name: "notes.append", risk: tool.NonIdempotentWrite}
+	e := newEnv(t, envOpts{tools: []tool.Tool{notes}, selected: []string{"notes.append"}, mode: consent.Ask, replies: replies})
+	e.so.Prompter = &inbox.Parker{Inbox: inbox.New(e.rt.Journal(), nil)}
+	return e, notes
+}
+
+// parkNote sends "Note hi." and checks that the turn stopped with its
+// call (c1) parked: one open inbox item, nothing run or refused.
+func parkNote(t *testing.T, e *env, notes *testTool) (*harness.Session, []journal.InboxItem) {
+	t.Helper()
+	s, res, err := e.send("Note hi.")
+	if err != nil || res.Status != harness.TurnStopped || res.Code != harness.CodeParked {
+		t.Fatalf("Send = %+v, %v; want stopped, waiting on you", res, err)
+	}
+	items, _ := e.rt.Journal().Inbox(context.Background(), journal.InboxFilter{SessionID: s.ID()})
+	if len(items) != 1 || items[0].Tool != "notes.append" || items[0].CallID != "c1" || notes.calls.Load() != 0 || len(e.invocations(s.ID())) != 0 {
+		t.Fatalf("items %+v, %d calls, %d invocations; want one open item and nothing run or refused", items, notes.calls.Load(), len(e.invocations(s.ID())))
+	}
+	return s, items
 }
