@@ -122,7 +122,7 @@ func tooWide(dir, home string) bool {
 		return false
 	}
 	rel, err := filepath.Rel(dir, filepath.Clean(home))
-	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."))
+	return err == nil && rel != ".." && !strings.HasPrefix(filepath.ToSlash(rel), "../")
 }
 
 // hiddenIn reports whether p is a hidden folder or file of home ("~/.ssh",

@@ -222,7 +222,7 @@ func (a *Adapter) userCenter() *userNotifier {
 			a.centerWhy = err
 			return
 		}
-		a.center = newUserNotifier(c)
+		a.center = notifierFor(c)
 	})
 	return a.center
 }
@@ -276,8 +276,14 @@ func (a *Adapter) NotifyClick(ctx context.Context, req core.NotifyRequest, onCli
 	if !a.enabled {
 		return errNotMac
 	}
-	if c := a.userCenter(); c != nil && c.notify(ctx, req, onClick) == nil {
-		return nil
+	if c := a.userCenter(); c != nil {
+		err := c.notify(ctx, req, onClick)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, errHandedOver) {
+			return ctx.Err()
+		}
 	}
 	if a.beeep != nil && ViaBeeep(req) {
 		done := make(chan error, 1)

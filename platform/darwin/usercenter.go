@@ -60,6 +60,29 @@ type userNotifier struct {
 	order   []string // ids of pending, oldest first
 }
 
+// notifiers holds the one userNotifier of each UserCenter: the process has
+// one user notification center (openSystemCenter) and several Adapters
+// (the app's notifier, platform.Default() for the notification tools).
+// One notifier per center keeps one OnClick function, which knows every
+// adapter's clicks, and one sequence of request ids, so that no adapter's
+// notification replaces another's.
+var (
+	notifiersMu sync.Mutex
+	notifiers   = map[UserCenter]*userNotifier{}
+)
+
+// notifierFor returns c's userNotifier, made at the first call.
+func notifierFor(c UserCenter) *userNotifier {
+	notifiersMu.Lock()
+	defer notifiersMu.Unlock()
+	if u := notifiers[c]; u != nil {
+		return u
+	}
+	u := newUserNotifier(c)
+	notifiers[c] = u
+	return u
+}
+
 func newUserNotifier(c UserCenter) *userNotifier {
 	u := &userNotifier{
 		center:  c,
@@ -71,18 +94,28 @@ func newUserNotifier(c UserCenter) *userNotifier {
 }
 
 // notify posts req, with onClick (may be nil) run once on its click. An
-// error means nothing was shown: the caller falls back to beeep.
+// error means nothing was shown and the caller falls back to beeep, but
+// for errHandedOver (ctx ended after macOS took the request).
 func (u *userNotifier) notify(ctx context.Context, req core.NotifyRequest, onClick func()) error {
 	if err := u.authorize(ctx); err != nil {
 		return err
 	}
 	id := u.remember(onClick)
 	if err := u.center.Add(ctx, id, req.Title, req.Body); err != nil {
+		if ctx.Err() != nil {
+			// The request reached macOS; only its answer is late. It may
+			// show yet (its click stays remembered): no second copy.
+			return fmt.Errorf("%w: %w", errHandedOver, err)
+		}
 		u.forget(id)
 		return fmt.Errorf("UNUserNotificationCenter: %w", err)
 	}
 	return nil
 }
+
+// errHandedOver: ctx ended while the user notification center had the
+// request; the caller must not post it again another way.
+var errHandedOver = errors.New("UNUserNotificationCenter has the notification, its answer did not come in time")
 
 // refused is the center's lasting refusal, or nil.
 func (u *userNotifier) refused() error {
