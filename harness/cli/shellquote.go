@@ -12,16 +12,21 @@ import (
 func shellJoin(args []string) string { return shellJoinFor(runtime.GOOS, args) }
 
 // shellJoinFor joins args for the shells of goos. Words of letters,
-// digits and -_./=:@%+, stay as they are. Elsewhere than Windows any
-// other word is quoted for a POSIX shell ('…'). On Windows a backslash is
-// plain too (C:\Users\ann\journal.db is left as it is), and any other
-// word is put in double quotes, which cmd.exe and PowerShell both read
-// (single quotes are no quotes to cmd.exe, which passed 'C:\…' on with
-// its quotes); a double quote in it is written \" (no file name has one).
+// digits and -_./=:@%+ stay as they are (and a comma, but not on
+// Windows, where PowerShell reads a,b as two arguments). Elsewhere than
+// Windows any other word is quoted for a POSIX shell ('…'). On Windows a
+// backslash is plain too (C:\Users\ann\journal.db is left as it is), and
+// any other word is put in double quotes, which cmd.exe and PowerShell
+// both read (single quotes are no quotes to cmd.exe, which passed 'C:\…'
+// on with its quotes); a double quote in it is written \" (no file name
+// has one). A word with $ or ` is single-quoted for PowerShell, Windows'
+// default shell, which expands $name and escapes with ` inside double
+// quotes. cmd.exe expands a set %NAME% whatever the quotes: such a word is
+// printed as it is.
 func shellJoinFor(goos string, args []string) string {
 	plain := "-_./=:@%+,"
 	if goos == "windows" {
-		plain += `\`
+		plain = "-_./=:@%+" + `\`
 	}
 	out := make([]string, len(args))
 	for i, a := range args {
@@ -35,6 +40,8 @@ func shellJoinFor(goos string, args []string) string {
 		switch {
 		case safe:
 			out[i] = a
+		case goos == "windows" && strings.ContainsAny(a, "$`"):
+			out[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
 		case goos == "windows":
 			out[i] = `"` + strings.ReplaceAll(a, `"`, `\"`) + `"`
 		default:

@@ -26,6 +26,8 @@ func TestTildeForWholeFolder(t *testing.T) {
 		{"/home/ann", "/home/anna/x and /home/ann.old and /home/ann-2", "/home/anna/x and /home/ann.old and /home/ann-2"},
 		{`C:\Users\ann`, `C:\Users\ann\AppData and C:\Users\anna`, `~\AppData and C:\Users\anna`},
 		{"/home/ann/", "/home/ann/x", "~/x"},
+		{"/home/ann", "PATH=/home/ann:/home/ann/bin:/home/ann", "PATH=~:~/bin:~"},
+		{"/", "/x", "/x"},
 	} {
 		if got := tildeFor(c.home, c.in); got != c.want {
 			t.Errorf("tildeFor(%q, %q) = %q, want %q", c.home, c.in, got, c.want)

@@ -135,10 +135,32 @@ func homeTilde(s string) string {
 	return tildeFor(home, s)
 }
 
-// tildeFor writes home as ~ where it is a whole folder in s: followed by
-// a separator, the end, or a character no name goes on with (/home/ann
-// in /home/ann/x and "(/home/ann)", never in /home/anna).
+// tildeFor writes home as ~ where it is a whole folder in s: after the
+// start, a space or an opening mark, and before a separator, the end, a
+// closing mark or a full stop that ends the sentence (/home/ann in
+// "/home/ann/x", "(/home/ann)" and "in /home/ann.", never in /home/anna,
+// /home/ann+work, "C:\Users\ann smith" or /mnt/backup/home/ann). A Windows
+// home (a drive letter) matches in any case and with either separator.
 func tildeFor(home, s string) string {
-	re := regexp.MustCompile(regexp.QuoteMeta(strings.TrimRight(home, `/\`)) + `([/\\]|$|[^\w.\-])`)
-	return re.ReplaceAllString(s, "~$1")
+	home = strings.TrimRight(home, `/\`)
+	if home == "" {
+		return s
+	}
+	var b strings.Builder
+	if len(home) >= 2 && home[1] == ':' {
+		b.WriteString("(?i)")
+	}
+	b.WriteString(`(^|[\s("'=:,;\[{<])`)
+	for _, r := range home {
+		if r == '/' || r == '\\' {
+			b.WriteString(`[/\\]`)
+		} else {
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString(`([/\\]|$|[)"'\],;:}>]|\.(?:\s|$))`)
+	re := regexp.MustCompile(b.String())
+	// Matches that share a mark ("/home/ann:/home/ann:/home/ann") take two
+	// passes: the first replaces every other one.
+	return re.ReplaceAllString(re.ReplaceAllString(s, "${1}~${2}"), "${1}~${2}")
 }

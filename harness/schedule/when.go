@@ -119,7 +119,9 @@ func ZoneName(tz string) string {
 // zone, whatever its name; time.LoadLocation reads it). UTC by any of
 // its names is "UTC" (ZoneName).
 func LocalZone() string {
-	if tz := os.Getenv("TZ"); tz != "" {
+	// A leading colon is POSIX's "implementation-defined" form, which glibc
+	// and Go's time.Local read as the name after it.
+	if tz := strings.TrimPrefix(os.Getenv("TZ"), ":"); tz != "" {
 		if _, err := time.LoadLocation(tz); err == nil {
 			return ZoneName(tz)
 		}

@@ -8,11 +8,11 @@ import (
 	"github.com/openworker/desktop/harness/schedule"
 )
 
-// TestAttackTZColon: TZ=":Asia/Tokyo" is the POSIX/glibc spelling (and
+// TestScheduleZoneWithTZColon: TZ=":Asia/Tokyo" is the POSIX/glibc spelling (and
 // what Go's own time.Local accepts); schedule.LocalZone does not strip the
 // colon, so schedule add and schedule list fall back to /etc/localtime's
 // zone while date(1) and Go's time.Local use Tokyo.
-func TestAttackTZColon(t *testing.T) {
+func TestScheduleZoneWithTZColon(t *testing.T) {
 	t.Setenv("TZ", ":Asia/Tokyo")
 	if z := schedule.LocalZone(); z != "Asia/Tokyo" {
 		t.Errorf("LocalZone with TZ=:Asia/Tokyo = %q, want Asia/Tokyo", z)

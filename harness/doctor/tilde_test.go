@@ -2,10 +2,10 @@ package doctor
 
 import "testing"
 
-// TestAttackTildeForMangles: tildeFor has no boundary before home and
+// TestTildeForLeavesOtherFolders: tildeFor has no boundary before home and
 // takes any non-ASCII or other punctuation after it for the end of the
 // folder, so other folders are rewritten as if in the home folder.
-func TestAttackTildeForMangles(t *testing.T) {
+func TestTildeForLeavesOtherFolders(t *testing.T) {
 	for _, c := range []struct{ home, in, want string }{
 		// another person's folder whose name starts with the user's and goes on with a space or a non-ASCII letter
 		{`C:\Users\John`, `C:\Users\John Smith\AppData`, `C:\Users\John Smith\AppData`},
@@ -20,9 +20,9 @@ func TestAttackTildeForMangles(t *testing.T) {
 	}
 }
 
-// TestAttackTildeForLeaks: the home folder written another way stays in
+// TestTildeForOtherSpellings: the home folder written another way stays in
 // the report with the person's name.
-func TestAttackTildeForLeaks(t *testing.T) {
+func TestTildeForOtherSpellings(t *testing.T) {
 	for _, c := range []struct{ home, in, want string }{
 		{"/home/ann", "journal: /home/ann.", "journal: ~."},             // a sentence ending in the folder
 		{`C:\Users\Ann`, `c:\users\ann\AppData\x.db`, `~\AppData\x.db`}, // Windows: case differs
