@@ -19,7 +19,7 @@ const diagnosticsTimeout = 60 * time.Second
 func notificationBackend() string {
 	switch runtime.GOOS {
 	case "darwin":
-		return "macOS notifications: UNUserNotificationCenter when started as OpenWorker.app and allowed, else beeep (platform/darwin, docs/platform.md#macos-user-notifications)"
+		return "macOS notifications, now through " + macNotificationBackend() + " (platform/darwin, docs/platform.md#macos-user-notifications)"
 	case "windows":
 		return "Windows toast notifications, the adapter's own escaped toast XML (platform/windows)"
 	default:
