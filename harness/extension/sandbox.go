@@ -100,17 +100,11 @@ func withheld(p string, homes, own []string, dir bool) bool {
 		}
 	}
 	for _, o := range own {
-		if dir && tooWide(p, o) || inside(p, o) {
+		if dir && tooWide(p, o) || sandbox.Within(o, p) {
 			return true
 		}
 	}
 	return false
-}
-
-// inside reports whether p is dir or inside it.
-func inside(p, dir string) bool {
-	rel, err := filepath.Rel(filepath.Clean(dir), p)
-	return err == nil && rel != ".." && !strings.HasPrefix(filepath.ToSlash(rel), "../")
 }
 
 // tooWide reports whether dir is a filesystem root or holds home.
@@ -121,8 +115,7 @@ func tooWide(dir, home string) bool {
 	if home == "" {
 		return false
 	}
-	rel, err := filepath.Rel(dir, filepath.Clean(home))
-	return err == nil && rel != ".." && !strings.HasPrefix(filepath.ToSlash(rel), "../")
+	return sandbox.Within(dir, home)
 }
 
 // hiddenIn reports whether p is a hidden folder or file of home ("~/.ssh",

@@ -182,7 +182,7 @@ func (v Vars) checkWorkspace() error {
 				continue
 			}
 			for _, q := range []string{filepath.Clean(p), evalOr(p)} {
-				if rel, err := filepath.Rel(w, q); err == nil && relInside(rel) {
+				if Within(w, q) {
 					return fmt.Errorf("the workspace %s holds %s (%s), and a sandboxed provider that writes it could change its own sandbox or your shell's start-up files: choose a project folder as the workspace", ws, what, p)
 				}
 			}
@@ -210,19 +210,13 @@ func (v Vars) holds(w string) string {
 		}
 		for _, x := range []string{filepath.Clean(w), evalOr(w)} {
 			for _, q := range []string{filepath.Clean(p), evalOr(p)} {
-				if rel, err := filepath.Rel(x, q); err == nil && relInside(rel) {
+				if Within(x, q) {
 					return fmt.Sprintf("holds %s (%s)", what, p)
 				}
 			}
 		}
 	}
 	return ""
-}
-
-// relInside reports whether rel, a filepath.Rel answer, stays in its base:
-// "." or a path that does not climb out ("..x" is a name inside it).
-func relInside(rel string) bool {
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func evalOr(p string) string {

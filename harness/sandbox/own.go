@@ -3,6 +3,8 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 )
 
 // ConfigDirEnv moves OpenWorker's folder (the app's --config-dir sets it
@@ -25,4 +27,17 @@ func OwnFolders() []string {
 		}
 	}
 	return own
+}
+
+// Within reports whether p is dir or inside it ("..x" is a name inside),
+// compared as the file system compares names: without case on macOS and
+// Windows, whose usual file systems (APFS, NTFS) ignore it, so that a path
+// typed in other letters is not taken for another folder.
+func Within(dir, p string) bool {
+	dir, p = filepath.Clean(dir), filepath.Clean(p)
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		dir, p = strings.ToLower(dir), strings.ToLower(p)
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

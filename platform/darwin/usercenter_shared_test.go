@@ -13,11 +13,11 @@ import (
 // (inbox clicks) and platform.Default() in main.go's register (the
 // notification tools). Both share recordingCenter here, as in production.
 
-// TestAttackTwoAdaptersClickRouting: the second adapter's newUserNotifier
+// TestTwoAdaptersShareClickRouting: the second adapter's newUserNotifier
 // calls OnClick and replaces the first one's click function, so a click on
 // the app's inbox notification is routed to the tool adapter's
 // userNotifier, which does not know its id: the click is lost.
-func TestAttackTwoAdaptersClickRouting(t *testing.T) {
+func TestTwoAdaptersShareClickRouting(t *testing.T) {
 	c := &recordingCenter{}
 	app, _ := centerAdapter(t, c)
 	tool, _ := centerAdapter(t, c)
@@ -36,11 +36,11 @@ func TestAttackTwoAdaptersClickRouting(t *testing.T) {
 	}
 }
 
-// TestAttackTwoAdaptersSameRequestID: each userNotifier numbers its
+// TestTwoAdaptersNeverShareARequestID: each userNotifier numbers its
 // requests from 1 with the same prefix "openworker-<pid>-", so the two
 // adapters post the same request identifier; UNUserNotificationCenter
 // replaces a pending or delivered notification whose identifier is reused.
-func TestAttackTwoAdaptersSameRequestID(t *testing.T) {
+func TestTwoAdaptersNeverShareARequestID(t *testing.T) {
 	c := &recordingCenter{}
 	app, _ := centerAdapter(t, c)
 	tool, _ := centerAdapter(t, c)
@@ -69,10 +69,10 @@ func (c *slowAddCenter) Add(ctx context.Context, id, title, body string) error {
 	return ctx.Err()
 }
 
-// TestAttackLateAddShownTwice: NotifyClick treats any notify error as
+// TestLateAddNotShownTwice: NotifyClick treats any notify error as
 // "nothing was shown" and hands the same notification to beeep, which
 // shows it a second time (its goroutine runs even though ctx is over).
-func TestAttackLateAddShownTwice(t *testing.T) {
+func TestLateAddNotShownTwice(t *testing.T) {
 	c := &slowAddCenter{}
 	b := &beeepCalls{}
 	a := New(&Options{Program: "/nonexistent/osascript", Beeep: b.notify, Center: c})

@@ -11,12 +11,12 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// TestAttackWorkspaceCaseOnMac: macOS's default file system (APFS) ignores
+// TestWorkspaceCaseOnMac: macOS's default file system (APFS) ignores
 // case, and filepath.EvalSymlinks keeps the case written, so a workspace
 // written in other letters (typed, or from a coworker's settings) that
 // holds OpenWorker's folder is not recognized by checkWorkspace/holds.
 // Not run here (Linux); compiled with GOOS=darwin.
-func TestAttackWorkspaceCaseOnMac(t *testing.T) {
+func TestWorkspaceCaseOnMac(t *testing.T) {
 	home := t.TempDir()
 	userConfigIn(t, filepath.Join(home, ".config"))
 	projects := t.TempDir()

@@ -8,11 +8,11 @@ import (
 	"github.com/openworker/desktop/harness/sandbox"
 )
 
-// TestAttackAddableDotDotOwnFolder: tooWide decides "holds" with
+// TestAddableDotDotOwnFolder: tooWide decides "holds" with
 // !strings.HasPrefix(rel, ".."), so a folder chosen in an extension's
 // settings that holds OpenWorker's folder named "..openworker"
 // (OPENWORKER_CONFIG_DIR) is added to the default sandbox's write paths.
-func TestAttackAddableDotDotOwnFolder(t *testing.T) {
+func TestAddableDotDotOwnFolder(t *testing.T) {
 	home := t.TempDir()
 	setHome(t, home)
 	projects := t.TempDir()
