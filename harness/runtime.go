@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/openworker/desktop/harness/bundle"
@@ -79,9 +80,24 @@ func Open(ctx context.Context, reg *tool.Registry, opts Options) (*Runtime, erro
 		rt.journal, rt.ownJ = j, true
 	}
 	rt.mcp = mcp.NewManager(&mcp.Options{InstallDir: opts.InstallDir, SearchPath: opts.SearchPath, Logger: opts.Logger, RememberFailedStarts: opts.RememberFailedStarts,
-		StartsFile: opts.StartsFile, Elicitation: &mcp.ElicitationOptions{Stray: rt.strayQuestion}, Sampling: &mcp.SamplingOptions{Stray: rt.straySampling}, SignIn: opts.SignIn})
+		StartsFile: opts.StartsFile, Elicitation: &mcp.ElicitationOptions{Stray: rt.strayQuestion}, Sampling: &mcp.SamplingOptions{Stray: rt.straySampling}, SignIn: opts.SignIn,
+		Protected: rt.journalFiles()})
 	rt.install(reg)
 	return rt, nil
+}
+
+// journalFiles is the journal's file, which no sandboxed provider may
+// write (mcp.Options.Protected); none without a journal or for one in
+// memory.
+func (rt *Runtime) journalFiles() []string {
+	if rt.journal == nil || rt.journal.Path() == "" || strings.HasPrefix(rt.journal.Path(), "file:") {
+		return nil
+	}
+	abs, err := filepath.Abs(rt.journal.Path())
+	if err != nil {
+		return nil
+	}
+	return []string{abs}
 }
 
 // install makes reg the newest generation. rt.mu must be held (or rt not

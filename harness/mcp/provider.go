@@ -72,6 +72,10 @@ type Options struct {
 	// until a start succeeded (start_memory.go, docs/mcp.md#start-bound);
 	// "" remembers nothing.
 	StartsFile string
+	// Protected are files no sandboxed provider may write nor have in its
+	// workspace, besides OpenWorker's own folders and the servers file its
+	// entry comes from: the journal (docs/sandbox.md#variables).
+	Protected []string
 }
 
 // DefaultStartTimeout bounds a provider start when Options.StartTimeout is 0.

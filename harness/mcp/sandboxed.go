@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/openworker/desktop/harness/sandbox"
 	"github.com/openworker/desktop/harness/tool"
@@ -18,7 +20,7 @@ import (
 // the caller removes once the process tree has ended. A placement that
 // cannot be enforced here is an error that names the provider and what
 // is missing; nothing is started.
-func sandboxCommand(cmd *exec.Cmd, srv tool.MCPServer, program, workspace string) (string, error) {
+func sandboxCommand(cmd *exec.Cmd, srv tool.MCPServer, program, workspace string, protected []string) (string, error) {
 	temp, err := os.MkdirTemp("", "openworker-sandbox-")
 	if err != nil {
 		return "", fmt.Errorf("the sandbox's temporary folder: %w", err)
@@ -33,7 +35,8 @@ func sandboxCommand(cmd *exec.Cmd, srv tool.MCPServer, program, workspace string
 			workspace = abs
 		}
 	}
-	rules, err := sandbox.Expand(srv.Sandbox, sandbox.Vars{Workspace: workspace, ProviderDir: providerDir, Program: program, Temp: temp, Home: home})
+	rules, err := sandbox.Expand(srv.Sandbox, sandbox.Vars{Workspace: workspace, ProviderDir: providerDir, Program: program, Temp: temp, Home: home,
+		Own: append([]string{sourceFile(srv.Source)}, protected...)})
 	if err == nil {
 		err = sandbox.Prepare(cmd, rules)
 	}
@@ -72,4 +75,19 @@ func (s *stdioProcess) removeTemp() {
 		}
 		os.RemoveAll(s.sandboxTemp)
 	})
+}
+
+// sourceFile is the file of an entry's Source ("PATH:LINE" or PATH): the
+// servers file that decides the provider's sandbox, which it may never
+// write (docs/sandbox.md#variables).
+func sourceFile(source string) string {
+	if i := strings.LastIndexByte(source, ':'); i > 0 && i < len(source)-1 {
+		if _, err := strconv.Atoi(source[i+1:]); err == nil {
+			source = source[:i]
+		}
+	}
+	if source == "" || !filepath.IsAbs(source) {
+		return ""
+	}
+	return source
 }

@@ -95,7 +95,7 @@ func newStdio(ctx context.Context, srv tool.MCPServer, o Options, u Use, noise *
 	cmd.WaitDelay = time.Second
 	setupCommand(cmd, plan.cmdLine)
 	if srv.Sandbox != nil {
-		if s.sandboxTemp, err = sandboxCommand(cmd, srv, plan.program, u.Workspace); err != nil {
+		if s.sandboxTemp, err = sandboxCommand(cmd, srv, plan.program, u.Workspace, o.Protected); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -24,6 +24,10 @@ type Vars struct {
 	Program     string // the resolved program: ${program_dir} is its folder and its link target's folder
 	Temp        string // ${temp}: the provider's private temporary folder
 	Home        string // ${home}: the person's home folder
+	// Own are more of OpenWorker's own files, which no write path nor
+	// workspace may hold, as OwnFolders: the servers file the provider's
+	// entry comes from (which decides its sandbox) and the journal.
+	Own []string
 }
 
 // Rules are a placement (a tool.Sandbox) with its variables replaced:
@@ -169,10 +173,7 @@ func (v Vars) checkWorkspace() error {
 	if err != nil {
 		real = ws
 	}
-	held := map[string]string{v.Home: "your home folder"}
-	for _, own := range OwnFolders() {
-		held[own] = "OpenWorker's own folder"
-	}
+	held := v.held()
 	for _, w := range []string{ws, real} {
 		if filepath.Dir(w) == w {
 			return fmt.Errorf("the workspace %s is a filesystem root, which a sandboxed provider may not write: choose a project folder as the workspace", ws)
@@ -191,6 +192,21 @@ func (v Vars) checkWorkspace() error {
 	return nil
 }
 
+// held maps what no sandbox may write to its words: the home folder,
+// OpenWorker's own folders and files.
+func (v Vars) held() map[string]string {
+	held := map[string]string{v.Home: "your home folder"}
+	for _, own := range OwnFolders() {
+		held[own] = "OpenWorker's own folder"
+	}
+	for _, own := range v.Own {
+		if own != "" {
+			held[own] = "OpenWorker's own file"
+		}
+	}
+	return held
+}
+
 // holds says how the folder w is too wide to write: "is a filesystem
 // root", "holds your home folder (…)", "holds OpenWorker's own folder
 // (…)"; "" when it is not.
@@ -200,10 +216,7 @@ func (v Vars) holds(w string) string {
 			return "is a filesystem root"
 		}
 	}
-	held := map[string]string{v.Home: "your home folder"}
-	for _, own := range OwnFolders() {
-		held[own] = "OpenWorker's own folder"
-	}
+	held := v.held()
 	for p, what := range held {
 		if p == "" {
 			continue

@@ -131,3 +131,26 @@ func TestExpandRefusesMovedOwnFolder(t *testing.T) {
 		t.Errorf("the same workspace without the move = %v; want allowed", err)
 	}
 }
+
+// TestExpandRefusesOwnFiles: a workspace or write path holding one of
+// Vars.Own (the servers file the entry comes from, the journal) is
+// refused, naming it; a folder beside them is fine.
+func TestExpandRefusesOwnFiles(t *testing.T) {
+	home := t.TempDir()
+	userConfigIn(t, filepath.Join(home, ".config"))
+	project := t.TempDir()
+	servers := filepath.Join(project, ".vscode", "mcp.json")
+	os.MkdirAll(filepath.Dir(servers), 0o700)
+	os.WriteFile(servers, []byte("{}"), 0o600)
+	other := t.TempDir()
+	v := Vars{Home: home, Temp: t.TempDir(), Workspace: project, Own: []string{servers, ""}}
+	for _, p := range []*tool.Sandbox{{Write: []string{"${workspace}"}}, {Write: []string{filepath.Join(project, ".vscode")}}, {Write: []string{servers}}} {
+		_, err := Expand(p, v)
+		if err == nil || !strings.Contains(err.Error(), "OpenWorker's own file") || !strings.Contains(err.Error(), servers) {
+			t.Errorf("write %v = %v; want refused, naming %s", p.Write, err, servers)
+		}
+	}
+	if _, err := Expand(&tool.Sandbox{Write: []string{other}}, v); err != nil {
+		t.Errorf("write %s beside them = %v", other, err)
+	}
+}
