@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -194,7 +195,7 @@ func get(ctx context.Context, client *http.Client, u string) ([]byte, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", u, err)
+		return nil, unreachable(u, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -208,4 +209,23 @@ func get(ctx context.Context, client *http.Client, u string) ([]byte, error) {
 		return nil, fmt.Errorf("fetch %s: larger than %d bytes, not an update feed", u, maxFeedBytes)
 	}
 	return b, nil
+}
+
+// unreachable says in words why u could not be fetched when the network is
+// the cause (no connection, a name that does not resolve, a refused
+// connection), keeping err for errors.Is; other errors as they are.
+func unreachable(u string, err error) error {
+	host := u
+	if p, perr := url.Parse(u); perr == nil && p.Host != "" {
+		host = p.Host
+	}
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.As(err, &dns):
+		return fmt.Errorf("could not check for updates: %s cannot be found (no network connection, or a DNS problem); try again when online: %w", host, err)
+	case errors.As(err, &op) && op.Op == "dial":
+		return fmt.Errorf("could not check for updates: %s cannot be reached (no network connection, or a proxy or firewall in the way); try again when online: %w", host, err)
+	}
+	return fmt.Errorf("fetch %s: %w", u, err)
 }

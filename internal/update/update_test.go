@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openworker/desktop/internal/update"
 	"github.com/openworker/desktop/internal/update/feedgen"
@@ -272,5 +274,20 @@ func TestApplyStagedReplacesTheAppBundle(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(exe); string(b) != "new" {
 		t.Fatalf("exe changed by a refused update: %q", b)
+	}
+}
+
+// TestFetchOfflineSaysSo: a feed whose host cannot be reached (a closed
+// port on 127.0.0.1) is reported in words with the host.
+func TestFetchOfflineSaysSo(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	_, err = update.FetchFeed(context.Background(), &http.Client{Timeout: time.Minute}, "http://"+addr+"/feed.json")
+	if err == nil || !strings.Contains(err.Error(), "could not check for updates: "+addr+" cannot be reached") {
+		t.Errorf("closed port: %v", err)
 	}
 }
