@@ -21,7 +21,9 @@ import (
 var (
 	atRe    = regexp.MustCompile(`^(?i)(weekdays|weekends|daily|every day|(?:mon|tues|wednes|thurs|fri|satur|sun)days?) at (\d{1,2}):(\d{2})$`)
 	everyRe = regexp.MustCompile(`^(?i)every (\S+)$`)
-	cronAt  = regexp.MustCompile(`^(\d{1,2}) (\d{1,2}) \* \* (\*|1-5|0,6|[0-6])$`)
+	// "every minute", "every 2 hours", "every 90 min", "hourly".
+	everyWordsRe = regexp.MustCompile(`^(?i)(?:every (?:(\d+) ?)?(minutes?|mins?|hours?|hrs?)|(hourly))$`)
+	cronAt       = regexp.MustCompile(`^(\d{1,2}) (\d{1,2}) \* \* (\*|1-5|0,6|[0-6])$`)
 )
 
 var dayNames = []string{"sundays", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays"}
@@ -35,11 +37,26 @@ func init() {
 	}
 }
 
-// ParseWhen reads "when" in words into s: Every for "every D", Cron for
+// ParseWhen reads "when" in words into s: Every for "every D" (a Go
+// duration, or words: "every minute", "every 2 hours", "hourly"), Cron for
 // "<days> at HH:MM" (in s.TimeZone; when it is empty, the person's time
 // zone, LocalZone). It returns an error that names the forms it reads.
 func ParseWhen(words string, s *journal.Schedule) error {
 	w := strings.Join(strings.Fields(words), " ")
+	if m := everyWordsRe.FindStringSubmatch(w); m != nil {
+		n, unit := 1, time.Minute
+		if m[1] != "" {
+			n, _ = strconv.Atoi(m[1])
+		}
+		if m[3] != "" || strings.HasPrefix(strings.ToLower(m[2]), "h") {
+			unit = time.Hour
+		}
+		if n < 1 || n > 100000 {
+			return fmt.Errorf("%q: want an interval of at least a minute, e.g. \"every 2 hours\" or \"every 30m\"", words)
+		}
+		s.Every, s.Cron = time.Duration(n)*unit, ""
+		return nil
+	}
 	if m := everyRe.FindStringSubmatch(w); m != nil && !strings.EqualFold(m[1], "day") {
 		d, err := time.ParseDuration(m[1])
 		if err != nil || d < time.Minute {
