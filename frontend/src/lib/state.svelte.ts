@@ -42,6 +42,8 @@ class AppState {
   /** Servers' questions waiting for the person, oldest first (lib/elicit.ts); the dialog shows the first. */
   questions = $state<PendingElicitation[]>([]);
   notices = $state<ShownNotice[]>([]);
+  /** The app's keyed notices as the app has them now, kept after their toast goes (Settings reads them). */
+  standing = $state<Record<string, Notice>>({});
   /** Sessions with calls waiting for reconciliation (the Activity badge). */
   waiting = $state(0);
   /** Open inbox items (the Inbox badge, docs/app.md#inbox). */
@@ -189,6 +191,15 @@ class AppState {
    * INFO_TTL_MS of being seen: while a modal dialog is open they wait
    * (lib/modals.svelte.ts, releaseNotices).
    */
+  /** appNotice shows a notice of the app (Info, AppEvent.Notice) and keeps a keyed one standing. */
+  appNotice(n: Notice) {
+    if (n.key) {
+      const { [n.key]: _, ...rest } = this.standing;
+      this.standing = n.message ? { ...rest, [n.key]: n } : rest;
+    }
+    this.notify(n.level, n.message, "app", n.key);
+  }
+
   notify(level: Notice["level"], message: string, scope: NoticeScope = "view", key?: string, action?: NoticeAction) {
     this.notices = addNotice(this.notices, { level, message, key, action }, scope, this.clock.now());
     if (level === "info" && message) this.clock.after(INFO_TTL_MS, this.#expire);
@@ -486,7 +497,7 @@ export async function start() {
   api.on(AppEvent.CoworkersChanged, (p) => (app.coworkers = p as CoworkerList));
   api.on(AppEvent.SignIn, (p) => (app.signIns = [...app.signIns, p as SignInRequest]));
   api.on(AppEvent.SignInClosed, (p) => (app.signIns = app.signIns.filter((r) => r.id !== (p as string))));
-  api.on(AppEvent.Notice, (p) => app.notify((p as Notice).level, (p as Notice).message, "app", (p as Notice).key));
+  api.on(AppEvent.Notice, (p) => app.appNotice(p as Notice));
   api.on(AppEvent.BundleDropped, (p) => {
     const path = (p as BundleDropped).paths?.[0];
     if (!path) return;
@@ -514,7 +525,7 @@ export async function start() {
     if (app.info.theme) theme.set(asTheme(app.info.theme));
     // On a first start the setup says what to do about the model, not a warning.
     if (app.info.first_run) app.setup = true;
-    for (const n of app.info.notices ?? []) if (!(app.info.first_run && n.key === "model")) app.notify(n.level, n.message, "app", n.key);
+    for (const n of app.info.notices ?? []) if (!(app.info.first_run && n.key === "model")) app.appNotice(n);
     if (app.info.runtime_error) app.notify("error", app.info.runtime_error, "app");
     else if (app.info.model_error && !app.info.first_run) app.notify("warning", app.info.model_error, "app", "model"); // Go's NoticeKeyModel
     app.coworkers = await api.coworkers();
