@@ -163,7 +163,7 @@ func newApp(ctx context.Context, reg *tool.Registry, cfg config, d deps) (*deskt
 	if err != nil {
 		a.notices.add(Notice{Level: NoticeError, Message: "Settings were not loaded: " + err.Error()})
 	}
-	a.settings.saved, a.settings.inUse = s, cfg.override(s)
+	a.settings.saved, a.settings.inUse, a.settings.loadErr = s, cfg.override(s), err
 	a.loadJournal(paths.Journal)
 	dir := a.settings.coworkersDir()
 	if a.settings.inUse.CoworkersDir == "" && cfg.Coworkers == "" {

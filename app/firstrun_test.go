@@ -2,6 +2,7 @@ package app
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,33 @@ func TestUseModelKeepsTheKeyInTheKeychain(t *testing.T) {
 	}
 	if _, err := a.Preferences.UseModel("gemini", "", "m", ""); err == nil {
 		t.Fatal("UseModel accepted provider gemini")
+	}
+}
+
+// A settings.json that cannot be read is no first start: the setup stays
+// closed, the notice names the file, and the file is left as it is.
+func TestSetupNotShownOverBrokenSettings(t *testing.T) {
+	dir := t.TempDir()
+	broken := []byte("{\"setup_done\": true,,\n}")
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), broken, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, envOpts{noModel: true, cfg: config{ConfigDir: dir}})
+	info, _ := e.app.Window.Info()
+	if info.FirstRun {
+		t.Fatal("Info().FirstRun over a settings.json that could not be read")
+	}
+	if st, _ := e.app.Preferences.SetupState(); st.Show {
+		t.Fatal("SetupState().Show over a settings.json that could not be read")
+	}
+	found := false
+	for _, n := range info.Notices {
+		found = found || strings.Contains(n.Message, "settings.json")
+	}
+	if !found {
+		t.Errorf("no notice names settings.json: %+v", info.Notices)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "settings.json")); string(got) != string(broken) {
+		t.Errorf("settings.json changed to %q", got)
 	}
 }

@@ -20,6 +20,16 @@ type settingsStore struct {
 	mu    sync.Mutex
 	inUse Settings
 	saved Settings
+	// loadErr is why settings.json could not be read at start (the
+	// defaults are in use, and a notice says so).
+	loadErr error
+}
+
+// broken reports whether settings.json could not be read at start.
+func (s *settingsStore) broken() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loadErr != nil
 }
 
 // get returns the settings in use.
