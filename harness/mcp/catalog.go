@@ -190,8 +190,9 @@ func schemaJSON(s any) (json.RawMessage, error) {
 // Classification External.
 //
 // Risk is derived cautiously, because annotations are hints from the server
-// (docs/consent.md): ReadOnly only when readOnlyHint is true, NonIdempotentWrite
-// otherwise. Risk decides only whether an interrupted call ends as "failed"
+// (docs/consent.md): ReadOnly only when readOnlyHint is true,
+// IdempotentWrite when destructiveHint is false and idempotentHint true,
+// NonIdempotentWrite otherwise. Risk decides only whether an interrupted call ends as "failed"
 // or "unknown" in the journal; it never grants or skips consent.
 func (t RemoteTool) Descriptor(namespace string) tool.Descriptor {
 	d := tool.Descriptor{
@@ -211,8 +212,13 @@ func (t RemoteTool) Descriptor(namespace string) tool.Descriptor {
 	if d.Description == "" {
 		d.Description = t.Title
 	}
-	if t.ReadOnlyHint != nil && *t.ReadOnlyHint {
+	switch {
+	case t.ReadOnlyHint != nil && *t.ReadOnlyHint:
 		d.Risk = tool.ReadOnly
+	case t.DestructiveHint != nil && !*t.DestructiveHint && t.IdempotentHint != nil && *t.IdempotentHint:
+		// Declared neither destructive nor repeating its effect (make a
+		// folder, set a value): shown as changing data, not deleting it.
+		d.Risk = tool.IdempotentWrite
 	}
 	return d
 }
