@@ -131,7 +131,7 @@ async function fillChat(page, status = "completed") {
     e({ type: "tool.proposed", invocation_id: "i2", call_id: "c2", tool: "files.write", arguments: { path: "/home/u/notes.txt" } });
     e({ type: "tool.finished", invocation_id: "i2", status: "failed", error: "permission denied: /home/u/notes.txt", duration_ms: 3 });
     e({ type: "warning", text: "The model asked for a tool this coworker does not have." });
-    e({ type: "assistant.message", text: "Your battery is at **82%**. I could not write `notes.txt`; see [the docs](https://example.com/docs).\n\n```sh\nchmod u+w ~/notes.txt\n```\n\n> Tip: try again after that." });
+    e({ type: "assistant.message", text: "Your battery is at **82%**. I could not write `notes.txt`; see [the docs](https://example.com/docs).\n\n```sh\nchmod u+w ~/notes.txt\n```\n\n> Tip: try again after that. It is \u202elive\u202c." });
     e({ type: "turn.finished", status, error: status === "failed" ? "the model server closed the connection" : "" });
   }, status);
   await page.waitForSelector(".msg.assistant .codeblock");

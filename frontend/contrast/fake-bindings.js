@@ -41,7 +41,7 @@
     id: "p1", deadline: new Date(Date.now() + 300000).toISOString(),
     request: { session_id: "s-chat", turn_id: "t9", call_id: "c9", coworker: "helper", coworker_name: "Device Helper", tool: "files.write",
       description: "Write a file", provider: "files", placement: "on this computer (sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network)", access: "sandboxed: reads system files, its own folder and its program's folder; writes only in the workspace and its temp folder; no network", classification: "non_idempotent_write", risk: "write",
-      arguments: { path: "/home/u/notes.txt", text: "hello" } },
+      arguments: { path: "/home/u/invoice_\u202egpj.exe\u202c", text: "hello zero\u200bwidth" } },
   };
   const params = new URLSearchParams(location.search);
   const consent = params.get("consent") === "1";
@@ -179,7 +179,7 @@
       { namespace: "typo", name: "", source: "servers.json:9", remote: "", broken: "servers.json:9:5: unknown field \"comand\"" }],
     // The Inbox and Schedules (docs/app.md#inbox, docs/app.md#schedules).
     Items: [
-      { id: "inb_1", kind: "approval", coworker: "helper", session_id: "s2", tool: "notes.append", what: 'May it run notes.append {"text":"Buy milk"}?',
+      { id: "inb_1", kind: "approval", coworker: "helper", session_id: "s2", tool: "notes.append", what: 'May it run notes.append {"text":"Buy \u202eklim\u202c"}?',
         created_at: now, deadline: "", parked: true, answers: ["allow_once", "allow_session", "deny"] },
       { id: "inb_2", kind: "question", coworker: "helper", session_id: "s-chat", tool: "ask.signup", what: "ask asks: Which plan?",
         created_at: now, deadline: now, parked: false, answers: ["show"] },

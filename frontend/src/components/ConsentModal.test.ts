@@ -365,3 +365,44 @@ describe("ConsentModal for a call asked by an app view (docs/mcp-apps.md)", () =
     expect(plain.textContent).not.toContain("app view");
   });
 });
+
+// docs/app.md#hidden-characters: a tool call cannot show something other than what it says.
+describe("ConsentModal hidden characters", () => {
+  const spoof = "invoice_\u202egpj.exe\u202c and zero\u200bwidth";
+  const spoofed = (extra: Partial<PendingApproval["request"]> = {}): PendingApproval => {
+    const p = pending();
+    p.request = { ...p.request, arguments: { file: spoof }, ...extra };
+    return p;
+  };
+
+  it("shows each invisible or direction-changing character as a marker, never raw, and counts them above the arguments", () => {
+    const { target } = render({ pending: spoofed() });
+    const args = target.querySelector<HTMLElement>("pre.args")!;
+    expect(args.textContent).toContain("invoice_⟨U+202E⟩gpj.exe⟨U+202C⟩ and zero⟨U+200B⟩width");
+    expect(target.innerHTML).not.toMatch(/[\u202a-\u202e\u200b]/);
+    const marks = Array.from(args.querySelectorAll<HTMLElement>(".uc-hidden"));
+    expect(marks.map((m) => m.textContent)).toEqual(["⟨U+202E⟩", "⟨U+202C⟩", "⟨U+200B⟩"]);
+    expect(marks[0].title).toBe("right-to-left override (can disguise text)");
+    expect(args.getAttribute("dir")).toBe("ltr");
+    expect(args.classList.contains("uc-iso")).toBe(true);
+    const warning = target.querySelector(".hidden-warning")!;
+    expect(warning.textContent).toBe("These arguments hold 3 invisible or direction-changing characters, shown as ⟨U+…⟩.");
+    expect(warning.compareDocumentPosition(args) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("marks the tool's name, description and server too, and counts them with the arguments", () => {
+    const { target } = render({ pending: spoofed({ tool: "files.\u202ewrite", description: "Reads\u200b a file", provider: "mcp:\u2066evil" }) });
+    expect(target.querySelector("#consent-title")!.textContent).toBe("Allow files.⟨U+202E⟩write?");
+    expect(target.textContent).toContain("Reads⟨U+200B⟩ a file");
+    expect(target.textContent).toContain("via mcp:⟨U+2066⟩evil");
+    expect(target.innerHTML).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/);
+    expect(target.querySelector(".hidden-warning")!.textContent).toMatch(/^This request holds 6 invisible/);
+  });
+
+  it("shows no warning and no marker for plain arguments", () => {
+    const { target } = render();
+    expect(target.querySelector(".hidden-warning")).toBeNull();
+    expect(target.querySelector(".uc-hidden")).toBeNull();
+    expect(target.querySelector("pre.args")!.textContent).toContain('"path": "/tmp/x"');
+  });
+});

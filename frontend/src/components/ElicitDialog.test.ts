@@ -118,3 +118,29 @@ describe("ElicitDialog", () => {
     await eventually(() => expect(fake.answerElicitation).toHaveBeenLastCalledWith("eli_1", "accept", null));
   });
 });
+
+describe("ElicitDialog hidden characters", () => {
+  it("marks invisible and direction-changing characters in the message, labels, options and URL, with one warning", () => {
+    const p = form();
+    p.question.message = "Pay invoice_\u202egpj.exe\u202c";
+    p.question.fields![0].title = "Your\u200b name";
+    p.question.fields![1].options![1].title = "P\u202dro";
+    const { target } = render(p);
+    expect(target.querySelector(".message")!.textContent).toBe("Pay invoice_⟨U+202E⟩gpj.exe⟨U+202C⟩");
+    expect(target.querySelector(".message .uc-hidden")!.getAttribute("title")).toBe("right-to-left override (can disguise text)");
+    expect(target.textContent).toContain("Your⟨U+200B⟩ name");
+    expect(Array.from(target.querySelectorAll("option")).map((o) => o.textContent)).toContain("P⟨U+202D⟩ro");
+    expect(target.querySelector(".hidden-warning")!.textContent).toBe("This question holds 4 invisible or direction-changing characters, shown as ⟨U+…⟩.");
+    expect(target.innerHTML).not.toMatch(/[\u202a-\u202e\u200b]/);
+
+    const l = link();
+    l.question.url = "https://example.com/\u202efdp.exe";
+    const { target: t2 } = render(l);
+    expect(t2.querySelector(".url")!.textContent).toBe("https://example.com/⟨U+202E⟩fdp.exe");
+    expect(t2.querySelector(".url")!.getAttribute("dir")).toBe("ltr");
+  });
+
+  it("shows no warning for a plain question", () => {
+    expect(render(form()).target.querySelector(".hidden-warning")).toBeNull();
+  });
+});

@@ -136,3 +136,13 @@ describe("ToolCard progress", () => {
   });
 });
 });
+
+describe("ToolCard hidden characters", () => {
+  it("shows the arguments' invisible and direction-changing characters as markers (docs/app.md#hidden-characters)", () => {
+    const root = render({ ...base, args: { path: "invoice_\u202egpj.exe\u202c" } });
+    const pre = root.querySelector(".tool-body pre")!;
+    expect(pre.textContent).toContain('"path": "invoice_⟨U+202E⟩gpj.exe⟨U+202C⟩"');
+    expect(pre.getAttribute("dir")).toBe("ltr");
+    expect(root.innerHTML).not.toMatch(/[\u202a-\u202e]/);
+  });
+});

@@ -51,3 +51,16 @@ describe("renderMarkdown", () => {
     expect(foldCode("a\nb", false).folded).toBe(false);
   });
 });
+
+describe("hidden characters in chat", () => {
+  it("marks bidi controls in text, code and attributes; keeps emoji joiners and zero-width characters", () => {
+    const html = renderMarkdown("say \u202eevil\u202c [x](https://a.example \"t\u2067i\") 👩\u200d💻 a\u200bb");
+    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(html).toContain('<span class="uc-hidden" title="right-to-left override (can disguise text)">⟨U+202E⟩</span>evil');
+    expect(html).toContain('title="t⟨U+2067⟩i"');
+    expect(html).toContain("👩\u200d💻 a\u200bb");
+    const parts = segments("x\u202ey\n\n```\nc\u202eode\n```\n");
+    expect(parts[0]).toEqual({ kind: "html", html: '<p>x<span class="uc-hidden" title="right-to-left override (can disguise text)">⟨U+202E⟩</span>y</p>\n' });
+    expect(parts[1]).toEqual({ kind: "code", lang: "", text: "c\u202eode" }); // CodeBlock marks it
+  });
+});

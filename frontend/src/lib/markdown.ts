@@ -5,6 +5,7 @@
 // by the app in the system browser (see Markdown.svelte).
 import { Marked, type Token, type Tokens, type TokensList } from "marked";
 import DOMPurify from "dompurify";
+import { countHidden, markHiddenInTree } from "./unicode";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
@@ -35,10 +36,24 @@ const config = {
   ALLOW_DATA_ATTR: false,
 };
 
+/**
+ * clean sanitizes html and shows each bidi embedding, override or isolate
+ * control (U+202A–U+202E, U+2066–U+2069) as a ⟨U+202E⟩ marker, so a message
+ * cannot reverse its own text ("evil" shown as "live"). Zero-width
+ * characters stay: emoji sequences need U+200D (docs/app.md#hidden-characters).
+ */
+function clean(html: string): string {
+  const safe = purifier.sanitize(html, config) as unknown as string;
+  if (!countHidden(safe, "bidi")) return safe;
+  const t = document.createElement("template");
+  t.innerHTML = safe;
+  markHiddenInTree(t.content, "bidi");
+  return t.innerHTML;
+}
+
 /** Renders Markdown to sanitized HTML. */
 export function renderMarkdown(md: string): string {
-  const html = marked.parse(md ?? "") as string;
-  return purifier.sanitize(html, config) as unknown as string;
+  return clean(marked.parse(md ?? "") as string);
 }
 
 /** A fenced (or indented) code block longer than this many lines is folded. */
@@ -60,7 +75,7 @@ export function segments(md: string): Segment[] {
   const flush = () => {
     if (!run.length) return;
     const list = Object.assign(run, { links: tokens.links }) as unknown as TokensList;
-    out.push({ kind: "html", html: purifier.sanitize(marked.parser(list) as string, config) as unknown as string });
+    out.push({ kind: "html", html: clean(marked.parser(list) as string) });
     run = [];
   };
   for (const t of tokens) {

@@ -85,3 +85,16 @@ describe("Inbox", () => {
     expect(app.inboxItem).toBe("");
   });
 });
+
+describe("Inbox hidden characters", () => {
+  it("shows an item's invisible and direction-changing characters as markers, with one warning", async () => {
+    fake.inboxItems.mockResolvedValue([item("inb_9", { what: 'May it run files.send {"file":"invoice_\u202egpj.exe\u202c"}?' })]);
+    const root = await render();
+    await eventually(() => expect(root.querySelectorAll(".inbox-item")).toHaveLength(1));
+    const what = root.querySelector<HTMLElement>(".what")!;
+    expect(what.textContent).toBe('May it run files.send {"file":"invoice_⟨U+202E⟩gpj.exe⟨U+202C⟩"}?');
+    expect(what.getAttribute("dir")).toBe("ltr");
+    expect(root.querySelector(".hidden-warning")!.textContent).toBe("This item holds 2 invisible or direction-changing characters, shown as ⟨U+…⟩.");
+    expect(root.innerHTML).not.toMatch(/[\u202a-\u202e]/);
+  });
+});
