@@ -53,6 +53,10 @@ type ToolInfo struct {
 	Provider       string `json:"provider"` // "native" or "mcp:<namespace>"
 	Risk           string `json:"risk"`
 	Classification string `json:"classification"`
+	// Policy is the coworker's own answer for the tool (its manifest's
+	// policy): "ask" (the default), "allow" (runs without asking) or
+	// "deny" (never runs).
+	Policy string `json:"policy"`
 }
 
 // ErrTurnRunning is returned by Send while the chat's previous turn runs
@@ -188,7 +192,7 @@ func chatInfo(s *harness.Session) ChatInfo {
 		Model: o.Model.Describe(), ModelName: model.NameOf(o.Model), ApprovalMode: string(o.Approve), Running: s.Running(), Tools: []ToolInfo{}}
 	for _, t := range s.Tools() {
 		info.Tools = append(info.Tools, ToolInfo{Name: t.Name, Description: t.Descriptor.Description, Provider: t.Provider,
-			Risk: string(t.Descriptor.Risk), Classification: string(t.Descriptor.Classification)})
+			Risk: string(t.Descriptor.Risk), Classification: string(t.Descriptor.Classification), Policy: string(s.ManifestPolicy(t.Name))})
 	}
 	return info
 }

@@ -210,6 +210,18 @@ func (s *Session) Tools() []ResolvedTool {
 	return append([]ResolvedTool{}, s.res.Tools...) // [] in JSON, never null
 }
 
+// ManifestPolicy is the coworker's own policy for the tool named (its
+// manifest's "policy", docs/consent.md#policies-in-the-manifest): allow
+// runs it without asking, deny never runs it, ask (the default) asks.
+func (s *Session) ManifestPolicy(tool string) consent.Policy {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.res == nil || s.res.Bundle == nil {
+		return consent.PolicyAsk
+	}
+	return consent.ManifestPolicy(s.res.Bundle.Policy, tool)
+}
+
 // Running reports whether a turn is running.
 func (s *Session) Running() bool {
 	s.mu.Lock()

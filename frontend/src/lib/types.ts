@@ -161,6 +161,8 @@ export interface ToolInfo {
   provider: string;
   risk: string;
   classification: string;
+  /** The coworker's own answer for it (its manifest's policy): "ask", "allow" (runs without asking) or "deny". */
+  policy?: string;
 }
 
 export interface ChatInfo {

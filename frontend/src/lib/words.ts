@@ -46,3 +46,17 @@ export function askApplied(inv: Reconcilable): boolean {
 export function onlyReadUnknown(inv: Reconcilable): boolean {
   return inv.status === "unknown" && !inv.reconciled && inv.risk === "read_only";
 }
+
+/**
+ * toolsAsk says when a chat's tool calls ask the person: never with
+ * approval bypass; else each asks unless the coworker's manifest answers
+ * for it (allow or deny, marked by the tool) or the person saved Always or
+ * Never for it (docs/consent.md).
+ */
+export function toolsAsk(info: { approval_mode: string; tools: { policy?: string }[] | null }): string {
+  if (info.approval_mode === "bypass") return "calls run without asking: approval is off for this chat";
+  if ((info.tools ?? []).some((t) => t.policy === "allow" || t.policy === "deny")) {
+    return "a call asks you first, but for those marked, which the coworker answers itself, and those you chose Always or Never for";
+  }
+  return "each call asks you first, unless you chose Always or Never for it";
+}

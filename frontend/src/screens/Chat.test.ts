@@ -164,3 +164,34 @@ describe("Chat scrolling", () => {
     expect(target.querySelector(".msg.user:last-of-type .bubble")?.textContent ?? list.textContent).toContain("and now?");
   });
 });
+
+describe("Chat's empty state", () => {
+  function renderEmpty(tools: { name: string; policy?: string }[], mode = "ask"): HTMLElement {
+    app.chats = {
+      s1: {
+        info: { session_id: "s1", coworker: "notes", coworker_name: "Notes Keeper", model: "m", model_name: "m", approval_mode: mode, tools } as never,
+        state: emptyChat(),
+        error: "",
+        grants: [],
+      },
+    };
+    const target = document.createElement("div");
+    document.body.append(target);
+    mounted.push(mount(Chat, { target, props: { sessionId: "s1" } }));
+    flushSync();
+    return target;
+  }
+
+  it("says which tools run without asking because the coworker allows them", () => {
+    const text = renderEmpty([{ name: "files.files_list", policy: "allow" }, { name: "files.file_write", policy: "ask" }, { name: "files.remove", policy: "deny" }])
+      .querySelector(".empty")!.textContent!.replace(/\s+/g, " ");
+    expect(text).toContain("a call asks you first, but for those marked");
+    expect(text).toContain("files.files_list runs without asking, files.file_write, files.remove never runs");
+  });
+
+  it("says each call asks when the coworker answers for none, and nothing asks with approval bypass", () => {
+    expect(renderEmpty([{ name: "device.battery_get", policy: "ask" }]).querySelector(".empty")!.textContent).toContain("each call asks you first, unless you chose Always or Never");
+    unmount(mounted.pop()!);
+    expect(renderEmpty([{ name: "device.battery_get" }], "bypass").querySelector(".empty")!.textContent).toContain("calls run without asking");
+  });
+});

@@ -562,6 +562,7 @@ export namespace app {
 	    provider: string;
 	    risk: string;
 	    classification: string;
+	    policy: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolInfo(source);
@@ -574,6 +575,7 @@ export namespace app {
 	        this.provider = source["provider"];
 	        this.risk = source["risk"];
 	        this.classification = source["classification"];
+	        this.policy = source["policy"];
 	    }
 	}
 	export class ChatInfo {
