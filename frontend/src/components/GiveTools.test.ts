@@ -79,4 +79,17 @@ describe("GiveTools", () => {
     target.querySelector<HTMLInputElement>("#give-name")!.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
     expect(onclose).toHaveBeenCalled();
   });
+
+  it("takes a name of at most 128 characters, and a changed name clears the last refusal", async () => {
+    const { target, button } = await render();
+    const name = target.querySelector<HTMLInputElement>("#give-name")!;
+    expect(name.maxLength).toBe(128);
+    fake.giveTools.mockRejectedValue(new Error("manifest.md:3:7: name is 130 characters long; the limit is 128"));
+    button(/^Give 2 tools$/).click();
+    await eventually(() => expect(target.textContent).toContain("the limit is 128"));
+    name.value = "Short";
+    name.dispatchEvent(new Event("input", { bubbles: true }));
+    flushSync();
+    expect(target.textContent).not.toContain("the limit is 128");
+  });
 });
