@@ -201,6 +201,9 @@ func sessionErr(err error) error {
 // provider, opens the runtime and returns the options of its sessions.
 func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags, prompter consent.Prompter) (*harness.Runtime, harness.SessionOptions, error) {
 	var none harness.SessionOptions
+	if f.coworkers == "" {
+		f.coworkers = c.appCoworkers() // the app's folder, as schedule add takes it
+	}
 	if err := checkRuntimeFlags(f); err != nil {
 		return nil, none, err
 	}
@@ -234,7 +237,7 @@ func (c *config) openRuntime(ctx context.Context, reg *tool.Registry, f runFlags
 // --workspace.
 func checkRuntimeFlags(f runFlags) error {
 	if f.coworkers == "" {
-		return usageErr("needs --coworkers DIR")
+		return usageErr("needs --coworkers DIR (the app's coworkers folder when there is one)")
 	}
 	if mode := consent.Mode(f.approve); mode != consent.Ask && mode != consent.Bypass {
 		return usageErr("--approve %q: use ask or bypass", f.approve)
