@@ -111,6 +111,9 @@ func TestScheduleParksAndContinuesInTheInbox(t *testing.T) {
 	if err != nil || s.When != "every 1m" {
 		t.Fatalf("Add = %+v, %v", s, err)
 	}
+	if l, _ := e.app.Schedules.List(); len(l) != 1 || !l[0].Next.Equal(s.CreatedAt.Add(time.Minute)) {
+		t.Fatalf("List before its first run = %+v; want next at %v", l, s.CreatedAt.Add(time.Minute))
+	}
 	at := s.CreatedAt.Add(61 * time.Second)
 	runs, err := e.app.Schedules.runDue(context.Background(), at)
 	if err != nil || len(runs) != 1 || runs[0].Status != "waiting on you" {

@@ -54,6 +54,7 @@ type ScheduleInfo struct {
 	journal.Schedule
 	When    string               `json:"when"`               // as the screen writes it
 	LastRun *journal.ScheduleRun `json:"last_run,omitempty"` // nil: it has not run yet
+	Next    time.Time            `json:"next,omitzero"`      // its next slot; zero when its "when" does not work
 }
 
 // List returns the schedules, oldest first, each with its last run.
@@ -69,6 +70,7 @@ func (x *Schedules) List() ([]ScheduleInfo, error) {
 	out := make([]ScheduleInfo, 0, len(all))
 	for _, s := range all {
 		i := ScheduleInfo{Schedule: s, When: whenOf(s)}
+		i.Next, _ = schedule.Next(s, x.now())
 		if runs, err := j.ScheduleRuns(x.base, s.ID, 1); err == nil && len(runs) > 0 {
 			i.LastRun = &runs[0]
 		}

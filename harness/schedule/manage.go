@@ -49,10 +49,10 @@ func List(ctx context.Context, j *journal.Journal, runs int, now time.Time) ([]L
 			}
 			l.Runs = append(l.Runs, ListedRun{r, run})
 		}
-		if nx, err := next(s); err != nil {
+		if nx, err := Next(s, now); err != nil {
 			l.Err = err.Error()
 		} else {
-			l.Next = nx(now)
+			l.Next = nx
 		}
 		out = append(out, l)
 	}

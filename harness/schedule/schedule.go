@@ -66,6 +66,15 @@ func next(s journal.Schedule) (func(time.Time) time.Time, error) {
 	return func(t time.Time) time.Time { return sch.Next(t.In(loc)) }, nil
 }
 
+// Next is the first slot of s after now, or why its "when" does not work.
+func Next(s journal.Schedule, now time.Time) (time.Time, error) {
+	nx, err := next(s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return nx(now), nil
+}
+
 // Due returns the newest slot of s in (after, now] — after is the last
 // slot claimed, or s.CreatedAt — and how many slots fell in that range
 // (0: nothing is due).

@@ -49,6 +49,8 @@ export interface ScheduleInfo {
   catch_up: boolean;
   created_at: string;
   last_run?: ScheduleRun | null;
+  /** Its next slot (RFC 3339); absent when its "when" does not work. */
+  next?: string;
 }
 
 /** The answer buttons' words. */

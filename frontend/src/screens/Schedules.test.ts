@@ -5,7 +5,7 @@ import { eventually } from "../testing/eventually";
 
 const sched = (id: string, more: Partial<ScheduleInfo> = {}): ScheduleInfo => ({
   id, coworker: "helper", prompt: "Check the battery", when: "0 9 * * 1-5 (Europe/Berlin)", catch_up: true, created_at: "2026-12-01T09:00:00Z",
-  last_run: { id: 1, schedule_id: id, slot: "2026-12-06T09:00:00Z", missed: 3, session_id: "ses_1", status: "caught up (missed 3)", claimed_at: "2026-12-06T09:00:01Z" }, ...more,
+  last_run: { id: 1, schedule_id: id, slot: "2026-12-06T09:00:00Z", missed: 3, session_id: "ses_1", status: "caught up (missed 3)", claimed_at: "2026-12-06T09:00:01Z" }, next: "2026-12-08T08:00:00Z", ...more,
 });
 const fake = vi.hoisted(() => ({ schedules: vi.fn(), addSchedule: vi.fn(), editSchedule: vi.fn(), removeSchedule: vi.fn() }));
 vi.mock("../lib/api", () => ({ api: fake }));
@@ -38,6 +38,7 @@ describe("Schedules", () => {
     await eventually(() => expect(target.querySelectorAll(".schedule")).toHaveLength(1));
     expect(target.textContent).toContain("0 9 * * 1-5 (Europe/Berlin)");
     expect(target.textContent).toContain("caught up (missed 3)");
+    expect(target.querySelector(".next-run")!.textContent).toBe(`Next run ${new Date("2026-12-08T08:00:00Z").toLocaleString()}`);
 
     const form = target.querySelector("form") as HTMLFormElement;
     (form.querySelector("select") as HTMLSelectElement).value = "keeper";

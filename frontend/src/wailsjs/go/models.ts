@@ -1548,6 +1548,8 @@ export namespace app {
 	    removed_at: any;
 	    when: string;
 	    last_run?: journal.ScheduleRun;
+	    // Go type: time
+	    next: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new ScheduleInfo(source);
@@ -1566,6 +1568,7 @@ export namespace app {
 	        this.removed_at = this.convertValues(source["removed_at"], null);
 	        this.when = source["when"];
 	        this.last_run = this.convertValues(source["last_run"], journal.ScheduleRun);
+	        this.next = this.convertValues(source["next"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
