@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,5 +140,20 @@ func TestSetupNotShownOverBrokenSettings(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "settings.json")); string(got) != string(broken) {
 		t.Errorf("settings.json changed to %q", got)
+	}
+}
+
+// On a first start with no usable keychain, Info says why, so that the
+// setup offers the environment instead of a save that fails.
+func TestFirstRunSaysTheKeychainCannotKeepAKey(t *testing.T) {
+	e := newTestEnv(t, envOpts{noModel: true})
+	if info, _ := e.app.Window.Info(); !info.FirstRun || info.KeychainError != "" {
+		t.Fatalf("Info() = first run %v, keychain error %q; want a first run with a keychain", info.FirstRun, info.KeychainError)
+	}
+	e.keys.mu.Lock()
+	e.keys.err = errors.New("no D-Bus session bus")
+	e.keys.mu.Unlock()
+	if info, _ := e.app.Window.Info(); !strings.Contains(info.KeychainError, "no D-Bus session bus") {
+		t.Fatalf("Info().KeychainError = %q; want the keychain's error", info.KeychainError)
 	}
 }

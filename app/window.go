@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+
+	"github.com/openworker/desktop/harness/model"
 )
 
 // Window is the window's own service: what it shows at start (Info), its
@@ -42,6 +44,10 @@ type AppInfo struct {
 	// FirstRun says the window shows the first-run setup (docs/app.md#first-run):
 	// no model is configured and the setup was never completed or skipped.
 	FirstRun bool `json:"first_run"`
+	// KeychainError is why the OS keychain cannot keep an API key here
+	// ("" when it can): the setup then says to give the key in the
+	// environment instead.
+	KeychainError string `json:"keychain_error,omitempty"`
 }
 
 // Info returns what the UI shows at start: paths, the model in use and
@@ -54,6 +60,11 @@ func (w *Window) Info() (AppInfo, error) {
 		StartCoworker: w.cfg.OpenCoworker, Theme: w.settings.theme(), Model: m.description, FirstRun: setupDue(s, w.env) && !w.settings.broken()}
 	if m.err != nil {
 		info.ModelError = m.err.Error()
+	}
+	if info.FirstRun {
+		if _, err := w.keys.Get(model.ProviderOpenAI); err != nil {
+			info.KeychainError = err.Error()
+		}
 	}
 	if err := w.engine.runtimeErr(); err != nil {
 		info.RuntimeError = err.Error()

@@ -33,6 +33,8 @@ export interface AppInfo {
   theme?: Theme;
   /** Show the first-run setup (docs/app.md#first-run); absent from older fixtures. */
   first_run?: boolean;
+  /** Why the OS keychain cannot keep an API key here (only on a first start); absent when it can. */
+  keychain_error?: string;
 }
 
 /** What the first-run setup found of a local Ollama (Go: app.OllamaFound, docs/app.md#first-run). */

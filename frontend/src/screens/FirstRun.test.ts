@@ -154,6 +154,20 @@ describe("first-run setup", () => {
     expect(step(root)).toBe("key");
   });
 
+  it("says where the key goes instead when the computer has no keychain", async () => {
+    app.info = { keychain_error: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset)" } as AppInfo;
+    try {
+      const root = await render(notRunning());
+      await press(root, "Use an API key instead");
+      const note = root.querySelector(".no-keychain")!.textContent!;
+      expect(note).toContain("no OS keychain the app can use");
+      expect(note).toContain("OPENAI_API_KEY");
+      expect(root.textContent).not.toContain("The key is kept in the OS keychain");
+    } finally {
+      app.info = null;
+    }
+  });
+
   it("Skip setup and Esc close it and mark it done, on any step", async () => {
     let root = await render();
     await press(root, "Skip setup");

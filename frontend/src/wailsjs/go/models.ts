@@ -497,6 +497,7 @@ export namespace app {
 	    start_coworker: string;
 	    theme: string;
 	    first_run: boolean;
+	    keychain_error?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AppInfo(source);
@@ -517,6 +518,7 @@ export namespace app {
 	        this.start_coworker = source["start_coworker"];
 	        this.theme = source["theme"];
 	        this.first_run = source["first_run"];
+	        this.keychain_error = source["keychain_error"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
