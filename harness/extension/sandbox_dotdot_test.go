@@ -8,10 +8,10 @@ import (
 	"github.com/openworker/desktop/harness/sandbox"
 )
 
-// TestAddableDotDotOwnFolder: tooWide decides "holds" with
-// !strings.HasPrefix(rel, ".."), so a folder chosen in an extension's
-// settings that holds OpenWorker's folder named "..openworker"
-// (OPENWORKER_CONFIG_DIR) is added to the default sandbox's write paths.
+// TestAddableDotDotOwnFolder: a folder chosen in an extension's settings
+// that holds OpenWorker's folder named "..openworker"
+// (OPENWORKER_CONFIG_DIR) is not added to the default sandbox's write
+// paths: "..openworker" is a name inside it (sandbox.Within).
 func TestAddableDotDotOwnFolder(t *testing.T) {
 	home := t.TempDir()
 	setHome(t, home)

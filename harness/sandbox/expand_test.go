@@ -112,12 +112,7 @@ func TestEveryVariableHasWords(t *testing.T) {
 // (OPENWORKER_CONFIG_DIR, the app's --config-dir), a workspace or write
 // path holding the folder in use is refused as the default one is.
 func TestExpandRefusesMovedOwnFolder(t *testing.T) {
-	home := t.TempDir()
-	userConfigIn(t, filepath.Join(home, ".config"))
-	projects := t.TempDir()
-	moved := filepath.Join(projects, "ow-config")
-	os.MkdirAll(moved, 0o700)
-	t.Setenv(ConfigDirEnv, moved)
+	home, projects, moved := movedOwnFolder(t, "ow-config")
 	v := Vars{Home: home, Temp: t.TempDir(), Workspace: projects}
 	_, err := Expand(&tool.Sandbox{Write: []string{"${workspace}"}}, v)
 	if err == nil || !strings.Contains(err.Error(), "OpenWorker's own folder") || !strings.Contains(err.Error(), moved) {

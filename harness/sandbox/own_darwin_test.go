@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,19 +11,11 @@ import (
 )
 
 // TestWorkspaceCaseOnMac: macOS's default file system (APFS) ignores
-// case, and filepath.EvalSymlinks keeps the case written, so a workspace
-// written in other letters (typed, or from a coworker's settings) that
-// holds OpenWorker's folder is not recognized by checkWorkspace/holds.
-// Not run here (Linux); compiled with GOOS=darwin.
+// case, so a workspace written in other letters (typed, or from a
+// coworker's settings) that holds OpenWorker's folder is refused too
+// (Within). Compiled here with GOOS=darwin; it runs on a Mac.
 func TestWorkspaceCaseOnMac(t *testing.T) {
-	home := t.TempDir()
-	userConfigIn(t, filepath.Join(home, ".config"))
-	projects := t.TempDir()
-	moved := filepath.Join(projects, "ow-config")
-	if err := os.MkdirAll(moved, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(ConfigDirEnv, moved)
+	home, projects, _ := movedOwnFolder(t, "ow-config")
 	other := strings.ToUpper(projects)
 	if _, err := os.Stat(other); err != nil {
 		t.Skipf("this volume is case-sensitive: %v", err)

@@ -9,20 +9,11 @@ import (
 	"github.com/openworker/desktop/harness/tool"
 )
 
-// TestOwnFolderNamedDotDot: checkWorkspace and holds decide "inside"
-// with !strings.HasPrefix(rel, ".."), so an own folder whose name starts
-// with two dots (OPENWORKER_CONFIG_DIR=<project>/..openworker, a legal
-// folder name) is taken for one outside the workspace: the sandboxed
-// provider may write OpenWorker's servers.json and journal.
+// TestOwnFolderNamedDotDot: an own folder whose name starts with two
+// dots (OPENWORKER_CONFIG_DIR=<project>/..openworker, a legal name) is
+// inside the project: neither a workspace nor a write path may hold it.
 func TestOwnFolderNamedDotDot(t *testing.T) {
-	home := t.TempDir()
-	userConfigIn(t, filepath.Join(home, ".config"))
-	projects := t.TempDir()
-	moved := filepath.Join(projects, "..openworker")
-	if err := os.MkdirAll(moved, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(ConfigDirEnv, moved)
+	home, projects, moved := movedOwnFolder(t, "..openworker")
 	if _, err := Expand(&tool.Sandbox{Write: []string{"${workspace}"}}, Vars{Home: home, Temp: t.TempDir(), Workspace: projects}); err == nil {
 		t.Errorf("workspace %s holds OpenWorker's folder %s, yet Expand allowed writing it", projects, moved)
 	}
@@ -51,4 +42,20 @@ func TestWithin(t *testing.T) {
 			t.Errorf("Within(%q, %q) = %v, want %v", dir, p, got, c.want)
 		}
 	}
+}
+
+// movedOwnFolder makes a home with its config folder, and OpenWorker's
+// folder moved (OPENWORKER_CONFIG_DIR) to a folder named name in a
+// projects folder; it returns the three.
+func movedOwnFolder(t *testing.T, name string) (home, projects, moved string) {
+	t.Helper()
+	home = t.TempDir()
+	userConfigIn(t, filepath.Join(home, ".config"))
+	projects = t.TempDir()
+	moved = filepath.Join(projects, name)
+	if err := os.MkdirAll(moved, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(ConfigDirEnv, moved)
+	return home, projects, moved
 }

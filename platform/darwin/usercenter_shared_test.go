@@ -13,10 +13,10 @@ import (
 // (inbox clicks) and platform.Default() in main.go's register (the
 // notification tools). Both share recordingCenter here, as in production.
 
-// TestTwoAdaptersShareClickRouting: the second adapter's newUserNotifier
-// calls OnClick and replaces the first one's click function, so a click on
-// the app's inbox notification is routed to the tool adapter's
-// userNotifier, which does not know its id: the click is lost.
+// TestTwoAdaptersShareClickRouting: the adapters share the center's one
+// userNotifier (notifierFor), so a click on the app's inbox notification
+// runs its function even after the tool adapter posted (a second
+// OnClick would otherwise replace the first, and the click be lost).
 func TestTwoAdaptersShareClickRouting(t *testing.T) {
 	c := &recordingCenter{}
 	app, _ := centerAdapter(t, c)
@@ -36,10 +36,10 @@ func TestTwoAdaptersShareClickRouting(t *testing.T) {
 	}
 }
 
-// TestTwoAdaptersNeverShareARequestID: each userNotifier numbers its
-// requests from 1 with the same prefix "openworker-<pid>-", so the two
-// adapters post the same request identifier; UNUserNotificationCenter
-// replaces a pending or delivered notification whose identifier is reused.
+// TestTwoAdaptersNeverShareARequestID: the two adapters' requests have
+// different identifiers (one sequence per center), since
+// UNUserNotificationCenter replaces a notification whose identifier is
+// reused.
 func TestTwoAdaptersNeverShareARequestID(t *testing.T) {
 	c := &recordingCenter{}
 	app, _ := centerAdapter(t, c)
@@ -69,9 +69,9 @@ func (c *slowAddCenter) Add(ctx context.Context, id, title, body string) error {
 	return ctx.Err()
 }
 
-// TestLateAddNotShownTwice: NotifyClick treats any notify error as
-// "nothing was shown" and hands the same notification to beeep, which
-// shows it a second time (its goroutine runs even though ctx is over).
+// TestLateAddNotShownTwice: a request macOS took but answered after ctx
+// ended (errHandedOver) is not handed to beeep as well, which would show
+// it a second time.
 func TestLateAddNotShownTwice(t *testing.T) {
 	c := &slowAddCenter{}
 	b := &beeepCalls{}
