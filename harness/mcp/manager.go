@@ -130,7 +130,7 @@ func (m *Manager) processKey(srv tool.MCPServer, u Use) (cfg, key string) {
 	key = cfg
 	if u.Workspace != "" {
 		key += "\x00" + u.Workspace
-		if u.NoRoot {
+		if u.NoRoot && !srv.DefaultRoot {
 			key += "\x00noroot" // same workspace, no roots capability
 		}
 	}

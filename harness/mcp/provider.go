@@ -216,7 +216,7 @@ func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (
 	if err != nil {
 		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
 	}
-	hasRoot = hasRoot && !u.NoRoot // a default workspace is no root (docs/mcp.md#roots)
+	hasRoot = hasRoot && (!u.NoRoot || srv.DefaultRoot) // a default workspace is no root (docs/mcp.md#roots)
 	o := opts.fill()
 	o.StartTimeout = startTimeout(srv, opts)
 	kind, reach, err := transportFor(srv)

@@ -105,7 +105,8 @@ func TestRootsNotOffered(t *testing.T) {
 // TestRootsNoRootForDefaultWorkspace: a provider started for a workspace
 // with Use.NoRoot (the app's default workspace) declares no roots:
 // server-everything does not list get-roots-list and never asks; the same
-// workspace without NoRoot runs as another process, which offers it.
+// workspace without NoRoot runs as another process, which offers it; a
+// server with DefaultRoot is offered it even with NoRoot.
 func TestRootsNoRootForDefaultWorkspace(t *testing.T) {
 	ws := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
@@ -141,6 +142,16 @@ func TestRootsNoRootForDefaultWorkspace(t *testing.T) {
 	}
 	if r, ok := q.Root(); !ok || r.URI != FileURI(ws) {
 		t.Errorf("Root() = %+v, %v; want %s", r, ok, FileURI(ws))
+	}
+	// A provider that takes the default root (the built-in files one) is
+	// offered it all the same.
+	srv.DefaultRoot = true
+	d, err := m.ProviderUse(ctx, srv, Use{Workspace: ws, NoRoot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := d.Root(); !ok || r.URI != FileURI(ws) {
+		t.Errorf("DefaultRoot: Root() = %+v, %v; want %s", r, ok, FileURI(ws))
 	}
 }
 
