@@ -14,6 +14,7 @@ import (
 
 	"github.com/openworker/desktop/harness/model"
 	"github.com/openworker/desktop/harness/model/modeltest"
+	"github.com/openworker/desktop/harness/tool"
 )
 
 // The built-in files provider (docs/files.md) as the real binary serves
@@ -148,4 +149,21 @@ func TestFilesAssistantOnTheWorkspace(t *testing.T) {
 		}
 	}
 	t.Logf("the files provider ran %s", d.Invocations[0].Placement)
+}
+
+// TestFilesTakesTheDefaultRoot: of the built-in providers only files is
+// registered with DefaultRoot, so in the app it is still offered the
+// app's default workspace as its root, which other servers are not
+// (docs/mcp.md#roots, docs/files.md#roots).
+func TestFilesTakesTheDefaultRoot(t *testing.T) {
+	reg := tool.NewRegistry()
+	if err := register(reg); err != nil {
+		t.Fatal(err)
+	}
+	for ns, want := range map[string]bool{"files": true, "device": false} {
+		srv, ok := reg.Server(ns)
+		if !ok || srv.DefaultRoot != want {
+			t.Errorf("built-in %s: registered %v, DefaultRoot %v; want %v", ns, ok, srv.DefaultRoot, want)
+		}
+	}
 }

@@ -80,7 +80,8 @@ func main() {
 // register adds the reference notification tools and the built-in MCP
 // providers device and files, which are this same executable run as
 // `openworker mcp serve device` and `openworker mcp serve files`; files
-// works on the session's workspace (its MCP root), in the default
+// works on the session's workspace (its MCP root, the app's default
+// workspace included), in the default
 // sandbox where this system can enforce it (docs/files.md#sandbox).
 func register(reg *tool.Registry) error {
 	if err := notification.Register(reg, platform.Default()); err != nil {
@@ -93,7 +94,9 @@ func register(reg *tool.Registry) error {
 	if err := reg.RegisterMCP(tool.MCPServer{Namespace: "device", Program: exe, Args: []string{"mcp", "serve", "device"}}); err != nil {
 		return err
 	}
-	return reg.RegisterMCP(tool.MCPServer{Namespace: "files", Program: exe, Args: []string{"mcp", "serve", "files"}, Sandbox: filesSandbox()})
+	// DefaultRoot: files has no folder of its own, so it works in the
+	// app's default workspace too (docs/files.md#roots)
+	return reg.RegisterMCP(tool.MCPServer{Namespace: "files", Program: exe, Args: []string{"mcp", "serve", "files"}, Sandbox: filesSandbox(), DefaultRoot: true})
 }
 
 // filesSandbox is the files provider's placement: the default preset

@@ -152,9 +152,13 @@ func (c *Chats) sessionOptions(provider model.Provider, s Settings) harness.Sess
 		Elicitor:      &questionWait{inner: c.elicitor, unattended: c.prompter.isUnattended, wait: c.questionWait},
 		PromptTimeout: timeout,
 		Workspace:     filepath.Join(c.paths.ConfigDir, "workspace"),
-		Coworkers:     coworkersDirOf(s, c.paths.DefaultCoworkers),
-		Limits:        s.Limits.Bundle(), // a coworker's manifest wins per key (docs/limits.md#budgets)
-		Budget:        chatBudget{prompter: c.prompter},
+		// hidden, not chosen: offered to no MCP server as its root, which
+		// would replace the folders of its arguments; a coworker's working
+		// folder is offered (docs/mcp.md#roots)
+		DefaultWorkspace: true,
+		Coworkers:        coworkersDirOf(s, c.paths.DefaultCoworkers),
+		Limits:           s.Limits.Bundle(), // a coworker's manifest wins per key (docs/limits.md#budgets)
+		Budget:           chatBudget{prompter: c.prompter},
 	}
 }
 

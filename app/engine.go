@@ -129,7 +129,7 @@ func (e *engine) close() error {
 // journal, with the bundles folder dir; it is called at start, before the
 // engine is shared.
 func (e *engine) openRuntime(a *env, dir string, signIn *oauth.SignIn) {
-	ws := filepath.Join(a.paths.ConfigDir, "workspace") // every chat's workspace: the MCP providers' root (docs/mcp.md#roots)
+	ws := filepath.Join(a.paths.ConfigDir, "workspace") // every chat's default workspace, offered as no MCP root (docs/mcp.md#roots)
 	if err := os.MkdirAll(ws, 0o700); err != nil {
 		a.log.Warn("workspace folder", "path", ws, "err", err)
 	}
@@ -140,8 +140,11 @@ func (e *engine) openRuntime(a *env, dir string, signIn *oauth.SignIn) {
 		CheckTimeout: checkTimeout,
 		SearchPath:   a.searchPath,
 		Workspace:    ws, // as sessionOptions: one provider process for check and chats
-		SignIn:       signIn,
-		StartsFile:   filepath.Join(a.paths.ConfigDir, harness.StartsFileName), // docs/mcp.md#start-bound
+		// a folder the person did not choose: no root (docs/mcp.md#roots);
+		// a coworker's working folder is one
+		DefaultWorkspace: true,
+		SignIn:           signIn,
+		StartsFile:       filepath.Join(a.paths.ConfigDir, harness.StartsFileName), // docs/mcp.md#start-bound
 	})
 	if err != nil {
 		e.err = fmt.Errorf("the harness could not start: %w", err)

@@ -148,7 +148,7 @@ func (rt *Runtime) Check(ctx context.Context, dir string, rule model.NameRule) (
 			bctx, cancel = context.WithTimeout(ctx, rt.opts.CheckTimeout)
 		}
 		defer cancel()
-		res, err := rt.resolve(bctx, g, b, rule, rt.opts.Workspace)
+		res, err := rt.resolve(bctx, g, b, rule, rt.opts.Workspace, rt.opts.DefaultWorkspace)
 		r := checked{err: err}
 		if err == nil {
 			r.tools, r.leftOut = res.Tools, res.LeftOut

@@ -79,6 +79,11 @@ type Options struct {
 	// none. A host whose sessions all use one workspace sets it to that
 	// one, so that checking and chatting share provider processes.
 	Workspace string
+	// DefaultWorkspace says Workspace is a default the person did not
+	// choose (the app's hidden workspace): it stays the workspace of tools
+	// and sandboxes, but MCP providers are offered no root for it
+	// (docs/mcp.md#roots). A coworker's folder is always offered.
+	DefaultWorkspace bool
 	// SignIn lets remote MCP servers that ask for it be signed in to
 	// (mcp.Options.SignIn, docs/mcp.md#sign-in); nil sends no token.
 	SignIn *oauth.SignIn
@@ -123,6 +128,9 @@ type SessionOptions struct {
 	// the session's MCP providers as their one root (docs/mcp.md#roots);
 	// sessions with different workspaces get their own providers.
 	Workspace string
+	// DefaultWorkspace says Workspace is a default the person did not
+	// choose: no root is offered for it, as Options.DefaultWorkspace.
+	DefaultWorkspace bool
 	// Coworkers is the bundles folder the coworker is loaded from; default
 	// Options.Coworkers.
 	Coworkers string

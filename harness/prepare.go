@@ -21,7 +21,7 @@ import (
 func (t *turn) prepare(ctx context.Context) error {
 	s := t.s
 	namespaces := s.mcpNamespaces()
-	cats := s.rt.catalogs(ctx, s.gen, namespaces, useFor(s.opts.Workspace, s.res.Bundle)) // all at once, docs/mcp.md
+	cats := s.rt.catalogs(ctx, s.gen, namespaces, useFor(s.opts.Workspace, s.opts.DefaultWorkspace, s.res.Bundle)) // all at once, docs/mcp.md
 	t.keepServers(namespaces, cats)
 	var changed, missing []string
 	for i := range s.res.Tools {

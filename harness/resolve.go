@@ -103,21 +103,21 @@ func (rt *Runtime) Resolve(ctx context.Context, b *bundle.Bundle, rule model.Nam
 		return nil, err
 	}
 	defer rt.release(g)
-	return rt.resolve(ctx, g, b, rule, rt.opts.Workspace)
+	return rt.resolve(ctx, g, b, rule, rt.opts.Workspace, rt.opts.DefaultWorkspace)
 }
 
 // resolve is Resolve in g, for a session whose workspace folder is
-// workspace: the providers started for it offer it as their root. The
-// coworker's own folder, when its manifest sets one, replaces workspace
-// (workspace.go).
-func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle, rule model.NameRule, workspace string) (*Resolution, error) {
+// workspace: the providers started for it offer it as their root, unless
+// it is a default (defaultWS, rootless). The coworker's own folder, when
+// its manifest sets one, replaces workspace and is offered (workspace.go).
+func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle, rule model.NameRule, workspace string, defaultWS bool) (*Resolution, error) {
 	if rule == nil {
 		rule = model.SharedToolNames
 	}
 	if e := checkFolder(b); e != nil {
 		return nil, e
 	}
-	workspace = workspaceFor(workspace, b)
+	workspace, noRoot := workspaceFor(workspace, b), rootless(defaultWS, b)
 	reg := g.reg
 	names := b.Tools.Explicit()
 	whole := b.Tools.WholeProviders()
@@ -125,11 +125,11 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 		return nil, e // before any provider starts: none runs unconfined for this coworker
 	}
 	r := &resolver{b: b, reg: reg, rule: rule,
-		cats:  rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, b)), // all at once
-		cards: rt.agentCards(ctx, reg, whole, names),                                     // A2A agents' cards (agents.go)
+		cats:  rt.catalogs(ctx, g, providersOf(reg, whole, names), useFor(workspace, noRoot, b)), // all at once
+		cards: rt.agentCards(ctx, reg, whole, names),                                             // A2A agents' cards (agents.go)
 		res:   &Resolution{Bundle: b, byAlias: map[string]int{}},
 	}
-	if workspace == "" {
+	if workspace == "" || noRoot {
 		r.withRoot = rt.toolsWithRoot(ctx, g, b)
 	}
 	explicit := len(names) // the names after these are the tools of whole providers
@@ -148,7 +148,7 @@ func (rt *Runtime) resolve(ctx context.Context, g *generation, b *bundle.Bundle,
 	if e := r.addSkillTools(rt.opts.Limits.ResultBytes); e != nil {
 		return nil, e
 	}
-	if e := r.addResourceTool(rt.resourceReader(g, useFor(workspace, b))); e != nil { // resources.go
+	if e := r.addResourceTool(rt.resourceReader(g, useFor(workspace, noRoot, b))); e != nil { // resources.go
 		return nil, e
 	}
 	if e := r.policiesSelected(); e != nil {
@@ -168,8 +168,8 @@ type resolver struct {
 	cards map[string]*agentCard // the A2A agents' cards, by namespace
 	res   *Resolution
 	// withRoot lists, once per namespace, the tools a provider offers only
-	// when the client offers a root; nil when the resolution has a
-	// workspace (workspace_tools.go).
+	// when the client offers a root; nil when the resolution offers its
+	// workspace as a root (workspace_tools.go).
 	withRoot func(ns string) map[string]bool
 }
 

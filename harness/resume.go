@@ -141,7 +141,8 @@ func (rt *Runtime) resume(ctx context.Context, gen *generation, id string, so Se
 }
 
 // resolveAgain finds the session's coworker in so.Coworkers, sets
-// so.Workspace to its folder and resolves it.
+// so.Workspace to its folder (a root even on a default workspace) and
+// resolves it.
 func (rt *Runtime) resolveAgain(ctx context.Context, gen *generation, js journal.Session, so *SessionOptions) (*Resolution, error) {
 	set, err := bundles(so.Coworkers)
 	if err != nil {
@@ -152,7 +153,8 @@ func (rt *Runtime) resolveAgain(ctx context.Context, gen *generation, js journal
 		return nil, fmt.Errorf("session %s cannot be resumed: coworker %q is no longer in %s", js.ID, js.Coworker, so.Coworkers)
 	}
 	so.Workspace = workspaceFor(so.Workspace, b) // the coworker's folder, docs/bundles.md#folder
-	return rt.resolve(ctx, gen, b, so.Model, so.Workspace)
+	so.DefaultWorkspace = rootless(so.DefaultWorkspace, b)
+	return rt.resolve(ctx, gen, b, so.Model, so.Workspace, so.DefaultWorkspace)
 }
 
 // sameIdentity returns the identity of res, or an IdentityChangedError

@@ -50,11 +50,11 @@ const (
 )
 
 // useFor returns how the providers of a session with workspace and
-// coworker b run: the workspace as root, sampling for the namespaces b
-// allows.
-func useFor(workspace string, b *bundle.Bundle) func(ns string) mcp.Use {
+// coworker b run: the workspace as root unless noRoot (rootless),
+// sampling for the namespaces b allows.
+func useFor(workspace string, noRoot bool, b *bundle.Bundle) func(ns string) mcp.Use {
 	return func(ns string) mcp.Use {
-		return mcp.Use{Workspace: workspace, Sampling: b.AllowsSampling(ns)}
+		return mcp.Use{Workspace: workspace, NoRoot: noRoot && workspace != "", Sampling: b.AllowsSampling(ns)}
 	}
 }
 

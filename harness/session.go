@@ -122,8 +122,8 @@ func (rt *Runtime) newSession(ctx context.Context, gen *generation, coworker str
 		return nil, fmt.Errorf("no coworker %q in %s (found: %s)", coworker, so.Coworkers, strings.Join(ids, ", "))
 	}
 	// The coworker's folder, when it has one, is the workspace (docs/bundles.md#folder).
-	so.Workspace = workspaceFor(so.Workspace, b)
-	res, err := rt.resolve(ctx, gen, b, so.Model, so.Workspace) // the model provider's tool-name rule, as Check applies it
+	so.Workspace, so.DefaultWorkspace = workspaceFor(so.Workspace, b), rootless(so.DefaultWorkspace, b)
+	res, err := rt.resolve(ctx, gen, b, so.Model, so.Workspace, so.DefaultWorkspace) // the model provider's tool-name rule, as Check applies it
 	if err != nil {
 		return nil, err
 	}
@@ -330,5 +330,5 @@ func (s *Session) revokeAll() {
 // provider returns the running MCP provider of namespace ns in the
 // session's registry generation.
 func (s *Session) provider(ctx context.Context, ns string) (*mcp.Provider, error) {
-	return s.rt.provider(ctx, s.gen, ns, useFor(s.opts.Workspace, s.res.Bundle)(ns))
+	return s.rt.provider(ctx, s.gen, ns, useFor(s.opts.Workspace, s.opts.DefaultWorkspace, s.res.Bundle)(ns))
 }

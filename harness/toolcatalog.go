@@ -90,7 +90,7 @@ func (rt *Runtime) ToolCatalog(ctx context.Context, rule model.NameRule, namespa
 	}
 	c := &catalogBuild{rule: rule, namespaces: namespaces, byNS: map[string]*ProviderTools{}}
 	c.native(g.reg)
-	c.mcp(rt.catalogs(ctx, g, c.servers(g.reg), func(string) mcp.Use { return mcp.Use{Workspace: rt.opts.Workspace} }))
+	c.mcp(rt.catalogs(ctx, g, c.servers(g.reg), useFor(rt.opts.Workspace, rt.opts.DefaultWorkspace, nil)))
 	c.a2a(rt.agentCards(ctx, g.reg, c.agents(g.reg), nil))
 	c.broken(g.reg)
 	return c.sorted(), nil

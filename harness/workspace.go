@@ -12,7 +12,8 @@ import (
 // A coworker's working folder (docs/bundles.md#folder): a manifest's
 // "folder" replaces the host's workspace for that coworker's sessions,
 // resumed sessions and checks. Tools get it in tool.Call.Workspace and its
-// MCP providers offer it as their one root (docs/mcp.md#roots), so
+// MCP providers offer it as their one root (docs/mcp.md#roots), even on a
+// host whose own workspace is a default offered as no root (rootless), so
 // providers are started per folder, shared by the coworkers with the same
 // one.
 
@@ -23,6 +24,16 @@ func workspaceFor(workspace string, b *bundle.Bundle) string {
 		return b.Folder
 	}
 	return workspace
+}
+
+// rootless says whether the providers of a session or check of coworker
+// b on a host whose workspace is a default (defaultWS, the app's hidden
+// folder) are offered no root: a folder the person did not choose is not
+// offered to MCP servers, which would use it in place of the folders of
+// their own arguments (server-filesystem does); the coworker's folder,
+// chosen by the person, always is (docs/mcp.md#roots).
+func rootless(defaultWS bool, b *bundle.Bundle) bool {
+	return defaultWS && (b == nil || b.Folder == "")
 }
 
 // checkFolder refuses a coworker whose folder is missing or not a folder,

@@ -123,12 +123,16 @@ func (m *Manager) ProviderUse(ctx context.Context, srv tool.MCPServer, u Use) (*
 }
 
 // processKey names the process srv runs as for u: cfg is Key(srv), key
-// adds the workspace and whether it advertises sampling.
+// adds the workspace, whether it is offered as a root and whether it
+// advertises sampling.
 func (m *Manager) processKey(srv tool.MCPServer, u Use) (cfg, key string) {
 	cfg = Key(srv)
 	key = cfg
 	if u.Workspace != "" {
 		key += "\x00" + u.Workspace
+		if u.NoRoot && !srv.DefaultRoot {
+			key += "\x00noroot" // same workspace, no roots capability
+		}
 	}
 	if u.Sampling && m.opts != nil && m.opts.Sampling != nil {
 		key += "\x00sampling"

@@ -21,7 +21,7 @@ func (m *Manager) ToolsWithRoot(ctx context.Context, srv tool.MCPServer, u Use) 
 		return nil, fmt.Errorf("a folder to offer MCP provider %q as its root: %w", srv.Namespace, err)
 	}
 	defer os.RemoveAll(dir)
-	u.Workspace = dir
+	u.Workspace, u.NoRoot = dir, false
 	p, err := ConnectUse(ctx, srv, m.opts, u)
 	if err != nil {
 		return nil, err

@@ -208,13 +208,15 @@ func ConnectIn(ctx context.Context, srv tool.MCPServer, opts *Options, workspace
 	return ConnectUse(ctx, srv, opts, Use{Workspace: workspace})
 }
 
-// ConnectUse is ConnectIn for the process u says: its workspace root and
-// whether it advertises sampling (docs/mcp.md#sampling).
+// ConnectUse is ConnectIn for the process u says: its workspace, offered
+// as its root unless u.NoRoot, and whether it advertises sampling
+// (docs/mcp.md#sampling).
 func ConnectUse(ctx context.Context, srv tool.MCPServer, opts *Options, u Use) (*Provider, error) {
 	root, hasRoot, err := WorkspaceRoot(u.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("mcp provider %q: %w", srv.Namespace, err)
 	}
+	hasRoot = hasRoot && (!u.NoRoot || srv.DefaultRoot) // a default workspace is no root (docs/mcp.md#roots)
 	o := opts.fill()
 	o.StartTimeout = startTimeout(srv, opts)
 	kind, reach, err := transportFor(srv)

@@ -102,6 +102,59 @@ func TestRootsNotOffered(t *testing.T) {
 	}
 }
 
+// TestRootsNoRootForDefaultWorkspace: a provider started for a workspace
+// with Use.NoRoot (the app's default workspace) declares no roots:
+// server-everything does not list get-roots-list and never asks; the same
+// workspace without NoRoot runs as another process, which offers it; a
+// server with DefaultRoot is offered it even with NoRoot.
+func TestRootsNoRootForDefaultWorkspace(t *testing.T) {
+	ws := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startGuard)
+	defer cancel()
+	m := NewManager(&Options{StartTimeout: startGuard})
+	defer m.Close()
+	srv := everythingServer(t)
+	p, err := m.ProviderUse(ctx, srv, Use{Workspace: ws, NoRoot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.Root(); ok {
+		t.Error("Root() reports a root for a NoRoot workspace")
+	}
+	tools, err := p.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range tools {
+		if rt.Name == "get-roots-list" {
+			t.Error("server-everything offers get-roots-list: it saw a roots capability")
+		}
+	}
+	if n, _ := p.RootsAsked(); n != 0 {
+		t.Errorf("RootsAsked = %d, want 0", n)
+	}
+	q, err := m.ProviderUse(ctx, srv, Use{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q == p {
+		t.Fatal("the workspace as a root shares the NoRoot process")
+	}
+	if r, ok := q.Root(); !ok || r.URI != FileURI(ws) {
+		t.Errorf("Root() = %+v, %v; want %s", r, ok, FileURI(ws))
+	}
+	// A provider that takes the default root (the built-in files one) is
+	// offered it all the same.
+	srv.DefaultRoot = true
+	d, err := m.ProviderUse(ctx, srv, Use{Workspace: ws, NoRoot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := d.Root(); !ok || r.URI != FileURI(ws) {
+		t.Errorf("DefaultRoot: Root() = %+v, %v; want %s", r, ok, FileURI(ws))
+	}
+}
+
 // TestRootsEverythingServer: server-everything's get-roots-list tool asks
 // for the roots and shows the workspace root (URI and name).
 func TestRootsEverythingServer(t *testing.T) {

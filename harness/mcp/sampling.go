@@ -26,8 +26,12 @@ import (
 // Use says what one provider process is for: the workspace it offers as
 // its root ("" for none, docs/mcp.md#roots) and whether it advertises
 // sampling. A Manager runs one process per configuration and Use.
+// NoRoot keeps Workspace the process's workspace (a sandbox's
+// ${workspace}) but offers no root for it: the app's default workspace,
+// a folder the person did not choose (docs/mcp.md#roots).
 type Use struct {
 	Workspace string
+	NoRoot    bool
 	Sampling  bool
 }
 

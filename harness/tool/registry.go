@@ -78,6 +78,13 @@ type MCPServer struct {
 	// operating system enforce for the provider and every process it
 	// starts. Nil runs it with the person's full access.
 	Sandbox *Sandbox `json:",omitempty"`
+	// DefaultRoot offers the provider the session's workspace as its root
+	// even when that is a default the person did not choose (mcp.Use.NoRoot,
+	// docs/mcp.md#roots): set from code for the built-in files provider,
+	// which has no folders of its own and works in the app's workspace
+	// (docs/files.md#roots). A server from a config file never has it: it
+	// may name its own folders, which a root would replace.
+	DefaultRoot bool `json:",omitempty"`
 }
 
 // MCPOAuth is a provider's configured sign-in client (docs/servers.md#oauth).
