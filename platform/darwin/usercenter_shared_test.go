@@ -3,6 +3,7 @@ package darwin
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/openworker/desktop/platform/internal/core"
@@ -73,14 +74,16 @@ func (c *slowAddCenter) Add(ctx context.Context, id, title, body string) error {
 // ended (errHandedOver) is not handed to beeep as well, which would show
 // it a second time.
 func TestLateAddNotShownTwice(t *testing.T) {
-	c := &slowAddCenter{}
-	b := &beeepCalls{}
-	a := New(&Options{Program: "/nonexistent/osascript", Beeep: b.notify, Center: c})
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	_ = a.Notify(ctx, core.NotifyRequest{Title: "T", Body: "B"})
-	time.Sleep(100 * time.Millisecond)
-	if len(c.posted) == 1 && b.count() == 1 {
-		t.Fatal("one notification went both to the user notification center and to beeep: shown twice")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c := &slowAddCenter{}
+		b := &beeepCalls{}
+		a := New(&Options{Program: "/nonexistent/osascript", Beeep: b.notify, Center: c})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_ = a.Notify(ctx, core.NotifyRequest{Title: "T", Body: "B"})
+		synctest.Wait() // a beeep goroutine left behind has run by now
+		if len(c.posted) == 1 && b.count() == 1 {
+			t.Fatal("one notification went both to the user notification center and to beeep: shown twice")
+		}
+	})
 }
