@@ -85,8 +85,16 @@ func TestRootsNotOffered(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	noRootsSeen(ctx, t, p, "without a workspace")
+}
+
+// noRootsSeen checks that server-everything in p saw no roots
+// capability: p reports no root (why says when), the server lists no
+// get-roots-list and never asked for the roots.
+func noRootsSeen(ctx context.Context, t *testing.T, p *Provider, why string) {
+	t.Helper()
 	if _, ok := p.Root(); ok {
-		t.Error("Root() reports a root without a workspace")
+		t.Errorf("Root() reports a root %s", why)
 	}
 	tools, err := p.ListTools(ctx)
 	if err != nil {
@@ -118,21 +126,7 @@ func TestRootsNoRootForDefaultWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.Root(); ok {
-		t.Error("Root() reports a root for a NoRoot workspace")
-	}
-	tools, err := p.ListTools(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rt := range tools {
-		if rt.Name == "get-roots-list" {
-			t.Error("server-everything offers get-roots-list: it saw a roots capability")
-		}
-	}
-	if n, _ := p.RootsAsked(); n != 0 {
-		t.Errorf("RootsAsked = %d, want 0", n)
-	}
+	noRootsSeen(ctx, t, p, "for a NoRoot workspace")
 	q, err := m.ProviderUse(ctx, srv, Use{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
