@@ -11,7 +11,10 @@ import (
 // could take in the report (internal/redact: as written, URL-escaped,
 // base64 and JSON-escaped; docs/cli.md#doctor). Then the home folder
 // becomes ~.
-type redactor struct{ r redact.Redactor }
+type redactor struct {
+	r    redact.Redactor
+	home tilder
+}
 
 // newRedactor collects the secrets: each provider's secrets and the
 // values of its env and headers, the password and query values of its
@@ -59,8 +62,8 @@ func newRedactor(in Input) redactor {
 	if in.Hooks.Secrets != nil {
 		secrets = append(secrets, in.Hooks.Secrets()...)
 	}
-	return redactor{r: redact.New(secrets)}
+	return redactor{r: redact.New(secrets), home: homeTilder()}
 }
 
 // clean is s with every secret hidden and the home folder as ~.
-func (d redactor) clean(s string) string { return homeTilde(d.r.Replace(s)) }
+func (d redactor) clean(s string) string { return d.home.apply(d.r.Replace(s)) }

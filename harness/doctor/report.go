@@ -127,24 +127,33 @@ func (r *Report) Text() string {
 }
 
 // homeTilde writes the home folder as ~ (docs/cli.md#doctor).
-func homeTilde(s string) string {
+func homeTilde(s string) string { return homeTilder().apply(s) }
+
+// homeTilder is the tilder of this user's home folder (none without one).
+func homeTilder() tilder {
 	home, err := os.UserHomeDir()
 	if err != nil || len(home) < 2 {
-		return s
+		return tilder{}
 	}
-	return tildeFor(home, s)
+	return newTilder(home)
 }
 
-// tildeFor writes home as ~ where it is a whole folder in s: after the
+// tildeFor writes home as ~ in s (tilder).
+func tildeFor(home, s string) string { return newTilder(home).apply(s) }
+
+// tilder writes a home folder as ~ where it is a whole folder: after the
 // start, a space or an opening mark, and before a separator, the end, a
 // closing mark or a full stop that ends the sentence (/home/ann in
 // "/home/ann/x", "(/home/ann)" and "in /home/ann.", never in /home/anna,
 // /home/ann+work, "C:\Users\ann smith" or /mnt/backup/home/ann). A Windows
 // home (a drive letter) matches in any case and with either separator.
-func tildeFor(home, s string) string {
+// Its expression is made once, for every line of a report.
+type tilder struct{ re *regexp.Regexp } // nil: nothing to replace
+
+func newTilder(home string) tilder {
 	home = strings.TrimRight(home, `/\`)
 	if home == "" {
-		return s
+		return tilder{}
 	}
 	var b strings.Builder
 	if len(home) >= 2 && home[1] == ':' {
@@ -159,8 +168,15 @@ func tildeFor(home, s string) string {
 		}
 	}
 	b.WriteString(`([/\\]|$|[)"'\],;:}>]|\.(?:\s|$))`)
-	re := regexp.MustCompile(b.String())
-	// Matches that share a mark ("/home/ann:/home/ann:/home/ann") take two
-	// passes: the first replaces every other one.
-	return re.ReplaceAllString(re.ReplaceAllString(s, "${1}~${2}"), "${1}~${2}")
+	return tilder{regexp.MustCompile(b.String())}
+}
+
+// apply is s with the home folder as ~. Matches that share a mark
+// ("/home/ann:/home/ann:/home/ann") take two passes: the first replaces
+// every other one.
+func (t tilder) apply(s string) string {
+	if t.re == nil {
+		return s
+	}
+	return t.re.ReplaceAllString(t.re.ReplaceAllString(s, "${1}~${2}"), "${1}~${2}")
 }
