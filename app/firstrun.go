@@ -29,15 +29,16 @@ type SetupState struct {
 // SetupState returns whether the first-run setup is due.
 func (pr *Preferences) SetupState() (SetupState, error) {
 	s := pr.settings.get()
-	return SetupState{Show: setupDue(s, pr.env) && !pr.settings.broken(), Done: s.SetupDone, OllamaURL: ollamaRoot(pr.cfg.Getenv)}, nil
+	return SetupState{Show: setupDue(s, pr.settings, pr.env), Done: s.SetupDone, OllamaURL: ollamaRoot(pr.cfg.Getenv)}, nil
 }
 
 // setupDue reports whether the setup is shown at start: never completed
-// or skipped, and no model configured (modelConfigured). The callers
-// also hold it back when settings.json could not be read: the defaults in
-// use then are no first start, and the notice says what to fix.
-func setupDue(s Settings, e *env) bool {
-	return !s.SetupDone && !modelConfigured(s, e)
+// or skipped, and no model configured (modelConfigured), s being st's
+// settings in use. A settings.json that could not be read (st.broken) is
+// no first start: the defaults then in use say nothing, and the notice
+// says what to fix.
+func setupDue(s Settings, st *settingsStore, e *env) bool {
+	return !s.SetupDone && !st.broken() && !modelConfigured(s, e)
 }
 
 // modelConfigured reports whether the person chose a model anywhere: in

@@ -57,7 +57,7 @@ func (w *Window) Info() (AppInfo, error) {
 	s, m := w.settings.get(), w.model.current()
 	info := AppInfo{Version: w.cfg.Version, ConfigDir: w.paths.ConfigDir, JournalPath: w.paths.Journal, LogFile: w.paths.LogFile,
 		CoworkersDir: coworkersDirOf(s, w.paths.DefaultCoworkers), ApprovalMode: s.ApprovalMode, Notices: w.notices.all(),
-		StartCoworker: w.cfg.OpenCoworker, Theme: w.settings.theme(), Model: m.description, FirstRun: setupDue(s, w.env) && !w.settings.broken()}
+		StartCoworker: w.cfg.OpenCoworker, Theme: w.settings.theme(), Model: m.description, FirstRun: setupDue(s, w.settings, w.env)}
 	if m.err != nil {
 		info.ModelError = m.err.Error()
 	}
